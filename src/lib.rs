@@ -1,0 +1,15 @@
+//! isolo-ai: rules, analysis and play for Isolo (Sukuma, Tanzania) and Igisoro (Rwanda,
+//! Burundi), four-row mancala games.
+//!
+//! The [`rules`] layer holds the game alone: a bit-packed board, exact move generation
+//! for every preset and rules file, and the notation of `RULES.md`.
+//!
+//! ```
+//! use isolo_ai::rules::Variant;
+//! let women = Variant::load("isolo-women").unwrap();
+//! let start = women.start();
+//! assert_eq!(women.legal_moves(&start).len(), 16);
+//! ```
+
+pub mod perft;
+pub mod rules;

@@ -1,0 +1,205 @@
+//! Position and move text (RULES.md sections 6 and 7). Every malformed input gets a
+//! one-line error that names the problem.
+
+use std::fmt;
+
+use super::ring::{self, Ring};
+use super::Side;
+
+/// Most seeds a position may hold in all, so that no pit can pass 255 whatever captures
+/// move where.
+pub const MAX_SEEDS: u32 = 255;
+
+/// Malformed position or move text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
+    Err(NotationError(msg.into()))
+}
+
+/// The side and lane shown at `row` (0..4, top to bottom as South sees the board) and
+/// `col` (0..W, left to right as South sees it).
+pub fn pit_at(row: usize, col: usize, columns: usize) -> (Side, usize) {
+    let w = columns;
+    match row {
+        0 => (Side::North, w - 1 - col),
+        1 => (Side::North, w + col),
+        2 => (Side::South, 2 * w - 1 - col),
+        _ => (Side::South, col),
+    }
+}
+
+const ROW_NAMES: [&str; 4] = ["North back", "North front", "South front", "South back"];
+
+/// Parses the four rows of a position (`ROWS` of RULES.md 6) into `[south, north]`.
+pub fn parse_rows(text: &str, columns: u8) -> Result<[Ring; 2], NotationError> {
+    let w = columns as usize;
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != 4 {
+        return err(format!(
+            "expected 4 rows separated by '/', found {}",
+            rows.len()
+        ));
+    }
+    let mut rings = [0 as Ring; 2];
+    let mut total = [0u32; 2];
+    for (r, row) in rows.iter().enumerate() {
+        let cells: Vec<&str> = row.split(',').collect();
+        if cells.len() != w {
+            return err(format!(
+                "row {} ({}) has {} pits, expected {w}",
+                r + 1,
+                ROW_NAMES[r],
+                cells.len()
+            ));
+        }
+        for (c, cell) in cells.iter().enumerate() {
+            let seeds: u8 = match cell.trim().parse::<u32>() {
+                Ok(n) if n <= MAX_SEEDS => n as u8,
+                Ok(n) => {
+                    return err(format!(
+                        "row {}, pit {}: {n} seeds is more than 255",
+                        r + 1,
+                        c + 1
+                    ))
+                }
+                Err(_) => {
+                    return err(format!(
+                        "row {}, pit {}: '{cell}' is not a seed count",
+                        r + 1,
+                        c + 1
+                    ))
+                }
+            };
+            let (side, lane) = pit_at(r, c, w);
+            rings[side as usize] = ring::set_lane(rings[side as usize], lane, seeds);
+            total[side as usize] += seeds as u32;
+        }
+    }
+    for side in Side::BOTH {
+        if total[side as usize] > MAX_SEEDS {
+            return err(format!(
+                "{side} has {} seeds, more than 255 on one side",
+                total[side as usize]
+            ));
+        }
+    }
+    if total[0] + total[1] > MAX_SEEDS {
+        return err(format!(
+            "{} seeds in all: more than 255 (a capture could put them on one side)",
+            total[0] + total[1]
+        ));
+    }
+    Ok(rings)
+}
+
+/// Formats `[south, north]` as the four rows of a position.
+pub fn format_rows(rings: &[Ring; 2], columns: u8) -> String {
+    let w = columns as usize;
+    (0..4)
+        .map(|r| {
+            (0..w)
+                .map(|c| {
+                    let (side, lane) = pit_at(r, c, w);
+                    ring::lane(rings[side as usize], lane).to_string()
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Parses `S` or `N`.
+pub fn parse_side(text: &str) -> Result<Side, NotationError> {
+    match text {
+        "S" => Ok(Side::South),
+        "N" => Ok(Side::North),
+        _ => err(format!("side to move must be S or N, found '{text}'")),
+    }
+}
+
+/// Parses the overture field: `-`, `S`, `N` or `SN` into a bit set (bit 0 South).
+pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
+    match text {
+        "-" => Ok(0),
+        "S" => Ok(1),
+        "N" => Ok(2),
+        "SN" => Ok(3),
+        _ => err(format!(
+            "overture must be '-', 'S', 'N' or 'SN', found '{text}'"
+        )),
+    }
+}
+
+/// Formats an overture bit set.
+pub fn format_overture(flags: u8) -> &'static str {
+    ["-", "S", "N", "SN"][(flags & 3) as usize]
+}
+
+/// A move: the chosen pit (1..=2W, the mover's numbering) and, with optional captures,
+/// one choice per capture opportunity met (`true` = take `x`, `false` = pass `p`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub pit: u8,
+    pub choices: Vec<bool>,
+}
+
+impl Move {
+    /// A move with no capture choices.
+    pub fn pit(pit: u8) -> Move {
+        Move {
+            pit,
+            choices: Vec::new(),
+        }
+    }
+
+    /// Parses move text against a board of `columns` columns; letters only where
+    /// `optional` captures make them meaningful.
+    pub fn parse(text: &str, columns: u8, optional: bool) -> Result<Move, NotationError> {
+        let digits_end = text
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len());
+        let (digits, letters) = text.split_at(digits_end);
+        if digits.is_empty() {
+            return err(format!("move '{text}' must start with a pit number"));
+        }
+        let pits = 2 * columns as u32;
+        let pit = match digits.parse::<u32>() {
+            Ok(p) if (1..=pits).contains(&p) => p as u8,
+            _ => return err(format!("move '{text}': pit {digits} is not 1..{pits}")),
+        };
+        let mut choices = Vec::with_capacity(letters.len());
+        for ch in letters.chars() {
+            match ch {
+                'x' | 'p' if optional => choices.push(ch == 'x'),
+                'x' | 'p' => {
+                    return err(format!(
+                        "move '{text}': '{ch}' marks a capture choice, but captures are forced in this variant"
+                    ))
+                }
+                _ => return err(format!("move '{text}': '{ch}' is neither 'x' (take) nor 'p' (pass)")),
+            }
+        }
+        Ok(Move { pit, choices })
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pit)?;
+        for &take in &self.choices {
+            f.write_str(if take { "x" } else { "p" })?;
+        }
+        Ok(())
+    }
+}
+
+/// Splits a move list at spaces and commas.
+pub fn split_moves(text: &str) -> Vec<&str> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect()
+}

@@ -1,0 +1,661 @@
+//! The fast board: positions as two packed rings, exact move generation (relays,
+//! captures, overture, endless moves), make/unmake and game end.
+
+use super::notation::{self, format_overture, format_rows, Move, NotationError};
+use super::ring::{self, LoopTable, Ring};
+use super::variant::{
+    CaptureChoice, CaptureCondition, CaptureSpot, Geometry, Rules, RulesError, SowOrigin,
+};
+use super::Side;
+
+/// A position: both rings, the side to move, who is still in overture, and a 64-bit
+/// hash of all three. Small and `Copy`, so make/unmake push whole boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    rings: [Ring; 2],
+    to_move: Side,
+    /// Bit 0: South in overture; bit 1: North.
+    overture: u8,
+    hash: u64,
+}
+
+/// splitmix64's finaliser: a strong 64-bit mixer.
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
+
+impl Board {
+    /// A board from its parts; the hash is computed here.
+    pub fn new(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
+        let mut board = Board {
+            rings,
+            to_move,
+            overture: overture & 3,
+            hash: 0,
+        };
+        board.hash = board.compute_hash();
+        board
+    }
+
+    /// The hash recomputed from the board (equal to `hash()` on a valid board).
+    pub fn compute_hash(&self) -> u64 {
+        let state = (self.to_move as u64) | ((self.overture as u64) << 1);
+        let mut h = mix(HASH_SEED ^ state);
+        for ring in self.rings {
+            h = mix(h ^ ring as u64);
+            h = mix(h ^ (ring >> 64) as u64);
+        }
+        h
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    /// The ring of `side`, in its own numbering.
+    pub fn ring(&self, side: Side) -> Ring {
+        self.rings[side as usize]
+    }
+    pub fn rings(&self) -> [Ring; 2] {
+        self.rings
+    }
+    /// The overture flags (bit 0 South, bit 1 North).
+    pub fn overture_flags(&self) -> u8 {
+        self.overture
+    }
+    pub fn in_overture(&self, side: Side) -> bool {
+        self.overture & (1 << side as u8) != 0
+    }
+    /// Seeds in `pit` (1-based, `side`'s numbering).
+    pub fn seeds(&self, side: Side, pit: usize) -> u8 {
+        ring::lane(self.rings[side as usize], pit - 1)
+    }
+    /// Seeds on one side.
+    pub fn side_total(&self, side: Side) -> u32 {
+        ring::total(self.rings[side as usize])
+    }
+}
+
+/// A rules set with the tables its fast board needs.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    rules: Rules,
+    geo: Geometry,
+}
+
+/// Everything the generator reports about one legal move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveOutcome<'a> {
+    /// The chosen pit (1-based).
+    pub pit: u8,
+    /// Capture choices met, in order (`true` = take); empty with forced captures.
+    pub choices: &'a [bool],
+    /// The position the move leads to.
+    pub child: Board,
+    /// Laps sown: the first, every relay and every capture lap.
+    pub laps: u32,
+    /// Seeds taken from the opponent.
+    pub captured: u32,
+}
+
+/// An owned legal move with its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    pub mv: Move,
+    pub child: Board,
+    pub laps: u32,
+    pub captured: u32,
+}
+
+/// The moment a lap ends in an occupied pit (RULES.md 3.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TurningPoint {
+    mine: Ring,
+    theirs: Ring,
+    end: u8,
+    origin: u8,
+}
+
+/// The state at which a lap is about to be sown.
+#[derive(Clone, Copy, Debug)]
+struct LapState {
+    mine: Ring,
+    theirs: Ring,
+    /// The lane the lap is sown from (its seeds go into the pits after it).
+    from: usize,
+    seeds: u32,
+    laps: u32,
+    captured: u32,
+}
+
+/// A capture opportunity whose pass branch is still to be explored.
+#[derive(Clone, Copy, Debug)]
+struct PendingPass {
+    /// The state after the capturing lap, before the choice.
+    state: LapState,
+    end: usize,
+    path_len: usize,
+    choices_len: usize,
+}
+
+/// Reusable buffers for move generation (optional captures explore a tree of choices).
+#[derive(Default, Debug)]
+pub struct MoveGen {
+    path: Vec<TurningPoint>,
+    pending: Vec<PendingPass>,
+    choices: Vec<bool>,
+}
+
+impl MoveGen {
+    pub fn new() -> MoveGen {
+        MoveGen::default()
+    }
+}
+
+/// The fixed facts of one move being generated.
+struct MoveFrame<'a> {
+    table: &'a LoopTable,
+    spots: &'a [CaptureSpot; ring::MAX_LANES],
+    pit: usize,
+}
+
+/// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
+type Played = Option<(Ring, Ring, u32, u32)>;
+
+impl Variant {
+    /// Compiles validated rules.
+    pub fn new(rules: Rules) -> Result<Variant, RulesError> {
+        rules.validate()?;
+        let geo = Geometry::new(rules.columns);
+        Ok(Variant { rules, geo })
+    }
+
+    /// A preset name or rules-file path.
+    pub fn load(spec: &str) -> Result<Variant, RulesError> {
+        Variant::new(Rules::load(spec)?)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn name(&self) -> &str {
+        &self.rules.name
+    }
+    pub fn columns(&self) -> u8 {
+        self.rules.columns
+    }
+    /// Pits per side (2W).
+    pub fn pits(&self) -> usize {
+        self.rules.pits()
+    }
+
+    /// The start position: South to move, both in overture where the rules have one.
+    pub fn start(&self) -> Board {
+        let overture = if self.rules.overture { 3 } else { 0 };
+        Board::new(self.rules.start, Side::South, overture)
+    }
+
+    /// Parses `ROWS SIDE [OVERTURE]`.
+    pub fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if !(2..=3).contains(&fields.len()) {
+            return Err(NotationError(format!(
+                "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{text}'",
+                fields.len()
+            )));
+        }
+        let rings = notation::parse_rows(fields[0], self.rules.columns)?;
+        let side = notation::parse_side(fields[1])?;
+        let overture = match fields.get(2) {
+            Some(flags) => notation::parse_overture(flags)?,
+            None => 0,
+        };
+        if overture != 0 && !self.rules.overture {
+            return Err(NotationError(format!(
+                "overture flags '{}' given, but variant '{}' has no overture",
+                fields[2], self.rules.name
+            )));
+        }
+        let board = Board::new(rings, side, overture);
+        self.check_out_of_play(&board)?;
+        Ok(board)
+    }
+
+    /// Seeds in the front pit of the rightmost column while its owner is in overture are
+    /// out of play: no lap reaches that pit and no move may start there.
+    fn check_out_of_play(&self, board: &Board) -> Result<(), NotationError> {
+        for side in Side::BOTH {
+            let seeds = ring::lane(board.ring(side), self.geo.front_right);
+            if board.in_overture(side) && seeds != 0 {
+                return Err(NotationError(format!(
+                    "{side} has {seeds} seed(s) in pit {}, which is out of play during its overture",
+                    self.geo.front_right + 1
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Canonical text of a position: the overture field is written exactly when the
+    /// variant has an overture.
+    pub fn format_position(&self, board: &Board) -> String {
+        let rows = format_rows(&board.rings, self.rules.columns);
+        let side = board.to_move.letter();
+        if self.rules.overture {
+            format!("{rows} {side} {}", format_overture(board.overture))
+        } else {
+            format!("{rows} {side}")
+        }
+    }
+
+    /// Checks a board's invariants: hash, lanes past the board, out-of-play pits,
+    /// overture flags, seed total.
+    pub fn validate(&self, board: &Board) -> Result<(), String> {
+        if board.hash != board.compute_hash() {
+            return Err("hash differs from the recomputed hash".into());
+        }
+        let pits = self.pits();
+        for side in Side::BOTH {
+            if pits < ring::MAX_LANES && board.ring(side) >> (8 * pits) != 0 {
+                return Err(format!("{side} has seeds past pit {pits}"));
+            }
+        }
+        if !self.rules.overture && board.overture != 0 {
+            return Err("overture flags set in a variant without overture".into());
+        }
+        if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
+            return Err("more than 255 seeds".into());
+        }
+        self.check_out_of_play(board).map_err(|e| e.0)
+    }
+
+    /// Bit set of the lanes the side to move may start a move from.
+    fn candidate_lanes(&self, board: &Board) -> u32 {
+        let me = board.to_move;
+        let ring = board.ring(me);
+        let mut allowed = self.geo.all_lanes;
+        if board.in_overture(me) {
+            allowed &= !(1 << self.geo.front_right);
+        }
+        ring::high_bits_to_lane_set(ring::lanes_at_least(ring, self.rules.min_sow)) & allowed
+    }
+
+    /// Calls `visit` for every legal move, by pit and then with take before pass.
+    pub fn for_each_move(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveOutcome),
+    ) {
+        let me = board.to_move;
+        let opp = me.opponent();
+        let protect = self.rules.overture_protects && board.in_overture(opp);
+        let spots = &self.geo.capture[protect as usize];
+        let mut lanes = self.candidate_lanes(board);
+        while lanes != 0 {
+            let pit = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let mut overture = board.overture;
+            let table = if board.in_overture(me) && pit != self.geo.nghana {
+                &self.geo.overture
+            } else {
+                overture &= !(1 << me as u8);
+                &self.geo.full
+            };
+            let frame = MoveFrame { table, spots, pit };
+            let child = |mine: Ring, theirs: Ring| {
+                let mut rings = [0; 2];
+                rings[me as usize] = mine;
+                rings[opp as usize] = theirs;
+                Board::new(rings, opp, overture)
+            };
+            let (mine, theirs) = (board.ring(me), board.ring(opp));
+            match self.rules.capture_choice {
+                CaptureChoice::Forced => {
+                    if let Some((m, t, laps, captured)) = self.play_forced(&frame, mine, theirs) {
+                        let child = child(m, t);
+                        visit(&MoveOutcome {
+                            pit: pit as u8 + 1,
+                            choices: &[],
+                            child,
+                            laps,
+                            captured,
+                        });
+                    }
+                }
+                CaptureChoice::Optional => self.play_optional(
+                    &frame,
+                    mine,
+                    theirs,
+                    gen,
+                    |m, t, choices, laps, captured| {
+                        let child = child(m, t);
+                        visit(&MoveOutcome {
+                            pit: pit as u8 + 1,
+                            choices,
+                            child,
+                            laps,
+                            captured,
+                        });
+                    },
+                ),
+            }
+        }
+    }
+
+    /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none).
+    #[inline(always)]
+    fn capturable(&self, spot: &CaptureSpot, theirs: Ring) -> u32 {
+        let mut sum = 0;
+        let mut empty = false;
+        for &l in &spot.lanes[..spot.count as usize] {
+            let seeds = ring::lane(theirs, l as usize) as u32;
+            sum += seeds;
+            empty |= seeds == 0;
+        }
+        match self.rules.capture {
+            CaptureCondition::Any => sum,
+            CaptureCondition::Both if empty => 0,
+            CaptureCondition::Both => sum,
+        }
+    }
+
+    #[inline(always)]
+    fn take_captured(spot: &CaptureSpot, theirs: Ring) -> Ring {
+        let mut rest = theirs;
+        for &l in &spot.lanes[..spot.count as usize] {
+            rest = ring::clear_lane(rest, l as usize);
+        }
+        rest
+    }
+
+    /// The lane captured seeds are sown after, for a capture at `end` by a lap sown
+    /// from `from`.
+    #[inline(always)]
+    fn origin(&self, frame: &MoveFrame, from: usize, end: usize) -> usize {
+        match self.rules.capture_sow_from {
+            SowOrigin::LapStart => from,
+            SowOrigin::CapturePit => end,
+            SowOrigin::TurnStart => frame.pit,
+        }
+    }
+
+    /// Plays a move with forced captures. A repeated turning point means the move can
+    /// never end; Brent's cycle check finds it with O(1) memory. Either way an endless
+    /// move would pass `max_laps`, so the check only makes the answer come sooner.
+    fn play_forced(&self, frame: &MoveFrame, mine: Ring, theirs: Ring) -> Played {
+        let max_laps = self.rules.max_laps;
+        let mut mine = mine;
+        let mut theirs = theirs;
+        let mut seeds = ring::lane(mine, frame.pit) as u32;
+        mine = ring::clear_lane(mine, frame.pit);
+        let mut from = frame.pit;
+        let (mut laps, mut captured) = (0u32, 0u32);
+        let mut saved: Option<TurningPoint> = None;
+        let (mut power, mut steps) = (1u32, 0u32);
+        loop {
+            laps += 1;
+            if laps > max_laps {
+                return None;
+            }
+            let (sown, end) = frame.table.sow(mine, from, seeds);
+            mine = sown;
+            let here = ring::lane(mine, end) as u32;
+            if here == 1 {
+                return Some((mine, theirs, laps, captured));
+            }
+            let origin = self.origin(frame, from, end);
+            let point = TurningPoint {
+                mine,
+                theirs,
+                end: end as u8,
+                origin: origin as u8,
+            };
+            if saved == Some(point) {
+                return None;
+            }
+            steps += 1;
+            if steps == power {
+                saved = Some(point);
+                power *= 2;
+                steps = 0;
+            }
+            let spot = &frame.spots[end];
+            let take = self.capturable(spot, theirs);
+            if take > 0 {
+                theirs = Self::take_captured(spot, theirs);
+                captured += take;
+                if self.rules.capture_ends_move {
+                    laps += 1;
+                    if laps > max_laps {
+                        return None;
+                    }
+                    mine = frame.table.sow(mine, origin, take).0;
+                    return Some((mine, theirs, laps, captured));
+                }
+                from = origin;
+                seeds = take;
+            } else {
+                mine = ring::clear_lane(mine, end);
+                from = end;
+                seeds = here;
+            }
+        }
+    }
+
+    /// Explores every sequence of take/pass choices of a move with optional captures,
+    /// depth first with take before pass. A sequence that returns to a turning point on
+    /// its own path, or passes `max_laps`, is not a move.
+    fn play_optional(
+        &self,
+        frame: &MoveFrame,
+        mine: Ring,
+        theirs: Ring,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32),
+    ) {
+        let max_laps = self.rules.max_laps;
+        gen.path.clear();
+        gen.pending.clear();
+        gen.choices.clear();
+        let mut state = LapState {
+            mine: ring::clear_lane(mine, frame.pit),
+            theirs,
+            from: frame.pit,
+            seeds: ring::lane(mine, frame.pit) as u32,
+            laps: 0,
+            captured: 0,
+        };
+        loop {
+            // 1. Sow laps until the move ends, dies, or meets a capture opportunity.
+            let finished = loop {
+                state.laps += 1;
+                if state.laps > max_laps {
+                    break false;
+                }
+                let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
+                state.mine = sown;
+                if ring::lane(state.mine, end) == 1 {
+                    break true;
+                }
+                let origin = self.origin(frame, state.from, end);
+                let point = TurningPoint {
+                    mine: state.mine,
+                    theirs: state.theirs,
+                    end: end as u8,
+                    origin: origin as u8,
+                };
+                if gen.path.contains(&point) {
+                    break false;
+                }
+                gen.path.push(point);
+                let spot = &frame.spots[end];
+                let take = self.capturable(spot, state.theirs);
+                if take > 0 {
+                    // 2. Take now; remember the pass for later.
+                    gen.pending.push(PendingPass {
+                        state,
+                        end,
+                        path_len: gen.path.len(),
+                        choices_len: gen.choices.len(),
+                    });
+                    gen.choices.push(true);
+                    state.theirs = Self::take_captured(spot, state.theirs);
+                    state.captured += take;
+                    if self.rules.capture_ends_move {
+                        state.laps += 1;
+                        if state.laps > max_laps {
+                            break false;
+                        }
+                        state.mine = frame.table.sow(state.mine, origin, take).0;
+                        break true;
+                    }
+                    state.from = origin;
+                    state.seeds = take;
+                } else {
+                    state = Self::relay(state, end);
+                }
+            };
+            if finished {
+                visit(
+                    state.mine,
+                    state.theirs,
+                    &gen.choices,
+                    state.laps,
+                    state.captured,
+                );
+            }
+            // 3. Backtrack to the latest pass not yet explored.
+            let Some(pass) = gen.pending.pop() else {
+                return;
+            };
+            gen.path.truncate(pass.path_len);
+            gen.choices.truncate(pass.choices_len);
+            gen.choices.push(false);
+            state = Self::relay(pass.state, pass.end);
+        }
+    }
+
+    /// The state after picking up the pit where a lap ended, for a relay lap.
+    #[inline(always)]
+    fn relay(state: LapState, end: usize) -> LapState {
+        LapState {
+            seeds: ring::lane(state.mine, end) as u32,
+            mine: ring::clear_lane(state.mine, end),
+            from: end,
+            ..state
+        }
+    }
+
+    /// Every legal move with its result, by pit and then with take before pass.
+    pub fn legal_moves(&self, board: &Board) -> Vec<LegalMove> {
+        let mut moves = Vec::new();
+        self.for_each_move(board, &mut MoveGen::new(), |m| {
+            moves.push(LegalMove {
+                mv: Move {
+                    pit: m.pit,
+                    choices: m.choices.to_vec(),
+                },
+                child: m.child,
+                laps: m.laps,
+                captured: m.captured,
+            })
+        });
+        moves
+    }
+
+    /// Appends the positions the legal moves lead to.
+    pub fn children(&self, board: &Board, gen: &mut MoveGen, out: &mut Vec<Board>) {
+        self.for_each_move(board, gen, |m| out.push(m.child));
+    }
+
+    /// Number of legal moves.
+    pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
+        let mut count = 0;
+        self.for_each_move(board, gen, |_| count += 1);
+        count
+    }
+
+    /// The winner if the side to move has no legal move (RULES.md 3.6), else `None`.
+    pub fn winner(&self, board: &Board) -> Option<Side> {
+        let any = self.count_moves(board, &mut MoveGen::new()) > 0;
+        (!any).then(|| board.to_move.opponent())
+    }
+
+    /// Parses and plays one move; the error lists the legal moves.
+    pub fn play_text(&self, board: &Board, text: &str) -> Result<LegalMove, NotationError> {
+        let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        let mv = Move::parse(text, self.rules.columns, optional)?;
+        let moves = self.legal_moves(board);
+        if let Some(found) = moves.iter().find(|m| m.mv == mv) {
+            return Ok(found.clone());
+        }
+        let legal: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+        let legal = if legal.is_empty() {
+            "none, the game is over".to_string()
+        } else {
+            legal.join(" ")
+        };
+        Err(NotationError(format!(
+            "move '{text}' is not legal here (legal moves: {legal})"
+        )))
+    }
+}
+
+/// A board with a history, for make/unmake along a game or a search path.
+#[derive(Clone, Debug)]
+pub struct Position<'v> {
+    variant: &'v Variant,
+    board: Board,
+    stack: Vec<Board>,
+}
+
+impl<'v> Position<'v> {
+    pub fn new(variant: &'v Variant, board: Board) -> Position<'v> {
+        Position {
+            variant,
+            board,
+            stack: Vec::new(),
+        }
+    }
+    pub fn variant(&self) -> &'v Variant {
+        self.variant
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    /// Plies made and not unmade.
+    pub fn ply(&self) -> usize {
+        self.stack.len()
+    }
+    /// Makes a move given by the position it leads to (from the generator).
+    pub fn make(&mut self, child: Board) {
+        self.stack.push(self.board);
+        self.board = child;
+    }
+    /// Parses and makes a move.
+    pub fn play_text(&mut self, text: &str) -> Result<LegalMove, NotationError> {
+        let played = self.variant.play_text(&self.board, text)?;
+        self.make(played.child);
+        Ok(played)
+    }
+    /// Restores the position before the last make; false if nothing to unmake.
+    pub fn unmake(&mut self) -> bool {
+        match self.stack.pop() {
+            Some(previous) => {
+                self.board = previous;
+                true
+            }
+            None => false,
+        }
+    }
+}

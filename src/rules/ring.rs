@@ -1,0 +1,186 @@
+//! One side's ring of pits packed into a `u128`: lane `i` (bits `8i..8i+8`) holds the
+//! seeds of pit `i + 1` in that side's own numbering, so the lanes follow sowing order.
+//!
+//! Sowing a lap of `n` seeds adds `n / L` to every lane of the loop at once and a
+//! precomputed mask for the `n % L` pits that get one seed more, so a lap costs the same
+//! whatever its seed count. Lanes never overflow because a position holds at most 255
+//! seeds in all.
+
+/// A side's pits, one 8-bit lane per pit, in that side's loop order.
+pub type Ring = u128;
+
+/// Most pits one side can have (two rows of eight).
+pub const MAX_LANES: usize = 16;
+
+const LANE_BITS: u32 = 8;
+const LANE_MASK: u128 = 0xFF;
+/// 0x01 in every lane.
+const LANE_ONES: u128 = u128::MAX / 0xFF;
+/// 0x80 in every lane.
+const LANE_HIGHS: u128 = LANE_ONES << 7;
+
+/// The seeds in one lane.
+#[inline(always)]
+pub fn lane(ring: Ring, index: usize) -> u8 {
+    (ring >> (index as u32 * LANE_BITS)) as u8
+}
+
+/// The ring with one lane emptied.
+#[inline(always)]
+pub fn clear_lane(ring: Ring, index: usize) -> Ring {
+    ring & !(LANE_MASK << (index as u32 * LANE_BITS))
+}
+
+/// The ring with one lane set to `value`.
+#[inline(always)]
+pub fn set_lane(ring: Ring, index: usize, value: u8) -> Ring {
+    clear_lane(ring, index) | ((value as u128) << (index as u32 * LANE_BITS))
+}
+
+/// A mask with 0xFF in lane `index`.
+#[inline(always)]
+pub fn lane_mask(index: usize) -> Ring {
+    LANE_MASK << (index as u32 * LANE_BITS)
+}
+
+/// Total seeds in the ring.
+pub fn total(ring: Ring) -> u32 {
+    (0..MAX_LANES).map(|i| lane(ring, i) as u32).sum()
+}
+
+/// The high bit (0x80) of every lane holding at least `min` seeds (`1 <= min <= 128`).
+///
+/// `(x | 0x80) - min` cannot borrow across lanes and keeps its high bit exactly when the
+/// low seven bits reach `min`; a lane of 128 or more always qualifies.
+#[inline(always)]
+pub fn lanes_at_least(ring: Ring, min: u8) -> Ring {
+    debug_assert!((1..=128).contains(&min));
+    let wanted = LANE_ONES * min as u128;
+    (((ring | LANE_HIGHS) - wanted) | ring) & LANE_HIGHS
+}
+
+/// Turns a lane-high-bit mask into a bit set of lane indices (bit `i` = lane `i`).
+#[inline(always)]
+pub fn high_bits_to_lane_set(highs: Ring) -> u32 {
+    let mut set = 0u32;
+    let mut rest = highs;
+    while rest != 0 {
+        let bit = rest.trailing_zeros();
+        set |= 1 << (bit / LANE_BITS);
+        rest &= rest - 1;
+    }
+    set
+}
+
+/// How one loop (the full ring or the overture ring) is sown: which lanes it visits, in
+/// order, and the precomputed masks that make a lap O(1).
+#[derive(Clone, Debug)]
+pub struct LoopTable {
+    /// Pits in the loop.
+    len: usize,
+    /// Loop position -> lane.
+    lane_at: [u8; MAX_LANES],
+    /// Lane -> loop position (`u8::MAX` for a lane outside the loop).
+    position_of: [u8; MAX_LANES],
+    /// 0x01 in every lane of the loop.
+    ones: Ring,
+    /// `extra[s][r]`: one seed in each of the `r` loop pits after position `s`.
+    extra: [[Ring; MAX_LANES]; MAX_LANES],
+    /// `end_lane[s][r]`: the lane `r` loop positions after position `s` (wrapping).
+    end_lane: [[u8; MAX_LANES]; MAX_LANES],
+}
+
+impl LoopTable {
+    /// A loop over `lanes`, visited in the order given.
+    pub fn new(lanes: &[usize]) -> Self {
+        let len = lanes.len();
+        assert!((1..=MAX_LANES).contains(&len), "a loop has 1..=16 pits");
+        let mut table = LoopTable {
+            len,
+            lane_at: [0; MAX_LANES],
+            position_of: [u8::MAX; MAX_LANES],
+            ones: 0,
+            extra: [[0; MAX_LANES]; MAX_LANES],
+            end_lane: [[0; MAX_LANES]; MAX_LANES],
+        };
+        for (position, &lane_index) in lanes.iter().enumerate() {
+            table.lane_at[position] = lane_index as u8;
+            table.position_of[lane_index] = position as u8;
+            table.ones |= 1u128 << (lane_index as u32 * LANE_BITS);
+        }
+        for start in 0..len {
+            let mut mask = 0;
+            for remainder in 0..len {
+                let end = lanes[(start + remainder) % len];
+                table.end_lane[start][remainder] = end as u8;
+                if remainder > 0 {
+                    mask |= 1u128 << (end as u32 * LANE_BITS);
+                }
+                table.extra[start][remainder] = mask;
+            }
+        }
+        table
+    }
+
+    /// Pits in the loop.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the loop visits `lane_index`.
+    pub fn contains(&self, lane_index: usize) -> bool {
+        self.position_of[lane_index] != u8::MAX
+    }
+
+    /// Sows `seeds` (at least one) into the pits after `from_lane` and returns the ring
+    /// and the lane where the last seed fell. `from_lane` must be in the loop.
+    #[inline(always)]
+    pub fn sow(&self, ring: Ring, from_lane: usize, seeds: u32) -> (Ring, usize) {
+        debug_assert!(seeds >= 1 && self.contains(from_lane));
+        let start = self.position_of[from_lane] as usize;
+        let laps = seeds / self.len as u32;
+        let remainder = (seeds % self.len as u32) as usize;
+        let ring = ring + self.ones * laps as u128 + self.extra[start][remainder];
+        (ring, self.end_lane[start][remainder] as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_at_least_matches_plain_comparison() {
+        for min in 1..=128u8 {
+            for value in [0u8, 1, 2, 3, 64, 127, 128, 129, 200, 255] {
+                let ring = set_lane(0, 5, value);
+                let highs = lanes_at_least(ring, min);
+                assert_eq!(high_bits_to_lane_set(highs) & (1 << 5) != 0, value >= min);
+            }
+        }
+    }
+
+    #[test]
+    fn full_loop_lap_wraps_and_counts_the_start_pit() {
+        let lanes: Vec<usize> = (0..4).collect();
+        let table = LoopTable::new(&lanes);
+        // 9 seeds from lane 1 over 4 pits: two each, and one more in lanes 2.
+        let (ring, end) = table.sow(0, 1, 9);
+        assert_eq!(
+            (0..4).map(|i| lane(ring, i)).collect::<Vec<_>>(),
+            [2, 2, 3, 2]
+        );
+        assert_eq!(end, 2);
+    }
+
+    #[test]
+    fn overture_loop_skips_lanes() {
+        let table = LoopTable::new(&[0, 1, 4, 5]);
+        let (ring, end) = table.sow(0, 1, 3);
+        assert_eq!(
+            (0..6).map(|i| lane(ring, i)).collect::<Vec<_>>(),
+            [1, 0, 0, 0, 1, 1]
+        );
+        assert_eq!(end, 0);
+    }
+}

@@ -1,0 +1,524 @@
+//! Rules of a variant: the presets of RULES.md section 5, rules files (section 8), and
+//! the tables the fast board derives from them.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::notation::{format_rows, parse_rows};
+use super::ring::{LoopTable, Ring, MAX_LANES};
+use super::Side;
+
+/// Which facing opponent pits must hold seeds for a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureCondition {
+    /// At least one of the two facing pits holds seeds.
+    Any,
+    /// Both facing pits hold seeds.
+    Both,
+}
+
+/// Whether a capture opportunity must be taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureChoice {
+    /// Every capture opportunity is taken.
+    Forced,
+    /// The mover takes (`x`) or passes (`p`) at each opportunity.
+    Optional,
+}
+
+/// The pit after which captured seeds are sown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SowOrigin {
+    /// The pit the capturing lap was sown from.
+    LapStart,
+    /// The pit where the capturing seed landed.
+    CapturePit,
+    /// The pit chosen at the start of the move.
+    TurnStart,
+}
+
+impl CaptureCondition {
+    const NAMES: [(&'static str, Self); 2] = [("any", Self::Any), ("both", Self::Both)];
+}
+impl CaptureChoice {
+    const NAMES: [(&'static str, Self); 2] =
+        [("forced", Self::Forced), ("optional", Self::Optional)];
+}
+impl SowOrigin {
+    const NAMES: [(&'static str, Self); 3] = [
+        ("lap-start", Self::LapStart),
+        ("capture-pit", Self::CapturePit),
+        ("turn-start", Self::TurnStart),
+    ];
+}
+
+/// Name of an enum value as written in rules files.
+fn name_of<T: PartialEq + Copy>(names: &[(&'static str, T)], value: T) -> &'static str {
+    names
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(n, _)| *n)
+        .expect("every value is named")
+}
+
+/// Smallest and largest board widths.
+pub const MIN_COLUMNS: u8 = 2;
+pub const MAX_COLUMNS: u8 = 8;
+/// Largest `min_sow` (the lane comparison in `ring::lanes_at_least` needs <= 128).
+pub const MAX_MIN_SOW: u8 = 128;
+/// Largest `max_laps` a rules file may set.
+pub const MAX_MAX_LAPS: u32 = 1_000_000;
+/// The default of `max_laps` (RULES.md 3.5).
+pub const DEFAULT_MAX_LAPS: u32 = 1000;
+
+/// The preset names, in the order `variants` lists them.
+pub const PRESETS: [&str; 3] = ["isolo-women", "isolo-boys", "igisoro"];
+
+/// Every rule key of RULES.md sections 3-5 and 8.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub name: String,
+    pub columns: u8,
+    /// Start seeds, `[south, north]`, each in its own numbering.
+    #[serde(skip)]
+    pub start: [Ring; 2],
+    pub min_sow: u8,
+    pub capture: CaptureCondition,
+    pub capture_choice: CaptureChoice,
+    pub capture_sow_from: SowOrigin,
+    pub overture: bool,
+    pub overture_protects: bool,
+    pub capture_ends_move: bool,
+    pub max_laps: u32,
+}
+
+/// A rules file or preset that could not be loaded: the message names the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RulesError(pub String);
+
+const WOMEN_START: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2";
+const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17";
+const IGISORO_START: &str = "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4";
+
+impl Rules {
+    /// A preset by name.
+    pub fn preset(name: &str) -> Option<Rules> {
+        let women = Rules {
+            name: "isolo-women".into(),
+            columns: 8,
+            start: parse_rows(WOMEN_START, 8).expect("preset start parses"),
+            min_sow: 2,
+            capture: CaptureCondition::Any,
+            capture_choice: CaptureChoice::Forced,
+            capture_sow_from: SowOrigin::LapStart,
+            overture: false,
+            overture_protects: true,
+            capture_ends_move: false,
+            max_laps: DEFAULT_MAX_LAPS,
+        };
+        match name {
+            "isolo-women" => Some(women),
+            "isolo-boys" => Some(Rules {
+                name: name.into(),
+                start: parse_rows(BOYS_START, 8).expect("preset start parses"),
+                overture: true,
+                ..women
+            }),
+            "igisoro" => Some(Rules {
+                name: name.into(),
+                start: parse_rows(IGISORO_START, 8).expect("preset start parses"),
+                min_sow: 1,
+                capture: CaptureCondition::Both,
+                capture_choice: CaptureChoice::Optional,
+                capture_sow_from: SowOrigin::TurnStart,
+                ..women
+            }),
+            _ => None,
+        }
+    }
+
+    /// A preset name or the path of a rules file.
+    pub fn load(spec: &str) -> Result<Rules, RulesError> {
+        if let Some(rules) = Rules::preset(spec) {
+            return Ok(rules);
+        }
+        let path = Path::new(spec);
+        if !path.exists() {
+            return Err(RulesError(format!(
+                "unknown variant '{spec}': not a preset ({}) and no such rules file",
+                PRESETS.join(", ")
+            )));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RulesError(format!("rules file {spec}: cannot read: {e}")))?;
+        let default_name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        Rules::from_toml(&text, default_name.as_deref().unwrap_or("custom"))
+            .map_err(|RulesError(msg)| RulesError(format!("rules file {spec}: {msg}")))
+    }
+
+    /// Rules from the text of a rules file; `default_name` is used when it has no `name`.
+    pub fn from_toml(text: &str, default_name: &str) -> Result<Rules, RulesError> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            RulesError(format!(
+                "invalid TOML: {}",
+                e.message().lines().next().unwrap_or("")
+            ))
+        })?;
+        RulesFile::read(&table)?.resolve(default_name)
+    }
+
+    /// The complete rules as a rules file that loads back to the same rules.
+    pub fn to_toml(&self) -> String {
+        let mut out = String::new();
+        let mut line = |key: &str, value: String| out.push_str(&format!("{key} = {value}\n"));
+        line("name", quote(&self.name));
+        line("columns", self.columns.to_string());
+        line("start", quote(&format_rows(&self.start, self.columns)));
+        line("min_sow", self.min_sow.to_string());
+        line(
+            "capture",
+            quote(name_of(&CaptureCondition::NAMES, self.capture)),
+        );
+        line(
+            "capture_choice",
+            quote(name_of(&CaptureChoice::NAMES, self.capture_choice)),
+        );
+        line(
+            "capture_sow_from",
+            quote(name_of(&SowOrigin::NAMES, self.capture_sow_from)),
+        );
+        line("overture", self.overture.to_string());
+        line("overture_protects", self.overture_protects.to_string());
+        line("capture_ends_move", self.capture_ends_move.to_string());
+        line("max_laps", self.max_laps.to_string());
+        out
+    }
+
+    /// One line describing the rules, for `variants`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{}x4 min_sow={} capture={} {} sow_from={} overture={} capture_ends_move={}",
+            self.columns,
+            self.min_sow,
+            name_of(&CaptureCondition::NAMES, self.capture),
+            name_of(&CaptureChoice::NAMES, self.capture_choice),
+            name_of(&SowOrigin::NAMES, self.capture_sow_from),
+            if self.overture {
+                if self.overture_protects {
+                    "yes"
+                } else {
+                    "yes(unprotected)"
+                }
+            } else {
+                "no"
+            },
+            self.capture_ends_move,
+        )
+    }
+
+    /// Pits on one side.
+    pub fn pits(&self) -> usize {
+        2 * self.columns as usize
+    }
+
+    /// Checks everything a rules file could get wrong; the message names the key.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let bad = |key: &str, msg: String| Err(RulesError(format!("key `{key}`: {msg}")));
+        if !(MIN_COLUMNS..=MAX_COLUMNS).contains(&self.columns) {
+            return bad("columns", format!("must be 2..=8, found {}", self.columns));
+        }
+        if !(1..=MAX_MIN_SOW).contains(&self.min_sow) {
+            return bad(
+                "min_sow",
+                format!("must be 1..=128, found {}", self.min_sow),
+            );
+        }
+        if !(1..=MAX_MAX_LAPS).contains(&self.max_laps) {
+            return bad(
+                "max_laps",
+                format!("must be 1..=1000000, found {}", self.max_laps),
+            );
+        }
+        if self.overture {
+            let front_right = self.columns as usize;
+            for side in Side::BOTH {
+                if super::ring::lane(self.start[side as usize], front_right) != 0 {
+                    return bad(
+                        "start",
+                        format!(
+                            "{side} has seeds in pit {}, out of play during the overture",
+                            front_right + 1
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The keys of a rules file, each optional until resolved against its base.
+#[derive(Default)]
+struct RulesFile {
+    name: Option<String>,
+    base: Option<String>,
+    columns: Option<u8>,
+    start: Option<String>,
+    min_sow: Option<u8>,
+    capture: Option<CaptureCondition>,
+    capture_choice: Option<CaptureChoice>,
+    capture_sow_from: Option<SowOrigin>,
+    overture: Option<bool>,
+    overture_protects: Option<bool>,
+    capture_ends_move: Option<bool>,
+    max_laps: Option<u32>,
+}
+
+const KEYS: [&str; 12] = [
+    "name",
+    "base",
+    "columns",
+    "start",
+    "min_sow",
+    "capture",
+    "capture_choice",
+    "capture_sow_from",
+    "overture",
+    "overture_protects",
+    "capture_ends_move",
+    "max_laps",
+];
+
+fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
+    RulesError(format!("key `{key}`: {msg}"))
+}
+
+fn as_string(key: &str, value: &toml::Value) -> Result<String, RulesError> {
+    value
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| key_error(key, format!("expected a string, found {value}")))
+}
+
+fn as_bool(key: &str, value: &toml::Value) -> Result<bool, RulesError> {
+    value
+        .as_bool()
+        .ok_or_else(|| key_error(key, format!("expected true or false, found {value}")))
+}
+
+fn as_integer<T: TryFrom<i64>>(
+    key: &str,
+    value: &toml::Value,
+    range: &str,
+) -> Result<T, RulesError> {
+    value
+        .as_integer()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| key_error(key, format!("expected an integer {range}, found {value}")))
+}
+
+fn as_enum<T: Copy>(key: &str, value: &toml::Value, names: &[(&str, T)]) -> Result<T, RulesError> {
+    let choices = names
+        .iter()
+        .map(|(n, _)| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let text = value
+        .as_str()
+        .ok_or_else(|| key_error(key, format!("expected {choices}, found {value}")))?;
+    names
+        .iter()
+        .find(|(n, _)| *n == text)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| key_error(key, format!("expected {choices}, found \"{text}\"")))
+}
+
+impl RulesFile {
+    fn read(table: &toml::Table) -> Result<RulesFile, RulesError> {
+        let mut file = RulesFile::default();
+        for (key, value) in table {
+            let k = key.as_str();
+            match k {
+                "name" => file.name = Some(as_string(k, value)?),
+                "base" => file.base = Some(as_string(k, value)?),
+                "columns" => file.columns = Some(as_integer(k, value, "2..=8")?),
+                "start" => file.start = Some(as_string(k, value)?),
+                "min_sow" => file.min_sow = Some(as_integer(k, value, "1..=128")?),
+                "capture" => file.capture = Some(as_enum(k, value, &CaptureCondition::NAMES)?),
+                "capture_choice" => {
+                    file.capture_choice = Some(as_enum(k, value, &CaptureChoice::NAMES)?)
+                }
+                "capture_sow_from" => {
+                    file.capture_sow_from = Some(as_enum(k, value, &SowOrigin::NAMES)?)
+                }
+                "overture" => file.overture = Some(as_bool(k, value)?),
+                "overture_protects" => file.overture_protects = Some(as_bool(k, value)?),
+                "capture_ends_move" => file.capture_ends_move = Some(as_bool(k, value)?),
+                "max_laps" => file.max_laps = Some(as_integer(k, value, "1..=1000000")?),
+                _ => {
+                    return Err(RulesError(format!(
+                        "unknown key `{key}` (known keys: {})",
+                        KEYS.join(", ")
+                    )))
+                }
+            }
+        }
+        Ok(file)
+    }
+
+    /// Fills the missing keys from `base` (every key is required without one).
+    fn resolve(self, default_name: &str) -> Result<Rules, RulesError> {
+        let base = match &self.base {
+            Some(name) => Some(Rules::preset(name).ok_or_else(|| {
+                key_error(
+                    "base",
+                    format!(
+                        "unknown preset \"{name}\" (presets: {})",
+                        PRESETS.join(", ")
+                    ),
+                )
+            })?),
+            None => None,
+        };
+        fn pick<T>(value: Option<T>, base: Option<T>, key: &str) -> Result<T, RulesError> {
+            value.or(base).ok_or_else(|| {
+                key_error(key, "missing (give it, or a `base` preset to take it from)")
+            })
+        }
+        let b = base.as_ref();
+        let columns = pick(self.columns, b.map(|r| r.columns), "columns")?;
+        if !(MIN_COLUMNS..=MAX_COLUMNS).contains(&columns) {
+            return Err(key_error(
+                "columns",
+                format!("must be 2..=8, found {columns}"),
+            ));
+        }
+        let start = match (&self.start, b) {
+            (Some(text), _) => parse_rows(text, columns).map_err(|e| key_error("start", e))?,
+            (None, Some(base)) if base.columns == columns => base.start,
+            (None, Some(base)) => {
+                return Err(key_error(
+                    "start",
+                    format!(
+                        "required because columns ({columns}) differs from the base's ({})",
+                        base.columns
+                    ),
+                ))
+            }
+            (None, None) => {
+                return Err(key_error("start", "missing (give it, or a `base` preset)"))
+            }
+        };
+        let rules = Rules {
+            name: self.name.unwrap_or_else(|| default_name.to_owned()),
+            columns,
+            start,
+            min_sow: pick(self.min_sow, b.map(|r| r.min_sow), "min_sow")?,
+            capture: pick(self.capture, b.map(|r| r.capture), "capture")?,
+            capture_choice: pick(
+                self.capture_choice,
+                b.map(|r| r.capture_choice),
+                "capture_choice",
+            )?,
+            capture_sow_from: pick(
+                self.capture_sow_from,
+                b.map(|r| r.capture_sow_from),
+                "capture_sow_from",
+            )?,
+            overture: pick(self.overture, b.map(|r| r.overture), "overture")?,
+            overture_protects: self
+                .overture_protects
+                .or(b.map(|r| r.overture_protects))
+                .unwrap_or(true),
+            capture_ends_move: self
+                .capture_ends_move
+                .or(b.map(|r| r.capture_ends_move))
+                .unwrap_or(false),
+            max_laps: self
+                .max_laps
+                .or(b.map(|r| r.max_laps))
+                .unwrap_or(DEFAULT_MAX_LAPS),
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+/// Where a capture from one of the mover's pits takes seeds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CaptureSpot {
+    /// The facing opponent lanes that count, in the opponent's ring (0, 1 or 2 of them).
+    pub lanes: [u8; 2],
+    pub count: u8,
+}
+
+/// Tables derived from the rules for the fast board.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub full: LoopTable,
+    pub overture: LoopTable,
+    /// `capture[protected][lane]`: facing lanes for a lap ending in `lane`; `protected`
+    /// when the opponent's rightmost column cannot be captured.
+    pub capture: [[CaptureSpot; MAX_LANES]; 2],
+    /// The ng'hana's lane (back pit W).
+    pub nghana: usize,
+    /// The front pit of the rightmost column (pit W + 1).
+    pub front_right: usize,
+    /// Bit set of all the side's lanes.
+    pub all_lanes: u32,
+}
+
+impl Geometry {
+    pub fn new(columns: u8) -> Geometry {
+        let w = columns as usize;
+        let pits = 2 * w;
+        let full: Vec<usize> = (0..pits).collect();
+        let overture: Vec<usize> = (0..pits).filter(|&l| l != w - 1 && l != w).collect();
+        let mut capture = [[CaptureSpot::default(); MAX_LANES]; 2];
+        for lane in w..pits {
+            // My front pit f = lane + 1 faces the opponent's front pit 3W + 1 - f and back
+            // pit f - W (RULES.md section 2).
+            let f = lane + 1;
+            let facing = [3 * w + 1 - f - 1, f - w - 1];
+            capture[0][lane] = CaptureSpot {
+                lanes: [facing[0] as u8, facing[1] as u8],
+                count: 2,
+            };
+            let outside: Vec<usize> = facing
+                .iter()
+                .copied()
+                .filter(|&l| l != w - 1 && l != w)
+                .collect();
+            let mut spot = CaptureSpot::default();
+            for (i, &l) in outside.iter().enumerate() {
+                spot.lanes[i] = l as u8;
+            }
+            spot.count = outside.len() as u8;
+            capture[1][lane] = spot;
+        }
+        Geometry {
+            full: LoopTable::new(&full),
+            overture: LoopTable::new(&overture),
+            capture,
+            nghana: w - 1,
+            front_right: w,
+            all_lanes: (1u32 << pits) - 1,
+        }
+    }
+}

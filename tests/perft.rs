@@ -1,0 +1,65 @@
+//! Known-answer perft counts from RULES.md section 9.
+
+use isolo_ai::perft::perft;
+use isolo_ai::rules::{Rules, SowOrigin, Variant};
+
+fn check(variant: &Variant, expected: &[u64]) {
+    let start = variant.start();
+    for (d, &nodes) in expected.iter().enumerate() {
+        let depth = d as u32 + 1;
+        assert_eq!(
+            perft(variant, &start, depth),
+            nodes,
+            "{} depth {depth}",
+            variant.name()
+        );
+    }
+}
+
+fn preset(name: &str) -> Variant {
+    Variant::load(name).unwrap()
+}
+
+#[test]
+fn isolo_women_to_depth_4() {
+    check(&preset("isolo-women"), &[16, 142, 1311, 8734]);
+}
+
+#[test]
+fn isolo_women_capture_pit_to_depth_4() {
+    let mut rules = Rules::preset("isolo-women").unwrap();
+    rules.capture_sow_from = SowOrigin::CapturePit;
+    check(&Variant::new(rules).unwrap(), &[16, 184, 2013, 16224]);
+}
+
+#[test]
+fn isolo_boys_to_depth_5() {
+    check(&preset("isolo-boys"), &[8, 51, 292, 1467, 7007]);
+}
+
+#[test]
+fn igisoro_to_depth_4() {
+    check(&preset("igisoro"), &[8, 64, 623, 7218]);
+}
+
+#[test]
+fn depth_zero_is_one() {
+    let women = preset("isolo-women");
+    assert_eq!(perft(&women, &women.start(), 0), 1);
+}
+
+#[test]
+fn deepest_rows() {
+    assert_eq!(
+        perft(&preset("isolo-women"), &preset("isolo-women").start(), 5),
+        69787
+    );
+    assert_eq!(
+        perft(&preset("isolo-boys"), &preset("isolo-boys").start(), 6),
+        31930
+    );
+    assert_eq!(
+        perft(&preset("igisoro"), &preset("igisoro").start(), 5),
+        93029
+    );
+}
