@@ -11,5 +11,6 @@
 //! assert_eq!(women.legal_moves(&start).len(), 16);
 //! ```
 
+pub mod cli;
 pub mod perft;
 pub mod rules;

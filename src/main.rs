@@ -1,1 +1,77 @@
-fn main() {}
+//! The `isolo-ai` binary: argument parsing and dispatch only.
+
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Parser, Subcommand};
+
+use isolo_ai::cli::{self, CliResult};
+
+/// AI opponent and analysis engine for Isolo and Igisoro, four-row mancala games.
+#[derive(Parser, Debug)]
+#[command(name = "isolo-ai", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the presets, or print one rules set as TOML
+    Variants(cli::variants::VariantsArgs),
+    /// Draw a position for a terminal
+    Show(cli::show::ShowArgs),
+    /// List every legal move with the position it leads to
+    Moves(cli::moves::MovesArgs),
+    /// Play a list of moves and print the position reached
+    Apply(cli::apply::ApplyArgs),
+    /// Count the leaves of the game tree to a depth
+    Perft(cli::perft::PerftArgs),
+}
+
+/// Exit code for bad input of any kind.
+const BAD_INPUT: u8 = 2;
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (please report): {info}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad arguments");
+            let first = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                "error: no subcommand given (try 'isolo-ai --help')"
+            } else {
+                first
+            };
+            eprintln!("{first}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    match dispatch(&cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+fn dispatch(command: &Command) -> CliResult {
+    match command {
+        Command::Variants(args) => cli::variants::run(args),
+        Command::Show(args) => cli::show::run(args),
+        Command::Moves(args) => cli::moves::run(args),
+        Command::Apply(args) => cli::apply::run(args),
+        Command::Perft(args) => cli::perft::run(args),
+    }
+}

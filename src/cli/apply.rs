@@ -1,0 +1,32 @@
+//! `isolo-ai apply`: plays a list of moves and prints the position reached.
+
+use clap::Args;
+use serde_json::json;
+
+use super::{emit, emit_json, play_moves, side_letter, CliResult, PositionArgs};
+
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Moves to play, separated by spaces or commas
+    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    pub moves: String,
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &ApplyArgs) -> CliResult {
+    let (variant, board) = args.position.load()?;
+    let board = play_moves(&variant, board, &args.moves)?;
+    let text = variant.format_position(&board);
+    if args.json {
+        return emit_json(&json!({
+            "position": text,
+            "to_move": side_letter(board.to_move()),
+            "result": variant.winner(&board).map(side_letter),
+        }));
+    }
+    emit(&format!("{text}\n"))
+}

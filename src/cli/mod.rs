@@ -1,0 +1,105 @@
+//! The command line: one module per subcommand. Each turns its arguments into calls on
+//! the library and its results into text or JSON; errors become one line and exit 2.
+
+pub mod apply;
+pub mod moves;
+pub mod perft;
+pub mod show;
+pub mod variants;
+
+use std::fmt;
+use std::io::{self, Write};
+
+use clap::Args;
+
+use crate::rules::{notation, Board, NotationError, RulesError, Side, Variant};
+
+/// A user-facing error: printed as one line, exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<RulesError> for CliError {
+    fn from(e: RulesError) -> Self {
+        CliError(e.0)
+    }
+}
+
+impl From<NotationError> for CliError {
+    fn from(e: NotationError) -> Self {
+        CliError(e.0)
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+/// `--variant` and `--position`, shared by every command that takes a position.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// A preset (isolo-women, isolo-boys, igisoro) or the path of a rules file
+    #[arg(long, value_name = "NAME|FILE")]
+    pub variant: String,
+    /// Position in RULES.md notation ("ROWS SIDE [OVERTURE]"); default: the variant's start
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+}
+
+impl PositionArgs {
+    /// The variant and the position (its start when none is given).
+    pub fn load(&self) -> Result<(Variant, Board), CliError> {
+        let variant = Variant::load(&self.variant)?;
+        let board = match &self.position {
+            Some(text) => variant
+                .parse_position(text)
+                .map_err(|e| CliError(format!("--position: {e}")))?,
+            None => variant.start(),
+        };
+        Ok((variant, board))
+    }
+}
+
+/// Plays a move list from `board`; an illegal move names itself, its index and the
+/// legal moves there.
+pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board, CliError> {
+    let list = notation::split_moves(moves);
+    let mut board = board;
+    for (index, text) in list.iter().enumerate() {
+        let played = variant.play_text(&board, text).map_err(|e| {
+            CliError(format!(
+                "--moves: move {} of {}: {e}",
+                index + 1,
+                list.len()
+            ))
+        })?;
+        board = played.child;
+    }
+    Ok(board)
+}
+
+/// "S" or "N".
+pub fn side_letter(side: Side) -> String {
+    side.letter().to_string()
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends output quietly.
+pub fn emit(text: &str) -> CliResult {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError(format!("cannot write output: {e}"))),
+    }
+}
+
+/// Pretty JSON plus a newline.
+pub fn emit_json(value: &serde_json::Value) -> CliResult {
+    emit(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(value).expect("JSON values serialise")
+    ))
+}

@@ -1,0 +1,87 @@
+//! `isolo-ai perft`: leaf counts of the game tree, with timing.
+
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::json;
+
+use super::{emit, emit_json, CliError, CliResult, PositionArgs};
+use crate::perft::{divide, perft};
+
+/// Most threads `--threads` accepts.
+const MAX_THREADS: usize = 256;
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Plies to count
+    #[arg(long)]
+    pub depth: u32,
+    /// Show the count under each root move
+    #[arg(long)]
+    pub divide: bool,
+    /// Threads to spread the root moves over
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &PerftArgs) -> CliResult {
+    let (variant, board) = args.position.load()?;
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        return Err(CliError(format!(
+            "--threads: must be 1..={MAX_THREADS}, found {}",
+            args.threads
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| CliError(format!("--threads: cannot start threads: {e}")))?;
+    let started = Instant::now();
+    let (nodes, split) = if args.depth == 0 {
+        (1, Vec::new())
+    } else if args.divide || args.threads > 1 {
+        let split = pool.install(|| divide(&variant, &board, args.depth));
+        (split.iter().map(|(_, n)| n).sum(), split)
+    } else {
+        (perft(&variant, &board, args.depth), Vec::new())
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let time_ms = seconds * 1000.0;
+    let nps = if seconds > 0.0 {
+        (nodes as f64 / seconds) as u64
+    } else {
+        0
+    };
+    if args.json {
+        let mut value = json!({
+            "depth": args.depth,
+            "nodes": nodes,
+            "nps": nps,
+            "time_ms": (time_ms * 1000.0).round() / 1000.0,
+        });
+        if args.divide {
+            value["divide"] = split
+                .iter()
+                .map(|(m, n)| json!({"move": m, "nodes": n}))
+                .collect();
+        }
+        return emit_json(&value);
+    }
+    let mut out = String::new();
+    if args.divide {
+        for (m, n) in &split {
+            out.push_str(&format!("{m}: {n}\n"));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "depth {}\nnodes {nodes}\ntime {time_ms:.3} ms\nnps {nps}\n",
+        args.depth
+    ));
+    emit(&out)
+}

@@ -1,0 +1,97 @@
+//! `isolo-ai show`: the board drawn for a terminal.
+
+use clap::Args;
+
+use super::{emit, play_moves, CliResult, PositionArgs};
+use crate::rules::notation::{format_overture, pit_at};
+use crate::rules::{Board, Side, Variant};
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Moves to play first, separated by spaces or commas
+    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    pub moves: Option<String>,
+}
+
+pub fn run(args: &ShowArgs) -> CliResult {
+    let (variant, board) = args.position.load()?;
+    let board = match &args.moves {
+        Some(moves) => play_moves(&variant, board, moves)?,
+        None => board,
+    };
+    emit(&draw(&variant, &board))
+}
+
+const LABEL_WIDTH: usize = 12;
+
+/// One row of pit numbers (`side`'s own numbering) for board row `row`.
+fn number_row(row: usize, columns: usize, side: Side) -> String {
+    let cells: Vec<String> = (0..columns)
+        .map(|c| format!(" {:>3} ", pit_at(row, c, columns).1 + 1))
+        .collect();
+    format!(
+        "{:LABEL_WIDTH$}{}   {side}'s pit numbers\n",
+        "",
+        cells.join(" ")
+    )
+}
+
+/// One row of seeds, with its label.
+fn seed_row(board: &Board, row: usize, columns: usize, label: &str) -> String {
+    let cells: Vec<String> = (0..columns)
+        .map(|c| {
+            let (side, lane) = pit_at(row, c, columns);
+            format!("[{:>3}]", board.seeds(side, lane + 1))
+        })
+        .collect();
+    format!("{label:<LABEL_WIDTH$}{}\n", cells.join(" "))
+}
+
+/// The board with both players' pit numbers, seed totals, side to move, overture state
+/// and the result when the game is over.
+pub fn draw(variant: &Variant, board: &Board) -> String {
+    let w = variant.columns() as usize;
+    let rules = variant.rules();
+    let mut out = String::new();
+    out.push_str(&format!("Variant {}\n", variant.name()));
+    out.push_str(&number_row(0, w, Side::North));
+    out.push_str(&seed_row(board, 0, w, "North back"));
+    out.push_str(&seed_row(board, 1, w, "      front"));
+    out.push_str(&number_row(1, w, Side::North));
+    out.push_str(&format!("{:LABEL_WIDTH$}{}\n", "", "-".repeat(6 * w - 1)));
+    out.push_str(&number_row(2, w, Side::South));
+    out.push_str(&seed_row(board, 2, w, "South front"));
+    out.push_str(&seed_row(board, 3, w, "      back"));
+    out.push_str(&number_row(3, w, Side::South));
+    for side in [Side::North, Side::South] {
+        let overture = if !rules.overture {
+            String::new()
+        } else if board.in_overture(side) {
+            format!(", in overture (ng'hana is pit {w})")
+        } else {
+            ", overture over".to_string()
+        };
+        out.push_str(&format!(
+            "{side}: {} seeds{overture}\n",
+            board.side_total(side)
+        ));
+    }
+    out.push_str(&format!("To move: {}\n", board.to_move()));
+    if rules.overture {
+        out.push_str(&format!(
+            "Overture: {}\n",
+            format_overture(board.overture_flags())
+        ));
+    }
+    out.push_str(&format!("Position: {}\n", variant.format_position(board)));
+    match variant.winner(board) {
+        Some(winner) => out.push_str(&format!(
+            "Result: {winner} wins ({} has no legal move)\n",
+            board.to_move()
+        )),
+        None => out.push_str("Result: game in progress\n"),
+    }
+    out
+}

@@ -1,0 +1,26 @@
+//! `isolo-ai variants`: the presets, or one rules set in full as TOML.
+
+use clap::Args;
+
+use super::{emit, CliResult};
+use crate::rules::{Rules, PRESETS};
+
+#[derive(Args, Debug)]
+pub struct VariantsArgs {
+    /// Print the complete rules of a preset or rules file as TOML
+    #[arg(long, value_name = "NAME|FILE")]
+    pub show: Option<String>,
+}
+
+pub fn run(args: &VariantsArgs) -> CliResult {
+    if let Some(spec) = &args.show {
+        let rules = Rules::load(spec)?;
+        return emit(&rules.to_toml());
+    }
+    let mut out = String::new();
+    for name in PRESETS {
+        let rules = Rules::preset(name).expect("presets load");
+        out.push_str(&format!("{name:<12} {}\n", rules.summary()));
+    }
+    emit(&out)
+}
