@@ -123,7 +123,7 @@ impl LoopTable {
     }
 
     /// Pits in the loop.
-    pub fn len(&self) -> usize {
+    pub fn pits(&self) -> usize {
         self.len
     }
 

@@ -490,28 +490,25 @@ impl Geometry {
         let pits = 2 * w;
         let full: Vec<usize> = (0..pits).collect();
         let overture: Vec<usize> = (0..pits).filter(|&l| l != w - 1 && l != w).collect();
-        let mut capture = [[CaptureSpot::default(); MAX_LANES]; 2];
-        for lane in w..pits {
-            // My front pit f = lane + 1 faces the opponent's front pit 3W + 1 - f and back
-            // pit f - W (RULES.md section 2).
-            let f = lane + 1;
-            let facing = [3 * w + 1 - f - 1, f - w - 1];
-            capture[0][lane] = CaptureSpot {
-                lanes: [facing[0] as u8, facing[1] as u8],
-                count: 2,
-            };
-            let outside: Vec<usize> = facing
-                .iter()
-                .copied()
-                .filter(|&l| l != w - 1 && l != w)
-                .collect();
+        // My front pit f = lane + 1 faces the opponent's front pit 3W + 1 - f and back pit
+        // f - W (RULES.md section 2); under protection their rightmost column (lanes W - 1
+        // and W) does not count.
+        let spot = |lane: usize, protected: bool| {
             let mut spot = CaptureSpot::default();
-            for (i, &l) in outside.iter().enumerate() {
-                spot.lanes[i] = l as u8;
+            if lane < w || lane >= pits {
+                return spot;
             }
-            spot.count = outside.len() as u8;
-            capture[1][lane] = spot;
-        }
+            let f = lane + 1;
+            for facing in [3 * w - f, f - w - 1] {
+                if !(protected && (facing == w - 1 || facing == w)) {
+                    spot.lanes[spot.count as usize] = facing as u8;
+                    spot.count += 1;
+                }
+            }
+            spot
+        };
+        let capture =
+            [false, true].map(|protected| std::array::from_fn(|lane| spot(lane, protected)));
         Geometry {
             full: LoopTable::new(&full),
             overture: LoopTable::new(&overture),
