@@ -1,0 +1,251 @@
+//! A plain reference implementation of RULES.md, written for clarity, not speed: pits
+//! in arrays, seeds sown one at a time, loops found by keeping every turning point of
+//! the move in a list. The fast board is checked against it.
+
+#![allow(dead_code)]
+
+use isolo_ai::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
+
+pub const SOUTH: usize = 0;
+pub const NORTH: usize = 1;
+
+/// A position: `pits[side][n - 1]` is the seed count of `side`'s pit `n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefPosition {
+    pub w: usize,
+    pub pits: [Vec<u32>; 2],
+    pub to_move: usize,
+    pub in_overture: [bool; 2],
+}
+
+/// One legal move: its text, the position it leads to, laps and captured seeds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RefMove {
+    pub text: String,
+    pub result: String,
+    pub laps: u32,
+    pub captured: u32,
+}
+
+impl RefPosition {
+    /// Canonical text (RULES.md 6), written independently of the library.
+    pub fn text(&self, overture_variant: bool) -> String {
+        let w = self.w;
+        let row = |side: usize, pits: Vec<usize>| {
+            pits.iter()
+                .map(|p| self.pits[side][p - 1].to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        // North's back row seen from South: North's pits W..1; North's front: W+1..2W.
+        let north_back = row(NORTH, (1..=w).rev().collect());
+        let north_front = row(NORTH, (w + 1..=2 * w).collect());
+        // South's front row seen from South: pits 2W..W+1; back: 1..W.
+        let south_front = row(SOUTH, (w + 1..=2 * w).rev().collect());
+        let south_back = row(SOUTH, (1..=w).collect());
+        let side = if self.to_move == SOUTH { "S" } else { "N" };
+        let mut text = format!("{north_back}/{north_front}/{south_front}/{south_back} {side}");
+        if overture_variant {
+            let flags = match self.in_overture {
+                [false, false] => "-",
+                [true, false] => "S",
+                [false, true] => "N",
+                [true, true] => "SN",
+            };
+            text.push(' ');
+            text.push_str(flags);
+        }
+        text
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct TurningPoint {
+    pits: [Vec<u32>; 2],
+    end: usize,
+    origin: usize,
+}
+
+struct Search<'a> {
+    rules: &'a Rules,
+    mover: usize,
+    turn_pit: usize,
+    sow_loop: Vec<usize>,
+    protected: Vec<usize>,
+    start: RefPosition,
+    out: Vec<RefMove>,
+}
+
+/// Every legal move of `pos` under `rules`.
+pub fn legal_moves(rules: &Rules, pos: &RefPosition) -> Vec<RefMove> {
+    let w = pos.w;
+    let mover = pos.to_move;
+    let opponent = 1 - mover;
+    let mut all = Vec::new();
+    for pit in 1..=2 * w {
+        let nghana = pit == w;
+        let in_overture = pos.in_overture[mover];
+        let loop_pits: Vec<usize> = if in_overture && !nghana {
+            (1..=2 * w).filter(|&p| p != w && p != w + 1).collect()
+        } else {
+            (1..=2 * w).collect()
+        };
+        let startable = !in_overture || nghana || loop_pits.contains(&pit);
+        if !startable || pos.pits[mover][pit - 1] < rules.min_sow as u32 {
+            continue;
+        }
+        let protected = if rules.overture_protects && pos.in_overture[opponent] {
+            vec![w, w + 1]
+        } else {
+            vec![]
+        };
+        let mut start = pos.clone();
+        if in_overture && nghana {
+            start.in_overture[mover] = false;
+        }
+        let mut search = Search {
+            rules,
+            mover,
+            turn_pit: pit,
+            sow_loop: loop_pits,
+            protected,
+            start,
+            out: Vec::new(),
+        };
+        let mut board = search.start.pits.clone();
+        let seeds = board[mover][pit - 1];
+        board[mover][pit - 1] = 0;
+        search.lap(board, pit, seeds, 0, 0, String::new(), Vec::new());
+        all.extend(search.out);
+    }
+    all
+}
+
+impl Search<'_> {
+    fn finish(&mut self, board: [Vec<u32>; 2], laps: u32, captured: u32, choices: String) {
+        let mut result = self.start.clone();
+        result.pits = board;
+        result.to_move = 1 - self.mover;
+        self.out.push(RefMove {
+            text: format!("{}{choices}", self.turn_pit),
+            result: result.text(self.rules.overture),
+            laps,
+            captured,
+        });
+    }
+
+    /// Sows `seeds` from the pit after `from`; returns the pit of the last seed.
+    fn sow(&self, board: &mut [Vec<u32>; 2], from: usize, seeds: u32) -> usize {
+        let mut index = self
+            .sow_loop
+            .iter()
+            .position(|&p| p == from)
+            .expect("lap starts in the loop");
+        for _ in 0..seeds {
+            index = (index + 1) % self.sow_loop.len();
+            board[self.mover][self.sow_loop[index] - 1] += 1;
+        }
+        self.sow_loop[index]
+    }
+
+    /// The opponent pits a capture at my pit `end` would take (empty: none).
+    fn capture_targets(&self, board: &[Vec<u32>; 2], end: usize) -> Vec<usize> {
+        let w = self.start.w;
+        if end <= w {
+            return vec![];
+        }
+        let counted: Vec<usize> = [3 * w + 1 - end, end - w]
+            .into_iter()
+            .filter(|p| !self.protected.contains(p))
+            .collect();
+        let opponent = &board[1 - self.mover];
+        let ok = match self.rules.capture {
+            CaptureCondition::Any => counted.iter().any(|&p| opponent[p - 1] > 0),
+            CaptureCondition::Both => {
+                !counted.is_empty() && counted.iter().all(|&p| opponent[p - 1] > 0)
+            }
+        };
+        if ok {
+            counted
+        } else {
+            vec![]
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lap(
+        &mut self,
+        mut board: [Vec<u32>; 2],
+        from: usize,
+        seeds: u32,
+        laps: u32,
+        captured: u32,
+        choices: String,
+        mut path: Vec<TurningPoint>,
+    ) {
+        let laps = laps + 1;
+        if laps > self.rules.max_laps {
+            return;
+        }
+        let end = self.sow(&mut board, from, seeds);
+        let here = board[self.mover][end - 1];
+        if here == 1 {
+            return self.finish(board, laps, captured, choices);
+        }
+        let origin = match self.rules.capture_sow_from {
+            SowOrigin::LapStart => from,
+            SowOrigin::CapturePit => end,
+            SowOrigin::TurnStart => self.turn_pit,
+        };
+        let point = TurningPoint {
+            pits: board.clone(),
+            end,
+            origin,
+        };
+        if path.contains(&point) {
+            return;
+        }
+        path.push(point);
+        let targets = self.capture_targets(&board, end);
+        let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        if !targets.is_empty() {
+            let mut taken = board.clone();
+            let mut seeds_taken = 0;
+            for p in &targets {
+                seeds_taken += taken[1 - self.mover][p - 1];
+                taken[1 - self.mover][p - 1] = 0;
+            }
+            let take_choices = if optional {
+                format!("{choices}x")
+            } else {
+                choices.clone()
+            };
+            if self.rules.capture_ends_move {
+                if laps < self.rules.max_laps {
+                    self.sow(&mut taken, origin, seeds_taken);
+                    self.finish(taken, laps + 1, captured + seeds_taken, take_choices);
+                }
+            } else {
+                self.lap(
+                    taken,
+                    origin,
+                    seeds_taken,
+                    laps,
+                    captured + seeds_taken,
+                    take_choices,
+                    path.clone(),
+                );
+            }
+            if !optional {
+                return;
+            }
+        }
+        let relay_choices = if !targets.is_empty() {
+            format!("{choices}p")
+        } else {
+            choices
+        };
+        board[self.mover][end - 1] = 0;
+        self.lap(board, end, here, laps, captured, relay_choices, path);
+    }
+}
