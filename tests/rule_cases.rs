@@ -1,0 +1,451 @@
+//! Each sowing, relay, capture and overture case on a small board drawn in ASCII.
+//!
+//! Boards are drawn as South sees them, one line per row: North back, North front,
+//! South front, South back. With four columns the pit numbers are:
+//!
+//! ```text
+//!   North back    4 3 2 1
+//!   North front   5 6 7 8
+//!   South front   8 7 6 5
+//!   South back    1 2 3 4
+//! ```
+
+mod common;
+
+use isolo_ai::rules::{
+    CaptureChoice, CaptureCondition, LegalMove, Rules, Side, SowOrigin, Variant,
+};
+
+/// Rows notation from a drawing of four lines of seed counts.
+fn rows(drawing: &str) -> String {
+    let lines: Vec<String> = drawing
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(lines.len(), 4, "a drawing has four rows");
+    lines.join("/")
+}
+
+/// Four-column rules derived from a preset, adjusted by `change`.
+fn four_columns(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
+    let mut rules = Rules::preset(base).unwrap();
+    rules.columns = 4;
+    rules.start =
+        isolo_ai::rules::notation::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4)
+            .unwrap();
+    change(&mut rules);
+    Variant::new(rules).unwrap()
+}
+
+/// Plays `mv` from the drawn position and checks the drawn result, laps and captures.
+fn check(
+    variant: &Variant,
+    before: &str,
+    flags: &str,
+    mv: &str,
+    after: &str,
+    laps: u32,
+    captured: u32,
+) -> LegalMove {
+    let board = variant
+        .parse_position(&format!("{} S {flags}", rows(before)))
+        .unwrap();
+    let played = variant.play_text(&board, mv).unwrap();
+    let expected = variant
+        .parse_position(&format!("{} N {flags}", rows(after)))
+        .unwrap();
+    assert_eq!(
+        variant.format_position(&played.child),
+        variant.format_position(&expected),
+        "after {mv}"
+    );
+    assert_eq!(
+        (played.laps, played.captured),
+        (laps, captured),
+        "laps and captures of {mv}"
+    );
+    played
+}
+
+fn women4() -> Variant {
+    four_columns("isolo-women", |_| {})
+}
+
+#[test]
+fn a_lap_ending_in_an_empty_pit_ends_the_move() {
+    let before = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        2 0 0 0";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        0 1 1 0";
+    check(&women4(), before, "", "1", after, 1, 0);
+}
+
+#[test]
+fn a_lap_ending_in_an_occupied_pit_without_capture_relays() {
+    // 1 -> 2, 3; pit 3 held 1, so its 2 seeds go on: 4, 5 (empty): end.
+    let before = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        2 0 1 0";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 1
+        0 1 0 1";
+    check(&women4(), before, "", "1", after, 2, 0);
+}
+
+#[test]
+fn a_lap_of_a_full_loop_or_more_sows_into_its_own_pit() {
+    // 8 seeds from pit 1 round 8 pits: 2..8, then pit 1 itself, emptied at the start,
+    // so the last seed falls in an empty pit.
+    let before = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        8 0 0 0";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        1 1 1 1
+        1 1 1 1";
+    check(&women4(), before, "", "1", after, 1, 0);
+}
+
+#[test]
+fn capture_any_takes_when_one_facing_pit_holds_seeds() {
+    // 3 -> 4, 5; pit 5 is occupied and faces North's 8 (3 seeds) and 1 (empty): take 3,
+    // sow them after pit 3 (the lap's start): 4, 5, 6 (empty): end.
+    let before = "
+        0 0 0 0
+        0 0 0 3
+        0 0 0 1
+        0 0 2 0";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 0 1 3
+        0 0 0 2";
+    check(&women4(), before, "", "3", after, 2, 3);
+}
+
+#[test]
+fn capture_both_needs_both_facing_pits_else_relays() {
+    let before = "
+        0 0 0 0
+        0 0 0 3
+        0 0 0 1
+        0 0 2 0";
+    // North's back pit 1 is empty: no capture; pit 5's 2 seeds relay to 6, 7.
+    let after = "
+        0 0 0 0
+        0 0 0 3
+        0 1 1 0
+        0 0 0 1";
+    let both = four_columns("isolo-women", |r| r.capture = CaptureCondition::Both);
+    check(&both, before, "", "3", after, 2, 0);
+}
+
+/// Pit 1 -> 2, 3; relay from 3 -> 4, 5; pit 5 captures North's 8 (2 seeds). Where the
+/// captured seeds go depends on `capture_sow_from`.
+const RELAY_THEN_CAPTURE: &str = "
+    0 0 0 0
+    0 0 0 2
+    0 0 0 1
+    2 0 1 0";
+
+#[test]
+fn capture_sown_from_the_lap_start_of_a_relay_lap() {
+    // After pit 3 (the relay lap's start): 4, 5 (occupied, nothing to take): relay 3
+    // seeds from 5: 6, 7, 8 (empty): end.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        1 1 1 0
+        0 1 0 2";
+    check(&women4(), RELAY_THEN_CAPTURE, "", "1", after, 4, 2);
+}
+
+#[test]
+fn capture_sown_from_the_turn_start() {
+    // After pit 1 (the chosen pit): 2, 3 (empty): end.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 2
+        0 2 1 1";
+    let turn = four_columns("isolo-women", |r| r.capture_sow_from = SowOrigin::TurnStart);
+    check(&turn, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
+}
+
+#[test]
+fn capture_sown_from_the_capture_pit() {
+    // After pit 5 (where the capturing seed fell): 6, 7 (empty): end.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 1 1 2
+        0 1 0 1";
+    let pit = four_columns("isolo-women", |r| {
+        r.capture_sow_from = SowOrigin::CapturePit
+    });
+    check(&pit, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
+}
+
+#[test]
+fn capture_ends_move_stops_once_captured_seeds_are_sown() {
+    // The captured seeds go after pit 3 into 4 and 5, and the move ends though pit 5
+    // is occupied.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 3
+        0 1 0 2";
+    let ends = four_columns("isolo-women", |r| r.capture_ends_move = true);
+    check(&ends, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
+}
+
+#[test]
+fn max_laps_allows_exactly_that_many_laps() {
+    let position = format!("{} S", rows(RELAY_THEN_CAPTURE));
+    let four = four_columns("isolo-women", |r| r.max_laps = 4);
+    let three = four_columns("isolo-women", |r| r.max_laps = 3);
+    let moves = |v: &Variant| {
+        let board = v.parse_position(&position).unwrap();
+        v.legal_moves(&board)
+            .iter()
+            .map(|m| m.mv.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&four), ["1"]);
+    assert!(
+        moves(&three).is_empty(),
+        "the 4-lap move passes max_laps = 3"
+    );
+}
+
+#[test]
+fn a_move_that_returns_to_a_turning_point_is_endless_and_illegal() {
+    // Two columns: pit 2's three seeds relay round the four pits for ever (the tenth
+    // lap ends where the second did). South's only candidate is endless: South has no
+    // legal move and has lost, with four seeds on the board.
+    let rules = "
+        name = \"women-2\"
+        base = \"isolo-women\"
+        columns = 2
+        start = \"0,0/0,0/0,1/1,3\"
+        max_laps = 1000000";
+    let variant = Variant::new(Rules::from_toml(rules, "women-2").unwrap()).unwrap();
+    let start = variant.start();
+    assert!(variant.legal_moves(&start).is_empty());
+    assert_eq!(variant.winner(&start), Some(Side::North));
+}
+
+/// Four-column boys' rules: South's overture loop is 1, 2, 3, 6, 7, 8; pit 4 is the
+/// ng'hana and pit 5 is out of play.
+fn boys4(protects: bool) -> Variant {
+    four_columns("isolo-boys", |r| r.overture_protects = protects)
+}
+
+#[test]
+fn overture_loop_skips_the_rightmost_column() {
+    // 3 -> 6, 7 (skipping 4 and 5): end; South stays in overture.
+    let before = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        0 0 2 5";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 1 1 0
+        0 0 0 5";
+    check(&boys4(true), before, "S", "3", after, 1, 0);
+}
+
+#[test]
+fn sowing_the_nghana_ends_the_overture_and_uses_the_full_loop() {
+    // 4 (the ng'hana, 5 seeds) -> 5, 6, 7, 8, 1: end; South's overture is over.
+    let before = "
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        0 0 2 5";
+    let board = boys4(true)
+        .parse_position(&format!("{} S S", rows(before)))
+        .unwrap();
+    let played = boys4(true).play_text(&board, "4").unwrap();
+    assert_eq!(
+        boys4(true).format_position(&played.child),
+        "0,0,0,0/0,0,0,0/1,1,1,1/1,0,2,0 N -"
+    );
+    assert!(!played.child.in_overture(Side::South));
+}
+
+/// South lands in pit 8, facing North's rightmost column (its ng'hana 4 and pit 5).
+const FACING_NGHANA: &str = "
+    6 0 0 0
+    0 0 0 0
+    1 0 2 0
+    0 0 0 3";
+
+#[test]
+fn overture_protects_the_rightmost_column_from_capture() {
+    // 6 -> 7, 8; North's ng'hana cannot be taken: pit 8 relays 2 -> 1, 2 (empty): end.
+    let after = "
+        6 0 0 0
+        0 0 0 0
+        0 1 0 0
+        1 1 0 3";
+    check(&boys4(true), FACING_NGHANA, "SN", "6", after, 2, 0);
+}
+
+#[test]
+fn unprotected_nghana_can_be_captured() {
+    // overture_protects = false: pit 8 takes the 6 seeds of North's ng'hana and sows
+    // them after pit 6 round South's overture loop: 7, 8, 1, 2, 3, 6 (empty): end.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        3 2 1 0
+        1 1 1 3";
+    check(&boys4(false), FACING_NGHANA, "SN", "6", after, 2, 6);
+}
+
+#[test]
+fn protection_ends_with_the_owners_overture() {
+    // North has left its overture: its rightmost column can be taken.
+    let board = boys4(true)
+        .parse_position(&format!("{} S S", rows(FACING_NGHANA)))
+        .unwrap();
+    let played = boys4(true).play_text(&board, "6").unwrap();
+    assert_eq!(played.captured, 6);
+}
+
+fn optional4() -> Variant {
+    four_columns("igisoro", |r| {
+        r.capture_choice = CaptureChoice::Optional;
+        r.capture = CaptureCondition::Both;
+    })
+}
+
+#[test]
+fn optional_captures_make_a_move_for_each_choice() {
+    // 3 -> 4, 5: pit 5 faces 3 + 1 seeds. Take (3x): sow 4 after pit 3 (the turn's
+    // start): 4, 5, 6, 7 (empty): end. Pass (3p): relay 2 from 5 -> 6, 7: end.
+    let before = "
+        0 0 0 1
+        0 0 0 3
+        0 0 0 1
+        0 0 2 0";
+    let take = "
+        0 0 0 0
+        0 0 0 0
+        0 1 1 3
+        0 0 0 2";
+    let pass = "
+        0 0 0 1
+        0 0 0 3
+        0 1 1 0
+        0 0 0 1";
+    let v = optional4();
+    check(&v, before, "", "3x", take, 2, 4);
+    check(&v, before, "", "3p", pass, 2, 0);
+    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
+    let listed: Vec<String> = v
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(listed, ["3x", "3p", "5"], "by pit, take before pass");
+    assert!(
+        v.play_text(&board, "3").is_err(),
+        "a move meeting a capture must say x or p"
+    );
+}
+
+/// The worked example of `sources/igisoro-lesson.txt`, on the full igisoro board.
+mod igisoro_lesson {
+    use super::*;
+
+    fn igisoro() -> Variant {
+        Variant::load("igisoro").unwrap()
+    }
+
+    /// South's pits 1..=16 as a list.
+    fn south_pits(v: &Variant, board: &isolo_ai::rules::Board) -> Vec<u8> {
+        let _ = v;
+        (1..=16).map(|p| board.seeds(Side::South, p)).collect()
+    }
+
+    #[test]
+    fn turn_1_simple_sowing() {
+        let v = igisoro();
+        let played = v.play_text(&v.start(), "5").unwrap();
+        // Pits 6, 7, 8 hold 5, pit 9 holds 1, pit 5 is empty; one lap.
+        assert_eq!(
+            south_pits(&v, &played.child),
+            [4, 4, 4, 4, 0, 5, 5, 5, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(played.laps, 1);
+    }
+
+    #[test]
+    fn turn_2_relay_sowing() {
+        let v = igisoro();
+        // After turn 1 (North's pits as at the start).
+        let board = v
+            .parse_position("4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 S")
+            .unwrap();
+        let played = v.play_text(&board, "4").unwrap();
+        // 4 -> 5, 6, 7, 8; pit 8 now holds 6: relay 9..14; pit 14 was empty.
+        assert_eq!(
+            south_pits(&v, &played.child),
+            [4, 4, 4, 0, 1, 6, 6, 0, 2, 1, 1, 1, 1, 1, 0, 0]
+        );
+        assert_eq!(played.laps, 2);
+    }
+
+    #[test]
+    fn turn_3_capture_sown_from_the_turn_start() {
+        let v = igisoro();
+        // Pit 9 holds 3, pit 12 holds 2; opposite pit 12 North has 3 in its front pit 13
+        // and 4 in its back pit 4.
+        let board = v
+            .parse_position("4,4,4,4,4,4,4,4/0,0,0,0,3,0,0,0/0,0,0,0,2,0,0,3/4,4,4,4,4,4,4,4 S")
+            .unwrap();
+        assert_eq!(
+            (board.seeds(Side::North, 13), board.seeds(Side::North, 4)),
+            (3, 4)
+        );
+        let played = v.play_text(&board, "9x").unwrap();
+        // 9 -> 10, 11, 12; take 3 + 4 = 7 and sow them from pit 9: 10..16.
+        assert_eq!(
+            south_pits(&v, &played.child),
+            [4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 4, 1, 1, 1, 1]
+        );
+        assert_eq!((played.captured, played.laps), (7, 2));
+        assert_eq!(
+            (
+                played.child.seeds(Side::North, 13),
+                played.child.seeds(Side::North, 4)
+            ),
+            (0, 0)
+        );
+        // The capture may be declined: pit 12's 3 seeds relay to 13, 14, 15.
+        let passed = v.play_text(&board, "9p").unwrap();
+        assert_eq!(
+            south_pits(&v, &passed.child),
+            [4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 1, 0, 1, 1, 1, 0]
+        );
+    }
+}
