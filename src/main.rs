@@ -43,17 +43,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let rendered = e.render().to_string();
-            let first = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: bad arguments");
-            let first = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                "error: no subcommand given (try 'isolo-ai --help')"
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!("error: no subcommand given (try 'isolo-ai --help')");
             } else {
-                first
-            };
-            eprintln!("{first}");
+                eprintln!("{}", first_paragraph(&e.render().to_string()));
+            }
             return ExitCode::from(BAD_INPUT);
         }
     };
@@ -63,6 +57,20 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(BAD_INPUT)
         }
+    }
+}
+
+/// Clap's message up to its first blank line, joined into one line.
+fn first_paragraph(rendered: &str) -> String {
+    let lines: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    if lines.is_empty() {
+        "error: bad arguments (try 'isolo-ai --help')".to_string()
+    } else {
+        lines.join(" ")
     }
 }
 

@@ -1,0 +1,343 @@
+//! Every subcommand run as a process, its output checked.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args)).expect("valid JSON")
+}
+
+/// Runs a command that must fail: exit code 2, one line on stderr containing `expected`,
+/// nothing on stdout, no panic.
+fn fails(args: &[&str], expected: &str) {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: {stderr:?} lacks {expected:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17 S SN";
+
+#[test]
+fn variants_lists_the_presets() {
+    let out = stdout_of(&["variants"]);
+    let names: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(names, ["isolo-women", "isolo-boys", "igisoro"]);
+    assert!(out.contains("capture=both optional sow_from=turn-start"));
+}
+
+#[test]
+fn variants_show_prints_toml_that_loads_back() {
+    let toml = stdout_of(&["variants", "--show", "isolo-boys"]);
+    assert!(
+        toml.contains("overture = true\n") && toml.contains("max_laps = 1000\n"),
+        "{toml}"
+    );
+    let dir = std::env::temp_dir().join(format!("isolo-ai-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("boys-copy.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(stdout_of(&["variants", "--show", path]), toml);
+    // The file works wherever a preset does.
+    assert_eq!(
+        stdout_of(&["apply", "--variant", path, "--moves", "1"]),
+        stdout_of(&["apply", "--variant", "isolo-boys", "--moves", "1"])
+    );
+    std::fs::write(&file, "base = \"isolo-women\"\ncapture = \"some\"\n").unwrap();
+    fails(
+        &["variants", "--show", path],
+        "key `capture`: expected \"any\" or \"both\"",
+    );
+    fails(
+        &["moves", "--variant", path],
+        "boys-copy.toml: key `capture`",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn show_draws_both_players_pit_numbers_and_state() {
+    let out = stdout_of(&["show", "--variant", "isolo-boys"]);
+    for expected in [
+        "North back  [ 17] [  2] [  0]",
+        "      front [  0] [  1] [  2]",
+        "South front [  0] [  2] [  0] [  2] [  0] [  2] [  1] [  0]",
+        "      back  [  2] [  0] [  2] [  0] [  2] [  0] [  2] [ 17]",
+        "  8     7     6     5     4     3     2     1    North's pit numbers",
+        "  1     2     3     4     5     6     7     8    South's pit numbers",
+        " 16    15    14    13    12    11    10     9    South's pit numbers",
+        "North: 32 seeds, in overture (ng'hana is pit 8)",
+        "To move: South",
+        "Overture: SN",
+        &format!("Position: {BOYS_START}"),
+        "Result: game in progress",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+    }
+}
+
+#[test]
+fn show_plays_moves_and_reports_the_result() {
+    let over = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 N";
+    let out = stdout_of(&["show", "--variant", "isolo-women", "--position", over]);
+    assert!(
+        out.contains("Result: South wins (North has no legal move)"),
+        "{out}"
+    );
+    let out = stdout_of(&["show", "--variant", "isolo-women", "--moves", "1"]);
+    assert!(out.contains("To move: North"), "{out}");
+}
+
+#[test]
+fn moves_lists_each_move_with_result_laps_and_captures() {
+    let out = stdout_of(&["moves", "--variant", "igisoro"]);
+    assert!(out.starts_with("8 legal move(s) for South"), "{out}");
+    assert!(out.contains("1         2         0  4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,1,1/0,5,5,5,0,5,5,5 N"), "{out}");
+    let json = json_of(&["moves", "--variant", "isolo-women", "--json"]);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    assert_eq!(json["to_move"], "S");
+    assert!(json["result"].is_null());
+    for m in moves {
+        assert!(m["move"].is_string() && m["position"].is_string());
+        assert!(m["laps"].as_u64().unwrap() >= 1 && m["captured"].is_u64());
+    }
+}
+
+#[test]
+fn moves_reports_a_finished_game() {
+    let over = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 N";
+    let json = json_of(&[
+        "moves",
+        "--variant",
+        "isolo-women",
+        "--position",
+        over,
+        "--json",
+    ]);
+    assert_eq!(json["result"], "S");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn apply_prints_the_position_reached() {
+    let out = stdout_of(&["apply", "--variant", "igisoro", "--moves", "5"]);
+    assert_eq!(
+        out,
+        "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/4,4,4,4,0,5,5,5 N\n"
+    );
+    let json = json_of(&[
+        "apply",
+        "--variant",
+        "isolo-boys",
+        "--moves",
+        "1, 3",
+        "--json",
+    ]);
+    assert_eq!(
+        json.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["position", "to_move", "result"]
+    );
+    assert_eq!(json["to_move"], "S");
+    assert!(json["result"].is_null());
+}
+
+#[test]
+fn apply_reports_the_winner_when_the_game_ends() {
+    let position = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 S";
+    let json = json_of(&[
+        "apply",
+        "--variant",
+        "isolo-women",
+        "--position",
+        position,
+        "--moves",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        json["position"],
+        "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,1,1,0,0,0,0,0 N"
+    );
+    assert_eq!(json["result"], "S");
+}
+
+#[test]
+fn apply_names_an_illegal_move_its_index_and_the_legal_moves() {
+    fails(
+        &["apply", "--variant", "isolo-women", "--moves", "1 2 99"],
+        "--moves: move 2 of 3: move '2' is not legal here (legal moves: 3 4 5 7 8 9 10 12 13 14)",
+    );
+    fails(
+        &["apply", "--variant", "isolo-women", "--moves", "1 99"],
+        "move 2 of 2: move '99': pit 99 is not 1..16",
+    );
+}
+
+#[test]
+fn perft_counts_divides_and_times() {
+    let out = stdout_of(&["perft", "--variant", "isolo-boys", "--depth", "4"]);
+    assert!(out.contains("depth 4\nnodes 1467\ntime "), "{out}");
+    assert!(out.contains("\nnps "), "{out}");
+    let out = stdout_of(&[
+        "perft",
+        "--variant",
+        "isolo-women",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    assert_eq!(
+        out.lines().filter(|l| l.contains(": ")).count(),
+        16,
+        "{out}"
+    );
+    let json = json_of(&[
+        "perft",
+        "--variant",
+        "igisoro",
+        "--depth",
+        "3",
+        "--divide",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(
+        json.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["depth", "nodes", "nps", "time_ms", "divide"]
+    );
+    assert_eq!(json["nodes"], 623);
+    let divide = json["divide"].as_array().unwrap();
+    assert_eq!(
+        divide
+            .iter()
+            .map(|d| d["nodes"].as_u64().unwrap())
+            .sum::<u64>(),
+        623
+    );
+    assert_eq!(divide[0]["move"], "1");
+    let plain = json_of(&[
+        "perft",
+        "--variant",
+        "isolo-women",
+        "--depth",
+        "3",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(plain["nodes"], 1311);
+    assert!(plain.get("divide").is_none());
+    let custom = json_of(&[
+        "perft",
+        "--variant",
+        "isolo-boys",
+        "--position",
+        BOYS_START,
+        "--depth",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(custom["nodes"], 1);
+}
+
+#[test]
+fn bad_input_gives_one_line_and_exit_code_2() {
+    fails(&[], "no subcommand given");
+    fails(&["frobnicate"], "unrecognized subcommand 'frobnicate'");
+    fails(
+        &["perft", "--variant", "isolo-women"],
+        "required arguments were not provided: --depth <DEPTH>",
+    );
+    fails(
+        &["perft", "--variant", "isolo-women", "--depth", "x"],
+        "invalid value 'x' for '--depth <DEPTH>'",
+    );
+    fails(
+        &[
+            "perft",
+            "--variant",
+            "isolo-women",
+            "--depth",
+            "2",
+            "--threads",
+            "0",
+        ],
+        "--threads: must be 1..=256",
+    );
+    fails(
+        &["perft", "--variant", "chess", "--depth", "1"],
+        "unknown variant 'chess'",
+    );
+    fails(
+        &["show", "--variant", "isolo-women", "--position", "1,2 S"],
+        "--position: expected 4 rows",
+    );
+    fails(
+        &[
+            "moves",
+            "--variant",
+            "isolo-women",
+            "--position",
+            &BOYS_START.replace(" S SN", " X SN"),
+        ],
+        "side to move must be S or N",
+    );
+    fails(
+        &[
+            "moves",
+            "--variant",
+            "isolo-women",
+            "--position",
+            BOYS_START,
+        ],
+        "has no overture",
+    );
+    fails(
+        &["apply", "--variant", "igisoro", "--moves", "5z"],
+        "'z' is neither 'x' (take) nor 'p' (pass)",
+    );
+    fails(
+        &["variants", "--show", "/no/such/file.toml"],
+        "unknown variant '/no/such/file.toml'",
+    );
+}
+
+#[test]
+fn help_and_version_succeed() {
+    assert!(stdout_of(&["--help"]).contains("perft"));
+    assert!(stdout_of(&["perft", "--help"]).contains("--divide"));
+    assert!(stdout_of(&["--version"]).starts_with("isolo-ai "));
+}
