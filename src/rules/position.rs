@@ -161,6 +161,17 @@ impl MoveGen {
     }
 }
 
+/// How a generated move ended, before its child board is built.
+struct MoveEnd<'a> {
+    pit: u8,
+    choices: &'a [bool],
+    mine: Ring,
+    theirs: Ring,
+    overture: u8,
+    laps: u32,
+    captured: u32,
+}
+
 /// The fixed facts of one move being generated.
 struct MoveFrame<'a> {
     table: &'a LoopTable,
@@ -297,9 +308,28 @@ impl Variant {
         mut visit: impl FnMut(&MoveOutcome),
     ) {
         let me = board.to_move;
+        self.for_each_result(board, gen, |end| {
+            let mut rings = [0; 2];
+            rings[me as usize] = end.mine;
+            rings[me.opponent() as usize] = end.theirs;
+            visit(&MoveOutcome {
+                pit: end.pit,
+                choices: end.choices,
+                child: Board::new(rings, me.opponent(), end.overture),
+                laps: end.laps,
+                captured: end.captured,
+            });
+        });
+    }
+
+    /// Generates every legal move and reports its rings before a child board (and its
+    /// hash) is built, so counting moves costs no hashing.
+    fn for_each_result(&self, board: &Board, gen: &mut MoveGen, mut visit: impl FnMut(&MoveEnd)) {
+        let me = board.to_move;
         let opp = me.opponent();
         let protect = self.rules.overture_protects && board.in_overture(opp);
         let spots = &self.geo.capture[protect as usize];
+        let (mine, theirs) = (board.ring(me), board.ring(opp));
         let mut lanes = self.candidate_lanes(board);
         while lanes != 0 {
             let pit = lanes.trailing_zeros() as usize;
@@ -312,23 +342,26 @@ impl Variant {
                 &self.geo.full
             };
             let frame = MoveFrame { table, spots, pit };
-            let child = |mine: Ring, theirs: Ring| {
-                let mut rings = [0; 2];
-                rings[me as usize] = mine;
-                rings[opp as usize] = theirs;
-                Board::new(rings, opp, overture)
+            let template = MoveEnd {
+                pit: pit as u8 + 1,
+                choices: &[],
+                mine: 0,
+                theirs: 0,
+                overture,
+                laps: 0,
+                captured: 0,
             };
-            let (mine, theirs) = (board.ring(me), board.ring(opp));
             match self.rules.capture_choice {
                 CaptureChoice::Forced => {
-                    if let Some((m, t, laps, captured)) = self.play_forced(&frame, mine, theirs) {
-                        let child = child(m, t);
-                        visit(&MoveOutcome {
-                            pit: pit as u8 + 1,
-                            choices: &[],
-                            child,
+                    if let Some((mine, theirs, laps, captured)) =
+                        self.play_forced(&frame, mine, theirs)
+                    {
+                        visit(&MoveEnd {
+                            mine,
+                            theirs,
                             laps,
                             captured,
+                            ..template
                         });
                     }
                 }
@@ -337,15 +370,15 @@ impl Variant {
                     mine,
                     theirs,
                     gen,
-                    |m, t, choices, laps, captured| {
-                        let child = child(m, t);
-                        visit(&MoveOutcome {
-                            pit: pit as u8 + 1,
+                    |mine, theirs, choices, laps, captured| {
+                        visit(&MoveEnd {
+                            mine,
+                            theirs,
                             choices,
-                            child,
                             laps,
                             captured,
-                        });
+                            ..template
+                        })
                     },
                 ),
             }
@@ -581,7 +614,7 @@ impl Variant {
     /// Number of legal moves.
     pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
         let mut count = 0;
-        self.for_each_move(board, gen, |_| count += 1);
+        self.for_each_result(board, gen, |_| count += 1);
         count
     }
 

@@ -19,16 +19,34 @@ const LANE_ONES: u128 = u128::MAX / 0xFF;
 /// 0x80 in every lane.
 const LANE_HIGHS: u128 = LANE_ONES << 7;
 
-/// The seeds in one lane.
+/// `KEEP_OTHERS[i]`: every lane but `i`. A table lookup is cheaper than a variable
+/// 128-bit shift.
+const KEEP_OTHERS: [Ring; MAX_LANES] = {
+    let mut table = [0; MAX_LANES];
+    let mut i = 0;
+    while i < MAX_LANES {
+        table[i] = !(LANE_MASK << (i as u32 * LANE_BITS));
+        i += 1;
+    }
+    table
+};
+
+/// The seeds in one lane: pick the 64-bit half, then a 64-bit shift (cheaper than a
+/// variable 128-bit shift).
 #[inline(always)]
 pub fn lane(ring: Ring, index: usize) -> u8 {
-    (ring >> (index as u32 * LANE_BITS)) as u8
+    let half = if index < 8 {
+        ring as u64
+    } else {
+        (ring >> 64) as u64
+    };
+    (half >> ((index & 7) as u32 * LANE_BITS)) as u8
 }
 
 /// The ring with one lane emptied.
 #[inline(always)]
 pub fn clear_lane(ring: Ring, index: usize) -> Ring {
-    ring & !(LANE_MASK << (index as u32 * LANE_BITS))
+    ring & KEEP_OTHERS[index]
 }
 
 /// The ring with one lane set to `value`.
@@ -84,9 +102,9 @@ pub struct LoopTable {
     position_of: [u8; MAX_LANES],
     /// 0x01 in every lane of the loop.
     ones: Ring,
-    /// `extra[s][r]`: one seed in each of the `r` loop pits after position `s`.
+    /// `extra[l][r]`: one seed in each of the `r` loop pits after lane `l`.
     extra: [[Ring; MAX_LANES]; MAX_LANES],
-    /// `end_lane[s][r]`: the lane `r` loop positions after position `s` (wrapping).
+    /// `end_lane[l][r]`: the lane `r` loop pits after lane `l` (wrapping).
     end_lane: [[u8; MAX_LANES]; MAX_LANES],
 }
 
@@ -108,15 +126,16 @@ impl LoopTable {
             table.position_of[lane_index] = position as u8;
             table.ones |= 1u128 << (lane_index as u32 * LANE_BITS);
         }
-        for start in 0..len {
+        // Indexed by lane rather than loop position, to save a lookup per lap.
+        for (start, &from) in lanes.iter().enumerate() {
             let mut mask = 0;
             for remainder in 0..len {
                 let end = lanes[(start + remainder) % len];
-                table.end_lane[start][remainder] = end as u8;
+                table.end_lane[from][remainder] = end as u8;
                 if remainder > 0 {
                     mask |= 1u128 << (end as u32 * LANE_BITS);
                 }
-                table.extra[start][remainder] = mask;
+                table.extra[from][remainder] = mask;
             }
         }
         table
@@ -137,11 +156,17 @@ impl LoopTable {
     #[inline(always)]
     pub fn sow(&self, ring: Ring, from_lane: usize, seeds: u32) -> (Ring, usize) {
         debug_assert!(seeds >= 1 && self.contains(from_lane));
-        let start = self.position_of[from_lane] as usize;
-        let laps = seeds / self.len as u32;
-        let remainder = (seeds % self.len as u32) as usize;
-        let ring = ring + self.ones * laps as u128 + self.extra[start][remainder];
-        (ring, self.end_lane[start][remainder] as usize)
+        let len = self.len as u32;
+        let extra = &self.extra[from_lane];
+        let end = &self.end_lane[from_lane];
+        // Most laps are shorter than the loop: no division or multiplication for them.
+        if seeds < len {
+            (ring + extra[seeds as usize], end[seeds as usize] as usize)
+        } else {
+            let remainder = (seeds % len) as usize;
+            let ring = ring + self.ones * (seeds / len) as u128 + extra[remainder];
+            (ring, end[remainder] as usize)
+        }
     }
 }
 
