@@ -92,3 +92,16 @@ proptest! {
         compare_along_random_game(&variant, &mut rng, plies, &mut Coverage::default());
     }
 }
+
+#[test]
+fn the_reference_itself_matches_the_perft_table() {
+    for (name, expected) in [("isolo-women", 1311), ("isolo-boys", 292), ("igisoro", 623)] {
+        let variant = Variant::load(name).unwrap();
+        let start = to_reference(&variant, &variant.start());
+        assert_eq!(
+            reference::perft(variant.rules(), &start, 3),
+            expected,
+            "{name}"
+        );
+    }
+}

@@ -73,11 +73,30 @@ struct Search<'a> {
     sow_loop: Vec<usize>,
     protected: Vec<usize>,
     start: RefPosition,
-    out: Vec<RefMove>,
+    out: Vec<(RefMove, RefPosition)>,
 }
 
 /// Every legal move of `pos` under `rules`.
 pub fn legal_moves(rules: &Rules, pos: &RefPosition) -> Vec<RefMove> {
+    legal_children(rules, pos)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect()
+}
+
+/// Perft (RULES.md 9) with the reference rules.
+pub fn perft(rules: &Rules, pos: &RefPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    legal_children(rules, pos)
+        .iter()
+        .map(|(_, child)| perft(rules, child, depth - 1))
+        .sum()
+}
+
+/// Every legal move of `pos` with the position it leads to.
+pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosition)> {
     let w = pos.w;
     let mover = pos.to_move;
     let opponent = 1 - mover;
@@ -126,12 +145,16 @@ impl Search<'_> {
         let mut result = self.start.clone();
         result.pits = board;
         result.to_move = 1 - self.mover;
-        self.out.push(RefMove {
-            text: format!("{}{choices}", self.turn_pit),
-            result: result.text(self.rules.overture),
-            laps,
-            captured,
-        });
+        let text = result.text(self.rules.overture);
+        self.out.push((
+            RefMove {
+                text: format!("{}{choices}", self.turn_pit),
+                result: text,
+                laps,
+                captured,
+            },
+            result,
+        ));
     }
 
     /// Sows `seeds` from the pit after `from`; returns the pit of the last seed.
