@@ -12,5 +12,6 @@
 //! ```
 
 pub mod cli;
+pub mod eval;
 pub mod perft;
 pub mod rules;

@@ -6,7 +6,7 @@ mod common;
 
 use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
-use isolo_ai::rules::{Board, Variant};
+use isolo_ai::rules::{Board, MoveGen, Variant};
 use proptest::prelude::*;
 
 /// The fast board's moves in the reference's terms.
@@ -52,6 +52,10 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
             variant.rules().to_toml()
         );
         assert_eq!(variant.validate(&board), Ok(()));
+        assert_eq!(
+            variant.has_legal_move(&board, &mut MoveGen::new()),
+            !actual.is_empty()
+        );
         if actual.is_empty() {
             seen.game_ends += 1;
             return;

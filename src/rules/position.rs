@@ -319,12 +319,19 @@ impl Variant {
                 laps: end.laps,
                 captured: end.captured,
             });
+            true
         });
     }
 
     /// Generates every legal move and reports its rings before a child board (and its
-    /// hash) is built, so counting moves costs no hashing.
-    fn for_each_result(&self, board: &Board, gen: &mut MoveGen, mut visit: impl FnMut(&MoveEnd)) {
+    /// hash) is built, so counting moves costs no hashing. Stops when `visit` returns
+    /// false.
+    fn for_each_result(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveEnd) -> bool,
+    ) {
         let me = board.to_move;
         let opp = me.opponent();
         let protect = self.rules.overture_protects && board.in_overture(opp);
@@ -356,31 +363,39 @@ impl Variant {
                     if let Some((mine, theirs, laps, captured)) =
                         self.play_forced(&frame, mine, theirs)
                     {
-                        visit(&MoveEnd {
+                        let more = visit(&MoveEnd {
                             mine,
                             theirs,
                             laps,
                             captured,
                             ..template
                         });
+                        if !more {
+                            return;
+                        }
                     }
                 }
-                CaptureChoice::Optional => self.play_optional(
-                    &frame,
-                    mine,
-                    theirs,
-                    gen,
-                    |mine, theirs, choices, laps, captured| {
-                        visit(&MoveEnd {
-                            mine,
-                            theirs,
-                            choices,
-                            laps,
-                            captured,
-                            ..template
-                        })
-                    },
-                ),
+                CaptureChoice::Optional => {
+                    let more = self.play_optional(
+                        &frame,
+                        mine,
+                        theirs,
+                        gen,
+                        |mine, theirs, choices, laps, captured| {
+                            visit(&MoveEnd {
+                                mine,
+                                theirs,
+                                choices,
+                                laps,
+                                captured,
+                                ..template
+                            })
+                        },
+                    );
+                    if !more {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -487,15 +502,16 @@ impl Variant {
 
     /// Explores every sequence of take/pass choices of a move with optional captures,
     /// depth first with take before pass. A sequence that returns to a turning point on
-    /// its own path, or passes `max_laps`, is not a move.
+    /// its own path, or passes `max_laps`, is not a move. Returns false when `visit`
+    /// asked to stop.
     fn play_optional(
         &self,
         frame: &MoveFrame,
         mine: Ring,
         theirs: Ring,
         gen: &mut MoveGen,
-        mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32),
-    ) {
+        mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32) -> bool,
+    ) -> bool {
         let max_laps = self.rules.max_laps;
         gen.path.clear();
         gen.pending.clear();
@@ -558,18 +574,20 @@ impl Variant {
                     state = Self::relay(state, end);
                 }
             };
-            if finished {
-                visit(
+            if finished
+                && !visit(
                     state.mine,
                     state.theirs,
                     &gen.choices,
                     state.laps,
                     state.captured,
-                );
+                )
+            {
+                return false;
             }
             // 3. Backtrack to the latest pass not yet explored.
             let Some(pass) = gen.pending.pop() else {
-                return;
+                return true;
             };
             gen.path.truncate(pass.path_len);
             gen.choices.truncate(pass.choices_len);
@@ -614,13 +632,26 @@ impl Variant {
     /// Number of legal moves.
     pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
         let mut count = 0;
-        self.for_each_result(board, gen, |_| count += 1);
+        self.for_each_result(board, gen, |_| {
+            count += 1;
+            true
+        });
         count
+    }
+
+    /// Whether the side to move has a legal move; stops at the first one found.
+    pub fn has_legal_move(&self, board: &Board, gen: &mut MoveGen) -> bool {
+        let mut found = false;
+        self.for_each_result(board, gen, |_| {
+            found = true;
+            false
+        });
+        found
     }
 
     /// The winner if the side to move has no legal move (RULES.md 3.6), else `None`.
     pub fn winner(&self, board: &Board) -> Option<Side> {
-        let any = self.count_moves(board, &mut MoveGen::new()) > 0;
+        let any = self.has_legal_move(board, &mut MoveGen::new());
         (!any).then(|| board.to_move.opponent())
     }
 
