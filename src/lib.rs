@@ -15,3 +15,4 @@ pub mod cli;
 pub mod eval;
 pub mod perft;
 pub mod rules;
+pub mod search;

@@ -27,6 +27,8 @@ enum Command {
     Apply(cli::apply::ApplyArgs),
     /// Count the leaves of the game tree to a depth
     Perft(cli::perft::PerftArgs),
+    /// Search a position: best move, score (exact for proven results) and line
+    Analyze(cli::analyze::AnalyzeArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -81,5 +83,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Moves(args) => cli::moves::run(args),
         Command::Apply(args) => cli::apply::run(args),
         Command::Perft(args) => cli::perft::run(args),
+        Command::Analyze(args) => cli::analyze::run(args),
     }
 }

@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand. Each turns its arguments into calls on
 //! the library and its results into text or JSON; errors become one line and exit 2.
 
+pub mod analyze;
 pub mod apply;
 pub mod moves;
 pub mod perft;

@@ -30,6 +30,20 @@ fn mix(mut x: u64) -> u64 {
 }
 
 const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
+const HASH_KEYS: [u64; 5] = [
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+    0x8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3,
+    0x1d8e_4e27_c47d_124f,
+];
+
+/// The 128-bit product of two words, folded to 64 bits.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    product as u64 ^ (product >> 64) as u64
+}
 
 impl Board {
     /// A board from its parts; the hash is computed here.
@@ -45,14 +59,21 @@ impl Board {
     }
 
     /// The hash recomputed from the board (equal to `hash()` on a valid board).
+    ///
+    /// Three independent 64x64->128-bit multiply-folds (as in wyhash) and a final mix:
+    /// cheap enough to hash every generated child, strong enough for table keys.
     pub fn compute_hash(&self) -> u64 {
         let state = (self.to_move as u64) | ((self.overture as u64) << 1);
-        let mut h = mix(HASH_SEED ^ state);
-        for ring in self.rings {
-            h = mix(h ^ ring as u64);
-            h = mix(h ^ (ring >> 64) as u64);
-        }
-        h
+        let [south, north] = self.rings;
+        let a = fold(
+            south as u64 ^ HASH_KEYS[0],
+            (south >> 64) as u64 ^ HASH_KEYS[1],
+        );
+        let b = fold(
+            north as u64 ^ HASH_KEYS[2],
+            (north >> 64) as u64 ^ HASH_KEYS[3],
+        );
+        mix(fold(a ^ HASH_KEYS[4] ^ state, b ^ HASH_SEED))
     }
 
     pub fn hash(&self) -> u64 {
@@ -147,10 +168,78 @@ struct PendingPass {
     choices_len: usize,
 }
 
+/// Buckets of the index over the turning points of the current path.
+const PATH_BUCKETS: usize = 4096;
+const NO_POINT: u32 = u32::MAX;
+
+/// The turning points of the move being explored, hashed into buckets that chain the
+/// points of the path, so "is this point already on the path?" compares only the few
+/// points of one bucket. Truncation unlinks points in reverse order.
+#[derive(Debug)]
+struct TurningPath {
+    /// Each point with the previous point of its bucket.
+    points: Vec<(TurningPoint, u32)>,
+    /// The latest point of each bucket.
+    heads: Vec<u32>,
+}
+
+impl Default for TurningPath {
+    fn default() -> Self {
+        TurningPath {
+            points: Vec::new(),
+            heads: vec![NO_POINT; PATH_BUCKETS],
+        }
+    }
+}
+
+impl TurningPoint {
+    /// The point's bucket.
+    #[inline(always)]
+    fn bucket(&self) -> usize {
+        let words = (self.mine as u64)
+            ^ ((self.mine >> 64) as u64).rotate_left(29)
+            ^ (self.theirs as u64).rotate_left(13)
+            ^ ((self.theirs >> 64) as u64).rotate_left(43)
+            ^ (self.end as u64) << 8
+            ^ self.origin as u64;
+        (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize
+    }
+}
+
+impl TurningPath {
+    fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Adds `point` unless it is already on the path; false if it was.
+    #[inline(always)]
+    fn insert(&mut self, point: TurningPoint) -> bool {
+        let bucket = point.bucket();
+        let mut at = self.heads[bucket];
+        while at != NO_POINT {
+            let (other, previous) = self.points[at as usize];
+            if other == point {
+                return false;
+            }
+            at = previous;
+        }
+        self.points.push((point, self.heads[bucket]));
+        self.heads[bucket] = (self.points.len() - 1) as u32;
+        true
+    }
+
+    fn truncate(&mut self, len: usize) {
+        while self.points.len() > len {
+            let (point, previous) = self.points.pop().expect("longer than len");
+            self.heads[point.bucket()] = previous;
+        }
+    }
+}
+
 /// Reusable buffers for move generation (optional captures explore a tree of choices).
 #[derive(Default, Debug)]
 pub struct MoveGen {
-    path: Vec<TurningPoint>,
+    path: TurningPath,
     pending: Vec<PendingPass>,
     choices: Vec<bool>,
 }
@@ -289,8 +378,10 @@ impl Variant {
         self.check_out_of_play(board).map_err(|e| e.0)
     }
 
-    /// Bit set of the lanes the side to move may start a move from.
-    fn candidate_lanes(&self, board: &Board) -> u32 {
+    /// Bit set of the pits (bit `i` = pit `i + 1`) the side to move may start a move
+    /// from: enough seeds, and in the loop or the ng'hana. A candidate's move may still be
+    /// endless, and so not legal.
+    pub fn candidate_pits(&self, board: &Board) -> u32 {
         let me = board.to_move;
         let ring = board.ring(me);
         let mut allowed = self.geo.all_lanes;
@@ -301,14 +392,22 @@ impl Variant {
     }
 
     /// Calls `visit` for every legal move, by pit and then with take before pass.
-    pub fn for_each_move(
+    pub fn for_each_move(&self, board: &Board, gen: &mut MoveGen, visit: impl FnMut(&MoveOutcome)) {
+        self.for_each_move_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_move`, for the moves starting from the pits in `pits` (a bit set as
+    /// from `candidate_pits`) only.
+    pub fn for_each_move_from(
         &self,
         board: &Board,
+        pits: u32,
         gen: &mut MoveGen,
         mut visit: impl FnMut(&MoveOutcome),
     ) {
         let me = board.to_move;
-        self.for_each_result(board, gen, |end| {
+        let pits = pits & self.candidate_pits(board);
+        self.for_each_result(board, pits, gen, |end| {
             let mut rings = [0; 2];
             rings[me as usize] = end.mine;
             rings[me.opponent() as usize] = end.theirs;
@@ -329,6 +428,7 @@ impl Variant {
     fn for_each_result(
         &self,
         board: &Board,
+        pits: u32,
         gen: &mut MoveGen,
         mut visit: impl FnMut(&MoveEnd) -> bool,
     ) {
@@ -337,7 +437,7 @@ impl Variant {
         let protect = self.rules.overture_protects && board.in_overture(opp);
         let spots = &self.geo.capture[protect as usize];
         let (mine, theirs) = (board.ring(me), board.ring(opp));
-        let mut lanes = self.candidate_lanes(board);
+        let mut lanes = pits;
         while lanes != 0 {
             let pit = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
@@ -513,7 +613,7 @@ impl Variant {
         mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32) -> bool,
     ) -> bool {
         let max_laps = self.rules.max_laps;
-        gen.path.clear();
+        gen.path.truncate(0);
         gen.pending.clear();
         gen.choices.clear();
         let mut state = LapState {
@@ -543,10 +643,9 @@ impl Variant {
                     end: end as u8,
                     origin: origin as u8,
                 };
-                if gen.path.contains(&point) {
+                if !gen.path.insert(point) {
                     break false;
                 }
-                gen.path.push(point);
                 let spot = &frame.spots[end];
                 let take = self.capturable(spot, state.theirs);
                 if take > 0 {
@@ -632,7 +731,7 @@ impl Variant {
     /// Number of legal moves.
     pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
         let mut count = 0;
-        self.for_each_result(board, gen, |_| {
+        self.for_each_result(board, self.candidate_pits(board), gen, |_| {
             count += 1;
             true
         });
@@ -642,7 +741,7 @@ impl Variant {
     /// Whether the side to move has a legal move; stops at the first one found.
     pub fn has_legal_move(&self, board: &Board, gen: &mut MoveGen) -> bool {
         let mut found = false;
-        self.for_each_result(board, gen, |_| {
+        self.for_each_result(board, self.candidate_pits(board), gen, |_| {
             found = true;
             false
         });

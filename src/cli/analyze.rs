@@ -1,0 +1,254 @@
+//! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
+
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+
+use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
+use crate::eval::Weights;
+use crate::rules::{notation, Board, Move, Variant};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
+
+/// Most threads a search may use.
+pub const MAX_THREADS: usize = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineKind {
+    /// Alpha-beta (iterative deepening PVS, Lazy SMP)
+    Ab,
+    /// Monte Carlo tree search (UCT with MCTS-Solver)
+    Mcts,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Moves to play first (their positions count for repetitions)
+    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    pub moves: Option<String>,
+    #[arg(long, value_enum, default_value_t = EngineKind::Ab)]
+    pub engine: EngineKind,
+    /// Depth limit in plies (alpha-beta)
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Node limit (alpha-beta) or iteration limit (MCTS)
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Time limit in milliseconds (default about 5 s when no limit is given)
+    #[arg(long = "time-ms")]
+    pub time_ms: Option<u64>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB (alpha-beta)
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// How many root moves to show with exact scores: a number or "all"
+    #[arg(long, default_value = "1")]
+    pub multipv: String,
+    /// Seed for every random choice (MCTS)
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Evaluation weights file (TOML)
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The position reached by `--moves`, with the hashes of the positions before it.
+pub fn position_with_history(
+    variant: &Variant,
+    start: Board,
+    moves: Option<&str>,
+) -> Result<(Board, Vec<u64>), CliError> {
+    let mut board = start;
+    let mut history = Vec::new();
+    if let Some(moves) = moves {
+        let list = notation::split_moves(moves);
+        for (i, text) in list.iter().enumerate() {
+            let played = variant
+                .play_text(&board, text)
+                .map_err(|e| CliError(format!("--moves: move {} of {}: {e}", i + 1, list.len())))?;
+            history.push(board.hash());
+            board = played.child;
+        }
+    }
+    Ok((board, history))
+}
+
+fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
+    match text {
+        "all" => Ok(legal.max(1)),
+        _ => match text.parse::<usize>() {
+            Ok(k) if k >= 1 => Ok(k),
+            _ => Err(CliError(format!(
+                "--multipv: expected a number from 1 or 'all', found '{text}'"
+            ))),
+        },
+    }
+}
+
+pub fn run(args: &AnalyzeArgs) -> CliResult {
+    let (variant, start) = args.position.load()?;
+    let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        return Err(CliError(format!(
+            "--threads: must be 1..={MAX_THREADS}, found {}",
+            args.threads
+        )));
+    }
+    if args.hash == 0 {
+        return Err(CliError("--hash: must be at least 1 MB".into()));
+    }
+    let weights = match &args.weights {
+        Some(path) => Weights::load(path).map_err(CliError)?,
+        None => Weights::default(),
+    };
+    let legal = variant.legal_moves(&board).len();
+    let multipv = parse_multipv(&args.multipv, legal)?;
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.time_ms.map(Duration::from_millis),
+    };
+    if let Some(0) = args.depth {
+        return Err(CliError("--depth: must be at least 1".into()));
+    }
+    let mut searcher: Box<dyn Searcher> = match args.engine {
+        EngineKind::Ab => Box::new(AlphaBeta::new(AlphaBetaConfig {
+            threads: args.threads,
+            hash_mb: args.hash,
+            weights,
+        })),
+        EngineKind::Mcts => Box::new(Mcts::new(MctsConfig {
+            threads: args.threads,
+            seed: args.seed,
+            weights,
+            ..MctsConfig::default()
+        })),
+    };
+    if !args.json {
+        emit(&super::show::draw(&variant, &board))?;
+    }
+    if legal == 0 {
+        return report_finished(&variant, &board, args.json);
+    }
+    let request = SearchRequest {
+        variant: &variant,
+        board,
+        history,
+        limits,
+        multipv,
+    };
+    let json = args.json;
+    let mut progress = |p: &Progress| {
+        if !json {
+            let _ = emit(&format!("{}\n", progress_line(p)));
+        }
+    };
+    let result = searcher.search(&request, &mut progress);
+    if args.json {
+        emit_json(&result_json(&result))
+    } else {
+        emit(&result_text(&result))
+    }
+}
+
+fn report_finished(variant: &Variant, board: &Board, json: bool) -> CliResult {
+    let winner = board.to_move().opponent();
+    if json {
+        return emit_json(&json!({
+            "best_move": null,
+            "score": {"type": "loss", "plies": 0},
+            "pv": [],
+            "lines": [],
+            "depth": 0,
+            "nodes": 0,
+            "nps": 0,
+            "time_ms": 0,
+            "engine": null,
+            "result": side_letter(winner),
+            "position": variant.format_position(board),
+        }));
+    }
+    emit(&format!(
+        "Game over: {winner} wins ({} has no legal move); nothing to search\n",
+        board.to_move()
+    ))
+}
+
+fn line_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn progress_line(p: &Progress) -> String {
+    let secs = p.time.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (p.nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    format!(
+        "depth {:>3}  score {:>10}  nodes {:>11}  nps {:>9}  time {:>7} ms  pv {}",
+        p.depth,
+        p.score.to_string(),
+        p.nodes,
+        nps,
+        p.time.as_millis(),
+        line_text(&p.pv)
+    )
+}
+
+/// The summary after the search.
+pub fn result_text(result: &SearchResult) -> String {
+    let mut out = String::new();
+    if let Some(best) = result.best() {
+        out.push_str(&format!("best move {}\n", best.mv));
+        out.push_str(&format!("score {}\n", best.score));
+        out.push_str(&format!("pv {}\n", line_text(&best.pv)));
+    }
+    if result.lines.len() > 1 {
+        for (i, line) in result.lines.iter().enumerate() {
+            out.push_str(&format!(
+                "line {:>2}: {:<6} {:>10}  pv {}\n",
+                i + 1,
+                line.mv.to_string(),
+                line.score.to_string(),
+                line_text(&line.pv)
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "engine {}  depth {}  nodes {}  nps {}  time {} ms\n",
+        result.engine,
+        result.depth,
+        result.nodes,
+        result.nps(),
+        result.time.as_millis()
+    ));
+    out
+}
+
+/// The `--json` object of a search.
+pub fn result_json(result: &SearchResult) -> Value {
+    let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    let best = result.best();
+    json!({
+        "best_move": best.map(|b| b.mv.to_string()),
+        "score": best.map(|b| b.score.to_json()),
+        "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
+        "lines": result.lines.iter().map(|l| json!({"move": l.mv.to_string(), "score": l.score.to_json(), "pv": strings(&l.pv)})).collect::<Vec<_>>(),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "nps": result.nps(),
+        "time_ms": result.time.as_millis() as u64,
+        "engine": result.engine,
+    })
+}

@@ -1,0 +1,687 @@
+//! Monte Carlo tree search: UCT with random playouts (optionally cut short and scored by
+//! the evaluation), score-bounded MCTS-Solver so proven wins and losses, with their exact
+//! lengths, propagate to the root, and root parallelism over rayon threads.
+//!
+//! Every node keeps a pessimistic and an optimistic bound on its exact value (Cazenave and
+//! Saffidine, "Score Bounded Monte-Carlo Tree Search", 2010), using the same win-in-N
+//! values as alpha-beta. A position with a legal move starts between "loss in 2" and
+//! "win in 1" (it cannot lose before its opponent has moved), so expanding a subtree
+//! also proves which short wins it does not hold. A node is solved when both bounds
+//! meet; children that cannot improve their parent's pessimistic bound are not selected.
+//! A move's proven score is exact once its node is solved, and the root's once the root
+//! is. A position that repeats one of its path (or of the game) is a draw leaf.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::{
+    is_proven, loss_in, win_in, Limits, Line, Progress, Score, SearchRequest, SearchResult,
+    Searcher, DRAW, INFINITY,
+};
+use crate::eval::{Evaluator, Weights};
+use crate::rules::{Board, MoveGen, Variant};
+
+/// Time a search takes when no limit is given.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
+/// UCT exploration constant.
+pub const DEFAULT_EXPLORATION: f64 = 1.2;
+/// Playout plies before a playout is scored by the evaluation instead.
+pub const DEFAULT_PLAYOUT_PLIES: u32 = 400;
+/// A leaf's playouts before it is expanded (keeps the tree's memory in check).
+const EXPAND_AFTER: u32 = 2;
+/// Most nodes one tree may hold; past this, leaves are no longer expanded.
+const MAX_TREE_NODES: usize = 4_000_000;
+/// Iterations between looks at the clock, and between progress reports' checks.
+const POLL_INTERVAL: u64 = 256;
+/// Interval between progress reports.
+const REPORT_INTERVAL: Duration = Duration::from_millis(500);
+/// Seeds of evaluation that make a 73% (logistic 1.0) winning chance.
+const EVAL_SCALE: f64 = 400.0;
+
+/// How playouts end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Playout {
+    /// Uniformly random pits until the game ends (or the ply cap: then the evaluation).
+    Random,
+    /// Random plies, then the evaluation's verdict.
+    Cut(u32),
+}
+
+/// MCTS settings.
+#[derive(Clone, Debug)]
+pub struct MctsConfig {
+    pub threads: usize,
+    pub seed: u64,
+    pub exploration: f64,
+    pub playout: Playout,
+    pub max_playout_plies: u32,
+    pub weights: Weights,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            threads: 1,
+            seed: 0,
+            exploration: DEFAULT_EXPLORATION,
+            playout: Playout::Random,
+            max_playout_plies: DEFAULT_PLAYOUT_PLIES,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// The MCTS searcher.
+pub struct Mcts {
+    config: MctsConfig,
+}
+
+impl Mcts {
+    pub fn new(config: MctsConfig) -> Mcts {
+        Mcts { config }
+    }
+}
+
+const NOT_EXPANDED: u32 = u32::MAX;
+/// Bounds of a position known only to have a legal move: its side cannot lose before
+/// the opponent has replied, nor win faster than by its next move.
+const UNKNOWN_PESS: i32 = -(super::WIN - 2);
+const UNKNOWN_OPT: i32 = super::WIN - 1;
+
+#[derive(Clone, Debug)]
+struct Node {
+    board: Board,
+    parent: u32,
+    first_child: u32,
+    children: u32,
+    /// Generation-order index of the move from the parent.
+    index: u16,
+    visits: u32,
+    /// Sum of rewards for the player who moved into this node.
+    reward: f64,
+    /// Bounds on the exact value for the side to move here.
+    pess: i32,
+    opt: i32,
+}
+
+impl Node {
+    fn solved(&self) -> bool {
+        self.pess == self.opt
+    }
+}
+
+/// The value of a child as seen from its parent, one ply further from the end.
+fn negate(value: i32) -> i32 {
+    match value {
+        INFINITY => -INFINITY,
+        v if v == -INFINITY => INFINITY,
+        v if v > super::WIN - super::MAX_MATE_PLIES => loss_in(super::WIN - v + 1),
+        v if v < -(super::WIN - super::MAX_MATE_PLIES) => win_in(super::WIN + v + 1),
+        v => -v,
+    }
+}
+
+/// One search tree and the state to grow it.
+struct Tree<'a> {
+    variant: &'a Variant,
+    eval: &'a Evaluator,
+    config: &'a MctsConfig,
+    nodes: Vec<Node>,
+    rng: SmallRng,
+    gen: MoveGen,
+    history: &'a [u64],
+    scratch: Vec<Board>,
+    path_hashes: Vec<u64>,
+    max_depth: u32,
+}
+
+impl<'a> Tree<'a> {
+    fn new(
+        variant: &'a Variant,
+        eval: &'a Evaluator,
+        config: &'a MctsConfig,
+        root: Board,
+        history: &'a [u64],
+        seed: u64,
+    ) -> Tree<'a> {
+        let root_node = Node {
+            board: root,
+            parent: NOT_EXPANDED,
+            first_child: NOT_EXPANDED,
+            children: 0,
+            index: 0,
+            visits: 0,
+            reward: 0.0,
+            pess: UNKNOWN_PESS,
+            opt: UNKNOWN_OPT,
+        };
+        Tree {
+            variant,
+            eval,
+            config,
+            nodes: vec![root_node],
+            rng: SmallRng::seed_from_u64(seed),
+            gen: MoveGen::new(),
+            history,
+            scratch: Vec::new(),
+            path_hashes: Vec::new(),
+            max_depth: 0,
+        }
+    }
+
+    fn root_solved(&self) -> bool {
+        self.nodes[0].solved()
+    }
+
+    /// One iteration: select, expand, play out, back up.
+    fn iterate(&mut self) {
+        // 1. Selection down to a leaf, keeping the path's positions for repetitions.
+        let mut node = 0usize;
+        let mut depth = 0;
+        self.path_hashes.clear();
+        while self.nodes[node].first_child != NOT_EXPANDED && !self.nodes[node].solved() {
+            self.path_hashes.push(self.nodes[node].board.hash());
+            match self.select_child(node) {
+                Some(child) => node = child,
+                None => {
+                    // No child can change this node's value: it is solved.
+                    let pess = self.nodes[node].pess;
+                    self.nodes[node].opt = pess;
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.max_depth = self.max_depth.max(depth);
+        // 2. Expansion of a leaf visited often enough.
+        if !self.nodes[node].solved()
+            && self.nodes[node].first_child == NOT_EXPANDED
+            && (self.nodes[node].visits >= EXPAND_AFTER || node == 0)
+            && self.nodes.len() < MAX_TREE_NODES
+        {
+            self.expand(node);
+            if !self.nodes[node].solved() {
+                self.path_hashes.push(self.nodes[node].board.hash());
+                if let Some(child) = self.select_child(node) {
+                    node = child;
+                }
+            }
+        }
+        // 3. Playout (a solved node's exact value needs none).
+        let reward_to_move = if self.nodes[node].solved() {
+            exact_reward(self.nodes[node].pess)
+        } else {
+            self.playout(self.nodes[node].board)
+        };
+        // 4. Back up rewards and bounds.
+        self.backup(node, reward_to_move);
+    }
+
+    /// The UCT choice among the children that can still change this node's value.
+    fn select_child(&mut self, node: usize) -> Option<usize> {
+        let parent = &self.nodes[node];
+        let (first, count, pess) = (
+            parent.first_child as usize,
+            parent.children as usize,
+            parent.pess,
+        );
+        let log_visits = ((parent.visits.max(1)) as f64).ln();
+        let mut best = None;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in first..first + count {
+            let c = &self.nodes[child];
+            if negate(c.pess) <= pess {
+                continue;
+            }
+            let score = if c.visits == 0 {
+                f64::INFINITY
+            } else {
+                c.reward / c.visits as f64
+                    + self.config.exploration * (log_visits / c.visits as f64).sqrt()
+            };
+            if score > best_score {
+                best_score = score;
+                best = Some(child);
+            }
+        }
+        best
+    }
+
+    /// Creates the children of `node`; terminal and repeated children are solved at once.
+    fn expand(&mut self, node: usize) {
+        let board = self.nodes[node].board;
+        self.scratch.clear();
+        let scratch = &mut self.scratch;
+        self.variant
+            .for_each_move(&board, &mut self.gen, |m| scratch.push(m.child));
+        let first = self.nodes.len() as u32;
+        let children = std::mem::take(&mut self.scratch);
+        for (index, child) in children.iter().enumerate() {
+            let repeated = child.hash() == board.hash()
+                || self.path_hashes.contains(&child.hash())
+                || self.history.contains(&child.hash());
+            let (pess, opt) = if repeated {
+                (DRAW, DRAW)
+            } else if !self.variant.has_legal_move(child, &mut self.gen) {
+                (loss_in(0), loss_in(0))
+            } else {
+                (UNKNOWN_PESS, UNKNOWN_OPT)
+            };
+            self.nodes.push(Node {
+                board: *child,
+                parent: node as u32,
+                first_child: NOT_EXPANDED,
+                children: 0,
+                index: index as u16,
+                visits: 0,
+                reward: 0.0,
+                pess,
+                opt,
+            });
+        }
+        self.scratch = children;
+        let count = self.nodes.len() as u32 - first;
+        let n = &mut self.nodes[node];
+        n.first_child = first;
+        n.children = count;
+        if n.children == 0 {
+            n.pess = loss_in(0);
+            n.opt = loss_in(0);
+        } else {
+            self.update_bounds(node);
+        }
+    }
+
+    /// Recomputes a node's bounds from its children; true if they changed.
+    fn update_bounds(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        if n.first_child == NOT_EXPANDED || n.children == 0 {
+            return false;
+        }
+        let (first, count) = (n.first_child as usize, n.children as usize);
+        let mut pess = -INFINITY;
+        let mut opt = -INFINITY;
+        for c in &self.nodes[first..first + count] {
+            pess = pess.max(negate(c.opt));
+            opt = opt.max(negate(c.pess));
+        }
+        let n = &mut self.nodes[node];
+        let changed = (pess, opt) != (n.pess, n.opt);
+        n.pess = pess;
+        n.opt = opt;
+        changed
+    }
+
+    /// A playout from `board`: the reward (1 win, 0 loss) for the side to move there.
+    fn playout(&mut self, board: Board) -> f64 {
+        let cap = match self.config.playout {
+            Playout::Random => self.config.max_playout_plies,
+            Playout::Cut(plies) => plies.min(self.config.max_playout_plies),
+        };
+        let mut current = board;
+        for ply in 0..cap {
+            match self.random_move(&current) {
+                Some(next) => current = next,
+                None => {
+                    // The side to move at `current` has lost.
+                    let loser_is_start = ply % 2 == 0;
+                    return if loser_is_start { 0.0 } else { 1.0 };
+                }
+            }
+        }
+        let value = self.eval.evaluate(&current) as f64 / EVAL_SCALE;
+        let to_move_wins = 1.0 / (1.0 + (-value).exp());
+        if cap % 2 == 0 {
+            to_move_wins
+        } else {
+            1.0 - to_move_wins
+        }
+    }
+
+    /// A random legal move: a random candidate pit (trying others while the chosen one's
+    /// move is endless), then a random one of that pit's capture-choice sequences.
+    fn random_move(&mut self, board: &Board) -> Option<Board> {
+        let mut pits = self.variant.candidate_pits(board);
+        while pits != 0 {
+            let count = pits.count_ones();
+            let mut k = self.rng.random_range(0..count);
+            let mut rest = pits;
+            while k > 0 {
+                rest &= rest - 1;
+                k -= 1;
+            }
+            let pit = rest & rest.wrapping_neg();
+            self.scratch.clear();
+            let scratch = &mut self.scratch;
+            self.variant
+                .for_each_move_from(board, pit, &mut self.gen, |m| scratch.push(m.child));
+            if !self.scratch.is_empty() {
+                let pick = self.rng.random_range(0..self.scratch.len());
+                return Some(self.scratch[pick]);
+            }
+            pits &= !pit;
+        }
+        None
+    }
+
+    /// Adds the playout's reward along the path and tightens bounds while they change.
+    fn backup(&mut self, leaf: usize, reward_to_move: f64) {
+        let mut node = leaf;
+        let mut reward_for_mover = 1.0 - reward_to_move;
+        let mut bounds_may_change = true;
+        loop {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            n.reward += reward_for_mover;
+            if bounds_may_change && node != leaf {
+                bounds_may_change = self.update_bounds(node);
+            }
+            let parent = self.nodes[node].parent;
+            if parent == NOT_EXPANDED {
+                break;
+            }
+            node = parent as usize;
+            reward_for_mover = 1.0 - reward_for_mover;
+        }
+    }
+
+    /// Root children's statistics: (index, visits, reward, pess, opt).
+    fn root_stats(&self) -> Vec<(u16, u32, f64, i32, i32)> {
+        let root = &self.nodes[0];
+        if root.first_child == NOT_EXPANDED {
+            return Vec::new();
+        }
+        let first = root.first_child as usize;
+        self.nodes[first..first + root.children as usize]
+            .iter()
+            .map(|c| (c.index, c.visits, c.reward, c.pess, c.opt))
+            .collect()
+    }
+
+    /// The most visited line from the child `start` of the root (proven lines follow
+    /// their exact values).
+    fn line_from(&self, start: usize) -> Vec<u16> {
+        let mut line = vec![self.nodes[start].index];
+        let mut node = start;
+        while self.nodes[node].first_child != NOT_EXPANDED && self.nodes[node].children > 0 {
+            let n = &self.nodes[node];
+            let first = n.first_child as usize;
+            let children = first..first + n.children as usize;
+            let next = if n.solved() && is_proven(n.pess) {
+                children
+                    .clone()
+                    .find(|&c| negate(self.nodes[c].opt) == n.pess && self.nodes[c].solved())
+            } else {
+                None
+            }
+            .or_else(|| children.max_by_key(|&c| self.nodes[c].visits));
+            match next {
+                Some(c) if self.nodes[c].visits > 0 || self.nodes[c].solved() => {
+                    line.push(self.nodes[c].index);
+                    node = c;
+                }
+                _ => break,
+            }
+        }
+        line
+    }
+}
+
+/// The reward for the side to move of an exactly known value.
+fn exact_reward(value: i32) -> f64 {
+    if value > DRAW {
+        1.0
+    } else if value < DRAW {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+/// Root children merged over threads.
+#[derive(Clone, Debug)]
+struct RootChild {
+    index: u16,
+    visits: u64,
+    reward: f64,
+    pess: i32,
+    opt: i32,
+}
+
+impl RootChild {
+    /// The value the root gets through this child, when it is known exactly.
+    fn exact_value(&self) -> Option<i32> {
+        (self.pess == self.opt).then(|| negate(self.pess))
+    }
+
+    fn score(&self) -> Score {
+        match self.exact_value() {
+            Some(v) => Score::from_value(v),
+            None => {
+                let p = if self.visits == 0 {
+                    0.5
+                } else {
+                    (self.reward / self.visits as f64).clamp(0.001, 0.999)
+                };
+                let value = ((p / (1.0 - p)).ln() * EVAL_SCALE).round() as i32;
+                Score::Eval(if value == 0 { 1 } else { value })
+            }
+        }
+    }
+}
+
+impl Searcher for Mcts {
+    fn search(
+        &mut self,
+        request: &SearchRequest,
+        report: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let variant = request.variant;
+        let mut limits: Limits = request.limits;
+        if limits.nodes.is_none() && limits.time.is_none() {
+            limits.time = Some(DEFAULT_TIME);
+        }
+        let eval = Evaluator::new(variant, self.config.weights.clone());
+        let threads = self.config.threads.max(1);
+        let stop = AtomicBool::new(false);
+        let iterations = AtomicU64::new(0);
+        let deadline = limits.time.map(|t| start + t);
+        // Each thread has its share of the iteration budget, so results do not depend on
+        // scheduling.
+        let share = limits.nodes.map(|n| n.div_ceil(threads as u64));
+        let run_tree = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {
+            let seed = self.config.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut tree = Tree::new(
+                variant,
+                &eval,
+                &self.config,
+                request.board,
+                &request.history,
+                seed,
+            );
+            let mut report = report;
+            let mut done = 0u64;
+            let mut last_report = Instant::now();
+            loop {
+                if share.is_some_and(|s| done >= s)
+                    || tree.root_solved()
+                    || stop.load(Ordering::Relaxed)
+                {
+                    break;
+                }
+                tree.iterate();
+                done += 1;
+                if done.is_multiple_of(POLL_INTERVAL) {
+                    iterations.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                    if let Some(report) = report.as_mut() {
+                        if last_report.elapsed() >= REPORT_INTERVAL {
+                            last_report = Instant::now();
+                            report(&progress_of(
+                                &[&tree],
+                                variant,
+                                request,
+                                iterations.load(Ordering::Relaxed),
+                                start,
+                            ));
+                        }
+                    }
+                }
+            }
+            iterations.fetch_add(done % POLL_INTERVAL, Ordering::Relaxed);
+            if tree.root_solved() {
+                // A proof found by one tree is the answer: stop the others.
+                stop.store(true, Ordering::Relaxed);
+            }
+            tree
+        };
+        let trees: Vec<Tree> = if threads == 1 {
+            vec![run_tree(0, Some(report))]
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("search threads start");
+            pool.install(|| {
+                use rayon::prelude::*;
+                (0..threads)
+                    .into_par_iter()
+                    .map(|id| run_tree(id, None))
+                    .collect()
+            })
+        };
+        let tree_refs: Vec<&Tree> = trees.iter().collect();
+        let merged = merge_roots(&tree_refs);
+        let total = iterations.load(Ordering::Relaxed);
+        let lines = lines_of(&tree_refs, &merged, variant, request);
+        let depth = trees.iter().map(|t| t.max_depth).max().unwrap_or(0);
+        SearchResult {
+            lines,
+            depth,
+            nodes: total,
+            time: start.elapsed(),
+            engine: "mcts",
+        }
+    }
+}
+
+/// Sums the root children's statistics over trees; proven bounds take the tightest.
+fn merge_roots(trees: &[&Tree]) -> Vec<RootChild> {
+    let mut merged: Vec<RootChild> = Vec::new();
+    for tree in trees {
+        for (i, (index, visits, reward, pess, opt)) in tree.root_stats().into_iter().enumerate() {
+            if merged.len() <= i {
+                merged.push(RootChild {
+                    index,
+                    visits: 0,
+                    reward: 0.0,
+                    pess: -INFINITY,
+                    opt: INFINITY,
+                });
+            }
+            let m = &mut merged[i];
+            m.visits += visits as u64;
+            m.reward += reward;
+            m.pess = m.pess.max(pess);
+            m.opt = m.opt.min(opt);
+        }
+    }
+    merged
+}
+
+/// Root moves best first: exact values first where the root is solved, else by visits.
+fn ranked(merged: &[RootChild]) -> Vec<RootChild> {
+    let mut order = merged.to_vec();
+    let root_pess = merged
+        .iter()
+        .map(|c| negate(c.opt))
+        .max()
+        .unwrap_or(-INFINITY);
+    let root_opt = merged
+        .iter()
+        .map(|c| negate(c.pess))
+        .max()
+        .unwrap_or(INFINITY);
+    if root_pess == root_opt {
+        order.sort_by_key(|c| {
+            (
+                std::cmp::Reverse(c.exact_value().unwrap_or(-INFINITY)),
+                std::cmp::Reverse(c.visits),
+            )
+        });
+    } else {
+        order.sort_by(|a, b| {
+            let proven_loss = |c: &RootChild| {
+                c.exact_value()
+                    .is_some_and(|v| v < -(super::WIN - super::MAX_MATE_PLIES))
+            };
+            let proven_win = |c: &RootChild| {
+                c.exact_value()
+                    .is_some_and(|v| v > super::WIN - super::MAX_MATE_PLIES)
+            };
+            (proven_loss(a), !proven_win(a), std::cmp::Reverse(a.visits)).cmp(&(
+                proven_loss(b),
+                !proven_win(b),
+                std::cmp::Reverse(b.visits),
+            ))
+        });
+    }
+    order
+}
+
+fn lines_of(
+    trees: &[&Tree],
+    merged: &[RootChild],
+    variant: &Variant,
+    request: &SearchRequest,
+) -> Vec<Line> {
+    let legal = variant.legal_moves(&request.board);
+    ranked(merged)
+        .into_iter()
+        .take(request.multipv.max(1))
+        .map(|c| {
+            // The line from the tree that visited this move most.
+            let tree = trees
+                .iter()
+                .max_by_key(|t| {
+                    t.root_stats()
+                        .get(c.index as usize)
+                        .map(|s| s.1)
+                        .unwrap_or(0)
+                })
+                .expect("at least one tree");
+            let first = tree.nodes[0].first_child as usize + c.index as usize;
+            let pv = super::moves_of_line(variant, &request.board, &tree.line_from(first));
+            Line {
+                mv: legal[c.index as usize].mv.clone(),
+                score: c.score(),
+                pv,
+            }
+        })
+        .collect()
+}
+
+fn progress_of(
+    trees: &[&Tree],
+    variant: &Variant,
+    request: &SearchRequest,
+    iterations: u64,
+    start: Instant,
+) -> Progress {
+    let merged = merge_roots(trees);
+    let lines = lines_of(trees, &merged, variant, request);
+    let best = lines.first();
+    Progress {
+        depth: trees.iter().map(|t| t.max_depth).max().unwrap_or(0),
+        score: best.map(|l| l.score).unwrap_or(Score::Draw),
+        pv: best.map(|l| l.pv.clone()).unwrap_or_default(),
+        nodes: iterations,
+        time: start.elapsed(),
+    }
+}

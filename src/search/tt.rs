@@ -1,0 +1,158 @@
+//! A transposition table shared between search threads without locks: each entry is two
+//! 64-bit atomics, the key stored xor-ed with the data, so a torn write is detected as a
+//! miss (Hyatt and Mann's lockless hashing).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored value means relative to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The true value is at least this (a fail high).
+    Lower,
+    /// The true value is at most this (a fail low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: i32,
+    /// The best move's index in generation order (`NO_MOVE` if none).
+    pub best: u16,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+pub const NO_MOVE: u16 = u16::MAX;
+
+/// Depth a fresher entry may give up before an older, deeper one keeps its slot.
+const REPLACE_DEPTH_MARGIN: u8 = 2;
+
+impl Entry {
+    fn pack(&self, generation: u8) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 0u64,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        (self.value as u32 as u64)
+            | (self.best as u64) << 32
+            | (self.depth as u64) << 48
+            | bound << 56
+            | ((generation & 0x3F) as u64) << 58
+    }
+
+    fn unpack(data: u64) -> (Entry, u8) {
+        let bound = match (data >> 56) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        let entry = Entry {
+            value: data as u32 as i32,
+            best: (data >> 32) as u16,
+            depth: (data >> 48) as u8,
+            bound,
+        };
+        (entry, (data >> 58) as u8)
+    }
+}
+
+/// The table: a power-of-two number of slots.
+pub struct TranspositionTable {
+    slots: Vec<[AtomicU64; 2]>,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one slot).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+        let slots = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        TranspositionTable {
+            slots: (0..slots.max(1))
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Starts a new search: older entries give way more easily.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 0x3F) as u8
+    }
+
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let (check, data) = (
+            slot[0].load(Ordering::Relaxed),
+            slot[1].load(Ordering::Relaxed),
+        );
+        (check ^ data == key && data != 0).then(|| Entry::unpack(data).0)
+    }
+
+    pub fn store(&self, key: u64, entry: Entry) {
+        let slot = self.slot(key);
+        let generation = self.generation();
+        let (check, old) = (
+            slot[0].load(Ordering::Relaxed),
+            slot[1].load(Ordering::Relaxed),
+        );
+        if old != 0 && check ^ old != key {
+            let (previous, previous_generation) = Entry::unpack(old);
+            if previous_generation == generation
+                && previous.depth > entry.depth + REPLACE_DEPTH_MARGIN
+            {
+                return;
+            }
+        }
+        let data = entry.pack(generation);
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let entry = Entry {
+            value: -999_990,
+            best: 3,
+            depth: 7,
+            bound: Bound::Lower,
+        };
+        tt.store(0xdead_beef, entry);
+        assert_eq!(tt.probe(0xdead_beef), Some(entry));
+        assert_eq!(tt.probe(0xdead_bee0), None);
+    }
+
+    #[test]
+    fn size_is_a_power_of_two() {
+        for mb in [1, 3, 16, 100] {
+            let tt = TranspositionTable::new(mb);
+            assert!(tt.slots().is_power_of_two());
+            assert!(tt.slots() * 16 <= mb << 20);
+        }
+    }
+}
