@@ -29,6 +29,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Search a position: best move, score (exact for proven results) and line
     Analyze(cli::analyze::AnalyzeArgs),
+    /// Search a fixed position set: node-count signature and speed
+    Bench(cli::bench::BenchArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -84,5 +86,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Apply(args) => cli::apply::run(args),
         Command::Perft(args) => cli::perft::run(args),
         Command::Analyze(args) => cli::analyze::run(args),
+        Command::Bench(args) => cli::bench::run(args),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod apply;
+pub mod bench;
 pub mod moves;
 pub mod perft;
 pub mod show;

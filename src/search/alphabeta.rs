@@ -9,6 +9,8 @@
 //! repeats an earlier one of the game or of the search path scores as a draw, which only
 //! ever gives the defender more ways out, so a claimed win holds under RULES.md 3.6.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -71,7 +73,7 @@ impl AlphaBeta {
 struct Child {
     board: Board,
     /// Generation-order index (how moves are named in the table and the PV).
-    index: u16,
+    index: u32,
     pit: u8,
     order: i32,
 }
@@ -79,6 +81,7 @@ struct Child {
 /// What all threads of one search share.
 struct Shared<'a> {
     variant: &'a Variant,
+    optional_captures: bool,
     eval: Evaluator,
     tt: &'a TranspositionTable,
     stop: AtomicBool,
@@ -106,7 +109,7 @@ struct Worker<'a> {
     path: Vec<u64>,
     history: [[i32; 16]; 2],
     buffers: Vec<Vec<Child>>,
-    pv: Vec<Vec<u16>>,
+    pv: Vec<Vec<u32>>,
 }
 
 /// A root move with its latest score.
@@ -116,7 +119,7 @@ struct RootMove {
     value: i32,
     /// Whether `value` is exact (not a bound from a null-window or multi-PV cut).
     exact: bool,
-    pv: Vec<u16>,
+    pv: Vec<u32>,
 }
 
 impl<'a> Worker<'a> {
@@ -171,11 +174,11 @@ impl<'a> Worker<'a> {
         list.clear();
         let side = board.to_move() as usize;
         let history = &self.history[side];
-        let mut index = 0u16;
+        let mut index = 0u32;
         self.shared
             .variant
             .for_each_move(board, &mut self.gen, |m| {
-                let order = if index == table_move {
+                let order = if index == table_move as u32 {
                     i32::MAX
                 } else {
                     m.captured.min(255) as i32 * CAPTURE_ORDER + history[(m.pit - 1) as usize]
@@ -188,12 +191,17 @@ impl<'a> Worker<'a> {
                 });
                 index += 1;
             });
-        // Stable, so equal keys keep generation order and runs are reproducible.
-        list.sort_by_key(|c| std::cmp::Reverse(c.order));
+        if self.shared.optional_captures && list.len() > 1 {
+            // Different take/pass sequences often reach the same position: search each
+            // position once, under its first move (generation order is kept).
+            dedup_children(&mut list);
+        }
+        order_front(&mut list, 0);
         list
     }
 
     fn give_back(&mut self, ply: usize, list: Vec<Child>) {
+        // (Lists are reused per ply to keep the search free of allocation.)
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
         }
@@ -253,7 +261,7 @@ impl<'a> Worker<'a> {
             }
             return self.shared.eval.evaluate(board);
         }
-        let children = self.children(board, ply, table_move);
+        let mut children = self.children(board, ply, table_move);
         if children.is_empty() {
             self.give_back(ply, children);
             return loss_in(ply as i32);
@@ -261,9 +269,13 @@ impl<'a> Worker<'a> {
         // 5. Principal variation search over the ordered moves.
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = NO_MOVE;
+        let mut best_move = NO_MOVE as u32;
         self.path.push(key);
-        for (i, child) in children.iter().enumerate() {
+        for i in 0..children.len() {
+            if i == ORDERED_FIRST && children.len() > ORDERED_FIRST {
+                order_front(&mut children, ORDERED_FIRST);
+            }
+            let child = children[i];
             self.count_node();
             let value = if i == 0 {
                 -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
@@ -309,7 +321,7 @@ impl<'a> Worker<'a> {
         };
         let entry = Entry {
             value: to_table(best, ply),
-            best: best_move,
+            best: best_move.min(NO_MOVE as u32) as u16,
             depth: depth.min(255) as u8,
             bound,
         };
@@ -517,6 +529,64 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Moves ordered fully before the first are searched; the rest of a long list (Igisoro
+/// positions can have tens of thousands of moves) is ordered only if the search gets
+/// that far without a cut-off.
+const ORDERED_FIRST: usize = 32;
+
+/// Orders `list[from..]` best first: all of it when short, else only its best
+/// `ORDERED_FIRST` entries (the rest stays behind them). Ties keep generation order.
+fn order_front(list: &mut [Child], from: usize) {
+    let key = |c: &Child| (std::cmp::Reverse(c.order), c.index);
+    let rest = &mut list[from..];
+    if from == 0 && rest.len() > ORDERED_FIRST {
+        rest.select_nth_unstable_by_key(ORDERED_FIRST, key);
+        rest[..ORDERED_FIRST].sort_unstable_by_key(key);
+    } else {
+        rest.sort_unstable_by_key(key);
+    }
+}
+
+/// Lists up to this long are deduplicated by comparing pairs; longer ones with a set.
+const DEDUP_BY_PAIRS: usize = 64;
+
+/// Keeps the first child of each distinct position, in generation order.
+fn dedup_children(list: &mut Vec<Child>) {
+    if list.len() <= DEDUP_BY_PAIRS {
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let hash = list[i].board.hash();
+            if !list[..kept].iter().any(|c| c.board.hash() == hash) {
+                list[kept] = list[i];
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    } else {
+        let mut seen: HashSet<u64, BuildHasherDefault<IdentityHasher>> =
+            HashSet::with_capacity_and_hasher(list.len(), BuildHasherDefault::default());
+        list.retain(|c| seen.insert(c.board.hash()));
+    }
+}
+
+/// Position hashes are already well mixed: use them as they are in hash sets.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
 fn to_table(value: i32, ply: usize) -> i32 {
     if value > super::WIN - super::MAX_MATE_PLIES {
         value + ply as i32
@@ -552,6 +622,8 @@ impl Searcher for AlphaBeta {
         let variant = request.variant;
         let shared = Shared {
             variant,
+            optional_captures: variant.rules().capture_choice
+                == crate::rules::CaptureChoice::Optional,
             eval: Evaluator::new(variant, self.config.weights.clone()),
             tt: &self.tt,
             stop: AtomicBool::new(false),
@@ -568,13 +640,13 @@ impl Searcher for AlphaBeta {
             .map(|(i, m)| RootMove {
                 child: Child {
                     board: m.child,
-                    index: i as u16,
+                    index: i as u32,
                     pit: m.mv.pit,
                     order: 0,
                 },
                 value: -INFINITY,
                 exact: false,
-                pv: vec![i as u16],
+                pv: vec![i as u32],
             })
             .collect();
         let multipv = request.multipv.clamp(1, root_moves.len().max(1));
@@ -631,7 +703,7 @@ fn extend_from_table(
     tt: &TranspositionTable,
     variant: &Variant,
     root: &Board,
-    line: &mut Vec<u16>,
+    line: &mut Vec<u32>,
     wanted: usize,
 ) {
     let mut board = *root;
@@ -646,8 +718,8 @@ fn extend_from_table(
             Some(&index) => index,
             None => match tt.probe(board.hash()) {
                 Some(entry) if (entry.best as usize) < children.len() => {
-                    line.push(entry.best);
-                    entry.best
+                    line.push(entry.best as u32);
+                    entry.best as u32
                 }
                 _ => return,
             },

@@ -98,7 +98,7 @@ struct Node {
     first_child: u32,
     children: u32,
     /// Generation-order index of the move from the parent.
-    index: u16,
+    index: u32,
     visits: u32,
     /// Sum of rewards for the player who moved into this node.
     reward: f64,
@@ -259,7 +259,13 @@ impl<'a> Tree<'a> {
             .for_each_move(&board, &mut self.gen, |m| scratch.push(m.child));
         let first = self.nodes.len() as u32;
         let children = std::mem::take(&mut self.scratch);
+        // Take/pass sequences that reach the same position make one child, under the
+        // first of them.
+        let mut seen = std::collections::HashSet::new();
         for (index, child) in children.iter().enumerate() {
+            if !seen.insert(child.hash()) {
+                continue;
+            }
             let repeated = child.hash() == board.hash()
                 || self.path_hashes.contains(&child.hash())
                 || self.history.contains(&child.hash());
@@ -275,7 +281,7 @@ impl<'a> Tree<'a> {
                 parent: node as u32,
                 first_child: NOT_EXPANDED,
                 children: 0,
-                index: index as u16,
+                index: index as u32,
                 visits: 0,
                 reward: 0.0,
                 pess,
@@ -389,7 +395,7 @@ impl<'a> Tree<'a> {
     }
 
     /// Root children's statistics: (index, visits, reward, pess, opt).
-    fn root_stats(&self) -> Vec<(u16, u32, f64, i32, i32)> {
+    fn root_stats(&self) -> Vec<(u32, u32, f64, i32, i32)> {
         let root = &self.nodes[0];
         if root.first_child == NOT_EXPANDED {
             return Vec::new();
@@ -403,7 +409,7 @@ impl<'a> Tree<'a> {
 
     /// The most visited line from the child `start` of the root (proven lines follow
     /// their exact values).
-    fn line_from(&self, start: usize) -> Vec<u16> {
+    fn line_from(&self, start: usize) -> Vec<u32> {
         let mut line = vec![self.nodes[start].index];
         let mut node = start;
         while self.nodes[node].first_child != NOT_EXPANDED && self.nodes[node].children > 0 {
@@ -444,7 +450,7 @@ fn exact_reward(value: i32) -> f64 {
 /// Root children merged over threads.
 #[derive(Clone, Debug)]
 struct RootChild {
-    index: u16,
+    index: u32,
     visits: u64,
     reward: f64,
     pess: i32,

@@ -183,7 +183,7 @@ pub trait Searcher {
 }
 
 /// Turns a line of generation-order move indices into moves, replaying from `board`.
-pub fn moves_of_line(variant: &Variant, board: &Board, indices: &[u16]) -> Vec<Move> {
+pub fn moves_of_line(variant: &Variant, board: &Board, indices: &[u32]) -> Vec<Move> {
     let mut board = *board;
     let mut line = Vec::new();
     for &index in indices {

@@ -1,0 +1,225 @@
+//! `isolo-ai bench`: a fixed set of positions from every preset searched to a fixed depth.
+//! The total node count on one thread is a signature that changes only when search
+//! behaviour changes; `--threads T` also measures the Lazy SMP speed-up on the same set.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::json;
+
+use super::{emit, emit_json, CliError, CliResult};
+use crate::rules::Variant;
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::{Limits, SearchRequest, Searcher};
+
+/// The bench positions: each preset's start and positions reached by random plies.
+pub const POSITIONS: [(&str, &str); 24] = [
+    (
+        "isolo-women",
+        "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S",
+    ),
+    (
+        "isolo-women",
+        "2,0,0,0,2,2,0,0/2,0,0,0,0,3,1,0/4,1,1,8,8,3,1,6/4,4,1,0,4,1,6,0 S",
+    ),
+    (
+        "isolo-women",
+        "0,0,0,1,0,2,0,0/1,1,0,0,0,1,1,0/1,3,0,0,11,11,1,2/3,2,9,5,4,4,1,0 S",
+    ),
+    (
+        "isolo-women",
+        "0,2,0,1,3,0,0,0/0,2,0,0,2,0,1,0/5,5,2,0,7,7,3,1/2,1,2,0,1,1,8,8 S",
+    ),
+    (
+        "isolo-women",
+        "0,2,0,1,2,0,1,1/0,0,0,0,6,1,1,1/9,2,0,1,2,3,5,12/0,2,0,3,6,3,0,0 S",
+    ),
+    (
+        "isolo-women",
+        "0,2,0,2,0,0,2,2/4,4,1,3,1,0,2,2/4,0,1,5,0,7,2,4/4,0,3,3,0,3,3,0 S",
+    ),
+    (
+        "isolo-women",
+        "1,2,0,1,0,0,0,0/0,0,0,0,0,1,0,0/2,1,4,14,0,3,3,1/4,5,4,1,5,1,9,2 S",
+    ),
+    (
+        "isolo-women",
+        "2,0,2,2,2,0,1,3/2,0,2,2,2,0,0,0/4,0,5,1,3,0,5,5/1,4,4,1,3,3,0,5 S",
+    ),
+    (
+        "isolo-boys",
+        "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17 S SN",
+    ),
+    (
+        "isolo-boys",
+        "17,2,0,0,0,2,0,2/0,1,0,3,5,0,4,1/1,3,1,0,0,0,0,0/0,1,3,1,0,0,0,17 S SN",
+    ),
+    (
+        "isolo-boys",
+        "17,0,0,0,1,1,1,3/0,4,0,0,1,6,1,2/1,2,0,0,0,1,0,0/4,0,1,0,1,0,0,17 S SN",
+    ),
+    (
+        "isolo-boys",
+        "17,2,0,1,2,3,0,3/0,0,0,0,1,3,0,0/0,2,1,3,4,7,4,1/0,1,0,1,0,5,0,3 S N",
+    ),
+    (
+        "isolo-boys",
+        "17,1,1,1,1,0,0,0/0,0,0,2,1,0,0,0/3,1,2,1,2,8,3,0/2,1,7,1,0,1,6,2 S N",
+    ),
+    (
+        "isolo-boys",
+        "17,1,0,2,1,0,4,2/0,1,0,0,2,0,1,6/2,1,6,1,0,0,1,2/4,0,2,0,6,0,2,0 S N",
+    ),
+    (
+        "isolo-boys",
+        "17,2,0,2,1,3,1,0/0,1,2,0,2,0,0,1/1,0,0,2,0,2,1,0/0,1,3,1,2,0,2,17 S SN",
+    ),
+    (
+        "isolo-boys",
+        "17,0,1,0,0,2,0,2/0,2,3,1,2,0,2,0/0,2,0,2,0,2,1,0/0,1,0,1,3,1,2,17 S SN",
+    ),
+    (
+        "igisoro",
+        "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4 S",
+    ),
+    (
+        "igisoro",
+        "5,5,0,5,5,5,0,4/1,1,1,0,0,0,0,0/0,0,0,0,0,0,1,1/4,4,4,4,4,0,5,5 S",
+    ),
+    (
+        "igisoro",
+        "0,4,4,4,4,4,4,4/0,0,2,0,1,1,0,0/0,0,0,0,1,0,1,1/4,4,4,4,4,4,0,5 S",
+    ),
+    (
+        "igisoro",
+        "6,0,0,5,5,5,0,4/2,2,2,1,0,0,0,0/0,0,1,1,1,1,2,2/0,5,0,6,1,6,6,0 S",
+    ),
+    (
+        "igisoro",
+        "5,5,5,0,5,5,5,0/1,1,0,0,0,0,0,0/0,0,0,0,1,1,1,1/4,4,4,4,4,4,4,0 S",
+    ),
+    (
+        "igisoro",
+        "0,0,4,0,3,0,2,1/0,0,0,7,0,1,1,5/0,1,4,1,0,5,1,2/6,2,2,0,7,0,6,3 S",
+    ),
+    (
+        "igisoro",
+        "6,1,0,6,6,1,5,0/2,2,1,1,2,2,0,2/0,0,0,0,1,2,0,0/4,4,4,0,4,4,4,0 S",
+    ),
+    (
+        "igisoro",
+        "5,5,1,5,5,5,0,4/0,0,1,1,0,0,0,0/0,0,1,2,0,2,3,3/0,5,5,5,0,5,0,1 S",
+    ),
+];
+
+/// Depth each position is searched to.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// Table size for each bench search, in MB.
+const BENCH_HASH_MB: usize = 16;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Depth to search each position to
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Also run with this many threads and report the speed-up
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Total nodes and time over the bench set with `threads` threads.
+pub fn run_set(depth: u32, threads: usize) -> (u64, Duration) {
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for (preset, text) in POSITIONS {
+        let variant = Variant::load(preset).expect("bench presets load");
+        let board = variant.parse_position(text).expect("bench positions parse");
+        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+            threads,
+            hash_mb: BENCH_HASH_MB,
+            ..AlphaBetaConfig::default()
+        });
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let request = SearchRequest {
+            variant: &variant,
+            board,
+            history: Vec::new(),
+            limits,
+            multipv: 1,
+        };
+        let started = Instant::now();
+        let result = searcher.search(&request, &mut |_| {});
+        time += started.elapsed();
+        nodes += result.nodes;
+    }
+    (nodes, time)
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let secs = time.as_secs_f64();
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    }
+}
+
+pub fn run(args: &BenchArgs) -> CliResult {
+    if !(1..=super::analyze::MAX_THREADS).contains(&args.threads) {
+        return Err(CliError(format!(
+            "--threads: must be 1..={}, found {}",
+            super::analyze::MAX_THREADS,
+            args.threads
+        )));
+    }
+    if !(1..=crate::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
+        return Err(CliError(format!(
+            "--depth: must be 1..={}, found {}",
+            crate::search::alphabeta::MAX_DEPTH,
+            args.depth
+        )));
+    }
+    let (nodes, time) = run_set(args.depth, 1);
+    let parallel = (args.threads > 1).then(|| run_set(args.depth, args.threads));
+    if args.json {
+        let mut value = json!({
+            "positions": POSITIONS.len(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "time_ms": time.as_millis() as u64,
+            "nps": nps(nodes, time),
+        });
+        if let Some((p_nodes, p_time)) = parallel {
+            value["parallel"] = json!({
+                "threads": args.threads,
+                "nodes": p_nodes,
+                "time_ms": p_time.as_millis() as u64,
+                "nps": nps(p_nodes, p_time),
+                "time_ratio": p_time.as_secs_f64() / time.as_secs_f64().max(1e-9),
+            });
+        }
+        return emit_json(&value);
+    }
+    let mut out = format!(
+        "{} positions, depth {}, 1 thread\nnodes {nodes}\ntime {} ms\nnps {}\n",
+        POSITIONS.len(),
+        args.depth,
+        time.as_millis(),
+        nps(nodes, time)
+    );
+    if let Some((p_nodes, p_time)) = parallel {
+        out.push_str(&format!(
+            "{} threads: nodes {p_nodes}  time {} ms  nps {}  time ratio {:.2} (vs 1 thread)\n",
+            args.threads,
+            p_time.as_millis(),
+            nps(p_nodes, p_time),
+            p_time.as_secs_f64() / time.as_secs_f64().max(1e-9)
+        ));
+    }
+    emit(&out)
+}
