@@ -31,6 +31,8 @@ enum Command {
     Analyze(cli::analyze::AnalyzeArgs),
     /// Search a fixed position set: node-count signature and speed
     Bench(cli::bench::BenchArgs),
+    /// Play against the engine in the terminal
+    Play(cli::play::PlayArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -87,5 +89,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Perft(args) => cli::perft::run(args),
         Command::Analyze(args) => cli::analyze::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Play(args) => cli::play::run(args),
     }
 }

@@ -341,3 +341,230 @@ fn help_and_version_succeed() {
     assert!(stdout_of(&["perft", "--help"]).contains("--divide"));
     assert!(stdout_of(&["--version"]).starts_with("isolo-ai "));
 }
+
+#[test]
+fn analyze_reports_a_proven_win_in_json() {
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-women",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "best_move",
+            "score",
+            "pv",
+            "lines",
+            "depth",
+            "nodes",
+            "nps",
+            "time_ms",
+            "engine"
+        ]
+    );
+    assert_eq!(
+        json["score"],
+        serde_json::json!({"type": "win", "plies": 5})
+    );
+    assert_eq!(json["pv"].as_array().unwrap().len(), 5);
+    assert_eq!(json["engine"], "ab");
+    assert_eq!(json["lines"][0]["move"], json["best_move"]);
+}
+
+#[test]
+fn analyze_text_shows_board_progress_and_summary() {
+    let out = stdout_of(&["analyze", "--variant", "isolo-boys", "--depth", "6"]);
+    for expected in [
+        "North back",
+        "depth   1  score",
+        "depth   6  score",
+        "best move ",
+        "\nscore ",
+        "\npv ",
+        "engine ab  depth 6  nodes ",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+    }
+}
+
+#[test]
+fn analyze_multipv_all_and_mcts() {
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "igisoro",
+        "--depth",
+        "3",
+        "--multipv",
+        "all",
+        "--json",
+    ]);
+    assert_eq!(json["lines"].as_array().unwrap().len(), 8);
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "mcts",
+        "--nodes",
+        "3000",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(json["engine"], "mcts");
+    assert_eq!(json["score"]["type"], "eval");
+    assert!(json["score"]["value"].is_number());
+}
+
+#[test]
+fn analyze_with_a_seed_and_node_limit_is_reproducible() {
+    for engine in ["ab", "mcts"] {
+        let args = [
+            "analyze",
+            "--variant",
+            "igisoro",
+            "--engine",
+            engine,
+            "--nodes",
+            "4000",
+            "--seed",
+            "9",
+            "--json",
+        ];
+        let (a, b) = (json_of(&args), json_of(&args));
+        for key in ["best_move", "score", "pv", "lines", "depth", "nodes"] {
+            assert_eq!(a[key], b[key], "{engine}: {key}");
+        }
+    }
+}
+
+#[test]
+fn analyze_reports_a_finished_game_without_searching() {
+    let over = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 N";
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-women",
+        "--position",
+        over,
+        "--json",
+    ]);
+    assert!(json["best_move"].is_null());
+    assert_eq!(json["result"], "S");
+    let out = stdout_of(&["analyze", "--variant", "isolo-women", "--position", over]);
+    assert!(out.contains("Game over: South wins"), "{out}");
+}
+
+#[test]
+fn analyze_rejects_bad_limits() {
+    fails(
+        &["analyze", "--variant", "isolo-women", "--multipv", "0"],
+        "--multipv: expected a number from 1 or 'all'",
+    );
+    fails(
+        &["analyze", "--variant", "isolo-women", "--threads", "0"],
+        "--threads: must be 1..=256",
+    );
+    fails(
+        &["analyze", "--variant", "isolo-women", "--engine", "chess"],
+        "invalid value 'chess' for '--engine",
+    );
+    fails(
+        &["analyze", "--variant", "isolo-women", "--depth", "0"],
+        "--depth: must be at least 1",
+    );
+    fails(
+        &[
+            "analyze",
+            "--variant",
+            "isolo-women",
+            "--weights",
+            "/no/such.toml",
+        ],
+        "weights file /no/such.toml: cannot read",
+    );
+}
+
+#[test]
+fn bench_prints_a_node_signature() {
+    let json = json_of(&["bench", "--depth", "3", "--json"]);
+    assert_eq!(json["positions"], 24);
+    let again = json_of(&["bench", "--depth", "3", "--json"]);
+    assert_eq!(json["nodes"], again["nodes"], "the signature is stable");
+    let out = stdout_of(&["bench", "--depth", "2", "--threads", "2"]);
+    assert!(
+        out.contains("24 positions, depth 2, 1 thread\nnodes ")
+            && out.contains("2 threads: nodes "),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_through_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(["play", "--variant", "isolo-women", "--engine", "ab:depth=3"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"moves\n99\nhint\n1\nundo\n3\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "You play South",
+        "Legal moves: 1 (takes 12)",
+        "pit 99 is not 1..16. Try again.",
+        "Hint: ",
+        "Engine plays ",
+        "Took back: 1 ",
+        "Game abandoned.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn play_until_the_engine_wins() {
+    use std::io::Write;
+    // The women's game is a forced first-player win: the engine playing South wins
+    // whatever North does; here North always plays its first legal move.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "play",
+            "--variant",
+            "isolo-women",
+            "--engine",
+            "ab:depth=8",
+            "--as",
+            "N",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let moves: String = (1..=16)
+        .cycle()
+        .take(200)
+        .map(|p| format!("{p}\n"))
+        .collect();
+    let _ = child.stdin.take().unwrap().write_all(moves.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("The engine wins: North has no legal move."),
+        "{text}"
+    );
+}

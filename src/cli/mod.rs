@@ -6,6 +6,7 @@ pub mod apply;
 pub mod bench;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod show;
 pub mod variants;
 

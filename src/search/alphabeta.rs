@@ -38,7 +38,7 @@ const CAPTURE_ORDER: i32 = 1 << 20;
 const HISTORY_MAX: i32 = 1 << 18;
 
 /// Alpha-beta settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaConfig {
     pub threads: usize,
     pub hash_mb: usize,
@@ -679,6 +679,9 @@ impl Searcher for AlphaBeta {
                     _ => depth as usize,
                 };
                 extend_from_table(&self.tt, variant, &root, &mut indices, wanted);
+                if is_proven(m.value) && indices.len() < wanted {
+                    complete_proven_line(variant, &root, &request.history, &mut indices, wanted);
+                }
                 let pv = moves_of_line(variant, &root, &indices);
                 Line {
                     mv: legal[m.child.index as usize].mv.clone(),
@@ -735,6 +738,70 @@ fn extend_from_table(
         board = next;
         step += 1;
     }
+}
+
+/// Table size for the searches that complete a proven line.
+const LINE_HASH_MB: usize = 1;
+
+/// Completes a proven line cut short (its table entries overwritten): the position at its
+/// end is itself proven to end within the plies left, so a search to that depth finds how.
+fn complete_proven_line(
+    variant: &Variant,
+    root: &Board,
+    history: &[u64],
+    line: &mut Vec<u32>,
+    wanted: usize,
+) {
+    while line.len() < wanted {
+        let mut board = *root;
+        let mut path = history.to_vec();
+        for &index in line.iter() {
+            let mut children = Vec::new();
+            variant.children(&board, &mut MoveGen::new(), &mut children);
+            path.push(board.hash());
+            board = children[index as usize];
+        }
+        let left = (wanted - line.len()) as u32;
+        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+            threads: 1,
+            hash_mb: LINE_HASH_MB,
+            ..AlphaBetaConfig::default()
+        });
+        let request = SearchRequest {
+            variant,
+            board,
+            history: path,
+            limits: Limits {
+                depth: Some(left),
+                ..Limits::default()
+            },
+            multipv: 1,
+        };
+        let more = search_indices(&mut searcher, &request);
+        if more.is_empty() {
+            return;
+        }
+        line.extend(more);
+    }
+}
+
+/// The move indices of the best line of a search (without completing it further).
+fn search_indices(searcher: &mut AlphaBeta, request: &SearchRequest) -> Vec<u32> {
+    let result = searcher.search(request, &mut |_| {});
+    let Some(best) = result.best() else {
+        return Vec::new();
+    };
+    let mut board = request.board;
+    let mut indices = Vec::new();
+    for mv in &best.pv {
+        let moves = request.variant.legal_moves(&board);
+        let Some(i) = moves.iter().position(|m| &m.mv == mv) else {
+            break;
+        };
+        indices.push(i as u32);
+        board = moves[i].child;
+    }
+    indices
 }
 
 /// Lazy SMP: helpers search the same root from staggered depths with rotated move

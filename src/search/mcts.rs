@@ -51,7 +51,7 @@ pub enum Playout {
 }
 
 /// MCTS settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     pub threads: usize,
     pub seed: u64,

@@ -103,7 +103,7 @@ impl fmt::Display for Score {
 }
 
 /// When to stop searching; `None` everywhere means the searcher's default.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
     pub depth: Option<u32>,
     /// Nodes for alpha-beta, iterations (playouts) for MCTS.

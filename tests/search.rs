@@ -1,0 +1,415 @@
+//! The searchers: exact proven results (checked against brute force), agreement between
+//! alpha-beta and MCTS, legal moves only, and reproducible runs.
+
+mod common;
+
+use common::{random_rules, Rng};
+use isolo_ai::rules::{Board, CaptureChoice, MoveGen, Rules, Variant};
+use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_ai::search::mcts::{Mcts, MctsConfig};
+use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
+
+/// A value known by exhaustive minimax within a horizon.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Known {
+    Win(u32),
+    Loss(u32),
+    /// Not decided within the horizon (or a draw by repetition).
+    Open,
+}
+
+/// Exhaustive minimax to `depth` plies with the searchers' conventions: no legal move
+/// loses, and a position repeating one of the path is a draw (never a proof).
+fn brute_force(
+    variant: &Variant,
+    board: &Board,
+    depth: u32,
+    path: &mut Vec<u64>,
+    gen: &mut MoveGen,
+) -> Known {
+    let mut children = Vec::new();
+    variant.children(board, gen, &mut children);
+    if children.is_empty() {
+        return Known::Loss(0);
+    }
+    if depth == 0 {
+        return Known::Open;
+    }
+    path.push(board.hash());
+    let mut shortest_win = None;
+    let mut longest_loss = Some(0);
+    for child in &children {
+        let value = if path.contains(&child.hash()) {
+            Known::Open
+        } else {
+            brute_force(variant, child, depth - 1, path, gen)
+        };
+        match value {
+            Known::Loss(n) => {
+                shortest_win = Some(shortest_win.map_or(n + 1, |w: u32| w.min(n + 1)))
+            }
+            Known::Win(n) => longest_loss = longest_loss.map(|l: u32| l.max(n + 1)),
+            Known::Open => longest_loss = None,
+        }
+    }
+    path.pop();
+    match (shortest_win, longest_loss) {
+        (Some(w), _) => Known::Win(w),
+        (None, Some(l)) => Known::Loss(l),
+        (None, None) => Known::Open,
+    }
+}
+
+fn search(
+    searcher: &mut dyn Searcher,
+    variant: &Variant,
+    board: Board,
+    limits: Limits,
+) -> SearchResult {
+    let request = SearchRequest {
+        variant,
+        board,
+        history: Vec::new(),
+        limits,
+        multipv: 1,
+    };
+    searcher.search(&request, &mut |_| {})
+}
+
+fn alpha_beta() -> AlphaBeta {
+    AlphaBeta::new(AlphaBetaConfig {
+        threads: 1,
+        hash_mb: 4,
+        ..AlphaBetaConfig::default()
+    })
+}
+
+fn mcts(seed: u64) -> Mcts {
+    Mcts::new(MctsConfig {
+        seed,
+        ..MctsConfig::default()
+    })
+}
+
+fn best_score(result: &SearchResult) -> Score {
+    result.best().expect("a move").score
+}
+
+/// Small random boards and positions along random games.
+fn small_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut rules: Rules = random_rules(&mut rng);
+        if rules.columns > 3 || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
+        {
+            continue;
+        }
+        rules.max_laps = rules.max_laps.max(20);
+        let variant = Variant::new(rules).unwrap();
+        let mut board = variant.start();
+        for _ in 0..rng.below(6) {
+            let moves = variant.legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board = moves[rng.below(moves.len() as u64) as usize].child;
+        }
+        if !variant.legal_moves(&board).is_empty() {
+            out.push((variant, board));
+        }
+    }
+    out
+}
+
+const HORIZON: u32 = 7;
+
+#[test]
+fn alpha_beta_proofs_match_brute_force_exactly() {
+    let mut proven = 0;
+    for (variant, board) in small_positions(150, 0xab) {
+        let truth = brute_force(
+            &variant,
+            &board,
+            HORIZON,
+            &mut Vec::new(),
+            &mut MoveGen::new(),
+        );
+        let limits = Limits {
+            depth: Some(HORIZON),
+            ..Limits::default()
+        };
+        let score = best_score(&search(&mut alpha_beta(), &variant, board, limits));
+        let position = variant.format_position(&board);
+        match truth {
+            Known::Win(n) => assert_eq!(
+                score,
+                Score::Win(n),
+                "{position}\n{}",
+                variant.rules().to_toml()
+            ),
+            Known::Loss(n) => assert_eq!(
+                score,
+                Score::Loss(n),
+                "{position}\n{}",
+                variant.rules().to_toml()
+            ),
+            Known::Open => assert!(
+                !score.is_proven(),
+                "{position}: claimed {score} beyond proof"
+            ),
+        }
+        proven += matches!(truth, Known::Win(_) | Known::Loss(_)) as usize;
+    }
+    assert!(proven > 30, "only {proven} proven positions exercised");
+}
+
+#[test]
+fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
+    let mut compared = 0;
+    for (variant, board) in small_positions(60, 0x3c75) {
+        let truth = brute_force(
+            &variant,
+            &board,
+            HORIZON,
+            &mut Vec::new(),
+            &mut MoveGen::new(),
+        );
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let score = best_score(&search(&mut mcts(1), &variant, board, limits));
+        let position = variant.format_position(&board);
+        match score {
+            // A win through the best move found so far: no shorter one may exist unless
+            // the root is solved, when it is the shortest.
+            Score::Win(n) if n <= HORIZON => {
+                assert!(
+                    matches!(truth, Known::Win(m) if m <= n),
+                    "{position}: mcts {score}, truth {truth:?}"
+                );
+                compared += 1;
+            }
+            // Every move loses: the root is solved, so the defence is the longest.
+            Score::Loss(n) if n <= HORIZON => {
+                assert_eq!(truth, Known::Loss(n), "{position}");
+                compared += 1;
+            }
+            _ => {}
+        }
+        if let Known::Win(n) | Known::Loss(n) = truth {
+            // Alpha-beta searched deep enough finds exactly the same.
+            let ab = best_score(&search(
+                &mut alpha_beta(),
+                &variant,
+                board,
+                Limits {
+                    depth: Some(n.max(1)),
+                    ..Limits::default()
+                },
+            ));
+            assert!(
+                ab == Score::Win(n) || ab == Score::Loss(n),
+                "{position}: ab {ab}, truth {truth:?}"
+            );
+        }
+    }
+    assert!(compared > 10, "only {compared} MCTS proofs compared");
+}
+
+#[test]
+fn both_engines_find_the_womens_forced_win_in_five() {
+    let women = Variant::load("isolo-women").unwrap();
+    let start = women.start();
+    assert_eq!(
+        brute_force(&women, &start, 5, &mut Vec::new(), &mut MoveGen::new()),
+        Known::Win(5)
+    );
+    let ab = search(
+        &mut alpha_beta(),
+        &women,
+        start,
+        Limits {
+            depth: Some(12),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(best_score(&ab), Score::Win(5));
+    assert_eq!(
+        ab.best().unwrap().pv.len(),
+        5,
+        "the line reaches the end of the game"
+    );
+    let mc = search(
+        &mut mcts(7),
+        &women,
+        start,
+        Limits {
+            nodes: Some(200_000),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(best_score(&mc), Score::Win(5));
+}
+
+#[test]
+fn a_proven_line_ends_the_game() {
+    let boys = Variant::load("isolo-boys").unwrap();
+    let result = search(
+        &mut alpha_beta(),
+        &boys,
+        boys.start(),
+        Limits {
+            depth: Some(16),
+            ..Limits::default()
+        },
+    );
+    let best = result.best().unwrap();
+    let Score::Win(plies) = best.score else {
+        panic!("boys' start is a forced win, got {}", best.score)
+    };
+    assert_eq!(best.pv.len() as u32, plies);
+    let mut board = boys.start();
+    for mv in &best.pv {
+        board = boys.play_text(&board, &mv.to_string()).unwrap().child;
+    }
+    assert_eq!(boys.winner(&board), Some(isolo_ai::rules::Side::South));
+}
+
+#[test]
+fn engines_only_return_legal_moves() {
+    let mut rng = Rng(0x1e9a1);
+    for name in isolo_ai::rules::PRESETS {
+        let variant = Variant::load(name).unwrap();
+        let mut board = variant.start();
+        for _ in 0..12 {
+            let legal = variant.legal_moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            for result in [
+                search(
+                    &mut alpha_beta(),
+                    &variant,
+                    board,
+                    Limits {
+                        nodes: Some(3000),
+                        ..Limits::default()
+                    },
+                ),
+                search(
+                    &mut mcts(rng.next()),
+                    &variant,
+                    board,
+                    Limits {
+                        nodes: Some(300),
+                        ..Limits::default()
+                    },
+                ),
+            ] {
+                let best = result.best().expect("a move");
+                assert!(
+                    legal.iter().any(|m| m.mv == best.mv),
+                    "{name}: {} is not legal",
+                    best.mv
+                );
+                // The line is playable from the position.
+                let mut b = board;
+                for mv in &best.pv {
+                    b = variant.play_text(&b, &mv.to_string()).unwrap().child;
+                }
+            }
+            board = legal[rng.below(legal.len() as u64) as usize].child;
+        }
+    }
+}
+
+#[test]
+fn same_seed_and_limits_give_the_same_search() {
+    let igisoro = Variant::load("igisoro").unwrap();
+    let start = igisoro.start();
+    let summary = |r: &SearchResult| {
+        (
+            r.best().unwrap().mv.clone(),
+            r.best().unwrap().score,
+            r.best().unwrap().pv.clone(),
+            r.nodes,
+            r.depth,
+        )
+    };
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let a = search(&mut alpha_beta(), &igisoro, start, limits);
+    let b = search(&mut alpha_beta(), &igisoro, start, limits);
+    assert_eq!(summary(&a), summary(&b));
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let a = search(&mut mcts(42), &igisoro, start, limits);
+    let b = search(&mut mcts(42), &igisoro, start, limits);
+    assert_eq!(summary(&a), summary(&b));
+}
+
+#[test]
+fn multipv_scores_every_move_exactly() {
+    let women = Variant::load("isolo-women").unwrap();
+    let request = SearchRequest {
+        variant: &women,
+        board: women.start(),
+        history: Vec::new(),
+        limits: Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+        multipv: 16,
+    };
+    let result = alpha_beta().search(&request, &mut |_| {});
+    assert_eq!(result.lines.len(), 16);
+    let mut gen = MoveGen::new();
+    for line in &result.lines {
+        let child = women
+            .play_text(&women.start(), &line.mv.to_string())
+            .unwrap()
+            .child;
+        // The line's score is the negation of the child's exact value within 4 plies.
+        let truth = match brute_force(&women, &child, 4, &mut vec![women.start().hash()], &mut gen)
+        {
+            Known::Loss(n) => Some(Score::Win(n + 1)),
+            Known::Win(n) => Some(Score::Loss(n + 1)),
+            Known::Open => None,
+        };
+        match truth {
+            Some(score) => assert_eq!(line.score, score, "move {}", line.mv),
+            None => assert!(!line.score.is_proven(), "move {}: {}", line.mv, line.score),
+        }
+    }
+    let values: Vec<i32> = result.lines.iter().map(|l| l.score.value()).collect();
+    assert!(
+        values.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {values:?}"
+    );
+}
+
+#[test]
+fn lazy_smp_finds_the_same_proof() {
+    let boys = Variant::load("isolo-boys").unwrap();
+    let mut parallel = AlphaBeta::new(AlphaBetaConfig {
+        threads: 2,
+        hash_mb: 8,
+        ..AlphaBetaConfig::default()
+    });
+    let result = search(
+        &mut parallel,
+        &boys,
+        boys.start(),
+        Limits {
+            depth: Some(16),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(best_score(&result), Score::Win(15));
+}
