@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use crate::eval::Weights;
 use crate::rules::{Board, LegalMove, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::mcts::{Mcts, MctsConfig, Playout};
+use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
 
 /// Time per move of a searching engine whose spec gives no limit.
@@ -116,10 +116,24 @@ impl EngineSpec {
                         "random" => Playout::Random,
                         cut => match cut.strip_prefix("cut") {
                             Some(plies) => Playout::Cut(number(key, plies)?),
-                            None => return Err(format!(
+                            None => {
+                                return Err(format!(
                                 "engine key `playout`: expected random or cutN, found '{value}'"
-                            )),
+                            ))
+                            }
                         },
+                    };
+                    true
+                }
+                (EngineKind::Mcts(c), "parallel") => {
+                    c.parallel = match value {
+                        "root" => Parallelism::Root,
+                        "tree" => Parallelism::Tree,
+                        _ => {
+                            return Err(format!(
+                                "engine key `parallel`: expected root or tree, found '{value}'"
+                            ))
+                        }
                     };
                     true
                 }

@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod perft;
 pub mod rules;
 pub mod search;

@@ -9,7 +9,7 @@ use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
 use crate::eval::Weights;
 use crate::rules::{notation, Board, Move, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::mcts::{Mcts, MctsConfig, Parallelism};
 use crate::search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
 
 /// Most threads a search may use.
@@ -21,6 +21,12 @@ pub enum EngineKind {
     Ab,
     /// Monte Carlo tree search (UCT with MCTS-Solver)
     Mcts,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MctsParallel {
+    Root,
+    Tree,
 }
 
 #[derive(Args, Debug)]
@@ -49,6 +55,9 @@ pub struct AnalyzeArgs {
     /// How many root moves to show with exact scores: a number or "all"
     #[arg(long, default_value = "1")]
     pub multipv: String,
+    /// How MCTS threads share the work: root (a tree each) or tree (one shared tree)
+    #[arg(long = "mcts-parallel", value_enum, default_value_t = MctsParallel::Root)]
+    pub mcts_parallel: MctsParallel,
     /// Seed for every random choice (MCTS)
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -128,6 +137,10 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
             threads: args.threads,
             seed: args.seed,
             weights,
+            parallel: match args.mcts_parallel {
+                MctsParallel::Root => Parallelism::Root,
+                MctsParallel::Tree => Parallelism::Tree,
+            },
             ..MctsConfig::default()
         })),
     };

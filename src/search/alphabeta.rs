@@ -237,7 +237,15 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        // 3. Table.
+        // 3. Horizon: a position without moves is lost, else evaluate. (Leaves skip the
+        // table: a probe there costs more than the evaluation it would save.)
+        if depth == 0 {
+            if !self.shared.variant.has_legal_move(board, &mut self.gen) {
+                return loss_in(ply as i32);
+            }
+            return self.shared.eval.evaluate(board);
+        }
+        // 4. Table.
         let key = board.hash();
         let mut table_move = NO_MOVE;
         if let Some(entry) = self.shared.tt.probe(key) {
@@ -253,13 +261,6 @@ impl<'a> Worker<'a> {
                     return value;
                 }
             }
-        }
-        // 4. Horizon: a position without moves is lost, else evaluate.
-        if depth == 0 {
-            if !self.shared.variant.has_legal_move(board, &mut self.gen) {
-                return loss_in(ply as i32);
-            }
-            return self.shared.eval.evaluate(board);
         }
         let mut children = self.children(board, ply, table_move);
         if children.is_empty() {

@@ -12,6 +12,7 @@
 //! is. A position that repeats one of its path (or of the game) is a draw leaf.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -50,6 +51,15 @@ pub enum Playout {
     Cut(u32),
 }
 
+/// How threads share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallelism {
+    /// Each thread grows its own tree; root statistics are summed at the end.
+    Root,
+    /// Threads grow one shared tree (a lock around it, virtual loss).
+    Tree,
+}
+
 /// MCTS settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -59,6 +69,7 @@ pub struct MctsConfig {
     pub playout: Playout,
     pub max_playout_plies: u32,
     pub weights: Weights,
+    pub parallel: Parallelism,
 }
 
 impl Default for MctsConfig {
@@ -70,6 +81,7 @@ impl Default for MctsConfig {
             playout: Playout::Random,
             max_playout_plies: DEFAULT_PLAYOUT_PLIES,
             weights: Weights::default(),
+            parallel: Parallelism::Root,
         }
     }
 }
@@ -124,18 +136,36 @@ fn negate(value: i32) -> i32 {
     }
 }
 
-/// One search tree and the state to grow it.
-struct Tree<'a> {
+/// Random playouts: each thread has its own generator and buffers.
+struct Playouts<'a> {
     variant: &'a Variant,
     eval: &'a Evaluator,
     config: &'a MctsConfig,
-    nodes: Vec<Node>,
     rng: SmallRng,
+    gen: MoveGen,
+    scratch: Vec<Board>,
+}
+
+/// A leaf chosen for a playout.
+struct Leaf {
+    node: usize,
+    board: Board,
+    /// The reward for the side to move when the leaf's value is known exactly.
+    exact: Option<f64>,
+}
+
+/// One search tree and the state to grow it.
+struct Tree<'a> {
+    variant: &'a Variant,
+    config: &'a MctsConfig,
+    nodes: Vec<Node>,
     gen: MoveGen,
     history: &'a [u64],
     scratch: Vec<Board>,
     path_hashes: Vec<u64>,
     max_depth: u32,
+    /// Playouts of a tree grown by one thread (root parallelism).
+    playouts: Playouts<'a>,
 }
 
 impl<'a> Tree<'a> {
@@ -160,15 +190,14 @@ impl<'a> Tree<'a> {
         };
         Tree {
             variant,
-            eval,
             config,
             nodes: vec![root_node],
-            rng: SmallRng::seed_from_u64(seed),
             gen: MoveGen::new(),
             history,
             scratch: Vec::new(),
             path_hashes: Vec::new(),
             max_depth: 0,
+            playouts: Playouts::new(variant, eval, config, seed),
         }
     }
 
@@ -178,11 +207,25 @@ impl<'a> Tree<'a> {
 
     /// One iteration: select, expand, play out, back up.
     fn iterate(&mut self) {
+        let leaf = self.descend(false);
+        let reward = match leaf.exact {
+            Some(reward) => reward,
+            None => self.playouts.playout(leaf.board),
+        };
+        self.backup(leaf.node, reward, false);
+    }
+
+    /// Selection and expansion: the leaf to play out from. With `virtual_loss`, every
+    /// node on the way counts a lost visit until `backup`, steering other threads away.
+    fn descend(&mut self, virtual_loss: bool) -> Leaf {
         // 1. Selection down to a leaf, keeping the path's positions for repetitions.
         let mut node = 0usize;
         let mut depth = 0;
         self.path_hashes.clear();
         while self.nodes[node].first_child != NOT_EXPANDED && !self.nodes[node].solved() {
+            if virtual_loss {
+                self.nodes[node].visits += 1;
+            }
             self.path_hashes.push(self.nodes[node].board.hash());
             match self.select_child(node) {
                 Some(child) => node = child,
@@ -206,18 +249,23 @@ impl<'a> Tree<'a> {
             if !self.nodes[node].solved() {
                 self.path_hashes.push(self.nodes[node].board.hash());
                 if let Some(child) = self.select_child(node) {
+                    if virtual_loss {
+                        self.nodes[node].visits += 1;
+                    }
                     node = child;
                 }
             }
         }
-        // 3. Playout (a solved node's exact value needs none).
-        let reward_to_move = if self.nodes[node].solved() {
-            exact_reward(self.nodes[node].pess)
-        } else {
-            self.playout(self.nodes[node].board)
-        };
-        // 4. Back up rewards and bounds.
-        self.backup(node, reward_to_move);
+        if virtual_loss {
+            self.nodes[node].visits += 1;
+        }
+        // 3. The leaf: a solved node's exact value needs no playout.
+        let n = &self.nodes[node];
+        Leaf {
+            node,
+            board: n.board,
+            exact: n.solved().then(|| exact_reward(n.pess)),
+        }
     }
 
     /// The UCT choice among the children that can still change this node's value.
@@ -321,66 +369,17 @@ impl<'a> Tree<'a> {
         changed
     }
 
-    /// A playout from `board`: the reward (1 win, 0 loss) for the side to move there.
-    fn playout(&mut self, board: Board) -> f64 {
-        let cap = match self.config.playout {
-            Playout::Random => self.config.max_playout_plies,
-            Playout::Cut(plies) => plies.min(self.config.max_playout_plies),
-        };
-        let mut current = board;
-        for ply in 0..cap {
-            match self.random_move(&current) {
-                Some(next) => current = next,
-                None => {
-                    // The side to move at `current` has lost.
-                    let loser_is_start = ply % 2 == 0;
-                    return if loser_is_start { 0.0 } else { 1.0 };
-                }
-            }
-        }
-        let value = self.eval.evaluate(&current) as f64 / EVAL_SCALE;
-        let to_move_wins = 1.0 / (1.0 + (-value).exp());
-        if cap % 2 == 0 {
-            to_move_wins
-        } else {
-            1.0 - to_move_wins
-        }
-    }
-
-    /// A random legal move: a random candidate pit (trying others while the chosen one's
-    /// move is endless), then a random one of that pit's capture-choice sequences.
-    fn random_move(&mut self, board: &Board) -> Option<Board> {
-        let mut pits = self.variant.candidate_pits(board);
-        while pits != 0 {
-            let count = pits.count_ones();
-            let mut k = self.rng.random_range(0..count);
-            let mut rest = pits;
-            while k > 0 {
-                rest &= rest - 1;
-                k -= 1;
-            }
-            let pit = rest & rest.wrapping_neg();
-            self.scratch.clear();
-            let scratch = &mut self.scratch;
-            self.variant
-                .for_each_move_from(board, pit, &mut self.gen, |m| scratch.push(m.child));
-            if !self.scratch.is_empty() {
-                let pick = self.rng.random_range(0..self.scratch.len());
-                return Some(self.scratch[pick]);
-            }
-            pits &= !pit;
-        }
-        None
-    }
-
     /// Adds the playout's reward along the path and tightens bounds while they change.
-    fn backup(&mut self, leaf: usize, reward_to_move: f64) {
+    /// With `virtual_loss`, the visits were counted on the way down.
+    fn backup(&mut self, leaf: usize, reward_to_move: f64, virtual_loss: bool) {
         let mut node = leaf;
         let mut reward_for_mover = 1.0 - reward_to_move;
         let mut bounds_may_change = true;
         loop {
             let n = &mut self.nodes[node];
-            n.visits += 1;
+            if !virtual_loss {
+                n.visits += 1;
+            }
             n.reward += reward_for_mover;
             if bounds_may_change && node != leaf {
                 bounds_may_change = self.update_bounds(node);
@@ -433,6 +432,76 @@ impl<'a> Tree<'a> {
             }
         }
         line
+    }
+}
+
+impl<'a> Playouts<'a> {
+    fn new(
+        variant: &'a Variant,
+        eval: &'a Evaluator,
+        config: &'a MctsConfig,
+        seed: u64,
+    ) -> Playouts<'a> {
+        Playouts {
+            variant,
+            eval,
+            config,
+            rng: SmallRng::seed_from_u64(seed),
+            gen: MoveGen::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// A playout from `board`: the reward (1 win, 0 loss) for the side to move there.
+    fn playout(&mut self, board: Board) -> f64 {
+        let cap = match self.config.playout {
+            Playout::Random => self.config.max_playout_plies,
+            Playout::Cut(plies) => plies.min(self.config.max_playout_plies),
+        };
+        let mut current = board;
+        for ply in 0..cap {
+            match self.random_move(&current) {
+                Some(next) => current = next,
+                None => {
+                    // The side to move at `current` has lost.
+                    let loser_is_start = ply % 2 == 0;
+                    return if loser_is_start { 0.0 } else { 1.0 };
+                }
+            }
+        }
+        let value = self.eval.evaluate(&current) as f64 / EVAL_SCALE;
+        let to_move_wins = 1.0 / (1.0 + (-value).exp());
+        if cap % 2 == 0 {
+            to_move_wins
+        } else {
+            1.0 - to_move_wins
+        }
+    }
+
+    /// A random legal move: a random candidate pit (trying others while the chosen one's
+    /// move is endless), then a random one of that pit's capture-choice sequences.
+    fn random_move(&mut self, board: &Board) -> Option<Board> {
+        let mut pits = self.variant.candidate_pits(board);
+        while pits != 0 {
+            let count = pits.count_ones();
+            let mut k = self.rng.random_range(0..count);
+            let mut rest = pits;
+            while k > 0 {
+                rest &= rest - 1;
+                k -= 1;
+            }
+            let pit = rest & rest.wrapping_neg();
+            self.scratch.clear();
+            let scratch = &mut self.scratch;
+            self.variant
+                .for_each_move_from(board, pit, &mut self.gen, |m| scratch.push(m.child));
+            if !self.scratch.is_empty() {
+                let pick = self.rng.random_range(0..self.scratch.len());
+                return Some(self.scratch[pick]);
+            }
+            pits &= !pit;
+        }
+        None
     }
 }
 
@@ -549,6 +618,35 @@ impl Searcher for Mcts {
         };
         let trees: Vec<Tree> = if threads == 1 {
             vec![run_tree(0, Some(report))]
+        } else if self.config.parallel == Parallelism::Tree {
+            let tree = Mutex::new(Tree::new(
+                variant,
+                &eval,
+                &self.config,
+                request.board,
+                &request.history,
+                self.config.seed,
+            ));
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("search threads start");
+            pool.install(|| {
+                use rayon::prelude::*;
+                (0..threads).into_par_iter().for_each(|id| {
+                    let seed =
+                        self.config.seed ^ (id as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    grow_shared_tree(
+                        &tree,
+                        Playouts::new(variant, &eval, &self.config, seed),
+                        &stop,
+                        &iterations,
+                        limits.nodes,
+                        deadline,
+                    );
+                })
+            });
+            vec![tree.into_inner().expect("no thread panicked")]
         } else {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -573,6 +671,43 @@ impl Searcher for Mcts {
             nodes: total,
             time: start.elapsed(),
             engine: "mcts",
+        }
+    }
+}
+
+/// Tree parallelism: threads share one tree behind a lock, held for selection, expansion
+/// and backup; playouts run outside it, and virtual losses spread the threads out.
+fn grow_shared_tree(
+    tree: &Mutex<Tree>,
+    mut playouts: Playouts,
+    stop: &AtomicBool,
+    iterations: &AtomicU64,
+    budget: Option<u64>,
+    deadline: Option<Instant>,
+) {
+    let mut done = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        if budget.is_some_and(|n| iterations.fetch_add(1, Ordering::Relaxed) >= n) {
+            break;
+        }
+        let leaf = {
+            let mut tree = tree.lock().expect("no thread panicked");
+            if tree.root_solved() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            tree.descend(true)
+        };
+        let reward = leaf.exact.unwrap_or_else(|| playouts.playout(leaf.board));
+        tree.lock()
+            .expect("no thread panicked")
+            .backup(leaf.node, reward, true);
+        done += 1;
+        if budget.is_none() {
+            iterations.fetch_add(1, Ordering::Relaxed);
+        }
+        if done.is_multiple_of(POLL_INTERVAL) && deadline.is_some_and(|d| Instant::now() >= d) {
+            stop.store(true, Ordering::Relaxed);
         }
     }
 }

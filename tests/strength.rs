@@ -1,0 +1,70 @@
+//! Strength measurements (run by hand: `cargo test --release --test strength -- --ignored
+//! --nocapture`): each searcher against a random and a greedy mover at 100 ms a move,
+//! 100 games a pairing with colours alternated, on every preset.
+
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::game::{play_game, DEFAULT_MAX_PLIES};
+use isolo_ai::rules::{Side, Variant};
+
+/// Games per pairing.
+const GAMES: u64 = 100;
+
+fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f64) {
+    let (mut wins, mut draws, mut losses, mut plies) = (0, 0, 0, 0usize);
+    let a = EngineSpec::parse(engine).unwrap();
+    let b = EngineSpec::parse(opponent).unwrap();
+    for game in 0..GAMES {
+        let (mut ours, mut theirs) = (a.bot(game), b.bot(game + 1000));
+        let engine_side = if game % 2 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let record = if engine_side == Side::South {
+            play_game(
+                variant,
+                variant.start(),
+                &mut ours,
+                &mut theirs,
+                DEFAULT_MAX_PLIES,
+            )
+        } else {
+            play_game(
+                variant,
+                variant.start(),
+                &mut theirs,
+                &mut ours,
+                DEFAULT_MAX_PLIES,
+            )
+        };
+        plies += record.moves.len();
+        match record.winner {
+            Some(side) if side == engine_side => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+    }
+    (wins, draws, losses, plies as f64 / GAMES as f64)
+}
+
+#[test]
+#[ignore = "minutes of play: run by hand"]
+fn searchers_against_random_and_greedy() {
+    let presets: Vec<String> = std::env::var("PRESETS")
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|_| {
+            isolo_ai::rules::PRESETS
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        });
+    for name in presets {
+        let variant = Variant::load(&name).unwrap();
+        for engine in ["ab:time-ms=100", "mcts:time-ms=100"] {
+            for opponent in ["random", "greedy"] {
+                let (w, d, l, plies) = pairing(&variant, engine, opponent);
+                println!("{name:<12} {engine:<17} vs {opponent:<7} +{w} ={d} -{l}  mean plies {plies:.1}");
+            }
+        }
+    }
+}
