@@ -413,3 +413,14 @@ fn lazy_smp_finds_the_same_proof() {
     );
     assert_eq!(best_score(&result), Score::Win(15));
 }
+
+#[test]
+fn both_mcts_parallel_modes_prove_the_womens_win() {
+    use isolo_ai::search::mcts::Parallelism;
+    let women = Variant::load("isolo-women").unwrap();
+    for parallel in [Parallelism::Root, Parallelism::Tree] {
+        let mut searcher = Mcts::new(MctsConfig { threads: 2, seed: 5, parallel, ..MctsConfig::default() });
+        let result = search(&mut searcher, &women, women.start(), Limits { nodes: Some(200_000), ..Limits::default() });
+        assert_eq!(best_score(&result), Score::Win(5), "{parallel:?}");
+    }
+}
