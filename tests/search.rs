@@ -419,8 +419,48 @@ fn both_mcts_parallel_modes_prove_the_womens_win() {
     use isolo_ai::search::mcts::Parallelism;
     let women = Variant::load("isolo-women").unwrap();
     for parallel in [Parallelism::Root, Parallelism::Tree] {
-        let mut searcher = Mcts::new(MctsConfig { threads: 2, seed: 5, parallel, ..MctsConfig::default() });
-        let result = search(&mut searcher, &women, women.start(), Limits { nodes: Some(200_000), ..Limits::default() });
+        let mut searcher = Mcts::new(MctsConfig {
+            threads: 2,
+            seed: 5,
+            parallel,
+            ..MctsConfig::default()
+        });
+        let result = search(
+            &mut searcher,
+            &women,
+            women.start(),
+            Limits {
+                nodes: Some(200_000),
+                ..Limits::default()
+            },
+        );
         assert_eq!(best_score(&result), Score::Win(5), "{parallel:?}");
+    }
+}
+
+#[test]
+fn a_tiny_budget_still_completes_the_first_iteration() {
+    for name in isolo_ai::rules::PRESETS {
+        let variant = Variant::load(name).unwrap();
+        let limits = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        for result in [
+            search(&mut alpha_beta(), &variant, variant.start(), limits),
+            search(&mut mcts(2), &variant, variant.start(), limits),
+        ] {
+            let best = result.best().expect("an answer");
+            assert!(
+                !best.score.is_proven()
+                    || matches!(best.score, Score::Win(n) | Score::Loss(n) if n < 100),
+                "{name}: {}",
+                best.score
+            );
+            assert!(variant
+                .legal_moves(&variant.start())
+                .iter()
+                .any(|m| m.mv == best.mv));
+        }
     }
 }

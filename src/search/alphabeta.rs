@@ -85,6 +85,9 @@ struct Shared<'a> {
     eval: Evaluator,
     tt: &'a TranspositionTable,
     stop: AtomicBool,
+    /// Set once the first iteration is complete: limits apply from then on, so every
+    /// search has an answer.
+    armed: AtomicBool,
     nodes: AtomicU64,
     limits: Limits,
     deadline: Option<Instant>,
@@ -151,7 +154,7 @@ impl<'a> Worker<'a> {
                 .fetch_add(self.pending_nodes, Ordering::Relaxed)
                 + self.pending_nodes;
             self.pending_nodes = 0;
-            if self.shared.out_of_budget(total) {
+            if self.shared.armed.load(Ordering::Relaxed) && self.shared.out_of_budget(total) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -449,6 +452,7 @@ impl<'a> Worker<'a> {
             }
             completed = (moves.clone(), depth);
             if let Some(report) = report.as_mut() {
+                self.shared.armed.store(true, Ordering::Relaxed);
                 let best = &moves[0];
                 let progress = Progress {
                     depth,
@@ -628,6 +632,7 @@ impl Searcher for AlphaBeta {
             eval: Evaluator::new(variant, self.config.weights.clone()),
             tt: &self.tt,
             stop: AtomicBool::new(false),
+            armed: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             limits,
             deadline: limits.time.map(|t| start + t),
