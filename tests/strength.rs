@@ -1,19 +1,23 @@
 //! Strength measurements (run by hand: `cargo test --release --test strength -- --ignored
 //! --nocapture`): each searcher against a random and a greedy mover at 100 ms a move,
-//! 100 games a pairing with colours alternated, on every preset.
+//! 100 games a pairing with colours alternated, on every preset (`PRESETS=a,b` and
+//! `GAMES=N` narrow it).
 
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::game::{play_game, DEFAULT_MAX_PLIES};
 use isolo_ai::rules::{Side, Variant};
 
-/// Games per pairing.
-const GAMES: u64 = 100;
+/// Games per pairing (`GAMES=N` overrides).
+fn games() -> u64 {
+    std::env::var("GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(100)
+}
 
 fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f64) {
     let (mut wins, mut draws, mut losses, mut plies) = (0, 0, 0, 0usize);
     let a = EngineSpec::parse(engine).unwrap();
     let b = EngineSpec::parse(opponent).unwrap();
-    for game in 0..GAMES {
+    let games = games();
+    for game in 0..games {
         let (mut ours, mut theirs) = (a.bot(game), b.bot(game + 1000));
         let engine_side = if game % 2 == 0 {
             Side::South
@@ -44,7 +48,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
             None => draws += 1,
         }
     }
-    (wins, draws, losses, plies as f64 / GAMES as f64)
+    (wins, draws, losses, plies as f64 / games as f64)
 }
 
 #[test]

@@ -505,6 +505,16 @@ impl<'a> Playouts<'a> {
     }
 }
 
+/// Plays `count` random playouts from `board` (as MCTS does, evaluation cut-off at the
+/// default ply cap) and returns the mean reward for the side to move: for benchmarks of
+/// the playout rate.
+pub fn random_playouts(variant: &Variant, board: &Board, count: u64, seed: u64) -> f64 {
+    let config = MctsConfig::default();
+    let eval = Evaluator::new(variant, config.weights.clone());
+    let mut playouts = Playouts::new(variant, &eval, &config, seed);
+    (0..count).map(|_| playouts.playout(*board)).sum::<f64>() / count.max(1) as f64
+}
+
 /// The reward for the side to move of an exactly known value.
 fn exact_reward(value: i32) -> f64 {
     if value > DRAW {

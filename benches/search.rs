@@ -1,0 +1,65 @@
+//! Criterion benches of the searchers: random playouts per second for each preset (the
+//! MCTS rate), and an alpha-beta search of each preset's start to a fixed depth.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use isolo_ai::rules::{Variant, PRESETS};
+use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_ai::search::mcts::random_playouts;
+use isolo_ai::search::{Limits, SearchRequest, Searcher};
+
+/// Table size of the benched alpha-beta searches, in MB.
+const BENCH_HASH_MB: usize = 4;
+/// Playouts per measured batch.
+const PLAYOUTS: u64 = 200;
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random playouts");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    for name in PRESETS {
+        let variant = Variant::load(name).unwrap();
+        let start = variant.start();
+        group.bench_with_input(BenchmarkId::from_parameter(name), &start, |b, start| {
+            let mut seed = 0;
+            b.iter(|| {
+                seed += 1;
+                random_playouts(&variant, black_box(start), PLAYOUTS, seed)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn alpha_beta(c: &mut Criterion) {
+    let mut group = c.benchmark_group("alpha-beta depth 7");
+    group.sample_size(10);
+    for name in PRESETS {
+        let variant = Variant::load(name).unwrap();
+        let request = SearchRequest {
+            variant: &variant,
+            board: variant.start(),
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(7),
+                ..Limits::default()
+            },
+            multipv: 1,
+        };
+        // A fresh searcher each time: a warm table would answer at once.
+        let fresh = || {
+            AlphaBeta::new(AlphaBetaConfig {
+                hash_mb: BENCH_HASH_MB,
+                ..AlphaBetaConfig::default()
+            })
+        };
+        let nodes = fresh().search(&request, &mut |_| {}).nodes;
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| fresh().search(black_box(&request), &mut |_| {}).nodes)
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, alpha_beta);
+criterion_main!(benches);
