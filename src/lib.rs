@@ -18,3 +18,4 @@ pub mod game;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod stats;

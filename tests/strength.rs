@@ -9,7 +9,10 @@ use isolo_ai::rules::{Side, Variant};
 
 /// Games per pairing (`GAMES=N` overrides).
 fn games() -> u64 {
-    std::env::var("GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(100)
+    std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(100)
 }
 
 fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f64) {
