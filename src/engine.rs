@@ -32,6 +32,8 @@ pub enum EngineKind {
 pub struct EngineSpec {
     /// The label (`fast` in `fast=ab:depth=4`), or the spec text itself.
     pub label: String,
+    /// The spec without its label (`ab:depth=4`).
+    pub text: String,
     pub kind: EngineKind,
     pub limits: Limits,
 }
@@ -165,6 +167,7 @@ impl EngineSpec {
         }
         Ok(EngineSpec {
             label,
+            text: body.to_string(),
             kind,
             limits,
         })

@@ -82,3 +82,47 @@ pub fn play_game(
         seen.push(board.hash());
     }
 }
+
+/// One finished game as stored in a records file (one JSON object a line).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Record {
+    /// The game's index in its match or tournament schedule.
+    pub game: u64,
+    /// The `--variant` given (a preset name or a rules-file path).
+    pub variant: String,
+    /// The starting position.
+    pub opening: String,
+    /// Engine labels.
+    pub south: String,
+    pub north: String,
+    /// The engines' specs (without labels), so a resumed run can check them.
+    #[serde(default)]
+    pub south_spec: String,
+    #[serde(default)]
+    pub north_spec: String,
+    pub moves: Vec<String>,
+    /// `"S"`, `"N"` or `"draw"`.
+    pub result: String,
+    pub reason: String,
+    pub plies: usize,
+    pub seed: u64,
+    pub time_ms: u64,
+}
+
+impl Record {
+    /// The winner's side, or `None` for a draw.
+    pub fn winner(&self) -> Option<Side> {
+        match self.result.as_str() {
+            "S" => Some(Side::South),
+            "N" => Some(Side::North),
+            _ => None,
+        }
+    }
+}
+
+/// The text of a result.
+pub fn result_text(winner: Option<Side>) -> String {
+    winner
+        .map(|s| s.letter().to_string())
+        .unwrap_or_else(|| "draw".into())
+}

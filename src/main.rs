@@ -33,6 +33,14 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Play against the engine in the terminal
     Play(cli::play::PlayArgs),
+    /// Play a match between two engines: Elo, LOS, SPRT, records
+    Match(cli::matches::MatchArgs),
+    /// Play a round robin or gauntlet of three or more engines: crosstable and ratings
+    Tournament(cli::tournament::TournamentArgs),
+    /// Build an opening suite of balanced positions reached by random plies
+    Openings(cli::openings::OpeningsArgs),
+    /// Check every move of a records file, or show one game move by move
+    Replay(cli::replay::ReplayArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -90,5 +98,9 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Analyze(args) => cli::analyze::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Play(args) => cli::play::run(args),
+        Command::Match(args) => cli::matches::run(args),
+        Command::Tournament(args) => cli::tournament::run(args),
+        Command::Openings(args) => cli::openings::run(args),
+        Command::Replay(args) => cli::replay::run(args),
     }
 }

@@ -4,10 +4,14 @@
 pub mod analyze;
 pub mod apply;
 pub mod bench;
+pub mod matches;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod play;
+pub mod replay;
 pub mod show;
+pub mod tournament;
 pub mod variants;
 
 use std::fmt;

@@ -1,0 +1,349 @@
+//! `isolo-ai match`: two engines play colour-reversed pairs of games; Elo from
+//! pentanomial pair outcomes, optional SPRT, records, resume, progress bar.
+
+use std::fs::{File, OpenOptions};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use super::{emit, emit_json, CliError, CliResult};
+use crate::engine::{EngineKind, EngineSpec};
+use crate::game::{Record, DEFAULT_MAX_PLIES};
+use crate::openings::load_suite;
+use crate::rules::{Board, Variant};
+use crate::runner::{self, Job, RunOutcome};
+use crate::stats::{elo_estimate, Pentanomial, Sprt};
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// A preset or a rules file
+    #[arg(long, value_name = "NAME|FILE")]
+    pub variant: String,
+    /// An engine spec (random, greedy, ab:depth=6, mcts:time-ms=100, label=spec, ...)
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Games per pairing
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Opening suite: one position a line (default: the variant's start)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Games played at once
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Master seed; each game's seed derives from it and the game's index
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Plies after which a game is a draw
+    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: usize,
+    /// Write one JSON line per finished game here
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Continue the match recorded in --out
+    #[arg(long)]
+    pub resume: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The parsed, checked inputs of a run.
+pub struct Prepared {
+    pub variant: Variant,
+    pub engines: Vec<EngineSpec>,
+    pub openings: Vec<Board>,
+    pub out: Option<File>,
+    pub done: Vec<Record>,
+}
+
+impl RunArgs {
+    /// Loads everything and checks the options; warns when threads outnumber cores.
+    pub fn prepare(
+        &self,
+        jobs_for: impl Fn(&[Board]) -> Vec<Job>,
+    ) -> Result<(Prepared, Vec<Job>), CliError> {
+        let variant = Variant::load(&self.variant)?;
+        let engines: Vec<EngineSpec> = self
+            .engines
+            .iter()
+            .map(|s| EngineSpec::parse(s).map_err(|e| CliError(format!("--engine: {e}"))))
+            .collect::<Result<_, _>>()?;
+        for (i, e) in engines.iter().enumerate() {
+            if engines[..i].iter().any(|o| o.label == e.label) {
+                return Err(CliError(format!(
+                    "--engine: two engines are labelled '{}': name them (fast=ab:depth=4)",
+                    e.label
+                )));
+            }
+        }
+        if self.games == 0 {
+            return Err(CliError("--games: must be at least 1".into()));
+        }
+        if self.concurrency == 0 {
+            return Err(CliError("--concurrency: must be at least 1".into()));
+        }
+        if self.max_plies == 0 {
+            return Err(CliError("--max-plies: must be at least 1".into()));
+        }
+        let openings = match &self.openings {
+            Some(path) => load_suite(&variant, path).map_err(CliError)?,
+            None => vec![variant.start()],
+        };
+        let jobs = jobs_for(&openings);
+        warn_oversubscription(self.concurrency, &engines);
+        let (out, done) = self.open_records(&jobs, &engines)?;
+        Ok((
+            Prepared {
+                variant,
+                engines,
+                openings,
+                out,
+                done,
+            },
+            jobs,
+        ))
+    }
+
+    fn open_records(
+        &self,
+        jobs: &[Job],
+        engines: &[EngineSpec],
+    ) -> Result<(Option<File>, Vec<Record>), CliError> {
+        let Some(path) = &self.out else {
+            if self.resume {
+                return Err(CliError(
+                    "--resume needs --out FILE, the records to continue".into(),
+                ));
+            }
+            return Ok((None, Vec::new()));
+        };
+        let done = if self.resume {
+            runner::read_records(path).map_err(CliError)?
+        } else {
+            Vec::new()
+        };
+        if !self.resume
+            && std::fs::metadata(path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false)
+        {
+            return Err(CliError(format!("--out: {path} already holds records: add --resume to continue, or choose another file")));
+        }
+        runner::check_resumed(&done, jobs, engines, &self.variant)
+            .map_err(|e| CliError(format!("--resume: {e}")))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| CliError(format!("--out: cannot open {path}: {e}")))?;
+        Ok((Some(file), done))
+    }
+}
+
+/// Threads a search may use at most under a spec.
+fn engine_threads(spec: &EngineSpec) -> usize {
+    match &spec.kind {
+        EngineKind::AlphaBeta(c) => c.threads,
+        EngineKind::Mcts(c) => c.threads,
+        _ => 1,
+    }
+}
+
+fn warn_oversubscription(concurrency: usize, engines: &[EngineSpec]) {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let threads = concurrency * engines.iter().map(engine_threads).max().unwrap_or(1);
+    if threads > cores {
+        eprintln!("warning: {concurrency} games at once with up to {threads} search threads on {cores} cores: timed engines will be slowed");
+    }
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  eta {eta}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_position(done);
+    bar
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Stop when a GSPRT on pair outcomes decides: elo0,elo1,alpha,beta
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    pub sprt: Option<String>,
+}
+
+/// Wins, draws, losses and pair outcomes of engine `a` against `b`.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub a_wins: u64,
+    pub b_wins: u64,
+    pub draws: u64,
+    pub pentanomial: Pentanomial,
+}
+
+/// Points (0, 1/2, 1 in halves) of `label` in a record it played.
+pub fn half_points(record: &Record, label: &str) -> u64 {
+    let side = if record.south == label { 'S' } else { 'N' };
+    match record.result.chars().next() {
+        Some(c) if c == side => 2,
+        Some('d') => 1,
+        _ => 0,
+    }
+}
+
+/// The tally of `a` against `b` over records whose pairs are games `2k`, `2k + 1`.
+pub fn tally(records: &[Record], a: &str, b: &str) -> Tally {
+    let mut t = Tally::default();
+    let mut pairs: std::collections::BTreeMap<u64, (u64, u32)> = Default::default();
+    for r in records
+        .iter()
+        .filter(|r| (r.south == a && r.north == b) || (r.south == b && r.north == a))
+    {
+        let points = half_points(r, a);
+        match points {
+            2 => t.a_wins += 1,
+            1 => t.draws += 1,
+            _ => t.b_wins += 1,
+        }
+        let entry = pairs.entry(r.game / 2).or_default();
+        entry.0 += points;
+        entry.1 += 1;
+    }
+    for (points, games) in pairs.values() {
+        if *games == 2 {
+            t.pentanomial[*points as usize] += 1;
+        }
+    }
+    t
+}
+
+pub fn run(args: &MatchArgs) -> CliResult {
+    let run = &args.run;
+    if run.engines.len() != 2 {
+        return Err(CliError(format!(
+            "match takes exactly two --engine, found {} (use tournament for more)",
+            run.engines.len()
+        )));
+    }
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text).map_err(|e| CliError(format!("--sprt: {e}")))?),
+        None => None,
+    };
+    let (prepared, jobs) =
+        run.prepare(|openings| runner::schedule(&[(0, 1)], openings, run.games, run.seed))?;
+    let (a, b) = (
+        prepared.engines[0].label.clone(),
+        prepared.engines[1].label.clone(),
+    );
+    let bar = progress_bar(jobs.len() as u64, prepared.done.len() as u64);
+    let outcome = runner::run(
+        &prepared.variant,
+        &run.variant,
+        &prepared.engines,
+        &jobs,
+        prepared.done,
+        run.concurrency,
+        run.max_plies,
+        prepared.out,
+        |records| {
+            let t = tally(records, &a, &b);
+            bar.set_position(records.len() as u64);
+            let elo = elo_estimate(&t.pentanomial)
+                .map(|e| format!("  Elo {:+.1}", e.elo))
+                .unwrap_or_default();
+            bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
+            sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != crate::stats::Verdict::Continue)
+        },
+    )
+    .map_err(CliError)?;
+    bar.finish_and_clear();
+    report(&outcome, &a, &b, sprt, run)
+}
+
+fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunArgs) -> CliResult {
+    let t = tally(&outcome.records, a, b);
+    let games = outcome.records.len() as u64;
+    let score = if games > 0 {
+        (t.a_wins as f64 + t.draws as f64 / 2.0) / games as f64
+    } else {
+        0.0
+    };
+    let estimate = elo_estimate(&t.pentanomial);
+    let sprt_state = sprt.map(|s| s.state(&t.pentanomial));
+    if run.json {
+        return emit_json(&json!({
+            "engines": [a, b],
+            "games": games,
+            "a_wins": t.a_wins,
+            "b_wins": t.b_wins,
+            "draws": t.draws,
+            "score": score,
+            "elo": estimate.as_ref().map(|e| e.elo),
+            "elo_ci95": estimate.as_ref().map(|e| e.elo_ci95),
+            "los": estimate.as_ref().map(|e| e.los),
+            "draw_rate": if games > 0 { t.draws as f64 / games as f64 } else { 0.0 },
+            "pentanomial": t.pentanomial,
+            "sprt": sprt_state,
+            "stopped_early": outcome.stopped,
+            "games_per_minute": outcome.games_per_minute(),
+        }));
+    }
+    let mut out = format!("{a} vs {b} on {}: {games} games\n", run.variant);
+    out.push_str(&format!(
+        "{a}: +{} ={} -{}  score {:.1}%  draws {:.1}%\n",
+        t.a_wins,
+        t.draws,
+        t.b_wins,
+        100.0 * score,
+        if games > 0 {
+            100.0 * t.draws as f64 / games as f64
+        } else {
+            0.0
+        }
+    ));
+    match &estimate {
+        Some(e) => out.push_str(&format!(
+            "Elo {:+.1} [{:+.1}, {:+.1}] (95%)  LOS {:.1}%  over {} pairs\n",
+            e.elo,
+            e.elo_ci95[0],
+            e.elo_ci95[1],
+            100.0 * e.los,
+            e.pairs
+        )),
+        None => out.push_str("Elo: no complete pair yet\n"),
+    }
+    out.push_str(&format!(
+        "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
+        t.pentanomial
+    ));
+    if let Some(s) = &sprt_state {
+        let verdict = match s.verdict {
+            crate::stats::Verdict::H1 => {
+                format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
+            }
+            crate::stats::Verdict::H0 => {
+                format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
+            }
+            crate::stats::Verdict::Continue => "no verdict yet".to_string(),
+        };
+        out.push_str(&format!(
+            "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
+            s.elo0, s.elo1, s.llr, s.lower, s.upper
+        ));
+    }
+    out.push_str(&format!(
+        "{:.1} games per minute\n",
+        outcome.games_per_minute()
+    ));
+    emit(&out)
+}

@@ -1,0 +1,189 @@
+//! `isolo-ai tournament`: three or more engines, round robin or gauntlet, with a
+//! crosstable, points and maximum-likelihood ratings with 95% intervals.
+
+use clap::Args;
+use serde_json::json;
+
+use super::matches::{half_points, progress_bar, RunArgs};
+use super::{emit, emit_json, CliError, CliResult};
+use crate::game::Record;
+use crate::runner;
+use crate::stats::{ratings, PairResult};
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The first engine plays each of the others (instead of everyone playing everyone)
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Fix this engine's rating at 0 (default: the mean rating is 0)
+    #[arg(long, value_name = "LABEL")]
+    pub anchor: Option<String>,
+}
+
+/// Points (and games) of row engine against column engine.
+fn crosstable(records: &[Record], labels: &[String]) -> Vec<Vec<(f64, u64)>> {
+    let n = labels.len();
+    let mut table = vec![vec![(0.0, 0u64); n]; n];
+    let index = |label: &str| labels.iter().position(|l| l == label);
+    for r in records {
+        let (Some(s), Some(t)) = (index(&r.south), index(&r.north)) else {
+            continue;
+        };
+        let south_points = half_points(r, &r.south) as f64 / 2.0;
+        table[s][t].0 += south_points;
+        table[s][t].1 += 1;
+        table[t][s].0 += 1.0 - south_points;
+        table[t][s].1 += 1;
+    }
+    table
+}
+
+pub fn run(args: &TournamentArgs) -> CliResult {
+    let run = &args.run;
+    let n = run.engines.len();
+    if n < 3 {
+        return Err(CliError(format!(
+            "tournament needs at least three --engine, found {n} (use match for two)"
+        )));
+    }
+    let pairings: Vec<(usize, usize)> = if args.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let (prepared, jobs) =
+        run.prepare(|openings| runner::schedule(&pairings, openings, run.games, run.seed))?;
+    let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
+    let anchor = match &args.anchor {
+        Some(label) => Some(
+            labels
+                .iter()
+                .position(|l| l == label)
+                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))?,
+        ),
+        None => None,
+    };
+    let bar = progress_bar(jobs.len() as u64, prepared.done.len() as u64);
+    let outcome = runner::run(
+        &prepared.variant,
+        &run.variant,
+        &prepared.engines,
+        &jobs,
+        prepared.done,
+        run.concurrency,
+        run.max_plies,
+        prepared.out,
+        |records| {
+            bar.set_position(records.len() as u64);
+            false
+        },
+    )
+    .map_err(CliError)?;
+    bar.finish_and_clear();
+    let table = crosstable(&outcome.records, &labels);
+    let results: Vec<PairResult> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| table[i][j].1 > 0)
+        .map(|(i, j)| PairResult {
+            a: i,
+            b: j,
+            points: table[i][j].0,
+            games: table[i][j].1 as f64,
+        })
+        .collect();
+    let rated = ratings(n, &results, anchor);
+    let points: Vec<f64> = table
+        .iter()
+        .map(|row| row.iter().map(|c| c.0).sum())
+        .collect();
+    let games: Vec<u64> = table
+        .iter()
+        .map(|row| row.iter().map(|c| c.1).sum())
+        .collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
+    if run.json {
+        let standings: Vec<_> = order
+            .iter()
+            .map(|&i| {
+                json!({
+                    "engine": labels[i],
+                    "points": points[i],
+                    "games": games[i],
+                    "elo": rated[i].elo,
+                    "elo_ci95": [rated[i].elo - rated[i].ci95, rated[i].elo + rated[i].ci95],
+                })
+            })
+            .collect();
+        let cross: Vec<_> = (0..n)
+            .map(|i| json!({"engine": labels[i], "points": (0..n).map(|j| if i == j { None } else { Some(table[i][j].0) }).collect::<Vec<_>>(), "games": (0..n).map(|j| table[i][j].1).collect::<Vec<_>>()}))
+            .collect();
+        return emit_json(&json!({
+            "engines": labels,
+            "games": outcome.records.len(),
+            "standings": standings,
+            "crosstable": cross,
+            "anchor": args.anchor,
+            "games_per_minute": outcome.games_per_minute(),
+        }));
+    }
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
+    let mut out = format!(
+        "{} engines on {}, {} games\n\n",
+        n,
+        run.variant,
+        outcome.records.len()
+    );
+    out.push_str(&format!(
+        "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
+        "#", "engine", "points", "games", "Elo", "+-95%"
+    ));
+    for (rank, &i) in order.iter().enumerate() {
+        out.push_str(&format!(
+            "{:<3} {:<width$} {:>8.1} {:>6} {:>+9.1} {:>8.1}\n",
+            rank + 1,
+            labels[i],
+            points[i],
+            games[i],
+            rated[i].elo,
+            rated[i].ci95
+        ));
+    }
+    out.push_str(&format!(
+        "\ncrosstable (points of the row against the column)\n{:<width$}",
+        ""
+    ));
+    for &j in &order {
+        out.push_str(&format!(" {:>w$}", short(&labels[j], 10), w = 10));
+    }
+    out.push('\n');
+    for &i in &order {
+        out.push_str(&format!("{:<width$}", labels[i]));
+        for &j in &order {
+            let cell = if i == j || table[i][j].1 == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}/{}", table[i][j].0, table[i][j].1)
+            };
+            out.push_str(&format!(" {cell:>10}"));
+        }
+        out.push('\n');
+    }
+    match &args.anchor {
+        Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
+        None => out.push_str("ratings: mean 0\n"),
+    }
+    out.push_str(&format!(
+        "{:.1} games per minute\n",
+        outcome.games_per_minute()
+    ));
+    emit(&out)
+}
+
+fn short(label: &str, width: usize) -> String {
+    label.chars().take(width).collect()
+}

@@ -1,0 +1,124 @@
+//! Opening suites: files of positions, one a line, and the generator that builds them
+//! from random plies, keeping positions a fixed search judges neither proven nor
+//! lopsided.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::rules::{Board, Variant};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::{Limits, Score, SearchRequest, Searcher};
+
+/// Reads a suite: one position a line; `#` starts a comment (a whole line or after the
+/// position). A bad line is an error naming its number.
+pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Board>, String> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let board = variant
+            .parse_position(line)
+            .map_err(|e| format!("{name}, line {}: {e}", i + 1))?;
+        if variant.legal_moves(&board).is_empty() {
+            return Err(format!(
+                "{name}, line {}: the game is already over in this position",
+                i + 1
+            ));
+        }
+        positions.push(board);
+    }
+    if positions.is_empty() {
+        return Err(format!("{name}: no positions"));
+    }
+    Ok(positions)
+}
+
+/// Loads a suite file.
+pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("openings file {path}: cannot read: {e}"))?;
+    parse_suite(variant, &text, &format!("openings file {path}"))
+}
+
+/// Settings of the generator.
+#[derive(Clone, Debug)]
+pub struct SuiteRequest {
+    pub plies: u32,
+    pub count: usize,
+    /// Largest |evaluation| kept, in hundredths of a seed.
+    pub max_eval: i32,
+    pub depth: u32,
+    pub seed: u64,
+    /// Random games tried at most, per position wanted.
+    pub attempts_per_position: usize,
+}
+
+/// What the generator kept and why it dropped the rest.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteReport {
+    pub positions: Vec<(Board, Score)>,
+    pub tried: usize,
+    pub game_over: usize,
+    pub duplicates: usize,
+    pub proven: usize,
+    pub lopsided: usize,
+}
+
+/// Table size of the judging searches, in MB.
+const JUDGE_HASH_MB: usize = 4;
+
+/// Builds a suite of distinct positions reached by `plies` random plies from the start.
+pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
+    let mut rng = SmallRng::seed_from_u64(request.seed);
+    let mut report = SuiteReport::default();
+    let mut seen = std::collections::HashSet::new();
+    let budget = request.count.saturating_mul(request.attempts_per_position);
+    while report.positions.len() < request.count && report.tried < budget {
+        report.tried += 1;
+        let mut board = variant.start();
+        let mut over = false;
+        for _ in 0..request.plies {
+            let moves = variant.legal_moves(&board);
+            if moves.is_empty() {
+                over = true;
+                break;
+            }
+            board = moves[rng.random_range(0..moves.len())].child;
+        }
+        if over || variant.legal_moves(&board).is_empty() {
+            report.game_over += 1;
+            continue;
+        }
+        if !seen.insert(board.hash()) {
+            report.duplicates += 1;
+            continue;
+        }
+        let mut judge = AlphaBeta::new(AlphaBetaConfig {
+            hash_mb: JUDGE_HASH_MB,
+            ..AlphaBetaConfig::default()
+        });
+        let search = SearchRequest {
+            variant,
+            board,
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(request.depth),
+                ..Limits::default()
+            },
+            multipv: 1,
+        };
+        let score = judge
+            .search(&search, &mut |_| {})
+            .best()
+            .map(|l| l.score)
+            .unwrap_or(Score::Draw);
+        match score {
+            Score::Win(_) | Score::Loss(_) => report.proven += 1,
+            Score::Eval(v) if v.abs() > request.max_eval => report.lopsided += 1,
+            _ => report.positions.push((board, score)),
+        }
+    }
+    report
+}

@@ -1,0 +1,513 @@
+//! match, tournament, openings and replay as a user runs them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+fn fails(args: &[&str], expected: &str) {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: {stderr:?} lacks {expected:?}"
+    );
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("isolo-ai-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn records(path: &PathBuf) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("time_ms");
+            v
+        })
+        .collect()
+}
+
+const BOYS_OPENINGS: &str = "# two boys' positions\n\
+17,0,0,0,1,0,2,0/0,0,1,1,1,2,0,0/0,2,3,4,4,7,4,1/2,3,0,3,2,0,2,2 S N\n\
+17,0,1,0,1,3,1,0/0,0,5,0,3,1,1,1/1,1,1,0,0,2,1,0/0,1,0,0,3,1,2,17 S SN\n";
+
+#[test]
+fn records_do_not_depend_on_concurrency_and_pairs_reverse_colours() {
+    let dir = scratch("concurrency");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, BOYS_OPENINGS).unwrap();
+    let mut files = Vec::new();
+    for concurrency in ["1", "2"] {
+        let out = dir.join(format!("games-{concurrency}.jsonl"));
+        let args = [
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab:depth=2",
+            "--engine",
+            "mcts:iters=300",
+            "--games",
+            "8",
+            "--seed",
+            "11",
+            "--openings",
+            book.to_str().unwrap(),
+            "--concurrency",
+            concurrency,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        let summary = json(&args);
+        assert_eq!(summary["games"], 8);
+        files.push(records(&out));
+    }
+    assert_eq!(
+        files[0], files[1],
+        "same seed, same records at concurrency 1 and 2"
+    );
+    let games = &files[0];
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0]["opening"], pair[1]["opening"]);
+        assert_eq!(pair[0]["south"], pair[1]["north"]);
+        assert_eq!(pair[0]["north"], pair[1]["south"]);
+    }
+    assert_ne!(
+        games[0]["opening"], games[2]["opening"],
+        "pairs cycle through the book"
+    );
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["game"], i);
+        for key in [
+            "variant", "opening", "south", "north", "moves", "result", "reason", "plies", "seed",
+        ] {
+            assert!(g.get(key).is_some(), "record lacks {key}");
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_match_resumes_to_the_same_result() {
+    let dir = scratch("resume");
+    let full = dir.join("full.jsonl");
+    let base = [
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "a=ab:depth=3",
+        "--engine",
+        "b=greedy",
+        "--games",
+        "10",
+        "--seed",
+        "4",
+    ];
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend(["--out", full.to_str().unwrap(), "--json"]);
+    let expected = json(&args);
+    // An interruption: four games written, the fifth cut mid-line.
+    let text = std::fs::read_to_string(&full).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(
+        &cut,
+        format!("{}\n{}", lines[..4].join("\n"), &lines[4][..20]),
+    )
+    .unwrap();
+    let mut again: Vec<&str> = base.to_vec();
+    again.extend(["--out", cut.to_str().unwrap(), "--json"]);
+    fails(&again, "already holds records: add --resume");
+    again.push("--resume");
+    let resumed = json(&again);
+    for key in ["games", "a_wins", "b_wins", "draws", "pentanomial", "elo"] {
+        assert_eq!(resumed[key], expected[key], "{key}");
+    }
+    assert_eq!(records(&cut), records(&full));
+    // Resuming a different match into the same file is refused.
+    let mut other: Vec<&str> = base.to_vec();
+    other[4] = "a=ab:depth=4";
+    other.extend(["--out", cut.to_str().unwrap(), "--resume"]);
+    fails(&other, "--resume: record of game 0 does not match this run");
+}
+
+/// Two columns, one seed each, one seed to sow: every move shifts a seed along and no
+/// capture can happen, so the game goes round in circles.
+const CIRCLES: &str = "name = \"circles\"\nbase = \"isolo-women\"\ncolumns = 2\nmin_sow = 1\nstart = \"0,1/0,0/0,0/1,0\"\n";
+
+#[test]
+fn every_end_reason_is_recorded() {
+    let dir = scratch("reasons");
+    let rules = dir.join("circles.toml");
+    std::fs::write(&rules, CIRCLES).unwrap();
+    let rules = rules.to_str().unwrap();
+    let reasons = |extra: &[&str], out: &PathBuf| {
+        let mut args = vec![
+            "match",
+            "--variant",
+            rules,
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        ok(&args);
+        records(out)
+            .iter()
+            .map(|r| {
+                (
+                    r["reason"].as_str().unwrap().to_string(),
+                    r["result"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let repeated = reasons(&[], &dir.join("a.jsonl"));
+    assert!(
+        repeated
+            .iter()
+            .all(|(reason, result)| reason == "repetition" && result == "draw"),
+        "{repeated:?}"
+    );
+    let limited = reasons(&["--max-plies", "5"], &dir.join("b.jsonl"));
+    assert!(
+        limited
+            .iter()
+            .all(|(reason, result)| reason == "ply-limit" && result == "draw"),
+        "{limited:?}"
+    );
+    let boys = dir.join("c.jsonl");
+    ok(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:depth=2",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        boys.to_str().unwrap(),
+    ]);
+    assert!(records(&boys)
+        .iter()
+        .all(|r| r["reason"] == "no-moves" && r["result"] != "draw"));
+    // replay agrees with every record.
+    for file in ["a.jsonl", "b.jsonl", "c.jsonl"] {
+        let out = ok(&["replay", dir.join(file).to_str().unwrap()]);
+        assert!(
+            out.contains("2 games checked: every move legal, every result consistent"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn replay_shows_a_game_and_finds_a_forged_move() {
+    let dir = scratch("replay");
+    let out = dir.join("games.jsonl");
+    ok(&[
+        "match",
+        "--variant",
+        "isolo-women",
+        "--engine",
+        "ab:depth=3",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let shown = ok(&["replay", out.to_str().unwrap(), "--game", "1"]);
+    assert!(
+        shown.contains("Game 1: random (South) vs ab:depth=3 (North)")
+            && shown.contains("1. South plays "),
+        "{shown}"
+    );
+    fails(
+        &["replay", out.to_str().unwrap(), "--game", "7"],
+        "--game: no game 7",
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let forged = text.replacen("\"moves\":[\"", "\"moves\":[\"99", 1);
+    std::fs::write(&out, forged).unwrap();
+    fails(&["replay", out.to_str().unwrap()], "game 0, move 1 (South)");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let summary = json(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:depth=3",
+        "--engine",
+        "random",
+        "--games",
+        "400",
+        "--seed",
+        "2",
+        "--sprt",
+        "0,200,0.05,0.05",
+        "--json",
+    ]);
+    assert_eq!(summary["sprt"]["verdict"], "h1");
+    assert_eq!(summary["stopped_early"], true);
+    assert!(summary["games"].as_u64().unwrap() < 400);
+    let keys: Vec<&String> = summary.as_object().unwrap().keys().collect();
+    for key in [
+        "engines",
+        "games",
+        "a_wins",
+        "b_wins",
+        "draws",
+        "score",
+        "elo",
+        "elo_ci95",
+        "los",
+        "pentanomial",
+        "sprt",
+    ] {
+        assert!(keys.iter().any(|k| *k == key), "summary lacks {key}");
+    }
+}
+
+#[test]
+fn match_inputs_are_checked() {
+    fails(
+        &["match", "--variant", "isolo-boys", "--engine", "ab"],
+        "match takes exactly two --engine, found 1",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab",
+            "--engine",
+            "ab",
+        ],
+        "two engines are labelled 'ab'",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab:deep=3",
+            "--engine",
+            "random",
+        ],
+        "--engine: engine 'ab:deep=3': unknown key `deep`",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab",
+            "--engine",
+            "random",
+            "--sprt",
+            "0,5",
+        ],
+        "--sprt: expected elo0,elo1,alpha,beta",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab",
+            "--engine",
+            "random",
+            "--resume",
+        ],
+        "--resume needs --out FILE",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab",
+            "--engine",
+            "random",
+            "--openings",
+            "/no/book",
+        ],
+        "openings file /no/book: cannot read",
+    );
+    fails(
+        &[
+            "tournament",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab",
+            "--engine",
+            "random",
+        ],
+        "tournament needs at least three --engine",
+    );
+}
+
+#[test]
+fn tournament_round_robin_and_gauntlet() {
+    let engines = [
+        "--engine",
+        "ab:depth=3",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+    ];
+    let mut args = vec![
+        "tournament",
+        "--variant",
+        "isolo-boys",
+        "--games",
+        "4",
+        "--json",
+    ];
+    args.extend(engines);
+    let table = json(&args);
+    assert_eq!(table["games"], 12, "three pairings of four games");
+    let standings = table["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    assert_eq!(standings[2]["engine"], "random", "weakest last");
+    let points: f64 = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(points, 12.0);
+    args.push("--gauntlet");
+    args.extend(["--anchor", "random"]);
+    let gauntlet = json(&args);
+    assert_eq!(gauntlet["games"], 8, "the first engine against each other");
+    let random = gauntlet["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["engine"] == "random")
+        .unwrap()
+        .clone();
+    assert_eq!(random["elo"], 0.0);
+    let text = ok(&[
+        "tournament",
+        "--variant",
+        "isolo-boys",
+        "--games",
+        "2",
+        "--engine",
+        "ab:depth=2",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+    ]);
+    assert!(
+        text.contains("crosstable (points of the row against the column)")
+            && text.contains("ratings: mean 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn openings_builds_a_suite_that_match_can_use() {
+    let dir = scratch("openings");
+    let book = dir.join("boys.txt");
+    ok(&[
+        "openings",
+        "--variant",
+        "isolo-boys",
+        "--plies",
+        "4",
+        "--count",
+        "3",
+        "--depth",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(
+        text.starts_with("# isolo-ai openings --variant isolo-boys --plies 4 --count 3"),
+        "{text}"
+    );
+    let positions: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(positions.len(), 3);
+    let summary = json(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--games",
+        "6",
+        "--openings",
+        book.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(summary["games"], 6);
+    std::fs::write(&book, "1,2,3 S\n").unwrap();
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            book.to_str().unwrap(),
+        ],
+        "line 1: expected 4 rows",
+    );
+}
