@@ -511,3 +511,13 @@ fn openings_builds_a_suite_that_match_can_use() {
         "line 1: expected 4 rows",
     );
 }
+
+#[test]
+fn the_committed_opening_suites_load() {
+    for preset in ["isolo-women", "isolo-boys", "igisoro"] {
+        let variant = isolo_ai::rules::Variant::load(preset).unwrap();
+        let path = format!("{}/openings/{preset}.txt", env!("CARGO_MANIFEST_DIR"));
+        let suite = isolo_ai::openings::load_suite(&variant, &path).unwrap();
+        assert!(suite.len() >= 40, "{preset}: {} positions", suite.len());
+    }
+}
