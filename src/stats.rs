@@ -76,6 +76,26 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
+/// The mean and variance of the normalised pair score (0, 1/4, 1/2, 3/4, 1) over the
+/// pairs counted in `p` (which must not be all zero).
+pub fn pair_mean_and_variance(p: &Pentanomial) -> (f64, f64) {
+    const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let n = p.iter().sum::<u64>() as f64;
+    let mu = p
+        .iter()
+        .zip(PAIR_SCORES)
+        .map(|(&c, v)| c as f64 * v)
+        .sum::<f64>()
+        / n;
+    let var = p
+        .iter()
+        .zip(PAIR_SCORES)
+        .map(|(&c, v)| c as f64 * (v - mu).powi(2))
+        .sum::<f64>()
+        / n;
+    (mu, var)
+}
+
 /// The pentanomial Elo estimate (`None` without pairs).
 pub fn elo_estimate(p: &Pentanomial) -> Option<EloEstimate> {
     let pairs: u64 = p.iter().sum();
@@ -83,19 +103,7 @@ pub fn elo_estimate(p: &Pentanomial) -> Option<EloEstimate> {
         return None;
     }
     let n = pairs as f64;
-    let values = [0.0, 0.25, 0.5, 0.75, 1.0];
-    let mu: f64 = p
-        .iter()
-        .zip(values)
-        .map(|(&c, v)| c as f64 * v)
-        .sum::<f64>()
-        / n;
-    let var: f64 = p
-        .iter()
-        .zip(values)
-        .map(|(&c, v)| c as f64 * (v - mu).powi(2))
-        .sum::<f64>()
-        / n;
+    let (mu, var) = pair_mean_and_variance(p);
     let se = (var / n).sqrt();
     let los = if se > 0.0 {
         normal_cdf((mu - 0.5) / se)
@@ -488,19 +496,7 @@ mod tests {
             beta: 0.05,
         };
         let n = 1000.0;
-        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mu: f64 = p
-            .iter()
-            .zip(values)
-            .map(|(&c, v)| c as f64 * v)
-            .sum::<f64>()
-            / n;
-        let var: f64 = p
-            .iter()
-            .zip(values)
-            .map(|(&c, v)| c as f64 * (v - mu).powi(2))
-            .sum::<f64>()
-            / n;
+        let (mu, var) = pair_mean_and_variance(&p);
         let (s0, s1) = (score_of_elo(0.0), score_of_elo(10.0));
         let approx = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
         let llr = sprt.llr(&p);

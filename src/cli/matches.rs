@@ -53,9 +53,38 @@ pub struct RunArgs {
 pub struct Prepared {
     pub variant: Variant,
     pub engines: Vec<EngineSpec>,
-    pub openings: Vec<Board>,
     pub out: Option<File>,
     pub done: Vec<Record>,
+}
+
+impl Prepared {
+    /// Plays the schedule with a progress bar; `on_record` sees every record so far (and
+    /// the bar, for its message) and says whether to stop.
+    pub fn play(
+        self,
+        run: &RunArgs,
+        jobs: &[Job],
+        mut on_record: impl FnMut(&[Record], &ProgressBar) -> bool,
+    ) -> Result<RunOutcome, CliError> {
+        let bar = progress_bar(jobs.len() as u64, self.done.len() as u64);
+        let outcome = runner::run(
+            &self.variant,
+            &run.variant,
+            &self.engines,
+            jobs,
+            self.done,
+            run.concurrency,
+            run.max_plies,
+            self.out,
+            |records| {
+                bar.set_position(records.len() as u64);
+                on_record(records, &bar)
+            },
+        )
+        .map_err(CliError)?;
+        bar.finish_and_clear();
+        Ok(outcome)
+    }
 }
 
 impl RunArgs {
@@ -98,7 +127,6 @@ impl RunArgs {
             Prepared {
                 variant,
                 engines,
-                openings,
                 out,
                 done,
             },
@@ -245,28 +273,14 @@ pub fn run(args: &MatchArgs) -> CliResult {
         prepared.engines[0].label.clone(),
         prepared.engines[1].label.clone(),
     );
-    let bar = progress_bar(jobs.len() as u64, prepared.done.len() as u64);
-    let outcome = runner::run(
-        &prepared.variant,
-        &run.variant,
-        &prepared.engines,
-        &jobs,
-        prepared.done,
-        run.concurrency,
-        run.max_plies,
-        prepared.out,
-        |records| {
-            let t = tally(records, &a, &b);
-            bar.set_position(records.len() as u64);
-            let elo = elo_estimate(&t.pentanomial)
-                .map(|e| format!("  Elo {:+.1}", e.elo))
-                .unwrap_or_default();
-            bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
-            sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != crate::stats::Verdict::Continue)
-        },
-    )
-    .map_err(CliError)?;
-    bar.finish_and_clear();
+    let outcome = prepared.play(run, &jobs, |records, bar| {
+        let t = tally(records, &a, &b);
+        let elo = elo_estimate(&t.pentanomial)
+            .map(|e| format!("  Elo {:+.1}", e.elo))
+            .unwrap_or_default();
+        bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
+        sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != crate::stats::Verdict::Continue)
+    })?;
     report(&outcome, &a, &b, sprt, run)
 }
 

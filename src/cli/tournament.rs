@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{half_points, progress_bar, RunArgs};
+use super::matches::{half_points, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
 use crate::game::Record;
 use crate::runner;
@@ -67,23 +67,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         ),
         None => None,
     };
-    let bar = progress_bar(jobs.len() as u64, prepared.done.len() as u64);
-    let outcome = runner::run(
-        &prepared.variant,
-        &run.variant,
-        &prepared.engines,
-        &jobs,
-        prepared.done,
-        run.concurrency,
-        run.max_plies,
-        prepared.out,
-        |records| {
-            bar.set_position(records.len() as u64);
-            false
-        },
-    )
-    .map_err(CliError)?;
-    bar.finish_and_clear();
+    let outcome = prepared.play(run, &jobs, |_, _| false)?;
     let table = crosstable(&outcome.records, &labels);
     let results: Vec<PairResult> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
