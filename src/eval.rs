@@ -48,6 +48,19 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// All weights zero: every unproven position looks alike, which suits a prover
+    /// (only wins and losses matter, and equal leaves cut the tree hardest).
+    pub fn zero() -> Weights {
+        Weights {
+            seeds: 0,
+            mobility: 0,
+            threats: 0,
+            exposed: 0,
+            singletons: 0,
+            overture: 0,
+        }
+    }
+
     /// Weights from a TOML file; missing keys keep their defaults, unknown keys are errors.
     pub fn load(path: &Path) -> Result<Weights, String> {
         let text = std::fs::read_to_string(path)

@@ -20,4 +20,5 @@ pub mod perft;
 pub mod rules;
 pub mod runner;
 pub mod search;
+pub mod solve;
 pub mod stats;

@@ -41,6 +41,8 @@ enum Command {
     Openings(cli::openings::OpeningsArgs),
     /// Check every move of a records file, or show one game move by move
     Replay(cli::replay::ReplayArgs),
+    /// Prove a position's value: win or loss in exactly N plies, or unknown
+    Solve(cli::solve::SolveArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -102,5 +104,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Tournament(args) => cli::tournament::run(args),
         Command::Openings(args) => cli::openings::run(args),
         Command::Replay(args) => cli::replay::run(args),
+        Command::Solve(args) => cli::solve::run(args),
     }
 }

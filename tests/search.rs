@@ -3,62 +3,11 @@
 
 mod common;
 
-use common::{random_rules, Rng};
+use common::{brute_force, random_rules, Known, Rng};
 use isolo_ai::rules::{Board, CaptureChoice, MoveGen, Rules, Variant};
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use isolo_ai::search::mcts::{Mcts, MctsConfig};
 use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
-
-/// A value known by exhaustive minimax within a horizon.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Known {
-    Win(u32),
-    Loss(u32),
-    /// Not decided within the horizon (or a draw by repetition).
-    Open,
-}
-
-/// Exhaustive minimax to `depth` plies with the searchers' conventions: no legal move
-/// loses, and a position repeating one of the path is a draw (never a proof).
-fn brute_force(
-    variant: &Variant,
-    board: &Board,
-    depth: u32,
-    path: &mut Vec<u64>,
-    gen: &mut MoveGen,
-) -> Known {
-    let mut children = Vec::new();
-    variant.children(board, gen, &mut children);
-    if children.is_empty() {
-        return Known::Loss(0);
-    }
-    if depth == 0 {
-        return Known::Open;
-    }
-    path.push(board.hash());
-    let mut shortest_win = None;
-    let mut longest_loss = Some(0);
-    for child in &children {
-        let value = if path.contains(&child.hash()) {
-            Known::Open
-        } else {
-            brute_force(variant, child, depth - 1, path, gen)
-        };
-        match value {
-            Known::Loss(n) => {
-                shortest_win = Some(shortest_win.map_or(n + 1, |w: u32| w.min(n + 1)))
-            }
-            Known::Win(n) => longest_loss = longest_loss.map(|l: u32| l.max(n + 1)),
-            Known::Open => longest_loss = None,
-        }
-    }
-    path.pop();
-    match (shortest_win, longest_loss) {
-        (Some(w), _) => Known::Win(w),
-        (None, Some(l)) => Known::Loss(l),
-        (None, None) => Known::Open,
-    }
-}
 
 fn search(
     searcher: &mut dyn Searcher,

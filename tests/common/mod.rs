@@ -4,7 +4,9 @@
 
 pub mod reference;
 
-use isolo_ai::rules::{Board, CaptureChoice, CaptureCondition, Rules, Side, SowOrigin, Variant};
+use isolo_ai::rules::{
+    Board, CaptureChoice, CaptureCondition, MoveGen, Rules, Side, SowOrigin, Variant,
+};
 use reference::RefPosition;
 
 /// A small deterministic generator (splitmix64), so failures replay from their seed.
@@ -92,5 +94,56 @@ pub fn to_reference(variant: &Variant, board: &Board) -> RefPosition {
             board.in_overture(Side::South),
             board.in_overture(Side::North),
         ],
+    }
+}
+
+/// A value known by exhaustive minimax within a horizon.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Known {
+    Win(u32),
+    Loss(u32),
+    /// Not decided within the horizon (or a draw by repetition).
+    Open,
+}
+
+/// Exhaustive minimax to `depth` plies with the searchers' conventions: no legal move
+/// loses, and a position repeating one of the path is a draw (never a proof).
+pub fn brute_force(
+    variant: &Variant,
+    board: &Board,
+    depth: u32,
+    path: &mut Vec<u64>,
+    gen: &mut MoveGen,
+) -> Known {
+    let mut children = Vec::new();
+    variant.children(board, gen, &mut children);
+    if children.is_empty() {
+        return Known::Loss(0);
+    }
+    if depth == 0 {
+        return Known::Open;
+    }
+    path.push(board.hash());
+    let mut shortest_win = None;
+    let mut longest_loss = Some(0);
+    for child in &children {
+        let value = if path.contains(&child.hash()) {
+            Known::Open
+        } else {
+            brute_force(variant, child, depth - 1, path, gen)
+        };
+        match value {
+            Known::Loss(n) => {
+                shortest_win = Some(shortest_win.map_or(n + 1, |w: u32| w.min(n + 1)))
+            }
+            Known::Win(n) => longest_loss = longest_loss.map(|l: u32| l.max(n + 1)),
+            Known::Open => longest_loss = None,
+        }
+    }
+    path.pop();
+    match (shortest_win, longest_loss) {
+        (Some(w), _) => Known::Win(w),
+        (None, Some(l)) => Known::Loss(l),
+        (None, None) => Known::Open,
     }
 }

@@ -1,0 +1,252 @@
+//! The prover behind `solve`: the game-theoretic value of a position as a win or loss in
+//! an exact number of plies, or unknown within the limits, never a guess.
+//!
+//! It is an exact alpha-beta with a transposition table (the alpha-beta searcher with an
+//! evaluation that is the same for every unproven position, so only proofs count),
+//! deepened one ply at a time up to `max_plies`: the first depth at which a result is
+//! proven is its exact length (the shortest win, the longest defence). A position that
+//! repeats one of the game or the search path counts as a draw, never a proof, so a
+//! proven win holds however the loser tries to repeat.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crate::eval::Weights;
+use crate::rules::{Board, Move, Variant};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::{Limits, Score, SearchRequest, Searcher};
+
+/// What the prover established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win(u32),
+    Loss(u32),
+    Unknown,
+}
+
+/// The prover's answer.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub verdict: Verdict,
+    pub best_move: Option<Move>,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Deepest completed iteration.
+    pub depth: u32,
+}
+
+/// A prover for one variant.
+pub struct Prover<'v> {
+    variant: &'v Variant,
+    searcher: AlphaBeta,
+    /// Nodes searched by this prover, its checks included.
+    pub nodes: u64,
+}
+
+impl<'v> Prover<'v> {
+    pub fn new(variant: &'v Variant, threads: usize, hash_mb: usize) -> Prover<'v> {
+        let searcher = AlphaBeta::new(AlphaBetaConfig {
+            threads,
+            hash_mb,
+            weights: Weights::zero(),
+        });
+        Prover {
+            variant,
+            searcher,
+            nodes: 0,
+        }
+    }
+
+    /// Proves `board` within `max_plies` (and `time`, if given).
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        history: &[u64],
+        max_plies: u32,
+        time: Option<Duration>,
+    ) -> Solution {
+        let started = Instant::now();
+        let request = SearchRequest {
+            variant: self.variant,
+            board: *board,
+            history: history.to_vec(),
+            limits: Limits {
+                depth: Some(max_plies.max(1)),
+                time,
+                nodes: None,
+            },
+            multipv: 1,
+        };
+        let result = self.searcher.search(&request, &mut |_| {});
+        self.nodes += result.nodes;
+        let best = result.best();
+        let verdict = match best.map(|l| l.score) {
+            Some(Score::Win(p)) if p <= max_plies => Verdict::Win(p),
+            Some(Score::Loss(p)) if p <= max_plies => Verdict::Loss(p),
+            None => Verdict::Loss(0),
+            _ => Verdict::Unknown,
+        };
+        let proven = !matches!(verdict, Verdict::Unknown);
+        Solution {
+            verdict,
+            best_move: best.filter(|_| proven).map(|l| l.mv.clone()),
+            pv: best
+                .filter(|_| proven)
+                .map(|l| l.pv.clone())
+                .unwrap_or_default(),
+            nodes: result.nodes,
+            time: started.elapsed(),
+            depth: result.depth,
+        }
+    }
+
+    /// Whether the side to move at `board` wins within `plies`.
+    fn wins_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        matches!(self.solve(board, history, plies, None).verdict, Verdict::Win(p) if p <= plies)
+    }
+
+    /// Whether the side to move at `board` loses within `plies` whatever it does.
+    fn loses_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        if self.variant.legal_moves(board).is_empty() {
+            return true;
+        }
+        matches!(self.solve(board, history, plies, None).verdict, Verdict::Loss(p) if p <= plies)
+    }
+
+    /// Checks a claimed result: the line is legal and ends the game as claimed; every
+    /// alternative defence along it loses in time; and no shorter win (or, for a loss,
+    /// no longer defence) exists at the root. The error says what failed.
+    pub fn verify(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        pv: &[Move],
+    ) -> Result<(), String> {
+        let (plies, root_wins) = match verdict {
+            Verdict::Win(p) => (p, true),
+            Verdict::Loss(p) => (p, false),
+            Verdict::Unknown => return Ok(()),
+        };
+        if pv.len() as u32 != plies {
+            return Err(format!(
+                "the line has {} moves for a result in {plies} plies",
+                pv.len()
+            ));
+        }
+        // 1. Exactness at the root.
+        if root_wins && plies > 1 && self.wins_within(root, history, plies - 2) {
+            return Err(format!("a win shorter than {plies} plies exists"));
+        }
+        if !root_wins && !self.loses_within(root, history, plies) {
+            return Err(format!("the root does not lose within {plies} plies"));
+        }
+        if !root_wins && plies >= 2 && self.loses_within(root, history, plies - 2) {
+            return Err(format!("no defence lasts {plies} plies"));
+        }
+        // 2. The line, and every defence along it.
+        let mut board = *root;
+        let mut path = history.to_vec();
+        for (i, mv) in pv.iter().enumerate() {
+            let left = plies - i as u32 - 1;
+            let winner_to_move = (i % 2 == 0) == root_wins;
+            let moves = self.variant.legal_moves(&board);
+            let Some(played) = moves.iter().find(|m| &m.mv == mv) else {
+                return Err(format!("move {} ({mv}) of the line is not legal", i + 1));
+            };
+            path.push(board.hash());
+            if winner_to_move {
+                if !self.loses_within(&played.child, &path, left) {
+                    return Err(format!(
+                        "move {} ({mv}) does not win within {} plies",
+                        i + 1,
+                        left + 1
+                    ));
+                }
+            } else {
+                for defence in &moves {
+                    if !self.loses_within_after(&defence.child, &path, left) {
+                        return Err(format!(
+                            "after move {}, the defence {} escapes a loss within {} plies",
+                            i,
+                            defence.mv,
+                            left + 1
+                        ));
+                    }
+                }
+            }
+            board = played.child;
+        }
+        if self.variant.winner(&board).is_none() {
+            return Err("the line does not end the game".into());
+        }
+        Ok(())
+    }
+
+    /// After a defence, the winner (to move) wins within `plies`.
+    fn loses_within_after(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        plies > 0 && self.wins_within(board, history, plies)
+    }
+
+    /// Positions in the proof tree of a proven result (transpositions counted once), or
+    /// `None` past `cap` positions.
+    pub fn proof_size(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        cap: usize,
+    ) -> Option<usize> {
+        let (plies, root_wins) = match verdict {
+            Verdict::Win(p) => (p, true),
+            Verdict::Loss(p) => (p, false),
+            Verdict::Unknown => return None,
+        };
+        let mut seen = HashSet::new();
+        let mut path = history.to_vec();
+        self.proof_walk(root, &mut path, plies, root_wins, &mut seen, cap)
+            .then_some(seen.len())
+    }
+
+    /// Adds the proof of `board` (winner to move if `winner`, proven within `plies`);
+    /// false once past `cap`.
+    fn proof_walk(
+        &mut self,
+        board: &Board,
+        path: &mut Vec<u64>,
+        plies: u32,
+        winner: bool,
+        seen: &mut HashSet<u64>,
+        cap: usize,
+    ) -> bool {
+        if !seen.insert(board.hash()) {
+            return true;
+        }
+        if seen.len() > cap {
+            return false;
+        }
+        let moves = self.variant.legal_moves(board);
+        if moves.is_empty() || plies == 0 {
+            return true;
+        }
+        path.push(board.hash());
+        let ok = if winner {
+            // One winning move suffices: the first that keeps the loser lost in time.
+            let mut found = false;
+            for m in &moves {
+                if self.loses_within(&m.child, path, plies - 1) {
+                    found = self.proof_walk(&m.child, path, plies - 1, false, seen, cap);
+                    break;
+                }
+            }
+            found
+        } else {
+            moves
+                .iter()
+                .all(|m| self.proof_walk(&m.child, path, plies - 1, true, seen, cap))
+        };
+        path.pop();
+        ok
+    }
+}

@@ -1,0 +1,143 @@
+//! The prover against exhaustive minimax on small boards, and `solve` as a user runs it.
+
+mod common;
+
+use common::{brute_force, random_rules, Known, Rng};
+use isolo_ai::rules::{CaptureChoice, MoveGen, Variant};
+use isolo_ai::solve::{Prover, Verdict};
+
+const HORIZON: u32 = 7;
+
+#[test]
+fn solve_agrees_with_brute_force_on_small_boards() {
+    let mut rng = Rng(0x5017e);
+    let (mut proven, mut checked) = (0, 0);
+    while checked < 120 {
+        let rules = random_rules(&mut rng);
+        if !(2..=4).contains(&rules.columns)
+            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
+        {
+            continue;
+        }
+        let variant = Variant::new(rules).unwrap();
+        let mut board = variant.start();
+        for _ in 0..rng.below(5) {
+            let moves = variant.legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board = moves[rng.below(moves.len() as u64) as usize].child;
+        }
+        if variant.legal_moves(&board).is_empty() {
+            continue;
+        }
+        checked += 1;
+        let truth = brute_force(
+            &variant,
+            &board,
+            HORIZON,
+            &mut Vec::new(),
+            &mut MoveGen::new(),
+        );
+        let mut prover = Prover::new(&variant, 1, 4);
+        let solution = prover.solve(&board, &[], HORIZON, None);
+        let expected = match truth {
+            Known::Win(n) => Verdict::Win(n),
+            Known::Loss(n) => Verdict::Loss(n),
+            Known::Open => Verdict::Unknown,
+        };
+        let position = variant.format_position(&board);
+        assert_eq!(
+            solution.verdict,
+            expected,
+            "{position}\n{}",
+            variant.rules().to_toml()
+        );
+        if let Verdict::Win(n) | Verdict::Loss(n) = solution.verdict {
+            proven += 1;
+            // Exact: exhaustive search two plies shorter finds no such result.
+            if n >= 2 {
+                let shorter = brute_force(
+                    &variant,
+                    &board,
+                    n - 2,
+                    &mut Vec::new(),
+                    &mut MoveGen::new(),
+                );
+                assert!(
+                    !matches!(
+                        (shorter, solution.verdict),
+                        (Known::Win(_), Verdict::Win(_)) | (Known::Loss(_), Verdict::Loss(_))
+                    ),
+                    "{position}"
+                );
+            }
+            prover
+                .verify(&board, &[], solution.verdict, &solution.pv)
+                .unwrap_or_else(|e| panic!("{position}: {e}"));
+        }
+    }
+    assert!(
+        proven > 20,
+        "only {proven} proofs among {checked} positions"
+    );
+}
+
+#[test]
+fn verify_rejects_a_wrong_claim() {
+    let women = Variant::load("isolo-women").unwrap();
+    let mut prover = Prover::new(&women, 1, 4);
+    let solution = prover.solve(&women.start(), &[], 9, None);
+    assert_eq!(solution.verdict, Verdict::Win(5));
+    assert!(
+        prover
+            .verify(&women.start(), &[], Verdict::Win(7), &solution.pv)
+            .is_err(),
+        "wrong length"
+    );
+    let err = prover
+        .verify(&women.start(), &[], Verdict::Win(5), &solution.pv[..4])
+        .unwrap_err();
+    assert!(err.contains("the line has 4 moves"), "{err}");
+    let mut wrong = solution.pv.clone();
+    wrong[0] = women
+        .legal_moves(&women.start())
+        .iter()
+        .map(|m| m.mv.clone())
+        .find(|m| *m != solution.pv[0])
+        .unwrap();
+    assert!(prover
+        .verify(&women.start(), &[], Verdict::Win(5), &wrong)
+        .is_err());
+}
+
+#[test]
+fn solve_command_reports_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(["solve", "--variant", "isolo-women", "--verify", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["result"], "win");
+    assert_eq!(json["plies"], 5);
+    assert_eq!(json["pv"].as_array().unwrap().len(), 5);
+    assert_eq!(json["verified"], true);
+    for key in ["best_move", "nodes", "time_ms", "proof_size"] {
+        assert!(json.get(key).is_some(), "lacks {key}");
+    }
+    let unknown = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "solve",
+            "--variant",
+            "igisoro",
+            "--max-plies",
+            "3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&unknown.stdout).unwrap();
+    assert_eq!(json["result"], "unknown");
+    assert!(json["best_move"].is_null());
+}
