@@ -12,6 +12,7 @@
 //! ```
 
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -43,6 +43,8 @@ enum Command {
     Replay(cli::replay::ReplayArgs),
     /// Prove a position's value: win or loss in exactly N plies, or unknown
     Solve(cli::solve::SolveArgs),
+    /// Compare rule variants: who is favoured, game lengths, loops, with 95% intervals
+    Compare(cli::compare::CompareArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -105,5 +107,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Openings(args) => cli::openings::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Solve(args) => cli::solve::run(args),
+        Command::Compare(args) => cli::compare::run(args),
     }
 }

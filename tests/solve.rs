@@ -141,3 +141,98 @@ fn solve_command_reports_json() {
     assert_eq!(json["result"], "unknown");
     assert!(json["best_move"].is_null());
 }
+
+#[test]
+fn compare_reports_json_and_csv() {
+    let dir = std::env::temp_dir().join(format!("isolo-ai-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("variants.csv");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "compare",
+            "--variant",
+            "isolo-women",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "greedy",
+            "--games",
+            "20",
+        ])
+        .args([
+            "--openings",
+            "random:2",
+            "--seed",
+            "3",
+            "--concurrency",
+            "2",
+            "--json",
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let variants = json["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 2);
+    for v in variants {
+        assert_eq!(v["games"], 20);
+        for key in [
+            "south_wins",
+            "north_wins",
+            "draws",
+            "first_player_wins",
+            "plies",
+            "branching",
+            "laps_per_move",
+            "endless_share",
+            "captured_per_move",
+            "end_no_moves",
+            "end_repetition",
+            "end_ply_limit",
+        ] {
+            assert!(v.get(key).is_some(), "lacks {key}");
+        }
+        let rate = |k: &str| v[k]["rate"].as_f64().unwrap();
+        assert!((rate("south_wins") + rate("north_wins") + rate("draws") - 1.0).abs() < 1e-9);
+        let ci = v["south_wins"]["ci95"].as_array().unwrap();
+        assert!(
+            ci[0].as_f64().unwrap() <= rate("south_wins")
+                && rate("south_wins") <= ci[1].as_f64().unwrap()
+        );
+    }
+    assert_eq!(json["first_player_tests"].as_array().unwrap().len(), 1);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 3);
+    let columns = rows[0].split(',').count();
+    assert!(rows[0].starts_with("variant,games,south_win_rate,"));
+    assert!(
+        rows[1..].iter().all(|r| r.split(',').count() == columns),
+        "{text}"
+    );
+    // Same seed, same statistics whatever the concurrency.
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "compare",
+            "--variant",
+            "isolo-women",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "greedy",
+            "--games",
+            "20",
+        ])
+        .args(["--openings", "random:2", "--seed", "3", "--json"])
+        .output()
+        .unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["variants"], json["variants"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,369 @@
+//! Variant comparison: the same engine plays both seats under each rule set; per-variant
+//! statistics with 95% intervals, and a test of whether the first player's advantage
+//! differs between variants.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::engine::EngineSpec;
+use crate::game::{play_game, EndReason};
+use crate::rules::{Board, MoveGen, Side, Variant};
+use crate::stats::{normal_cdf, Z95};
+
+/// How a compared game starts.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    /// Each game from the variant's start.
+    Start,
+    /// Each game from K random plies after the start (drawn from the game's seed).
+    Random(u32),
+    /// Positions from a suite, cycled.
+    Suite(Vec<Board>),
+}
+
+/// What one game showed.
+#[derive(Clone, Debug)]
+pub struct GameFacts {
+    /// The side to move at the game's first position.
+    pub first: Side,
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    pub plies: usize,
+    /// Per position: legal moves; whether a candidate pit's move was endless.
+    pub branching: Vec<usize>,
+    pub endless: Vec<bool>,
+    /// Per move played: laps and seeds captured.
+    pub laps: Vec<u32>,
+    pub captured: Vec<u32>,
+}
+
+/// Random plies used to find a start that is not already over.
+const RANDOM_START_TRIES: u64 = 100;
+
+/// The starting position of game `index`.
+pub fn opening(variant: &Variant, openings: &Openings, index: u64, seed: u64) -> Board {
+    match openings {
+        Openings::Start => variant.start(),
+        Openings::Suite(boards) => boards[index as usize % boards.len()],
+        Openings::Random(plies) => {
+            for attempt in 0..RANDOM_START_TRIES {
+                let mut rng =
+                    SmallRng::seed_from_u64(seed ^ attempt.wrapping_mul(0x2545_f491_4f6c_dd1d));
+                let mut board = variant.start();
+                for _ in 0..*plies {
+                    let moves = variant.legal_moves(&board);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    board = moves[rng.random_range(0..moves.len())].child;
+                }
+                if !variant.legal_moves(&board).is_empty() {
+                    return board;
+                }
+            }
+            variant.start()
+        }
+    }
+}
+
+/// Plays one game of `engine` against itself and gathers its facts by replaying it.
+pub fn play_compared(
+    variant: &Variant,
+    engine: &EngineSpec,
+    start: Board,
+    seed: u64,
+    max_plies: usize,
+) -> GameFacts {
+    let mut south = engine.bot(seed);
+    let mut north = engine.bot(seed ^ 0x5bd1_e995);
+    let game = play_game(variant, start, &mut south, &mut north, max_plies);
+    let mut facts = GameFacts {
+        first: start.to_move(),
+        winner: game.winner,
+        reason: game.reason,
+        plies: game.moves.len(),
+        branching: Vec::new(),
+        endless: Vec::new(),
+        laps: Vec::new(),
+        captured: Vec::new(),
+    };
+    let mut board = start;
+    let mut gen = MoveGen::new();
+    for mv in &game.moves {
+        facts
+            .branching
+            .push(variant.count_moves(&board, &mut gen) as usize);
+        facts
+            .endless
+            .push(has_endless_move(variant, &board, &mut gen));
+        let played = variant
+            .play_text(&board, mv)
+            .expect("a bot plays legal moves");
+        facts.laps.push(played.laps);
+        facts.captured.push(played.captured);
+        board = played.child;
+    }
+    facts
+}
+
+/// Whether some pit the side to move could start from has only endless moves.
+fn has_endless_move(variant: &Variant, board: &Board, gen: &mut MoveGen) -> bool {
+    let candidates = variant.candidate_pits(board);
+    let mut legal = 0u32;
+    variant.for_each_move(board, gen, |m| legal |= 1 << (m.pit - 1));
+    candidates & !legal != 0
+}
+
+/// A proportion with its Wilson 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Proportion {
+    pub count: u64,
+    pub rate: f64,
+    pub ci95: [f64; 2],
+}
+
+/// The Wilson score interval (Wilson 1927) for `count` successes in `n` trials.
+pub fn wilson(count: u64, n: u64) -> Proportion {
+    if n == 0 {
+        return Proportion {
+            count,
+            rate: 0.0,
+            ci95: [0.0, 1.0],
+        };
+    }
+    let (k, n) = (count as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Proportion {
+        count,
+        rate: p,
+        ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+    }
+}
+
+/// A mean with a normal 95% interval over independent samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Mean {
+    pub mean: f64,
+    pub ci95: [f64; 2],
+    pub sd: f64,
+}
+
+pub fn mean_of(samples: &[f64]) -> Mean {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return Mean {
+            mean: 0.0,
+            ci95: [0.0, 0.0],
+            sd: 0.0,
+        };
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    let var = if samples.len() > 1 {
+        samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = Z95 * (var / n).sqrt();
+    Mean {
+        mean,
+        ci95: [mean - half, mean + half],
+        sd: var.sqrt(),
+    }
+}
+
+/// The `q`-quantile (0..=1) of sorted samples, by linear interpolation.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let at = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
+}
+
+/// Game lengths.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lengths {
+    pub mean: Mean,
+    pub median: f64,
+    pub p25: f64,
+    pub p75: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Everything `compare` reports for one variant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantStats {
+    pub variant: String,
+    pub games: u64,
+    pub south_wins: Proportion,
+    pub north_wins: Proportion,
+    pub draws: Proportion,
+    /// Wins of the side to move at the game's first position.
+    pub first_player_wins: Proportion,
+    pub second_player_wins: Proportion,
+    pub plies: Lengths,
+    /// Per-game means, then their mean across games.
+    pub branching: Mean,
+    pub laps_per_move: Mean,
+    pub endless_share: Mean,
+    pub captured_per_move: Mean,
+    pub end_no_moves: Proportion,
+    pub end_repetition: Proportion,
+    pub end_ply_limit: Proportion,
+    /// Every game's length, for plots.
+    #[serde(skip)]
+    pub lengths: Vec<f64>,
+}
+
+fn per_game_mean<T: Copy + Into<f64>>(values: &[T]) -> Option<f64> {
+    (!values.is_empty())
+        .then(|| values.iter().map(|&v| v.into()).sum::<f64>() / values.len() as f64)
+}
+
+/// Summarises the games of one variant.
+pub fn summarise(variant: &str, games: &[GameFacts]) -> VariantStats {
+    let n = games.len() as u64;
+    let count = |f: &dyn Fn(&GameFacts) -> bool| games.iter().filter(|g| f(g)).count() as u64;
+    let mut lengths: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
+    let unsorted = lengths.clone();
+    lengths.sort_by(f64::total_cmp);
+    let collect =
+        |f: &dyn Fn(&GameFacts) -> Option<f64>| games.iter().filter_map(f).collect::<Vec<f64>>();
+    VariantStats {
+        variant: variant.to_string(),
+        games: n,
+        south_wins: wilson(count(&|g| g.winner == Some(Side::South)), n),
+        north_wins: wilson(count(&|g| g.winner == Some(Side::North)), n),
+        draws: wilson(count(&|g| g.winner.is_none()), n),
+        first_player_wins: wilson(count(&|g| g.winner == Some(g.first)), n),
+        second_player_wins: wilson(count(&|g| g.winner == Some(g.first.opponent())), n),
+        plies: Lengths {
+            mean: mean_of(&unsorted),
+            median: quantile(&lengths, 0.5),
+            p25: quantile(&lengths, 0.25),
+            p75: quantile(&lengths, 0.75),
+            min: lengths.first().copied().unwrap_or(0.0),
+            max: lengths.last().copied().unwrap_or(0.0),
+        },
+        branching: mean_of(&collect(&|g| {
+            per_game_mean(&g.branching.iter().map(|&b| b as u32).collect::<Vec<_>>())
+        })),
+        laps_per_move: mean_of(&collect(&|g| per_game_mean(&g.laps))),
+        endless_share: mean_of(&collect(&|g| {
+            per_game_mean(&g.endless.iter().map(|&e| e as u32).collect::<Vec<_>>())
+        })),
+        captured_per_move: mean_of(&collect(&|g| per_game_mean(&g.captured))),
+        end_no_moves: wilson(count(&|g| g.reason == EndReason::NoMoves), n),
+        end_repetition: wilson(count(&|g| g.reason == EndReason::Repetition), n),
+        end_ply_limit: wilson(count(&|g| g.reason == EndReason::PlyLimit), n),
+        lengths: unsorted,
+    }
+}
+
+/// A two-sided two-proportion z-test (pooled variance) of the first player's win rate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdvantageTest {
+    pub a: String,
+    pub b: String,
+    pub difference: f64,
+    pub z: f64,
+    pub p_value: f64,
+}
+
+pub fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
+    let (x1, n1) = (a.first_player_wins.count as f64, a.games as f64);
+    let (x2, n2) = (b.first_player_wins.count as f64, b.games as f64);
+    let (p1, p2) = (x1 / n1.max(1.0), x2 / n2.max(1.0));
+    let pooled = (x1 + x2) / (n1 + n2).max(1.0);
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1.max(1.0) + 1.0 / n2.max(1.0))).sqrt();
+    let z = if se > 0.0 { (p1 - p2) / se } else { 0.0 };
+    AdvantageTest {
+        a: a.variant.clone(),
+        b: b.variant.clone(),
+        difference: p1 - p2,
+        z,
+        p_value: 2.0 * (1.0 - normal_cdf(z.abs())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_worked_example() {
+        // 8 of 10: p = 0.8, z = 1.96: centre 0.7167, half 0.2266 -> [0.4902, 0.9433].
+        let w = wilson(8, 10);
+        assert!(
+            (w.ci95[0] - 0.4902).abs() < 5e-4 && (w.ci95[1] - 0.9433).abs() < 5e-4,
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn wilson_intervals_cover_a_known_coin() {
+        // 2000 simulated samples of 200 tosses of a coin with p = 0.3: about 95% of the
+        // intervals contain 0.3.
+        let mut rng = SmallRng::seed_from_u64(9);
+        let trials = 2000;
+        let covered = (0..trials)
+            .filter(|_| {
+                let heads = (0..200).filter(|_| rng.random_bool(0.3)).count() as u64;
+                let w = wilson(heads, 200);
+                w.ci95[0] <= 0.3 && 0.3 <= w.ci95[1]
+            })
+            .count();
+        let coverage = covered as f64 / trials as f64;
+        assert!((0.93..=0.97).contains(&coverage), "coverage {coverage}");
+    }
+
+    #[test]
+    fn mean_intervals_cover_a_known_mean() {
+        let mut rng = SmallRng::seed_from_u64(10);
+        let trials = 1000;
+        let covered = (0..trials)
+            .filter(|_| {
+                let samples: Vec<f64> = (0..100).map(|_| rng.random_range(0.0..10.0)).collect();
+                let m = mean_of(&samples);
+                m.ci95[0] <= 5.0 && 5.0 <= m.ci95[1]
+            })
+            .count();
+        let coverage = covered as f64 / trials as f64;
+        assert!((0.92..=0.975).contains(&coverage), "coverage {coverage}");
+    }
+
+    #[test]
+    fn the_advantage_test_sees_a_clear_difference() {
+        let facts = |first_wins: usize, n: usize| -> Vec<GameFacts> {
+            (0..n)
+                .map(|i| GameFacts {
+                    first: Side::South,
+                    winner: Some(if i < first_wins {
+                        Side::South
+                    } else {
+                        Side::North
+                    }),
+                    reason: EndReason::NoMoves,
+                    plies: 10,
+                    branching: vec![5],
+                    endless: vec![false],
+                    laps: vec![2],
+                    captured: vec![1],
+                })
+                .collect()
+        };
+        let a = summarise("a", &facts(80, 100));
+        let b = summarise("b", &facts(50, 100));
+        let t = first_player_test(&a, &b);
+        // pooled 0.65: se = sqrt(0.65 * 0.35 * 0.02) = 0.06745; z = 0.3 / 0.06745 = 4.448.
+        assert!((t.z - 4.448).abs() < 0.01, "{t:?}");
+        assert!(t.p_value < 1e-4);
+        assert_eq!(a.plies.median, 10.0);
+    }
+}
