@@ -18,6 +18,7 @@ pub mod eval;
 pub mod game;
 pub mod openings;
 pub mod perft;
+pub mod plot;
 pub mod rules;
 pub mod runner;
 pub mod search;

@@ -234,5 +234,29 @@ fn compare_reports_json_and_csv() {
         .unwrap();
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["variants"], json["variants"]);
+    // The chart.
+    let svg = dir.join("chart.svg");
+    let plotted = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "compare",
+            "--variant",
+            "isolo-women",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--games",
+            "10",
+        ])
+        .args(["--plot", svg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(plotted.status.success());
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        chart.starts_with("<svg") && chart.contains("isolo-boys") && chart.contains("Win rates"),
+        "{}",
+        &chart[..200]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

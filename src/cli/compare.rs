@@ -43,6 +43,9 @@ pub struct CompareArgs {
     /// Write one CSV row per variant here
     #[arg(long, value_name = "FILE")]
     pub csv: Option<String>,
+    /// Draw an SVG chart here: win rates with interval whiskers, game-length distributions
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
 }
 
 fn openings_for(variant: &Variant, spec: Option<&str>) -> Result<Openings, CliError> {
@@ -135,6 +138,9 @@ pub fn run(args: &CompareArgs) -> CliResult {
     if let Some(path) = &args.csv {
         std::fs::write(path, csv(&stats))
             .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
+    }
+    if let Some(path) = &args.plot {
+        crate::plot::write_svg(path, &stats).map_err(|e| CliError(format!("--plot: {e}")))?;
     }
     if args.json {
         return emit_json(&json!({
