@@ -45,6 +45,8 @@ enum Command {
     Solve(cli::solve::SolveArgs),
     /// Compare rule variants: who is favoured, game lengths, loops, with 95% intervals
     Compare(cli::compare::CompareArgs),
+    /// Regenerate docs/RESULTS.md: every preset and reading, solved or compared
+    Results(cli::results::ResultsArgs),
 }
 
 /// Exit code for bad input of any kind.
@@ -108,5 +110,6 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Replay(args) => cli::replay::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Compare(args) => cli::compare::run(args),
+        Command::Results(args) => cli::results::run(args),
     }
 }

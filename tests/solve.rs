@@ -260,3 +260,41 @@ fn compare_reports_json_and_csv() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn results_page_for_one_preset() {
+    let dir = std::env::temp_dir().join(format!("isolo-ai-results-{}", std::process::id()));
+    let page = dir.join("docs").join("RESULTS.md");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "results",
+            "--preset",
+            "isolo-women",
+            "--time-ms",
+            "2000",
+            "--games",
+            "2",
+            "--max-plies",
+            "15",
+        ])
+        .args(["--out", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(text.contains("## isolo-women") && !text.contains("## igisoro"));
+    assert!(
+        text.contains("| as the preset | South wins in 5 plies |"),
+        "{text}"
+    );
+    assert!(text.contains("| columns = 4 |") && text.contains("| capture_ends_move = true |"));
+    assert!(
+        text.contains("isolo-ai results --out"),
+        "the page names the command that made it"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,6 +11,7 @@ pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod replay;
+pub mod results;
 pub mod show;
 pub mod solve;
 pub mod tournament;

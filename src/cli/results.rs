@@ -1,0 +1,289 @@
+//! `isolo-ai results`: regenerates docs/RESULTS.md, the solved value (or, where the
+//! prover does not finish, the compare statistics) of the start position under every
+//! preset and each alternative reading of RULES.md.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{CliError, CliResult};
+use crate::compare::{opening, play_compared, summarise, Openings};
+use crate::engine::EngineSpec;
+use crate::rules::notation::parse_rows;
+use crate::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
+use crate::runner::game_seed;
+use crate::solve::{Prover, Verdict};
+
+#[derive(Args, Debug)]
+pub struct ResultsArgs {
+    /// Where to write the page
+    #[arg(long, default_value = "docs/RESULTS.md")]
+    pub out: String,
+    /// Longest proof looked for, in plies
+    #[arg(long = "max-plies", default_value_t = 40)]
+    pub max_plies: u32,
+    /// Prover time per reading, in milliseconds
+    #[arg(long = "time-ms", default_value_t = 10_000)]
+    pub time_ms: u64,
+    /// Games per unsolved reading for the statistics
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The engine playing both seats in those games
+    #[arg(long, default_value = "ab:depth=3")]
+    pub engine: String,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Only these presets (default: all)
+    #[arg(long = "preset", value_name = "NAME")]
+    pub presets: Vec<String>,
+}
+
+/// A reading: its description and rules.
+struct Reading {
+    name: String,
+    rules: Rules,
+}
+
+/// The start of `preset` on `columns` columns, following the preset's pattern.
+fn start_for(preset: &str, columns: u8) -> String {
+    let w = columns as usize;
+    let row = |cells: Vec<u32>| {
+        cells
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    match preset {
+        "isolo-women" => vec![row(vec![2; w]); 4].join("/"),
+        "igisoro" => [
+            row(vec![4; w]),
+            row(vec![0; w]),
+            row(vec![0; w]),
+            row(vec![4; w]),
+        ]
+        .join("/"),
+        _ => {
+            // Boys: back pits 1..W-1 alternate 2, 0; the ng'hana (pit W) holds 17; front
+            // pit W+1 is empty, W+2 holds 1, then 2, 0 alternate (as on the 8-column board).
+            let back: Vec<u32> = (1..=w)
+                .map(|p| {
+                    if p == w {
+                        17
+                    } else if p % 2 == 1 {
+                        2
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let front: Vec<u32> = (w + 1..=2 * w)
+                .map(|p| match p - w {
+                    1 => 0,
+                    2 => 1,
+                    k if k % 2 == 1 => 2,
+                    _ => 0,
+                })
+                .collect();
+            // Rows as South sees them: North back (pits W..1), North front (W+1..2W),
+            // South front (2W..W+1), South back (1..W).
+            let north_back: Vec<u32> = back.iter().rev().copied().collect();
+            let south_front: Vec<u32> = front.iter().rev().copied().collect();
+            [
+                row(north_back),
+                row(front.clone()),
+                row(south_front),
+                row(back),
+            ]
+            .join("/")
+        }
+    }
+}
+
+fn readings() -> Vec<(String, Vec<Reading>)> {
+    PRESETS
+        .iter()
+        .map(|&preset| {
+            let base = Rules::preset(preset).expect("presets load");
+            let with = |name: String, change: &dyn Fn(&mut Rules)| {
+                let mut rules = base.clone();
+                change(&mut rules);
+                rules.name = format!("{preset}, {name}");
+                Reading { name, rules }
+            };
+            let mut list = vec![with("as the preset".into(), &|_| {})];
+            for origin in [
+                SowOrigin::LapStart,
+                SowOrigin::CapturePit,
+                SowOrigin::TurnStart,
+            ] {
+                if origin != base.capture_sow_from {
+                    list.push(with(
+                        format!("capture_sow_from = {}", origin_name(origin)),
+                        &|r| r.capture_sow_from = origin,
+                    ));
+                }
+            }
+            let capture = if base.capture == CaptureCondition::Any {
+                CaptureCondition::Both
+            } else {
+                CaptureCondition::Any
+            };
+            list.push(with(
+                format!(
+                    "capture = {}",
+                    if capture == CaptureCondition::Any {
+                        "any"
+                    } else {
+                        "both"
+                    }
+                ),
+                &|r| r.capture = capture,
+            ));
+            let choice = if base.capture_choice == CaptureChoice::Forced {
+                CaptureChoice::Optional
+            } else {
+                CaptureChoice::Forced
+            };
+            list.push(with(
+                format!(
+                    "capture_choice = {}",
+                    if choice == CaptureChoice::Forced {
+                        "forced"
+                    } else {
+                        "optional"
+                    }
+                ),
+                &|r| r.capture_choice = choice,
+            ));
+            list.push(with(
+                format!("capture_ends_move = {}", !base.capture_ends_move),
+                &|r| r.capture_ends_move = !base.capture_ends_move,
+            ));
+            for columns in 4..=7u8 {
+                list.push(with(format!("columns = {columns}"), &|r| {
+                    r.columns = columns;
+                    r.start = parse_rows(&start_for(preset, columns), columns)
+                        .expect("pattern starts parse");
+                }));
+            }
+            (preset.to_string(), list)
+        })
+        .collect()
+}
+
+fn origin_name(origin: SowOrigin) -> &'static str {
+    match origin {
+        SowOrigin::LapStart => "lap-start",
+        SowOrigin::CapturePit => "capture-pit",
+        SowOrigin::TurnStart => "turn-start",
+    }
+}
+
+pub fn run(args: &ResultsArgs) -> CliResult {
+    let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
+    if args.games == 0 {
+        return Err(CliError("--games: must be at least 1".into()));
+    }
+    let mut page = format!(
+        "# Results\n\nThe start position of every preset under each alternative reading of RULES.md:\n\
+         its value proven by `isolo-ai solve` where the prover finishes (the length in plies and\n\
+         the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
+         ({} games of `{}` against itself from the start, with 95% Wilson intervals).\n\n\
+         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --engine {} --threads {} --seed {}\n\n\
+         A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} plies and {} ms.\n",
+        args.games, args.engine, args.out, args.max_plies, args.time_ms, args.games, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
+    );
+    for name in &args.presets {
+        if !PRESETS.contains(&name.as_str()) {
+            return Err(CliError(format!(
+                "--preset: unknown preset '{name}' (presets: {})",
+                PRESETS.join(", ")
+            )));
+        }
+    }
+    for (preset, list) in readings() {
+        if !args.presets.is_empty() && !args.presets.contains(&preset) {
+            continue;
+        }
+        page.push_str(&format!("\n## {preset}\n\n| reading | value of the start | first moves / statistics |\n|---|---|---|\n"));
+        for reading in list {
+            let variant = Variant::new(reading.rules)
+                .map_err(|e| CliError(format!("{preset}, {}: {e}", reading.name)))?;
+            let mut prover = Prover::new(&variant, args.threads, 64);
+            let start = variant.start();
+            let solution = prover.solve(
+                &start,
+                &[],
+                args.max_plies,
+                Some(Duration::from_millis(args.time_ms)),
+            );
+            let line: Vec<String> = solution.pv.iter().take(6).map(|m| m.to_string()).collect();
+            let row = match solution.verdict {
+                Verdict::Win(p) => format!(
+                    "South wins in {p} plies | {} ({} nodes, {} ms) |",
+                    line.join(" "),
+                    solution.nodes,
+                    solution.time.as_millis()
+                ),
+                Verdict::Loss(p) => format!(
+                    "South loses in {p} plies | {} ({} nodes, {} ms) |",
+                    line.join(" "),
+                    solution.nodes,
+                    solution.time.as_millis()
+                ),
+                Verdict::Unknown => {
+                    let games: Vec<_> = (0..args.games)
+                        .map(|i| {
+                            let seed = game_seed(args.seed, i);
+                            play_compared(
+                                &variant,
+                                &engine,
+                                opening(&variant, &Openings::Start, i, seed),
+                                seed,
+                                crate::game::DEFAULT_MAX_PLIES,
+                            )
+                        })
+                        .collect();
+                    let s = summarise(&reading.name, &games);
+                    let pct = |p: &crate::compare::Proportion| {
+                        format!(
+                            "{:.0}% [{:.0}, {:.0}]",
+                            100.0 * p.rate,
+                            100.0 * p.ci95[0],
+                            100.0 * p.ci95[1]
+                        )
+                    };
+                    format!(
+                        "unsolved (depth {}) | South {}, North {}, draws {}; plies mean {:.0}, median {}; branching {:.1}; endless-move positions {:.1}% |",
+                        solution.depth,
+                        pct(&s.south_wins),
+                        pct(&s.north_wins),
+                        pct(&s.draws),
+                        s.plies.mean.mean,
+                        s.plies.median,
+                        s.branching.mean,
+                        100.0 * s.endless_share.mean
+                    )
+                }
+            };
+            eprintln!(
+                "{preset}, {}: {}",
+                reading.name,
+                row.split(" | ").next().unwrap_or("")
+            );
+            page.push_str(&format!("| {} | {row}\n", reading.name));
+        }
+    }
+    if let Some(dir) = std::path::Path::new(&args.out)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError(format!("--out: cannot create {}: {e}", dir.display())))?;
+    }
+    std::fs::write(&args.out, page)
+        .map_err(|e| CliError(format!("--out: cannot write {}: {e}", args.out)))
+}
