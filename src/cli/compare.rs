@@ -29,9 +29,10 @@ pub struct CompareArgs {
     /// Games per variant
     #[arg(long, default_value_t = 100)]
     pub games: u64,
-    /// FILE (one suite for every variant) or random:K (K random plies from the start)
-    #[arg(long, value_name = "FILE|random:K")]
-    pub openings: Option<String>,
+    /// FILE (one suite for every variant), random:K (K random plies from the start, drawn
+    /// from each game's seed) or start
+    #[arg(long, value_name = "FILE|random:K|start", default_value = "random:2")]
+    pub openings: String,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     #[arg(long, default_value_t = 1)]
@@ -48,10 +49,10 @@ pub struct CompareArgs {
     pub plot: Option<String>,
 }
 
-fn openings_for(variant: &Variant, spec: Option<&str>) -> Result<Openings, CliError> {
+fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
     match spec {
-        None => Ok(Openings::Start),
-        Some(text) => match text.strip_prefix("random:") {
+        "start" => Ok(Openings::Start),
+        text => match text.strip_prefix("random:") {
             Some(k) => k.parse().map(Openings::Random).map_err(|_| {
                 CliError(format!(
                     "--openings: expected random:K with K a number of plies, found '{text}'"
@@ -121,7 +122,7 @@ pub fn run(args: &CompareArgs) -> CliResult {
         .collect::<Result<_, _>>()?;
     let openings: Vec<Openings> = variants
         .iter()
-        .map(|v| openings_for(v, args.openings.as_deref()))
+        .map(|v| openings_for(v, &args.openings))
         .collect::<Result<_, _>>()?;
     let bar = progress_bar(args.games * variants.len() as u64, 0);
     let mut stats: Vec<VariantStats> = Vec::new();

@@ -14,6 +14,10 @@ use crate::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, P
 use crate::runner::game_seed;
 use crate::solve::{Prover, Verdict};
 
+/// Random plies before each compared game, so a deterministic engine does not replay
+/// one game over and over.
+const RANDOM_OPENING_PLIES: u32 = 2;
+
 #[derive(Args, Debug)]
 pub struct ResultsArgs {
     /// Where to write the page
@@ -191,10 +195,11 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         "# Results\n\nThe start position of every preset under each alternative reading of RULES.md:\n\
          its value proven by `isolo-ai solve` where the prover finishes (the length in plies and\n\
          the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
-         ({} games of `{}` against itself from the start, with 95% Wilson intervals).\n\n\
+         ({} games of `{}` against itself, each from {} random plies after the start, with 95%\n\
+         Wilson intervals).\n\n\
          Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --engine {} --threads {} --seed {}\n\n\
          A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} plies and {} ms.\n",
-        args.games, args.engine, args.out, args.max_plies, args.time_ms, args.games, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
+        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
     );
     for name in &args.presets {
         if !PRESETS.contains(&name.as_str()) {
