@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{brute_force, random_rules, Known, Rng};
-use isolo_ai::rules::{Board, CaptureChoice, MoveGen, Rules, Variant};
+use common::{brute_force, small_positions, Known, Rng};
+use isolo_ai::rules::{Board, MoveGen, Variant};
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use isolo_ai::search::mcts::{Mcts, MctsConfig};
 use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
@@ -44,39 +44,12 @@ fn best_score(result: &SearchResult) -> Score {
     result.best().expect("a move").score
 }
 
-/// Small random boards and positions along random games.
-fn small_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
-    let mut rng = Rng(seed);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let mut rules: Rules = random_rules(&mut rng);
-        if rules.columns > 3 || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
-        {
-            continue;
-        }
-        rules.max_laps = rules.max_laps.max(20);
-        let variant = Variant::new(rules).unwrap();
-        let mut board = variant.start();
-        for _ in 0..rng.below(6) {
-            let moves = variant.legal_moves(&board);
-            if moves.is_empty() {
-                break;
-            }
-            board = moves[rng.below(moves.len() as u64) as usize].child;
-        }
-        if !variant.legal_moves(&board).is_empty() {
-            out.push((variant, board));
-        }
-    }
-    out
-}
-
 const HORIZON: u32 = 7;
 
 #[test]
 fn alpha_beta_proofs_match_brute_force_exactly() {
     let mut proven = 0;
-    for (variant, board) in small_positions(150, 0xab) {
+    for (variant, board) in small_positions(150, 0xab, 3) {
         let truth = brute_force(
             &variant,
             &board,
@@ -116,7 +89,7 @@ fn alpha_beta_proofs_match_brute_force_exactly() {
 #[test]
 fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
     let mut compared = 0;
-    for (variant, board) in small_positions(60, 0x3c75) {
+    for (variant, board) in small_positions(60, 0x3c75, 3) {
         let truth = brute_force(
             &variant,
             &board,

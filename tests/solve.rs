@@ -2,35 +2,16 @@
 
 mod common;
 
-use common::{brute_force, random_rules, Known, Rng};
-use isolo_ai::rules::{CaptureChoice, MoveGen, Variant};
+use common::{brute_force, small_positions, Known};
+use isolo_ai::rules::{MoveGen, Variant};
 use isolo_ai::solve::{Prover, Verdict};
 
 const HORIZON: u32 = 7;
 
 #[test]
 fn solve_agrees_with_brute_force_on_small_boards() {
-    let mut rng = Rng(0x5017e);
     let (mut proven, mut checked) = (0, 0);
-    while checked < 120 {
-        let rules = random_rules(&mut rng);
-        if !(2..=4).contains(&rules.columns)
-            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
-        {
-            continue;
-        }
-        let variant = Variant::new(rules).unwrap();
-        let mut board = variant.start();
-        for _ in 0..rng.below(5) {
-            let moves = variant.legal_moves(&board);
-            if moves.is_empty() {
-                break;
-            }
-            board = moves[rng.below(moves.len() as u64) as usize].child;
-        }
-        if variant.legal_moves(&board).is_empty() {
-            continue;
-        }
+    for (variant, board) in small_positions(120, 0x5017e, 4) {
         checked += 1;
         let truth = brute_force(
             &variant,

@@ -104,15 +104,7 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
 pub fn run(args: &AnalyzeArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        return Err(CliError(format!(
-            "--threads: must be 1..={MAX_THREADS}, found {}",
-            args.threads
-        )));
-    }
-    if args.hash == 0 {
-        return Err(CliError("--hash: must be at least 1 MB".into()));
-    }
+    super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let weights = match &args.weights {
         Some(path) => Weights::load(path).map_err(CliError)?,
         None => Weights::default(),

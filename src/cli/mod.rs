@@ -91,6 +91,19 @@ pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board,
     Ok(board)
 }
 
+/// Checks `--threads` (1..=`max`) and `--hash` (at least 1 MB) of a searching command.
+pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> CliResult {
+    if !(1..=max).contains(&threads) {
+        return Err(CliError(format!(
+            "--threads: must be 1..={max}, found {threads}"
+        )));
+    }
+    if hash_mb == 0 {
+        return Err(CliError("--hash: must be at least 1 MB".into()));
+    }
+    Ok(())
+}
+
 /// "S" or "N".
 pub fn side_letter(side: Side) -> String {
     side.letter().to_string()

@@ -41,15 +41,7 @@ pub struct SolveArgs {
 pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        return Err(CliError(format!(
-            "--threads: must be 1..={MAX_THREADS}, found {}",
-            args.threads
-        )));
-    }
-    if args.hash == 0 {
-        return Err(CliError("--hash: must be at least 1 MB".into()));
-    }
+    super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     if !(1..=crate::search::alphabeta::MAX_DEPTH).contains(&args.max_plies) {
         return Err(CliError(format!(
             "--max-plies: must be 1..={}",

@@ -147,3 +147,32 @@ pub fn brute_force(
         (None, None) => Known::Open,
     }
 }
+
+/// Positions on small random boards (at most `max_columns` columns; optional captures
+/// only on two), a few random plies after the start, each with a legal move.
+pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant, Board)> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut rules = random_rules(&mut rng);
+        if rules.columns > max_columns
+            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
+        {
+            continue;
+        }
+        rules.max_laps = rules.max_laps.max(20);
+        let variant = Variant::new(rules).unwrap();
+        let mut board = variant.start();
+        for _ in 0..rng.below(6) {
+            let moves = variant.legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board = moves[rng.below(moves.len() as u64) as usize].child;
+        }
+        if !variant.legal_moves(&board).is_empty() {
+            out.push((variant, board));
+        }
+    }
+    out
+}
