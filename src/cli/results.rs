@@ -246,7 +246,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                             play_compared(
                                 &variant,
                                 &engine,
-                                opening(&variant, &Openings::Start, i, seed),
+                                opening(&variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed),
                                 seed,
                                 crate::game::DEFAULT_MAX_PLIES,
                             )
