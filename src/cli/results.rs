@@ -35,6 +35,9 @@ pub struct ResultsArgs {
     /// The engine playing both seats in those games
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
+    /// Plies after which a compared game is a draw
+    #[arg(long = "game-plies", default_value_t = crate::game::DEFAULT_MAX_PLIES)]
+    pub game_plies: usize,
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
@@ -197,9 +200,9 @@ pub fn run(args: &ResultsArgs) -> CliResult {
          the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
          ({} games of `{}` against itself, each from {} random plies after the start, with 95%\n\
          Wilson intervals).\n\n\
-         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --engine {} --threads {} --seed {}\n\n\
+         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --game-plies {} --engine {} --threads {} --seed {}\n\n\
          A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} plies and {} ms.\n",
-        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
+        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.game_plies, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
     );
     for name in &args.presets {
         if !PRESETS.contains(&name.as_str()) {
@@ -248,7 +251,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                                 &engine,
                                 opening(&variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed),
                                 seed,
-                                crate::game::DEFAULT_MAX_PLIES,
+                                args.game_plies,
                             )
                         })
                         .collect();
