@@ -200,9 +200,9 @@ pub fn run(args: &ResultsArgs) -> CliResult {
          the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
          ({} games of `{}` against itself, each from {} random plies after the start, with 95%\n\
          Wilson intervals).\n\n\
-         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --game-plies {} --engine {} --threads {} --seed {}\n\n\
+         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --game-plies {} --engine {} --threads {} --seed {}{}\n\n\
          A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} plies and {} ms.\n",
-        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.game_plies, args.engine, args.threads, args.seed, args.max_plies, args.time_ms
+        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.game_plies, args.engine, args.threads, args.seed, args.presets.iter().map(|p| format!(" --preset {p}")).collect::<String>(), args.max_plies, args.time_ms
     );
     for name in &args.presets {
         if !PRESETS.contains(&name.as_str()) {
