@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{brute_force, small_positions, Known, Rng};
+use common::{brute_force, known_within, small_positions, Known, Rng};
 use isolo_ai::rules::{Board, MoveGen, Variant};
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use isolo_ai::search::mcts::{Mcts, MctsConfig};
@@ -50,13 +50,7 @@ const HORIZON: u32 = 7;
 fn alpha_beta_proofs_match_brute_force_exactly() {
     let mut proven = 0;
     for (variant, board) in small_positions(150, 0xab, 3) {
-        let truth = brute_force(
-            &variant,
-            &board,
-            HORIZON,
-            &mut Vec::new(),
-            &mut MoveGen::new(),
-        );
+        let truth = known_within(&variant, &board, HORIZON);
         let limits = Limits {
             depth: Some(HORIZON),
             ..Limits::default()
@@ -90,13 +84,7 @@ fn alpha_beta_proofs_match_brute_force_exactly() {
 fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
     let mut compared = 0;
     for (variant, board) in small_positions(60, 0x3c75, 3) {
-        let truth = brute_force(
-            &variant,
-            &board,
-            HORIZON,
-            &mut Vec::new(),
-            &mut MoveGen::new(),
-        );
+        let truth = known_within(&variant, &board, HORIZON);
         let limits = Limits {
             nodes: Some(20_000),
             ..Limits::default()
@@ -144,10 +132,7 @@ fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
 fn both_engines_find_the_womens_forced_win_in_five() {
     let women = Variant::load("isolo-women").unwrap();
     let start = women.start();
-    assert_eq!(
-        brute_force(&women, &start, 5, &mut Vec::new(), &mut MoveGen::new()),
-        Known::Win(5)
-    );
+    assert_eq!(known_within(&women, &start, 5), Known::Win(5));
     let ab = search(
         &mut alpha_beta(),
         &women,

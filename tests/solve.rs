@@ -2,8 +2,8 @@
 
 mod common;
 
-use common::{brute_force, small_positions, Known};
-use isolo_ai::rules::{MoveGen, Variant};
+use common::{known_within, small_positions, Known};
+use isolo_ai::rules::Variant;
 use isolo_ai::solve::{Prover, Verdict};
 
 const HORIZON: u32 = 7;
@@ -13,13 +13,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
     let (mut proven, mut checked) = (0, 0);
     for (variant, board) in small_positions(120, 0x5017e, 4) {
         checked += 1;
-        let truth = brute_force(
-            &variant,
-            &board,
-            HORIZON,
-            &mut Vec::new(),
-            &mut MoveGen::new(),
-        );
+        let truth = known_within(&variant, &board, HORIZON);
         let mut prover = Prover::new(&variant, 1, 4);
         let solution = prover.solve(&board, &[], HORIZON, None);
         let expected = match truth {
@@ -38,13 +32,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
             proven += 1;
             // Exact: exhaustive search two plies shorter finds no such result.
             if n >= 2 {
-                let shorter = brute_force(
-                    &variant,
-                    &board,
-                    n - 2,
-                    &mut Vec::new(),
-                    &mut MoveGen::new(),
-                );
+                let shorter = known_within(&variant, &board, n - 2);
                 assert!(
                     !matches!(
                         (shorter, solution.verdict),

@@ -176,3 +176,8 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
     }
     out
 }
+
+/// `brute_force` from a fresh path and generator: the value of `board` within `depth`.
+pub fn known_within(variant: &Variant, board: &Board, depth: u32) -> Known {
+    brute_force(variant, board, depth, &mut Vec::new(), &mut MoveGen::new())
+}
