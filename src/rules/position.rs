@@ -8,6 +8,8 @@ use super::variant::{
 };
 use super::Side;
 
+mod distinct;
+
 /// A position: both rings, the side to move, who is still in overture, and a 64-bit
 /// hash of all three. Small and `Copy`, so make/unmake push whole boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,7 +140,7 @@ pub struct LegalMove {
 }
 
 /// The moment a lap ends in an occupied pit (RULES.md 3.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct TurningPoint {
     mine: Ring,
     theirs: Ring,
@@ -193,16 +195,22 @@ impl Default for TurningPath {
 }
 
 impl TurningPoint {
-    /// The point's bucket.
+    /// The point's fields mixed into one word.
     #[inline(always)]
-    fn bucket(&self) -> usize {
+    fn mixed(&self) -> u64 {
         let words = (self.mine as u64)
             ^ ((self.mine >> 64) as u64).rotate_left(29)
             ^ (self.theirs as u64).rotate_left(13)
             ^ ((self.theirs >> 64) as u64).rotate_left(43)
             ^ (self.end as u64) << 8
             ^ self.origin as u64;
-        (words.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize
+        words.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The point's bucket.
+    #[inline(always)]
+    fn bucket(&self) -> usize {
+        (self.mixed() >> 52) as usize
     }
 }
 
@@ -237,16 +245,52 @@ impl TurningPath {
 }
 
 /// Reusable buffers for move generation (optional captures explore a tree of choices).
-#[derive(Default, Debug)]
+#[derive(Debug)]
 pub struct MoveGen {
     path: TurningPath,
     pending: Vec<PendingPass>,
     choices: Vec<bool>,
+    distinct: distinct::DistinctSearch,
+    /// Most turning points the distinct-move search explores from one pit.
+    point_limit: usize,
+    /// Whether the last generation left turning points unexplored.
+    truncated: bool,
+}
+
+impl Default for MoveGen {
+    fn default() -> Self {
+        MoveGen {
+            path: TurningPath::default(),
+            pending: Vec::new(),
+            choices: Vec::new(),
+            distinct: distinct::DistinctSearch::default(),
+            point_limit: usize::MAX,
+            truncated: false,
+        }
+    }
 }
 
 impl MoveGen {
     pub fn new() -> MoveGen {
         MoveGen::default()
+    }
+
+    /// A generator whose distinct-move listings explore at most `points` turning points
+    /// from each pit once the pit has a move, so positions where optional captures open
+    /// a vast number of results cost bounded time and memory. Those listings then hold
+    /// the results of fewest laps (and at least one move from every pit that has one),
+    /// and `truncated` tells when some were left out. Other listings, and
+    /// `has_legal_move`, stay exact.
+    pub fn with_point_limit(points: usize) -> MoveGen {
+        MoveGen {
+            point_limit: points.max(1),
+            ..MoveGen::default()
+        }
+    }
+
+    /// Whether the last distinct-move listing left results out (see `with_point_limit`).
+    pub fn truncated(&self) -> bool {
+        self.truncated
     }
 }
 
@@ -266,6 +310,18 @@ struct MoveFrame<'a> {
     table: &'a LoopTable,
     spots: &'a [CaptureSpot; ring::MAX_LANES],
     pit: usize,
+}
+
+/// Which moves a generator reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing<'c> {
+    /// Every legal move (every sequence of capture choices).
+    Sequences,
+    /// One move for each distinct position a pit's moves lead to, with its capture
+    /// choices or (cheaper) without.
+    Distinct { with_choices: bool },
+    /// Only the move with these capture choices, if it is legal.
+    Guided(&'c [bool]),
 }
 
 /// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
@@ -403,11 +459,74 @@ impl Variant {
         board: &Board,
         pits: u32,
         gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.visit_outcomes(board, pits, Listing::Sequences, gen, visit);
+    }
+
+    /// Calls `visit` once for each distinct position the moves from each pit lead to,
+    /// with one legal move that reaches it (fewest laps, take before pass). With forced
+    /// captures this is every legal move; with optional captures it skips the many
+    /// sequences of choices that lead to the same position, and costs time in
+    /// proportion to the distinct turning points, not to the sequences (which can run
+    /// to tens of millions in Igisoro). Searchers use this.
+    pub fn for_each_distinct_move(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.for_each_distinct_move_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_distinct_move`, for the pits in `pits` only.
+    pub fn for_each_distinct_move_from(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        let listing = Listing::Distinct { with_choices: true };
+        self.visit_outcomes(board, pits, listing, gen, visit);
+    }
+
+    /// Like `for_each_distinct_move`, without the capture choices (`choices` is empty):
+    /// for searchers, which need the positions and name only the moves they report.
+    pub fn for_each_distinct_result(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.for_each_distinct_result_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_distinct_result`, for the pits in `pits` only.
+    pub fn for_each_distinct_result_from(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        let listing = Listing::Distinct {
+            with_choices: false,
+        };
+        self.visit_outcomes(board, pits, listing, gen, visit);
+    }
+
+    fn visit_outcomes(
+        &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
         mut visit: impl FnMut(&MoveOutcome),
     ) {
         let me = board.to_move;
         let pits = pits & self.candidate_pits(board);
-        self.for_each_result(board, pits, gen, |end| {
+        self.for_each_result(board, pits, listing, gen, |end| {
             let mut rings = [0; 2];
             rings[me as usize] = end.mine;
             rings[me.opponent() as usize] = end.theirs;
@@ -429,6 +548,7 @@ impl Variant {
         &self,
         board: &Board,
         pits: u32,
+        listing: Listing,
         gen: &mut MoveGen,
         mut visit: impl FnMut(&MoveEnd) -> bool,
     ) {
@@ -437,6 +557,7 @@ impl Variant {
         let protect = self.rules.overture_protects && board.in_overture(opp);
         let spots = &self.geo.capture[protect as usize];
         let (mine, theirs) = (board.ring(me), board.ring(opp));
+        gen.truncated = false;
         let mut lanes = pits;
         while lanes != 0 {
             let pit = lanes.trailing_zeros() as usize;
@@ -460,8 +581,10 @@ impl Variant {
             };
             match self.rules.capture_choice {
                 CaptureChoice::Forced => {
-                    if let Some((mine, theirs, laps, captured)) =
-                        self.play_forced(&frame, mine, theirs)
+                    let unchosen = !matches!(listing, Listing::Guided(c) if !c.is_empty());
+                    if let Some((mine, theirs, laps, captured)) = unchosen
+                        .then(|| self.play_forced(&frame, mine, theirs))
+                        .flatten()
                     {
                         let more = visit(&MoveEnd {
                             mine,
@@ -471,6 +594,40 @@ impl Variant {
                             ..template
                         });
                         if !more {
+                            return;
+                        }
+                    }
+                }
+                CaptureChoice::Optional if matches!(listing, Listing::Distinct { .. }) => {
+                    let with_choices = listing == Listing::Distinct { with_choices: true };
+                    let more = self.play_distinct(
+                        &frame,
+                        (mine, theirs),
+                        gen,
+                        with_choices,
+                        &template,
+                        &mut visit,
+                    );
+                    if !more {
+                        return;
+                    }
+                }
+                CaptureChoice::Optional if matches!(listing, Listing::Guided(_)) => {
+                    let Listing::Guided(choices) = listing else {
+                        unreachable!("matched above")
+                    };
+                    if let Some((mine, theirs, laps, captured)) =
+                        self.play_guided(&frame, mine, theirs, choices, gen)
+                    {
+                        let end = MoveEnd {
+                            choices,
+                            mine,
+                            theirs,
+                            laps,
+                            captured,
+                            ..template
+                        };
+                        if !visit(&end) {
                             return;
                         }
                     }
@@ -695,6 +852,69 @@ impl Variant {
         }
     }
 
+    /// Plays the move from `frame.pit` with the given capture choices, one for each
+    /// opportunity met: `None` unless they are exactly the choices of a legal move.
+    fn play_guided(
+        &self,
+        frame: &MoveFrame,
+        mine: Ring,
+        theirs: Ring,
+        choices: &[bool],
+        gen: &mut MoveGen,
+    ) -> Played {
+        gen.path.truncate(0);
+        let mut state = LapState {
+            mine: ring::clear_lane(mine, frame.pit),
+            theirs,
+            from: frame.pit,
+            seeds: ring::lane(mine, frame.pit) as u32,
+            laps: 0,
+            captured: 0,
+        };
+        let mut next_choice = choices.iter();
+        loop {
+            state.laps += 1;
+            if state.laps > self.rules.max_laps {
+                return None;
+            }
+            let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
+            state.mine = sown;
+            if ring::lane(state.mine, end) == 1 {
+                let all_used = next_choice.next().is_none();
+                return all_used.then_some((state.mine, state.theirs, state.laps, state.captured));
+            }
+            let origin = self.origin(frame, state.from, end);
+            let point = TurningPoint {
+                mine: state.mine,
+                theirs: state.theirs,
+                end: end as u8,
+                origin: origin as u8,
+            };
+            if !gen.path.insert(point) {
+                return None;
+            }
+            let spot = &frame.spots[end];
+            let take = self.capturable(spot, state.theirs);
+            if take == 0 || !*next_choice.next()? {
+                state = Self::relay(state, end);
+                continue;
+            }
+            state.theirs = Self::take_captured(spot, state.theirs);
+            state.captured += take;
+            if self.rules.capture_ends_move {
+                state.laps += 1;
+                if state.laps > self.rules.max_laps {
+                    return None;
+                }
+                state.mine = frame.table.sow(state.mine, origin, take).0;
+                let all_used = next_choice.next().is_none();
+                return all_used.then_some((state.mine, state.theirs, state.laps, state.captured));
+            }
+            state.from = origin;
+            state.seeds = take;
+        }
+    }
+
     /// The state after picking up the pit where a lap ended, for a relay lap.
     #[inline(always)]
     fn relay(state: LapState, end: usize) -> LapState {
@@ -723,15 +943,46 @@ impl Variant {
         moves
     }
 
+    /// One legal move for each distinct position a pit's moves lead to (see
+    /// `for_each_distinct_move`).
+    pub fn distinct_moves(&self, board: &Board) -> Vec<LegalMove> {
+        let mut moves = Vec::new();
+        self.for_each_distinct_move(board, &mut MoveGen::new(), |m| {
+            moves.push(LegalMove {
+                mv: Move {
+                    pit: m.pit,
+                    choices: m.choices.to_vec(),
+                },
+                child: m.child,
+                laps: m.laps,
+                captured: m.captured,
+            })
+        });
+        moves
+    }
+
     /// Appends the positions the legal moves lead to.
     pub fn children(&self, board: &Board, gen: &mut MoveGen, out: &mut Vec<Board>) {
         self.for_each_move(board, gen, |m| out.push(m.child));
     }
 
+    /// Number of legal moves, counting no further than `most` (optional captures can
+    /// make tens of millions).
+    pub fn count_moves_up_to(&self, board: &Board, gen: &mut MoveGen, most: u64) -> u64 {
+        let mut count = 0;
+        let pits = self.candidate_pits(board);
+        self.for_each_result(board, pits, Listing::Sequences, gen, |_| {
+            count += 1;
+            count < most
+        });
+        count
+    }
+
     /// Number of legal moves.
     pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
         let mut count = 0;
-        self.for_each_result(board, self.candidate_pits(board), gen, |_| {
+        let pits = self.candidate_pits(board);
+        self.for_each_result(board, pits, Listing::Sequences, gen, |_| {
             count += 1;
             true
         });
@@ -741,10 +992,18 @@ impl Variant {
     /// Whether the side to move has a legal move; stops at the first one found.
     pub fn has_legal_move(&self, board: &Board, gen: &mut MoveGen) -> bool {
         let mut found = false;
-        self.for_each_result(board, self.candidate_pits(board), gen, |_| {
+        let pits = self.candidate_pits(board);
+        // Exact whatever the generator's limit: the game's end depends on it.
+        let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
+        let listing = Listing::Distinct {
+            with_choices: false,
+        };
+        self.for_each_result(board, pits, listing, gen, |_| {
             found = true;
             false
         });
+        gen.point_limit = limit;
+        gen.truncated = false;
         found
     }
 
@@ -754,25 +1013,67 @@ impl Variant {
         (!any).then(|| board.to_move.opponent())
     }
 
-    /// Parses and plays one move; the error lists the legal moves.
+    /// Parses and plays one move; the error lists the legal moves (one for each distinct
+    /// result where capture choices make many).
     pub fn play_text(&self, board: &Board, text: &str) -> Result<LegalMove, NotationError> {
         let optional = self.rules.capture_choice == CaptureChoice::Optional;
         let mv = Move::parse(text, self.rules.columns, optional)?;
-        let moves = self.legal_moves(board);
-        if let Some(found) = moves.iter().find(|m| m.mv == mv) {
-            return Ok(found.clone());
+        if let Some(found) = self.play_move(board, &mv) {
+            return Ok(found);
         }
-        let legal: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+        let moves = self.distinct_moves(board);
+        let mut legal: Vec<String> = moves
+            .iter()
+            .take(MOVES_LISTED_IN_ERRORS)
+            .map(|m| m.mv.to_string())
+            .collect();
+        if moves.len() > MOVES_LISTED_IN_ERRORS {
+            legal.push(format!("and {} more", moves.len() - MOVES_LISTED_IN_ERRORS));
+        }
         let legal = if legal.is_empty() {
             "none, the game is over".to_string()
         } else {
             legal.join(" ")
         };
+        let label = if moves.iter().any(|m| !m.mv.choices.is_empty()) {
+            "legal moves, one for each resulting position"
+        } else {
+            "legal moves"
+        };
         Err(NotationError(format!(
-            "move '{text}' is not legal here (legal moves: {legal})"
+            "move '{text}' is not legal here ({label}: {legal})"
         )))
     }
+
+    /// The legal move `mv`, or `None` if it is not legal here. Plays only that move's
+    /// choices, so it costs one move however many sequences the position has.
+    pub fn play_move(&self, board: &Board, mv: &Move) -> Option<LegalMove> {
+        let pit = mv
+            .pit
+            .checked_sub(1)
+            .filter(|&p| (p as usize) < self.pits())?;
+        let mut found = None;
+        let me = board.to_move;
+        let listing = Listing::Guided(&mv.choices);
+        let pits = (1 << pit) & self.candidate_pits(board);
+        self.for_each_result(board, pits, listing, &mut MoveGen::new(), |end| {
+            let mut rings = [0; 2];
+            rings[me as usize] = end.mine;
+            rings[me.opponent() as usize] = end.theirs;
+            found = Some(LegalMove {
+                mv: mv.clone(),
+                child: Board::new(rings, me.opponent(), end.overture),
+                laps: end.laps,
+                captured: end.captured,
+            });
+            false
+        });
+        found
+    }
 }
+
+/// Most legal moves an illegal-move error lists.
+const MOVES_LISTED_IN_ERRORS: usize = 60;
 
 /// A board with a history, for make/unmake along a game or a search path.
 #[derive(Clone, Debug)]

@@ -1,0 +1,326 @@
+//! The distinct results of a move with optional captures, found without listing every
+//! sequence of take/pass choices.
+//!
+//! RULES.md makes every sequence a move, and in Igisoro a single pit can have tens of
+//! millions of them (most lead to the same few positions). A searcher only needs each
+//! distinct resulting position once. The turning point where a choice is met fixes
+//! everything that can follow it (the seeds on both sides, where the lap ended and where
+//! a capture would resow from), so the choices form a graph over turning points. A
+//! sequence that ends the move is a walk in that graph; cutting out a loop of a walk
+//! that repeats a turning point leaves a shorter walk with the same end, and without
+//! repeats it is a legal move. So the positions legal moves reach are exactly those a
+//! breadth-first search over the graph reaches within `max_laps` laps (every edge is one
+//! lap, so the first visit is the one with fewest laps), and the work is bounded by the
+//! number of distinct turning points, not of sequences.
+
+use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
+use crate::rules::ring::{self, Ring};
+
+/// How a turning point (or an end) was reached from the one before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// No capture was possible: a relay.
+    Relay,
+    Take,
+    Pass,
+}
+
+/// No choice before: the move's first capture choice is still ahead.
+const NO_CHOICE: u32 = u32::MAX;
+
+/// A turning point reached by the breadth-first search, and how it was first reached.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reached {
+    point: TurningPoint,
+    laps: u32,
+    step: Step,
+    /// The latest point before this one that was reached by a choice (`NO_CHOICE` if
+    /// none): the choices of a path are read back along these links, skipping relays.
+    earlier_choice: u32,
+}
+
+impl Reached {
+    /// The latest point reached by a choice on the path to this one, itself included.
+    fn latest_choice(&self, index: u32) -> u32 {
+        if self.step == Step::Relay {
+            self.earlier_choice
+        } else {
+            index
+        }
+    }
+}
+
+/// A lap about to be sown, with how it came about.
+struct Lap {
+    mine: Ring,
+    theirs: Ring,
+    from: usize,
+    seeds: u32,
+    laps: u32,
+    step: Step,
+    /// The latest point reached by a choice before this lap.
+    earlier_choice: u32,
+}
+
+/// A key of a `StampedSet`: its fields mixed into one well-spread word.
+trait Mixed: Copy + Eq {
+    fn mixed(&self) -> u64;
+}
+
+impl Mixed for TurningPoint {
+    fn mixed(&self) -> u64 {
+        TurningPoint::mixed(self)
+    }
+}
+
+/// The two rings a move ends with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct EndRings(Ring, Ring);
+
+impl Mixed for EndRings {
+    fn mixed(&self) -> u64 {
+        let words = (self.0 as u64)
+            ^ ((self.0 >> 64) as u64).rotate_left(21)
+            ^ (self.1 as u64).rotate_left(42)
+            ^ ((self.1 >> 64) as u64).rotate_left(7);
+        words.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+/// Slots a `StampedSet` starts with.
+const FIRST_SLOTS: usize = 64;
+
+/// An open-addressing set emptied in O(1) by a new stamp: the generator empties its sets
+/// once per pit, and most pits meet only a few turning points, so clearing a table that
+/// grew large once must not cost its size every time.
+#[derive(Debug)]
+struct StampedSet<K> {
+    /// Each slot with the stamp of the filling it belongs to.
+    slots: Vec<(u32, K)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl<K: Mixed + Default> Default for StampedSet<K> {
+    fn default() -> Self {
+        StampedSet {
+            slots: vec![(0, K::default()); FIRST_SLOTS],
+            stamp: 1,
+            len: 0,
+        }
+    }
+}
+
+impl<K: Mixed + Default> StampedSet<K> {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Old stamps could come back: forget them all.
+            self.slots.iter_mut().for_each(|slot| slot.0 = 0);
+            self.stamp = 1;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds `key`; false if it was already there.
+    fn insert(&mut self, key: K) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = (key.mixed() >> 32) as usize & mask;
+        loop {
+            let (stamp, other) = self.slots[at];
+            if stamp != self.stamp {
+                self.slots[at] = (self.stamp, key);
+                self.len += 1;
+                return true;
+            }
+            if other == key {
+                return false;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let live: Vec<K> = self
+            .slots
+            .iter()
+            .filter(|slot| slot.0 == self.stamp)
+            .map(|slot| slot.1)
+            .collect();
+        let size = self.slots.len() * 2;
+        self.slots = vec![(0, K::default()); size];
+        self.stamp = 1;
+        self.len = 0;
+        for key in live {
+            self.insert(key);
+        }
+    }
+}
+
+/// Buffers of the breadth-first search over turning points.
+#[derive(Default, Debug)]
+pub(super) struct DistinctSearch {
+    reached: Vec<Reached>,
+    points: StampedSet<TurningPoint>,
+    ends: StampedSet<EndRings>,
+}
+
+impl Variant {
+    /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
+    /// with one move that reaches it (the one of fewest laps found first, take before
+    /// pass; its choices are left empty unless `with_choices`). Returns false when
+    /// `visit` asked to stop.
+    pub(super) fn play_distinct(
+        &self,
+        frame: &MoveFrame,
+        (mine, theirs): (Ring, Ring),
+        gen: &mut MoveGen,
+        with_choices: bool,
+        template: &MoveEnd,
+        visit: &mut dyn FnMut(&MoveEnd) -> bool,
+    ) -> bool {
+        let search = &mut gen.distinct;
+        search.reached.clear();
+        search.points.clear();
+        search.ends.clear();
+        let theirs_total = ring::total(theirs);
+        let first = Lap {
+            mine: ring::clear_lane(mine, frame.pit),
+            theirs,
+            from: frame.pit,
+            seeds: ring::lane(mine, frame.pit) as u32,
+            laps: 1,
+            step: Step::Relay,
+            earlier_choice: NO_CHOICE,
+        };
+        let mut ended = |lap: &Lap, mine: Ring, gen: &mut MoveGen| -> bool {
+            if !gen.distinct.ends.insert(EndRings(mine, lap.theirs)) {
+                return true;
+            }
+            gen.choices.clear();
+            if with_choices {
+                push_choices(&gen.distinct.reached, lap, &mut gen.choices);
+            }
+            visit(&MoveEnd {
+                choices: &gen.choices,
+                mine,
+                theirs: lap.theirs,
+                laps: lap.laps,
+                captured: theirs_total - ring::total(lap.theirs),
+                ..*template
+            })
+        };
+        if !self.sow_lap(frame, first, gen, &mut ended) {
+            return false;
+        }
+        let mut next = 0;
+        while next < gen.distinct.reached.len() {
+            let node = gen.distinct.reached[next];
+            let at = next as u32;
+            next += 1;
+            let point = node.point;
+            let end = point.end as usize;
+            let earlier_choice = node.latest_choice(at);
+            let spot = &frame.spots[end];
+            let take = self.capturable(spot, point.theirs);
+            let laps = node.laps + 1;
+            if laps > self.rules.max_laps {
+                continue;
+            }
+            if take > 0 {
+                let captured = Self::take_captured(spot, point.theirs);
+                let taking = Lap {
+                    mine: point.mine,
+                    theirs: captured,
+                    from: point.origin as usize,
+                    seeds: take,
+                    laps,
+                    step: Step::Take,
+                    earlier_choice,
+                };
+                let more = if self.rules.capture_ends_move {
+                    let sown = frame.table.sow(point.mine, taking.from, take).0;
+                    ended(&taking, sown, gen)
+                } else {
+                    self.sow_lap(frame, taking, gen, &mut ended)
+                };
+                if !more {
+                    return false;
+                }
+            }
+            let relay = Lap {
+                mine: ring::clear_lane(point.mine, end),
+                theirs: point.theirs,
+                from: end,
+                seeds: ring::lane(point.mine, end) as u32,
+                laps,
+                step: if take > 0 { Step::Pass } else { Step::Relay },
+                earlier_choice,
+            };
+            if !self.sow_lap(frame, relay, gen, &mut ended) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Sows one lap: the move ends (reported to `ended`), or a turning point not seen
+    /// before joins the search. Returns false when `ended` asked to stop.
+    fn sow_lap(
+        &self,
+        frame: &MoveFrame,
+        lap: Lap,
+        gen: &mut MoveGen,
+        ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
+    ) -> bool {
+        let (sown, end) = frame.table.sow(lap.mine, lap.from, lap.seeds);
+        if ring::lane(sown, end) == 1 {
+            return ended(&lap, sown, gen);
+        }
+        let point = TurningPoint {
+            mine: sown,
+            theirs: lap.theirs,
+            end: end as u8,
+            origin: self.origin(frame, lap.from, end) as u8,
+        };
+        let search = &mut gen.distinct;
+        // The limit binds only once the pit has a move, so a pit with legal moves
+        // always lists one.
+        if search.reached.len() >= gen.point_limit && !search.ends.is_empty() {
+            gen.truncated = true;
+            return true;
+        }
+        if search.points.insert(point) {
+            search.reached.push(Reached {
+                point,
+                laps: lap.laps,
+                step: lap.step,
+                earlier_choice: lap.earlier_choice,
+            });
+        }
+        true
+    }
+}
+
+/// Appends the capture choices of the path that `lap` ends.
+fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<bool>) {
+    let first = out.len();
+    let choice = |step: Step| step == Step::Take;
+    if lap.step != Step::Relay {
+        out.push(choice(lap.step));
+    }
+    let mut at = lap.earlier_choice;
+    while at != NO_CHOICE {
+        let node = reached[at as usize];
+        out.push(choice(node.step));
+        at = node.earlier_choice;
+    }
+    out[first..].reverse();
+}
