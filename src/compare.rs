@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::engine::EngineSpec;
 use crate::game::{play_game, EndReason};
 use crate::rules::{Board, MoveGen, Side, Variant};
+use crate::search::{move_generator, searched_moves};
 use crate::stats::{normal_cdf, Z95};
 
 /// How a compared game starts.
@@ -30,7 +31,8 @@ pub struct GameFacts {
     pub winner: Option<Side>,
     pub reason: EndReason,
     pub plies: usize,
-    /// Per position: legal moves; whether a candidate pit's move was endless.
+    /// Per position: distinct positions the legal moves reach (each pit's, counted as
+    /// the searchers list them); whether a candidate pit's move was endless.
     pub branching: Vec<usize>,
     pub endless: Vec<bool>,
     /// Per move played: laps and seeds captured.
@@ -52,13 +54,13 @@ pub fn opening(variant: &Variant, openings: &Openings, index: u64, seed: u64) ->
                     SmallRng::seed_from_u64(seed ^ attempt.wrapping_mul(0x2545_f491_4f6c_dd1d));
                 let mut board = variant.start();
                 for _ in 0..*plies {
-                    let moves = variant.legal_moves(&board);
+                    let (moves, _) = searched_moves(variant, &board);
                     if moves.is_empty() {
                         break;
                     }
                     board = moves[rng.random_range(0..moves.len())].child;
                 }
-                if !variant.legal_moves(&board).is_empty() {
+                if variant.has_legal_move(&board, &mut MoveGen::new()) {
                     return board;
                 }
             }
@@ -89,11 +91,11 @@ pub fn play_compared(
         captured: Vec::new(),
     };
     let mut board = start;
-    let mut gen = MoveGen::new();
+    let mut gen = move_generator();
     for mv in &game.moves {
-        facts
-            .branching
-            .push(variant.count_moves(&board, &mut gen) as usize);
+        let mut distinct = 0;
+        variant.for_each_distinct_result(&board, &mut gen, |_| distinct += 1);
+        facts.branching.push(distinct);
         facts
             .endless
             .push(has_endless_move(variant, &board, &mut gen));
@@ -111,7 +113,8 @@ pub fn play_compared(
 fn has_endless_move(variant: &Variant, board: &Board, gen: &mut MoveGen) -> bool {
     let candidates = variant.candidate_pits(board);
     let mut legal = 0u32;
-    variant.for_each_move(board, gen, |m| legal |= 1 << (m.pit - 1));
+    // (Every pit with a legal move lists one, whatever the generator's limit.)
+    variant.for_each_distinct_result(board, gen, |m| legal |= 1 << (m.pit - 1));
     candidates & !legal != 0
 }
 

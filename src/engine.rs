@@ -11,7 +11,7 @@ use crate::eval::Weights;
 use crate::rules::{Board, LegalMove, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
-use crate::search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
+use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
 
 /// Time per move of a searching engine whose spec gives no limit.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
@@ -225,7 +225,9 @@ impl Bot {
         history: &[u64],
         report: &mut dyn FnMut(&Progress),
     ) -> Option<Choice> {
-        let moves = variant.legal_moves(board);
+        // One move per distinct result: random and greedy choose among positions, not
+        // among the take/pass sequences that reach them.
+        let (moves, _) = searched_moves(variant, board);
         if moves.is_empty() {
             return None;
         }
@@ -259,8 +261,7 @@ impl Bot {
                     multipv: 1,
                 };
                 let result = searcher.search(&request, report);
-                let best = result.best()?.mv.clone();
-                let played = moves.into_iter().find(|m| m.mv == best)?;
+                let played = variant.play_move(board, &result.best()?.mv)?;
                 Some(Choice {
                     played,
                     search: Some(result),

@@ -5,9 +5,9 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::rules::{Board, Variant};
+use crate::rules::{Board, MoveGen, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{Limits, Score, SearchRequest, Searcher};
+use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
 
 /// Reads a suite: one position a line; `#` starts a comment (a whole line or after the
 /// position). A bad line is an error naming its number.
@@ -21,7 +21,7 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
         let board = variant
             .parse_position(line)
             .map_err(|e| format!("{name}, line {}: {e}", i + 1))?;
-        if variant.legal_moves(&board).is_empty() {
+        if !variant.has_legal_move(&board, &mut MoveGen::new()) {
             return Err(format!(
                 "{name}, line {}: the game is already over in this position",
                 i + 1
@@ -80,14 +80,14 @@ pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport 
         let mut board = variant.start();
         let mut over = false;
         for _ in 0..request.plies {
-            let moves = variant.legal_moves(&board);
+            let (moves, _) = searched_moves(variant, &board);
             if moves.is_empty() {
                 over = true;
                 break;
             }
             board = moves[rng.random_range(0..moves.len())].child;
         }
-        if over || variant.legal_moves(&board).is_empty() {
+        if over || !variant.has_legal_move(&board, &mut MoveGen::new()) {
             report.game_over += 1;
             continue;
         }

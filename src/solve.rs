@@ -12,9 +12,9 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use crate::eval::Weights;
-use crate::rules::{Board, Move, Variant};
+use crate::rules::{Board, Move, MoveGen, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{Limits, Score, SearchRequest, Searcher};
+use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
 
 /// What the prover established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +108,7 @@ impl<'v> Prover<'v> {
 
     /// Whether the side to move at `board` loses within `plies` whatever it does.
     fn loses_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
-        if self.variant.legal_moves(board).is_empty() {
+        if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
             return true;
         }
         matches!(self.solve(board, history, plies, None).verdict, Verdict::Loss(p) if p <= plies)
@@ -151,10 +151,15 @@ impl<'v> Prover<'v> {
         for (i, mv) in pv.iter().enumerate() {
             let left = plies - i as u32 - 1;
             let winner_to_move = (i % 2 == 0) == root_wins;
-            let moves = self.variant.legal_moves(&board);
-            let Some(played) = moves.iter().find(|m| &m.mv == mv) else {
+            let Some(played) = self.variant.play_move(&board, mv) else {
                 return Err(format!("move {} ({mv}) of the line is not legal", i + 1));
             };
+            let (moves, truncated) = searched_moves(self.variant, &board);
+            if truncated && !winner_to_move {
+                return Err(format!(
+                    "after move {i}, the defences reach too many positions to check them all"
+                ));
+            }
             path.push(board.hash());
             if winner_to_move {
                 if !self.loses_within(&played.child, &path, left) {
@@ -226,9 +231,14 @@ impl<'v> Prover<'v> {
         if seen.len() > cap {
             return false;
         }
-        let moves = self.variant.legal_moves(board);
+        let (moves, truncated) = searched_moves(self.variant, board);
         if moves.is_empty() || plies == 0 {
             return true;
+        }
+        if truncated && !winner {
+            // (A proof never passes there: the searchers prove no loss where moves were
+            // left out.)
+            return false;
         }
         path.push(board.hash());
         let ok = if winner {

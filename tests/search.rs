@@ -371,3 +371,46 @@ fn a_tiny_budget_still_completes_the_first_iteration() {
         }
     }
 }
+
+/// Igisoro with captures resown from the capture pit: five plies from the start, North
+/// has 89 million legal take/pass sequences here (hundreds of thousands of distinct
+/// results).
+const VAST_POSITION: &str = "2,3,10,1,6,1,2,1/1,2,1,2,3,2,0,6/0,0,2,1,1,2,1,0/2,0,1,1,1,7,1,1 N";
+
+fn capture_pit_igisoro() -> Variant {
+    let mut rules = isolo_ai::rules::Rules::preset("igisoro").unwrap();
+    rules.capture_sow_from = isolo_ai::rules::SowOrigin::CapturePit;
+    Variant::new(rules).unwrap()
+}
+
+#[test]
+fn vast_move_lists_are_cut_to_a_bounded_search_that_proves_no_loss() {
+    let variant = capture_pit_igisoro();
+    let board = variant.parse_position(VAST_POSITION).unwrap();
+    let (moves, truncated) = isolo_ai::search::searched_moves(&variant, &board);
+    assert!(truncated, "the point limit binds here");
+    let pits: std::collections::BTreeSet<u8> = moves.iter().map(|m| m.mv.pit).collect();
+    let mut legal_pits = std::collections::BTreeSet::new();
+    let mut first_moves = MoveGen::with_point_limit(1);
+    variant.for_each_distinct_result(&board, &mut first_moves, |m| {
+        legal_pits.insert(m.pit);
+    });
+    assert_eq!(pits, legal_pits, "every pit with a legal move keeps one");
+    assert!(pits.len() >= 6, "{pits:?}");
+    for m in &moves {
+        assert_eq!(variant.play_move(&board, &m.mv).as_ref(), Some(m));
+    }
+    for searcher in [
+        &mut alpha_beta() as &mut dyn Searcher,
+        &mut mcts(3) as &mut dyn Searcher,
+    ] {
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let result = search(searcher, &variant, board, limits);
+        let best = result.best().expect("a move");
+        assert!(variant.play_move(&board, &best.mv).is_some(), "{}", best.mv);
+        assert!(!matches!(best.score, Score::Loss(_)), "{:?}", best.score);
+    }
+}

@@ -10,7 +10,7 @@ use crate::eval::Weights;
 use crate::rules::{notation, Board, Move, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism};
-use crate::search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
+use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
 
 /// Most threads a search may use.
 pub const MAX_THREADS: usize = 256;
@@ -109,7 +109,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         Some(path) => Weights::load(path).map_err(CliError)?,
         None => Weights::default(),
     };
-    let legal = variant.legal_moves(&board).len();
+    let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
     let limits = Limits {
         depth: args.depth,

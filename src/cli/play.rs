@@ -7,7 +7,7 @@ use clap::Args;
 use super::{emit, CliError, CliResult, PositionArgs};
 use crate::engine::EngineSpec;
 use crate::rules::{Board, LegalMove, Side, Variant};
-use crate::search::Progress;
+use crate::search::{searched_moves, Progress};
 
 /// Occurrences of a position (same side to move) that draw the game (RULES.md 3.6).
 const DRAW_REPETITIONS: usize = 3;
@@ -144,9 +144,12 @@ pub fn run(args: &PlayArgs) -> CliResult {
     }
 }
 
+/// The legal moves, one for each position they reach (take/pass sequences can run to
+/// millions).
 fn list_moves(variant: &Variant, board: &Board) -> String {
-    let moves: Vec<String> = variant
-        .legal_moves(board)
+    let (moves, truncated) = searched_moves(variant, board);
+    let more = if truncated { ", ... (more)" } else { "" };
+    let moves: Vec<String> = moves
         .iter()
         .map(|m| {
             if m.captured > 0 {
@@ -156,7 +159,7 @@ fn list_moves(variant: &Variant, board: &Board) -> String {
             }
         })
         .collect();
-    format!("Legal moves: {}\n", moves.join(", "))
+    format!("Legal moves: {}{more}\n", moves.join(", "))
 }
 
 /// Takes back moves until it is the human's turn again with one human move undone.

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use super::tt::{Bound, Entry, TranspositionTable, NO_MOVE};
 use super::{
-    is_proven, loss_in, moves_of_line, win_in, Limits, Line, Progress, Score, SearchRequest,
-    SearchResult, Searcher, DRAW, INFINITY,
+    is_proven, loss_in, move_generator, moves_of_line, searched_children, searched_moves, win_in,
+    Limits, Line, Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
+    UNPROVEN_LOSS,
 };
 use crate::eval::{Evaluator, Weights};
 use crate::rules::{Board, MoveGen, Variant};
@@ -129,7 +130,7 @@ impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, history: &[u64]) -> Worker<'a> {
         Worker {
             shared,
-            gen: MoveGen::new(),
+            gen: move_generator(),
             pending_nodes: 0,
             nodes: 0,
             path: history.to_vec(),
@@ -167,8 +168,9 @@ impl<'a> Worker<'a> {
         self.pending_nodes = 0;
     }
 
-    /// The children of `board`, ordered best first, in a buffer of this ply.
-    fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> Vec<Child> {
+    /// The children of `board`, ordered best first, in a buffer of this ply, and whether
+    /// legal results were left out (see `POINTS_PER_PIT`).
+    fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> (Vec<Child>, bool) {
         let mut list = if ply < self.buffers.len() {
             std::mem::take(&mut self.buffers[ply])
         } else {
@@ -180,7 +182,7 @@ impl<'a> Worker<'a> {
         let mut index = 0u32;
         self.shared
             .variant
-            .for_each_move(board, &mut self.gen, |m| {
+            .for_each_distinct_result(board, &mut self.gen, |m| {
                 let order = if index == table_move as u32 {
                     i32::MAX
                 } else {
@@ -194,13 +196,14 @@ impl<'a> Worker<'a> {
                 });
                 index += 1;
             });
+        let truncated = self.gen.truncated();
         if self.shared.optional_captures && list.len() > 1 {
-            // Different take/pass sequences often reach the same position: search each
+            // Moves from different pits can reach the same position: search each
             // position once, under its first move (generation order is kept).
             dedup_children(&mut list);
         }
         order_front(&mut list, 0);
-        list
+        (list, truncated)
     }
 
     fn give_back(&mut self, ply: usize, list: Vec<Child>) {
@@ -265,7 +268,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut children = self.children(board, ply, table_move);
+        let (mut children, truncated) = self.children(board, ply, table_move);
         if children.is_empty() {
             self.give_back(ply, children);
             return loss_in(ply as i32);
@@ -314,6 +317,10 @@ impl<'a> Worker<'a> {
         self.give_back(ply, children);
         if self.stopped() {
             return DRAW;
+        }
+        if truncated && best < UNPROVEN_LOSS {
+            // Unexamined moves may hold a defence.
+            best = UNPROVEN_LOSS;
         }
         // 6. Remember.
         let bound = if best >= beta {
@@ -639,7 +646,7 @@ impl Searcher for AlphaBeta {
             start,
         };
         let root = request.board;
-        let legal = variant.legal_moves(&root);
+        let (legal, root_truncated) = searched_moves(variant, &root);
         let root_moves: Vec<RootMove> = legal
             .iter()
             .enumerate()
@@ -689,9 +696,14 @@ impl Searcher for AlphaBeta {
                     complete_proven_line(variant, &root, &request.history, &mut indices, wanted);
                 }
                 let pv = moves_of_line(variant, &root, &indices);
+                let value = if root_truncated {
+                    m.value.max(UNPROVEN_LOSS)
+                } else {
+                    m.value
+                };
                 Line {
                     mv: legal[m.child.index as usize].mv.clone(),
-                    score: Score::from_value(m.value),
+                    score: Score::from_value(value),
                     pv,
                 }
             })
@@ -717,12 +729,12 @@ fn extend_from_table(
 ) {
     let mut board = *root;
     let mut seen = vec![board.hash()];
-    let mut gen = MoveGen::new();
+    let mut gen = move_generator();
     let mut children = Vec::new();
     let mut step = 0;
     while step < wanted {
         children.clear();
-        variant.children(&board, &mut gen, &mut children);
+        searched_children(variant, &board, &mut gen, &mut children);
         let index = match line.get(step) {
             Some(&index) => index,
             None => match tt.probe(board.hash()) {
@@ -763,7 +775,7 @@ fn complete_proven_line(
         let mut path = history.to_vec();
         for &index in line.iter() {
             let mut children = Vec::new();
-            variant.children(&board, &mut MoveGen::new(), &mut children);
+            searched_children(variant, &board, &mut move_generator(), &mut children);
             path.push(board.hash());
             board = children[index as usize];
         }
@@ -800,7 +812,7 @@ fn search_indices(searcher: &mut AlphaBeta, request: &SearchRequest) -> Vec<u32>
     let mut board = request.board;
     let mut indices = Vec::new();
     for mv in &best.pv {
-        let moves = request.variant.legal_moves(&board);
+        let (moves, _) = searched_moves(request.variant, &board);
         let Some(i) = moves.iter().position(|m| &m.mv == mv) else {
             break;
         };

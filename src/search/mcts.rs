@@ -19,8 +19,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::{
-    is_proven, loss_in, win_in, Limits, Line, Progress, Score, SearchRequest, SearchResult,
-    Searcher, DRAW, INFINITY,
+    is_proven, loss_in, move_generator, searched_children, searched_moves, win_in, Limits, Line,
+    Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
 use crate::rules::{Board, MoveGen, Variant};
@@ -117,6 +117,9 @@ struct Node {
     /// Bounds on the exact value for the side to move here.
     pess: i32,
     opt: i32,
+    /// Whether legal results were left out of the children (see `POINTS_PER_PIT`), so
+    /// they bound the value from below only.
+    partial: bool,
 }
 
 impl Node {
@@ -187,12 +190,13 @@ impl<'a> Tree<'a> {
             reward: 0.0,
             pess: UNKNOWN_PESS,
             opt: UNKNOWN_OPT,
+            partial: false,
         };
         Tree {
             variant,
             config,
             nodes: vec![root_node],
-            gen: MoveGen::new(),
+            gen: move_generator(),
             history,
             scratch: Vec::new(),
             path_hashes: Vec::new(),
@@ -303,12 +307,11 @@ impl<'a> Tree<'a> {
         let board = self.nodes[node].board;
         self.scratch.clear();
         let scratch = &mut self.scratch;
-        self.variant
-            .for_each_move(&board, &mut self.gen, |m| scratch.push(m.child));
+        let partial = searched_children(self.variant, &board, &mut self.gen, scratch);
         let first = self.nodes.len() as u32;
         let children = std::mem::take(&mut self.scratch);
-        // Take/pass sequences that reach the same position make one child, under the
-        // first of them.
+        // Moves from different pits that reach the same position make one child, under
+        // the first of them.
         let mut seen = std::collections::HashSet::new();
         for (index, child) in children.iter().enumerate() {
             if !seen.insert(child.hash()) {
@@ -334,6 +337,7 @@ impl<'a> Tree<'a> {
                 reward: 0.0,
                 pess,
                 opt,
+                partial: false,
             });
         }
         self.scratch = children;
@@ -341,6 +345,7 @@ impl<'a> Tree<'a> {
         let n = &mut self.nodes[node];
         n.first_child = first;
         n.children = count;
+        n.partial = partial;
         if n.children == 0 {
             n.pess = loss_in(0);
             n.opt = loss_in(0);
@@ -363,6 +368,9 @@ impl<'a> Tree<'a> {
             opt = opt.max(negate(c.pess));
         }
         let n = &mut self.nodes[node];
+        if n.partial {
+            opt = opt.max(UNKNOWN_OPT);
+        }
         let changed = (pess, opt) != (n.pess, n.opt);
         n.pess = pess;
         n.opt = opt;
@@ -447,7 +455,7 @@ impl<'a> Playouts<'a> {
             eval,
             config,
             rng: SmallRng::seed_from_u64(seed),
-            gen: MoveGen::new(),
+            gen: move_generator(),
             scratch: Vec::new(),
         }
     }
@@ -479,7 +487,7 @@ impl<'a> Playouts<'a> {
     }
 
     /// A random legal move: a random candidate pit (trying others while the chosen one's
-    /// move is endless), then a random one of that pit's capture-choice sequences.
+    /// move is endless), then a random one of the positions its capture choices reach.
     fn random_move(&mut self, board: &Board) -> Option<Board> {
         let mut pits = self.variant.candidate_pits(board);
         while pits != 0 {
@@ -494,7 +502,9 @@ impl<'a> Playouts<'a> {
             self.scratch.clear();
             let scratch = &mut self.scratch;
             self.variant
-                .for_each_move_from(board, pit, &mut self.gen, |m| scratch.push(m.child));
+                .for_each_distinct_result_from(board, pit, &mut self.gen, |m| {
+                    scratch.push(m.child)
+                });
             if !self.scratch.is_empty() {
                 let pick = self.rng.random_range(0..self.scratch.len());
                 return Some(self.scratch[pick]);
@@ -792,7 +802,7 @@ fn lines_of(
     variant: &Variant,
     request: &SearchRequest,
 ) -> Vec<Line> {
-    let legal = variant.legal_moves(&request.board);
+    let (legal, truncated) = searched_moves(variant, &request.board);
     ranked(merged)
         .into_iter()
         .take(request.multipv.max(1))
@@ -809,9 +819,14 @@ fn lines_of(
                 .expect("at least one tree");
             let first = tree.nodes[0].first_child as usize + c.index as usize;
             let pv = super::moves_of_line(variant, &request.board, &tree.line_from(first));
+            let score = match c.score() {
+                // Unexamined moves may hold a defence.
+                Score::Loss(_) if truncated => Score::Eval(super::UNPROVEN_LOSS),
+                score => score,
+            };
             Line {
                 mv: legal[c.index as usize].mv.clone(),
-                score: c.score(),
+                score,
                 pv,
             }
         })

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::rules::{Board, Move, Variant};
+use crate::rules::{Board, LegalMove, Move, MoveGen, Variant};
 
 /// A won position's value: `WIN - plies` (`plies` to the move after which the loser has
 /// no legal move); a lost one's is `-(WIN - plies)`.
@@ -31,6 +31,52 @@ pub fn win_in(plies: i32) -> i32 {
 /// The value of a loss in `plies`.
 pub fn loss_in(plies: i32) -> i32 {
     -(WIN - plies)
+}
+
+/// The value of a position whose every examined move loses, where optional captures
+/// opened more results than the searchers examine (`POINTS_PER_PIT`): as bad as an
+/// evaluation gets, but not a proof.
+pub const UNPROVEN_LOSS: i32 = -(WIN - MAX_MATE_PLIES);
+
+/// Turning points the searchers explore from each pit when listing a position's moves
+/// (see `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional
+/// captures get there, where one pit's take/pass sequences reach hundreds of thousands
+/// of positions) they consider the moves of fewest laps, and prove no loss there.
+pub const POINTS_PER_PIT: usize = 4096;
+
+/// The move generator every searcher uses, so move indices mean the same everywhere.
+pub fn move_generator() -> MoveGen {
+    MoveGen::with_point_limit(POINTS_PER_PIT)
+}
+
+/// The moves the searchers consider at `board`, in their order (one per distinct
+/// result of each pit), and whether legal results were left out.
+pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool) {
+    let mut gen = move_generator();
+    let mut moves = Vec::new();
+    variant.for_each_distinct_move(board, &mut gen, |m| {
+        moves.push(LegalMove {
+            mv: Move {
+                pit: m.pit,
+                choices: m.choices.to_vec(),
+            },
+            child: m.child,
+            laps: m.laps,
+            captured: m.captured,
+        })
+    });
+    (moves, gen.truncated())
+}
+
+/// Appends the positions of the searched moves at `board`; true if some were left out.
+pub fn searched_children(
+    variant: &Variant,
+    board: &Board,
+    gen: &mut MoveGen,
+    out: &mut Vec<Board>,
+) -> bool {
+    variant.for_each_distinct_result(board, gen, |m| out.push(m.child));
+    gen.truncated()
 }
 
 /// Whether a value is a proven win or loss.
@@ -182,12 +228,13 @@ pub trait Searcher {
     ) -> SearchResult;
 }
 
-/// Turns a line of generation-order move indices into moves, replaying from `board`.
+/// Turns a line of move indices (in `searched_moves` order) into moves, replaying from
+/// `board`.
 pub fn moves_of_line(variant: &Variant, board: &Board, indices: &[u32]) -> Vec<Move> {
     let mut board = *board;
     let mut line = Vec::new();
     for &index in indices {
-        let moves = variant.legal_moves(&board);
+        let (moves, _) = searched_moves(variant, &board);
         let Some(found) = moves.into_iter().nth(index as usize) else {
             break;
         };
