@@ -2,12 +2,13 @@
 //! prover does not finish, the compare statistics) of the start position under every
 //! preset and each alternative reading of RULES.md.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use rayon::prelude::*;
 
 use super::{CliError, CliResult};
-use crate::compare::{opening, play_compared, summarise, Openings};
+use crate::compare::{opening, play_compared, summarise, GameFacts, Openings};
 use crate::engine::EngineSpec;
 use crate::rules::notation::parse_rows;
 use crate::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
@@ -38,6 +39,13 @@ pub struct ResultsArgs {
     /// Plies after which a compared game is a draw
     #[arg(long = "game-plies", default_value_t = crate::game::DEFAULT_MAX_PLIES)]
     pub game_plies: usize,
+    /// Time for one reading's games, in milliseconds: no game starts after it (the page
+    /// says how many were played)
+    #[arg(long = "games-time-ms")]
+    pub games_time_ms: Option<u64>,
+    /// Compared games played at once
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
@@ -189,21 +197,94 @@ fn origin_name(origin: SowOrigin) -> &'static str {
     }
 }
 
+/// The page's opening paragraphs, with the command that regenerates it.
+fn page_header(args: &ResultsArgs) -> String {
+    let mut command = format!(
+        "isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --game-plies {} \
+         --engine {} --threads {} --seed {}",
+        args.out,
+        args.max_plies,
+        args.time_ms,
+        args.games,
+        args.game_plies,
+        args.engine,
+        args.threads,
+        args.seed
+    );
+    if let Some(t) = args.games_time_ms {
+        command.push_str(&format!(" --games-time-ms {t}"));
+    }
+    if args.concurrency > 1 {
+        command.push_str(&format!(" --concurrency {}", args.concurrency));
+    }
+    for preset in &args.presets {
+        command.push_str(&format!(" --preset {preset}"));
+    }
+    let budget = args
+        .games_time_ms
+        .map(|t| format!(", or as many as started within {} s", t / 1000))
+        .unwrap_or_default();
+    format!(
+        "# Results\n\n\
+         The start position of every preset under each alternative reading of RULES.md:\n\
+         its value proven by `isolo-ai solve` where the prover finishes (the length in plies and\n\
+         the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
+         ({} games{budget} of `{}` against itself, each from {} random plies after the start,\n\
+         drawn at {} plies, with 95% Wilson intervals). Branching counts the distinct positions\n\
+         the legal moves reach, as the searchers list them.\n\n\
+         Regenerate with:\n\n    {command}\n\n\
+         A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} \
+         plies and {} ms.\n",
+        args.games,
+        args.engine,
+        RANDOM_OPENING_PLIES,
+        args.game_plies,
+        args.max_plies,
+        args.time_ms
+    )
+}
+
+/// Most games played at once.
+const MAX_CONCURRENCY: usize = 256;
+
+/// The compared games of one unsolved reading, in index order; with `--games-time-ms`,
+/// those that started within it.
+fn play_reading(
+    variant: &Variant,
+    engine: &EngineSpec,
+    args: &ResultsArgs,
+    pool: &rayon::ThreadPool,
+) -> Vec<GameFacts> {
+    let started = Instant::now();
+    let budget = args.games_time_ms.map(Duration::from_millis);
+    let games: Vec<Option<GameFacts>> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| {
+                if budget.is_some_and(|b| started.elapsed() >= b) {
+                    return None;
+                }
+                let seed = game_seed(args.seed, i);
+                let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
+                Some(play_compared(variant, engine, start, seed, args.game_plies))
+            })
+            .collect()
+    });
+    games.into_iter().flatten().collect()
+}
+
 pub fn run(args: &ResultsArgs) -> CliResult {
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
     if args.games == 0 {
         return Err(CliError("--games: must be at least 1".into()));
     }
-    let mut page = format!(
-        "# Results\n\nThe start position of every preset under each alternative reading of RULES.md:\n\
-         its value proven by `isolo-ai solve` where the prover finishes (the length in plies and\n\
-         the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
-         ({} games of `{}` against itself, each from {} random plies after the start, with 95%\n\
-         Wilson intervals).\n\n\
-         Regenerate with:\n\n    isolo-ai results --out {} --max-plies {} --time-ms {} --games {} --game-plies {} --engine {} --threads {} --seed {}{}\n\n\
-         A proof is exact (shortest win, longest defence); \"unsolved\" means no proof within {} plies and {} ms.\n",
-        args.games, args.engine, RANDOM_OPENING_PLIES, args.out, args.max_plies, args.time_ms, args.games, args.game_plies, args.engine, args.threads, args.seed, args.presets.iter().map(|p| format!(" --preset {p}")).collect::<String>(), args.max_plies, args.time_ms
-    );
+    if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
+        return Err(CliError(format!(
+            "--concurrency: must be 1 to {MAX_CONCURRENCY}, found {}",
+            args.concurrency
+        )));
+    }
+    let mut page = page_header(args);
     for name in &args.presets {
         if !PRESETS.contains(&name.as_str()) {
             return Err(CliError(format!(
@@ -212,6 +293,10 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             )));
         }
     }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.concurrency)
+        .build()
+        .map_err(|e| CliError(format!("--concurrency: cannot start threads: {e}")))?;
     for (preset, list) in readings() {
         if !args.presets.is_empty() && !args.presets.contains(&preset) {
             continue;
@@ -243,18 +328,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     solution.time.as_millis()
                 ),
                 Verdict::Unknown => {
-                    let games: Vec<_> = (0..args.games)
-                        .map(|i| {
-                            let seed = game_seed(args.seed, i);
-                            play_compared(
-                                &variant,
-                                &engine,
-                                opening(&variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed),
-                                seed,
-                                args.game_plies,
-                            )
-                        })
-                        .collect();
+                    let games = play_reading(&variant, &engine, args, &pool);
                     let s = summarise(&reading.name, &games);
                     let pct = |p: &crate::compare::Proportion| {
                         format!(
@@ -265,8 +339,9 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                         )
                     };
                     format!(
-                        "unsolved (depth {}) | South {}, North {}, draws {}; plies mean {:.0}, median {}; branching {:.1}; endless-move positions {:.1}% |",
+                        "unsolved (depth {}) | {} games: South {}, North {}, draws {}; plies mean {:.0}, median {}; branching {:.1}; endless-move positions {:.1}% |",
                         solution.depth,
+                        games.len(),
                         pct(&s.south_wins),
                         pct(&s.north_wins),
                         pct(&s.draws),
