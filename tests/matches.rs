@@ -34,12 +34,27 @@ fn fails(args: &[&str], expected: &str) {
     );
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh scratch folder for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("isolo-ai-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn records(path: &PathBuf) -> Vec<serde_json::Value> {
