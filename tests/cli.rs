@@ -568,3 +568,42 @@ fn play_until_the_engine_wins() {
         "{text}"
     );
 }
+
+#[test]
+fn moves_distinct_lists_one_move_per_position() {
+    // Igisoro with captures resown from the capture pit: North has 89 million take/pass
+    // sequences here; the distinct listing stops at the searchers' limit and says so.
+    let dir = std::env::temp_dir().join(format!("isolo-ai-distinct-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("capture-pit.toml");
+    std::fs::write(
+        &rules,
+        "base = \"igisoro\"\ncapture_sow_from = \"capture-pit\"\n",
+    )
+    .unwrap();
+    let path = rules.to_str().unwrap();
+    let vast = "2,3,10,1,6,1,2,1/1,2,1,2,3,2,0,6/0,0,2,1,1,2,1,0/2,0,1,1,1,7,1,1 N";
+    let json = json_of(&[
+        "moves",
+        "--variant",
+        path,
+        "--position",
+        vast,
+        "--distinct",
+        "--json",
+    ]);
+    assert_eq!(json["complete"], false);
+    let listed = json["moves"].as_array().unwrap();
+    let positions: std::collections::BTreeSet<&str> = listed
+        .iter()
+        .map(|m| m["position"].as_str().unwrap())
+        .collect();
+    assert!(listed.len() > 100 && positions.len() == listed.len());
+    let text = stdout_of(&["moves", "--variant", path, "--position", vast, "--distinct"]);
+    assert!(text.contains("distinct result(s)") && text.contains("searchers' limit"));
+    // The Igisoro start: eight moves, nothing cut.
+    let json = json_of(&["moves", "--variant", "igisoro", "--distinct", "--json"]);
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["moves"].as_array().unwrap().len(), 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
