@@ -242,6 +242,10 @@ fn results_page_for_one_preset() {
             "--time-ms",
             "2000",
             "--games",
+            "40",
+            "--games-time-ms",
+            "1",
+            "--concurrency",
             "2",
             "--max-plies",
             "15",
@@ -261,6 +265,19 @@ fn results_page_for_one_preset() {
         "{text}"
     );
     assert!(text.contains("| columns = 4 |") && text.contains("| capture_ends_move = true |"));
+    // The games' time budget cut the unsolved reading's 40 games short.
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| capture_ends_move = true |"))
+        .unwrap();
+    let played: usize = row
+        .split(" games:")
+        .next()
+        .and_then(|head| head.rsplit("| ").next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no game count in {row}"));
+    assert!((1..40).contains(&played), "{row}");
+    assert!(text.contains("--games-time-ms 1 --concurrency 2"), "{text}");
     assert!(
         text.contains("isolo-ai results --out"),
         "the page names the command that made it"

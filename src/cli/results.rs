@@ -248,7 +248,7 @@ fn page_header(args: &ResultsArgs) -> String {
 const MAX_CONCURRENCY: usize = 256;
 
 /// The compared games of one unsolved reading, in index order; with `--games-time-ms`,
-/// those that started within it.
+/// the first and those that started within it.
 fn play_reading(
     variant: &Variant,
     engine: &EngineSpec,
@@ -261,7 +261,8 @@ fn play_reading(
         (0..args.games)
             .into_par_iter()
             .map(|i| {
-                if budget.is_some_and(|b| started.elapsed() >= b) {
+                // (The first game always plays, so every row has statistics.)
+                if i > 0 && budget.is_some_and(|b| started.elapsed() >= b) {
                     return None;
                 }
                 let seed = game_seed(args.seed, i);
