@@ -1,6 +1,8 @@
 //! Criterion benches of the rules layer: the cost of one move for each preset, and
 //! perft depth 5 on isolo-women with the fast board and with the naive reference of
-//! `tests/common/reference.rs`, so their ratio shows in one run.
+//! `tests/common/reference.rs`, so their ratio shows in one run; and, on Igisoro
+//! positions with many take/pass sequences, listing every sequence against the
+//! searchers' listing of distinct results.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use isolo_ai::perft::perft;
@@ -83,5 +85,46 @@ fn perft_women(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_move, perft_women);
+/// Igisoro positions (capture-pit reading, four and five plies after "1 4") with 35,000
+/// to 43,000 take/pass sequences each.
+const MANY_SEQUENCES: [&str; 3] = [
+    "1,2,1,1,5,3,2,1/4,7,2,1,7,2,3,6/1,0,2,1,1,3,1,0/1,0,1,1,2,1,0,1 N",
+    "1,0,9,9,1,3,8,2/0,1,6,1,0,5,0,5/0,0,0,1,1,2,1,3/0,0,0,1,1,0,2,1 N",
+    "0,6,0,1,2,1,6,2/2,7,0,0,4,5,4,1/3,1,3,1,0,3,0,2/1,1,0,2,1,2,1,2 N",
+];
+
+fn sequences_against_distinct(c: &mut Criterion) {
+    let mut rules = isolo_ai::rules::Rules::preset("igisoro").unwrap();
+    rules.capture_sow_from = isolo_ai::rules::SowOrigin::CapturePit;
+    let variant = Variant::new(rules).unwrap();
+    let positions: Vec<Board> = MANY_SEQUENCES
+        .iter()
+        .map(|p| variant.parse_position(p).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("igisoro capture-pit, many sequences");
+    group.sample_size(10);
+    let mut gen = MoveGen::new();
+    group.bench_function("every sequence", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for board in &positions {
+                variant.for_each_move(black_box(board), &mut gen, |_| n += 1);
+            }
+            n
+        })
+    });
+    let mut limited = isolo_ai::search::move_generator();
+    group.bench_function("distinct results, searchers' limit", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for board in &positions {
+                variant.for_each_distinct_result(black_box(board), &mut limited, |_| n += 1);
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, one_move, perft_women, sequences_against_distinct);
 criterion_main!(benches);

@@ -1021,21 +1021,28 @@ impl Variant {
         if let Some(found) = self.play_move(board, &mv) {
             return Ok(found);
         }
-        let moves = self.distinct_moves(board);
+        let mut moves = Vec::new();
+        let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
+        self.for_each_distinct_move(board, &mut gen, |m| {
+            moves.push(Move {
+                pit: m.pit,
+                choices: m.choices.to_vec(),
+            })
+        });
         let mut legal: Vec<String> = moves
             .iter()
             .take(MOVES_LISTED_IN_ERRORS)
-            .map(|m| m.mv.to_string())
+            .map(|m| m.to_string())
             .collect();
-        if moves.len() > MOVES_LISTED_IN_ERRORS {
-            legal.push(format!("and {} more", moves.len() - MOVES_LISTED_IN_ERRORS));
+        if moves.len() > MOVES_LISTED_IN_ERRORS || gen.truncated() {
+            legal.push("and more".into());
         }
         let legal = if legal.is_empty() {
             "none, the game is over".to_string()
         } else {
             legal.join(" ")
         };
-        let label = if moves.iter().any(|m| !m.mv.choices.is_empty()) {
+        let label = if moves.iter().any(|m| !m.choices.is_empty()) {
             "legal moves, one for each resulting position"
         } else {
             "legal moves"
@@ -1074,6 +1081,8 @@ impl Variant {
 
 /// Most legal moves an illegal-move error lists.
 const MOVES_LISTED_IN_ERRORS: usize = 60;
+/// Turning points explored from each pit to list them (an exact list can take seconds).
+const ERROR_LISTING_POINTS: usize = 4096;
 
 /// A board with a history, for make/unmake along a game or a search path.
 #[derive(Clone, Debug)]
