@@ -607,3 +607,35 @@ fn moves_distinct_lists_one_move_per_position() {
     assert_eq!(json["moves"].as_array().unwrap().len(), 8);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn moves_streams_every_sequence_as_valid_json_and_text() {
+    let variant = isolo_ai::rules::Variant::load("igisoro").unwrap();
+    let position = "4,4,4,4,4,4,4,4/0,0,0,0,3,0,0,0/0,0,0,0,2,0,0,3/4,4,4,4,4,4,4,4 S";
+    let board = variant.parse_position(position).unwrap();
+    let expected: Vec<String> = variant
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert!(expected.iter().any(|m| m.contains('p')), "{expected:?}");
+    let json = json_of(&[
+        "moves",
+        "--variant",
+        "igisoro",
+        "--position",
+        position,
+        "--json",
+    ]);
+    let listed: Vec<String> = json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed, expected);
+    assert_eq!(json["result"], serde_json::Value::Null);
+    let text = stdout_of(&["moves", "--variant", "igisoro", "--position", position]);
+    assert!(text.starts_with(&format!("{} legal move(s) for South", expected.len())));
+    assert_eq!(text.lines().count(), expected.len() + 2, "{text}");
+}

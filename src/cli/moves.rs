@@ -1,10 +1,16 @@
 //! `isolo-ai moves`: every legal move with the position it leads to, or one move per
 //! distinct position as the searchers list them.
+//!
+//! Every legal move is streamed out as it is generated: with optional captures one
+//! position can have millions of take/pass sequences, more than memory should hold.
+
+use std::io::{self, BufWriter, StdoutLock, Write};
 
 use clap::Args;
 use serde_json::json;
 
-use super::{emit, emit_json, side_letter, CliResult, PositionArgs};
+use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
+use crate::rules::{Board, LegalMove, MoveGen, MoveOutcome, Variant};
 use crate::search::searched_moves;
 
 #[derive(Args, Debug)]
@@ -22,13 +28,150 @@ pub struct MovesArgs {
 
 pub fn run(args: &MovesArgs) -> CliResult {
     let (variant, board) = args.position.load()?;
-    let (moves, cut) = if args.distinct {
-        searched_moves(&variant, &board)
-    } else {
-        (variant.legal_moves(&board), false)
-    };
-    let winner = moves.is_empty().then(|| board.to_move().opponent());
+    if args.distinct {
+        let (moves, cut) = searched_moves(&variant, &board);
+        return print_distinct(&variant, &board, &moves, cut, args.json);
+    }
+    let mut out = Stream::new();
     if args.json {
+        stream_json(&variant, &board, &mut out);
+    } else {
+        stream_text(&variant, &board, &mut out);
+    }
+    out.finish()
+}
+
+/// Standard output, buffered; after a write fails nothing more is written.
+struct Stream {
+    out: BufWriter<StdoutLock<'static>>,
+    failed: Option<io::Error>,
+}
+
+impl Stream {
+    fn new() -> Stream {
+        Stream {
+            out: BufWriter::new(io::stdout().lock()),
+            failed: None,
+        }
+    }
+
+    /// Writes `text`; false once writing has failed (a closed pipe, say).
+    fn write(&mut self, text: &str) -> bool {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.failed = Some(e);
+            }
+        }
+        self.failed.is_none()
+    }
+
+    fn finish(mut self) -> CliResult {
+        let result = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        };
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(CliError(format!("cannot write output: {e}"))),
+        }
+    }
+}
+
+/// The text of a move as generated.
+fn move_text(m: &MoveOutcome) -> String {
+    let mut text = m.pit.to_string();
+    text.extend(m.choices.iter().map(|&take| if take { 'x' } else { 'p' }));
+    text
+}
+
+fn text_header(count: u64, what: &str, variant: &Variant, board: &Board) -> String {
+    format!(
+        "{count} {what} for {} in {}\n",
+        board.to_move(),
+        variant.format_position(board)
+    )
+}
+
+fn text_row(mv: &str, laps: u32, captured: u32, child: &str, width: usize) -> String {
+    format!("{mv:<width$}  {laps:>5}  {captured:>8}  {child}\n")
+}
+
+fn column_titles(width: usize) -> String {
+    format!(
+        "{:<width$}  {:>5}  {:>8}  position\n",
+        "move", "laps", "captured"
+    )
+}
+
+/// Every legal move as a table: one pass counts the moves and sizes the move column,
+/// a second writes the rows.
+fn stream_text(variant: &Variant, board: &Board, out: &mut Stream) {
+    let mut gen = MoveGen::new();
+    let (mut count, mut width) = (0u64, 4usize);
+    variant.for_each_move_while(board, &mut gen, |m| {
+        count += 1;
+        width = width.max(m.pit.to_string().len() + m.choices.len());
+        true
+    });
+    if !out.write(&text_header(count, "legal move(s)", variant, board)) {
+        return;
+    }
+    if count == 0 {
+        out.write(&format!("Game over: {} wins\n", board.to_move().opponent()));
+        return;
+    }
+    if !out.write(&column_titles(width)) {
+        return;
+    }
+    variant.for_each_move_while(board, &mut gen, |m| {
+        let child = variant.format_position(&m.child);
+        out.write(&text_row(&move_text(m), m.laps, m.captured, &child, width))
+    });
+}
+
+/// Every legal move as one JSON object, written move by move.
+fn stream_json(variant: &Variant, board: &Board, out: &mut Stream) {
+    let quoted = |text: &str| serde_json::to_string(text).expect("strings serialise");
+    let head = format!(
+        "{{\n  \"position\": {},\n  \"to_move\": {},\n  \"moves\": [",
+        quoted(&variant.format_position(board)),
+        quoted(&side_letter(board.to_move()))
+    );
+    if !out.write(&head) {
+        return;
+    }
+    let mut count = 0u64;
+    variant.for_each_move_while(board, &mut MoveGen::new(), |m| {
+        let entry = json!({
+            "move": move_text(m),
+            "position": variant.format_position(&m.child),
+            "laps": m.laps,
+            "captured": m.captured,
+        });
+        let separator = if count == 0 { "\n    " } else { ",\n    " };
+        count += 1;
+        out.write(&format!("{separator}{entry}"))
+    });
+    let result = if count == 0 {
+        quoted(&side_letter(board.to_move().opponent()))
+    } else {
+        "null".to_string()
+    };
+    let close = if count == 0 { "" } else { "\n  " };
+    out.write(&format!("{close}],\n  \"result\": {result}\n}}\n"));
+}
+
+/// The searchers' list: one move per distinct position, and whether it was cut.
+fn print_distinct(
+    variant: &Variant,
+    board: &Board,
+    moves: &[LegalMove],
+    cut: bool,
+    as_json: bool,
+) -> CliResult {
+    let winner = moves.is_empty().then(|| board.to_move().opponent());
+    if as_json {
         let list: Vec<_> = moves
             .iter()
             .map(|m| {
@@ -40,28 +183,16 @@ pub fn run(args: &MovesArgs) -> CliResult {
                 })
             })
             .collect();
-        let mut out = json!({
-            "position": variant.format_position(&board),
+        return emit_json(&json!({
+            "position": variant.format_position(board),
             "to_move": side_letter(board.to_move()),
             "moves": list,
             "result": winner.map(side_letter),
-        });
-        if args.distinct {
-            out["complete"] = json!(!cut);
-        }
-        return emit_json(&out);
+            "complete": !cut,
+        }));
     }
-    let what = if args.distinct {
-        "distinct result(s)"
-    } else {
-        "legal move(s)"
-    };
-    let mut out = format!(
-        "{} {what} for {} in {}\n",
-        moves.len(),
-        board.to_move(),
-        variant.format_position(&board)
-    );
+    let count = moves.len() as u64;
+    let mut out = text_header(count, "distinct result(s)", variant, board);
     if cut {
         out.push_str("(the list stops at the searchers' limit: more positions are reachable)\n");
     }
@@ -75,17 +206,15 @@ pub fn run(args: &MovesArgs) -> CliResult {
         .max()
         .unwrap_or(4)
         .max(4);
-    out.push_str(&format!(
-        "{:<width$}  {:>5}  {:>8}  position\n",
-        "move", "laps", "captured"
-    ));
-    for m in &moves {
-        out.push_str(&format!(
-            "{:<width$}  {:>5}  {:>8}  {}\n",
-            m.mv.to_string(),
+    out.push_str(&column_titles(width));
+    for m in moves {
+        let child = variant.format_position(&m.child);
+        out.push_str(&text_row(
+            &m.mv.to_string(),
             m.laps,
             m.captured,
-            variant.format_position(&m.child)
+            &child,
+            width,
         ));
     }
     emit(&out)

@@ -9,7 +9,7 @@ pub mod variant;
 use std::fmt;
 
 pub use notation::{Move, NotationError};
-pub use position::{Board, LegalMove, MoveGen, Position, Variant};
+pub use position::{Board, LegalMove, MoveGen, MoveOutcome, Position, Variant};
 pub use variant::{CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS};
 
 /// A player.

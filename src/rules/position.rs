@@ -516,6 +516,18 @@ impl Variant {
         self.visit_outcomes(board, pits, listing, gen, visit);
     }
 
+    /// Like `for_each_move`, stopping as soon as `visit` returns false: for callers
+    /// that stream moves out (a position can have millions).
+    pub fn for_each_move_while(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        let pits = self.candidate_pits(board);
+        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
+    }
+
     fn visit_outcomes(
         &self,
         board: &Board,
@@ -523,6 +535,20 @@ impl Variant {
         listing: Listing,
         gen: &mut MoveGen,
         mut visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.visit_outcomes_while(board, pits, listing, gen, |m| {
+            visit(m);
+            true
+        });
+    }
+
+    fn visit_outcomes_while(
+        &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveOutcome) -> bool,
     ) {
         let me = board.to_move;
         let pits = pits & self.candidate_pits(board);
@@ -536,8 +562,7 @@ impl Variant {
                 child: Board::new(rings, me.opponent(), end.overture),
                 laps: end.laps,
                 captured: end.captured,
-            });
-            true
+            })
         });
     }
 
