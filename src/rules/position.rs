@@ -255,6 +255,13 @@ pub struct MoveGen {
     point_limit: usize,
     /// Whether the last generation left turning points unexplored.
     truncated: bool,
+    /// Laps the sequence generator may still sow before it gives up (see
+    /// `distinct::SMALL_LISTING_LAPS`), and whether it did.
+    lap_budget: u64,
+    over_budget: bool,
+    /// Laps a distinct listing may spend listing a pit's sequences before it searches
+    /// breadth first instead.
+    small_listing_laps: u64,
 }
 
 impl Default for MoveGen {
@@ -266,6 +273,9 @@ impl Default for MoveGen {
             distinct: distinct::DistinctSearch::default(),
             point_limit: usize::MAX,
             truncated: false,
+            lap_budget: u64::MAX,
+            over_budget: false,
+            small_listing_laps: distinct::SMALL_LISTING_LAPS,
         }
     }
 }
@@ -286,6 +296,14 @@ impl MoveGen {
             point_limit: points.max(1),
             ..MoveGen::default()
         }
+    }
+
+    /// This generator with distinct listings that go breadth first at once (or after
+    /// `laps` laps of listing a pit's sequences, the default being 512): for tests and
+    /// benchmarks of the two ways, which list the same positions.
+    pub fn with_small_listing_laps(mut self, laps: u64) -> MoveGen {
+        self.small_listing_laps = laps;
+        self
     }
 
     /// Whether the last distinct-move listing left results out (see `with_point_limit`).
@@ -465,11 +483,12 @@ impl Variant {
     }
 
     /// Calls `visit` once for each distinct position the moves from each pit lead to,
-    /// with one legal move that reaches it (fewest laps, take before pass). With forced
-    /// captures this is every legal move; with optional captures it skips the many
-    /// sequences of choices that lead to the same position, and costs time in
-    /// proportion to the distinct turning points, not to the sequences (which can run
-    /// to tens of millions in Igisoro). Searchers use this.
+    /// with one legal move that reaches it. With forced captures this is every legal
+    /// move. With optional captures it skips the many sequences of choices that lead to
+    /// the same position: a pit with few sequences keeps the first of each position;
+    /// otherwise a breadth-first search over turning points finds each position by its
+    /// move of fewest laps, at a cost in distinct turning points rather than in
+    /// sequences (which can run to tens of millions in Igisoro). Searchers use this.
     pub fn for_each_distinct_move(
         &self,
         board: &Board,
@@ -813,6 +832,11 @@ impl Variant {
                 if state.laps > max_laps {
                     break false;
                 }
+                gen.lap_budget -= 1;
+                if gen.lap_budget == 0 {
+                    gen.over_budget = true;
+                    return true;
+                }
                 let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
                 state.mine = sown;
                 if ring::lane(state.mine, end) == 1 {
@@ -969,7 +993,7 @@ impl Variant {
     }
 
     /// One legal move for each distinct position a pit's moves lead to (see
-    /// `for_each_distinct_move`).
+    /// `for_each_distinct_move`), exact: no point limit.
     pub fn distinct_moves(&self, board: &Board) -> Vec<LegalMove> {
         let mut moves = Vec::new();
         self.for_each_distinct_move(board, &mut MoveGen::new(), |m| {

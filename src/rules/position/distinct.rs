@@ -170,13 +170,34 @@ pub(super) struct DistinctSearch {
     reached: Vec<Reached>,
     points: StampedSet<TurningPoint>,
     ends: StampedSet<EndRings>,
+    /// The moves of a small listing, before duplicates are dropped, and their choices.
+    listed: Vec<ListedEnd>,
+    listed_choices: Vec<bool>,
 }
+
+/// A move found by the sequence generator in a small listing.
+#[derive(Clone, Copy, Debug)]
+struct ListedEnd {
+    mine: Ring,
+    theirs: Ring,
+    laps: u32,
+    captured: u32,
+    /// Its choices: `listed_choices[first..first + count]`.
+    first: u32,
+    count: u32,
+}
+
+/// Laps the sequence generator may sow for one pit before a distinct listing turns to
+/// the breadth-first search: most pits meet few choices, and listing their sequences
+/// depth first is cheaper than hashing every turning point.
+pub(super) const SMALL_LISTING_LAPS: u64 = 512;
 
 impl Variant {
     /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
-    /// with one move that reaches it (the one of fewest laps found first, take before
-    /// pass; its choices are left empty unless `with_choices`). Returns false when
-    /// `visit` asked to stop.
+    /// with one move that reaches it (its choices are left empty unless
+    /// `with_choices`): from the sequences themselves when they are few, else the one of
+    /// fewest laps found first, take before pass. Returns false when `visit` asked to
+    /// stop.
     pub(super) fn play_distinct(
         &self,
         frame: &MoveFrame,
@@ -186,6 +207,11 @@ impl Variant {
         template: &MoveEnd,
         visit: &mut dyn FnMut(&MoveEnd) -> bool,
     ) -> bool {
+        if let Some(more) =
+            self.distinct_by_sequences(frame, (mine, theirs), gen, with_choices, template, visit)
+        {
+            return more;
+        }
         let search = &mut gen.distinct;
         search.reached.clear();
         search.points.clear();
@@ -269,6 +295,80 @@ impl Variant {
             }
         }
         true
+    }
+
+    /// Lists the pit's distinct results from its sequences (first sequence of each, take
+    /// before pass) when that takes at most `gen.small_listing_laps` laps; `None` when
+    /// it would take more (nothing has been visited then).
+    fn distinct_by_sequences(
+        &self,
+        frame: &MoveFrame,
+        (mine, theirs): (Ring, Ring),
+        gen: &mut MoveGen,
+        with_choices: bool,
+        template: &MoveEnd,
+        visit: &mut dyn FnMut(&MoveEnd) -> bool,
+    ) -> Option<bool> {
+        let mut listed = std::mem::take(&mut gen.distinct.listed);
+        let mut choices = std::mem::take(&mut gen.distinct.listed_choices);
+        listed.clear();
+        choices.clear();
+        if gen.small_listing_laps == 0 {
+            return None;
+        }
+        gen.lap_budget = gen.small_listing_laps;
+        gen.over_budget = false;
+        self.play_optional(
+            frame,
+            mine,
+            theirs,
+            gen,
+            |mine, theirs, path, laps, captured| {
+                listed.push(ListedEnd {
+                    mine,
+                    theirs,
+                    laps,
+                    captured,
+                    first: choices.len() as u32,
+                    count: path.len() as u32,
+                });
+                if with_choices {
+                    choices.extend_from_slice(path);
+                }
+                true
+            },
+        );
+        gen.lap_budget = u64::MAX;
+        let complete = !gen.over_budget;
+        gen.over_budget = false;
+        let mut more = true;
+        if complete {
+            gen.distinct.ends.clear();
+            for end in &listed {
+                if !gen.distinct.ends.insert(EndRings(end.mine, end.theirs)) {
+                    continue;
+                }
+                let shown = if with_choices {
+                    &choices[end.first as usize..(end.first + end.count) as usize]
+                } else {
+                    &[]
+                };
+                more = visit(&MoveEnd {
+                    choices: shown,
+                    mine: end.mine,
+                    theirs: end.theirs,
+                    laps: end.laps,
+                    captured: end.captured,
+                    ..*template
+                });
+                if !more {
+                    break;
+                }
+            }
+        }
+        gen.distinct.listed = listed;
+        gen.distinct.listed_choices = choices;
+        complete.then_some(more)
     }
 
     /// Sows one lap: the move ends (reported to `ended`), or a turning point not seen
