@@ -12,6 +12,10 @@
 //! breadth-first search over the graph reaches within `max_laps` laps (every edge is one
 //! lap, so the first visit is the one with fewest laps), and the work is bounded by the
 //! number of distinct turning points, not of sequences.
+//!
+//! Hashing every turning point costs more than listing a few sequences, so a pit is
+//! first listed sequence by sequence (duplicates dropped), and searched breadth first
+//! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
 use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::rules::ring::{self, Ring};
