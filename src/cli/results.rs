@@ -220,16 +220,17 @@ fn page_header(args: &ResultsArgs) -> String {
     for preset in &args.presets {
         command.push_str(&format!(" --preset {preset}"));
     }
-    let budget = args
-        .games_time_ms
-        .map(|t| format!(", or as many as started within {} s", t / 1000))
-        .unwrap_or_default();
+    let budget = match args.games_time_ms {
+        Some(t) if t % 1000 == 0 => format!(", or as many as started within {} s", t / 1000),
+        Some(t) => format!(", or as many as started within {t} ms"),
+        None => String::new(),
+    };
     format!(
         "# Results\n\n\
          The start position of every preset under each alternative reading of RULES.md:\n\
          its value proven by `isolo-ai solve` where the prover finishes (the length in plies and\n\
          the first moves of a line that achieves it), and otherwise the statistics of `compare`\n\
-         ({} games{budget} of `{}` against itself, each from {} random plies after the start,\n\
+         ({} games of `{}` against itself{budget}, each from {} random plies after the start,\n\
          drawn at {} plies, with 95% Wilson intervals). Branching counts the distinct positions\n\
          the legal moves reach, as the searchers list them.\n\n\
          Regenerate with:\n\n    {command}\n\n\
