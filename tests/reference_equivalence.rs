@@ -8,7 +8,7 @@ use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
 use std::collections::BTreeSet;
 
-use isolo_ai::rules::{Board, LegalMove, Move, MoveGen, Rules, SowOrigin, Variant};
+use isolo_ai::rules::{Board, LegalMove, MoveGen, Rules, SowOrigin, Variant};
 use proptest::prelude::*;
 
 /// The fast board's moves in the reference's terms.
@@ -86,18 +86,7 @@ fn check_distinct_moves(variant: &Variant, board: &Board, moves: &[LegalMove]) -
     let mut count = 0;
     for small_listing_laps in [0, 512, u64::MAX] {
         let make_gen = || MoveGen::new().with_small_listing_laps(small_listing_laps);
-        let mut distinct = Vec::new();
-        variant.for_each_distinct_move(board, &mut make_gen(), |m| {
-            distinct.push(LegalMove {
-                mv: Move {
-                    pit: m.pit,
-                    choices: m.choices.to_vec(),
-                },
-                child: m.child,
-                laps: m.laps,
-                captured: m.captured,
-            })
-        });
+        let distinct = variant.distinct_moves_with(board, &mut make_gen());
         let mut reached = BTreeSet::new();
         for m in &distinct {
             assert!(reached.insert(key(m)), "{} reached twice", m.mv);

@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
-use crate::rules::{Board, LegalMove, MoveGen, MoveOutcome, Variant};
+use crate::rules::{Board, LegalMove, MoveGen, Variant};
 use crate::search::searched_moves;
 
 #[derive(Args, Debug)]
@@ -78,13 +78,6 @@ impl Stream {
     }
 }
 
-/// The text of a move as generated.
-fn move_text(m: &MoveOutcome) -> String {
-    let mut text = m.pit.to_string();
-    text.extend(m.choices.iter().map(|&take| if take { 'x' } else { 'p' }));
-    text
-}
-
 fn text_header(count: u64, what: &str, variant: &Variant, board: &Board) -> String {
     format!(
         "{count} {what} for {} in {}\n",
@@ -126,7 +119,13 @@ fn stream_text(variant: &Variant, board: &Board, out: &mut Stream) {
     }
     variant.for_each_move_while(board, &mut gen, |m| {
         let child = variant.format_position(&m.child);
-        out.write(&text_row(&move_text(m), m.laps, m.captured, &child, width))
+        out.write(&text_row(
+            &m.mv().to_string(),
+            m.laps,
+            m.captured,
+            &child,
+            width,
+        ))
     });
 }
 
@@ -144,7 +143,7 @@ fn stream_json(variant: &Variant, board: &Board, out: &mut Stream) {
     let mut count = 0u64;
     variant.for_each_move_while(board, &mut MoveGen::new(), |m| {
         let entry = json!({
-            "move": move_text(m),
+            "move": m.mv().to_string(),
             "position": variant.format_position(&m.child),
             "laps": m.laps,
             "captured": m.captured,

@@ -130,6 +130,26 @@ pub struct MoveOutcome<'a> {
     pub captured: u32,
 }
 
+impl MoveOutcome<'_> {
+    /// The move's notation (pit and choices).
+    pub fn mv(&self) -> Move {
+        Move {
+            pit: self.pit,
+            choices: self.choices.to_vec(),
+        }
+    }
+
+    /// The move as an owned value with its result.
+    pub fn to_legal_move(&self) -> LegalMove {
+        LegalMove {
+            mv: self.mv(),
+            child: self.child,
+            laps: self.laps,
+            captured: self.captured,
+        }
+    }
+}
+
 /// An owned legal move with its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegalMove {
@@ -979,15 +999,7 @@ impl Variant {
     pub fn legal_moves(&self, board: &Board) -> Vec<LegalMove> {
         let mut moves = Vec::new();
         self.for_each_move(board, &mut MoveGen::new(), |m| {
-            moves.push(LegalMove {
-                mv: Move {
-                    pit: m.pit,
-                    choices: m.choices.to_vec(),
-                },
-                child: m.child,
-                laps: m.laps,
-                captured: m.captured,
-            })
+            moves.push(m.to_legal_move())
         });
         moves
     }
@@ -995,18 +1007,14 @@ impl Variant {
     /// One legal move for each distinct position a pit's moves lead to (see
     /// `for_each_distinct_move`), exact: no point limit.
     pub fn distinct_moves(&self, board: &Board) -> Vec<LegalMove> {
+        self.distinct_moves_with(board, &mut MoveGen::new())
+    }
+
+    /// Like `distinct_moves`, listed by `gen` (whose point limit, if any, applies; its
+    /// `truncated` says whether moves were left out).
+    pub fn distinct_moves_with(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
         let mut moves = Vec::new();
-        self.for_each_distinct_move(board, &mut MoveGen::new(), |m| {
-            moves.push(LegalMove {
-                mv: Move {
-                    pit: m.pit,
-                    choices: m.choices.to_vec(),
-                },
-                child: m.child,
-                laps: m.laps,
-                captured: m.captured,
-            })
-        });
+        self.for_each_distinct_move(board, gen, |m| moves.push(m.to_legal_move()));
         moves
     }
 
@@ -1070,18 +1078,12 @@ impl Variant {
         if let Some(found) = self.play_move(board, &mv) {
             return Ok(found);
         }
-        let mut moves = Vec::new();
         let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
-        self.for_each_distinct_move(board, &mut gen, |m| {
-            moves.push(Move {
-                pit: m.pit,
-                choices: m.choices.to_vec(),
-            })
-        });
+        let moves = self.distinct_moves_with(board, &mut gen);
         let mut legal: Vec<String> = moves
             .iter()
             .take(MOVES_LISTED_IN_ERRORS)
-            .map(|m| m.to_string())
+            .map(|m| m.mv.to_string())
             .collect();
         if moves.len() > MOVES_LISTED_IN_ERRORS || gen.truncated() {
             legal.push("and more".into());
@@ -1091,7 +1093,7 @@ impl Variant {
         } else {
             legal.join(" ")
         };
-        let label = if moves.iter().any(|m| !m.choices.is_empty()) {
+        let label = if moves.iter().any(|m| !m.mv.choices.is_empty()) {
             "legal moves, one for each resulting position"
         } else {
             "legal moves"

@@ -53,18 +53,7 @@ pub fn move_generator() -> MoveGen {
 /// result of each pit), and whether legal results were left out.
 pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool) {
     let mut gen = move_generator();
-    let mut moves = Vec::new();
-    variant.for_each_distinct_move(board, &mut gen, |m| {
-        moves.push(LegalMove {
-            mv: Move {
-                pit: m.pit,
-                choices: m.choices.to_vec(),
-            },
-            child: m.child,
-            laps: m.laps,
-            captured: m.captured,
-        })
-    });
+    let moves = variant.distinct_moves_with(board, &mut gen);
     (moves, gen.truncated())
 }
 
