@@ -93,12 +93,9 @@ pub fn play_compared(
     let mut board = start;
     let mut gen = move_generator();
     for mv in &game.moves {
-        let mut distinct = 0;
-        variant.for_each_distinct_result(&board, &mut gen, |_| distinct += 1);
+        let (distinct, endless) = branching_and_endless(variant, &board, &mut gen);
         facts.branching.push(distinct);
-        facts
-            .endless
-            .push(has_endless_move(variant, &board, &mut gen));
+        facts.endless.push(endless);
         let played = variant
             .play_text(&board, mv)
             .expect("a bot plays legal moves");
@@ -109,13 +106,17 @@ pub fn play_compared(
     facts
 }
 
-/// Whether some pit the side to move could start from has only endless moves.
-fn has_endless_move(variant: &Variant, board: &Board, gen: &mut MoveGen) -> bool {
+/// From one listing: the distinct positions the moves reach, and whether some pit the
+/// side to move could start from has only endless moves.
+fn branching_and_endless(variant: &Variant, board: &Board, gen: &mut MoveGen) -> (usize, bool) {
     let candidates = variant.candidate_pits(board);
-    let mut legal = 0u32;
+    let (mut distinct, mut legal) = (0, 0u32);
     // (Every pit with a legal move lists one, whatever the generator's limit.)
-    variant.for_each_distinct_result(board, gen, |m| legal |= 1 << (m.pit - 1));
-    candidates & !legal != 0
+    variant.for_each_distinct_result(board, gen, |m| {
+        distinct += 1;
+        legal |= 1 << (m.pit - 1);
+    });
+    (distinct, candidates & !legal != 0)
 }
 
 /// A proportion with its Wilson 95% interval.

@@ -154,12 +154,6 @@ impl<'v> Prover<'v> {
             let Some(played) = self.variant.play_move(&board, mv) else {
                 return Err(format!("move {} ({mv}) of the line is not legal", i + 1));
             };
-            let (moves, truncated) = searched_moves(self.variant, &board);
-            if truncated && !winner_to_move {
-                return Err(format!(
-                    "after move {i}, the defences reach too many positions to check them all"
-                ));
-            }
             path.push(board.hash());
             if winner_to_move {
                 if !self.loses_within(&played.child, &path, left) {
@@ -170,6 +164,12 @@ impl<'v> Prover<'v> {
                     ));
                 }
             } else {
+                let (moves, truncated) = searched_moves(self.variant, &board);
+                if truncated {
+                    return Err(format!(
+                        "after move {i}, the defences reach too many positions to check them all"
+                    ));
+                }
                 for defence in &moves {
                     if !self.loses_within_after(&defence.child, &path, left) {
                         return Err(format!(

@@ -111,23 +111,26 @@ fn solve_command_reports_json() {
     assert!(json["best_move"].is_null());
 }
 
+/// A small compare run that the schema and concurrency checks share.
+const COMPARE_WOMEN_AND_BOYS: [&str; 9] = [
+    "compare",
+    "--variant",
+    "isolo-women",
+    "--variant",
+    "isolo-boys",
+    "--engine",
+    "greedy",
+    "--games",
+    "20",
+];
+
 #[test]
 fn compare_reports_json_and_csv() {
     let dir = std::env::temp_dir().join(format!("isolo-ai-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("variants.csv");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args([
-            "compare",
-            "--variant",
-            "isolo-women",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "greedy",
-            "--games",
-            "20",
-        ])
+        .args(COMPARE_WOMEN_AND_BOYS)
         .args([
             "--openings",
             "random:2",
@@ -187,17 +190,7 @@ fn compare_reports_json_and_csv() {
     );
     // Same seed, same statistics whatever the concurrency.
     let again = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args([
-            "compare",
-            "--variant",
-            "isolo-women",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "greedy",
-            "--games",
-            "20",
-        ])
+        .args(COMPARE_WOMEN_AND_BOYS)
         .args(["--openings", "random:2", "--seed", "3", "--json"])
         .output()
         .unwrap();

@@ -313,13 +313,13 @@ impl Variant {
         template: &MoveEnd,
         visit: &mut dyn FnMut(&MoveEnd) -> bool,
     ) -> Option<bool> {
+        if gen.small_listing_laps == 0 {
+            return None;
+        }
         let mut listed = std::mem::take(&mut gen.distinct.listed);
         let mut choices = std::mem::take(&mut gen.distinct.listed_choices);
         listed.clear();
         choices.clear();
-        if gen.small_listing_laps == 0 {
-            return None;
-        }
         gen.lap_budget = gen.small_listing_laps;
         gen.over_budget = false;
         self.play_optional(
