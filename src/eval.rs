@@ -12,7 +12,9 @@
 //! - `singletons`: pits holding exactly one seed, which cannot move when `min_sow` is 2.
 //! - `overture`: players still in their overture, whose ng'hana cannot be captured.
 //!
-//! Weights are named and can be loaded from a TOML file (`--weights FILE`).
+//! Weights are named and can be loaded from a TOML file (`--weights FILE`). Whatever the
+//! weights, an evaluation stays within `±EVAL_LIMIT`, far below every proven score, so no
+//! weights file can make a searcher claim a win or loss it has not proven.
 
 use std::path::Path;
 
@@ -21,6 +23,13 @@ use serde::{Deserialize, Serialize};
 use crate::rules::notation::pit_at;
 use crate::rules::ring::{self, Ring};
 use crate::rules::{Board, CaptureCondition, Side, Variant};
+
+/// The largest magnitude of any weight (hundredths of a seed per unit of its feature):
+/// a hundred seeds per unit is far beyond any useful weight.
+pub const MAX_WEIGHT: i32 = 10_000;
+/// Every evaluation lies in `-EVAL_LIMIT..=EVAL_LIMIT` (a thousand seeds, four times every
+/// seed a position can hold), far below the proven scores of `search`.
+pub const EVAL_LIMIT: i32 = 100_000;
 
 /// Hundredths of a seed per unit of each feature.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,17 +70,40 @@ impl Weights {
         }
     }
 
-    /// Weights from a TOML file; missing keys keep their defaults, unknown keys are errors.
+    /// The weights by name, in file order.
+    pub fn named(&self) -> [(&'static str, i32); 6] {
+        [
+            ("seeds", self.seeds),
+            ("mobility", self.mobility),
+            ("threats", self.threats),
+            ("exposed", self.exposed),
+            ("singletons", self.singletons),
+            ("overture", self.overture),
+        ]
+    }
+
+    /// Checks that every weight lies within `±MAX_WEIGHT`, naming the first that does not.
+    pub fn validate(&self) -> Result<(), String> {
+        match self.named().iter().find(|(_, w)| w.unsigned_abs() > MAX_WEIGHT as u32) {
+            Some((name, w)) => Err(format!(
+                "weight `{name}` = {w} is out of range (-{MAX_WEIGHT}..={MAX_WEIGHT})"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Weights from a TOML file; missing keys keep their defaults, unknown keys and
+    /// weights beyond `±MAX_WEIGHT` are errors.
     pub fn load(path: &Path) -> Result<Weights, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("weights file {}: cannot read: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e: toml::de::Error| {
-            format!(
-                "weights file {}: {}",
-                path.display(),
-                e.message().lines().next().unwrap_or("")
-            )
-        })
+        let text = crate::rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES)
+            .map_err(|e| format!("weights file {}: {e}", path.display()))?;
+        let weights: Weights = toml::from_str(&text).map_err(|e: toml::de::Error| {
+            format!("weights file {}: {}", path.display(), crate::rules::toml_error_text(&e, &text))
+        })?;
+        weights
+            .validate()
+            .map_err(|e| format!("weights file {}: {e}", path.display()))?;
+        Ok(weights)
     }
 }
 
@@ -97,6 +129,9 @@ pub struct Evaluator {
     /// `columns[side]`: the columns as `side` sees them.
     columns: [Vec<Column>; 2],
 }
+
+/// The largest weights file read (a file that never ends stops here).
+const MAX_WEIGHTS_FILE_BYTES: u64 = 64 * 1024;
 
 /// A score of exactly zero is reserved for draws; evaluations are nudged off it.
 const NOT_DRAW: i32 = 1;
@@ -147,10 +182,17 @@ impl Evaluator {
         let singletons = singletons(mine) - singletons(theirs);
         let overture = board.in_overture(me) as i32 - board.in_overture(me.opponent()) as i32;
         let (threats, exposed) = self.captures_in_reach(board, me, mine, theirs);
-        let score = w.seeds * seeds + w.mobility * mobility + w.threats * threats
-            - w.exposed * exposed
-            + w.singletons * singletons
-            + w.overture * overture;
+        // Wide arithmetic and a clamp: no weights can reach a proven score.
+        let terms = [
+            (w.seeds, seeds),
+            (w.mobility, mobility),
+            (w.threats, threats),
+            (w.exposed, -exposed),
+            (w.singletons, singletons),
+            (w.overture, overture),
+        ];
+        let sum: i64 = terms.iter().map(|&(w, f)| w as i64 * f as i64).sum();
+        let score = sum.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as i32;
         if score == 0 {
             NOT_DRAW
         } else {

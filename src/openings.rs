@@ -35,10 +35,13 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
     Ok(positions)
 }
 
+/// The largest openings file read.
+const MAX_SUITE_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Loads a suite file.
 pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("openings file {path}: cannot read: {e}"))?;
+    let text = crate::rules::read_text_file(std::path::Path::new(path), MAX_SUITE_FILE_BYTES)
+        .map_err(|e| format!("openings file {path}: {e}"))?;
     parse_suite(variant, &text, &format!("openings file {path}"))
 }
 

@@ -6,7 +6,8 @@ mod common;
 use common::{brute_force, known_within, small_positions, Known, Rng};
 use isolo_ai::rules::{Board, MoveGen, Variant};
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_ai::search::mcts::{Mcts, MctsConfig};
+use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, MAX_WEIGHT};
+use isolo_ai::search::mcts::{Mcts, MctsConfig, Playout};
 use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
 
 fn search(
@@ -413,4 +414,86 @@ fn vast_move_lists_are_cut_to_a_bounded_search_that_proves_no_loss() {
         assert!(variant.play_move(&board, &best.mv).is_some(), "{}", best.mv);
         assert!(!matches!(best.score, Score::Loss(_)), "{:?}", best.score);
     }
+}
+
+/// Every weight at one extreme or the other, and mixed.
+fn extreme_weights() -> Vec<Weights> {
+    let all = |w: i32| Weights {
+        seeds: w,
+        mobility: w,
+        threats: w,
+        exposed: w,
+        singletons: w,
+        overture: w,
+    };
+    vec![
+        all(MAX_WEIGHT),
+        all(-MAX_WEIGHT),
+        Weights {
+            seeds: MAX_WEIGHT,
+            exposed: -MAX_WEIGHT,
+            ..Weights::default()
+        },
+    ]
+}
+
+#[test]
+fn extreme_weights_never_change_a_proven_claim() {
+    for (variant, board) in small_positions(40, 0xe7, 3) {
+        let truth = known_within(&variant, &board, HORIZON);
+        for weights in extreme_weights() {
+            let eval = Evaluator::new(&variant, weights.clone());
+            assert!(eval.evaluate(&board).abs() <= EVAL_LIMIT);
+            let mut ab = AlphaBeta::new(AlphaBetaConfig {
+                threads: 1,
+                hash_mb: 4,
+                weights: weights.clone(),
+            });
+            let limits = Limits {
+                depth: Some(HORIZON),
+                ..Limits::default()
+            };
+            let score = best_score(&search(&mut ab, &variant, board, limits));
+            let mut mcts = Mcts::new(MctsConfig {
+                weights: weights.clone(),
+                playout: Playout::Cut(2),
+                ..MctsConfig::default()
+            });
+            let limits = Limits {
+                nodes: Some(3_000),
+                ..Limits::default()
+            };
+            let mcts_score = best_score(&search(&mut mcts, &variant, board, limits));
+            let position = variant.format_position(&board);
+            match truth {
+                Known::Win(n) => assert_eq!(score, Score::Win(n), "{position} {weights:?}"),
+                Known::Loss(n) => assert_eq!(score, Score::Loss(n), "{position} {weights:?}"),
+                Known::Open => assert!(!score.is_proven(), "{position}: ab claimed {score}"),
+            }
+            if let Score::Win(n) | Score::Loss(n) = mcts_score {
+                if n <= HORIZON {
+                    assert!(
+                        matches!(truth, Known::Win(m) | Known::Loss(m) if m <= n),
+                        "{position}: mcts {mcts_score} with {weights:?}, truth {truth:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn weights_beyond_the_bound_are_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("isolo-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w.toml");
+    std::fs::write(&path, "seeds = 50000\n").unwrap();
+    let err = Weights::load(&path).unwrap_err();
+    assert!(err.contains("weight `seeds` = 50000 is out of range"), "{err}");
+    std::fs::write(&path, "threats = -2147483648\n").unwrap();
+    assert!(Weights::load(&path).unwrap_err().contains("`threats`"));
+    std::fs::write(&path, "seeds = 1\nbogus = 3\n").unwrap();
+    let err = Weights::load(&path).unwrap_err();
+    assert!(err.contains("line 2"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -48,3 +48,32 @@ impl fmt::Display for Side {
         })
     }
 }
+
+/// Reads a text file of at most `max_bytes` bytes: a larger file (or one that never ends,
+/// such as `/dev/zero`) is an error naming the limit, not a hang.
+pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(format!("larger than {max_bytes} bytes: not a file of this kind"));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// A TOML error's first line, with the line and column where it was found.
+pub fn toml_error_text(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message().lines().next().unwrap_or("").to_string();
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::notation::{format_rows, parse_rows};
 use super::ring::{LoopTable, Ring, MAX_LANES};
-use super::Side;
+use super::{toml_error_text, Side};
 
 /// Which facing opponent pits must hold seeds for a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,8 @@ pub const MAX_COLUMNS: u8 = 8;
 pub const MAX_MIN_SOW: u8 = 128;
 /// Largest `max_laps` a rules file may set.
 pub const MAX_MAX_LAPS: u32 = 1_000_000;
+/// The largest rules file read (a file that never ends stops here).
+const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
 /// The default of `max_laps` (RULES.md 3.5).
 pub const DEFAULT_MAX_LAPS: u32 = 1000;
 
@@ -155,8 +157,8 @@ impl Rules {
                 PRESETS.join(", ")
             )));
         }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| RulesError(format!("rules file {spec}: cannot read: {e}")))?;
+        let text = super::read_text_file(path, MAX_RULES_FILE_BYTES)
+            .map_err(|e| RulesError(format!("rules file {spec}: {e}")))?;
         let default_name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
         Rules::from_toml(&text, default_name.as_deref().unwrap_or("custom"))
             .map_err(|RulesError(msg)| RulesError(format!("rules file {spec}: {msg}")))
@@ -165,10 +167,7 @@ impl Rules {
     /// Rules from the text of a rules file; `default_name` is used when it has no `name`.
     pub fn from_toml(text: &str, default_name: &str) -> Result<Rules, RulesError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-            RulesError(format!(
-                "invalid TOML: {}",
-                e.message().lines().next().unwrap_or("")
-            ))
+            RulesError(format!("invalid TOML: {}", toml_error_text(&e, text)))
         })?;
         RulesFile::read(&table)?.resolve(default_name)
     }
