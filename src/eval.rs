@@ -84,7 +84,11 @@ impl Weights {
 
     /// Checks that every weight lies within `±MAX_WEIGHT`, naming the first that does not.
     pub fn validate(&self) -> Result<(), String> {
-        match self.named().iter().find(|(_, w)| w.unsigned_abs() > MAX_WEIGHT as u32) {
+        match self
+            .named()
+            .iter()
+            .find(|(_, w)| w.unsigned_abs() > MAX_WEIGHT as u32)
+        {
             Some((name, w)) => Err(format!(
                 "weight `{name}` = {w} is out of range (-{MAX_WEIGHT}..={MAX_WEIGHT})"
             )),
@@ -98,7 +102,11 @@ impl Weights {
         let text = crate::rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES)
             .map_err(|e| format!("weights file {}: {e}", path.display()))?;
         let weights: Weights = toml::from_str(&text).map_err(|e: toml::de::Error| {
-            format!("weights file {}: {}", path.display(), crate::rules::toml_error_text(&e, &text))
+            format!(
+                "weights file {}: {}",
+                path.display(),
+                crate::rules::toml_error_text(&e, &text)
+            )
         })?;
         weights
             .validate()

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{brute_force, known_within, small_positions, Known, Rng};
+use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, MAX_WEIGHT};
 use isolo_ai::rules::{Board, MoveGen, Variant};
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, MAX_WEIGHT};
 use isolo_ai::search::mcts::{Mcts, MctsConfig, Playout};
 use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
 
@@ -489,11 +489,100 @@ fn weights_beyond_the_bound_are_refused_by_name() {
     let path = dir.join("w.toml");
     std::fs::write(&path, "seeds = 50000\n").unwrap();
     let err = Weights::load(&path).unwrap_err();
-    assert!(err.contains("weight `seeds` = 50000 is out of range"), "{err}");
+    assert!(
+        err.contains("weight `seeds` = 50000 is out of range"),
+        "{err}"
+    );
     std::fs::write(&path, "threats = -2147483648\n").unwrap();
     assert!(Weights::load(&path).unwrap_err().contains("`threats`"));
     std::fs::write(&path, "seeds = 1\nbogus = 3\n").unwrap();
     let err = Weights::load(&path).unwrap_err();
     assert!(err.contains("line 2"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Positions where two pits' moves reach one position (Igisoro's optional captures make
+/// them common), from random games under the preset and the capture-pit reading.
+fn positions_with_shared_results(count: usize) -> Vec<(Variant, Board)> {
+    let mut rng = Rng(0x5ade);
+    let mut out = Vec::new();
+    for variant in [Variant::load("igisoro").unwrap(), capture_pit_igisoro()] {
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut board = variant.start();
+            for _ in 0..120 {
+                let (moves, _) = isolo_ai::search::searched_moves(&variant, &board);
+                if moves.is_empty() {
+                    break;
+                }
+                let distinct: std::collections::HashSet<u64> =
+                    moves.iter().map(|m| m.child.hash()).collect();
+                if distinct.len() < moves.len() && moves.len() < 400 && found < count {
+                    out.push((variant.clone(), board));
+                    found += 1;
+                }
+                board = moves[rng.below(moves.len() as u64) as usize].child;
+            }
+        }
+        eprintln!("{}: {found} positions with shared results", variant.name());
+    }
+    assert!(!out.is_empty(), "no position with shared results found");
+    out
+}
+
+/// Every line of a multi-PV search starts with its own move and replays legally.
+fn assert_lines_start_with_their_moves(variant: &Variant, board: &Board, result: &SearchResult) {
+    let position = variant.format_position(board);
+    for line in &result.lines {
+        assert_eq!(
+            line.pv.first(),
+            Some(&line.mv),
+            "{position}: {} line {:?}",
+            result.engine,
+            line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+        );
+        let mut b = *board;
+        for mv in &line.pv {
+            b = variant
+                .play_move(&b, mv)
+                .unwrap_or_else(|| panic!("{position}: {mv} in the line is illegal"))
+                .child;
+        }
+    }
+}
+
+#[test]
+fn every_multipv_line_starts_with_its_move() {
+    let mut cases = positions_with_shared_results(6);
+    cases.extend(small_positions(20, 0x1e5, 3));
+    for (variant, board) in cases {
+        let searchers: [(Box<dyn Searcher>, Limits); 2] = [
+            (
+                Box::new(alpha_beta()),
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+            ),
+            (
+                Box::new(mcts(7)),
+                Limits {
+                    nodes: Some(2_000),
+                    ..Limits::default()
+                },
+            ),
+        ];
+        for (mut searcher, limits) in searchers {
+            let request = SearchRequest {
+                variant: &variant,
+                board,
+                history: Vec::new(),
+                limits,
+                multipv: usize::MAX,
+            };
+            let result = searcher.search(&request, &mut |_| {});
+            assert!(!result.lines.is_empty());
+            assert_lines_start_with_their_moves(&variant, &board, &result);
+        }
+    }
 }

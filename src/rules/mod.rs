@@ -59,7 +59,9 @@ pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, 
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > max_bytes {
-        return Err(format!("larger than {max_bytes} bytes: not a file of this kind"));
+        return Err(format!(
+            "larger than {max_bytes} bytes: not a file of this kind"
+        ));
     }
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }

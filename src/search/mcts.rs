@@ -401,7 +401,9 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Root children's statistics: (index, visits, reward, pess, opt).
+    /// Root children's statistics in child order: (index, visits, reward, pess, opt).
+    /// A child's place in this list is not its move index: moves that reach one
+    /// position share a child.
     fn root_stats(&self) -> Vec<(u32, u32, f64, i32, i32)> {
         let root = &self.nodes[0];
         if root.first_child == NOT_EXPANDED {
@@ -539,6 +541,9 @@ fn exact_reward(value: i32) -> f64 {
 /// Root children merged over threads.
 #[derive(Clone, Debug)]
 struct RootChild {
+    /// The child's place among the root's children (the same in every tree).
+    offset: usize,
+    /// The move's index in `searched_moves` order.
     index: u32,
     visits: u64,
     reward: f64,
@@ -739,6 +744,7 @@ fn merge_roots(trees: &[&Tree]) -> Vec<RootChild> {
         for (i, (index, visits, reward, pess, opt)) in tree.root_stats().into_iter().enumerate() {
             if merged.len() <= i {
                 merged.push(RootChild {
+                    offset: i,
                     index,
                     visits: 0,
                     reward: 0.0,
@@ -810,14 +816,9 @@ fn lines_of(
             // The line from the tree that visited this move most.
             let tree = trees
                 .iter()
-                .max_by_key(|t| {
-                    t.root_stats()
-                        .get(c.index as usize)
-                        .map(|s| s.1)
-                        .unwrap_or(0)
-                })
+                .max_by_key(|t| t.root_stats().get(c.offset).map(|s| s.1).unwrap_or(0))
                 .expect("at least one tree");
-            let first = tree.nodes[0].first_child as usize + c.index as usize;
+            let first = tree.nodes[0].first_child as usize + c.offset;
             let pv = super::moves_of_line(variant, &request.board, &tree.line_from(first));
             let score = match c.score() {
                 // Unexamined moves may hold a defence.
