@@ -51,6 +51,7 @@ fn alpha_beta(c: &mut Criterion) {
                 hash_mb: BENCH_HASH_MB,
                 ..AlphaBetaConfig::default()
             })
+            .expect("the bench table allocates")
         };
         let nodes = fresh().search(&request, &mut |_| {}).nodes;
         group.throughput(Throughput::Elements(nodes));

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::engine::EngineSpec;
 use crate::game::{play_game, EndReason};
 use crate::rules::{Board, MoveGen, Side, Variant};
+use crate::search::tt::TableError;
 use crate::search::{move_generator, searched_moves};
 use crate::stats::{normal_cdf, Z95};
 
@@ -76,9 +77,9 @@ pub fn play_compared(
     start: Board,
     seed: u64,
     max_plies: usize,
-) -> GameFacts {
-    let mut south = engine.bot(seed);
-    let mut north = engine.bot(seed ^ 0x5bd1_e995);
+) -> Result<GameFacts, TableError> {
+    let mut south = engine.bot(seed)?;
+    let mut north = engine.bot(seed ^ 0x5bd1_e995)?;
     let game = play_game(variant, start, &mut south, &mut north, max_plies);
     let mut facts = GameFacts {
         first: start.to_move(),
@@ -103,7 +104,7 @@ pub fn play_compared(
         facts.captured.push(played.captured);
         board = played.child;
     }
-    facts
+    Ok(facts)
 }
 
 /// From one listing: the distinct positions the moves reach, and whether some pit the

@@ -11,6 +11,7 @@ use crate::eval::Weights;
 use crate::rules::{Board, LegalMove, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
+use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
 
 /// Time per move of a searching engine whose spec gives no limit.
@@ -44,15 +45,134 @@ impl fmt::Display for EngineSpec {
     }
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value
-        .parse()
-        .map_err(|_| format!("engine key `{key}`: '{value}' is not a valid number"))
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 256;
+
+/// What is wrong with an engine spec or one of its options.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    #[error("empty label")]
+    EmptyLabel,
+    #[error("no engine named (engines: random, greedy, ab, mcts)")]
+    NoEngine,
+    #[error("unknown engine '{0}' (engines: random, greedy, ab, mcts)")]
+    UnknownEngine(String),
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("an empty option")]
+    EmptyOption,
+    #[error("unknown key `{key}` for engine '{engine}'")]
+    UnknownKey { key: String, engine: String },
+    #[error("key `{0}` given twice")]
+    Repeated(String),
+    #[error("engine key `{key}`: {problem}")]
+    BadValue { key: String, problem: String },
+}
+
+/// A spec that did not parse: the spec's text and what is wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("engine '{spec}': {error}")]
+pub struct SpecParseError {
+    pub spec: String,
+    pub error: SpecError,
+}
+
+fn bad(key: &str, problem: impl Into<String>) -> SpecError {
+    SpecError::BadValue {
+        key: key.to_string(),
+        problem: problem.into(),
+    }
+}
+
+/// A whole number from `least` up to `most` (no bound but the type's when `None`).
+fn count<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
+    key: &str,
+    value: &str,
+    least: T,
+    most: Option<T>,
+) -> Result<T, SpecError> {
+    match (value.parse::<T>(), most) {
+        (Ok(n), _) if n >= least && most.is_none_or(|m| n <= m) => Ok(n),
+        (Ok(n), Some(m)) => Err(bad(key, format!("must be {least}..={m}, found {n}"))),
+        (Ok(n), None) => Err(bad(key, format!("must be at least {least}, found {n}"))),
+        (Err(_), _) => Err(bad(key, format!("'{value}' is not a valid number"))),
+    }
+}
+
+/// The options a searching engine takes, checked one by one: the single place where
+/// engine options are read, for `--engine` specs and `analyze`'s flags alike.
+fn set_option(
+    kind: &mut EngineKind,
+    limits: &mut Limits,
+    key: &str,
+    value: &str,
+) -> Result<bool, SpecError> {
+    use crate::search::alphabeta::MAX_DEPTH;
+    match (kind, key) {
+        (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_), "time-ms") => {
+            limits.time = Some(Duration::from_millis(count(key, value, 1u64, None)?));
+        }
+        (EngineKind::AlphaBeta(_), "depth") => {
+            limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
+        }
+        (EngineKind::AlphaBeta(_), "nodes") | (EngineKind::Mcts(_), "iters") => {
+            limits.nodes = Some(count(key, value, 1u64, None)?);
+        }
+        (EngineKind::AlphaBeta(c), "threads") => {
+            c.threads = count(key, value, 1, Some(MAX_THREADS))?
+        }
+        (EngineKind::Mcts(c), "threads") => c.threads = count(key, value, 1, Some(MAX_THREADS))?,
+        (EngineKind::AlphaBeta(c), "hash") => {
+            let mb = count(key, value, 1usize, None)?;
+            crate::search::tt::check_table_mb(mb).map_err(|e| bad(key, e.to_string()))?;
+            c.hash_mb = mb;
+        }
+        (EngineKind::Mcts(c), "c") => {
+            c.exploration = match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => x,
+                _ => {
+                    return Err(bad(
+                        key,
+                        format!("must be a positive finite number, found '{value}'"),
+                    ))
+                }
+            }
+        }
+        (EngineKind::Mcts(c), "playout") => {
+            c.playout = match value {
+                "random" => Playout::Random,
+                cut => match cut.strip_prefix("cut") {
+                    Some(plies) => Playout::Cut(count(key, plies, 1u32, None)?),
+                    None => {
+                        return Err(bad(
+                            key,
+                            format!("expected random or cutN, found '{value}'"),
+                        ))
+                    }
+                },
+            }
+        }
+        (EngineKind::Mcts(c), "parallel") => {
+            c.parallel = match value {
+                "root" => Parallelism::Root,
+                "tree" => Parallelism::Tree,
+                _ => return Err(bad(key, format!("expected root or tree, found '{value}'"))),
+            }
+        }
+        (EngineKind::Mcts(c), "seed") => c.seed = count(key, value, 0u64, None)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 impl EngineSpec {
-    /// Parses a spec; an unknown engine or key is an error naming it.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+    /// Parses a spec; an unknown engine or key, a bad or repeated value is an error
+    /// naming it. A searching engine given no limit thinks `DEFAULT_MOVE_TIME` a move.
+    pub fn parse(text: &str) -> Result<EngineSpec, SpecParseError> {
+        let wrap = |error| SpecParseError {
+            spec: text.to_string(),
+            error,
+        };
         let (label, body) = match text.split_once('=') {
             Some((label, body)) if !label.contains(':') && !label.contains(',') => {
                 (label.to_string(), body)
@@ -60,117 +180,72 @@ impl EngineSpec {
             _ => (text.to_string(), text),
         };
         if label.is_empty() {
-            return Err(format!("engine '{text}': empty label"));
+            return Err(wrap(SpecError::EmptyLabel));
         }
-        let (name, options) = body.split_once(':').unwrap_or((body, ""));
+        let (name, options) = match body.split_once(':') {
+            Some((_, "")) => return Err(wrap(SpecError::EmptyOption)),
+            Some((name, options)) => (name, options),
+            None => (body, ""),
+        };
         let pairs: Vec<(&str, &str)> = options
             .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|kv| {
-                kv.split_once('=')
-                    .ok_or_else(|| format!("engine '{text}': '{kv}' is not key=value"))
+            .filter(|_| !options.is_empty())
+            .map(|kv| match kv.split_once('=') {
+                _ if kv.is_empty() => Err(SpecError::EmptyOption),
+                Some((k, v)) if !k.is_empty() && !v.is_empty() => Ok((k, v)),
+                _ => Err(SpecError::NotKeyValue(kv.to_string())),
             })
-            .collect::<Result<_, _>>()?;
-        let mut limits = Limits::default();
+            .collect::<Result<_, _>>()
+            .map_err(wrap)?;
+        let mut spec = EngineSpec::from_options(name, &pairs).map_err(wrap)?;
+        if spec.limits.is_unbounded() && spec.searches() {
+            spec.limits.time = Some(DEFAULT_MOVE_TIME);
+        }
+        spec.label = label;
+        spec.text = body.to_string();
+        Ok(spec)
+    }
+
+    /// An engine from its name and options (`("depth", "6")`...), each checked as in a
+    /// spec; no default limit is added. The label and text are the options written out.
+    pub fn from_options(name: &str, pairs: &[(&str, &str)]) -> Result<EngineSpec, SpecError> {
         let mut kind = match name {
+            "" => return Err(SpecError::NoEngine),
             "random" => EngineKind::Random,
             "greedy" => EngineKind::Greedy,
             "ab" => EngineKind::AlphaBeta(AlphaBetaConfig::default()),
             "mcts" => EngineKind::Mcts(MctsConfig::default()),
-            _ => {
-                return Err(format!(
-                    "unknown engine '{name}' in '{text}' (engines: random, greedy, ab, mcts)"
-                ))
-            }
+            _ => return Err(SpecError::UnknownEngine(name.to_string())),
         };
-        for (key, value) in pairs {
-            let accepted = match (&mut kind, key) {
-                (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_), "time-ms") => {
-                    limits.time = Some(Duration::from_millis(number(key, value)?));
-                    true
-                }
-                (EngineKind::AlphaBeta(_), "depth") => {
-                    limits.depth = Some(number(key, value)?);
-                    true
-                }
-                (EngineKind::AlphaBeta(_), "nodes") | (EngineKind::Mcts(_), "iters") => {
-                    limits.nodes = Some(number(key, value)?);
-                    true
-                }
-                (EngineKind::AlphaBeta(c), "threads") => {
-                    c.threads = number(key, value)?;
-                    true
-                }
-                (EngineKind::Mcts(c), "threads") => {
-                    c.threads = number(key, value)?;
-                    true
-                }
-                (EngineKind::AlphaBeta(c), "hash") => {
-                    c.hash_mb = number(key, value)?;
-                    true
-                }
-                (EngineKind::Mcts(c), "c") => {
-                    c.exploration = number(key, value)?;
-                    true
-                }
-                (EngineKind::Mcts(c), "playout") => {
-                    c.playout = match value {
-                        "random" => Playout::Random,
-                        cut => match cut.strip_prefix("cut") {
-                            Some(plies) => Playout::Cut(number(key, plies)?),
-                            None => {
-                                return Err(format!(
-                                "engine key `playout`: expected random or cutN, found '{value}'"
-                            ))
-                            }
-                        },
-                    };
-                    true
-                }
-                (EngineKind::Mcts(c), "parallel") => {
-                    c.parallel = match value {
-                        "root" => Parallelism::Root,
-                        "tree" => Parallelism::Tree,
-                        _ => {
-                            return Err(format!(
-                                "engine key `parallel`: expected root or tree, found '{value}'"
-                            ))
-                        }
-                    };
-                    true
-                }
-                (EngineKind::Mcts(c), "seed") => {
-                    c.seed = number(key, value)?;
-                    true
-                }
-                _ => false,
-            };
-            if !accepted {
-                return Err(format!(
-                    "engine '{text}': unknown key `{key}` for engine '{name}'"
-                ));
+        let mut limits = Limits::default();
+        for (i, (key, value)) in pairs.iter().enumerate() {
+            if pairs[..i].iter().any(|(k, _)| k == key) {
+                return Err(SpecError::Repeated(key.to_string()));
+            }
+            if !set_option(&mut kind, &mut limits, key, value)? {
+                return Err(SpecError::UnknownKey {
+                    key: key.to_string(),
+                    engine: name.to_string(),
+                });
             }
         }
-        match &kind {
-            EngineKind::AlphaBeta(c) if c.threads == 0 || c.hash_mb == 0 => {
-                return Err(format!(
-                    "engine '{text}': threads and hash must be at least 1"
-                ))
-            }
-            EngineKind::Mcts(c) if c.threads == 0 => {
-                return Err(format!("engine '{text}': threads must be at least 1"))
-            }
-            _ => {}
-        }
-        if limits.is_unbounded() && matches!(kind, EngineKind::AlphaBeta(_) | EngineKind::Mcts(_)) {
-            limits.time = Some(DEFAULT_MOVE_TIME);
-        }
+        let text = if pairs.is_empty() {
+            name.to_string()
+        } else {
+            let options: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{name}:{}", options.join(","))
+        };
         Ok(EngineSpec {
-            label,
-            text: body.to_string(),
+            label: text.clone(),
+            text,
             kind,
             limits,
         })
+    }
+
+    /// Whether this engine searches (and so takes limits).
+    pub fn searches(&self) -> bool {
+        matches!(self.kind, EngineKind::AlphaBeta(_) | EngineKind::Mcts(_))
     }
 
     /// Sets the evaluation weights of a searching engine.
@@ -183,18 +258,28 @@ impl EngineSpec {
         self
     }
 
-    /// A bot playing by this spec; `seed` drives its random choices.
-    pub fn bot(&self, seed: u64) -> Bot {
+    /// A bot playing by this spec; `seed` drives its random choices. Fails only when the
+    /// alpha-beta table cannot be allocated.
+    pub fn bot(&self, seed: u64) -> Result<Bot, TableError> {
         let searcher: Option<Box<dyn Searcher + Send>> = match &self.kind {
-            EngineKind::AlphaBeta(c) => Some(Box::new(AlphaBeta::new(c.clone()))),
+            EngineKind::AlphaBeta(c) => Some(Box::new(AlphaBeta::new(c.clone())?)),
             EngineKind::Mcts(c) => Some(Box::new(Mcts::new(MctsConfig { seed, ..c.clone() }))),
             _ => None,
         };
-        Bot {
+        Ok(Bot {
             spec: self.clone(),
             searcher,
             rng: SmallRng::seed_from_u64(seed),
-        }
+        })
+    }
+
+    /// The searcher of a searching engine (its seed as the spec says), for one search.
+    pub fn searcher(&self) -> Result<Option<Box<dyn Searcher + Send>>, TableError> {
+        Ok(match &self.kind {
+            EngineKind::AlphaBeta(c) => Some(Box::new(AlphaBeta::new(c.clone())?)),
+            EngineKind::Mcts(c) => Some(Box::new(Mcts::new(c.clone()))),
+            _ => None,
+        })
     }
 }
 
@@ -261,7 +346,12 @@ impl Bot {
                     multipv: 1,
                 };
                 let result = searcher.search(&request, report);
-                let played = variant.play_move(board, &result.best()?.mv)?;
+                // A position with a legal move is never forfeited: should a search end
+                // without a line, the first listed move is played.
+                let played = result
+                    .best()
+                    .and_then(|line| variant.play_move(board, &line.mv))
+                    .unwrap_or_else(|| moves[0].clone());
                 Some(Choice {
                     played,
                     search: Some(result),
@@ -306,9 +396,43 @@ mod tests {
             ),
             ("ab:depth", "'depth' is not key=value"),
             ("random:seed=3", "unknown key `seed`"),
-            ("ab:threads=0", "threads and hash must be at least 1"),
+            (
+                "ab:threads=0",
+                "engine key `threads`: must be 1..=256, found 0",
+            ),
+            ("ab:hash=0", "engine key `hash`: must be at least 1"),
+            (
+                "ab:hash=18446744073709551615",
+                "more than this machine allows",
+            ),
+            ("ab:depth=0", "engine key `depth`: must be 1..=100, found 0"),
+            ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
+            ("mcts:iters=0", "engine key `iters`: must be at least 1"),
+            ("mcts:time-ms=0", "engine key `time-ms`: must be at least 1"),
+            (
+                "mcts:c=NaN",
+                "engine key `c`: must be a positive finite number",
+            ),
+            (
+                "mcts:c=-1",
+                "engine key `c`: must be a positive finite number",
+            ),
+            (
+                "mcts:c=inf",
+                "engine key `c`: must be a positive finite number",
+            ),
+            (
+                "mcts:playout=cut0",
+                "engine key `playout`: must be at least 1",
+            ),
+            ("ab:depth=3,depth=4", "key `depth` given twice"),
+            ("ab:", "an empty option"),
+            ("ab:depth=3,,nodes=4", "an empty option"),
+            ("ab:depth=", "'depth=' is not key=value"),
+            ("=ab", "empty label"),
+            ("x=", "no engine named"),
         ] {
-            let err = EngineSpec::parse(text).unwrap_err();
+            let err = EngineSpec::parse(text).unwrap_err().to_string();
             assert!(err.contains(expected), "{text}: {err}");
         }
     }

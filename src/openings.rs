@@ -101,7 +101,8 @@ pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport 
         let mut judge = AlphaBeta::new(AlphaBetaConfig {
             hash_mb: JUDGE_HASH_MB,
             ..AlphaBetaConfig::default()
-        });
+        })
+        .expect("a 4 MB table allocates");
         let search = SearchRequest {
             variant,
             board,

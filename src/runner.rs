@@ -67,11 +67,16 @@ pub fn play_job(
     engines: &[EngineSpec],
     job: &Job,
     max_plies: usize,
-) -> Record {
-    let mut south = engines[job.south].bot(job.seed);
-    let mut north = engines[job.north].bot(job.seed ^ 0x5bd1_e995);
+) -> Result<Record, String> {
+    let bot = |engine: usize, seed: u64| {
+        engines[engine]
+            .bot(seed)
+            .map_err(|e| format!("engine {}: {e}", engines[engine].label))
+    };
+    let mut south = bot(job.south, job.seed)?;
+    let mut north = bot(job.north, job.seed ^ 0x5bd1_e995)?;
     let game = play_game(variant, job.opening, &mut south, &mut north, max_plies);
-    Record {
+    Ok(Record {
         game: job.index,
         variant: variant_spec.to_string(),
         opening: variant.format_position(&job.opening),
@@ -85,7 +90,7 @@ pub fn play_job(
         reason: game.reason.name().to_string(),
         seed: job.seed,
         time_ms: game.time.as_millis() as u64,
-    }
+    })
 }
 
 /// Reads the records of an interrupted run. A last line cut short by an interruption is
@@ -205,13 +210,14 @@ pub fn run(
     }
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
-    let (send, receive) = mpsc::channel::<Record>();
+    let (send, receive) = mpsc::channel::<Result<Record, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency.max(1))
         .build()
         .map_err(|e| format!("cannot start {concurrency} game threads: {e}"))?;
     let mut stopped = false;
     let mut write_error = None;
+    let mut game_error = None;
     pool.in_place_scope(|scope| {
         for _ in 0..concurrency.max(1) {
             let send = send.clone();
@@ -235,6 +241,14 @@ pub fn run(
         let mut waiting: BTreeMap<u64, Record> = BTreeMap::new();
         let mut next_to_write = 0usize;
         for record in receive {
+            let record = match record {
+                Ok(record) => record,
+                Err(e) => {
+                    game_error.get_or_insert(e);
+                    halt.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
             waiting.insert(record.game, record);
             while let Some(job) = todo.get(next_to_write) {
                 let Some(record) = waiting.remove(&job.index) else {
@@ -259,7 +273,7 @@ pub fn run(
             }
         }
     });
-    if let Some(e) = write_error {
+    if let Some(e) = write_error.or(game_error) {
         return Err(e);
     }
     let played = records.len() - resumed;

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use crate::eval::Weights;
 use crate::rules::{Board, Move, MoveGen, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
+use crate::search::tt::TableError;
+use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
 
 /// What the prover established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,17 +46,22 @@ pub struct Prover<'v> {
 }
 
 impl<'v> Prover<'v> {
-    pub fn new(variant: &'v Variant, threads: usize, hash_mb: usize) -> Prover<'v> {
+    /// A prover with a table of `hash_mb` MB, or why the table cannot be made.
+    pub fn new(
+        variant: &'v Variant,
+        threads: usize,
+        hash_mb: usize,
+    ) -> Result<Prover<'v>, TableError> {
         let searcher = AlphaBeta::new(AlphaBetaConfig {
             threads,
             hash_mb,
             weights: Weights::zero(),
-        });
-        Prover {
+        })?;
+        Ok(Prover {
             variant,
             searcher,
             nodes: 0,
-        }
+        })
     }
 
     /// Proves `board` within `max_plies` (and `time`, if given).
@@ -65,6 +71,18 @@ impl<'v> Prover<'v> {
         history: &[u64],
         max_plies: u32,
         time: Option<Duration>,
+    ) -> Solution {
+        self.solve_reporting(board, history, max_plies, time, &mut |_| {})
+    }
+
+    /// `solve`, calling `report` after each completed depth.
+    pub fn solve_reporting(
+        &mut self,
+        board: &Board,
+        history: &[u64],
+        max_plies: u32,
+        time: Option<Duration>,
+        report: &mut dyn FnMut(&Progress),
     ) -> Solution {
         let started = Instant::now();
         let request = SearchRequest {
@@ -78,7 +96,7 @@ impl<'v> Prover<'v> {
             },
             multipv: 1,
         };
-        let result = self.searcher.search(&request, &mut |_| {});
+        let result = self.searcher.search(&request, report);
         self.nodes += result.nodes;
         let best = result.best();
         let verdict = match best.map(|l| l.score) {

@@ -477,7 +477,43 @@ fn analyze_rejects_bad_limits() {
     );
     fails(
         &["analyze", "--variant", "isolo-women", "--depth", "0"],
-        "--depth: must be at least 1",
+        "--depth: must be 1..=100, found 0",
+    );
+    fails(
+        &["analyze", "--variant", "isolo-women", "--nodes", "0"],
+        "--nodes: must be at least 1, found 0",
+    );
+    fails(
+        &[
+            "analyze",
+            "--variant",
+            "isolo-women",
+            "--hash",
+            "1000000000",
+        ],
+        "--hash: hash 1000000000 MB is more than this machine allows",
+    );
+    fails(
+        &[
+            "analyze",
+            "--variant",
+            "isolo-women",
+            "--hash",
+            "18446744073709551615",
+        ],
+        "--hash: hash 18446744073709551615 MB is more than this machine allows",
+    );
+    fails(
+        &[
+            "analyze",
+            "--variant",
+            "isolo-women",
+            "--engine",
+            "mcts",
+            "--depth",
+            "3",
+        ],
+        "--depth: does not apply to --engine mcts",
     );
     fails(
         &[
@@ -638,4 +674,78 @@ fn moves_streams_every_sequence_as_valid_json_and_text() {
     let text = stdout_of(&["moves", "--variant", "igisoro", "--position", position]);
     assert!(text.starts_with(&format!("{} legal move(s) for South", expected.len())));
     assert_eq!(text.lines().count(), expected.len() + 2, "{text}");
+}
+
+#[test]
+fn solve_verify_on_an_unknown_result_claims_nothing() {
+    let args = [
+        "solve",
+        "--variant",
+        "isolo-boys",
+        "--max-plies",
+        "3",
+        "--verify",
+    ];
+    let text = stdout_of(&args);
+    assert!(text.contains("unknown: no proof within 3 plies"), "{text}");
+    assert!(
+        text.contains("not verified: the result is unknown"),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.starts_with("verified")), "{text}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = json_of(&json_args);
+    assert_eq!(json["result"], "unknown");
+    assert_ne!(json["verified"], true);
+    assert!(json["verify_error"]
+        .as_str()
+        .unwrap()
+        .contains("the result is unknown"));
+}
+
+#[test]
+fn solve_says_when_time_ran_out() {
+    let text = stdout_of(&[
+        "solve",
+        "--variant",
+        "igisoro",
+        "--max-plies",
+        "60",
+        "--time-ms",
+        "200",
+    ]);
+    assert!(text.contains("unknown: time ran out at depth"), "{text}");
+}
+
+#[test]
+fn engines_that_could_not_move_are_refused_up_front() {
+    for (spec, expected) in [
+        ("mcts:iters=0", "engine key `iters`: must be at least 1"),
+        ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
+        (
+            "mcts:c=NaN",
+            "engine key `c`: must be a positive finite number",
+        ),
+        (
+            "mcts:c=-1",
+            "engine key `c`: must be a positive finite number",
+        ),
+        ("ab:hash=1000000000", "more than this machine allows"),
+    ] {
+        fails(
+            &[
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                spec,
+                "--engine",
+                "random",
+                "--games",
+                "2",
+            ],
+            expected,
+        );
+    }
 }

@@ -32,6 +32,7 @@ fn alpha_beta() -> AlphaBeta {
         hash_mb: 4,
         ..AlphaBetaConfig::default()
     })
+    .unwrap()
 }
 
 fn mcts(seed: u64) -> Mcts {
@@ -309,7 +310,8 @@ fn lazy_smp_finds_the_same_proof() {
         threads: 2,
         hash_mb: 8,
         ..AlphaBetaConfig::default()
-    });
+    })
+    .unwrap();
     let result = search(
         &mut parallel,
         &boys,
@@ -448,7 +450,8 @@ fn extreme_weights_never_change_a_proven_claim() {
                 threads: 1,
                 hash_mb: 4,
                 weights: weights.clone(),
-            });
+            })
+            .unwrap();
             let limits = Limits {
                 depth: Some(HORIZON),
                 ..Limits::default()

@@ -14,7 +14,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
     for (variant, board) in small_positions(120, 0x5017e, 4) {
         checked += 1;
         let truth = known_within(&variant, &board, HORIZON);
-        let mut prover = Prover::new(&variant, 1, 4);
+        let mut prover = Prover::new(&variant, 1, 4).unwrap();
         let solution = prover.solve(&board, &[], HORIZON, None);
         let expected = match truth {
             Known::Win(n) => Verdict::Win(n),
@@ -55,7 +55,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
 #[test]
 fn verify_rejects_a_wrong_claim() {
     let women = Variant::load("isolo-women").unwrap();
-    let mut prover = Prover::new(&women, 1, 4);
+    let mut prover = Prover::new(&women, 1, 4).unwrap();
     let solution = prover.solve(&women.start(), &[], 9, None);
     assert_eq!(solution.verdict, Verdict::Win(5));
     assert!(

@@ -21,7 +21,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
     let b = EngineSpec::parse(opponent).unwrap();
     let games = games();
     for game in 0..games {
-        let (mut ours, mut theirs) = (a.bot(game), b.bot(game + 1000));
+        let (mut ours, mut theirs) = (a.bot(game).unwrap(), b.bot(game + 1000).unwrap());
         let engine_side = if game % 2 == 0 {
             Side::South
         } else {

@@ -1,19 +1,15 @@
 //! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
 
-use std::time::Duration;
-
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
+use crate::engine::{EngineSpec, SpecError};
 use crate::eval::Weights;
 use crate::rules::{notation, Board, Move, Variant};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::mcts::{Mcts, MctsConfig, Parallelism};
-use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
+use crate::search::{searched_moves, Progress, SearchRequest, SearchResult};
 
-/// Most threads a search may use.
-pub const MAX_THREADS: usize = 256;
+pub use crate::engine::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineKind {
@@ -36,6 +32,7 @@ pub struct AnalyzeArgs {
     /// Moves to play first (their positions count for repetitions)
     #[arg(long, value_name = "\"M1 M2 ...\"")]
     pub moves: Option<String>,
+    /// The searcher
     #[arg(long, value_enum, default_value_t = EngineKind::Ab)]
     pub engine: EngineKind,
     /// Depth limit in plies (alpha-beta)
@@ -47,25 +44,79 @@ pub struct AnalyzeArgs {
     /// Time limit in milliseconds (default about 5 s when no limit is given)
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
+    /// Search threads (Lazy SMP for alpha-beta, root or tree parallel MCTS)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table size in MB (alpha-beta)
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    /// Transposition table size in MB (alpha-beta; default 64)
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// How many root moves to show with exact scores: a number or "all"
     #[arg(long, default_value = "1")]
     pub multipv: String,
     /// How MCTS threads share the work: root (a tree each) or tree (one shared tree)
-    #[arg(long = "mcts-parallel", value_enum, default_value_t = MctsParallel::Root)]
-    pub mcts_parallel: MctsParallel,
-    /// Seed for every random choice (MCTS)
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    #[arg(long = "mcts-parallel", value_enum)]
+    pub mcts_parallel: Option<MctsParallel>,
+    /// Seed for every random choice (MCTS; default 0)
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Evaluation weights file (TOML)
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
+}
+
+/// The engine of `analyze`'s flags, read by the same parser as `--engine` specs, so the
+/// same values are refused with the same reasons (named here by their flags).
+fn engine_of_flags(args: &AnalyzeArgs, weights: Weights) -> Result<EngineSpec, CliError> {
+    let (name, nodes_key) = match args.engine {
+        EngineKind::Ab => ("ab", "nodes"),
+        EngineKind::Mcts => ("mcts", "iters"),
+    };
+    let flags: [(&str, &str, Option<String>); 7] = [
+        ("--depth", "depth", args.depth.map(|d| d.to_string())),
+        ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
+        ("--time-ms", "time-ms", args.time_ms.map(|t| t.to_string())),
+        ("--threads", "threads", Some(args.threads.to_string())),
+        ("--hash", "hash", args.hash.map(|h| h.to_string())),
+        // Alpha-beta makes no random choice: a seed changes nothing there.
+        (
+            "--seed",
+            "seed",
+            args.seed.filter(|_| name == "mcts").map(|s| s.to_string()),
+        ),
+        (
+            "--mcts-parallel",
+            "parallel",
+            args.mcts_parallel.map(|p| match p {
+                MctsParallel::Root => "root".to_string(),
+                MctsParallel::Tree => "tree".to_string(),
+            }),
+        ),
+    ];
+    let given: Vec<(&str, &str, String)> = flags
+        .into_iter()
+        .filter_map(|(flag, key, value)| value.map(|v| (flag, key, v)))
+        .collect();
+    let pairs: Vec<(&str, &str)> = given.iter().map(|(_, k, v)| (*k, v.as_str())).collect();
+    let flag_of = |key: &str| {
+        given
+            .iter()
+            .find(|(_, k, _)| *k == key)
+            .map_or(key.to_string(), |(flag, _, _)| flag.to_string())
+    };
+    match EngineSpec::from_options(name, &pairs) {
+        Ok(spec) => Ok(spec.with_weights(weights)),
+        Err(SpecError::BadValue { key, problem }) => {
+            Err(CliError(format!("{}: {problem}", flag_of(&key))))
+        }
+        Err(SpecError::UnknownKey { key, engine }) => Err(CliError(format!(
+            "{}: does not apply to --engine {engine}",
+            flag_of(&key)
+        ))),
+        Err(e) => Err(CliError(e.to_string())),
+    }
 }
 
 /// The position reached by `--moves`, with the hashes of the positions before it.
@@ -104,38 +155,18 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
 pub fn run(args: &AnalyzeArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
-    super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let weights = match &args.weights {
         Some(path) => Weights::load(path).map_err(CliError)?,
         None => Weights::default(),
     };
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
-    let limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        time: args.time_ms.map(Duration::from_millis),
-    };
-    if let Some(0) = args.depth {
-        return Err(CliError("--depth: must be at least 1".into()));
-    }
-    let mut searcher: Box<dyn Searcher> = match args.engine {
-        EngineKind::Ab => Box::new(AlphaBeta::new(AlphaBetaConfig {
-            threads: args.threads,
-            hash_mb: args.hash,
-            weights,
-        })),
-        EngineKind::Mcts => Box::new(Mcts::new(MctsConfig {
-            threads: args.threads,
-            seed: args.seed,
-            weights,
-            parallel: match args.mcts_parallel {
-                MctsParallel::Root => Parallelism::Root,
-                MctsParallel::Tree => Parallelism::Tree,
-            },
-            ..MctsConfig::default()
-        })),
-    };
+    let spec = engine_of_flags(args, weights)?;
+    let limits = spec.limits;
+    let mut searcher = spec
+        .searcher()
+        .map_err(|e| CliError(format!("--hash: {e}")))?
+        .expect("ab and mcts search");
     if !args.json {
         emit(&super::show::draw(&variant, &board))?;
     }

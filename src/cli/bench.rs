@@ -140,7 +140,8 @@ pub fn run_set(depth: u32, threads: usize) -> (u64, Duration) {
             threads,
             hash_mb: BENCH_HASH_MB,
             ..AlphaBetaConfig::default()
-        });
+        })
+        .expect("a 16 MB table allocates");
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

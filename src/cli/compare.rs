@@ -99,7 +99,10 @@ fn play_variant(
     });
     let mut results = results.into_inner().expect("no game thread panicked");
     results.sort_by_key(|(i, _)| *i);
-    Ok(results.into_iter().map(|(_, f)| f).collect())
+    results
+        .into_iter()
+        .map(|(_, f)| f.map_err(|e| CliError(format!("--engine: {e}"))))
+        .collect()
 }
 
 pub fn run(args: &CompareArgs) -> CliResult {

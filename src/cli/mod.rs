@@ -91,17 +91,15 @@ pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board,
     Ok(board)
 }
 
-/// Checks `--threads` (1..=`max`) and `--hash` (at least 1 MB) of a searching command.
+/// Checks `--threads` (1..=`max`) and `--hash` (1 MB up to what the machine allows) of
+/// a searching command.
 pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> CliResult {
     if !(1..=max).contains(&threads) {
         return Err(CliError(format!(
             "--threads: must be 1..={max}, found {threads}"
         )));
     }
-    if hash_mb == 0 {
-        return Err(CliError("--hash: must be at least 1 MB".into()));
-    }
-    Ok(())
+    crate::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 
 /// "S" or "N".

@@ -66,7 +66,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
         other => return Err(CliError(format!("--as: expected S or N, found '{other}'"))),
     };
     let spec = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
-    let mut bot = spec.bot(args.seed);
+    let mut bot = spec
+        .bot(args.seed)
+        .map_err(|e| CliError(format!("--engine: {e}")))?;
     let mut game = Game {
         boards: vec![start],
         moves: Vec::new(),

@@ -250,15 +250,18 @@ const MAX_CONCURRENCY: usize = 256;
 
 /// The compared games of one unsolved reading, in index order; with `--games-time-ms`,
 /// the first and those that started within it.
+/// The prover's table size for each reading.
+const RESULTS_HASH_MB: usize = 64;
+
 fn play_reading(
     variant: &Variant,
     engine: &EngineSpec,
     args: &ResultsArgs,
     pool: &rayon::ThreadPool,
-) -> Vec<GameFacts> {
+) -> Result<Vec<GameFacts>, CliError> {
     let started = Instant::now();
     let budget = args.games_time_ms.map(Duration::from_millis);
-    let games: Vec<Option<GameFacts>> = pool.install(|| {
+    let games: Vec<Option<Result<GameFacts, _>>> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
@@ -272,7 +275,11 @@ fn play_reading(
             })
             .collect()
     });
-    games.into_iter().flatten().collect()
+    games
+        .into_iter()
+        .flatten()
+        .map(|g| g.map_err(|e| CliError(format!("--engine: {e}"))))
+        .collect()
 }
 
 pub fn run(args: &ResultsArgs) -> CliResult {
@@ -307,7 +314,8 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         for reading in list {
             let variant = Variant::new(reading.rules)
                 .map_err(|e| CliError(format!("{preset}, {}: {e}", reading.name)))?;
-            let mut prover = Prover::new(&variant, args.threads, 64);
+            let mut prover = Prover::new(&variant, args.threads, RESULTS_HASH_MB)
+                .map_err(|e| CliError(format!("prover table: {e}")))?;
             let start = variant.start();
             let solution = prover.solve(
                 &start,
@@ -330,7 +338,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     solution.time.as_millis()
                 ),
                 Verdict::Unknown => {
-                    let games = play_reading(&variant, &engine, args, &pool);
+                    let games = play_reading(&variant, &engine, args, &pool)?;
                     let s = summarise(&reading.name, &games);
                     let pct = |p: &crate::compare::Proportion| {
                         format!(

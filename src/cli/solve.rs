@@ -8,7 +8,11 @@ use serde_json::json;
 
 use super::analyze::{position_with_history, MAX_THREADS};
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
+use crate::search::Progress;
 use crate::solve::{Prover, Verdict};
+
+/// Why `--verify` checks nothing on an unknown result.
+const NOTHING_TO_VERIFY: &str = "the result is unknown, so there is no proof to verify";
 
 /// Positions past which the proof's size is not counted.
 const PROOF_SIZE_CAP: usize = 200_000;
@@ -23,9 +27,10 @@ pub struct SolveArgs {
     /// Longest result looked for, in plies
     #[arg(long = "max-plies", default_value_t = 30)]
     pub max_plies: u32,
-    /// Give up after this many milliseconds (result unknown)
-    #[arg(long = "time-ms")]
-    pub time_ms: Option<u64>,
+    /// Give up after this many milliseconds (result unknown); 0: no time limit
+    #[arg(long = "time-ms", default_value_t = DEFAULT_SOLVE_TIME_MS)]
+    pub time_ms: u64,
+    /// Search threads (Lazy SMP)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MB
@@ -34,9 +39,13 @@ pub struct SolveArgs {
     /// Replay the line and check every alternative defence, and that the length is exact
     #[arg(long)]
     pub verify: bool,
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
+
+/// The time `solve` takes at most unless told otherwise: a minute.
+pub const DEFAULT_SOLVE_TIME_MS: u64 = 60_000;
 
 pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
@@ -48,16 +57,25 @@ pub fn run(args: &SolveArgs) -> CliResult {
             crate::search::alphabeta::MAX_DEPTH
         )));
     }
-    let mut prover = Prover::new(&variant, args.threads, args.hash);
-    let solution = prover.solve(
-        &board,
-        &history,
-        args.max_plies,
-        args.time_ms.map(Duration::from_millis),
-    );
+    let mut prover = Prover::new(&variant, args.threads, args.hash)
+        .map_err(|e| CliError(format!("--hash: {e}")))?;
+    let time = (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms));
+    let mut report = |p: &Progress| {
+        eprintln!(
+            "depth {:3}  {}  nodes {}  time {} ms",
+            p.depth,
+            match p.score {
+                crate::search::Score::Win(_) | crate::search::Score::Loss(_) => p.score.to_string(),
+                _ => "no proof yet".to_string(),
+            },
+            p.nodes,
+            p.time.as_millis()
+        )
+    };
+    let solution = prover.solve_reporting(&board, &history, args.max_plies, time, &mut report);
     let proof_size = prover.proof_size(&board, &history, solution.verdict, PROOF_SIZE_CAP);
-    let verified = args
-        .verify
+    let proven = solution.verdict != Verdict::Unknown;
+    let verified = (args.verify && proven)
         .then(|| prover.verify(&board, &history, solution.verdict, &solution.pv));
     let (result, plies) = match solution.verdict {
         Verdict::Win(p) => ("win", Some(p)),
@@ -83,7 +101,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
             "depth": solution.depth,
             "proof_size": proof_size,
             "verified": verified.as_ref().map(|v| v.is_ok()),
-            "verify_error": verified.as_ref().and_then(|v| v.as_ref().err().cloned()),
+            "verify_error": match &verified {
+                Some(Err(e)) => Some(e.clone()),
+                None if args.verify => Some(NOTHING_TO_VERIFY.to_string()),
+                _ => None,
+            },
         }));
     }
     let side = board.to_move();
@@ -92,10 +114,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
         Verdict::Loss(p) => {
             format!("loss in {p} plies for {side} (to move), the longest defence\n")
         }
-        Verdict::Unknown => format!(
-            "unknown: no proof within {} plies (searched to depth {})\n",
-            args.max_plies, solution.depth
+        Verdict::Unknown if solution.depth < args.max_plies => format!(
+            "unknown: time ran out at depth {} of {} (no proof that short)\n",
+            solution.depth, args.max_plies
         ),
+        Verdict::Unknown => format!("unknown: no proof within {} plies\n", args.max_plies),
     };
     if let Some(best) = &solution.best_move {
         out.push_str(&format!("best move {best}\nline {}\n", pv.join(" ")));
@@ -113,6 +136,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
     match &verified {
         Some(Ok(())) => out.push_str("verified: the line is legal, every defence along it loses in time, and the length is exact\n"),
         Some(Err(e)) => return Err(CliError(format!("verification failed: {e}"))),
+        None if args.verify => out.push_str(&format!("not verified: {NOTHING_TO_VERIFY}\n")),
         None => {}
     }
     emit(&out)

@@ -14,7 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::tt::{Bound, Entry, TranspositionTable, NO_MOVE};
+use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
     is_proven, loss_in, move_generator, moves_of_line, searched_children, searched_moves, win_in,
     Limits, Line, Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
@@ -63,9 +63,10 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    pub fn new(config: AlphaBetaConfig) -> AlphaBeta {
-        let tt = TranspositionTable::new(config.hash_mb);
-        AlphaBeta { config, tt }
+    /// A searcher with a table of `config.hash_mb` MB, or why the table cannot be made.
+    pub fn new(config: AlphaBetaConfig) -> Result<AlphaBeta, TableError> {
+        let tt = TranspositionTable::new(config.hash_mb)?;
+        Ok(AlphaBeta { config, tt })
     }
 }
 
@@ -780,11 +781,13 @@ fn complete_proven_line(
             board = children[index as usize];
         }
         let left = (wanted - line.len()) as u32;
-        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+        let Ok(mut searcher) = AlphaBeta::new(AlphaBetaConfig {
             threads: 1,
             hash_mb: LINE_HASH_MB,
             ..AlphaBetaConfig::default()
-        });
+        }) else {
+            return; // No memory for a 1 MB table: the line stays as long as it is.
+        };
         let request = SearchRequest {
             variant,
             board,

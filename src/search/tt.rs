@@ -65,21 +65,66 @@ pub struct TranspositionTable {
     generation: AtomicU64,
 }
 
+/// The most memory a table may take, as a share of the machine's physical memory.
+const MAX_MEMORY_SHARE: u64 = 2;
+/// The largest table when the machine's memory cannot be read.
+const FALLBACK_MAX_MB: usize = 64 * 1024;
+
+/// Why a table cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("hash must be at least 1 MB")]
+    Empty,
+    #[error("hash {wanted} MB is more than this machine allows ({most} MB: half its memory)")]
+    TooLarge { wanted: usize, most: usize },
+    #[error("hash {0} MB: the memory cannot be allocated")]
+    Allocation(usize),
+}
+
+/// The largest table this machine allows, in MB: half its physical memory.
+pub fn max_table_mb() -> usize {
+    physical_memory_mb()
+        .map(|mb| (mb / MAX_MEMORY_SHARE) as usize)
+        .unwrap_or(FALLBACK_MAX_MB)
+}
+
+/// `MemTotal` of `/proc/meminfo`, where there is one.
+fn physical_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Checks a table size in MB without allocating it.
+pub fn check_table_mb(megabytes: usize) -> Result<(), TableError> {
+    let most = max_table_mb();
+    match megabytes {
+        0 => Err(TableError::Empty),
+        mb if mb > most => Err(TableError::TooLarge { wanted: mb, most }),
+        _ => Ok(()),
+    }
+}
+
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one slot).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+    /// A table of about `megabytes` MB (a power of two of slots), or why it cannot be.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, TableError> {
+        check_table_mb(megabytes)?;
+        let wanted = (megabytes << 20) / std::mem::size_of::<[AtomicU64; 2]>();
         let slots = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
         };
-        TranspositionTable {
-            slots: (0..slots.max(1))
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(slots)
+            .map_err(|_| TableError::Allocation(megabytes))?;
+        table.extend((0..slots).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(TranspositionTable {
+            slots: table,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Starts a new search: older entries give way more easily.
@@ -135,7 +180,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_entries() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let entry = Entry {
             value: -999_990,
             best: 3,
@@ -150,9 +195,20 @@ mod tests {
     #[test]
     fn size_is_a_power_of_two() {
         for mb in [1, 3, 16, 100] {
-            let tt = TranspositionTable::new(mb);
+            let tt = TranspositionTable::new(mb).unwrap();
             assert!(tt.slots().is_power_of_two());
             assert!(tt.slots() * 16 <= mb << 20);
+        }
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_are_errors() {
+        assert_eq!(TranspositionTable::new(0).err(), Some(TableError::Empty));
+        for mb in [max_table_mb() + 1, usize::MAX] {
+            assert!(matches!(
+                TranspositionTable::new(mb),
+                Err(TableError::TooLarge { .. })
+            ));
         }
     }
 }
