@@ -98,7 +98,7 @@ pub fn play_compared(
         facts.branching.push(distinct);
         facts.endless.push(endless);
         let played = variant
-            .play_text(&board, mv)
+            .play_move(&board, mv)
             .expect("a bot plays legal moves");
         facts.laps.push(played.laps);
         facts.captured.push(played.captured);

@@ -1,69 +1,21 @@
-//! Runs scheduled games between engines: colour-reversed pairs from each opening, seeds
-//! from the master seed and the game index (so results do not depend on scheduling),
-//! games spread over a rayon pool, records written in index order, and resumption from
-//! a records file.
+//! Runs scheduled games between engines: games spread over a rayon pool, records
+//! written in index order, resumption after the games a records file already holds.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::engine::EngineSpec;
-use crate::game::{play_game, result_text, Record};
-use crate::rules::{Board, Variant};
-
-/// One game to play.
-#[derive(Clone, Debug)]
-pub struct Job {
-    pub index: u64,
-    /// Engine indices.
-    pub south: usize,
-    pub north: usize,
-    pub opening: Board,
-    pub seed: u64,
-}
-
-/// splitmix64: a game's seed from the master seed and its index.
-pub fn game_seed(master: u64, index: u64) -> u64 {
-    let mut z = master ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// `games` games for each pairing `(a, b)`, in colour-reversed pairs: game `2k` has `a`
-/// as South from opening `k` (cycling through the suite), game `2k + 1` the same opening
-/// with colours swapped.
-pub fn schedule(
-    pairings: &[(usize, usize)],
-    openings: &[Board],
-    games: u64,
-    master_seed: u64,
-) -> Vec<Job> {
-    let mut jobs = Vec::new();
-    for &(a, b) in pairings {
-        for g in 0..games {
-            let index = jobs.len() as u64;
-            let opening = openings[((g / 2) as usize) % openings.len()];
-            let (south, north) = if g % 2 == 0 { (a, b) } else { (b, a) };
-            jobs.push(Job {
-                index,
-                south,
-                north,
-                opening,
-                seed: game_seed(master_seed, index),
-            });
-        }
-    }
-    jobs
-}
+use crate::game::play_game;
+use crate::records::{self, GameResult, Record};
+use crate::rules::Variant;
+use crate::schedule::{Job, Schedule};
 
 /// Plays one scheduled game.
 pub fn play_job(
     variant: &Variant,
-    variant_spec: &str,
     engines: &[EngineSpec],
     job: &Job,
     max_plies: usize,
@@ -78,84 +30,15 @@ pub fn play_job(
     let game = play_game(variant, job.opening, &mut south, &mut north, max_plies);
     Ok(Record {
         game: job.index,
-        variant: variant_spec.to_string(),
-        opening: variant.format_position(&job.opening),
+        opening: job.opening,
         south: engines[job.south].label.clone(),
         north: engines[job.north].label.clone(),
-        south_spec: engines[job.south].text.clone(),
-        north_spec: engines[job.north].text.clone(),
-        plies: game.moves.len(),
         moves: game.moves,
-        result: result_text(game.winner),
-        reason: game.reason.name().to_string(),
+        result: GameResult::of_winner(game.winner),
+        reason: game.reason,
         seed: job.seed,
         time_ms: game.time.as_millis() as u64,
     })
-}
-
-/// Reads the records of an interrupted run. A last line cut short by an interruption is
-/// dropped from the file; any other bad line is an error.
-pub fn read_records(path: &str) -> Result<Vec<Record>, String> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{path}: cannot read: {e}")),
-    };
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{path}: cannot read: {e}"))?;
-    let mut records = Vec::new();
-    let mut valid_bytes = 0u64;
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<Record>(line) {
-            Ok(r) => {
-                records.push(r);
-                valid_bytes += line.len() as u64 + 1;
-            }
-            Err(_) if i + 1 == lines.len() => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| format!("{path}: {e}"))?;
-                file.set_len(valid_bytes)
-                    .map_err(|e| format!("{path}: cannot drop the cut last line: {e}"))?;
-            }
-            Err(e) => return Err(format!("{path}, line {}: not a game record: {e}", i + 1)),
-        }
-    }
-    Ok(records)
-}
-
-/// Checks that resumed records belong to this schedule.
-pub fn check_resumed(
-    records: &[Record],
-    jobs: &[Job],
-    engines: &[EngineSpec],
-    variant_spec: &str,
-) -> Result<(), String> {
-    for r in records {
-        let Some(job) = jobs.get(r.game as usize) else {
-            return Err(format!(
-                "record of game {} is beyond this schedule of {} games",
-                r.game,
-                jobs.len()
-            ));
-        };
-        if r.variant != variant_spec
-            || r.south != engines[job.south].label
-            || r.north != engines[job.north].label
-            || r.south_spec != engines[job.south].text
-            || r.north_spec != engines[job.north].text
-            || r.seed != job.seed
-        {
-            return Err(format!(
-                "record of game {} does not match this run (variant, engines or seed differ): not resuming",
-                r.game
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// How a run went.
@@ -176,15 +59,15 @@ impl RunOutcome {
     }
 }
 
-/// Plays the jobs not already in `done` on `concurrency` threads. Records reach `sink`
-/// (and `out`, one JSON line each) in index order; `stop` is asked after each record
-/// whether to start no more games.
+/// Plays the games of `schedule` after `done` (games `0..done.len()`, checked by
+/// `records::check_sequence`) on `concurrency` threads. Records reach `on_record` (and
+/// `out`, one JSON line each) in index order; it says after each whether to start no
+/// more games.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     variant: &Variant,
-    variant_spec: &str,
     engines: &[EngineSpec],
-    jobs: &[Job],
+    schedule: &Schedule,
     done: Vec<Record>,
     concurrency: usize,
     max_plies: usize,
@@ -192,13 +75,8 @@ pub fn run(
     mut on_record: impl FnMut(&[Record]) -> bool,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
-    let finished: std::collections::HashSet<u64> = done.iter().map(|r| r.game).collect();
-    let todo: Vec<&Job> = jobs
-        .iter()
-        .filter(|j| !finished.contains(&j.index))
-        .collect();
+    let first = done.len() as u64;
     let mut records = done;
-    records.sort_by_key(|r| r.game);
     let resumed = records.len();
     if on_record(&records) {
         return Ok(RunOutcome {
@@ -208,7 +86,7 @@ pub fn run(
             elapsed: started.elapsed(),
         });
     }
-    let next = AtomicUsize::new(0);
+    let next = AtomicU64::new(first);
     let halt = AtomicBool::new(false);
     let (send, receive) = mpsc::channel::<Result<Record, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -221,15 +99,18 @@ pub fn run(
     pool.in_place_scope(|scope| {
         for _ in 0..concurrency.max(1) {
             let send = send.clone();
-            let (next, halt, todo) = (&next, &halt, &todo);
+            let (next, halt) = (&next, &halt);
             scope.spawn(move |_| loop {
                 if halt.load(Ordering::Relaxed) {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = todo.get(i) else { break };
+                if i >= schedule.len() {
+                    break;
+                }
+                let job = schedule.job(i);
                 if send
-                    .send(play_job(variant, variant_spec, engines, job, max_plies))
+                    .send(play_job(variant, engines, &job, max_plies))
                     .is_err()
                 {
                     break;
@@ -239,7 +120,7 @@ pub fn run(
         drop(send);
         // Records arrive in any order; they are kept and written in index order.
         let mut waiting: BTreeMap<u64, Record> = BTreeMap::new();
-        let mut next_to_write = 0usize;
+        let mut next_to_write = first;
         for record in receive {
             let record = match record {
                 Ok(record) => record,
@@ -250,17 +131,10 @@ pub fn run(
                 }
             };
             waiting.insert(record.game, record);
-            while let Some(job) = todo.get(next_to_write) {
-                let Some(record) = waiting.remove(&job.index) else {
-                    break;
-                };
+            while let Some(record) = waiting.remove(&next_to_write) {
                 next_to_write += 1;
                 if let Some(file) = out.as_mut() {
-                    let line = format!(
-                        "{}\n",
-                        serde_json::to_string(&record).expect("records serialise")
-                    );
-                    if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
+                    if let Err(e) = records::write_line(file, &record.to_line(variant)) {
                         write_error.get_or_insert(format!("cannot write a record: {e}"));
                         halt.store(true, Ordering::Relaxed);
                     }

@@ -57,10 +57,12 @@ fn scratch(name: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// The game records of a records file (its header line skipped), without times.
 fn records(path: &PathBuf) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
+        .skip(1)
         .map(|l| {
             let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
             v.as_object_mut().unwrap().remove("time_ms");
@@ -122,7 +124,7 @@ fn records_do_not_depend_on_concurrency_and_pairs_reverse_colours() {
     for (i, g) in games.iter().enumerate() {
         assert_eq!(g["game"], i);
         for key in [
-            "variant", "opening", "south", "north", "moves", "result", "reason", "plies", "seed",
+            "opening", "south", "north", "moves", "result", "reason", "plies", "seed",
         ] {
             assert!(g.get(key).is_some(), "record lacks {key}");
         }
@@ -149,13 +151,13 @@ fn an_interrupted_match_resumes_to_the_same_result() {
     let mut args: Vec<&str> = base.to_vec();
     args.extend(["--out", full.to_str().unwrap(), "--json"]);
     let expected = json(&args);
-    // An interruption: four games written, the fifth cut mid-line.
+    // An interruption: the header and four games written, the fifth cut mid-line.
     let text = std::fs::read_to_string(&full).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let cut = dir.join("cut.jsonl");
     std::fs::write(
         &cut,
-        format!("{}\n{}", lines[..4].join("\n"), &lines[4][..20]),
+        format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20]),
     )
     .unwrap();
     let mut again: Vec<&str> = base.to_vec();
@@ -171,7 +173,10 @@ fn an_interrupted_match_resumes_to_the_same_result() {
     let mut other: Vec<&str> = base.to_vec();
     other[4] = "a=ab:depth=4";
     other.extend(["--out", cut.to_str().unwrap(), "--resume"]);
-    fails(&other, "--resume: record of game 0 does not match this run");
+    fails(
+        &other,
+        "holds another run: engines: a=ab:depth=4 b=greedy here, a=ab:depth=3 b=greedy in the file",
+    );
 }
 
 /// Two columns, one seed each, one seed to sow: every move shifts a seed along and no
@@ -245,7 +250,7 @@ fn every_end_reason_is_recorded() {
     for file in ["a.jsonl", "b.jsonl", "c.jsonl"] {
         let out = ok(&["replay", dir.join(file).to_str().unwrap()]);
         assert!(
-            out.contains("2 games checked: every move legal, every result consistent"),
+            out.contains("2 of 2 games checked: every move legal, every result consistent"),
             "{out}"
         );
     }
@@ -278,10 +283,52 @@ fn replay_shows_a_game_and_finds_a_forged_move() {
         &["replay", out.to_str().unwrap(), "--game", "7"],
         "--game: no game 7",
     );
+    // A move replaced by a pit that cannot move there: a legal notation, an illegal move.
     let text = std::fs::read_to_string(&out).unwrap();
-    let forged = text.replacen("\"moves\":[\"", "\"moves\":[\"99", 1);
-    std::fs::write(&out, forged).unwrap();
-    fails(&["replay", out.to_str().unwrap()], "game 0, move 1 (South)");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    let moves: Vec<String> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let (index, illegal) = (0..moves.len())
+        .find_map(|i| {
+            let before = ok(&[
+                "apply",
+                "--variant",
+                "isolo-women",
+                "--position",
+                game["opening"].as_str().unwrap(),
+                "--moves",
+                &format!("{} ", moves[..i].join(" ")),
+            ]);
+            let legal = ok(&[
+                "moves",
+                "--variant",
+                "isolo-women",
+                "--position",
+                before.trim(),
+            ]);
+            (1..=16)
+                .map(|p| p.to_string())
+                .find(|p| {
+                    !legal
+                        .lines()
+                        .any(|l| l.split_whitespace().next() == Some(p))
+                })
+                .map(|p| (i, p))
+        })
+        .expect("some position has an empty pit");
+    game["moves"][index] = serde_json::Value::String(illegal);
+    lines[1] = game.to_string();
+    std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+    let mover = if index % 2 == 0 { "South" } else { "North" };
+    fails(
+        &["replay", out.to_str().unwrap()],
+        &format!("game 0, move {} ({mover})", index + 1),
+    );
 }
 
 #[test]
@@ -535,4 +582,142 @@ fn the_committed_opening_suites_load() {
         let suite = isolo_ai::openings::load_suite(&variant, &path).unwrap();
         assert!(suite.len() >= 40, "{preset}: {} positions", suite.len());
     }
+}
+
+/// The records of a short finished match, as lines (header first), and its arguments.
+fn short_match(dir: &Scratch, rules: &str, book: &std::path::Path) -> (PathBuf, Vec<String>) {
+    let out = dir.join("games.jsonl");
+    let args = [
+        "match",
+        "--variant",
+        rules,
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "6",
+        "--openings",
+        book.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    ok(&args);
+    let lines = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (out, lines)
+}
+
+#[test]
+fn resume_and_replay_refuse_altered_records_and_runs() {
+    let dir = scratch("altered");
+    let rules = dir.join("boys.toml");
+    let boys_rules = ok(&["variants", "--show", "isolo-boys"]);
+    std::fs::write(&rules, &boys_rules).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, BOYS_OPENINGS).unwrap();
+    let rules_arg = rules.to_str().unwrap();
+    let (out, lines) = short_match(&dir, rules_arg, &book);
+    assert_eq!(lines.len(), 7, "a header and six games");
+    let header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(header["isolo_ai_records"], 1);
+    assert!(header["rules"].as_str().unwrap().contains("capture = "));
+    let path = out.to_str().unwrap();
+    let resume = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--variant",
+            rules_arg,
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--openings",
+            book.to_str().unwrap(),
+            "--out",
+            path,
+            "--resume",
+        ];
+        args.extend(extra);
+        if !extra.contains(&"--games") {
+            args.extend(["--games", "6"]);
+        }
+        args.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let write = |lines: &[String]| std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+    let refused = |lines: &[String], expected: &str| {
+        write(lines);
+        let args = resume(&[]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&args, expected);
+        fails(&["replay", path], expected);
+    };
+    // Duplicated, missing, out-of-range and foreign games.
+    let mut duplicated = lines.clone();
+    duplicated.insert(3, lines[2].clone());
+    refused(&duplicated, "game 1 is recorded twice");
+    let mut missing = lines.clone();
+    missing.remove(2);
+    refused(&missing, "game 1 is missing");
+    let mut beyond = lines.clone();
+    beyond[6] = beyond[6].replace("\"game\":5", "\"game\":99");
+    refused(&beyond, "game 99 is beyond the schedule's 6 games");
+    let mut swapped = lines.clone();
+    swapped[1] = lines[1].replace(
+        "\"south\":\"random\",\"north\":\"greedy\"",
+        "\"south\":\"greedy\",\"north\":\"random\"",
+    );
+    refused(&swapped, "game 0 does not match the schedule");
+    // A header edited by hand no longer matches its fingerprint.
+    let mut edited = lines.clone();
+    edited[0] = lines[0].replace("\"seed\":0", "\"seed\":1");
+    refused(&edited, "fingerprint");
+    // A different run: each difference is named.
+    write(&lines);
+    let differs = |extra: &[&str], expected: &str| {
+        let args = resume(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&args, expected);
+    };
+    differs(
+        &["--max-plies", "50"],
+        "max-plies: 50 here, 1000 in the file",
+    );
+    differs(&["--seed", "3"], "seed: 3 here, 0 in the file");
+    std::fs::write(
+        &book,
+        BOYS_OPENINGS.lines().take(2).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    differs(&[], "openings: 1 positions from");
+    std::fs::write(&book, BOYS_OPENINGS).unwrap();
+    std::fs::write(
+        &rules,
+        boys_rules.replace("capture_ends_move = false", "capture_ends_move = true"),
+    )
+    .unwrap();
+    differs(
+        &[],
+        "rules: capture_ends_move = true here, capture_ends_move = false in the file",
+    );
+    // The file needs nothing else: replay works with the rules file gone, blank lines
+    // are tolerated, and a cut last line is reported and ignored.
+    std::fs::remove_file(&rules).unwrap();
+    let mut spaced = lines.clone();
+    spaced.insert(2, String::new());
+    write(&spaced);
+    std::fs::write(
+        &out,
+        std::fs::read_to_string(&out).unwrap() + "{\"game\":6,\"open",
+    )
+    .unwrap();
+    let replayed = ok(&["replay", path]);
+    assert!(replayed.contains("line 9 was cut short"), "{replayed}");
+    assert!(replayed.contains("6 of 6 games checked"), "{replayed}");
+    // More games is another run too.
+    std::fs::write(&rules, &boys_rules).unwrap();
+    differs(&["--games", "8"], "games: 8 here, 6 in the file");
 }

@@ -367,10 +367,8 @@ fn optional_captures_make_a_move_for_each_choice() {
         .map(|m| m.mv.to_string())
         .collect();
     assert_eq!(listed, ["3x", "3p", "5"], "by pit, take before pass");
-    assert!(
-        v.play_text(&board, "3").is_err(),
-        "a move meeting a capture must say x or p"
-    );
+    let err = v.play_text(&board, "3").unwrap_err().to_string();
+    assert_eq!(err, "move '3': pit 3 needs a choice: 3x or 3p");
 }
 
 /// The worked example of `sources/igisoro-lesson.txt`, on the full igisoro board.

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
 use crate::engine::{EngineSpec, SpecError};
 use crate::eval::Weights;
-use crate::rules::{notation, Board, Move, Variant};
+use crate::rules::{Board, Move, Variant};
 use crate::search::{searched_moves, Progress, SearchRequest, SearchResult};
 
 pub use crate::engine::MAX_THREADS;
@@ -125,19 +125,8 @@ pub fn position_with_history(
     start: Board,
     moves: Option<&str>,
 ) -> Result<(Board, Vec<u64>), CliError> {
-    let mut board = start;
-    let mut history = Vec::new();
-    if let Some(moves) = moves {
-        let list = notation::split_moves(moves);
-        for (i, text) in list.iter().enumerate() {
-            let played = variant
-                .play_text(&board, text)
-                .map_err(|e| CliError(format!("--moves: move {} of {}: {e}", i + 1, list.len())))?;
-            history.push(board.hash());
-            board = played.child;
-        }
-    }
-    Ok((board, history))
+    let game = super::game_after(variant, start, moves)?;
+    Ok((*game.board(), game.history()))
 }
 
 fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {

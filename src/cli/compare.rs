@@ -16,7 +16,7 @@ use crate::engine::EngineSpec;
 use crate::game::DEFAULT_MAX_PLIES;
 use crate::openings::load_suite;
 use crate::rules::Variant;
-use crate::runner::game_seed;
+use crate::schedule::game_seed;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {

@@ -1,7 +1,8 @@
 //! `isolo-ai match`: two engines play colour-reversed pairs of games; Elo from
 //! pentanomial pair outcomes, optional SPRT, records, resume, progress bar.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
+use std::path::Path;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -9,10 +10,12 @@ use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
 use crate::engine::{EngineKind, EngineSpec};
-use crate::game::{Record, DEFAULT_MAX_PLIES};
+use crate::game::DEFAULT_MAX_PLIES;
 use crate::openings::load_suite;
-use crate::rules::{Board, Variant};
-use crate::runner::{self, Job, RunOutcome};
+use crate::records::{self, GameResult, Header, Record};
+use crate::rules::{Side, Variant};
+use crate::runner::{self, RunOutcome};
+use crate::schedule::Schedule;
 use crate::stats::{elo_estimate, Pentanomial, Sprt};
 
 /// Options shared by `match` and `tournament`.
@@ -53,6 +56,7 @@ pub struct RunArgs {
 pub struct Prepared {
     pub variant: Variant,
     pub engines: Vec<EngineSpec>,
+    pub schedule: Schedule,
     pub out: Option<File>,
     pub done: Vec<Record>,
 }
@@ -63,15 +67,13 @@ impl Prepared {
     pub fn play(
         self,
         run: &RunArgs,
-        jobs: &[Job],
         mut on_record: impl FnMut(&[Record], &ProgressBar) -> bool,
     ) -> Result<RunOutcome, CliError> {
-        let bar = progress_bar(jobs.len() as u64, self.done.len() as u64);
+        let bar = progress_bar(self.schedule.len(), self.done.len() as u64);
         let outcome = runner::run(
             &self.variant,
-            &run.variant,
             &self.engines,
-            jobs,
+            &self.schedule,
             self.done,
             run.concurrency,
             run.max_plies,
@@ -88,11 +90,9 @@ impl Prepared {
 }
 
 impl RunArgs {
-    /// Loads everything and checks the options; warns when threads outnumber cores.
-    pub fn prepare(
-        &self,
-        jobs_for: impl Fn(&[Board]) -> Vec<Job>,
-    ) -> Result<(Prepared, Vec<Job>), CliError> {
+    /// Loads everything and checks the options and the records to resume; warns when
+    /// threads outnumber cores. `kind` is `match` or `tournament`.
+    pub fn prepare(&self, kind: &str, pairings: Vec<(usize, usize)>) -> Result<Prepared, CliError> {
         let variant = Variant::load(&self.variant)?;
         let engines: Vec<EngineSpec> = self
             .engines
@@ -116,28 +116,30 @@ impl RunArgs {
         if self.max_plies == 0 {
             return Err(CliError("--max-plies: must be at least 1".into()));
         }
-        let openings = match &self.openings {
-            Some(path) => load_suite(&variant, path).map_err(CliError)?,
-            None => vec![variant.start()],
+        let (openings, source) = match &self.openings {
+            Some(path) => (load_suite(&variant, path).map_err(CliError)?, path.clone()),
+            None => (vec![variant.start()], "start".to_string()),
         };
-        let jobs = jobs_for(&openings);
+        let schedule = Schedule::new(pairings, openings, self.games, self.seed);
         warn_oversubscription(self.concurrency, &engines);
-        let (out, done) = self.open_records(&jobs, &engines)?;
-        Ok((
-            Prepared {
-                variant,
-                engines,
-                out,
-                done,
-            },
-            jobs,
-        ))
+        warn_replayed_games(&engines, schedule.openings().len(), self.games);
+        let header = Header::new(kind, &variant, &engines, &schedule, &source, self.max_plies);
+        let (out, done) = self.open_records(&header, &schedule)?;
+        Ok(Prepared {
+            variant,
+            engines,
+            schedule,
+            out,
+            done,
+        })
     }
 
+    /// The records file: new (with its header), or, with `--resume`, the games it holds
+    /// once they are checked to be the first games of this very run.
     fn open_records(
         &self,
-        jobs: &[Job],
-        engines: &[EngineSpec],
+        header: &Header,
+        schedule: &Schedule,
     ) -> Result<(Option<File>, Vec<Record>), CliError> {
         let Some(path) = &self.out else {
             if self.resume {
@@ -147,26 +149,54 @@ impl RunArgs {
             }
             return Ok((None, Vec::new()));
         };
-        let done = if self.resume {
-            runner::read_records(path).map_err(CliError)?
-        } else {
-            Vec::new()
+        let path = Path::new(path);
+        let existing = records::read_records(path).map_err(|e| {
+            let advice = if self.resume {
+                ""
+            } else {
+                " (not resuming: choose another --out file)"
+            };
+            CliError(format!("--out: {e}{advice}"))
+        })?;
+        let Some(existing) = existing else {
+            let file =
+                records::create(path, header).map_err(|e| CliError(format!("--out: {e}")))?;
+            return Ok((Some(file), Vec::new()));
         };
-        if !self.resume
-            && std::fs::metadata(path)
-                .map(|m| m.len() > 0)
-                .unwrap_or(false)
-        {
-            return Err(CliError(format!("--out: {path} already holds records: add --resume to continue, or choose another file")));
+        if !self.resume {
+            return Err(CliError(format!(
+                "--out: {} already holds records: add --resume to continue, or choose another file",
+                path.display()
+            )));
         }
-        runner::check_resumed(&done, jobs, engines, &self.variant)
-            .map_err(|e| CliError(format!("--resume: {e}")))?;
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| CliError(format!("--out: cannot open {path}: {e}")))?;
-        Ok((Some(file), done))
+        let differences = header.differences(&existing.header);
+        if !differences.is_empty() {
+            return Err(CliError(format!(
+                "--resume: {} holds another run: {}",
+                path.display(),
+                differences.join("; ")
+            )));
+        }
+        let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+        records::check_sequence(&existing.records, schedule, &labels)
+            .map_err(|e| CliError(format!("--resume: {}: {e}", path.display())))?;
+        if existing.cut_line.is_some() {
+            records::truncate_to(path, existing.valid_bytes).map_err(CliError)?;
+        }
+        let file = records::append(path).map_err(|e| CliError(format!("--out: {e}")))?;
+        Ok((Some(file), existing.records))
+    }
+}
+
+/// Deterministic engines replay the same game from the same opening and colours: say so
+/// when a run would repeat games.
+fn warn_replayed_games(engines: &[EngineSpec], openings: usize, games: u64) {
+    let deterministic = engines.iter().all(|e| match &e.kind {
+        EngineKind::AlphaBeta(c) => c.threads == 1 && e.limits.time.is_none(),
+        _ => false,
+    });
+    if deterministic && games > 2 * openings as u64 {
+        eprintln!("warning: every engine is deterministic (alpha-beta with a depth or node limit and one thread): {games} games from {openings} opening(s) repeat the same {} game(s); use --openings with more positions", 2 * openings);
     }
 }
 
@@ -221,10 +251,14 @@ pub struct Tally {
 
 /// Points (0, 1/2, 1 in halves) of `label` in a record it played.
 pub fn half_points(record: &Record, label: &str) -> u64 {
-    let side = if record.south == label { 'S' } else { 'N' };
-    match record.result.chars().next() {
-        Some(c) if c == side => 2,
-        Some('d') => 1,
+    let side = if record.south == label {
+        Side::South
+    } else {
+        Side::North
+    };
+    match record.result {
+        GameResult::Draw => 1,
+        result if result.winner() == Some(side) => 2,
         _ => 0,
     }
 }
@@ -267,13 +301,12 @@ pub fn run(args: &MatchArgs) -> CliResult {
         Some(text) => Some(Sprt::parse(text).map_err(|e| CliError(format!("--sprt: {e}")))?),
         None => None,
     };
-    let (prepared, jobs) =
-        run.prepare(|openings| runner::schedule(&[(0, 1)], openings, run.games, run.seed))?;
+    let prepared = run.prepare("match", vec![(0, 1)])?;
     let (a, b) = (
         prepared.engines[0].label.clone(),
         prepared.engines[1].label.clone(),
     );
-    let outcome = prepared.play(run, &jobs, |records, bar| {
+    let outcome = prepared.play(run, |records, bar| {
         let t = tally(records, &a, &b);
         let elo = elo_estimate(&t.pentanomial)
             .map(|e| format!("  Elo {:+.1}", e.elo))

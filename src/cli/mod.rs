@@ -22,7 +22,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use crate::rules::{notation, Board, NotationError, RulesError, Side, Variant};
+use crate::rules::{Board, Game, NotationError, RulesError, Side, Variant};
 
 /// A user-facing error: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -73,22 +73,24 @@ impl PositionArgs {
     }
 }
 
-/// Plays a move list from `board`; an illegal move names itself, its index and the
-/// legal moves there.
-pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board, CliError> {
-    let list = notation::split_moves(moves);
-    let mut board = board;
-    for (index, text) in list.iter().enumerate() {
-        let played = variant.play_text(&board, text).map_err(|e| {
-            CliError(format!(
-                "--moves: move {} of {}: {e}",
-                index + 1,
-                list.len()
-            ))
-        })?;
-        board = played.child;
+/// The game reached by playing `--moves` from `board`; an illegal move names itself, its
+/// index and the legal moves there, and no move is played once the game is over.
+pub fn game_after<'v>(
+    variant: &'v Variant,
+    board: Board,
+    moves: Option<&str>,
+) -> Result<Game<'v>, CliError> {
+    let mut game = Game::new(variant, board);
+    if let Some(moves) = moves {
+        game.play_list(moves)
+            .map_err(|e| CliError(format!("--moves: {e}")))?;
     }
-    Ok(board)
+    Ok(game)
+}
+
+/// The position reached by a move list from `board`.
+pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board, CliError> {
+    Ok(*game_after(variant, board, Some(moves))?.board())
 }
 
 /// Checks `--threads` (1..=`max`) and `--hash` (1 MB up to what the machine allows) of

@@ -6,11 +6,8 @@ use clap::Args;
 
 use super::{emit, CliError, CliResult, PositionArgs};
 use crate::engine::EngineSpec;
-use crate::rules::{Board, LegalMove, Side, Variant};
+use crate::rules::{Board, Game, Outcome, Side, Variant};
 use crate::search::{searched_moves, Progress};
-
-/// Occurrences of a position (same side to move) that draw the game (RULES.md 3.6).
-const DRAW_REPETITIONS: usize = 3;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -29,38 +26,9 @@ pub struct PlayArgs {
 
 const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional), or: moves, hint, undo, quit\n";
 
-/// The game so far: every position, the moves between them.
-struct Game {
-    boards: Vec<Board>,
-    moves: Vec<String>,
-}
-
-impl Game {
-    fn board(&self) -> &Board {
-        self.boards.last().expect("a game has a position")
-    }
-
-    fn history(&self) -> Vec<u64> {
-        self.boards[..self.boards.len() - 1]
-            .iter()
-            .map(|b| b.hash())
-            .collect()
-    }
-
-    fn play(&mut self, played: &LegalMove) {
-        self.moves.push(played.mv.to_string());
-        self.boards.push(played.child);
-    }
-
-    fn repetitions(&self) -> usize {
-        let now = self.board().hash();
-        self.boards.iter().filter(|b| b.hash() == now).count()
-    }
-}
-
 pub fn run(args: &PlayArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
-    let human = match args.side.as_str() {
+    let human = match args.side.to_ascii_uppercase().as_str() {
         "S" => Side::South,
         "N" => Side::North,
         other => return Err(CliError(format!("--as: expected S or N, found '{other}'"))),
@@ -69,30 +37,30 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut bot = spec
         .bot(args.seed)
         .map_err(|e| CliError(format!("--engine: {e}")))?;
-    let mut game = Game {
-        boards: vec![start],
-        moves: Vec::new(),
-    };
+    let mut game = Game::new(&variant, start);
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     emit(&format!("You play {human} against {spec}. {HELP}"))?;
     loop {
         let board = *game.board();
         emit(&super::show::draw(&variant, &board))?;
-        if variant.winner(&board).is_some() {
-            let winner = board.to_move().opponent();
-            let verdict = if winner == human {
-                "You win"
-            } else {
-                "The engine wins"
-            };
-            return emit(&format!(
-                "{verdict}: {} has no legal move.\n",
-                board.to_move()
-            ));
-        }
-        if game.repetitions() >= DRAW_REPETITIONS {
-            return emit("Draw: the position has occurred three times.\n");
+        match game.outcome() {
+            Some(Outcome {
+                winner: Some(winner),
+                ..
+            }) => {
+                let verdict = if winner == human {
+                    "You win"
+                } else {
+                    "The engine wins"
+                };
+                return emit(&format!(
+                    "{verdict}: {} has no legal move.\n",
+                    board.to_move()
+                ));
+            }
+            Some(_) => return emit("Draw: the position has occurred three times.\n"),
+            None => {}
         }
         if board.to_move() != human {
             let choice = bot.choose(&variant, &board, &game.history(), &mut |_: &Progress| {});
@@ -109,7 +77,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 choice.played.mv,
                 score.unwrap_or_default()
             ))?;
-            game.play(&choice.played);
+            game.play_move(&choice.played.mv)
+                .map_err(|e| CliError(format!("the engine's move: {e}")))?;
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
@@ -117,7 +86,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             return emit("\nEnd of input: game abandoned.\n");
         };
         let line = line.map_err(|e| CliError(format!("cannot read input: {e}")))?;
-        match line.trim() {
+        match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "q" => return emit("Game abandoned.\n"),
             "help" | "?" => emit(HELP)?,
@@ -138,10 +107,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 }
             }
             "undo" => undo(&mut game, human)?,
-            text => match variant.play_text(&board, text) {
-                Ok(played) => game.play(&played),
-                Err(e) => emit(&format!("{e}. Try again.\n"))?,
-            },
+            text => {
+                if let Err(e) = game.play_text(text) {
+                    emit(&format!("{e}. Try again.\n"))?;
+                }
+            }
         }
     }
 }
@@ -164,20 +134,20 @@ fn list_moves(variant: &Variant, board: &Board) -> String {
     format!("Legal moves: {}{more}\n", moves.join(", "))
 }
 
-/// Takes back moves until it is the human's turn again with one human move undone.
+/// Takes back the human's last move and the engine's replies to it; an engine's move
+/// made before the human's first is never taken back.
 fn undo(game: &mut Game, human: Side) -> CliResult {
+    let Some(last_own) = (0..game.plies())
+        .rev()
+        .find(|&ply| game.positions()[ply].to_move() == human)
+    else {
+        return emit("Nothing to undo.\n");
+    };
     let mut taken = Vec::new();
-    while game.boards.len() > 1 {
-        game.boards.pop();
-        taken.push(game.moves.pop().unwrap_or_default());
-        if game.board().to_move() == human {
-            break;
-        }
+    while game.plies() > last_own {
+        taken.extend(game.undo());
     }
-    if taken.is_empty() {
-        emit("Nothing to undo.\n")
-    } else {
-        taken.reverse();
-        emit(&format!("Took back: {}\n", taken.join(" ")))
-    }
+    taken.reverse();
+    let taken: Vec<String> = taken.iter().map(|m| m.to_string()).collect();
+    emit(&format!("Took back: {}\n", taken.join(" ")))
 }

@@ -1,11 +1,13 @@
-//! `isolo-ai replay`: checks every move of a records file and shows a game move by move.
+//! `isolo-ai replay`: checks a records file (its header, that its games are the run's
+//! first games each once, every move, every result) and shows a game move by move.
+
+use std::path::Path;
 
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use crate::game::{Record, DRAW_REPETITIONS};
-use crate::rules::{Side, Variant};
-use crate::runner::read_records;
+use crate::records::{self, Record, RecordsFile};
+use crate::rules::{game::describe, Game, Outcome};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -16,29 +18,25 @@ pub struct ReplayArgs {
     pub game: Option<u64>,
 }
 
-/// Replays a record; the error names the game and the move.
-fn check(record: &Record, show: bool) -> Result<String, String> {
+/// Replays a record under the file's rules and ply cap; the error names the game and
+/// the move.
+fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, String> {
     let name = format!("game {}", record.game);
-    let variant = Variant::load(&record.variant).map_err(|e| format!("{name}: {e}"))?;
-    let mut board = variant
-        .parse_position(&record.opening)
-        .map_err(|e| format!("{name}: opening: {e}"))?;
-    let mut seen = vec![board.hash()];
+    let variant = &file.variant;
+    let mut game = Game::new(variant, record.opening).with_max_plies(file.header.max_plies);
     let mut out = String::new();
     if show {
         out.push_str(&format!(
             "Game {}: {} (South) vs {} (North), {}\n",
-            record.game, record.south, record.north, record.variant
+            record.game, record.south, record.north, file.header.variant
         ));
-        out.push_str(&super::show::draw(&variant, &board));
+        out.push_str(&super::show::draw(variant, game.board()));
     }
     for (i, mv) in record.moves.iter().enumerate() {
-        let mover = board.to_move();
-        let played = variant
-            .play_text(&board, mv)
+        let mover = game.board().to_move();
+        let played = game
+            .play_move(mv)
             .map_err(|e| format!("{name}, move {} ({mover}): {e}", i + 1))?;
-        board = played.child;
-        seen.push(board.hash());
         if show {
             out.push_str(&format!(
                 "\n{}. {mover} plays {mv} ({} laps, {} captured)\n",
@@ -46,71 +44,84 @@ fn check(record: &Record, show: bool) -> Result<String, String> {
                 played.laps,
                 played.captured
             ));
-            out.push_str(&super::show::draw(&variant, &board));
+            out.push_str(&super::show::draw(variant, game.board()));
         }
     }
-    if record.plies != record.moves.len() {
-        return Err(format!(
-            "{name}: says {} plies but lists {} moves",
-            record.plies,
-            record.moves.len()
-        ));
-    }
-    let repeated = seen.iter().filter(|&&h| h == board.hash()).count();
-    let consistent = match record.reason.as_str() {
-        "no-moves" => {
-            variant.winner(&board).map(|w| w.letter().to_string()) == Some(record.result.clone())
+    let claimed = Outcome {
+        winner: record.winner(),
+        reason: record.reason,
+    };
+    match game.outcome() {
+        Some(outcome) if outcome == claimed => {}
+        Some(outcome) => {
+            return Err(format!(
+                "{name}: records {} but the game ends {}",
+                describe(&claimed),
+                describe(&outcome)
+            ))
         }
-        "repetition" => repeated >= DRAW_REPETITIONS && record.result == "draw",
-        "ply-limit" => record.result == "draw" && variant.winner(&board).is_none(),
-        other => return Err(format!("{name}: unknown end reason '{other}'")),
-    };
-    if !consistent {
-        return Err(format!(
-            "{name}: the final position does not give '{}' by '{}'",
-            record.result, record.reason
-        ));
+        None => {
+            return Err(format!(
+                "{name}: records {} but the game goes on after {} plies",
+                describe(&claimed),
+                record.moves.len()
+            ))
+        }
     }
-    let result = match record.result.as_str() {
-        "S" => format!("{} wins", Side::South),
-        "N" => format!("{} wins", Side::North),
-        _ => "draw".into(),
-    };
     out.push_str(&format!(
-        "game {}: ok, {} plies, {result} ({})\n",
-        record.game, record.plies, record.reason
+        "game {}: ok, {} plies, {}\n",
+        record.game,
+        record.moves.len(),
+        describe(&claimed)
     ));
     Ok(out)
 }
 
 pub fn run(args: &ReplayArgs) -> CliResult {
-    if !std::path::Path::new(&args.file).exists() {
+    let path = Path::new(&args.file);
+    if !path.exists() {
         return Err(CliError(format!("{}: no such file", args.file)));
     }
-    let records = read_records(&args.file).map_err(CliError)?;
-    if records.is_empty() {
+    let file = records::read_records(path)
+        .map_err(CliError)?
+        .ok_or_else(|| CliError(format!("{}: no records header", args.file)))?;
+    let schedule = file.header.schedule(&file.variant).map_err(CliError)?;
+    let labels: Vec<String> = file
+        .header
+        .engines
+        .iter()
+        .map(|e| e.label.clone())
+        .collect();
+    records::check_sequence(&file.records, &schedule, &labels)
+        .map_err(|e| CliError(format!("{}: {e}", args.file)))?;
+    let cut = file
+        .cut_line
+        .map(|n| format!("line {n} was cut short (an interrupted run) and is ignored\n"))
+        .unwrap_or_default();
+    if file.records.is_empty() {
         return Err(CliError(format!("{}: no game records", args.file)));
     }
     match args.game {
         Some(k) => {
-            let record = records.iter().find(|r| r.game == k).ok_or_else(|| {
+            let record = file.records.iter().find(|r| r.game == k).ok_or_else(|| {
                 CliError(format!(
-                    "--game: no game {k} in {} (games {}..={})",
+                    "--game: no game {k} in {} (games 0..={})",
                     args.file,
-                    records[0].game,
-                    records[records.len() - 1].game
+                    file.records.len() - 1
                 ))
             })?;
-            emit(&check(record, true).map_err(CliError)?)
+            emit(&check(&file, record, true).map_err(CliError)?)
         }
         None => {
-            let mut out = String::new();
-            for record in &records {
-                out.push_str(&check(record, false).map_err(CliError)?);
+            let mut out = cut;
+            for record in &file.records {
+                out.push_str(&check(&file, record, false).map_err(CliError)?);
             }
             out.push_str(&format!(
-                "{} games checked: every move legal, every result consistent\n",
-                records.len()
+                "{} of {} games checked: every move legal, every result consistent (run {})\n",
+                file.records.len(),
+                schedule.len(),
+                file.header.fingerprint
             ));
             emit(&out)
         }

@@ -12,7 +12,7 @@ use crate::compare::{opening, play_compared, summarise, GameFacts, Openings};
 use crate::engine::EngineSpec;
 use crate::rules::notation::parse_rows;
 use crate::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
-use crate::runner::game_seed;
+use crate::schedule::game_seed;
 use crate::solve::{Prover, Verdict};
 
 /// Random plies before each compared game, so a deterministic engine does not replay

@@ -6,8 +6,7 @@ use serde_json::json;
 
 use super::matches::{half_points, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use crate::game::Record;
-use crate::runner;
+use crate::records::Record;
 use crate::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]
@@ -55,8 +54,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
             .collect()
     };
-    let (prepared, jobs) =
-        run.prepare(|openings| runner::schedule(&pairings, openings, run.games, run.seed))?;
+    let prepared = run.prepare("tournament", pairings)?;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
     let anchor = match &args.anchor {
         Some(label) => Some(
@@ -67,7 +65,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         ),
         None => None,
     };
-    let outcome = prepared.play(run, &jobs, |_, _| false)?;
+    let outcome = prepared.play(run, |_, _| false)?;
     let table = crosstable(&outcome.records, &labels);
     let results: Vec<PairResult> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))

@@ -1,6 +1,7 @@
 //! The game alone: rules, the bit-packed board, move generation and notation. Nothing
 //! here knows about search, evaluation or the command line.
 
+pub mod game;
 pub mod notation;
 pub mod position;
 pub mod ring;
@@ -8,6 +9,7 @@ pub mod variant;
 
 use std::fmt;
 
+pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
 pub use notation::{Move, NotationError};
 pub use position::{Board, LegalMove, MoveGen, MoveOutcome, Position, Variant};
 pub use variant::{CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS};

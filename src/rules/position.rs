@@ -1080,6 +1080,9 @@ impl Variant {
         }
         let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
         let moves = self.distinct_moves_with(board, &mut gen);
+        if let Some(hint) = missing_choices(&mv, &moves) {
+            return Err(NotationError(format!("move '{text}': {hint}")));
+        }
         let mut legal: Vec<String> = moves
             .iter()
             .take(MOVES_LISTED_IN_ERRORS)
@@ -1128,6 +1131,32 @@ impl Variant {
         });
         found
     }
+}
+
+/// When `mv` is the start of legal moves that make more capture choices, what to type:
+/// "pit 3 needs a choice: 3x or 3p".
+fn missing_choices(mv: &Move, legal: &[LegalMove]) -> Option<String> {
+    let mut longer: Vec<String> = legal
+        .iter()
+        .filter(|m| m.mv.pit == mv.pit && m.mv.choices.starts_with(&mv.choices))
+        .filter(|m| m.mv.choices.len() > mv.choices.len())
+        .map(|m| m.mv.to_string())
+        .collect();
+    if longer.is_empty() {
+        return None;
+    }
+    longer.truncate(MOVES_LISTED_IN_ERRORS);
+    let listed = match longer.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [] => unreachable!("checked above"),
+    };
+    let what = if mv.choices.is_empty() {
+        "a choice"
+    } else {
+        "more choices"
+    };
+    Some(format!("pit {} needs {what}: {listed}", mv.pit))
 }
 
 /// Most legal moves an illegal-move error lists.

@@ -1,0 +1,531 @@
+//! Records files of `match` and `tournament`: one JSON object a line. The first line is a
+//! [`Header`] holding everything that defines the run (the rules themselves, engines,
+//! pairings, the opening positions, limits, seed) and its fingerprint; each further line
+//! is one finished game, in game order. The header makes a file self-contained (`replay`
+//! needs nothing else) and lets `--resume` refuse a run that is not the same.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::EngineSpec;
+use crate::rules::{Board, EndReason, Move, Rules, Side, Variant};
+use crate::schedule::{Job, Schedule};
+
+/// The records format written by this version.
+pub const FORMAT_VERSION: u32 = 1;
+/// The longest line read: a file without line breaks (or `/dev/zero`) stops here.
+const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    #[serde(rename = "S")]
+    SouthWins,
+    #[serde(rename = "N")]
+    NorthWins,
+    #[serde(rename = "draw")]
+    Draw,
+}
+
+impl GameResult {
+    pub fn of_winner(winner: Option<Side>) -> GameResult {
+        match winner {
+            Some(Side::South) => GameResult::SouthWins,
+            Some(Side::North) => GameResult::NorthWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    pub fn winner(&self) -> Option<Side> {
+        match self {
+            GameResult::SouthWins => Some(Side::South),
+            GameResult::NorthWins => Some(Side::North),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// `S`, `N` or `draw`, as in the file.
+    pub fn text(&self) -> &'static str {
+        match self {
+            GameResult::SouthWins => "S",
+            GameResult::NorthWins => "N",
+            GameResult::Draw => "draw",
+        }
+    }
+}
+
+/// An engine as the header names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineEntry {
+    pub label: String,
+    pub spec: String,
+}
+
+/// The openings of a run: where they came from and the positions themselves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsEntry {
+    /// The `--openings` file, or `start`.
+    pub source: String,
+    pub positions: Vec<String>,
+}
+
+/// Everything that defines a run, as the first line of its records file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// The format version (`FORMAT_VERSION`).
+    pub isolo_ai_records: u32,
+    /// `match` or `tournament`.
+    pub kind: String,
+    /// The rules' name.
+    pub variant: String,
+    /// The complete rules as a rules file (not a path: a file can change or be absent).
+    pub rules: String,
+    pub engines: Vec<EngineEntry>,
+    /// Engine indices of each pairing; the first is South in its even games.
+    pub pairings: Vec<[usize; 2]>,
+    pub games_per_pairing: u64,
+    pub openings: OpeningsEntry,
+    pub max_plies: usize,
+    pub seed: u64,
+    /// A digest of all the fields above (FNV-1a, 64 bits, hex).
+    pub fingerprint: String,
+}
+
+impl Header {
+    /// The header of a run; its fingerprint is computed here.
+    pub fn new(
+        kind: &str,
+        variant: &Variant,
+        engines: &[EngineSpec],
+        schedule: &Schedule,
+        openings_source: &str,
+        max_plies: usize,
+    ) -> Header {
+        let mut header = Header {
+            isolo_ai_records: FORMAT_VERSION,
+            kind: kind.to_string(),
+            variant: variant.name().to_string(),
+            rules: variant.rules().to_toml(),
+            engines: engines
+                .iter()
+                .map(|e| EngineEntry {
+                    label: e.label.clone(),
+                    spec: e.text.clone(),
+                })
+                .collect(),
+            pairings: schedule.pairings().iter().map(|&(a, b)| [a, b]).collect(),
+            games_per_pairing: schedule.games_per_pairing(),
+            openings: OpeningsEntry {
+                source: openings_source.to_string(),
+                positions: schedule
+                    .openings()
+                    .iter()
+                    .map(|b| variant.format_position(b))
+                    .collect(),
+            },
+            max_plies,
+            seed: schedule.seed(),
+            fingerprint: String::new(),
+        };
+        header.fingerprint = header.digest();
+        header
+    }
+
+    /// FNV-1a over the header's JSON with an empty fingerprint.
+    fn digest(&self) -> String {
+        let mut unsigned = self.clone();
+        unsigned.fingerprint.clear();
+        let text = serde_json::to_string(&unsigned).expect("headers serialise");
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in text.bytes() {
+            hash ^= byte as u64;
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    }
+
+    /// The variant of the rules the header holds.
+    pub fn variant(&self) -> Result<Variant, String> {
+        let rules = Rules::from_toml(&self.rules, &self.variant)
+            .map_err(|e| format!("header rules: {e}"))?;
+        Variant::new(rules).map_err(|e| format!("header rules: {e}"))
+    }
+
+    /// The schedule the header describes, checked against its variant.
+    pub fn schedule(&self, variant: &Variant) -> Result<Schedule, String> {
+        let openings = self
+            .openings
+            .positions
+            .iter()
+            .map(|p| variant.parse_position(p))
+            .collect::<Result<Vec<Board>, _>>()
+            .map_err(|e| format!("header openings: {e}"))?;
+        if openings.is_empty() {
+            return Err("header openings: none".into());
+        }
+        if let Some(bad) = self
+            .pairings
+            .iter()
+            .flatten()
+            .find(|&&e| e >= self.engines.len())
+        {
+            return Err(format!("header pairings: no engine {bad}"));
+        }
+        let pairings: Vec<(usize, usize)> = self.pairings.iter().map(|p| (p[0], p[1])).collect();
+        Ok(Schedule::new(
+            pairings,
+            openings,
+            self.games_per_pairing,
+            self.seed,
+        ))
+    }
+
+    /// Each way `file` (a header read back) differs from this run's header, named.
+    pub fn differences(&self, file: &Header) -> Vec<String> {
+        let mut out = Vec::new();
+        let field = |out: &mut Vec<String>, name: &str, here: String, there: String| {
+            if here != there {
+                out.push(format!("{name}: {here} here, {there} in the file"));
+            }
+        };
+        field(&mut out, "kind", self.kind.clone(), file.kind.clone());
+        field(
+            &mut out,
+            "variant",
+            self.variant.clone(),
+            file.variant.clone(),
+        );
+        let rule_lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
+        let (here, there) = (rule_lines(&self.rules), rule_lines(&file.rules));
+        for line in here.iter().filter(|l| !there.contains(l)) {
+            let key = line.split(" = ").next().unwrap_or(line);
+            let theirs = there
+                .iter()
+                .find(|l| l.split(" = ").next() == Some(key))
+                .cloned()
+                .unwrap_or_else(|| "absent".into());
+            out.push(format!("rules: {line} here, {theirs} in the file"));
+        }
+        let engines = |h: &Header| {
+            h.engines
+                .iter()
+                .map(|e| format!("{}={}", e.label, e.spec))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        field(&mut out, "engines", engines(self), engines(file));
+        field(
+            &mut out,
+            "pairings",
+            format!("{:?}", self.pairings),
+            format!("{:?}", file.pairings),
+        );
+        field(
+            &mut out,
+            "games",
+            self.games_per_pairing.to_string(),
+            file.games_per_pairing.to_string(),
+        );
+        if self.openings.positions != file.openings.positions {
+            out.push(format!(
+                "openings: {} positions from {} here, {} from {} in the file (contents differ)",
+                self.openings.positions.len(),
+                self.openings.source,
+                file.openings.positions.len(),
+                file.openings.source
+            ));
+        }
+        field(
+            &mut out,
+            "max-plies",
+            self.max_plies.to_string(),
+            file.max_plies.to_string(),
+        );
+        field(
+            &mut out,
+            "seed",
+            self.seed.to_string(),
+            file.seed.to_string(),
+        );
+        out
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The game's index in its schedule.
+    pub game: u64,
+    pub opening: Board,
+    /// Engine labels.
+    pub south: String,
+    pub north: String,
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+    pub reason: EndReason,
+    pub seed: u64,
+    pub time_ms: u64,
+}
+
+/// A record as it is written: moves and positions as text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordLine {
+    game: u64,
+    opening: String,
+    south: String,
+    north: String,
+    moves: Vec<String>,
+    result: GameResult,
+    reason: EndReason,
+    plies: usize,
+    seed: u64,
+    time_ms: u64,
+}
+
+impl Record {
+    /// The record's line (no newline).
+    pub fn to_line(&self, variant: &Variant) -> String {
+        let line = RecordLine {
+            game: self.game,
+            opening: variant.format_position(&self.opening),
+            south: self.south.clone(),
+            north: self.north.clone(),
+            moves: self.moves.iter().map(Move::to_string).collect(),
+            result: self.result,
+            reason: self.reason,
+            plies: self.moves.len(),
+            seed: self.seed,
+            time_ms: self.time_ms,
+        };
+        serde_json::to_string(&line).expect("records serialise")
+    }
+
+    fn from_line(text: &str, variant: &Variant) -> Result<Record, String> {
+        let line: RecordLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let opening = variant
+            .parse_position(&line.opening)
+            .map_err(|e| format!("game {}: opening: {e}", line.game))?;
+        let optional = variant.rules().capture_choice == crate::rules::CaptureChoice::Optional;
+        let moves = line
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                Move::parse(m, variant.columns(), optional)
+                    .map_err(|e| format!("game {}, move {}: {e}", line.game, i + 1))
+            })
+            .collect::<Result<Vec<Move>, String>>()?;
+        if line.plies != moves.len() {
+            return Err(format!(
+                "game {}: says {} plies but lists {} moves",
+                line.game,
+                line.plies,
+                moves.len()
+            ));
+        }
+        Ok(Record {
+            game: line.game,
+            opening,
+            south: line.south,
+            north: line.north,
+            moves,
+            result: line.result,
+            reason: line.reason,
+            seed: line.seed,
+            time_ms: line.time_ms,
+        })
+    }
+
+    /// The winner's side, or `None` for a draw.
+    pub fn winner(&self) -> Option<Side> {
+        self.result.winner()
+    }
+}
+
+/// A records file read back.
+pub struct RecordsFile {
+    pub header: Header,
+    pub variant: Variant,
+    /// The games in file order.
+    pub records: Vec<Record>,
+    /// Bytes up to the end of the last whole line.
+    pub valid_bytes: u64,
+    /// The line number of a last line cut short (an interrupted run), if any.
+    pub cut_line: Option<usize>,
+}
+
+/// Reads one line of at most `MAX_LINE_BYTES`; `None` at the end of the file. The flag
+/// says whether the line ended with a newline.
+fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_LINE_BYTES + 1)
+        .read_until(b'\n', &mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.len() as u64 > MAX_LINE_BYTES {
+        return Err(format!(
+            "a line longer than {MAX_LINE_BYTES} bytes: not a records file"
+        ));
+    }
+    let ended = bytes.last() == Some(&b'\n');
+    if ended {
+        bytes.pop();
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    Ok(Some((text, ended)))
+}
+
+/// Reads a records file: `None` if it does not exist or is empty. Blank lines are
+/// skipped; a last line cut short is reported in `cut_line`, not an error; any other
+/// bad line is an error naming its line number.
+pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, String> {
+    let name = path.display();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{name}: cannot read: {e}")),
+    };
+    let mut reader = BufReader::new(file);
+    let mut number = 0;
+    let mut valid_bytes = 0u64;
+    let mut header: Option<(Header, Variant)> = None;
+    let mut records = Vec::new();
+    let mut cut_line = None;
+    while let Some((text, ended)) = read_line(&mut reader).map_err(|e| format!("{name}: {e}"))? {
+        number += 1;
+        let at = |e: String| format!("{name}, line {number}: {e}");
+        if text.trim().is_empty() {
+            valid_bytes += text.len() as u64 + ended as u64;
+            continue;
+        }
+        let parsed = match &header {
+            None => read_header(&text).map(|(h, v)| header = Some((h, v))),
+            Some((_, variant)) => Record::from_line(&text, variant).map(|r| records.push(r)),
+        };
+        match parsed {
+            Ok(()) => valid_bytes += text.len() as u64 + ended as u64,
+            Err(_) if !ended => cut_line = Some(number),
+            Err(e) => return Err(at(e)),
+        }
+    }
+    let Some((header, variant)) = header else {
+        return Ok(None);
+    };
+    Ok(Some(RecordsFile {
+        header,
+        variant,
+        records,
+        valid_bytes,
+        cut_line,
+    }))
+}
+
+fn read_header(text: &str) -> Result<(Header, Variant), String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    match value.get("isolo_ai_records").and_then(|v| v.as_u64()) {
+        Some(v) if v == FORMAT_VERSION as u64 => {}
+        Some(v) => {
+            return Err(format!(
+                "records format {v}; this version reads format {FORMAT_VERSION}"
+            ))
+        }
+        None => {
+            return Err(
+                "not a records header (the first line of a records file names the run; files from before format 1 have none)".into(),
+            )
+        }
+    }
+    let header: Header = serde_json::from_value(value).map_err(|e| format!("header: {e}"))?;
+    if header.digest() != header.fingerprint {
+        return Err(format!(
+            "header: fingerprint {} does not match its contents (edited?)",
+            header.fingerprint
+        ));
+    }
+    let variant = header.variant()?;
+    Ok((header, variant))
+}
+
+/// Checks that `records` are games `0..n` of `schedule`, each once, in order, and that
+/// each was played by the engines, from the opening and with the seed the schedule
+/// gives. The error names the first game that is duplicated, missing, out of range or
+/// does not match.
+pub fn check_sequence(
+    records: &[Record],
+    schedule: &Schedule,
+    engines: &[String],
+) -> Result<(), String> {
+    let total = schedule.len();
+    for (expected, r) in records.iter().enumerate() {
+        let expected = expected as u64;
+        if r.game >= total {
+            return Err(format!(
+                "game {} is beyond the schedule's {total} games",
+                r.game
+            ));
+        }
+        if r.game < expected {
+            return Err(format!("game {} is recorded twice", r.game));
+        }
+        if r.game > expected {
+            return Err(format!(
+                "game {expected} is missing (the records go from game {} to game {})",
+                expected.saturating_sub(1),
+                r.game
+            ));
+        }
+        let job: Job = schedule.job(r.game);
+        let (south, north) = (&engines[job.south], &engines[job.north]);
+        if r.south != *south || r.north != *north || r.seed != job.seed || r.opening != job.opening
+        {
+            return Err(format!(
+                "game {} does not match the schedule (engines, opening or seed differ)",
+                r.game
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Drops a cut last line from the file, so appended records start on a line of their own.
+pub fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), String> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.set_len(valid_bytes)
+        .map_err(|e| format!("{}: cannot drop the cut last line: {e}", path.display()))
+}
+
+/// Writes one line and flushes it, so an interruption loses at most the line in flight.
+pub fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
+    file.write_all(format!("{line}\n").as_bytes())?;
+    file.flush()
+}
+
+/// A new records file holding `header`.
+pub fn create(path: &Path, header: &Header) -> Result<File, String> {
+    let mut file =
+        File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let line = serde_json::to_string(header).expect("headers serialise");
+    write_line(&mut file, &line).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(file)
+}
+
+/// Opens an existing records file for appending.
+pub fn append(path: &Path) -> Result<File, String> {
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}

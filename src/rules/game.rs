@@ -1,0 +1,267 @@
+//! A game: its start, its moves, every position reached, and how it ends (RULES.md 3.6:
+//! the side to move without a legal move loses; a position occurring for the third time
+//! with the same side to move draws; an optional ply cap adjudicates a draw). Matches,
+//! `play`, `replay`, `apply` and the searchers' history all use this one model.
+
+use std::fmt;
+
+use super::notation::{self, Move, NotationError};
+use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::Side;
+
+/// Occurrences of a position, same side to move, that draw the game (RULES.md 3.6).
+pub const DRAW_REPETITIONS: usize = 3;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The side to move had no legal move and lost.
+    NoMoves,
+    /// A position occurred for the third time.
+    Repetition,
+    /// The ply cap was reached.
+    PlyLimit,
+}
+
+impl EndReason {
+    /// The name used in records and JSON.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no-moves",
+            EndReason::Repetition => "repetition",
+            EndReason::PlyLimit => "ply-limit",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A finished game's result and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game<'v> {
+    variant: &'v Variant,
+    /// Every position from the start, the current one last.
+    positions: Vec<Board>,
+    moves: Vec<Move>,
+    max_plies: Option<usize>,
+}
+
+impl<'v> Game<'v> {
+    /// A game from `start`, without a ply cap.
+    pub fn new(variant: &'v Variant, start: Board) -> Game<'v> {
+        Game {
+            variant,
+            positions: vec![start],
+            moves: Vec::new(),
+            max_plies: None,
+        }
+    }
+
+    /// The same game, drawn once it has `max_plies` moves.
+    pub fn with_max_plies(mut self, max_plies: usize) -> Game<'v> {
+        self.max_plies = Some(max_plies);
+        self
+    }
+
+    pub fn variant(&self) -> &'v Variant {
+        self.variant
+    }
+
+    pub fn start(&self) -> &Board {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.positions.last().expect("a game has a position")
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position so far, the start first.
+    pub fn positions(&self) -> &[Board] {
+        &self.positions
+    }
+
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Hashes of the positions before the current one, oldest first: what a search needs
+    /// to see repetitions.
+    pub fn history(&self) -> Vec<u64> {
+        self.positions[..self.positions.len() - 1]
+            .iter()
+            .map(Board::hash)
+            .collect()
+    }
+
+    /// How often the current position has occurred, this time included.
+    pub fn repetitions(&self) -> usize {
+        let now = self.board().hash();
+        self.positions.iter().filter(|b| b.hash() == now).count()
+    }
+
+    /// How the game has ended, or `None` while it goes on. A side without a legal move
+    /// has lost even on the ply cap: the rules' result comes before adjudication.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let board = self.board();
+        if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
+            return Some(Outcome {
+                winner: Some(board.to_move().opponent()),
+                reason: EndReason::NoMoves,
+            });
+        }
+        let draw = |reason| {
+            Some(Outcome {
+                winner: None,
+                reason,
+            })
+        };
+        if self.repetitions() >= DRAW_REPETITIONS {
+            return draw(EndReason::Repetition);
+        }
+        if self.max_plies.is_some_and(|cap| self.plies() >= cap) {
+            return draw(EndReason::PlyLimit);
+        }
+        None
+    }
+
+    /// Plays `mv` if it is legal here and the game goes on.
+    pub fn play_move(&mut self, mv: &Move) -> Result<LegalMove, GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        let played = self
+            .variant
+            .play_move(self.board(), mv)
+            .ok_or_else(|| GameError::Illegal(mv.clone()))?;
+        self.push(&played);
+        Ok(played)
+    }
+
+    /// Parses and plays one move; the error says why it was refused.
+    pub fn play_text(&mut self, text: &str) -> Result<LegalMove, GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        let played = self
+            .variant
+            .play_text(self.board(), text)
+            .map_err(GameError::Notation)?;
+        self.push(&played);
+        Ok(played)
+    }
+
+    /// Plays a list of moves (spaces or commas between them); the error names the move.
+    pub fn play_list(&mut self, moves: &str) -> Result<(), GameError> {
+        let list = notation::split_moves(moves);
+        for (index, text) in list.iter().enumerate() {
+            self.play_text(text).map_err(|e| GameError::InList {
+                index: index + 1,
+                count: list.len(),
+                error: Box::new(e),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Plays a move the variant generated at the current position (a searcher's or a
+    /// bot's choice), without generating it again.
+    pub(crate) fn push(&mut self, played: &LegalMove) {
+        debug_assert_eq!(
+            self.variant
+                .play_move(self.board(), &played.mv)
+                .map(|m| m.child),
+            Some(played.child)
+        );
+        self.moves.push(played.mv.clone());
+        self.positions.push(played.child);
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv)
+    }
+}
+
+/// Why a move was not played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is over ({})", describe(.0))]
+    Over(Outcome),
+    #[error("move '{0}' is not legal here")]
+    Illegal(Move),
+    #[error("{0}")]
+    Notation(NotationError),
+    #[error("move {index} of {count}: {error}")]
+    InList {
+        index: usize,
+        count: usize,
+        error: Box<GameError>,
+    },
+}
+
+/// "South wins (no-moves)" or "draw (repetition)".
+pub fn describe(outcome: &Outcome) -> String {
+    match outcome.winner {
+        Some(side) => format!("{side} wins, {}", outcome.reason),
+        None => format!("draw, {}", outcome.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_records_positions_and_undoes() {
+        let women = Variant::load("isolo-women").unwrap();
+        let mut game = Game::new(&women, women.start());
+        game.play_list("2 4").unwrap();
+        assert_eq!(game.plies(), 2);
+        assert_eq!(game.history().len(), 2);
+        assert_eq!(game.undo(), Some(Move::pit(4)));
+        assert_eq!(game.plies(), 1);
+        let err = game.play_list("4 99").unwrap_err().to_string();
+        assert!(err.starts_with("move 2 of 2: move '99'"), "{err}");
+    }
+
+    #[test]
+    fn the_ply_cap_draws_but_a_loss_by_the_rules_comes_first() {
+        let women = Variant::load("isolo-women").unwrap();
+        let mut game = Game::new(&women, women.start()).with_max_plies(1);
+        assert_eq!(game.outcome(), None);
+        game.play_list("2").unwrap();
+        assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::PlyLimit));
+        assert!(matches!(game.play_text("3"), Err(GameError::Over(_))));
+        let lost = women
+            .parse_position("0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S")
+            .unwrap();
+        let game = Game::new(&women, lost).with_max_plies(0);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome {
+                winner: Some(Side::North),
+                reason: EndReason::NoMoves
+            })
+        );
+    }
+}
