@@ -374,7 +374,7 @@ fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String
     }
     if bytes.len() as u64 > MAX_LINE_BYTES {
         return Err(format!(
-            "a line longer than {MAX_LINE_BYTES} bytes: not a records file"
+            "a line larger than {MAX_LINE_BYTES} bytes: not a records file"
         ));
     }
     let ended = bytes.last() == Some(&b'\n');

@@ -749,3 +749,99 @@ fn engines_that_could_not_move_are_refused_up_front() {
         );
     }
 }
+
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().unwrap();
+    let compare = |flag: &str, path: &str| {
+        vec![
+            "compare".to_string(),
+            "--variant".into(),
+            "isolo-women".into(),
+            "--variant".into(),
+            "isolo-boys".into(),
+            "--games".into(),
+            "100000".into(),
+            flag.into(),
+            path.into(),
+        ]
+    };
+    let as_strs = |v: &[String]| {
+        v.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join("\u{0}")
+    };
+    for (args, expected) in [
+        (
+            compare("--plot", "chart.png"),
+            "the chart is written as SVG only",
+        ),
+        (
+            compare("--csv", "/no/such/folder/x.csv"),
+            "--csv: cannot write /no/such/folder/x.csv",
+        ),
+        (compare("--csv", dir), "is a folder"),
+    ] {
+        let joined = as_strs(&args);
+        let args: Vec<&str> = joined.split('\u{0}').collect();
+        fails(&args, expected);
+    }
+    fails(
+        &[
+            "openings",
+            "--variant",
+            "isolo-boys",
+            "--plies",
+            "6",
+            "--count",
+            "100000",
+            "--out",
+            "/no/such/folder/book.txt",
+        ],
+        "--out: cannot write /no/such/folder/book.txt",
+    );
+    fails(
+        &[
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--out",
+            "/no/such/folder/games.jsonl",
+        ],
+        "--out: cannot create /no/such/folder/games.jsonl",
+    );
+}
+
+#[test]
+fn files_that_never_end_are_refused_at_a_sane_size() {
+    for args in [
+        vec!["show", "--variant", "/dev/zero"],
+        vec![
+            "analyze",
+            "--variant",
+            "isolo-boys",
+            "--weights",
+            "/dev/zero",
+        ],
+        vec![
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--openings",
+            "/dev/zero",
+        ],
+        vec!["replay", "/dev/zero"],
+    ] {
+        fails(&args, "larger than");
+    }
+}

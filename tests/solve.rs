@@ -275,5 +275,26 @@ fn results_page_for_one_preset() {
         text.contains("isolo-ai results --out"),
         "the page names the command that made it"
     );
+    // A page for one preset does not replace a page that holds others unless asked.
+    std::fs::write(&page, "# Results\n\n## isolo-boys\n\n| reading |\n").unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "results",
+            "--preset",
+            "isolo-women",
+            "--out",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("holds results for isolo-boys too"),
+        "{stderr}"
+    );
+    assert!(std::fs::read_to_string(&page)
+        .unwrap()
+        .contains("## isolo-boys"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -118,6 +118,17 @@ pub fn run(args: &CompareArgs) -> CliResult {
         ));
     }
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
+    if let Some(path) = &args.plot {
+        if !path.to_ascii_lowercase().ends_with(".svg") {
+            return Err(CliError(format!(
+                "--plot: {path}: the chart is written as SVG only: name the file .svg"
+            )));
+        }
+        super::check_output("--plot", path)?;
+    }
+    if let Some(path) = &args.csv {
+        super::check_output("--csv", path)?;
+    }
     let variants: Vec<Variant> = args
         .variants
         .iter()

@@ -104,6 +104,26 @@ pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> Cli
     crate::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 
+/// Checks before any work that `path` can be written for `flag`: its folder exists and
+/// it is not a folder itself. Nothing is left behind: a file created to check is removed.
+pub fn check_output(flag: &str, path: &str) -> CliResult {
+    let target = std::path::Path::new(path);
+    if target.is_dir() {
+        return Err(CliError(format!("{flag}: {path} is a folder, not a file")));
+    }
+    let existed = target.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(target)
+        .map_err(|e| CliError(format!("{flag}: cannot write {path}: {e}")))?;
+    if !existed {
+        let _ = std::fs::remove_file(target);
+    }
+    Ok(())
+}
+
 /// "S" or "N".
 pub fn side_letter(side: Side) -> String {
     side.letter().to_string()

@@ -36,6 +36,9 @@ pub struct OpeningsArgs {
 
 pub fn run(args: &OpeningsArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
+    if let Some(path) = &args.out {
+        super::check_output("--out", path)?;
+    }
     if args.count == 0 {
         return Err(CliError("--count: must be at least 1".into()));
     }

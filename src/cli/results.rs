@@ -46,13 +46,18 @@ pub struct ResultsArgs {
     /// Compared games played at once
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Prover threads (Lazy SMP)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Master seed of the compared games
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Only these presets (default: all)
     #[arg(long = "preset", value_name = "NAME")]
     pub presets: Vec<String>,
+    /// With --preset, replace a page that holds other presets' results too
+    #[arg(long)]
+    pub overwrite: bool,
 }
 
 /// A reading: its description and rules.
@@ -282,6 +287,31 @@ fn play_reading(
         .collect()
 }
 
+/// A page for some presets only must not replace a page holding others, unless asked.
+fn check_partial_page(args: &ResultsArgs) -> CliResult {
+    if args.presets.is_empty() || args.overwrite {
+        return Ok(());
+    }
+    let Ok(existing) = std::fs::read_to_string(&args.out) else {
+        return Ok(());
+    };
+    let dropped: Vec<&str> = PRESETS
+        .iter()
+        .filter(|p| !args.presets.iter().any(|q| q == *p))
+        .filter(|p| existing.contains(&format!("\n## {p}\n")))
+        .copied()
+        .collect();
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    Err(CliError(format!(
+        "--preset: {} holds results for {} too, which a page for {} alone would drop: write it elsewhere (--out) or add --overwrite",
+        args.out,
+        dropped.join(", "),
+        args.presets.join(", ")
+    )))
+}
+
 pub fn run(args: &ResultsArgs) -> CliResult {
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
     if args.games == 0 {
@@ -302,6 +332,15 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             )));
         }
     }
+    check_partial_page(args)?;
+    if let Some(dir) = std::path::Path::new(&args.out)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError(format!("--out: cannot create {}: {e}", dir.display())))?;
+    }
+    super::check_output("--out", &args.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.concurrency)
         .build()
@@ -369,13 +408,6 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             );
             page.push_str(&format!("| {} | {row}\n", reading.name));
         }
-    }
-    if let Some(dir) = std::path::Path::new(&args.out)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("--out: cannot create {}: {e}", dir.display())))?;
     }
     std::fs::write(&args.out, page)
         .map_err(|e| CliError(format!("--out: cannot write {}: {e}", args.out)))
