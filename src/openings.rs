@@ -74,11 +74,21 @@ const JUDGE_HASH_MB: usize = 4;
 
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
 pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
+    generate_suite_reporting(variant, request, &mut |_| {})
+}
+
+/// `generate_suite`, calling `kept(positions kept so far)` after each random game tried.
+pub fn generate_suite_reporting(
+    variant: &Variant,
+    request: &SuiteRequest,
+    kept: &mut dyn FnMut(&SuiteReport),
+) -> SuiteReport {
     let mut rng = SmallRng::seed_from_u64(request.seed);
     let mut report = SuiteReport::default();
     let mut seen = std::collections::HashSet::new();
     let budget = request.count.saturating_mul(request.attempts_per_position);
     while report.positions.len() < request.count && report.tried < budget {
+        kept(&report);
         report.tried += 1;
         let mut board = variant.start();
         let mut over = false;

@@ -39,10 +39,26 @@ fn perft_with(
 /// The count under each root move, in generation order; root moves are spread over the
 /// current rayon pool.
 pub fn divide(variant: &Variant, board: &Board, depth: u32) -> Vec<(String, u64)> {
+    divide_reporting(variant, board, depth, &|_, _| {})
+}
+
+/// `divide`, calling `done(moves finished, root moves)` as each root move is counted.
+pub fn divide_reporting(
+    variant: &Variant,
+    board: &Board,
+    depth: u32,
+    done: &(dyn Fn(u64, u64) + Sync),
+) -> Vec<(String, u64)> {
     let moves = variant.legal_moves(board);
     let below = depth.saturating_sub(1);
+    let finished = std::sync::atomic::AtomicU64::new(0);
     moves
         .par_iter()
-        .map(|m| (m.mv.to_string(), perft(variant, &m.child, below)))
+        .map(|m| {
+            let count = perft(variant, &m.child, below);
+            let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            done(k, moves.len() as u64);
+            (m.mv.to_string(), count)
+        })
         .collect()
 }

@@ -122,7 +122,8 @@ fn show_plays_moves_and_reports_the_result() {
 #[test]
 fn moves_lists_each_move_with_result_laps_and_captures() {
     let out = stdout_of(&["moves", "--variant", "igisoro"]);
-    assert!(out.starts_with("8 legal move(s) for South"), "{out}");
+    assert!(out.starts_with("Legal moves for South in "), "{out}");
+    assert!(out.ends_with("\n8 legal moves\n"), "{out}");
     assert!(out.contains("1         2         0  4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,1,1/0,5,5,5,0,5,5,5 N"), "{out}");
     let json = json_of(&["moves", "--variant", "isolo-women", "--json"]);
     let moves = json["moves"].as_array().unwrap();
@@ -636,7 +637,7 @@ fn moves_distinct_lists_one_move_per_position() {
         .collect();
     assert!(listed.len() > 100 && positions.len() == listed.len());
     let text = stdout_of(&["moves", "--variant", path, "--position", vast, "--distinct"]);
-    assert!(text.contains("distinct result(s)") && text.contains("searchers' limit"));
+    assert!(text.contains("distinct results") && text.contains("searchers' limit"));
     // The Igisoro start: eight moves, nothing cut.
     let json = json_of(&["moves", "--variant", "igisoro", "--distinct", "--json"]);
     assert_eq!(json["complete"], true);
@@ -672,8 +673,9 @@ fn moves_streams_every_sequence_as_valid_json_and_text() {
     assert_eq!(listed, expected);
     assert_eq!(json["result"], serde_json::Value::Null);
     let text = stdout_of(&["moves", "--variant", "igisoro", "--position", position]);
-    assert!(text.starts_with(&format!("{} legal move(s) for South", expected.len())));
-    assert_eq!(text.lines().count(), expected.len() + 2, "{text}");
+    assert!(text.starts_with("Legal moves for South"));
+    assert!(text.ends_with(&format!("\n{} legal moves\n", expected.len())));
+    assert_eq!(text.lines().count(), expected.len() + 3, "{text}");
 }
 
 #[test]

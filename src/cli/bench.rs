@@ -131,6 +131,11 @@ pub struct BenchArgs {
 
 /// Total nodes and time over the bench set with `threads` threads.
 pub fn run_set(depth: u32, threads: usize) -> (u64, Duration) {
+    run_set_reporting(depth, threads, &mut || {})
+}
+
+/// `run_set`, calling `done` after each position.
+fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64, Duration) {
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (preset, text) in POSITIONS {
@@ -157,6 +162,7 @@ pub fn run_set(depth: u32, threads: usize) -> (u64, Duration) {
         let result = searcher.search(&request, &mut |_| {});
         time += started.elapsed();
         nodes += result.nodes;
+        done();
     }
     (nodes, time)
 }
@@ -185,8 +191,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
             args.depth
         )));
     }
-    let (nodes, time) = run_set(args.depth, 1);
-    let parallel = (args.threads > 1).then(|| run_set(args.depth, args.threads));
+    let runs = if args.threads > 1 { 2 } else { 1 };
+    let bar = super::progress((runs * POSITIONS.len()) as u64, "positions");
+    let (nodes, time) = run_set_reporting(args.depth, 1, &mut || bar.inc(1));
+    let parallel =
+        (args.threads > 1).then(|| run_set_reporting(args.depth, args.threads, &mut || bar.inc(1)));
+    bar.finish_and_clear();
     if args.json {
         let mut value = json!({
             "positions": POSITIONS.len(),

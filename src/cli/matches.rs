@@ -5,7 +5,7 @@ use std::fs::File;
 use std::path::Path;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
@@ -219,14 +219,9 @@ fn warn_oversubscription(concurrency: usize, engines: &[EngineSpec]) {
     }
 }
 
-/// A progress bar on stderr (hidden when stderr is not a terminal).
+/// A progress bar of games on stderr (hidden when stderr is not a terminal).
 pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  eta {eta}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
+    let bar = super::progress(total, "games");
     bar.set_position(done);
     bar
 }

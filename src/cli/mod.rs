@@ -124,6 +124,23 @@ pub fn check_output(flag: &str, path: &str) -> CliResult {
     Ok(())
 }
 
+/// A progress bar on stderr counting `what` (hidden when stderr is not a terminal).
+pub fn progress(total: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total);
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {what}  {{msg}}  eta {{eta}}");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// "1 seed", "2 seeds".
+pub fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// "S" or "N".
 pub fn side_letter(side: Side) -> String {
     side.letter().to_string()

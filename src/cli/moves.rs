@@ -78,9 +78,10 @@ impl Stream {
     }
 }
 
-fn text_header(count: u64, what: &str, variant: &Variant, board: &Board) -> String {
+fn text_header(count: u64, variant: &Variant, board: &Board) -> String {
     format!(
-        "{count} {what} for {} in {}\n",
+        "{} for {} in {}\n",
+        super::plural(count, "distinct result", "distinct results"),
         board.to_move(),
         variant.format_position(board)
     )
@@ -97,37 +98,42 @@ fn column_titles(width: usize) -> String {
     )
 }
 
-/// Every legal move as a table: one pass counts the moves and sizes the move column,
-/// a second writes the rows.
+/// Every legal move as a table, written as it is generated (take/pass sequences can run
+/// to millions), with the count at the end.
 fn stream_text(variant: &Variant, board: &Board, out: &mut Stream) {
-    let mut gen = MoveGen::new();
-    let (mut count, mut width) = (0u64, 4usize);
-    variant.for_each_move_while(board, &mut gen, |m| {
-        count += 1;
-        width = width.max(m.pit.to_string().len() + m.choices.len());
-        true
-    });
-    if !out.write(&text_header(count, "legal move(s)", variant, board)) {
+    let head = format!(
+        "Legal moves for {} in {}\n",
+        board.to_move(),
+        variant.format_position(board)
+    );
+    if !out.write(&head) {
         return;
     }
-    if count == 0 {
+    if !variant.has_legal_move(board, &mut MoveGen::new()) {
         out.write(&format!("Game over: {} wins\n", board.to_move().opponent()));
         return;
     }
+    let mut width = MOVE_COLUMN;
     if !out.write(&column_titles(width)) {
         return;
     }
-    variant.for_each_move_while(board, &mut gen, |m| {
+    let mut count = 0u64;
+    variant.for_each_move_while(board, &mut MoveGen::new(), |m| {
+        count += 1;
+        let mv = m.mv().to_string();
+        // Long take/pass sequences widen the column from their row on.
+        width = width.max(mv.len());
         let child = variant.format_position(&m.child);
-        out.write(&text_row(
-            &m.mv().to_string(),
-            m.laps,
-            m.captured,
-            &child,
-            width,
-        ))
+        out.write(&text_row(&mv, m.laps, m.captured, &child, width))
     });
+    out.write(&format!(
+        "{}\n",
+        super::plural(count, "legal move", "legal moves")
+    ));
 }
+
+/// The move column's least width.
+const MOVE_COLUMN: usize = 4;
 
 /// Every legal move as one JSON object, written move by move.
 fn stream_json(variant: &Variant, board: &Board, out: &mut Stream) {
@@ -191,7 +197,7 @@ fn print_distinct(
         }));
     }
     let count = moves.len() as u64;
-    let mut out = text_header(count, "distinct result(s)", variant, board);
+    let mut out = text_header(count, variant, board);
     if cut {
         out.push_str("(the list stops at the searchers' limit: more positions are reachable)\n");
     }

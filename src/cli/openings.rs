@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use crate::openings::{generate_suite, SuiteRequest};
+use crate::openings::{generate_suite_reporting, SuiteRequest};
 use crate::rules::Variant;
 
 /// Random games tried per position wanted, at most.
@@ -61,7 +61,12 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         seed: args.seed,
         attempts_per_position: ATTEMPTS_PER_POSITION,
     };
-    let report = generate_suite(&variant, &request);
+    let bar = super::progress(args.count as u64, "positions");
+    let report = generate_suite_reporting(&variant, &request, &mut |r| {
+        bar.set_position(r.positions.len() as u64);
+        bar.set_message(format!("{} random games tried", r.tried));
+    });
+    bar.finish_and_clear();
     let summary = format!(
         "{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by a depth-{} search, {} lopsided beyond {} seeds",
         report.positions.len(),

@@ -6,10 +6,12 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use crate::perft::{divide, perft};
+use crate::perft::{divide_reporting, perft};
 
-/// Most threads `--threads` accepts.
-const MAX_THREADS: usize = 256;
+use crate::engine::MAX_THREADS;
+
+/// Depth from which a count shows its progress (root moves done) on stderr.
+const PROGRESS_DEPTH: u32 = 6;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
@@ -24,7 +26,7 @@ pub struct PerftArgs {
     /// Threads to spread the root moves over
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Machine-readable output
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
@@ -42,14 +44,20 @@ pub fn run(args: &PerftArgs) -> CliResult {
         .build()
         .map_err(|e| CliError(format!("--threads: cannot start threads: {e}")))?;
     let started = Instant::now();
+    let bar = super::progress(0, "root moves");
     let (nodes, split) = if args.depth == 0 {
         (1, Vec::new())
-    } else if args.divide || args.threads > 1 {
-        let split = pool.install(|| divide(&variant, &board, args.depth));
+    } else if args.divide || args.threads > 1 || args.depth >= PROGRESS_DEPTH {
+        let tick = |done: u64, total: u64| {
+            bar.set_length(total);
+            bar.set_position(done);
+        };
+        let split = pool.install(|| divide_reporting(&variant, &board, args.depth, &tick));
         (split.iter().map(|(_, n)| n).sum(), split)
     } else {
         (perft(&variant, &board, args.depth), Vec::new())
     };
+    bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let time_ms = seconds * 1000.0;
     let nps = if seconds > 0.0 {

@@ -62,16 +62,16 @@ fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, Stri
         }
         None => {
             return Err(format!(
-                "{name}: records {} but the game goes on after {} plies",
+                "{name}: records {} but the game goes on after {}",
                 describe(&claimed),
-                record.moves.len()
+                super::plural(record.moves.len() as u64, "ply", "plies")
             ))
         }
     }
     out.push_str(&format!(
-        "game {}: ok, {} plies, {}\n",
+        "game {}: ok, {}, {}\n",
         record.game,
-        record.moves.len(),
+        super::plural(record.moves.len() as u64, "ply", "plies"),
         describe(&claimed)
     ));
     Ok(out)

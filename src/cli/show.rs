@@ -74,8 +74,8 @@ pub fn draw(variant: &Variant, board: &Board) -> String {
             ", overture over".to_string()
         };
         out.push_str(&format!(
-            "{side}: {} seeds{overture}\n",
-            board.side_total(side)
+            "{side}: {}{overture}\n",
+            super::plural(board.side_total(side) as u64, "seed", "seeds")
         ));
     }
     out.push_str(&format!("To move: {}\n", board.to_move()));

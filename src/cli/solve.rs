@@ -11,6 +11,10 @@ use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use crate::search::Progress;
 use crate::solve::{Prover, Verdict};
 
+fn plies_text(n: u32) -> String {
+    super::plural(n as u64, "ply", "plies")
+}
+
 /// Why `--verify` checks nothing on an unknown result.
 const NOTHING_TO_VERIFY: &str = "the result is unknown, so there is no proof to verify";
 
@@ -110,15 +114,18 @@ pub fn run(args: &SolveArgs) -> CliResult {
     }
     let side = board.to_move();
     let mut out = match solution.verdict {
-        Verdict::Win(p) => format!("win in {p} plies for {side} (to move)\n"),
+        Verdict::Win(p) => format!("win in {} for {side} (to move)\n", plies_text(p)),
         Verdict::Loss(p) => {
-            format!("loss in {p} plies for {side} (to move), the longest defence\n")
+            format!(
+                "loss in {} for {side} (to move), the longest defence\n",
+                plies_text(p)
+            )
         }
         Verdict::Unknown if solution.depth < args.max_plies => format!(
             "unknown: time ran out at depth {} of {} (no proof that short)\n",
             solution.depth, args.max_plies
         ),
-        Verdict::Unknown => format!("unknown: no proof within {} plies\n", args.max_plies),
+        Verdict::Unknown => format!("unknown: no proof within {}\n", plies_text(args.max_plies)),
     };
     if let Some(best) = &solution.best_move {
         out.push_str(&format!("best move {best}\nline {}\n", pv.join(" ")));

@@ -35,8 +35,10 @@ pub const DEFAULT_PLAYOUT_PLIES: u32 = 400;
 const EXPAND_AFTER: u32 = 2;
 /// Most nodes one tree may hold; past this, leaves are no longer expanded.
 const MAX_TREE_NODES: usize = 4_000_000;
-/// Iterations between looks at the clock, and between progress reports' checks.
-const POLL_INTERVAL: u64 = 256;
+/// Iterations between additions to the shared iteration count.
+const COUNT_INTERVAL: u64 = 256;
+/// Playout plies between looks at the clock (a playout can run hundreds of plies).
+const PLAYOUT_CLOCK_PLIES: u32 = 16;
 /// Interval between progress reports.
 const REPORT_INTERVAL: Duration = Duration::from_millis(500);
 /// Seeds of evaluation that make a 73% (logistic 1.0) winning chance.
@@ -147,6 +149,8 @@ struct Playouts<'a> {
     rng: SmallRng,
     gen: MoveGen,
     scratch: Vec<Board>,
+    /// Past this, a playout stops and the evaluation scores it.
+    deadline: Option<Instant>,
 }
 
 /// A leaf chosen for a playout.
@@ -459,6 +463,7 @@ impl<'a> Playouts<'a> {
             rng: SmallRng::seed_from_u64(seed),
             gen: move_generator(),
             scratch: Vec::new(),
+            deadline: None,
         }
     }
 
@@ -469,7 +474,15 @@ impl<'a> Playouts<'a> {
             Playout::Cut(plies) => plies.min(self.config.max_playout_plies),
         };
         let mut current = board;
+        let mut played = cap;
         for ply in 0..cap {
+            if ply > 0
+                && ply.is_multiple_of(PLAYOUT_CLOCK_PLIES)
+                && self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                played = ply;
+                break;
+            }
             match self.random_move(&current) {
                 Some(next) => current = next,
                 None => {
@@ -481,7 +494,7 @@ impl<'a> Playouts<'a> {
         }
         let value = self.eval.evaluate(&current) as f64 / EVAL_SCALE;
         let to_move_wins = 1.0 / (1.0 + (-value).exp());
-        if cap % 2 == 0 {
+        if played % 2 == 0 {
             to_move_wins
         } else {
             1.0 - to_move_wins
@@ -593,16 +606,18 @@ impl Searcher for Mcts {
         // Each thread has its share of the iteration budget, so results do not depend on
         // scheduling.
         let share = limits.nodes.map(|n| n.div_ceil(threads as u64));
+        let seed_of =
+            |id: usize| self.config.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let run_tree = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {
-            let seed = self.config.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let mut tree = Tree::new(
                 variant,
                 &eval,
                 &self.config,
                 request.board,
                 &request.history,
-                seed,
+                seed_of(id),
             );
+            tree.playouts.deadline = deadline;
             let mut report = report;
             let mut done = 0u64;
             let mut last_report = Instant::now();
@@ -615,31 +630,39 @@ impl Searcher for Mcts {
                 }
                 tree.iterate();
                 done += 1;
-                if done.is_multiple_of(POLL_INTERVAL) {
-                    iterations.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
-                    if let Some(report) = report.as_mut() {
-                        if last_report.elapsed() >= REPORT_INTERVAL {
-                            last_report = Instant::now();
-                            report(&progress_of(
-                                &[&tree],
-                                variant,
-                                request,
-                                iterations.load(Ordering::Relaxed),
-                                start,
-                            ));
-                        }
+                if done.is_multiple_of(COUNT_INTERVAL) {
+                    iterations.fetch_add(COUNT_INTERVAL, Ordering::Relaxed);
+                }
+                // An iteration takes microseconds to milliseconds: the clock is read
+                // after each, so time limits hold on the heaviest positions too.
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if let Some(report) = report.as_mut() {
+                    if last_report.elapsed() >= REPORT_INTERVAL {
+                        last_report = Instant::now();
+                        report(&progress_of(
+                            &[&tree],
+                            variant,
+                            request,
+                            iterations.load(Ordering::Relaxed),
+                            start,
+                        ));
                     }
                 }
             }
-            iterations.fetch_add(done % POLL_INTERVAL, Ordering::Relaxed);
+            iterations.fetch_add(done % COUNT_INTERVAL, Ordering::Relaxed);
             if tree.root_solved() {
                 // A proof found by one tree is the answer: stop the others.
                 stop.store(true, Ordering::Relaxed);
             }
             tree
+        };
+        let helpers = || {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .build()
+                .expect("search threads start")
         };
         let trees: Vec<Tree> = if threads == 1 {
             vec![run_tree(0, Some(report))]
@@ -652,38 +675,44 @@ impl Searcher for Mcts {
                 &request.history,
                 self.config.seed,
             ));
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("search threads start");
-            pool.install(|| {
-                use rayon::prelude::*;
-                (0..threads).into_par_iter().for_each(|id| {
-                    let seed =
-                        self.config.seed ^ (id as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    grow_shared_tree(
-                        &tree,
-                        Playouts::new(variant, &eval, &self.config, seed),
-                        &stop,
-                        &iterations,
-                        limits.nodes,
-                        deadline,
-                    );
-                })
+            let grow = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {
+                let mut playouts = Playouts::new(variant, &eval, &self.config, seed_of(id + 1));
+                playouts.deadline = deadline;
+                let shared = SharedTree {
+                    tree: &tree,
+                    stop: &stop,
+                    iterations: &iterations,
+                    budget: limits.nodes,
+                    deadline,
+                };
+                shared.grow(playouts, report, variant, request, start);
+            };
+            // The calling thread grows the tree too, and reports progress.
+            helpers().in_place_scope(|scope| {
+                for id in 1..threads {
+                    scope.spawn(move |_| grow(id, None));
+                }
+                grow(0, Some(report));
             });
             vec![tree.into_inner().expect("no thread panicked")]
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("search threads start");
-            pool.install(|| {
-                use rayon::prelude::*;
-                (0..threads)
-                    .into_par_iter()
-                    .map(|id| run_tree(id, None))
-                    .collect()
-            })
+            // Root parallelism: the calling thread grows tree 0 and reports progress.
+            let others = Mutex::new(Vec::new());
+            let first = helpers().in_place_scope(|scope| {
+                for id in 1..threads {
+                    let (run_tree, others) = (&run_tree, &others);
+                    scope.spawn(move |_| {
+                        let tree = run_tree(id, None);
+                        others.lock().expect("no thread panicked").push((id, tree));
+                    });
+                }
+                run_tree(0, Some(report))
+            });
+            let mut others = others.into_inner().expect("no thread panicked");
+            others.sort_by_key(|(id, _)| *id);
+            std::iter::once(first)
+                .chain(others.into_iter().map(|(_, t)| t))
+                .collect()
         };
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let merged = merge_roots(&tree_refs);
@@ -702,37 +731,58 @@ impl Searcher for Mcts {
 
 /// Tree parallelism: threads share one tree behind a lock, held for selection, expansion
 /// and backup; playouts run outside it, and virtual losses spread the threads out.
-fn grow_shared_tree(
-    tree: &Mutex<Tree>,
-    mut playouts: Playouts,
-    stop: &AtomicBool,
-    iterations: &AtomicU64,
+struct SharedTree<'t, 'a> {
+    tree: &'t Mutex<Tree<'a>>,
+    stop: &'t AtomicBool,
+    iterations: &'t AtomicU64,
     budget: Option<u64>,
     deadline: Option<Instant>,
-) {
-    let mut done = 0u64;
-    while !stop.load(Ordering::Relaxed) {
-        if budget.is_some_and(|n| iterations.fetch_add(1, Ordering::Relaxed) >= n) {
-            break;
-        }
-        let leaf = {
-            let mut tree = tree.lock().expect("no thread panicked");
-            if tree.root_solved() {
-                stop.store(true, Ordering::Relaxed);
+}
+
+impl SharedTree<'_, '_> {
+    fn grow(
+        &self,
+        mut playouts: Playouts,
+        mut report: Option<&mut dyn FnMut(&Progress)>,
+        variant: &Variant,
+        request: &SearchRequest,
+        start: Instant,
+    ) {
+        let mut last_report = Instant::now();
+        while !self.stop.load(Ordering::Relaxed) {
+            if self
+                .budget
+                .is_some_and(|n| self.iterations.fetch_add(1, Ordering::Relaxed) >= n)
+            {
                 break;
             }
-            tree.descend(true)
-        };
-        let reward = leaf.exact.unwrap_or_else(|| playouts.playout(leaf.board));
-        tree.lock()
-            .expect("no thread panicked")
-            .backup(leaf.node, reward, true);
-        done += 1;
-        if budget.is_none() {
-            iterations.fetch_add(1, Ordering::Relaxed);
-        }
-        if done.is_multiple_of(POLL_INTERVAL) && deadline.is_some_and(|d| Instant::now() >= d) {
-            stop.store(true, Ordering::Relaxed);
+            let leaf = {
+                let mut tree = self.tree.lock().expect("no thread panicked");
+                if tree.root_solved() {
+                    self.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                tree.descend(true)
+            };
+            let reward = leaf.exact.unwrap_or_else(|| playouts.playout(leaf.board));
+            self.tree
+                .lock()
+                .expect("no thread panicked")
+                .backup(leaf.node, reward, true);
+            if self.budget.is_none() {
+                self.iterations.fetch_add(1, Ordering::Relaxed);
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            if let Some(report) = report.as_mut() {
+                if last_report.elapsed() >= REPORT_INTERVAL {
+                    last_report = Instant::now();
+                    let tree = self.tree.lock().expect("no thread panicked");
+                    let nodes = self.iterations.load(Ordering::Relaxed);
+                    report(&progress_of(&[&tree], variant, request, nodes, start));
+                }
+            }
         }
     }
 }
