@@ -44,6 +44,7 @@ fn alpha_beta(c: &mut Criterion) {
                 ..Limits::default()
             },
             multipv: 1,
+            stop: None,
         };
         // A fresh searcher each time: a warm table would answer at once.
         let fresh = || {

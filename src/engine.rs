@@ -2,6 +2,7 @@
 //! labelled `fast=ab:depth=4`) and the bots they make: anything that picks a move.
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rand::rngs::SmallRng;
@@ -270,6 +271,7 @@ impl EngineSpec {
             spec: self.clone(),
             searcher,
             rng: SmallRng::seed_from_u64(seed),
+            stop: None,
         })
     }
 
@@ -294,9 +296,16 @@ pub struct Bot {
     spec: EngineSpec,
     searcher: Option<Box<dyn Searcher + Send>>,
     rng: SmallRng,
+    /// A flag that ends searches early when set (an interrupted match).
+    stop: Option<&'static AtomicBool>,
 }
 
 impl Bot {
+    /// Searches end early once `flag` is set.
+    pub fn stop_on(&mut self, flag: &'static AtomicBool) {
+        self.stop = Some(flag);
+    }
+
     pub fn spec(&self) -> &EngineSpec {
         &self.spec
     }
@@ -344,6 +353,7 @@ impl Bot {
                     history: history.to_vec(),
                     limits: self.spec.limits,
                     multipv: 1,
+                    stop: self.stop,
                 };
                 let result = searcher.search(&request, report);
                 // A position with a legal move is never forfeited: should a search end

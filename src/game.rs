@@ -1,6 +1,7 @@
 //! One game between two bots, played on the rules' [`Game`] model (its adjudication:
 //! no legal move, third repetition, ply cap).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::Bot;
@@ -21,19 +22,24 @@ pub struct GameRecord {
     pub time: Duration,
 }
 
-/// Plays `south` against `north` from `start` (either may move first).
+/// Plays `south` against `north` from `start` (either may move first); `None` if
+/// `interrupt` was set before the game ended.
 pub fn play_game(
     variant: &Variant,
     start: Board,
     south: &mut Bot,
     north: &mut Bot,
     max_plies: usize,
-) -> GameRecord {
+    interrupt: Option<&AtomicBool>,
+) -> Option<GameRecord> {
     let started = Instant::now();
     let mut game = Game::new(variant, start).with_max_plies(max_plies);
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
             break outcome;
+        }
+        if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return None;
         }
         let board = *game.board();
         let bot = match board.to_move() {
@@ -51,10 +57,10 @@ pub fn play_game(
             }
         }
     };
-    GameRecord {
+    Some(GameRecord {
         moves: game.moves().to_vec(),
         winner: outcome.winner,
         reason: outcome.reason,
         time: started.elapsed(),
-    }
+    })
 }

@@ -122,6 +122,7 @@ pub fn generate_suite_reporting(
                 ..Limits::default()
             },
             multipv: 1,
+            stop: None,
         };
         let score = judge
             .search(&search, &mut |_| {})

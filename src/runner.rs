@@ -13,13 +13,14 @@ use crate::records::{self, GameResult, Record};
 use crate::rules::Variant;
 use crate::schedule::{Job, Schedule};
 
-/// Plays one scheduled game.
+/// Plays one scheduled game; `Ok(None)` if `interrupt` was set before it ended.
 pub fn play_job(
     variant: &Variant,
     engines: &[EngineSpec],
     job: &Job,
     max_plies: usize,
-) -> Result<Record, String> {
+    interrupt: Option<&'static AtomicBool>,
+) -> Result<Option<Record>, String> {
     let bot = |engine: usize, seed: u64| {
         engines[engine]
             .bot(seed)
@@ -27,8 +28,21 @@ pub fn play_job(
     };
     let mut south = bot(job.south, job.seed)?;
     let mut north = bot(job.north, job.seed ^ 0x5bd1_e995)?;
-    let game = play_game(variant, job.opening, &mut south, &mut north, max_plies);
-    Ok(Record {
+    if let Some(flag) = interrupt {
+        south.stop_on(flag);
+        north.stop_on(flag);
+    }
+    let Some(game) = play_game(
+        variant,
+        job.opening,
+        &mut south,
+        &mut north,
+        max_plies,
+        interrupt,
+    ) else {
+        return Ok(None);
+    };
+    Ok(Some(Record {
         game: job.index,
         opening: job.opening,
         south: engines[job.south].label.clone(),
@@ -38,15 +52,17 @@ pub fn play_job(
         reason: game.reason,
         seed: job.seed,
         time_ms: game.time.as_millis() as u64,
-    })
+    }))
 }
 
 /// How a run went.
 pub struct RunOutcome {
     /// All records, resumed and new, in index order.
     pub records: Vec<Record>,
-    /// Whether `stop` ended the run before the schedule did.
+    /// Whether `on_record` (an SPRT) ended the run before the schedule did.
     pub stopped: bool,
+    /// Whether the interrupt flag ended it.
+    pub interrupted: bool,
     /// Games played in this run (not resumed).
     pub played: usize,
     pub elapsed: Duration,
@@ -72,6 +88,7 @@ pub fn run(
     concurrency: usize,
     max_plies: usize,
     mut out: Option<File>,
+    interrupt: Option<&'static AtomicBool>,
     mut on_record: impl FnMut(&[Record]) -> bool,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
@@ -82,13 +99,14 @@ pub fn run(
         return Ok(RunOutcome {
             records,
             stopped: true,
+            interrupted: false,
             played: 0,
             elapsed: started.elapsed(),
         });
     }
     let next = AtomicU64::new(first);
     let halt = AtomicBool::new(false);
-    let (send, receive) = mpsc::channel::<Result<Record, String>>();
+    let (send, receive) = mpsc::channel::<Result<Option<Record>, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency.max(1))
         .build()
@@ -101,7 +119,9 @@ pub fn run(
             let send = send.clone();
             let (next, halt) = (&next, &halt);
             scope.spawn(move |_| loop {
-                if halt.load(Ordering::Relaxed) {
+                if halt.load(Ordering::Relaxed)
+                    || interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+                {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -110,7 +130,7 @@ pub fn run(
                 }
                 let job = schedule.job(i);
                 if send
-                    .send(play_job(variant, engines, &job, max_plies))
+                    .send(play_job(variant, engines, &job, max_plies, interrupt))
                     .is_err()
                 {
                     break;
@@ -123,7 +143,12 @@ pub fn run(
         let mut next_to_write = first;
         for record in receive {
             let record = match record {
-                Ok(record) => record,
+                Ok(Some(record)) => record,
+                // A game abandoned at an interrupt: no more records can follow it.
+                Ok(None) => {
+                    halt.store(true, Ordering::Relaxed);
+                    continue;
+                }
                 Err(e) => {
                     game_error.get_or_insert(e);
                     halt.store(true, Ordering::Relaxed);
@@ -154,6 +179,7 @@ pub fn run(
     Ok(RunOutcome {
         records,
         stopped,
+        interrupted: interrupt.is_some_and(|f| f.load(Ordering::Relaxed)),
         played,
         elapsed: started.elapsed(),
     })

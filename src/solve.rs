@@ -95,6 +95,7 @@ impl<'v> Prover<'v> {
                 nodes: None,
             },
             multipv: 1,
+            stop: None,
         };
         let result = self.searcher.search(&request, report);
         self.nodes += result.nodes;

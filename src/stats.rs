@@ -71,9 +71,37 @@ pub struct EloEstimate {
     pub pairs: u64,
     /// Mean score per game.
     pub score: f64,
+    /// Infinite when one engine won every game.
     pub elo: f64,
+    /// The 95% interval (a bound is infinite where the score's interval reaches 0 or 1).
     pub elo_ci95: [f64; 2],
     pub los: f64,
+    /// Why the interval means little, when it does.
+    pub caveat: Option<EloCaveat>,
+}
+
+/// Why an Elo interval cannot be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EloCaveat {
+    /// Every pair scored the same: the spread is zero, so no interval can be given.
+    AllPairsAlike,
+    /// One engine took every point: the difference has no finite estimate.
+    OneSided,
+}
+
+impl EloCaveat {
+    /// A sentence for the user.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            EloCaveat::AllPairsAlike => {
+                "every pair scored the same, so the games give no interval (play more, from more openings)"
+            }
+            EloCaveat::OneSided => {
+                "one engine took every point, so the difference has no finite estimate"
+            }
+        }
+    }
 }
 
 /// The mean and variance of the normalised pair score (0, 1/4, 1/2, 3/4, 1) over the
@@ -115,12 +143,20 @@ pub fn elo_estimate(p: &Pentanomial) -> Option<EloEstimate> {
         0.5
     };
     let bound = |s: f64| elo_of_score(s.clamp(0.0, 1.0));
+    let caveat = if mu <= 0.0 || mu >= 1.0 {
+        Some(EloCaveat::OneSided)
+    } else if var == 0.0 {
+        Some(EloCaveat::AllPairsAlike)
+    } else {
+        None
+    };
     Some(EloEstimate {
         pairs,
         score: mu,
         elo: bound(mu),
         elo_ci95: [bound(mu - Z95 * se), bound(mu + Z95 * se)],
         los,
+        caveat,
     })
 }
 
@@ -451,6 +487,18 @@ fn invert(mut m: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn degenerate_matches_say_why_they_have_no_interval() {
+        let alike = elo_estimate(&[0, 0, 5, 0, 0]).unwrap();
+        assert_eq!(alike.caveat, Some(EloCaveat::AllPairsAlike));
+        let one_sided = elo_estimate(&[0, 0, 0, 0, 4]).unwrap();
+        assert_eq!(one_sided.caveat, Some(EloCaveat::OneSided));
+        assert!(one_sided.elo.is_infinite() && one_sided.elo > 0.0);
+        let spread = elo_estimate(&[1, 2, 5, 3, 2]).unwrap();
+        assert_eq!(spread.caveat, None);
+        assert!(spread.elo_ci95[0] < spread.elo && spread.elo < spread.elo_ci95[1]);
+    }
 
     fn close(a: f64, b: f64, tolerance: f64) -> bool {
         (a - b).abs() <= tolerance

@@ -847,3 +847,49 @@ fn files_that_never_end_are_refused_at_a_sane_size() {
         fails(&args, "larger than");
     }
 }
+
+#[test]
+fn negative_sprt_bounds_and_rules_file_names_are_accepted() {
+    let out = stdout_of(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "4",
+        "--sprt",
+        "-10,10,0.05,0.05",
+    ]);
+    assert!(out.contains("SPRT [-10, 10]"), "{out}");
+    let dir = std::env::temp_dir().join(format!("isolo-ai-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("x.toml");
+    std::fs::write(
+        &file,
+        "name = \"fast boys\"\nbase = \"isolo-boys\"\ncapture_ends_move = true\n",
+    )
+    .unwrap();
+    let json = json_of(&[
+        "compare",
+        "--variant",
+        "isolo-boys",
+        "--variant",
+        file.to_str().unwrap(),
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    let names: Vec<&str> = json["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["isolo-boys", "fast boys"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

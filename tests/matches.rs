@@ -721,3 +721,59 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
     std::fs::write(&rules, &boys_rules).unwrap();
     differs(&["--games", "8"], "games: 8 here, 6 in the file");
 }
+
+#[test]
+fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
+    let dir = scratch("interrupt");
+    let out = dir.join("games.jsonl");
+    let args = [
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:time-ms=20",
+        "--engine",
+        "mcts:time-ms=20",
+        "--games",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for some games on file, then press Ctrl-C.
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(started.elapsed().as_secs() < 60, "no game recorded");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    let summary = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    let kept = records(&out).len();
+    assert!((2..400).contains(&kept), "{kept} games kept");
+    assert!(
+        summary.contains(&format!("on isolo-boys: {kept} games")),
+        "{summary}"
+    );
+    assert!(
+        stderr.contains("continue with:") && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    // The records are whole games, as replay confirms.
+    let replayed = ok(&["replay", out.to_str().unwrap()]);
+    assert!(
+        replayed.contains(&format!("{kept} of 400 games checked")),
+        "{replayed}"
+    );
+}

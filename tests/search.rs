@@ -22,6 +22,7 @@ fn search(
         history: Vec::new(),
         limits,
         multipv: 1,
+        stop: None,
     };
     searcher.search(&request, &mut |_| {})
 }
@@ -275,6 +276,7 @@ fn multipv_scores_every_move_exactly() {
             ..Limits::default()
         },
         multipv: 16,
+        stop: None,
     };
     let result = alpha_beta().search(&request, &mut |_| {});
     assert_eq!(result.lines.len(), 16);
@@ -582,6 +584,7 @@ fn every_multipv_line_starts_with_its_move() {
                 history: Vec::new(),
                 limits,
                 multipv: usize::MAX,
+                stop: None,
             };
             let result = searcher.search(&request, &mut |_| {});
             assert!(!result.lines.is_empty());

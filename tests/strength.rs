@@ -34,6 +34,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 &mut ours,
                 &mut theirs,
                 DEFAULT_MAX_PLIES,
+                None,
             )
         } else {
             play_game(
@@ -42,8 +43,10 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 &mut theirs,
                 &mut ours,
                 DEFAULT_MAX_PLIES,
+                None,
             )
-        };
+        }
+        .expect("no interrupt");
         plies += record.moves.len();
         match record.winner {
             Some(side) if side == engine_side => wins += 1,

@@ -168,6 +168,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         history,
         limits,
         multipv,
+        stop: Some(super::interrupt::flag()),
     };
     let json = args.json;
     let mut progress = |p: &Progress| {

@@ -12,7 +12,7 @@ pub struct ApplyArgs {
     /// Moves to play, separated by spaces or commas
     #[arg(long, value_name = "\"M1 M2 ...\"")]
     pub moves: String,
-    /// Machine-readable output
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }

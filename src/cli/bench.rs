@@ -125,6 +125,7 @@ pub struct BenchArgs {
     /// Also run with this many threads and report the speed-up
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
@@ -157,6 +158,7 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64
             history: Vec::new(),
             limits,
             multipv: 1,
+            stop: None,
         };
         let started = Instant::now();
         let result = searcher.search(&request, &mut |_| {});

@@ -33,12 +33,14 @@ pub struct CompareArgs {
     /// from each game's seed) or start
     #[arg(long, value_name = "FILE|random:K|start", default_value = "random:2")]
     pub openings: String,
+    /// Master seed: every random choice derives from it
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
     /// Write one CSV row per variant here
@@ -141,9 +143,20 @@ pub fn run(args: &CompareArgs) -> CliResult {
     let bar = progress_bar(args.games * variants.len() as u64, 0);
     let mut stats: Vec<VariantStats> = Vec::new();
     for ((variant, spec), openings) in variants.iter().zip(&args.variants).zip(&openings) {
-        bar.set_message(spec.clone());
+        // A variant is named by its rules' name; by its path too where names repeat.
+        let shared = variants
+            .iter()
+            .filter(|v| v.name() == variant.name())
+            .count()
+            > 1;
+        let label = if shared && spec != variant.name() {
+            format!("{} ({spec})", variant.name())
+        } else {
+            variant.name().to_string()
+        };
+        bar.set_message(label.clone());
         let games = play_variant(variant, &engine, openings, args, &|| bar.inc(1))?;
-        stats.push(summarise(spec, &games));
+        stats.push(summarise(&label, &games));
     }
     bar.finish_and_clear();
     let tests: Vec<_> = (0..stats.len())

@@ -48,6 +48,7 @@ pub struct RunArgs {
     /// Continue the match recorded in --out
     #[arg(long)]
     pub resume: bool,
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
@@ -78,6 +79,7 @@ impl Prepared {
             run.concurrency,
             run.max_plies,
             self.out,
+            Some(super::interrupt::flag()),
             |records| {
                 bar.set_position(records.len() as u64);
                 on_record(records, &bar)
@@ -196,7 +198,11 @@ fn warn_replayed_games(engines: &[EngineSpec], openings: usize, games: u64) {
         _ => false,
     });
     if deterministic && games > 2 * openings as u64 {
-        eprintln!("warning: every engine is deterministic (alpha-beta with a depth or node limit and one thread): {games} games from {openings} opening(s) repeat the same {} game(s); use --openings with more positions", 2 * openings);
+        eprintln!(
+            "warning: every engine is deterministic (alpha-beta with a depth or node limit and one thread): {games} games from {} repeat the same {}; use --openings with more positions",
+            super::plural(openings as u64, "opening", "openings"),
+            super::plural(2 * openings as u64, "game", "games")
+        );
     }
 }
 
@@ -231,7 +237,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Stop when a GSPRT on pair outcomes decides: elo0,elo1,alpha,beta
-    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
     pub sprt: Option<String>,
 }
 
@@ -309,7 +315,58 @@ pub fn run(args: &MatchArgs) -> CliResult {
         bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != crate::stats::Verdict::Continue)
     })?;
-    report(&outcome, &a, &b, sprt, run)
+    let shown = report(&outcome, &a, &b, sprt, run);
+    exit_if_interrupted(&outcome, run);
+    shown
+}
+
+/// `+12.3`, or `+inf` / `-inf` where the estimate has no finite value.
+fn elo_text(elo: f64) -> String {
+    if elo.is_finite() {
+        format!("{:+.1}", elo + 0.0) // (+ 0.0 turns -0.0 into 0.0)
+    } else if elo > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// A number for JSON: `null` where it is infinite.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// After a Ctrl-C: says how many games were kept and how to continue, and ends the
+/// program with the interrupted status.
+pub fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
+    if !outcome.interrupted {
+        return;
+    }
+    let kept = super::plural(outcome.records.len() as u64, "game", "games");
+    match &run.out {
+        Some(path) => {
+            let mut command: Vec<String> = std::env::args().map(|a| shell_quote(&a)).collect();
+            if !run.resume {
+                command.push("--resume".into());
+            }
+            eprintln!(
+                "interrupted: {kept} recorded in {path}; continue with:\n  {}",
+                command.join(" ")
+            );
+        }
+        None => eprintln!("interrupted after {kept}; they were not recorded (no --out), so they cannot be resumed"),
+    }
+    std::process::exit(super::interrupt::INTERRUPTED_EXIT);
+}
+
+/// A word as a POSIX shell reads it back.
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunArgs) -> CliResult {
@@ -330,8 +387,9 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
             "b_wins": t.b_wins,
             "draws": t.draws,
             "score": score,
-            "elo": estimate.as_ref().map(|e| e.elo),
-            "elo_ci95": estimate.as_ref().map(|e| e.elo_ci95),
+            "elo": estimate.as_ref().map(|e| finite(e.elo)),
+            "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
+            "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
             "los": estimate.as_ref().map(|e| e.los),
             "draw_rate": if games > 0 { t.draws as f64 / games as f64 } else { 0.0 },
             "pentanomial": t.pentanomial,
@@ -354,13 +412,19 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
         }
     ));
     match &estimate {
+        Some(e) if e.caveat.is_some() => out.push_str(&format!(
+            "Elo {} over {}: {}\n",
+            elo_text(e.elo),
+            super::plural(e.pairs, "pair", "pairs"),
+            e.caveat.map(|c| c.describe()).unwrap_or_default()
+        )),
         Some(e) => out.push_str(&format!(
-            "Elo {:+.1} [{:+.1}, {:+.1}] (95%)  LOS {:.1}%  over {} pairs\n",
-            e.elo,
-            e.elo_ci95[0],
-            e.elo_ci95[1],
+            "Elo {} [{}, {}] (95%)  LOS {:.1}%  over {}\n",
+            elo_text(e.elo),
+            elo_text(e.elo_ci95[0]),
+            elo_text(e.elo_ci95[1]),
             100.0 * e.los,
-            e.pairs
+            super::plural(e.pairs, "pair", "pairs")
         )),
         None => out.push_str("Elo: no complete pair yet\n"),
     }

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod apply;
 pub mod bench;
 pub mod compare;
+pub mod interrupt;
 pub mod matches;
 pub mod moves;
 pub mod openings;

@@ -21,7 +21,7 @@ pub struct MovesArgs {
     /// sequences can run to millions)
     #[arg(long)]
     pub distinct: bool,
-    /// Machine-readable output
+    /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }

@@ -27,6 +27,7 @@ pub struct OpeningsArgs {
     /// Depth of the judging alpha-beta search
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
+    /// Master seed: every random choice derives from it
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Write the suite here instead of to standard output

@@ -7,6 +7,7 @@ use serde_json::json;
 use super::matches::{half_points, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
 use crate::records::Record;
+use crate::runner::RunOutcome;
 use crate::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]
@@ -66,7 +67,20 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         None => None,
     };
     let outcome = prepared.play(run, |_, _| false)?;
-    let table = crosstable(&outcome.records, &labels);
+    let shown = report(args, &labels, anchor, &outcome);
+    super::matches::exit_if_interrupted(&outcome, run);
+    shown
+}
+
+/// The standings, crosstable and ratings, as text or JSON.
+fn report(
+    args: &TournamentArgs,
+    labels: &[String],
+    anchor: Option<usize>,
+    outcome: &RunOutcome,
+) -> CliResult {
+    let (run, n) = (&args.run, labels.len());
+    let table = crosstable(&outcome.records, labels);
     let results: Vec<PairResult> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .filter(|&(i, j)| table[i][j].1 > 0)

@@ -94,12 +94,17 @@ struct Shared<'a> {
     limits: Limits,
     deadline: Option<Instant>,
     start: Instant,
+    /// The caller's stop request.
+    external_stop: Option<&'a AtomicBool>,
 }
 
 impl Shared<'_> {
     fn out_of_budget(&self, nodes: u64) -> bool {
         self.limits.nodes.is_some_and(|n| nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .external_stop
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -645,6 +650,7 @@ impl Searcher for AlphaBeta {
             limits,
             deadline: limits.time.map(|t| start + t),
             start,
+            external_stop: request.stop,
         };
         let root = request.board;
         let (legal, root_truncated) = searched_moves(variant, &root);
@@ -797,6 +803,7 @@ fn complete_proven_line(
                 ..Limits::default()
             },
             multipv: 1,
+            stop: None,
         };
         let more = search_indices(&mut searcher, &request);
         if more.is_empty() {

@@ -635,7 +635,7 @@ impl Searcher for Mcts {
                 }
                 // An iteration takes microseconds to milliseconds: the clock is read
                 // after each, so time limits hold on the heaviest positions too.
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| Instant::now() >= d) || request.stop_requested() {
                     break;
                 }
                 if let Some(report) = report.as_mut() {
@@ -772,7 +772,7 @@ impl SharedTree<'_, '_> {
             if self.budget.is_none() {
                 self.iterations.fetch_add(1, Ordering::Relaxed);
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || request.stop_requested() {
                 self.stop.store(true, Ordering::Relaxed);
             }
             if let Some(report) = report.as_mut() {

@@ -7,6 +7,7 @@ pub mod mcts;
 pub mod tt;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -206,6 +207,17 @@ pub struct SearchRequest<'a> {
     pub limits: Limits,
     /// How many root moves to score exactly (1 = just the best).
     pub multipv: usize,
+    /// Set from outside to end the search as a limit would (a protocol's `stop`, an
+    /// interrupted match); the first iteration still completes.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl SearchRequest<'_> {
+    /// Whether the caller has asked the search to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// Anything that searches a position.
