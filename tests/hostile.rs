@@ -1,0 +1,114 @@
+//! A hostile-input corpus run as processes: every bad input gets one line on stderr
+//! naming the problem, exit status 2, no panic, and no hang (each run has a deadline).
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one bad input may take to be refused.
+const DEADLINE: Duration = Duration::from_secs(20);
+
+/// Runs the binary with a deadline; `None` if it had to be killed.
+fn run_with_deadline(args: &[&str]) -> Option<(Option<i32>, String, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waitable") {
+            let mut out = String::new();
+            let mut err = String::new();
+            child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            return Some((status.code(), out, err));
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn scratch() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("isolo-ai-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
+    let dir = scratch();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let bad_toml = file("bad.toml", "name = \"x\"\ncolumns = 99\n");
+    let not_toml = file("not.toml", "name = = 3\n");
+    let weights = file("w.toml", "seeds = 2147483647\n");
+    let bad_book = file("book.txt", "not a position\n");
+    let not_records = file("r.jsonl", "{\"game\":0}\n");
+    let binary = dir.join("bin");
+    std::fs::write(&binary, [0u8, 1, 2, 0xff, 0xfe]).unwrap();
+    let binary = binary.to_str().unwrap().to_string();
+    let corpus: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["analyze", "--variant", "isolo-boys", "--hash", "18446744073709551615"], "--hash"),
+        (vec!["analyze", "--variant", "isolo-boys", "--hash", "1000000000"], "--hash"),
+        (vec!["analyze", "--variant", "isolo-boys", "--threads", "100000"], "--threads"),
+        (vec!["analyze", "--variant", "isolo-boys", "--depth", "0"], "--depth"),
+        (vec!["analyze", "--variant", "isolo-boys", "--nodes", "0"], "--nodes"),
+        (vec!["analyze", "--variant", "isolo-boys", "--multipv", "-3"], "-3"),
+        (vec!["analyze", "--variant", "isolo-boys", "--weights", &weights], "out of range"),
+        (vec!["analyze", "--variant", "isolo-boys", "--weights", &binary], "weights file"),
+        (vec!["analyze", "--variant", "isolo-boys", "--moves", "1 99"], "move 2 of 2"),
+        (vec!["analyze", "--variant", "isolo-boys", "--position", "1,2 S"], "--position"),
+        (vec!["analyze", "--variant", "isolo-boys", "--position", ""], "--position"),
+        (vec!["analyze", "--variant", &bad_toml], "columns"),
+        (vec!["analyze", "--variant", &not_toml], "line 1"),
+        (vec!["analyze", "--variant", "/dev/zero"], "larger than"),
+        (vec!["analyze", "--variant", "/no/such/rules.toml"], "unknown variant"),
+        (vec!["show", "--variant", &binary], "not UTF-8"),
+        (vec!["perft", "--variant", "isolo-boys", "--depth", "3", "--threads", "0"], "--threads"),
+        (vec!["solve", "--variant", "isolo-boys", "--max-plies", "0"], "--max-plies"),
+        (vec!["solve", "--variant", "isolo-boys", "--hash", "0"], "--hash"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "mcts:iters=0", "--engine", "random"], "iters"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "mcts:c=NaN", "--engine", "random"], "`c`"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "ab:hash=99999999999", "--engine", "random"], "hash"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "ab:depth=2,depth=3", "--engine", "random"], "twice"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "random"], "labelled"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--openings", &bad_book], "openings file"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--openings", "/dev/zero"], "larger than"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--out", &not_records], "--out"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--sprt", "1,2"], "--sprt"),
+        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--games", "0"], "--games"),
+        (vec!["replay", &not_records], "records header"),
+        (vec!["replay", "/dev/zero"], "larger than"),
+        (vec!["replay", &binary], "r"),
+        (vec!["compare", "--variant", "isolo-boys", "--variant", "isolo-women", "--plot", "x.png"], "--plot"),
+        (vec!["openings", "--variant", "isolo-boys", "--plies", "4", "--count", "1", "--max-eval", "NaN"], "--max-eval"),
+        (vec!["results", "--preset", "chess", "--out", "/tmp/isolo-never.md"], "--preset"),
+        (vec!["bench", "--depth", "0"], "--depth"),
+        (vec!["play", "--variant", "isolo-boys", "--as", "E"], "--as"),
+    ];
+    for (args, expected) in corpus {
+        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
+            panic!("{args:?} did not finish within {DEADLINE:?}");
+        };
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr:?}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("internal error"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains(expected), "{args:?}: {stderr:?} lacks {expected:?}");
+        assert!(stdout.is_empty(), "{args:?} printed {stdout:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
