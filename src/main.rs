@@ -5,7 +5,10 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
-use isolo_ai::cli::{self, CliResult};
+mod cli;
+mod plot;
+
+use cli::CliResult;
 
 /// AI opponent and analysis engine for Isolo and Igisoro, four-row mancala games.
 #[derive(Parser, Debug)]

@@ -22,8 +22,18 @@ fn run_with_deadline(args: &[&str]) -> Option<(Option<i32>, String, String)> {
         if let Some(status) = child.try_wait().expect("waitable") {
             let mut out = String::new();
             let mut err = String::new();
-            child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stdout
+                .take()
+                .unwrap()
+                .read_to_string(&mut out)
+                .unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return Some((status.code(), out, err));
         }
         if started.elapsed() > DEADLINE {
@@ -58,41 +68,253 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
     std::fs::write(&binary, [0u8, 1, 2, 0xff, 0xfe]).unwrap();
     let binary = binary.to_str().unwrap().to_string();
     let corpus: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["analyze", "--variant", "isolo-boys", "--hash", "18446744073709551615"], "--hash"),
-        (vec!["analyze", "--variant", "isolo-boys", "--hash", "1000000000"], "--hash"),
-        (vec!["analyze", "--variant", "isolo-boys", "--threads", "100000"], "--threads"),
-        (vec!["analyze", "--variant", "isolo-boys", "--depth", "0"], "--depth"),
-        (vec!["analyze", "--variant", "isolo-boys", "--nodes", "0"], "--nodes"),
-        (vec!["analyze", "--variant", "isolo-boys", "--multipv", "-3"], "-3"),
-        (vec!["analyze", "--variant", "isolo-boys", "--weights", &weights], "out of range"),
-        (vec!["analyze", "--variant", "isolo-boys", "--weights", &binary], "weights file"),
-        (vec!["analyze", "--variant", "isolo-boys", "--moves", "1 99"], "move 2 of 2"),
-        (vec!["analyze", "--variant", "isolo-boys", "--position", "1,2 S"], "--position"),
-        (vec!["analyze", "--variant", "isolo-boys", "--position", ""], "--position"),
+        (
+            vec![
+                "analyze",
+                "--variant",
+                "isolo-boys",
+                "--hash",
+                "18446744073709551615",
+            ],
+            "--hash",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--hash", "1000000000"],
+            "--hash",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--threads", "100000"],
+            "--threads",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--depth", "0"],
+            "--depth",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--nodes", "0"],
+            "--nodes",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--multipv", "-3"],
+            "-3",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--weights", &weights],
+            "out of range",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--weights", &binary],
+            "weights file",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--moves", "1 99"],
+            "move 2 of 2",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--position", "1,2 S"],
+            "--position",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--position", ""],
+            "--position",
+        ),
         (vec!["analyze", "--variant", &bad_toml], "columns"),
         (vec!["analyze", "--variant", &not_toml], "line 1"),
         (vec!["analyze", "--variant", "/dev/zero"], "larger than"),
-        (vec!["analyze", "--variant", "/no/such/rules.toml"], "unknown variant"),
+        (
+            vec!["analyze", "--variant", "/no/such/rules.toml"],
+            "unknown variant",
+        ),
         (vec!["show", "--variant", &binary], "not UTF-8"),
-        (vec!["perft", "--variant", "isolo-boys", "--depth", "3", "--threads", "0"], "--threads"),
-        (vec!["solve", "--variant", "isolo-boys", "--max-plies", "0"], "--max-plies"),
-        (vec!["solve", "--variant", "isolo-boys", "--hash", "0"], "--hash"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "mcts:iters=0", "--engine", "random"], "iters"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "mcts:c=NaN", "--engine", "random"], "`c`"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "ab:hash=99999999999", "--engine", "random"], "hash"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "ab:depth=2,depth=3", "--engine", "random"], "twice"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "random"], "labelled"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--openings", &bad_book], "openings file"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--openings", "/dev/zero"], "larger than"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--out", &not_records], "--out"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--sprt", "1,2"], "--sprt"),
-        (vec!["match", "--variant", "isolo-boys", "--engine", "random", "--engine", "greedy", "--games", "0"], "--games"),
+        (
+            vec![
+                "perft",
+                "--variant",
+                "isolo-boys",
+                "--depth",
+                "3",
+                "--threads",
+                "0",
+            ],
+            "--threads",
+        ),
+        (
+            vec!["solve", "--variant", "isolo-boys", "--max-plies", "0"],
+            "--max-plies",
+        ),
+        (
+            vec!["solve", "--variant", "isolo-boys", "--hash", "0"],
+            "--hash",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "mcts:iters=0",
+                "--engine",
+                "random",
+            ],
+            "iters",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "mcts:c=NaN",
+                "--engine",
+                "random",
+            ],
+            "`c`",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "ab:hash=99999999999",
+                "--engine",
+                "random",
+            ],
+            "hash",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "ab:depth=2,depth=3",
+                "--engine",
+                "random",
+            ],
+            "twice",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "random",
+            ],
+            "labelled",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--openings",
+                &bad_book,
+            ],
+            "openings file",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--openings",
+                "/dev/zero",
+            ],
+            "larger than",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--out",
+                &not_records,
+            ],
+            "--out",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--sprt",
+                "1,2",
+            ],
+            "--sprt",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--games",
+                "0",
+            ],
+            "--games",
+        ),
         (vec!["replay", &not_records], "records header"),
         (vec!["replay", "/dev/zero"], "larger than"),
         (vec!["replay", &binary], "r"),
-        (vec!["compare", "--variant", "isolo-boys", "--variant", "isolo-women", "--plot", "x.png"], "--plot"),
-        (vec!["openings", "--variant", "isolo-boys", "--plies", "4", "--count", "1", "--max-eval", "NaN"], "--max-eval"),
-        (vec!["results", "--preset", "chess", "--out", "/tmp/isolo-never.md"], "--preset"),
+        (
+            vec![
+                "compare",
+                "--variant",
+                "isolo-boys",
+                "--variant",
+                "isolo-women",
+                "--plot",
+                "x.png",
+            ],
+            "--plot",
+        ),
+        (
+            vec![
+                "openings",
+                "--variant",
+                "isolo-boys",
+                "--plies",
+                "4",
+                "--count",
+                "1",
+                "--max-eval",
+                "NaN",
+            ],
+            "--max-eval",
+        ),
+        (
+            vec![
+                "results",
+                "--preset",
+                "chess",
+                "--out",
+                "/tmp/isolo-never.md",
+            ],
+            "--preset",
+        ),
         (vec!["bench", "--depth", "0"], "--depth"),
         (vec!["play", "--variant", "isolo-boys", "--as", "E"], "--as"),
     ];
@@ -101,13 +323,20 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             panic!("{args:?} did not finish within {DEADLINE:?}");
         };
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr:?}");
+        assert_eq!(
+            stderr.lines().count(),
+            1,
+            "{args:?}: one line, got {stderr:?}"
+        );
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(
             !stderr.contains("panicked") && !stderr.contains("internal error"),
             "{args:?}: {stderr}"
         );
-        assert!(stderr.contains(expected), "{args:?}: {stderr:?} lacks {expected:?}");
+        assert!(
+            stderr.contains(expected),
+            "{args:?}: {stderr:?} lacks {expected:?}"
+        );
         assert!(stdout.is_empty(), "{args:?} printed {stdout:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();

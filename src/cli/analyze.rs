@@ -4,12 +4,12 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
-use crate::engine::{EngineSpec, SpecError};
-use crate::eval::Weights;
-use crate::rules::{Board, Move, Variant};
-use crate::search::{searched_moves, Progress, SearchRequest, SearchResult};
+use isolo_ai::engine::{EngineSpec, SpecError};
+use isolo_ai::eval::Weights;
+use isolo_ai::rules::{Board, Move, Variant};
+use isolo_ai::search::{searched_moves, Progress, SearchRequest, SearchResult};
 
-pub use crate::engine::MAX_THREADS;
+pub use isolo_ai::engine::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineKind {

@@ -8,9 +8,9 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use crate::rules::Variant;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{Limits, SearchRequest, Searcher};
+use isolo_ai::rules::Variant;
+use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_ai::search::{Limits, SearchRequest, Searcher};
 
 /// The bench positions: each preset's start and positions reached by random plies.
 pub const POSITIONS: [(&str, &str); 24] = [
@@ -130,12 +130,8 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-/// Total nodes and time over the bench set with `threads` threads.
-pub fn run_set(depth: u32, threads: usize) -> (u64, Duration) {
-    run_set_reporting(depth, threads, &mut || {})
-}
-
-/// `run_set`, calling `done` after each position.
+/// Total nodes and time over the bench set with `threads` threads, calling `done` after
+/// each position.
 fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64, Duration) {
     let mut nodes = 0;
     let mut time = Duration::ZERO;
@@ -186,10 +182,10 @@ pub fn run(args: &BenchArgs) -> CliResult {
             args.threads
         )));
     }
-    if !(1..=crate::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
+    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
         return Err(CliError(format!(
             "--depth: must be 1..={}, found {}",
-            crate::search::alphabeta::MAX_DEPTH,
+            isolo_ai::search::alphabeta::MAX_DEPTH,
             args.depth
         )));
     }

@@ -9,14 +9,14 @@ use serde_json::json;
 
 use super::matches::progress_bar;
 use super::{emit, emit_json, CliError, CliResult};
-use crate::compare::{
+use isolo_ai::compare::{
     first_player_test, opening, play_compared, summarise, GameFacts, Openings, VariantStats,
 };
-use crate::engine::EngineSpec;
-use crate::game::DEFAULT_MAX_PLIES;
-use crate::openings::load_suite;
-use crate::rules::Variant;
-use crate::schedule::game_seed;
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::game::DEFAULT_MAX_PLIES;
+use isolo_ai::openings::load_suite;
+use isolo_ai::rules::Variant;
+use isolo_ai::schedule::game_seed;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
@@ -183,7 +183,7 @@ pub fn run(args: &CompareArgs) -> CliResult {
 }
 
 /// Percent with its interval.
-fn pct(p: &crate::compare::Proportion) -> String {
+fn pct(p: &isolo_ai::compare::Proportion) -> String {
     format!(
         "{:.1}% [{:.1}, {:.1}]",
         100.0 * p.rate,
@@ -192,11 +192,15 @@ fn pct(p: &crate::compare::Proportion) -> String {
     )
 }
 
-fn mean(m: &crate::compare::Mean) -> String {
+fn mean(m: &isolo_ai::compare::Mean) -> String {
     format!("{:.2} [{:.2}, {:.2}]", m.mean, m.ci95[0], m.ci95[1])
 }
 
-fn text(stats: &[VariantStats], tests: &[crate::compare::AdvantageTest], engine: &str) -> String {
+fn text(
+    stats: &[VariantStats],
+    tests: &[isolo_ai::compare::AdvantageTest],
+    engine: &str,
+) -> String {
     let mut out = format!("{engine} playing both seats; 95% intervals in brackets\n");
     for s in stats {
         out.push_str(&format!("\n{} ({} games)\n", s.variant, s.games));
@@ -251,7 +255,7 @@ fn csv(stats: &[VariantStats]) -> String {
         "variant,games,south_win_rate,south_lo,south_hi,north_win_rate,north_lo,north_hi,draw_rate,draw_lo,draw_hi,first_player_win_rate,first_lo,first_hi,plies_mean,plies_lo,plies_hi,plies_median,plies_sd,branching,laps_per_move,endless_share,captured_per_move,end_no_moves,end_repetition,end_ply_limit\n",
     );
     for s in stats {
-        let p = |x: &crate::compare::Proportion| {
+        let p = |x: &isolo_ai::compare::Proportion| {
             format!("{:.6},{:.6},{:.6}", x.rate, x.ci95[0], x.ci95[1])
         };
         out.push_str(&format!(

@@ -24,8 +24,3 @@ pub fn flag() -> &'static AtomicBool {
     });
     &REQUESTED
 }
-
-/// Whether Ctrl-C has been pressed.
-pub fn requested() -> bool {
-    REQUESTED.load(Ordering::SeqCst)
-}

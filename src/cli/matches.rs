@@ -9,14 +9,14 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use crate::engine::{EngineKind, EngineSpec};
-use crate::game::DEFAULT_MAX_PLIES;
-use crate::openings::load_suite;
-use crate::records::{self, GameResult, Header, Record};
-use crate::rules::{Side, Variant};
-use crate::runner::{self, RunOutcome};
-use crate::schedule::Schedule;
-use crate::stats::{elo_estimate, Pentanomial, Sprt};
+use isolo_ai::engine::{EngineKind, EngineSpec};
+use isolo_ai::game::DEFAULT_MAX_PLIES;
+use isolo_ai::openings::load_suite;
+use isolo_ai::records::{self, GameResult, Header, Record};
+use isolo_ai::rules::{Side, Variant};
+use isolo_ai::runner::{self, RunOutcome};
+use isolo_ai::schedule::Schedule;
+use isolo_ai::stats::{elo_estimate, Pentanomial, Sprt};
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Debug, Clone)]
@@ -313,7 +313,7 @@ pub fn run(args: &MatchArgs) -> CliResult {
             .map(|e| format!("  Elo {:+.1}", e.elo))
             .unwrap_or_default();
         bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
-        sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != crate::stats::Verdict::Continue)
+        sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != isolo_ai::stats::Verdict::Continue)
     })?;
     let shown = report(&outcome, &a, &b, sprt, run);
     exit_if_interrupted(&outcome, run);
@@ -434,13 +434,13 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
     ));
     if let Some(s) = &sprt_state {
         let verdict = match s.verdict {
-            crate::stats::Verdict::H1 => {
+            isolo_ai::stats::Verdict::H1 => {
                 format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
             }
-            crate::stats::Verdict::H0 => {
+            isolo_ai::stats::Verdict::H0 => {
                 format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
             }
-            crate::stats::Verdict::Continue => "no verdict yet".to_string(),
+            isolo_ai::stats::Verdict::Continue => "no verdict yet".to_string(),
         };
         out.push_str(&format!(
             "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",

@@ -23,7 +23,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use crate::rules::{Board, Game, NotationError, RulesError, Side, Variant};
+use isolo_ai::rules::{Board, Game, NotationError, RulesError, Side, Variant};
 
 /// A user-facing error: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -102,7 +102,7 @@ pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> Cli
             "--threads: must be 1..={max}, found {threads}"
         )));
     }
-    crate::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
+    isolo_ai::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 
 /// Checks before any work that `path` can be written for `flag`: its folder exists and

@@ -4,8 +4,8 @@
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use crate::openings::{generate_suite_reporting, SuiteRequest};
-use crate::rules::Variant;
+use isolo_ai::openings::{generate_suite_reporting, SuiteRequest};
+use isolo_ai::rules::Variant;
 
 /// Random games tried per position wanted, at most.
 const ATTEMPTS_PER_POSITION: usize = 200;
@@ -43,10 +43,10 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
     if args.count == 0 {
         return Err(CliError("--count: must be at least 1".into()));
     }
-    if !(1..=crate::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
+    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
         return Err(CliError(format!(
             "--depth: must be 1..={}",
-            crate::search::alphabeta::MAX_DEPTH
+            isolo_ai::search::alphabeta::MAX_DEPTH
         )));
     }
     if args.max_eval.is_nan() || args.max_eval < 0.0 {

@@ -5,9 +5,9 @@ use std::io::{self, BufRead};
 use clap::Args;
 
 use super::{emit, CliError, CliResult, PositionArgs};
-use crate::engine::EngineSpec;
-use crate::rules::{Board, Game, Outcome, Side, Variant};
-use crate::search::{searched_moves, Progress};
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::rules::{Board, Game, Outcome, Side, Variant};
+use isolo_ai::search::{searched_moves, Progress};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {

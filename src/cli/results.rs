@@ -8,12 +8,12 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::{CliError, CliResult};
-use crate::compare::{opening, play_compared, summarise, GameFacts, Openings};
-use crate::engine::EngineSpec;
-use crate::rules::notation::parse_rows;
-use crate::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
-use crate::schedule::game_seed;
-use crate::solve::{Prover, Verdict};
+use isolo_ai::compare::{opening, play_compared, summarise, GameFacts, Openings};
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::rules::notation::parse_rows;
+use isolo_ai::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
+use isolo_ai::schedule::game_seed;
+use isolo_ai::solve::{Prover, Verdict};
 
 /// Random plies before each compared game, so a deterministic engine does not replay
 /// one game over and over.
@@ -37,7 +37,7 @@ pub struct ResultsArgs {
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
     /// Plies after which a compared game is a draw
-    #[arg(long = "game-plies", default_value_t = crate::game::DEFAULT_MAX_PLIES)]
+    #[arg(long = "game-plies", default_value_t = isolo_ai::game::DEFAULT_MAX_PLIES)]
     pub game_plies: usize,
     /// Time for one reading's games, in milliseconds: no game starts after it (the page
     /// says how many were played)
@@ -379,7 +379,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                 Verdict::Unknown => {
                     let games = play_reading(&variant, &engine, args, &pool)?;
                     let s = summarise(&reading.name, &games);
-                    let pct = |p: &crate::compare::Proportion| {
+                    let pct = |p: &isolo_ai::compare::Proportion| {
                         format!(
                             "{:.0}% [{:.0}, {:.0}]",
                             100.0 * p.rate,

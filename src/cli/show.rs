@@ -3,8 +3,8 @@
 use clap::Args;
 
 use super::{emit, play_moves, CliResult, PositionArgs};
-use crate::rules::notation::{format_overture, pit_at};
-use crate::rules::{Board, Side, Variant};
+use isolo_ai::rules::notation::{format_overture, pit_at};
+use isolo_ai::rules::{Board, Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {

@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::analyze::{position_with_history, MAX_THREADS};
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use crate::search::Progress;
-use crate::solve::{Prover, Verdict};
+use isolo_ai::search::Progress;
+use isolo_ai::solve::{Prover, Verdict};
 
 fn plies_text(n: u32) -> String {
     super::plural(n as u64, "ply", "plies")
@@ -55,10 +55,10 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
-    if !(1..=crate::search::alphabeta::MAX_DEPTH).contains(&args.max_plies) {
+    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.max_plies) {
         return Err(CliError(format!(
             "--max-plies: must be 1..={}",
-            crate::search::alphabeta::MAX_DEPTH
+            isolo_ai::search::alphabeta::MAX_DEPTH
         )));
     }
     let mut prover = Prover::new(&variant, args.threads, args.hash)
@@ -69,7 +69,8 @@ pub fn run(args: &SolveArgs) -> CliResult {
             "depth {:3}  {}  nodes {}  time {} ms",
             p.depth,
             match p.score {
-                crate::search::Score::Win(_) | crate::search::Score::Loss(_) => p.score.to_string(),
+                isolo_ai::search::Score::Win(_) | isolo_ai::search::Score::Loss(_) =>
+                    p.score.to_string(),
                 _ => "no proof yet".to_string(),
             },
             p.nodes,

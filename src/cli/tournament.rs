@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::matches::{half_points, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use crate::records::Record;
-use crate::runner::RunOutcome;
-use crate::stats::{ratings, PairResult};
+use isolo_ai::records::Record;
+use isolo_ai::runner::RunOutcome;
+use isolo_ai::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::{emit, CliResult};
-use crate::rules::{Rules, PRESETS};
+use isolo_ai::rules::{Rules, PRESETS};
 
 #[derive(Args, Debug)]
 pub struct VariantsArgs {

@@ -1,0 +1,51 @@
+//! Play a short match with the library: two engine specs, a schedule of colour-reversed
+//! pairs, the games played one by one, and the pentanomial Elo estimate.
+//!
+//! `cargo run --release --example play_match`
+
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::rules::Variant;
+use isolo_ai::runner::play_job;
+use isolo_ai::schedule::Schedule;
+use isolo_ai::stats::{elo_estimate, Pentanomial};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let women = Variant::load("isolo-women")?;
+    let engines = [
+        EngineSpec::parse("ab:depth=3")?,
+        EngineSpec::parse("greedy")?,
+    ];
+    // Ten games: five colour-reversed pairs from the start.
+    let schedule = Schedule::new(vec![(0, 1)], vec![women.start()], 10, 7);
+    let mut pentanomial: Pentanomial = [0; 5];
+    let mut pair_points = 0;
+    for index in 0..schedule.len() {
+        let job = schedule.job(index);
+        let record = play_job(&women, &engines, &job, 300, None)?.expect("no interrupt");
+        // Points of engine 0 in this game, in halves.
+        let points = match record.winner() {
+            Some(side) if (side == isolo_ai::rules::Side::South) == (job.south == 0) => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        println!(
+            "game {index}: {} (S) vs {} (N): {} in {} plies",
+            record.south,
+            record.north,
+            record.result.text(),
+            record.moves.len()
+        );
+        pair_points += points;
+        if index % 2 == 1 {
+            pentanomial[pair_points as usize] += 1;
+            pair_points = 0;
+        }
+    }
+    if let Some(e) = elo_estimate(&pentanomial) {
+        println!(
+            "{} vs {}: Elo {:+.1}, pentanomial {pentanomial:?}",
+            engines[0], engines[1], e.elo
+        );
+    }
+    Ok(())
+}
