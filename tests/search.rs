@@ -516,13 +516,17 @@ fn positions_with_shared_results(count: usize) -> Vec<(Variant, Board)> {
         for _ in 0..300 {
             let mut board = variant.start();
             for _ in 0..120 {
-                let (moves, _) = isolo_ai::search::searched_moves(&variant, &board);
+                // Each pit's distinct results, before the shared list merges them.
+                let gen = &mut isolo_ai::search::move_generator();
+                let moves = variant.distinct_moves_with(&board, gen);
                 if moves.is_empty() {
                     break;
                 }
                 let distinct: std::collections::HashSet<u64> =
                     moves.iter().map(|m| m.child.hash()).collect();
                 if distinct.len() < moves.len() && moves.len() < 400 && found < count {
+                    let (shared, _) = isolo_ai::search::searched_moves(&variant, &board);
+                    assert_eq!(shared.len(), distinct.len(), "one move per position");
                     out.push((variant.clone(), board));
                     found += 1;
                 }

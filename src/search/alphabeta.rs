@@ -9,8 +9,6 @@
 //! repeats an earlier one of the game or of the search path scores as a draw, which only
 //! ever gives the defender more ways out, so a claimed win holds under RULES.md 3.6.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -21,6 +19,7 @@ use super::{
     UNPROVEN_LOSS,
 };
 use crate::eval::{Evaluator, Weights};
+use crate::rules::moves::dedup_by_position;
 use crate::rules::{Board, MoveGen, Variant};
 
 /// Deepest iteration.
@@ -185,28 +184,27 @@ impl<'a> Worker<'a> {
         list.clear();
         let side = board.to_move() as usize;
         let history = &self.history[side];
-        let mut index = 0u32;
         self.shared
             .variant
             .for_each_distinct_result(board, &mut self.gen, |m| {
-                let order = if index == table_move as u32 {
-                    i32::MAX
-                } else {
-                    m.captured.min(255) as i32 * CAPTURE_ORDER + history[(m.pit - 1) as usize]
-                };
                 list.push(Child {
                     board: m.child,
-                    index,
+                    index: 0,
                     pit: m.pit,
-                    order,
+                    order: m.captured.min(255) as i32 * CAPTURE_ORDER
+                        + history[(m.pit - 1) as usize],
                 });
-                index += 1;
             });
         let truncated = self.gen.truncated();
-        if self.shared.optional_captures && list.len() > 1 {
-            // Moves from different pits can reach the same position: search each
-            // position once, under its first move (generation order is kept).
-            dedup_children(&mut list);
+        if self.shared.optional_captures {
+            // The shared list's order: each position once, under its first move.
+            dedup_by_position(&mut list, |c| &c.board);
+        }
+        for (index, child) in list.iter_mut().enumerate() {
+            child.index = index as u32;
+        }
+        if let Some(hinted) = list.get_mut(table_move as usize) {
+            hinted.order = i32::MAX;
         }
         order_front(&mut list, 0);
         (list, truncated)
@@ -562,46 +560,6 @@ fn order_front(list: &mut [Child], from: usize) {
         rest[..ORDERED_FIRST].sort_unstable_by_key(key);
     } else {
         rest.sort_unstable_by_key(key);
-    }
-}
-
-/// Lists up to this long are deduplicated by comparing pairs; longer ones with a set.
-const DEDUP_BY_PAIRS: usize = 64;
-
-/// Keeps the first child of each distinct position, in generation order.
-fn dedup_children(list: &mut Vec<Child>) {
-    if list.len() <= DEDUP_BY_PAIRS {
-        let mut kept = 0;
-        for i in 0..list.len() {
-            let hash = list[i].board.hash();
-            if !list[..kept].iter().any(|c| c.board.hash() == hash) {
-                list[kept] = list[i];
-                kept += 1;
-            }
-        }
-        list.truncate(kept);
-    } else {
-        let mut seen: HashSet<u64, BuildHasherDefault<IdentityHasher>> =
-            HashSet::with_capacity_and_hasher(list.len(), BuildHasherDefault::default());
-        list.retain(|c| seen.insert(c.board.hash()));
-    }
-}
-
-/// Position hashes are already well mixed: use them as they are in hash sets.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
     }
 }
 

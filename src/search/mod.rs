@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::rules::{Board, LegalMove, Move, MoveGen, Variant};
+use crate::rules::{Board, Move, Variant};
 
 /// A won position's value: `WIN - plies` (`plies` to the move after which the loser has
 /// no legal move); a lost one's is `-(WIN - plies)`.
@@ -39,35 +39,7 @@ pub fn loss_in(plies: i32) -> i32 {
 /// evaluation gets, but not a proof.
 pub const UNPROVEN_LOSS: i32 = -(WIN - MAX_MATE_PLIES);
 
-/// Turning points the searchers explore from each pit when listing a position's moves
-/// (see `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional
-/// captures get there, where one pit's take/pass sequences reach hundreds of thousands
-/// of positions) they consider the moves of fewest laps, and prove no loss there.
-pub const POINTS_PER_PIT: usize = 4096;
-
-/// The move generator every searcher uses, so move indices mean the same everywhere.
-pub fn move_generator() -> MoveGen {
-    MoveGen::with_point_limit(POINTS_PER_PIT)
-}
-
-/// The moves the searchers consider at `board`, in their order (one per distinct
-/// result of each pit), and whether legal results were left out.
-pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool) {
-    let mut gen = move_generator();
-    let moves = variant.distinct_moves_with(board, &mut gen);
-    (moves, gen.truncated())
-}
-
-/// Appends the positions of the searched moves at `board`; true if some were left out.
-pub fn searched_children(
-    variant: &Variant,
-    board: &Board,
-    gen: &mut MoveGen,
-    out: &mut Vec<Board>,
-) -> bool {
-    variant.for_each_distinct_result(board, gen, |m| out.push(m.child));
-    gen.truncated()
-}
+pub use crate::rules::moves::{move_generator, searched_children, searched_moves, POINTS_PER_PIT};
 
 /// Whether a value is a proven win or loss.
 pub fn is_proven(value: i32) -> bool {

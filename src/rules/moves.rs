@@ -1,0 +1,121 @@
+//! The move list that searchers, bots, the prover and the tools share, so a move's index
+//! means the same everywhere: one move for each distinct position the moves lead to,
+//! deduplicated across pits under optional captures (where two pits' take/pass choices
+//! often meet), with a bound on the choices explored and a flag when the list was cut.
+//! Under forced captures a pit has one move and the list is every legal move.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::CaptureChoice;
+
+/// Turning points explored from each pit when listing a position's moves (see
+/// `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional captures
+/// get there, where one pit's take/pass sequences reach hundreds of thousands of
+/// positions) the list holds the moves of fewest laps and says it was cut.
+pub const POINTS_PER_PIT: usize = 4096;
+
+/// Lists up to this long are deduplicated by comparing pairs; longer ones by a set.
+const DEDUP_BY_PAIRS: usize = 64;
+
+/// The generator of the shared list.
+pub fn move_generator() -> MoveGen {
+    MoveGen::with_point_limit(POINTS_PER_PIT)
+}
+
+/// Whether the rules let two pits' moves reach one position often enough to list
+/// positions rather than moves.
+pub fn dedups_across_pits(variant: &Variant) -> bool {
+    variant.rules().capture_choice == CaptureChoice::Optional
+}
+
+/// The shared list at `board`, in its order, and whether legal results were left out.
+pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool) {
+    let mut gen = move_generator();
+    let mut moves = variant.distinct_moves_with(board, &mut gen);
+    if dedups_across_pits(variant) {
+        dedup_by_position(&mut moves, |m| &m.child);
+    }
+    (moves, gen.truncated())
+}
+
+/// Appends the positions of the shared list at `board`, in its order; true if some
+/// were left out.
+pub fn searched_children(
+    variant: &Variant,
+    board: &Board,
+    gen: &mut MoveGen,
+    out: &mut Vec<Board>,
+) -> bool {
+    let first = out.len();
+    variant.for_each_distinct_result(board, gen, |m| out.push(m.child));
+    if dedups_across_pits(variant) {
+        let mut tail = out.split_off(first);
+        dedup_by_position(&mut tail, |b| b);
+        out.extend(tail);
+    }
+    gen.truncated()
+}
+
+/// Keeps the first entry of each position, in order.
+pub fn dedup_by_position<T>(list: &mut Vec<T>, board: impl Fn(&T) -> &Board) {
+    if list.len() <= 1 {
+        return;
+    }
+    if list.len() <= DEDUP_BY_PAIRS {
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let hash = board(&list[i]).hash();
+            if !list[..kept].iter().any(|c| board(c).hash() == hash) {
+                list.swap(kept, i);
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    } else {
+        let mut seen: HashSet<u64, BuildHasherDefault<IdentityHasher>> =
+            HashSet::with_capacity_and_hasher(list.len(), BuildHasherDefault::default());
+        list.retain(|c| seen.insert(board(c).hash()));
+    }
+}
+
+/// Position hashes are already well mixed: hash sets use them as they are.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dedup_keeps_the_first_of_each_position_in_order() {
+        let v = Variant::load("isolo-women").unwrap();
+        let (a, b, c) = (
+            v.start(),
+            v.legal_moves(&v.start())[0].child,
+            v.legal_moves(&v.start())[1].child,
+        );
+        for len in [5, 100] {
+            let mut list: Vec<(usize, Board)> =
+                (0..len).map(|i| (i, [a, b, a, c, b][i % 5])).collect();
+            dedup_by_position(&mut list, |e| &e.1);
+            let kept: Vec<usize> = list.iter().map(|e| e.0).collect();
+            assert_eq!(kept, [0, 1, 3]);
+        }
+    }
+}
