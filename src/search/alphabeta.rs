@@ -12,6 +12,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::score::{from_table, to_table};
 use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
     is_proven, loss_in, move_generator, moves_of_line, searched_children, searched_moves, win_in,
@@ -560,26 +561,6 @@ fn order_front(list: &mut [Child], from: usize) {
         rest[..ORDERED_FIRST].sort_unstable_by_key(key);
     } else {
         rest.sort_unstable_by_key(key);
-    }
-}
-
-fn to_table(value: i32, ply: usize) -> i32 {
-    if value > super::WIN - super::MAX_MATE_PLIES {
-        value + ply as i32
-    } else if value < -(super::WIN - super::MAX_MATE_PLIES) {
-        value - ply as i32
-    } else {
-        value
-    }
-}
-
-fn from_table(value: i32, ply: usize) -> i32 {
-    if value > super::WIN - super::MAX_MATE_PLIES {
-        value - ply as i32
-    } else if value < -(super::WIN - super::MAX_MATE_PLIES) {
-        value + ply as i32
-    } else {
-        value
     }
 }
 

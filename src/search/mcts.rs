@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use super::score::{from_child, is_loss, is_win};
 use super::{
-    is_proven, loss_in, move_generator, searched_children, searched_moves, win_in, Limits, Line,
-    Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
+    is_proven, loss_in, move_generator, searched_children, searched_moves, Limits, Line, Progress,
+    Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
 use crate::rules::{Board, MoveGen, Variant};
@@ -102,8 +103,8 @@ impl Mcts {
 const NOT_EXPANDED: u32 = u32::MAX;
 /// Bounds of a position known only to have a legal move: its side cannot lose before
 /// the opponent has replied, nor win faster than by its next move.
-const UNKNOWN_PESS: i32 = -(super::WIN - 2);
-const UNKNOWN_OPT: i32 = super::WIN - 1;
+const UNKNOWN_PESS: i32 = super::loss_in(2);
+const UNKNOWN_OPT: i32 = super::win_in(1);
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -127,17 +128,6 @@ struct Node {
 impl Node {
     fn solved(&self) -> bool {
         self.pess == self.opt
-    }
-}
-
-/// The value of a child as seen from its parent, one ply further from the end.
-fn negate(value: i32) -> i32 {
-    match value {
-        INFINITY => -INFINITY,
-        v if v == -INFINITY => INFINITY,
-        v if v > super::WIN - super::MAX_MATE_PLIES => loss_in(super::WIN - v + 1),
-        v if v < -(super::WIN - super::MAX_MATE_PLIES) => win_in(super::WIN + v + 1),
-        v => -v,
     }
 }
 
@@ -289,7 +279,7 @@ impl<'a> Tree<'a> {
         let mut best_score = f64::NEG_INFINITY;
         for child in first..first + count {
             let c = &self.nodes[child];
-            if negate(c.pess) <= pess {
+            if from_child(c.pess) <= pess {
                 continue;
             }
             let score = if c.visits == 0 {
@@ -368,8 +358,8 @@ impl<'a> Tree<'a> {
         let mut pess = -INFINITY;
         let mut opt = -INFINITY;
         for c in &self.nodes[first..first + count] {
-            pess = pess.max(negate(c.opt));
-            opt = opt.max(negate(c.pess));
+            pess = pess.max(from_child(c.opt));
+            opt = opt.max(from_child(c.pess));
         }
         let n = &mut self.nodes[node];
         if n.partial {
@@ -432,7 +422,7 @@ impl<'a> Tree<'a> {
             let next = if n.solved() && is_proven(n.pess) {
                 children
                     .clone()
-                    .find(|&c| negate(self.nodes[c].opt) == n.pess && self.nodes[c].solved())
+                    .find(|&c| from_child(self.nodes[c].opt) == n.pess && self.nodes[c].solved())
             } else {
                 None
             }
@@ -567,7 +557,7 @@ struct RootChild {
 impl RootChild {
     /// The value the root gets through this child, when it is known exactly.
     fn exact_value(&self) -> Option<i32> {
-        (self.pess == self.opt).then(|| negate(self.pess))
+        (self.pess == self.opt).then(|| from_child(self.pess))
     }
 
     fn score(&self) -> Score {
@@ -817,12 +807,12 @@ fn ranked(merged: &[RootChild]) -> Vec<RootChild> {
     let mut order = merged.to_vec();
     let root_pess = merged
         .iter()
-        .map(|c| negate(c.opt))
+        .map(|c| from_child(c.opt))
         .max()
         .unwrap_or(-INFINITY);
     let root_opt = merged
         .iter()
-        .map(|c| negate(c.pess))
+        .map(|c| from_child(c.pess))
         .max()
         .unwrap_or(INFINITY);
     if root_pess == root_opt {
@@ -834,14 +824,8 @@ fn ranked(merged: &[RootChild]) -> Vec<RootChild> {
         });
     } else {
         order.sort_by(|a, b| {
-            let proven_loss = |c: &RootChild| {
-                c.exact_value()
-                    .is_some_and(|v| v < -(super::WIN - super::MAX_MATE_PLIES))
-            };
-            let proven_win = |c: &RootChild| {
-                c.exact_value()
-                    .is_some_and(|v| v > super::WIN - super::MAX_MATE_PLIES)
-            };
+            let proven_loss = |c: &RootChild| c.exact_value().is_some_and(is_loss);
+            let proven_win = |c: &RootChild| c.exact_value().is_some_and(is_win);
             (proven_loss(a), !proven_win(a), std::cmp::Reverse(a.visits)).cmp(&(
                 proven_loss(b),
                 !proven_win(b),

@@ -3,112 +3,20 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod score;
 
 pub mod tt;
 
-use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde_json::{json, Value};
-
 use crate::rules::{Board, Move, Variant};
 
-/// A won position's value: `WIN - plies` (`plies` to the move after which the loser has
-/// no legal move); a lost one's is `-(WIN - plies)`.
-pub const WIN: i32 = 1_000_000;
-/// Values beyond `WIN - MAX_MATE_PLIES` are proven results.
-pub const MAX_MATE_PLIES: i32 = 100_000;
-/// Above every value.
-pub const INFINITY: i32 = WIN + 1;
-/// A drawn position (repetition); evaluations never return exactly this.
-pub const DRAW: i32 = 0;
-
-/// The value of a win in `plies`.
-pub fn win_in(plies: i32) -> i32 {
-    WIN - plies
-}
-
-/// The value of a loss in `plies`.
-pub fn loss_in(plies: i32) -> i32 {
-    -(WIN - plies)
-}
-
-/// The value of a position whose every examined move loses, where optional captures
-/// opened more results than the searchers examine (`POINTS_PER_PIT`): as bad as an
-/// evaluation gets, but not a proof.
-pub const UNPROVEN_LOSS: i32 = -(WIN - MAX_MATE_PLIES);
+pub use score::{
+    is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, UNPROVEN_LOSS, WIN,
+};
 
 pub use crate::rules::moves::{move_generator, searched_children, searched_moves, POINTS_PER_PIT};
-
-/// Whether a value is a proven win or loss.
-pub fn is_proven(value: i32) -> bool {
-    value.abs() > WIN - MAX_MATE_PLIES
-}
-
-/// A score from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Score {
-    /// A forced win: `plies` counts both players' moves up to the move after which the
-    /// loser has no legal move.
-    Win(u32),
-    /// A forced loss in `plies` against best play (the longest defence).
-    Loss(u32),
-    /// A draw by repetition.
-    Draw,
-    /// An estimate in hundredths of a seed.
-    Eval(i32),
-}
-
-impl Score {
-    /// The score of a search value.
-    pub fn from_value(value: i32) -> Score {
-        if value > WIN - MAX_MATE_PLIES {
-            Score::Win((WIN - value) as u32)
-        } else if value < -(WIN - MAX_MATE_PLIES) {
-            Score::Loss((WIN + value) as u32)
-        } else if value == DRAW {
-            Score::Draw
-        } else {
-            Score::Eval(value)
-        }
-    }
-
-    /// The search value of a score (wins above evaluations above losses).
-    pub fn value(&self) -> i32 {
-        match *self {
-            Score::Win(p) => win_in(p as i32),
-            Score::Loss(p) => loss_in(p as i32),
-            Score::Draw => DRAW,
-            Score::Eval(v) => v,
-        }
-    }
-
-    pub fn is_proven(&self) -> bool {
-        matches!(self, Score::Win(_) | Score::Loss(_))
-    }
-
-    /// `{"type": "win"|"loss"|"draw"|"eval", "plies": N, "value": x}`.
-    pub fn to_json(&self) -> Value {
-        match *self {
-            Score::Win(p) => json!({"type": "win", "plies": p}),
-            Score::Loss(p) => json!({"type": "loss", "plies": p}),
-            Score::Draw => json!({"type": "draw"}),
-            Score::Eval(v) => json!({"type": "eval", "value": v as f64 / 100.0}),
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Win(p) => write!(f, "win in {p}"),
-            Score::Loss(p) => write!(f, "loss in {p}"),
-            Score::Draw => f.write_str("draw"),
-            Score::Eval(v) => write!(f, "{:+.2}", v as f64 / 100.0),
-        }
-    }
-}
 
 /// When to stop searching; `None` everywhere means the searcher's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -1,0 +1,176 @@
+//! Search values and the score type: wins and losses in exactly N plies above and below
+//! every evaluation, draws at zero, and the conversions the searchers need (one ply
+//! further from the end, to and from the table's node-relative form). Every threshold
+//! between proven and estimated values is written here once.
+
+use std::fmt;
+
+use serde_json::{json, Value};
+
+use crate::eval::EVAL_LIMIT;
+
+/// A won position's value: `WIN - plies` (`plies` to the move after which the loser has
+/// no legal move); a lost one's is `-(WIN - plies)`.
+pub const WIN: i32 = 1_000_000;
+/// Values beyond `WIN - MAX_MATE_PLIES` are proven results.
+pub const MAX_MATE_PLIES: i32 = 100_000;
+/// Above every value.
+pub const INFINITY: i32 = WIN + 1;
+/// A drawn position (repetition); evaluations never return exactly this.
+pub const DRAW: i32 = 0;
+
+/// The value of a win in `plies`.
+pub const fn win_in(plies: i32) -> i32 {
+    WIN - plies
+}
+
+/// The value of a loss in `plies`.
+pub const fn loss_in(plies: i32) -> i32 {
+    -(WIN - plies)
+}
+
+/// The value of a position whose every examined move loses, where optional captures
+/// opened more results than the searchers examine (`POINTS_PER_PIT`): as bad as an
+/// evaluation gets, but not a proof.
+pub const UNPROVEN_LOSS: i32 = -PROVEN;
+
+/// Values beyond this are proven results.
+const PROVEN: i32 = WIN - MAX_MATE_PLIES;
+
+// No evaluation, whatever its weights, reaches a proven value.
+const _: () = assert!(EVAL_LIMIT < PROVEN);
+
+/// Whether a value is a proven win.
+pub fn is_win(value: i32) -> bool {
+    value > PROVEN
+}
+
+/// Whether a value is a proven loss.
+pub fn is_loss(value: i32) -> bool {
+    value < -PROVEN
+}
+
+/// Whether a value is a proven win or loss.
+pub fn is_proven(value: i32) -> bool {
+    is_win(value) || is_loss(value)
+}
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Score {
+    /// A forced win: `plies` counts both players' moves up to the move after which the
+    /// loser has no legal move.
+    Win(u32),
+    /// A forced loss in `plies` against best play (the longest defence).
+    Loss(u32),
+    /// A draw by repetition.
+    Draw,
+    /// An estimate in hundredths of a seed.
+    Eval(i32),
+}
+
+impl Score {
+    /// The score of a search value.
+    pub fn from_value(value: i32) -> Score {
+        if is_win(value) {
+            Score::Win((WIN - value) as u32)
+        } else if is_loss(value) {
+            Score::Loss((WIN + value) as u32)
+        } else if value == DRAW {
+            Score::Draw
+        } else {
+            Score::Eval(value)
+        }
+    }
+
+    /// The search value of a score (wins above evaluations above losses).
+    pub fn value(&self) -> i32 {
+        match *self {
+            Score::Win(p) => win_in(p as i32),
+            Score::Loss(p) => loss_in(p as i32),
+            Score::Draw => DRAW,
+            Score::Eval(v) => v,
+        }
+    }
+
+    pub fn is_proven(&self) -> bool {
+        matches!(self, Score::Win(_) | Score::Loss(_))
+    }
+
+    /// `{"type": "win"|"loss"|"draw"|"eval", "plies": N, "value": x}`.
+    pub fn to_json(&self) -> Value {
+        match *self {
+            Score::Win(p) => json!({"type": "win", "plies": p}),
+            Score::Loss(p) => json!({"type": "loss", "plies": p}),
+            Score::Draw => json!({"type": "draw"}),
+            Score::Eval(v) => json!({"type": "eval", "value": v as f64 / 100.0}),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Win(p) => write!(f, "win in {p}"),
+            Score::Loss(p) => write!(f, "loss in {p}"),
+            Score::Draw => f.write_str("draw"),
+            Score::Eval(v) => write!(f, "{:+.2}", v as f64 / 100.0),
+        }
+    }
+}
+
+/// The value of a child as seen from its parent, one ply further from the end (a win in
+/// N plies for the child's mover is a loss in N + 1 for the parent's, and so on); the
+/// infinities swap.
+pub fn from_child(value: i32) -> i32 {
+    match value {
+        INFINITY => -INFINITY,
+        v if v == -INFINITY => INFINITY,
+        v if is_win(v) => loss_in(WIN - v + 1),
+        v if is_loss(v) => win_in(WIN + v + 1),
+        v => -v,
+    }
+}
+
+/// A value as the table stores it: proven values counted from the stored node, not the
+/// root (`ply` plies below it).
+pub fn to_table(value: i32, ply: usize) -> i32 {
+    if is_win(value) {
+        value + ply as i32
+    } else if is_loss(value) {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+/// A table value back as a value at `ply` plies below the root.
+pub fn from_table(value: i32, ply: usize) -> i32 {
+    if is_win(value) {
+        value - ply as i32
+    } else if is_loss(value) {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions_round_trip_and_move_a_ply() {
+        for v in [win_in(3), loss_in(4), 250, -17, DRAW] {
+            assert_eq!(from_table(to_table(v, 5), 5), v);
+            assert_eq!(
+                Score::from_value(Score::from_value(v).value()),
+                Score::from_value(v)
+            );
+        }
+        assert_eq!(from_child(loss_in(2)), win_in(3));
+        assert_eq!(from_child(win_in(1)), loss_in(2));
+        assert_eq!(from_child(INFINITY), -INFINITY);
+        assert_eq!(Score::from_value(UNPROVEN_LOSS), Score::Eval(UNPROVEN_LOSS));
+    }
+}
