@@ -19,6 +19,27 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The longest line read: a file without line breaks (or `/dev/zero`) stops here.
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// What is wrong with a records file or its use.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordsError {
+    /// Reading or writing the file failed.
+    #[error("{0}")]
+    Io(String),
+    /// A line that is not a valid header or record.
+    #[error("{path}, line {line}: {message}")]
+    Line {
+        path: String,
+        line: usize,
+        message: String,
+    },
+    /// A header whose rules, openings or pairings cannot describe a run.
+    #[error("{0}")]
+    Header(String),
+    /// Games duplicated, missing, out of range or not those of the schedule.
+    #[error("{0}")]
+    Sequence(String),
+}
+
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameResult {
@@ -151,23 +172,23 @@ impl Header {
     }
 
     /// The variant of the rules the header holds.
-    pub fn variant(&self) -> Result<Variant, String> {
-        let rules = Rules::from_toml(&self.rules, &self.variant)
-            .map_err(|e| format!("header rules: {e}"))?;
-        Variant::new(rules).map_err(|e| format!("header rules: {e}"))
+    pub fn variant(&self) -> Result<Variant, RecordsError> {
+        let bad = |e: crate::rules::RulesError| RecordsError::Header(format!("header rules: {e}"));
+        let rules = Rules::from_toml(&self.rules, &self.variant).map_err(bad)?;
+        Variant::new(rules).map_err(bad)
     }
 
     /// The schedule the header describes, checked against its variant.
-    pub fn schedule(&self, variant: &Variant) -> Result<Schedule, String> {
+    pub fn schedule(&self, variant: &Variant) -> Result<Schedule, RecordsError> {
         let openings = self
             .openings
             .positions
             .iter()
             .map(|p| variant.parse_position(p))
             .collect::<Result<Vec<Board>, _>>()
-            .map_err(|e| format!("header openings: {e}"))?;
+            .map_err(|e| RecordsError::Header(format!("header openings: {e}")))?;
         if openings.is_empty() {
-            return Err("header openings: none".into());
+            return Err(RecordsError::Header("header openings: none".into()));
         }
         if let Some(bad) = self
             .pairings
@@ -175,7 +196,9 @@ impl Header {
             .flatten()
             .find(|&&e| e >= self.engines.len())
         {
-            return Err(format!("header pairings: no engine {bad}"));
+            return Err(RecordsError::Header(format!(
+                "header pairings: no engine {bad}"
+            )));
         }
         let pairings: Vec<(usize, usize)> = self.pairings.iter().map(|p| (p[0], p[1])).collect();
         Ok(Schedule::new(
@@ -388,12 +411,12 @@ fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String
 /// Reads a records file: `None` if it does not exist or is empty. Blank lines are
 /// skipped; a last line cut short is reported in `cut_line`, not an error; any other
 /// bad line is an error naming its line number.
-pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, String> {
+pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
     let name = path.display();
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{name}: cannot read: {e}")),
+        Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),
     };
     let mut reader = BufReader::new(file);
     let mut number = 0;
@@ -401,9 +424,15 @@ pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, String> {
     let mut header: Option<(Header, Variant)> = None;
     let mut records = Vec::new();
     let mut cut_line = None;
-    while let Some((text, ended)) = read_line(&mut reader).map_err(|e| format!("{name}: {e}"))? {
+    while let Some((text, ended)) =
+        read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+    {
         number += 1;
-        let at = |e: String| format!("{name}, line {number}: {e}");
+        let at = |message: String| RecordsError::Line {
+            path: name.to_string(),
+            line: number,
+            message,
+        };
         if text.trim().is_empty() {
             valid_bytes += text.len() as u64 + ended as u64;
             continue;
@@ -452,7 +481,7 @@ fn read_header(text: &str) -> Result<(Header, Variant), String> {
             header.fingerprint
         ));
     }
-    let variant = header.variant()?;
+    let variant = header.variant().map_err(|e| e.to_string())?;
     Ok((header, variant))
 }
 
@@ -464,7 +493,11 @@ pub fn check_sequence(
     records: &[Record],
     schedule: &Schedule,
     engines: &[String],
-) -> Result<(), String> {
+) -> Result<(), RecordsError> {
+    check_order(records, schedule, engines).map_err(RecordsError::Sequence)
+}
+
+fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> Result<(), String> {
     let total = schedule.len();
     for (expected, r) in records.iter().enumerate() {
         let expected = expected as u64;
@@ -498,13 +531,15 @@ pub fn check_sequence(
 }
 
 /// Drops a cut last line from the file, so appended records start on a line of their own.
-pub fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), String> {
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    file.set_len(valid_bytes)
-        .map_err(|e| format!("{}: cannot drop the cut last line: {e}", path.display()))
+pub fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), RecordsError> {
+    let io = |e: std::io::Error| {
+        RecordsError::Io(format!(
+            "{}: cannot drop the cut last line: {e}",
+            path.display()
+        ))
+    };
+    let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+    file.set_len(valid_bytes).map_err(io)
 }
 
 /// Writes one line and flushes it, so an interruption loses at most the line in flight.
@@ -514,18 +549,20 @@ pub fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
 }
 
 /// A new records file holding `header`.
-pub fn create(path: &Path, header: &Header) -> Result<File, String> {
+pub fn create(path: &Path, header: &Header) -> Result<File, RecordsError> {
+    let shown = path.display();
     let mut file =
-        File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        File::create(path).map_err(|e| RecordsError::Io(format!("cannot create {shown}: {e}")))?;
     let line = serde_json::to_string(header).expect("headers serialise");
-    write_line(&mut file, &line).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    write_line(&mut file, &line)
+        .map_err(|e| RecordsError::Io(format!("cannot write {shown}: {e}")))?;
     Ok(file)
 }
 
 /// Opens an existing records file for appending.
-pub fn append(path: &Path) -> Result<File, String> {
+pub fn append(path: &Path) -> Result<File, RecordsError> {
     OpenOptions::new()
         .append(true)
         .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+        .map_err(|e| RecordsError::Io(format!("cannot open {}: {e}", path.display())))
 }

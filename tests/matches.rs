@@ -777,3 +777,46 @@ fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
         "{replayed}"
     );
 }
+
+#[test]
+fn records_errors_are_typed() {
+    use isolo_ai::records::{read_records, RecordsError};
+    let dir = scratch("typed");
+    let path = dir.join("r.jsonl");
+    std::fs::write(&path, "{\"game\": 0}\n").unwrap();
+    assert!(matches!(
+        read_records(&path),
+        Err(RecordsError::Line { line: 1, .. })
+    ));
+    std::fs::write(&path, "").unwrap();
+    assert!(matches!(read_records(&path), Ok(None)));
+}
+
+#[test]
+fn engines_on_the_smallest_budgets_still_play_whole_games() {
+    let dir = scratch("budgets");
+    let out = dir.join("games.jsonl");
+    ok(&[
+        "match",
+        "--variant",
+        "igisoro",
+        "--engine",
+        "mcts:iters=1",
+        "--engine",
+        "ab:nodes=1",
+        "--games",
+        "2",
+        "--max-plies",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Every game ran to its end by the rules or the ply cap: no forfeit, and replay agrees.
+    for r in records(&out) {
+        assert!(
+            r["reason"] == "ply-limit" || r["reason"] == "no-moves" || r["reason"] == "repetition"
+        );
+    }
+    let replayed = ok(&["replay", out.to_str().unwrap()]);
+    assert!(replayed.contains("2 of 2 games checked"), "{replayed}");
+}

@@ -388,3 +388,48 @@ fn a_rules_file_overrides_its_base() {
     let v = Variant::new(rules).unwrap();
     assert_eq!(v.legal_moves(&v.start()).len(), 12);
 }
+
+#[test]
+fn errors_are_typed_by_what_was_wrong() {
+    use isolo_ai::rules::{NotationError, Rules, RulesError};
+    let women = Variant::load("isolo-women").unwrap();
+    assert!(matches!(
+        women.parse_position("1,2 S"),
+        Err(NotationError::Rows(_))
+    ));
+    let start_rows = women.format_position(&women.start());
+    let rows = start_rows.split_whitespace().next().unwrap();
+    assert!(matches!(
+        women.parse_position(&format!("{rows} E")),
+        Err(NotationError::Side(_))
+    ));
+    assert!(matches!(
+        women.parse_position(rows),
+        Err(NotationError::Position(_))
+    ));
+    let start = women.start();
+    assert!(matches!(
+        women.play_text(&start, "1q"),
+        Err(NotationError::MoveText(_))
+    ));
+    assert!(matches!(
+        women.play_text(&start, "99"),
+        Err(NotationError::MoveText(_))
+    ));
+    assert!(matches!(
+        Rules::load("no-such-preset"),
+        Err(RulesError::UnknownVariant(_))
+    ));
+    assert!(matches!(
+        Rules::from_toml("x = = 1", "x"),
+        Err(RulesError::Toml(_))
+    ));
+    assert!(matches!(
+        Rules::from_toml("colour = 1", "x"),
+        Err(RulesError::Key(_))
+    ));
+    assert!(matches!(
+        Rules::from_toml("base = \"isolo-women\"\ncolumns = 12", "x"),
+        Err(RulesError::Key(_))
+    ));
+}

@@ -183,7 +183,8 @@ impl RunArgs {
         records::check_sequence(&existing.records, schedule, &labels)
             .map_err(|e| CliError(format!("--resume: {}: {e}", path.display())))?;
         if existing.cut_line.is_some() {
-            records::truncate_to(path, existing.valid_bytes).map_err(CliError)?;
+            records::truncate_to(path, existing.valid_bytes)
+                .map_err(|e| CliError(e.to_string()))?;
         }
         let file = records::append(path).map_err(|e| CliError(format!("--out: {e}")))?;
         Ok((Some(file), existing.records))

@@ -37,13 +37,13 @@ impl fmt::Display for CliError {
 
 impl From<RulesError> for CliError {
     fn from(e: RulesError) -> Self {
-        CliError(e.0)
+        CliError(e.to_string())
     }
 }
 
 impl From<NotationError> for CliError {
     fn from(e: NotationError) -> Self {
-        CliError(e.0)
+        CliError(e.to_string())
     }
 }
 

@@ -83,9 +83,12 @@ pub fn run(args: &ReplayArgs) -> CliResult {
         return Err(CliError(format!("{}: no such file", args.file)));
     }
     let file = records::read_records(path)
-        .map_err(CliError)?
+        .map_err(|e| CliError(e.to_string()))?
         .ok_or_else(|| CliError(format!("{}: no records header", args.file)))?;
-    let schedule = file.header.schedule(&file.variant).map_err(CliError)?;
+    let schedule = file
+        .header
+        .schedule(&file.variant)
+        .map_err(|e| CliError(e.to_string()))?;
     let labels: Vec<String> = file
         .header
         .engines

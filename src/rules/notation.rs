@@ -10,13 +10,47 @@ use super::Side;
 /// move where.
 pub const MAX_SEEDS: u32 = 255;
 
-/// Malformed position or move text.
+/// Position or move text that was refused, by what was wrong; each carries the message
+/// shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct NotationError(pub String);
+pub enum NotationError {
+    /// The rows of a position: their count, widths, seed counts or totals.
+    #[error("{0}")]
+    Rows(String),
+    /// The side to move.
+    #[error("{0}")]
+    Side(String),
+    /// The overture field.
+    #[error("{0}")]
+    Overture(String),
+    /// A position the rules cannot reach (fields, out-of-play seeds).
+    #[error("{0}")]
+    Position(String),
+    /// Malformed move text.
+    #[error("{0}")]
+    MoveText(String),
+    /// A well-formed move that is not legal in the position (or that stops short of
+    /// the capture choices it meets).
+    #[error("{0}")]
+    Illegal(String),
+}
 
-fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError(msg.into()))
+impl NotationError {
+    /// The message shown to the user.
+    pub fn message(&self) -> &str {
+        match self {
+            NotationError::Rows(m)
+            | NotationError::Side(m)
+            | NotationError::Overture(m)
+            | NotationError::Position(m)
+            | NotationError::MoveText(m)
+            | NotationError::Illegal(m) => m,
+        }
+    }
+}
+
+fn err<T>(kind: fn(String) -> NotationError, msg: impl Into<String>) -> Result<T, NotationError> {
+    Err(kind(msg.into()))
 }
 
 /// The side and lane shown at `row` (0..4, top to bottom as South sees the board) and
@@ -38,39 +72,40 @@ pub fn parse_rows(text: &str, columns: u8) -> Result<[Ring; 2], NotationError> {
     let w = columns as usize;
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != 4 {
-        return err(format!(
-            "expected 4 rows separated by '/', found {}",
-            rows.len()
-        ));
+        return err(
+            NotationError::Rows,
+            format!("expected 4 rows separated by '/', found {}", rows.len()),
+        );
     }
     let mut rings = [0 as Ring; 2];
     let mut total = [0u32; 2];
     for (r, row) in rows.iter().enumerate() {
         let cells: Vec<&str> = row.split(',').collect();
         if cells.len() != w {
-            return err(format!(
-                "row {} ({}) has {} pits, expected {w}",
-                r + 1,
-                ROW_NAMES[r],
-                cells.len()
-            ));
+            return err(
+                NotationError::Rows,
+                format!(
+                    "row {} ({}) has {} pits, expected {w}",
+                    r + 1,
+                    ROW_NAMES[r],
+                    cells.len()
+                ),
+            );
         }
         for (c, cell) in cells.iter().enumerate() {
             let seeds: u8 = match cell.trim().parse::<u32>() {
                 Ok(n) if n <= MAX_SEEDS => n as u8,
                 Ok(n) => {
-                    return err(format!(
-                        "row {}, pit {}: {n} seeds is more than 255",
-                        r + 1,
-                        c + 1
-                    ))
+                    return err(
+                        NotationError::Rows,
+                        format!("row {}, pit {}: {n} seeds is more than 255", r + 1, c + 1),
+                    )
                 }
                 Err(_) => {
-                    return err(format!(
-                        "row {}, pit {}: '{cell}' is not a seed count",
-                        r + 1,
-                        c + 1
-                    ))
+                    return err(
+                        NotationError::Rows,
+                        format!("row {}, pit {}: '{cell}' is not a seed count", r + 1, c + 1),
+                    )
                 }
             };
             let (side, lane) = pit_at(r, c, w);
@@ -80,17 +115,23 @@ pub fn parse_rows(text: &str, columns: u8) -> Result<[Ring; 2], NotationError> {
     }
     for side in Side::BOTH {
         if total[side as usize] > MAX_SEEDS {
-            return err(format!(
-                "{side} has {} seeds, more than 255 on one side",
-                total[side as usize]
-            ));
+            return err(
+                NotationError::Rows,
+                format!(
+                    "{side} has {} seeds, more than 255 on one side",
+                    total[side as usize]
+                ),
+            );
         }
     }
     if total[0] + total[1] > MAX_SEEDS {
-        return err(format!(
-            "{} seeds in all: more than 255 (a capture could put them on one side)",
-            total[0] + total[1]
-        ));
+        return err(
+            NotationError::Rows,
+            format!(
+                "{} seeds in all: more than 255 (a capture could put them on one side)",
+                total[0] + total[1]
+            ),
+        );
     }
     Ok(rings)
 }
@@ -117,7 +158,10 @@ pub fn parse_side(text: &str) -> Result<Side, NotationError> {
     match text {
         "S" => Ok(Side::South),
         "N" => Ok(Side::North),
-        _ => err(format!("side to move must be S or N, found '{text}'")),
+        _ => err(
+            NotationError::Side,
+            format!("side to move must be S or N, found '{text}'"),
+        ),
     }
 }
 
@@ -128,9 +172,10 @@ pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
         "S" => Ok(1),
         "N" => Ok(2),
         "SN" => Ok(3),
-        _ => err(format!(
-            "overture must be '-', 'S', 'N' or 'SN', found '{text}'"
-        )),
+        _ => err(
+            NotationError::Overture,
+            format!("overture must be '-', 'S', 'N' or 'SN', found '{text}'"),
+        ),
     }
 }
 
@@ -164,23 +209,31 @@ impl Move {
             .unwrap_or(text.len());
         let (digits, letters) = text.split_at(digits_end);
         if digits.is_empty() {
-            return err(format!("move '{text}' must start with a pit number"));
+            return err(
+                NotationError::MoveText,
+                format!("move '{text}' must start with a pit number"),
+            );
         }
         let pits = 2 * columns as u32;
         let pit = match digits.parse::<u32>() {
             Ok(p) if (1..=pits).contains(&p) => p as u8,
-            _ => return err(format!("move '{text}': pit {digits} is not 1..{pits}")),
+            _ => {
+                return err(
+                    NotationError::MoveText,
+                    format!("move '{text}': pit {digits} is not 1..{pits}"),
+                )
+            }
         };
         let mut choices = Vec::with_capacity(letters.len());
         for ch in letters.chars() {
             match ch {
                 'x' | 'p' if optional => choices.push(ch == 'x'),
                 'x' | 'p' => {
-                    return err(format!(
+                    return err(NotationError::MoveText, format!(
                         "move '{text}': '{ch}' marks a capture choice, but captures are forced in this variant"
                     ))
                 }
-                _ => return err(format!("move '{text}': '{ch}' is neither 'x' (take) nor 'p' (pass)")),
+                _ => return err(NotationError::MoveText, format!("move '{text}': '{ch}' is neither 'x' (take) nor 'p' (pass)")),
             }
         }
         Ok(Move { pit, choices })

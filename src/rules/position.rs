@@ -402,7 +402,7 @@ impl Variant {
     pub fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if !(2..=3).contains(&fields.len()) {
-            return Err(NotationError(format!(
+            return Err(NotationError::Position(format!(
                 "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{text}'",
                 fields.len()
             )));
@@ -414,7 +414,7 @@ impl Variant {
             None => 0,
         };
         if overture != 0 && !self.rules.overture {
-            return Err(NotationError(format!(
+            return Err(NotationError::Overture(format!(
                 "overture flags '{}' given, but variant '{}' has no overture",
                 fields[2], self.rules.name
             )));
@@ -430,7 +430,7 @@ impl Variant {
         for side in Side::BOTH {
             let seeds = ring::lane(board.ring(side), self.geo.front_right);
             if board.in_overture(side) && seeds != 0 {
-                return Err(NotationError(format!(
+                return Err(NotationError::Position(format!(
                     "{side} has {seeds} seed(s) in pit {}, which is out of play during its overture",
                     self.geo.front_right + 1
                 )));
@@ -469,7 +469,8 @@ impl Variant {
         if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
             return Err("more than 255 seeds".into());
         }
-        self.check_out_of_play(board).map_err(|e| e.0)
+        self.check_out_of_play(board)
+            .map_err(|e| e.message().to_string())
     }
 
     /// Bit set of the pits (bit `i` = pit `i + 1`) the side to move may start a move
@@ -1081,7 +1082,7 @@ impl Variant {
         let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
         let moves = self.distinct_moves_with(board, &mut gen);
         if let Some(hint) = missing_choices(&mv, &moves) {
-            return Err(NotationError(format!("move '{text}': {hint}")));
+            return Err(NotationError::Illegal(format!("move '{text}': {hint}")));
         }
         let mut legal: Vec<String> = moves
             .iter()
@@ -1101,7 +1102,7 @@ impl Variant {
         } else {
             "legal moves"
         };
-        Err(NotationError(format!(
+        Err(NotationError::Illegal(format!(
             "move '{text}' is not legal here ({label}: {legal})"
         )))
     }

@@ -99,10 +99,36 @@ pub struct Rules {
     pub max_laps: u32,
 }
 
-/// A rules file or preset that could not be loaded: the message names the key.
+/// A preset or rules file that could not be loaded, by what was wrong; the message
+/// names the file and the key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct RulesError(pub String);
+pub enum RulesError {
+    /// Neither a preset nor an existing rules file.
+    #[error("{0}")]
+    UnknownVariant(String),
+    /// The file could not be read (missing rights, too large, not UTF-8).
+    #[error("{0}")]
+    Read(String),
+    /// Not valid TOML.
+    #[error("{0}")]
+    Toml(String),
+    /// A key that is unknown, or whose value is wrong.
+    #[error("{0}")]
+    Key(String),
+}
+
+impl RulesError {
+    /// The same error with `prefix: ` before its message.
+    fn within(self, prefix: &str) -> RulesError {
+        let add = |m: String| format!("{prefix}: {m}");
+        match self {
+            RulesError::UnknownVariant(m) => RulesError::UnknownVariant(add(m)),
+            RulesError::Read(m) => RulesError::Read(add(m)),
+            RulesError::Toml(m) => RulesError::Toml(add(m)),
+            RulesError::Key(m) => RulesError::Key(add(m)),
+        }
+    }
+}
 
 const WOMEN_START: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2";
 const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17";
@@ -152,22 +178,22 @@ impl Rules {
         }
         let path = Path::new(spec);
         if !path.exists() {
-            return Err(RulesError(format!(
+            return Err(RulesError::UnknownVariant(format!(
                 "unknown variant '{spec}': not a preset ({}) and no such rules file",
                 PRESETS.join(", ")
             )));
         }
         let text = super::read_text_file(path, MAX_RULES_FILE_BYTES)
-            .map_err(|e| RulesError(format!("rules file {spec}: {e}")))?;
+            .map_err(|e| RulesError::Read(format!("rules file {spec}: {e}")))?;
         let default_name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
         Rules::from_toml(&text, default_name.as_deref().unwrap_or("custom"))
-            .map_err(|RulesError(msg)| RulesError(format!("rules file {spec}: {msg}")))
+            .map_err(|e| e.within(&format!("rules file {spec}")))
     }
 
     /// Rules from the text of a rules file; `default_name` is used when it has no `name`.
     pub fn from_toml(text: &str, default_name: &str) -> Result<Rules, RulesError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-            RulesError(format!("invalid TOML: {}", toml_error_text(&e, text)))
+            RulesError::Toml(format!("invalid TOML: {}", toml_error_text(&e, text)))
         })?;
         RulesFile::read(&table)?.resolve(default_name)
     }
@@ -228,7 +254,7 @@ impl Rules {
 
     /// Checks everything a rules file could get wrong; the message names the key.
     pub fn validate(&self) -> Result<(), RulesError> {
-        let bad = |key: &str, msg: String| Err(RulesError(format!("key `{key}`: {msg}")));
+        let bad = |key: &str, msg: String| Err(key_error(key, msg));
         if !(MIN_COLUMNS..=MAX_COLUMNS).contains(&self.columns) {
             return bad("columns", format!("must be 2..=8, found {}", self.columns));
         }
@@ -305,7 +331,7 @@ const KEYS: [&str; 12] = [
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
-    RulesError(format!("key `{key}`: {msg}"))
+    RulesError::Key(format!("key `{key}`: {msg}"))
 }
 
 fn as_string(key: &str, value: &toml::Value) -> Result<String, RulesError> {
@@ -371,7 +397,7 @@ impl RulesFile {
                 "capture_ends_move" => file.capture_ends_move = Some(as_bool(k, value)?),
                 "max_laps" => file.max_laps = Some(as_integer(k, value, "1..=1000000")?),
                 _ => {
-                    return Err(RulesError(format!(
+                    return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
                         KEYS.join(", ")
                     )))
