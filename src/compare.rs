@@ -29,15 +29,20 @@ pub enum Openings {
 pub struct GameFacts {
     /// The side to move at the game's first position.
     pub first: Side,
+    /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
+    /// How the game ended.
     pub reason: EndReason,
+    /// Plies played.
     pub plies: usize,
     /// Per position: distinct positions the legal moves reach (each pit's, counted as
     /// the searchers list them); whether a candidate pit's move was endless.
     pub branching: Vec<usize>,
+    /// Per move: whether some pit the mover could start from had only endless moves.
     pub endless: Vec<bool>,
     /// Per move played: laps and seeds captured.
     pub laps: Vec<u32>,
+    /// Seeds captured by each move.
     pub captured: Vec<u32>,
 }
 
@@ -124,8 +129,11 @@ fn branching_and_endless(variant: &Variant, board: &Board, gen: &mut MoveGen) ->
 /// A proportion with its Wilson 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Proportion {
+    /// How many of the games.
     pub count: u64,
+    /// The share of the games.
     pub rate: f64,
+    /// The 95% Wilson interval of the share.
     pub ci95: [f64; 2],
 }
 
@@ -153,11 +161,15 @@ pub fn wilson(count: u64, n: u64) -> Proportion {
 /// A mean with a normal 95% interval over independent samples.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Mean {
+    /// The sample mean.
     pub mean: f64,
+    /// The 95% normal interval of the mean.
     pub ci95: [f64; 2],
+    /// The sample standard deviation.
     pub sd: f64,
 }
 
+/// The mean, its 95% interval and the spread of `samples`.
 pub fn mean_of(samples: &[f64]) -> Mean {
     let n = samples.len() as f64;
     if samples.is_empty() {
@@ -194,33 +206,52 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 /// Game lengths.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Lengths {
+    /// The mean with its interval.
     pub mean: Mean,
+    /// The median.
     pub median: f64,
+    /// The first quartile.
     pub p25: f64,
+    /// The third quartile.
     pub p75: f64,
+    /// The shortest.
     pub min: f64,
+    /// The longest.
     pub max: f64,
 }
 
 /// Everything `compare` reports for one variant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VariantStats {
+    /// The variant's label (its rules' name).
     pub variant: String,
+    /// Games played.
     pub games: u64,
+    /// Games South won.
     pub south_wins: Proportion,
+    /// Games North won.
     pub north_wins: Proportion,
+    /// Games drawn.
     pub draws: Proportion,
     /// Wins of the side to move at the game's first position.
     pub first_player_wins: Proportion,
+    /// Games won by the side that moved second.
     pub second_player_wins: Proportion,
+    /// Game lengths in plies.
     pub plies: Lengths,
     /// Per-game means, then their mean across games.
     pub branching: Mean,
+    /// Laps per move (per-game means).
     pub laps_per_move: Mean,
+    /// Share of positions where a pit's move is endless (per-game means).
     pub endless_share: Mean,
+    /// Seeds captured per move (per-game means).
     pub captured_per_move: Mean,
+    /// Games ended by a side without a legal move.
     pub end_no_moves: Proportion,
+    /// Games drawn by repetition.
     pub end_repetition: Proportion,
+    /// Games drawn at the ply limit.
     pub end_ply_limit: Proportion,
     /// Every game's length, for plots.
     #[serde(skip)]
@@ -275,13 +306,19 @@ pub fn summarise(variant: &str, games: &[GameFacts]) -> VariantStats {
 /// A two-sided two-proportion z-test (pooled variance) of the first player's win rate.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AdvantageTest {
+    /// The first variant's label.
     pub a: String,
+    /// The second variant's label.
     pub b: String,
+    /// The first player's win rate under `a` minus under `b`.
     pub difference: f64,
+    /// The test statistic.
     pub z: f64,
+    /// The two-sided p-value.
     pub p_value: f64,
 }
 
+/// The pooled two-proportion z-test of the first player's win rate under `a` and `b`.
 pub fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
     let (x1, n1) = (a.first_player_wins.count as f64, a.games as f64);
     let (x2, n2) = (b.first_player_wins.count as f64, b.games as f64);

@@ -25,7 +25,9 @@ pub enum EngineKind {
     Random,
     /// The move capturing the most seeds now (random among equals).
     Greedy,
+    /// Alpha-beta with these settings.
     AlphaBeta(AlphaBetaConfig),
+    /// Monte Carlo tree search with these settings.
     Mcts(MctsConfig),
 }
 
@@ -36,7 +38,9 @@ pub struct EngineSpec {
     pub label: String,
     /// The spec without its label (`ab:depth=4`).
     pub text: String,
+    /// The engine and its settings.
     pub kind: EngineKind,
+    /// Its limits per move.
     pub limits: Limits,
 }
 
@@ -53,28 +57,48 @@ pub const MAX_THREADS: usize = 256;
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SpecError {
     #[error("empty label")]
+    /// `=spec` with nothing before the `=`.
     EmptyLabel,
     #[error("no engine named (engines: random, greedy, ab, mcts)")]
+    /// No engine name.
     NoEngine,
     #[error("unknown engine '{0}' (engines: random, greedy, ab, mcts)")]
+    /// A name that is not an engine.
     UnknownEngine(String),
     #[error("'{0}' is not key=value")]
+    /// An option without `=`.
     NotKeyValue(String),
     #[error("an empty option")]
+    /// An empty option (`ab:` or `a,,b`).
     EmptyOption,
     #[error("unknown key `{key}` for engine '{engine}'")]
-    UnknownKey { key: String, engine: String },
+    /// A key the engine does not take.
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The engine's name.
+        engine: String,
+    },
     #[error("key `{0}` given twice")]
+    /// A key given twice.
     Repeated(String),
     #[error("engine key `{key}`: {problem}")]
-    BadValue { key: String, problem: String },
+    /// A value the key does not accept.
+    BadValue {
+        /// The key.
+        key: String,
+        /// What is wrong with its value.
+        problem: String,
+    },
 }
 
 /// A spec that did not parse: the spec's text and what is wrong.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("engine '{spec}': {error}")]
 pub struct SpecParseError {
+    /// The spec as given.
     pub spec: String,
+    /// What is wrong with it.
     pub error: SpecError,
 }
 
@@ -287,7 +311,9 @@ impl EngineSpec {
 
 /// A move choice, with the search behind it when there was one.
 pub struct Choice {
+    /// The move to play.
     pub played: LegalMove,
+    /// The search that chose it (searching engines only).
     pub search: Option<SearchResult>,
 }
 
@@ -306,6 +332,7 @@ impl Bot {
         self.stop = Some(flag);
     }
 
+    /// The spec this bot plays by.
     pub fn spec(&self) -> &EngineSpec {
         &self.spec
     }

@@ -35,11 +35,17 @@ pub const EVAL_LIMIT: i32 = 100_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Weights {
+    /// Per seed on the side.
     pub seeds: i32,
+    /// Per pit a move can start from.
     pub mobility: i32,
+    /// Per seed of the largest capture in reach.
     pub threats: i32,
+    /// Per seed of the largest capture the opponent has in reach (subtracted).
     pub exposed: i32,
+    /// Per pit holding one seed.
     pub singletons: i32,
+    /// For being in overture while the opponent is not.
     pub overture: i32,
 }
 
@@ -145,6 +151,7 @@ const MAX_WEIGHTS_FILE_BYTES: u64 = 64 * 1024;
 const NOT_DRAW: i32 = 1;
 
 impl Evaluator {
+    /// An evaluator of `variant`'s positions with `weights`.
     pub fn new(variant: &Variant, weights: Weights) -> Evaluator {
         let w = variant.columns() as usize;
         let rules = variant.rules();
@@ -176,6 +183,7 @@ impl Evaluator {
         }
     }
 
+    /// The weights in use.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }

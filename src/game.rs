@@ -15,10 +15,13 @@ pub const DEFAULT_MAX_PLIES: usize = 1000;
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    /// The moves played.
     pub moves: Vec<Move>,
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
+    /// How the game ended.
     pub reason: EndReason,
+    /// How long it took.
     pub time: Duration,
 }
 

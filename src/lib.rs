@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! isolo-ai: rules, analysis and play for Isolo (Sukuma, Tanzania) and Igisoro (Rwanda,
 //! Burundi), four-row mancala games.
 //!

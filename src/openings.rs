@@ -48,11 +48,15 @@ pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, String> {
 /// Settings of the generator.
 #[derive(Clone, Debug)]
 pub struct SuiteRequest {
+    /// Random plies from the start.
     pub plies: u32,
+    /// Positions wanted.
     pub count: usize,
     /// Largest |evaluation| kept, in hundredths of a seed.
     pub max_eval: i32,
+    /// Depth of the judging search.
     pub depth: u32,
+    /// Seed of the random plies.
     pub seed: u64,
     /// Random games tried at most, per position wanted.
     pub attempts_per_position: usize,
@@ -61,11 +65,17 @@ pub struct SuiteRequest {
 /// What the generator kept and why it dropped the rest.
 #[derive(Clone, Debug, Default)]
 pub struct SuiteReport {
+    /// The positions kept, with the judging search's score.
     pub positions: Vec<(Board, Score)>,
+    /// Random games tried.
     pub tried: usize,
+    /// Games that ended before their last ply.
     pub game_over: usize,
+    /// Positions reached before.
     pub duplicates: usize,
+    /// Positions the search proved won or lost.
     pub proven: usize,
+    /// Positions judged beyond the evaluation bound.
     pub lopsided: usize,
 }
 

@@ -28,8 +28,11 @@ pub enum RecordsError {
     /// A line that is not a valid header or record.
     #[error("{path}, line {line}: {message}")]
     Line {
+        /// The file.
         path: String,
+        /// The line number, from 1.
         line: usize,
+        /// What is wrong.
         message: String,
     },
     /// A header whose rules, openings or pairings cannot describe a run.
@@ -44,14 +47,18 @@ pub enum RecordsError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameResult {
     #[serde(rename = "S")]
+    /// South won.
     SouthWins,
     #[serde(rename = "N")]
+    /// North won.
     NorthWins,
     #[serde(rename = "draw")]
+    /// A draw.
     Draw,
 }
 
 impl GameResult {
+    /// The result of a game won by `winner` (`None`: a draw).
     pub fn of_winner(winner: Option<Side>) -> GameResult {
         match winner {
             Some(Side::South) => GameResult::SouthWins,
@@ -60,6 +67,7 @@ impl GameResult {
         }
     }
 
+    /// The winner, or `None` for a draw.
     pub fn winner(&self) -> Option<Side> {
         match self {
             GameResult::SouthWins => Some(Side::South),
@@ -82,7 +90,9 @@ impl GameResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineEntry {
+    /// The engine's label.
     pub label: String,
+    /// Its spec without the label.
     pub spec: String,
 }
 
@@ -92,6 +102,7 @@ pub struct EngineEntry {
 pub struct OpeningsEntry {
     /// The `--openings` file, or `start`.
     pub source: String,
+    /// The positions, in RULES.md notation.
     pub positions: Vec<String>,
 }
 
@@ -107,12 +118,17 @@ pub struct Header {
     pub variant: String,
     /// The complete rules as a rules file (not a path: a file can change or be absent).
     pub rules: String,
+    /// The engines, indexed by `pairings`.
     pub engines: Vec<EngineEntry>,
     /// Engine indices of each pairing; the first is South in its even games.
     pub pairings: Vec<[usize; 2]>,
+    /// Games of each pairing.
     pub games_per_pairing: u64,
+    /// The opening positions.
     pub openings: OpeningsEntry,
+    /// Plies after which a game is drawn.
     pub max_plies: usize,
+    /// The master seed.
     pub seed: u64,
     /// A digest of all the fields above (FNV-1a, 64 bits, hex).
     pub fingerprint: String,
@@ -285,14 +301,21 @@ impl Header {
 pub struct Record {
     /// The game's index in its schedule.
     pub game: u64,
+    /// The starting position.
     pub opening: Board,
     /// Engine labels.
     pub south: String,
+    /// North's engine label.
     pub north: String,
+    /// The moves played.
     pub moves: Vec<Move>,
+    /// The result.
     pub result: GameResult,
+    /// Why the game ended.
     pub reason: EndReason,
+    /// The game's seed.
     pub seed: u64,
+    /// How long the game took, in milliseconds.
     pub time_ms: u64,
 }
 
@@ -374,7 +397,9 @@ impl Record {
 
 /// A records file read back.
 pub struct RecordsFile {
+    /// The run the file holds.
     pub header: Header,
+    /// The variant of the header's rules.
     pub variant: Variant,
     /// The games in file order.
     pub records: Vec<Record>,

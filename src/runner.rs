@@ -65,6 +65,7 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// Games played in this run (not resumed).
     pub played: usize,
+    /// Wall time of this run.
     pub elapsed: Duration,
 }
 

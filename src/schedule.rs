@@ -8,11 +8,15 @@ use crate::rules::Board;
 /// One game to play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Job {
+    /// The game's index in the schedule.
     pub index: u64,
     /// Engine indices.
     pub south: usize,
+    /// North's engine index.
     pub north: usize,
+    /// The starting position.
     pub opening: Board,
+    /// The game's seed.
     pub seed: u64,
 }
 
@@ -57,22 +61,27 @@ impl Schedule {
         self.pairings.len() as u64 * self.games_per_pairing
     }
 
+    /// Whether the schedule has no game.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The engine pairings, in order.
     pub fn pairings(&self) -> &[(usize, usize)] {
         &self.pairings
     }
 
+    /// The opening positions, cycled through.
     pub fn openings(&self) -> &[Board] {
         &self.openings
     }
 
+    /// Games of each pairing.
     pub fn games_per_pairing(&self) -> u64 {
         self.games_per_pairing
     }
 
+    /// The master seed.
     pub fn seed(&self) -> u64 {
         self.seed
     }

@@ -20,18 +20,26 @@ use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Sear
 /// What the prover established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// The side to move wins in exactly this many plies.
     Win(u32),
+    /// The side to move loses in exactly this many plies (the longest defence).
     Loss(u32),
+    /// Not proven within the limits.
     Unknown,
 }
 
 /// The prover's answer.
 #[derive(Clone, Debug)]
 pub struct Solution {
+    /// What was proven.
     pub verdict: Verdict,
+    /// The winning move, or the longest defence.
     pub best_move: Option<Move>,
+    /// The line to the game's end.
     pub pv: Vec<Move>,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Wall time.
     pub time: Duration,
     /// Deepest completed iteration.
     pub depth: u32,

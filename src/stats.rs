@@ -68,6 +68,7 @@ fn erfc(x: f64) -> f64 {
 /// Elo, its 95% interval and LOS from pair outcomes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EloEstimate {
+    /// Complete colour-reversed pairs counted.
     pub pairs: u64,
     /// Mean score per game.
     pub score: f64,
@@ -75,6 +76,7 @@ pub struct EloEstimate {
     pub elo: f64,
     /// The 95% interval (a bound is infinite where the score's interval reaches 0 or 1).
     pub elo_ci95: [f64; 2],
+    /// Likelihood of superiority: the chance the first engine is the stronger.
     pub los: f64,
     /// Why the interval means little, when it does.
     pub caveat: Option<EloCaveat>,
@@ -163,9 +165,13 @@ pub fn elo_estimate(p: &Pentanomial) -> Option<EloEstimate> {
 /// A GSPRT on pair outcomes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
+    /// Elo under the null hypothesis.
     pub elo0: f64,
+    /// Elo under the alternative.
     pub elo1: f64,
+    /// False-positive rate.
     pub alpha: f64,
+    /// False-negative rate.
     pub beta: f64,
 }
 
@@ -177,19 +183,28 @@ pub enum Verdict {
     H1,
     /// `elo <= elo0` accepted.
     H0,
+    /// Neither yet: play on.
     Continue,
 }
 
 /// The SPRT's state for the results so far.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtState {
+    /// Elo under the null hypothesis.
     pub elo0: f64,
+    /// Elo under the alternative.
     pub elo1: f64,
+    /// False-positive rate.
     pub alpha: f64,
+    /// False-negative rate.
     pub beta: f64,
+    /// The log-likelihood ratio so far.
     pub llr: f64,
+    /// The bound at which H0 is accepted.
     pub lower: f64,
+    /// The bound at which H1 is accepted.
     pub upper: f64,
+    /// The verdict so far.
     pub verdict: Verdict,
 }
 
@@ -221,10 +236,12 @@ impl Sprt {
         Ok(sprt)
     }
 
+    /// The log-likelihood ratio at which H0 is accepted.
     pub fn lower(&self) -> f64 {
         (self.beta / (1.0 - self.alpha)).ln()
     }
 
+    /// The log-likelihood ratio at which H1 is accepted.
     pub fn upper(&self) -> f64 {
         ((1.0 - self.beta) / self.alpha).ln()
     }
@@ -246,6 +263,7 @@ impl Sprt {
         n * (log_likelihood(&pdf, &mle(&pdf, s1)) - log_likelihood(&pdf, &mle(&pdf, s0)))
     }
 
+    /// The test's state after the pair outcomes `p`.
     pub fn state(&self, p: &Pentanomial) -> SprtState {
         let llr = self.llr(p);
         let verdict = if llr >= self.upper() {
@@ -332,17 +350,22 @@ fn log_likelihood(pdf: &[(f64, f64)], model: &[(f64, f64)]) -> f64 {
 /// A tournament result between two players: points for `a` out of `games`.
 #[derive(Clone, Copy, Debug)]
 pub struct PairResult {
+    /// The first player's index.
     pub a: usize,
+    /// The second player's index.
     pub b: usize,
     /// Points of `a` (win 1, draw 1/2).
     pub points: f64,
+    /// Games between them.
     pub games: f64,
 }
 
 /// A rating with its 95% interval half-width.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Rating {
+    /// The rating, in Elo.
     pub elo: f64,
+    /// The half-width of its 95% interval.
     pub ci95: f64,
 }
 

@@ -46,6 +46,7 @@ impl fmt::Display for EndReason {
 pub struct Outcome {
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
+    /// Why.
     pub reason: EndReason,
 }
 
@@ -76,10 +77,12 @@ impl<'v> Game<'v> {
         self
     }
 
+    /// The game's variant.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
 
+    /// The starting position.
     pub fn start(&self) -> &Board {
         &self.positions[0]
     }
@@ -89,6 +92,7 @@ impl<'v> Game<'v> {
         self.positions.last().expect("a game has a position")
     }
 
+    /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -98,6 +102,7 @@ impl<'v> Game<'v> {
         &self.positions
     }
 
+    /// Moves played so far.
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
@@ -206,15 +211,22 @@ impl<'v> Game<'v> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     #[error("the game is over ({})", describe(.0))]
+    /// The game had already ended.
     Over(Outcome),
     #[error("move '{0}' is not legal here")]
+    /// The move is not legal in the position.
     Illegal(Move),
     #[error("{0}")]
+    /// The move text was refused.
     Notation(NotationError),
     #[error("move {index} of {count}: {error}")]
+    /// A move of a list was refused.
     InList {
+        /// Its place in the list, from 1.
         index: usize,
+        /// Moves in the list.
         count: usize,
+        /// Why it was refused.
         error: Box<GameError>,
     },
 }

@@ -18,11 +18,14 @@ pub use variant::{CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin,
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// The player who moves first from the presets' starts, seated at the bottom.
     South = 0,
+    /// The other player, seated at the top.
     North = 1,
 }
 
 impl Side {
+    /// Both players, South first.
     pub const BOTH: [Side; 2] = [Side::South, Side::North];
 
     /// The other player.

@@ -188,7 +188,9 @@ pub fn format_overture(flags: u8) -> &'static str {
 /// one choice per capture opportunity met (`true` = take `x`, `false` = pass `p`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The pit, 1..=2W in the mover's numbering.
     pub pit: u8,
+    /// One choice per optional capture met: `true` takes (`x`), `false` passes (`p`).
     pub choices: Vec<bool>,
 }
 

@@ -48,8 +48,10 @@ fn fold(a: u64, b: u64) -> u64 {
 }
 
 impl Board {
-    /// A board from its parts; the hash is computed here.
-    pub fn new(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
+    /// A board from its parts; the hash is computed here. Unchecked (seed totals,
+    /// out-of-play pits), so only the rules build boards: others parse positions, which
+    /// are checked.
+    pub(crate) fn new(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
         let mut board = Board {
             rings,
             to_move,
@@ -78,9 +80,11 @@ impl Board {
         mix(fold(a ^ HASH_KEYS[4] ^ state, b ^ HASH_SEED))
     }
 
+    /// A 64-bit hash of the rings, the side to move and the overture flags.
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// The side to move.
     pub fn to_move(&self) -> Side {
         self.to_move
     }
@@ -88,6 +92,7 @@ impl Board {
     pub fn ring(&self, side: Side) -> Ring {
         self.rings[side as usize]
     }
+    /// Both rings, South's first.
     pub fn rings(&self) -> [Ring; 2] {
         self.rings
     }
@@ -95,6 +100,7 @@ impl Board {
     pub fn overture_flags(&self) -> u8 {
         self.overture
     }
+    /// Whether `side` is still in its overture.
     pub fn in_overture(&self, side: Side) -> bool {
         self.overture & (1 << side as u8) != 0
     }
@@ -153,9 +159,13 @@ impl MoveOutcome<'_> {
 /// An owned legal move with its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegalMove {
+    /// The move.
     pub mv: Move,
+    /// The position it leads to.
     pub child: Board,
+    /// Laps sown.
     pub laps: u32,
+    /// Seeds captured.
     pub captured: u32,
 }
 
@@ -301,6 +311,7 @@ impl Default for MoveGen {
 }
 
 impl MoveGen {
+    /// A generator that lists every move (no point limit).
     pub fn new() -> MoveGen {
         MoveGen::default()
     }
@@ -378,12 +389,15 @@ impl Variant {
         Variant::new(Rules::load(spec)?)
     }
 
+    /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The rules' name.
     pub fn name(&self) -> &str {
         &self.rules.name
     }
+    /// Columns of the board (W).
     pub fn columns(&self) -> u8 {
         self.rules.columns
     }
@@ -1174,6 +1188,7 @@ pub struct Position<'v> {
 }
 
 impl<'v> Position<'v> {
+    /// A position at `board` with nothing to unmake.
     pub fn new(variant: &'v Variant, board: Board) -> Position<'v> {
         Position {
             variant,
@@ -1181,9 +1196,11 @@ impl<'v> Position<'v> {
             stack: Vec::new(),
         }
     }
+    /// The variant.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
+    /// The current board.
     pub fn board(&self) -> &Board {
         &self.board
     }

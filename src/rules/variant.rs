@@ -68,6 +68,7 @@ fn name_of<T: PartialEq + Copy>(names: &[(&'static str, T)], value: T) -> &'stat
 
 /// Smallest and largest board widths.
 pub const MIN_COLUMNS: u8 = 2;
+/// The most columns a board may have.
 pub const MAX_COLUMNS: u8 = 8;
 /// Largest `min_sow` (the lane comparison in `ring::lanes_at_least` needs <= 128).
 pub const MAX_MIN_SOW: u8 = 128;
@@ -84,18 +85,28 @@ pub const PRESETS: [&str; 3] = ["isolo-women", "isolo-boys", "igisoro"];
 /// Every rule key of RULES.md sections 3-5 and 8.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
+    /// The rules' name.
     pub name: String,
+    /// Columns (W): each side has 2W pits in two rows.
     pub columns: u8,
     /// Start seeds, `[south, north]`, each in its own numbering.
     #[serde(skip)]
     pub start: [Ring; 2],
+    /// Seeds a pit needs to start a move.
     pub min_sow: u8,
+    /// What makes a capture possible.
     pub capture: CaptureCondition,
+    /// Whether captures are forced or optional.
     pub capture_choice: CaptureChoice,
+    /// Where captured seeds are sown from.
     pub capture_sow_from: SowOrigin,
+    /// Whether the game starts with an overture.
     pub overture: bool,
+    /// Whether the rightmost column cannot be captured during the owner's overture.
     pub overture_protects: bool,
+    /// Whether a capture ends the move.
     pub capture_ends_move: bool,
+    /// Laps after which a move is endless (and illegal).
     pub max_laps: u32,
 }
 
@@ -490,13 +501,16 @@ impl RulesFile {
 pub struct CaptureSpot {
     /// The facing opponent lanes that count, in the opponent's ring (0, 1 or 2 of them).
     pub lanes: [u8; 2],
+    /// How many of `lanes` count.
     pub count: u8,
 }
 
 /// Tables derived from the rules for the fast board.
 #[derive(Clone, Debug)]
 pub struct Geometry {
+    /// Lap tables for the full loop of 2W pits.
     pub full: LoopTable,
+    /// Lap tables for the overture loop (the ng'hana's column left out).
     pub overture: LoopTable,
     /// `capture[protected][lane]`: facing lanes for a lap ending in `lane`; `protected`
     /// when the opponent's rightmost column cannot be captured.
@@ -510,6 +524,7 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The tables for a board of `columns` columns.
     pub fn new(columns: u8) -> Geometry {
         let w = columns as usize;
         let pits = 2 * w;

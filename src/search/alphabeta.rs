@@ -41,8 +41,11 @@ const HISTORY_MAX: i32 = 1 << 18;
 /// Alpha-beta settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaConfig {
+    /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Transposition table size in MB.
     pub hash_mb: usize,
+    /// Evaluation weights.
     pub weights: Weights,
 }
 

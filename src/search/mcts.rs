@@ -66,12 +66,19 @@ pub enum Parallelism {
 /// MCTS settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
+    /// Search threads.
     pub threads: usize,
+    /// Seed of the playouts.
     pub seed: u64,
+    /// UCT exploration constant.
     pub exploration: f64,
+    /// How playouts end.
     pub playout: Playout,
+    /// Longest playout before the evaluation scores it.
     pub max_playout_plies: u32,
+    /// Evaluation weights (cut playouts).
     pub weights: Weights,
+    /// How threads share the work.
     pub parallel: Parallelism,
 }
 
@@ -95,6 +102,7 @@ pub struct Mcts {
 }
 
 impl Mcts {
+    /// A searcher with these settings.
     pub fn new(config: MctsConfig) -> Mcts {
         Mcts { config }
     }

@@ -21,13 +21,16 @@ pub use crate::rules::moves::{move_generator, searched_children, searched_moves,
 /// When to stop searching; `None` everywhere means the searcher's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
+    /// Iterations of alpha-beta (plies).
     pub depth: Option<u32>,
     /// Nodes for alpha-beta, iterations (playouts) for MCTS.
     pub nodes: Option<u64>,
+    /// Wall time.
     pub time: Option<Duration>,
 }
 
 impl Limits {
+    /// Whether no limit is set.
     pub fn is_unbounded(&self) -> bool {
         self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
     }
@@ -36,8 +39,11 @@ impl Limits {
 /// One root move with its score and line.
 #[derive(Clone, Debug)]
 pub struct Line {
+    /// The root move.
     pub mv: Move,
+    /// Its score for the side to move.
     pub score: Score,
+    /// The principal variation, starting with `mv`.
     pub pv: Vec<Move>,
 }
 
@@ -48,16 +54,21 @@ pub struct SearchResult {
     pub lines: Vec<Line>,
     /// Completed depth (alpha-beta) or the deepest tree path (MCTS).
     pub depth: u32,
+    /// Nodes (alpha-beta) or iterations (MCTS).
     pub nodes: u64,
+    /// Wall time.
     pub time: Duration,
+    /// `ab` or `mcts`.
     pub engine: &'static str,
 }
 
 impl SearchResult {
+    /// The best line, if the position had a move.
     pub fn best(&self) -> Option<&Line> {
         self.lines.first()
     }
 
+    /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let secs = self.time.as_secs_f64();
         if secs > 0.0 {
@@ -71,19 +82,27 @@ impl SearchResult {
 /// A progress report: a completed depth (alpha-beta) or an interval (MCTS).
 #[derive(Clone, Debug)]
 pub struct Progress {
+    /// Completed depth (alpha-beta) or the deepest tree path (MCTS).
     pub depth: u32,
+    /// The best score so far.
     pub score: Score,
+    /// The best line so far.
     pub pv: Vec<Move>,
+    /// Nodes or iterations so far.
     pub nodes: u64,
+    /// Time so far.
     pub time: Duration,
 }
 
 /// A search to run on one position.
 pub struct SearchRequest<'a> {
+    /// The rules.
     pub variant: &'a Variant,
+    /// The position to search.
     pub board: Board,
     /// Hashes of the earlier positions of the game, oldest first, for repetitions.
     pub history: Vec<u64>,
+    /// When to stop.
     pub limits: Limits,
     /// How many root moves to score exactly (1 = just the best).
     pub multipv: usize,
@@ -102,6 +121,7 @@ impl SearchRequest<'_> {
 
 /// Anything that searches a position.
 pub trait Searcher {
+    /// Searches `request`, calling `report` with progress now and then.
     fn search(
         &mut self,
         request: &SearchRequest,

@@ -93,6 +93,7 @@ impl Score {
         }
     }
 
+    /// Whether this is a proven win or loss.
     pub fn is_proven(&self) -> bool {
         matches!(self, Score::Win(_) | Score::Loss(_))
     }

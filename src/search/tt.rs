@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// What a stored value means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The value itself.
     Exact,
     /// The true value is at least this (a fail high).
     Lower,
@@ -17,13 +18,17 @@ pub enum Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The stored value (proven values counted from this node).
     pub value: i32,
     /// The best move's index in generation order (`NO_MOVE` if none).
     pub best: u16,
+    /// Depth searched below the node.
     pub depth: u8,
+    /// What the value bounds.
     pub bound: Bound,
 }
 
+/// `best` when no move is stored.
 pub const NO_MOVE: u16 = u16::MAX;
 
 /// Depth a fresher entry may give up before an older, deeper one keeps its slot.
@@ -74,10 +79,18 @@ const FALLBACK_MAX_MB: usize = 64 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     #[error("hash must be at least 1 MB")]
+    /// A table of 0 MB.
     Empty,
     #[error("hash {wanted} MB is more than this machine allows ({most} MB: half its memory)")]
-    TooLarge { wanted: usize, most: usize },
+    /// More than the machine allows.
+    TooLarge {
+        /// The size asked for, in MB.
+        wanted: usize,
+        /// The largest the machine allows, in MB.
+        most: usize,
+    },
     #[error("hash {0} MB: the memory cannot be allocated")]
+    /// The allocation failed.
     Allocation(usize),
 }
 
@@ -140,6 +153,7 @@ impl TranspositionTable {
         &self.slots[(key as usize) & (self.slots.len() - 1)]
     }
 
+    /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let (check, data) = (
@@ -149,6 +163,7 @@ impl TranspositionTable {
         (check ^ data == key && data != 0).then(|| Entry::unpack(data).0)
     }
 
+    /// Stores `entry` for `key`, unless a deeper entry of this search holds the slot.
     pub fn store(&self, key: u64, entry: Entry) {
         let slot = self.slot(key);
         let generation = self.generation();
@@ -169,6 +184,7 @@ impl TranspositionTable {
         slot[1].store(data, Ordering::Relaxed);
     }
 
+    /// Slots in the table.
     pub fn slots(&self) -> usize {
         self.slots.len()
     }
