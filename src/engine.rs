@@ -268,6 +268,13 @@ impl EngineSpec {
         })
     }
 
+    /// Whether every game this engine plays from one position with one opponent is the
+    /// same game: alpha-beta on one thread without a time limit (the others draw on
+    /// their seed, and a clock varies).
+    pub fn is_deterministic(&self) -> bool {
+        matches!(&self.kind, EngineKind::AlphaBeta(c) if c.threads == 1 && self.limits.time.is_none())
+    }
+
     /// Whether this engine searches (and so takes limits).
     pub fn searches(&self) -> bool {
         matches!(self.kind, EngineKind::AlphaBeta(_) | EngineKind::Mcts(_))

@@ -893,3 +893,85 @@ fn negative_sprt_bounds_and_rules_file_names_are_accepted() {
     assert_eq!(names, ["isolo-boys", "fast boys"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn undo_as_north_keeps_the_engines_opening_move() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "play",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab:depth=2",
+            "--as",
+            "n",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"UNDO\nQuit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("You play North"), "{text}");
+    assert!(text.contains("Engine plays "), "{text}");
+    assert!(text.contains("Nothing to undo."), "{text}");
+    assert_eq!(text.matches("Engine plays ").count(), 1, "{text}");
+    assert!(text.contains("Game abandoned."), "{text}");
+}
+
+#[test]
+fn deterministic_engines_replaying_one_game_are_warned_about() {
+    let stderr = |args: &[&str]| String::from_utf8(run(args).stderr).unwrap();
+    let warned = stderr(&[
+        "compare",
+        "--variant",
+        "isolo-women",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:depth=2",
+        "--games",
+        "4",
+        "--openings",
+        "start",
+    ]);
+    assert!(
+        warned.contains("warning: ab:depth=2 is deterministic"),
+        "{warned}"
+    );
+    let warned = stderr(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:depth=2",
+        "--engine",
+        "ab:depth=1",
+        "--games",
+        "6",
+    ]);
+    assert!(
+        warned.contains("warning: every engine is deterministic"),
+        "{warned}"
+    );
+    let quiet = stderr(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "ab:depth=2",
+        "--engine",
+        "random",
+        "--games",
+        "6",
+    ]);
+    assert!(!quiet.contains("deterministic"), "{quiet}");
+}

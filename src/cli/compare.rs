@@ -51,6 +51,16 @@ pub struct CompareArgs {
     pub plot: Option<String>,
 }
 
+/// How many different starts `openings` gives, where that is bounded (random plies vary
+/// with each game's seed).
+fn distinct_starts(openings: &Openings) -> Option<u64> {
+    match openings {
+        Openings::Start | Openings::Random(0) => Some(1),
+        Openings::Random(_) => None,
+        Openings::Suite(positions) => Some(positions.len() as u64),
+    }
+}
+
 fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
     match spec {
         "start" => Ok(Openings::Start),
@@ -140,6 +150,15 @@ pub fn run(args: &CompareArgs) -> CliResult {
         .iter()
         .map(|v| openings_for(v, &args.openings))
         .collect::<Result<_, _>>()?;
+    let distinct_starts = distinct_starts(&openings[0]).unwrap_or(u64::MAX);
+    if engine.is_deterministic() && args.games > distinct_starts {
+        eprintln!(
+            "warning: {engine} is deterministic (alpha-beta with a depth or node limit and one thread): {} games from {} repeat the same {}; use --openings random:K",
+            args.games,
+            super::plural(distinct_starts, "start", "starts"),
+            super::plural(distinct_starts, "game", "games"),
+        );
+    }
     let bar = progress_bar(args.games * variants.len() as u64, 0);
     let mut stats: Vec<VariantStats> = Vec::new();
     for ((variant, spec), openings) in variants.iter().zip(&args.variants).zip(&openings) {

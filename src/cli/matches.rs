@@ -194,10 +194,7 @@ impl RunArgs {
 /// Deterministic engines replay the same game from the same opening and colours: say so
 /// when a run would repeat games.
 fn warn_replayed_games(engines: &[EngineSpec], openings: usize, games: u64) {
-    let deterministic = engines.iter().all(|e| match &e.kind {
-        EngineKind::AlphaBeta(c) => c.threads == 1 && e.limits.time.is_none(),
-        _ => false,
-    });
+    let deterministic = engines.iter().all(EngineSpec::is_deterministic);
     if deterministic && games > 2 * openings as u64 {
         eprintln!(
             "warning: every engine is deterministic (alpha-beta with a depth or node limit and one thread): {games} games from {} repeat the same {}; use --openings with more positions",
