@@ -1,5 +1,7 @@
 //! Every subcommand run as a process, its output checked.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
@@ -27,20 +29,9 @@ fn json_of(args: &[&str]) -> serde_json::Value {
 /// nothing on stdout, no panic.
 fn fails(args: &[&str], expected: &str) {
     let out = run(args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line, got {stderr:?}"
-    );
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(
-        stderr.contains(expected),
-        "{args:?}: {stderr:?} lacks {expected:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(out.stdout.is_empty());
+    common::assert_refused(args, out.status.code(), &stdout, &stderr, expected);
 }
 
 const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17 S SN";
@@ -542,24 +533,29 @@ fn bench_prints_a_node_signature() {
     );
 }
 
-#[test]
-fn play_through_stdin() {
+/// Runs `play` with `input` on its standard input; its standard output and whether it
+/// exited successfully. (Input it did not read is no error: the game may end first.)
+fn play_session(args: &[&str], input: &[u8]) -> (String, bool) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args(["play", "--variant", "isolo-women", "--engine", "ab:depth=3"])
+        .arg("play")
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"moves\n99\nhint\n1\nundo\n3\nquit\n")
-        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input);
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.success())
+}
+
+#[test]
+fn play_through_stdin() {
+    let (text, ok) = play_session(
+        &["--variant", "isolo-women", "--engine", "ab:depth=3"],
+        b"moves\n99\nhint\n1\nundo\n3\nquit\n",
+    );
+    assert!(ok);
     for expected in [
         "You play South",
         "Legal moves: 1 (takes 12)",
@@ -575,31 +571,24 @@ fn play_through_stdin() {
 
 #[test]
 fn play_until_the_engine_wins() {
-    use std::io::Write;
     // The women's game is a forced first-player win: the engine playing South wins
     // whatever North does; here North always plays its first legal move.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args([
-            "play",
+    let moves: String = (1..=16)
+        .cycle()
+        .take(200)
+        .map(|p| format!("{p}\n"))
+        .collect();
+    let (text, _) = play_session(
+        &[
             "--variant",
             "isolo-women",
             "--engine",
             "ab:depth=8",
             "--as",
             "N",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let moves: String = (1..=16)
-        .cycle()
-        .take(200)
-        .map(|p| format!("{p}\n"))
-        .collect();
-    let _ = child.stdin.take().unwrap().write_all(moves.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+        ],
+        moves.as_bytes(),
+    );
     assert!(
         text.contains("The engine wins: North has no legal move."),
         "{text}"
@@ -896,30 +885,18 @@ fn negative_sprt_bounds_and_rules_file_names_are_accepted() {
 
 #[test]
 fn undo_as_north_keeps_the_engines_opening_move() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args([
-            "play",
+    let (text, ok) = play_session(
+        &[
             "--variant",
             "isolo-boys",
             "--engine",
             "ab:depth=2",
             "--as",
             "n",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"UNDO\nQuit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+        ],
+        b"UNDO\nQuit\n",
+    );
+    assert!(ok);
     assert!(text.contains("You play North"), "{text}");
     assert!(text.contains("Engine plays "), "{text}");
     assert!(text.contains("Nothing to undo."), "{text}");

@@ -181,3 +181,30 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
 pub fn known_within(variant: &Variant, board: &Board, depth: u32) -> Known {
     brute_force(variant, board, depth, &mut Vec::new(), &mut MoveGen::new())
 }
+
+/// Checks how a refused command ended: exit status 2, one line on stderr starting
+/// `error: ` and containing `expected`, no panic, nothing on stdout.
+pub fn assert_refused(
+    args: &[&str],
+    code: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+    expected: &str,
+) {
+    assert_eq!(code, Some(2), "{args:?}: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("internal error"),
+        "{args:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: {stderr:?} lacks {expected:?}"
+    );
+    assert!(stdout.is_empty(), "{args:?} printed {stdout:?}");
+}
