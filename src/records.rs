@@ -536,11 +536,15 @@ fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> R
             return Err(format!("game {} is recorded twice", r.game));
         }
         if r.game > expected {
-            return Err(format!(
-                "game {expected} is missing (the records go from game {} to game {})",
-                expected.saturating_sub(1),
-                r.game
-            ));
+            let context = match expected {
+                0 => format!("the records start at game {}", r.game),
+                _ => format!(
+                    "the records go from game {} to game {}",
+                    expected - 1,
+                    r.game
+                ),
+            };
+            return Err(format!("game {expected} is missing ({context})"));
         }
         let job: Job = schedule.job(r.game);
         let (south, north) = (&engines[job.south], &engines[job.north]);
