@@ -38,3 +38,4 @@ pub mod schedule;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod ugi;

@@ -1,0 +1,220 @@
+//! `isolo-ai ugi` driven as a manager would: a process, commands on its input, answers
+//! read line by line with deadlines.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// How long one answer may take.
+const ANSWER: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line sent (`> `) and received, for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .arg("ugi")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        let input = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        self.transcript.push(format!("> {command}"));
+        writeln!(self.input, "{command}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that `done` accepts.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + ANSWER;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer in time:\n{}", self.transcript.join("\n")));
+            self.transcript.push(line.clone());
+            got.push(line.clone());
+            if done(&line) {
+                return got;
+            }
+        }
+    }
+
+    fn ask(&mut self, command: &str, prefix: &str) -> String {
+        self.send(command);
+        self.until(|l| l.starts_with(prefix)).pop().unwrap()
+    }
+
+    fn bestmove(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(go);
+        let mut lines = self.until(|l| l.starts_with("bestmove "));
+        let best = lines.pop().unwrap()["bestmove ".len()..].to_string();
+        (best, lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn handshake_options_and_queries() {
+    let mut e = Engine::start();
+    e.send("ugi");
+    let hello = e.until(|l| l == "ugiok");
+    assert!(hello[0].starts_with("id name isolo-ai"), "{hello:?}");
+    for option in [
+        "Variant", "Engine", "Hash", "Threads", "MultiPV", "Weights", "Seed",
+    ] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} "))),
+            "{option} missing: {hello:?}"
+        );
+    }
+    assert_eq!(e.ask("isready", "readyok"), "readyok");
+    e.send("setoption name Variant value isolo-women");
+    e.send("position startpos");
+    assert_eq!(e.ask("query p1turn", "response"), "response true");
+    assert_eq!(e.ask("query gameover", "response"), "response false");
+    e.send("position startpos moves 12");
+    assert_eq!(e.ask("query p1turn", "response"), "response false");
+    assert_eq!(e.ask("query result", "response"), "response none");
+}
+
+#[test]
+fn a_proven_win_is_reported_exactly_and_a_finished_game_has_no_move() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-women");
+    e.send("position startpos");
+    let (best, info) = e.bestmove("go depth 6");
+    assert_eq!(best, "12");
+    let last = info.last().unwrap();
+    assert!(
+        last.contains(" score win 5 ") && last.contains(" pv 12 "),
+        "{last}"
+    );
+    // South has no move: the game is over, North won.
+    e.send("position fen 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S");
+    assert_eq!(e.ask("query gameover", "response"), "response true");
+    assert_eq!(e.ask("query result", "response"), "response p2win");
+    assert_eq!(e.bestmove("go movetime 50").0, "none");
+}
+
+#[test]
+fn bad_commands_are_answered_and_ignored() {
+    let mut e = Engine::start();
+    for (command, expected) in [
+        ("bogus", "unknown command 'bogus'"),
+        ("go nodes x", "'x' is not a number"),
+        ("go sideways 3", "unknown parameter 'sideways'"),
+        ("position fen 1,2 S", "position:"),
+        ("position startpos moves 1 99", "move 2 of 2"),
+        ("setoption name Hash value 0", "Hash: expected 1..="),
+        (
+            "setoption name Variant value chess",
+            "Variant: unknown variant",
+        ),
+        ("setoption name Colour value red", "unknown option 'colour'"),
+        ("query weather", "query: expected"),
+        ("perft", "perft: expected a depth"),
+    ] {
+        let answer = e.ask(command, "info string error: ");
+        assert!(answer.contains(expected), "{command}: {answer}");
+    }
+    assert_eq!(e.ask("isready", "readyok"), "readyok");
+    assert_eq!(
+        e.ask("perft 2", "info string perft"),
+        "info string perft 2 nodes 51"
+    );
+}
+
+#[test]
+fn stop_and_quit_are_obeyed_during_a_search() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value igisoro");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(e.ask("isready", "readyok"), "readyok");
+    let started = Instant::now();
+    let (best, _) = e.bestmove("stop");
+    assert!(best.parse::<u8>().is_ok(), "{best}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    e.send("setoption name Engine value mcts");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_whole_game_through_the_protocol() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-boys");
+    e.send("uginewgame");
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        if e.ask("query gameover", "response") == "response true" {
+            break;
+        }
+        let (best, _) = e.bestmove("go p1time 2000 p2time 2000 p1inc 10 p2inc 10");
+        moves.push(best);
+        assert!(moves.len() < 300, "the game should end");
+    }
+    let result = e.ask("query result", "response");
+    assert!(
+        result == "response p1win" || result == "response p2win",
+        "{result}"
+    );
+    // The same moves, checked by the rules as apply plays them.
+    let applied = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "apply",
+            "--variant",
+            "isolo-boys",
+            "--json",
+            "--moves",
+            &moves.join(" "),
+        ])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&applied.stdout).unwrap();
+    let winner = if result == "response p1win" { "S" } else { "N" };
+    assert_eq!(json["result"], winner);
+}
