@@ -541,7 +541,7 @@ fn info_line(
     pv: &[crate::rules::Move],
 ) -> String {
     let ms = time.as_millis() as u64;
-    let nps = nodes * 1000 / ms.max(1);
+    let nps = (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
     let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
     format!(
         "info depth {depth} multipv {multipv} score {} nodes {nodes} nps {nps} time {ms} pv {}",
