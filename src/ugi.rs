@@ -496,22 +496,22 @@ impl SearchJob {
         };
         let out = Arc::clone(&self.out);
         let result = searcher.search(&request, &mut |p: &Progress| {
-            say(
-                &out,
-                &info_line(p.depth, 1, p.score, p.nodes, p.time, &p.pv),
-            );
+            let counts = Counts {
+                nodes: p.nodes,
+                time: p.time,
+                hashfull: p.hashfull,
+            };
+            say(&out, &info_line(p.depth, 1, p.score, &counts, &p.pv));
         });
+        let counts = Counts {
+            nodes: result.nodes,
+            time: result.time,
+            hashfull: result.hashfull,
+        };
         for (k, line) in result.lines.iter().enumerate() {
             say(
                 &self.out,
-                &info_line(
-                    result.depth,
-                    k + 1,
-                    line.score,
-                    result.nodes,
-                    result.time,
-                    &line.pv,
-                ),
+                &info_line(result.depth, k + 1, line.score, &counts, &line.pv),
             );
         }
         match result.best() {
@@ -532,20 +532,29 @@ pub fn score_text(score: Score) -> String {
     }
 }
 
+/// What a search has spent, for `info` lines.
+struct Counts {
+    nodes: u64,
+    time: Duration,
+    hashfull: u32,
+}
+
+/// An `info` line; `seldepth` is the depth (the searchers extend no line past it).
 fn info_line(
     depth: u32,
     multipv: usize,
     score: Score,
-    nodes: u64,
-    time: Duration,
+    counts: &Counts,
     pv: &[crate::rules::Move],
 ) -> String {
-    let ms = time.as_millis() as u64;
-    let nps = (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
+    let ms = counts.time.as_millis() as u64;
+    let nps = (counts.nodes as u128 * 1_000_000 / counts.time.as_micros().max(1)) as u64;
     let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
     format!(
-        "info depth {depth} multipv {multipv} score {} nodes {nodes} nps {nps} time {ms} pv {}",
+        "info depth {depth} seldepth {depth} multipv {multipv} score {} nodes {} nps {nps} time {ms} hashfull {} pv {}",
         score_text(score),
+        counts.nodes,
+        counts.hashfull,
         pv.join(" ")
     )
 }

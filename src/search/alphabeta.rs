@@ -475,6 +475,7 @@ impl<'a> Worker<'a> {
                     pv: moves_of_line(self.shared.variant, root, &best.pv),
                     nodes: self.shared.nodes.load(Ordering::Relaxed) + self.pending_nodes,
                     time: self.shared.start.elapsed(),
+                    hashfull: self.shared.tt.hashfull(),
                 };
                 report(&progress);
                 if self.finished(&moves, depth, multipv) {
@@ -663,6 +664,7 @@ impl Searcher for AlphaBeta {
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: start.elapsed(),
             engine: "ab",
+            hashfull: self.tt.hashfull(),
         }
     }
 }

@@ -724,6 +724,7 @@ impl Searcher for Mcts {
             nodes: total,
             time: start.elapsed(),
             engine: "mcts",
+            hashfull: tree_fill(&tree_refs),
         }
     }
 }
@@ -893,5 +894,12 @@ fn progress_of(
         pv: best.map(|l| l.pv.clone()).unwrap_or_default(),
         nodes: iterations,
         time: start.elapsed(),
+        hashfull: tree_fill(trees),
     }
+}
+
+/// The fullest tree's nodes against `MAX_TREE_NODES`, in permille.
+fn tree_fill(trees: &[&Tree]) -> u32 {
+    let most = trees.iter().map(|t| t.nodes.len()).max().unwrap_or(0);
+    (most * 1000 / MAX_TREE_NODES) as u32
 }

@@ -60,6 +60,9 @@ pub struct SearchResult {
     pub time: Duration,
     /// `ab` or `mcts`.
     pub engine: &'static str,
+    /// How full the searcher's memory is, in permille: alpha-beta's table (entries of
+    /// this search), or MCTS's tree against its node cap.
+    pub hashfull: u32,
 }
 
 impl SearchResult {
@@ -92,6 +95,8 @@ pub struct Progress {
     pub nodes: u64,
     /// Time so far.
     pub time: Duration,
+    /// How full the searcher's memory is, in permille (see `SearchResult::hashfull`).
+    pub hashfull: u32,
 }
 
 /// A search to run on one position.

@@ -31,6 +31,9 @@ pub struct Entry {
 /// `best` when no move is stored.
 pub const NO_MOVE: u16 = u16::MAX;
 
+/// Slots sampled for `hashfull`.
+const HASHFULL_SAMPLE: usize = 1000;
+
 /// Depth a fresher entry may give up before an older, deeper one keeps its slot.
 const REPLACE_DEPTH_MARGIN: u8 = 2;
 
@@ -182,6 +185,21 @@ impl TranspositionTable {
         let data = entry.pack(generation);
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand slots holding entries of the current search (the
+    /// UCI convention for `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.slots.len().min(HASHFULL_SAMPLE);
+        let generation = self.generation();
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| {
+                let data = slot[1].load(Ordering::Relaxed);
+                data != 0 && Entry::unpack(data).1 == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
     }
 
     /// Slots in the table.
