@@ -338,8 +338,9 @@ impl Session {
         );
     }
 
-    /// The limits of a `go` command.
-    fn limits(&self, words: &[&str]) -> Result<Limits, String> {
+    /// The limits of a `go` command, and whether they come from the clock alone (a move
+    /// on the clock is not worth thinking over when it is the only one).
+    fn limits(&self, words: &[&str]) -> Result<(Limits, bool), String> {
         let mut limits = Limits::default();
         let mut clock = [None, None];
         let mut increment = [0u64, 0u64];
@@ -374,13 +375,14 @@ impl Session {
             i += 2;
         }
         let mover = self.board.to_move() as usize;
+        let clocked = limits.is_unbounded() && !infinite && clock[mover].is_some();
         if let (None, Some(left)) = (limits.time, clock[mover]) {
             limits.time = Some(move_time(left, increment[mover]));
         }
         if infinite || limits.is_unbounded() {
             limits.time = Some(INFINITE);
         }
-        Ok(limits)
+        Ok((limits, clocked))
     }
 
     /// `go ...`: starts a search on its own thread.
@@ -388,8 +390,8 @@ impl Session {
         if self.running.is_some() {
             return error(&self.out, "a search is running: send stop first");
         }
-        let limits = match self.limits(words) {
-            Ok(limits) => limits,
+        let (limits, clocked) = match self.limits(words) {
+            Ok(found) => found,
             Err(e) => return error(&self.out, &e),
         };
         let searcher = match self.searcher.take() {
@@ -408,6 +410,7 @@ impl Session {
             board: self.board,
             history: self.history.clone(),
             limits,
+            clocked,
             multipv: self.settings.multipv,
             stop: Arc::clone(&stop),
         };
@@ -466,6 +469,8 @@ struct SearchJob {
     board: Board,
     history: Vec<u64>,
     limits: Limits,
+    /// Whether the time came from the clock alone.
+    clocked: bool,
     multipv: usize,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
@@ -482,8 +487,14 @@ impl SearchJob {
     /// Searches, reporting `info` lines, and ends with `bestmove`; hands the searcher
     /// back.
     fn run(self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
-        if searched_moves(&self.variant, &self.board).0.is_empty() {
+        let (moves, cut) = searched_moves(&self.variant, &self.board);
+        if moves.is_empty() {
             self.answer("none");
+            return searcher;
+        }
+        if self.clocked && moves.len() == 1 && !cut {
+            say(&self.out, "info string the only move: played at once");
+            self.answer(&moves[0].mv.to_string());
             return searcher;
         }
         let request = SearchRequest {

@@ -130,6 +130,17 @@ fn a_proven_win_is_reported_exactly_and_a_finished_game_has_no_move() {
     assert_eq!(e.ask("query gameover", "response"), "response true");
     assert_eq!(e.ask("query result", "response"), "response p2win");
     assert_eq!(e.bestmove("go movetime 50").0, "none");
+    // One legal move on the clock is played at once; a fixed time still searches it.
+    e.send("position fen 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,3 S");
+    let (best, info) = e.bestmove("go p1time 60000 p2time 60000");
+    assert_eq!(best, "8");
+    assert_eq!(info, ["info string the only move: played at once"]);
+    let (best, info) = e.bestmove("go movetime 50");
+    assert_eq!(best, "8");
+    assert!(
+        info.iter().any(|l| l.contains(" score loss 2 ")),
+        "{info:?}"
+    );
 }
 
 #[test]
