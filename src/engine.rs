@@ -293,14 +293,9 @@ impl EngineSpec {
     /// A bot playing by this spec; `seed` drives its random choices. Fails only when the
     /// alpha-beta table cannot be allocated.
     pub fn bot(&self, seed: u64) -> Result<Bot, TableError> {
-        let searcher: Option<Box<dyn Searcher + Send>> = match &self.kind {
-            EngineKind::AlphaBeta(c) => Some(Box::new(AlphaBeta::new(c.clone())?)),
-            EngineKind::Mcts(c) => Some(Box::new(Mcts::new(MctsConfig { seed, ..c.clone() }))),
-            _ => None,
-        };
         Ok(Bot {
             spec: self.clone(),
-            searcher,
+            searcher: self.seeded_searcher(Some(seed))?,
             rng: SmallRng::seed_from_u64(seed),
             stop: None,
         })
@@ -308,9 +303,20 @@ impl EngineSpec {
 
     /// The searcher of a searching engine (its seed as the spec says), for one search.
     pub fn searcher(&self) -> Result<Option<Box<dyn Searcher + Send>>, TableError> {
+        self.seeded_searcher(None)
+    }
+
+    /// The searcher, its random choices drawn from `seed` where given.
+    fn seeded_searcher(
+        &self,
+        seed: Option<u64>,
+    ) -> Result<Option<Box<dyn Searcher + Send>>, TableError> {
         Ok(match &self.kind {
             EngineKind::AlphaBeta(c) => Some(Box::new(AlphaBeta::new(c.clone())?)),
-            EngineKind::Mcts(c) => Some(Box::new(Mcts::new(c.clone()))),
+            EngineKind::Mcts(c) => Some(Box::new(Mcts::new(MctsConfig {
+                seed: seed.unwrap_or(c.seed),
+                ..c.clone()
+            }))),
             _ => None,
         })
     }

@@ -273,21 +273,10 @@ impl Session {
         Ok(())
     }
 
-    /// The game as the position and its history make it, for `query`.
+    /// How the game stands by the rules, for `query`.
     fn outcome(&self) -> Option<crate::rules::Outcome> {
-        let variant = &self.settings.variant;
-        if !variant.has_legal_move(&self.board, &mut crate::rules::MoveGen::new()) {
-            return Some(crate::rules::Outcome {
-                winner: Some(self.board.to_move().opponent()),
-                reason: crate::rules::EndReason::NoMoves,
-            });
-        }
-        let now = self.board.hash();
-        let seen = self.history.iter().filter(|&&h| h == now).count() + 1;
-        (seen >= crate::rules::DRAW_REPETITIONS).then_some(crate::rules::Outcome {
-            winner: None,
-            reason: crate::rules::EndReason::Repetition,
-        })
+        let history = self.history.iter().copied();
+        crate::rules::game::rules_outcome(&self.settings.variant, &self.board, history)
     }
 
     /// `query gameover|p1turn|result`.

@@ -125,26 +125,17 @@ impl<'v> Game<'v> {
     /// How the game has ended, or `None` while it goes on. A side without a legal move
     /// has lost even on the ply cap: the rules' result comes before adjudication.
     pub fn outcome(&self) -> Option<Outcome> {
-        let board = self.board();
-        if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
-            return Some(Outcome {
-                winner: Some(board.to_move().opponent()),
-                reason: EndReason::NoMoves,
-            });
-        }
-        let draw = |reason| {
-            Some(Outcome {
-                winner: None,
-                reason,
-            })
-        };
-        if self.repetitions() >= DRAW_REPETITIONS {
-            return draw(EndReason::Repetition);
-        }
-        if self.max_plies.is_some_and(|cap| self.plies() >= cap) {
-            return draw(EndReason::PlyLimit);
-        }
-        None
+        let earlier = self.positions[..self.positions.len() - 1]
+            .iter()
+            .map(Board::hash);
+        rules_outcome(self.variant, self.board(), earlier).or_else(|| {
+            self.max_plies
+                .filter(|&cap| self.plies() >= cap)
+                .map(|_| Outcome {
+                    winner: None,
+                    reason: EndReason::PlyLimit,
+                })
+        })
     }
 
     /// Plays `mv` if it is legal here and the game goes on.
@@ -205,6 +196,28 @@ impl<'v> Game<'v> {
         self.positions.pop();
         Some(mv)
     }
+}
+
+/// How a game at `board` has ended by the rules alone (RULES.md 3.6), given the hashes of
+/// the positions before it: the side to move without a legal move has lost; a position
+/// occurring for the third time is a draw. `None` while the game goes on.
+pub fn rules_outcome(
+    variant: &Variant,
+    board: &Board,
+    earlier: impl IntoIterator<Item = u64>,
+) -> Option<Outcome> {
+    if !variant.has_legal_move(board, &mut MoveGen::new()) {
+        return Some(Outcome {
+            winner: Some(board.to_move().opponent()),
+            reason: EndReason::NoMoves,
+        });
+    }
+    let now = board.hash();
+    let seen = 1 + earlier.into_iter().filter(|&h| h == now).count();
+    (seen >= DRAW_REPETITIONS).then_some(Outcome {
+        winner: None,
+        reason: EndReason::Repetition,
+    })
 }
 
 /// Why a move was not played.
