@@ -101,6 +101,7 @@ impl<'v> Prover<'v> {
                 depth: Some(max_plies.max(1)),
                 time,
                 nodes: None,
+                soft_time: None,
             },
             multipv: 1,
             stop: None,

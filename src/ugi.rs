@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::clock::Clock;
 use crate::engine::{EngineSpec, SpecError, MAX_THREADS};
 use crate::eval::Weights;
 use crate::rules::{Board, Game, Side, Variant};
@@ -21,14 +22,6 @@ use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Sear
 pub const ENGINE_NAME: &str = concat!("isolo-ai ", env!("CARGO_PKG_VERSION"));
 /// The variant before any `setoption name Variant`.
 pub const DEFAULT_VARIANT: &str = "isolo-boys";
-/// A clock's share of the remaining time one move may use.
-const CLOCK_MOVES_LEFT: u32 = 30;
-/// Of the increment, the share a move may spend.
-const INCREMENT_SHARE: f64 = 0.8;
-/// The least time a clocked move is given, in milliseconds.
-const MIN_MOVE_MS: u64 = 5;
-/// Kept back from the clock for the manager's and the operating system's delays.
-const CLOCK_MARGIN_MS: u64 = 20;
 /// "Until stopped": a year.
 const INFINITE: Duration = Duration::from_secs(365 * 24 * 3600);
 
@@ -366,7 +359,11 @@ impl Session {
         let mover = self.board.to_move() as usize;
         let clocked = limits.is_unbounded() && !infinite && clock[mover].is_some();
         if let (None, Some(left)) = (limits.time, clock[mover]) {
-            limits.time = Some(move_time(left, increment[mover]));
+            let clock = Clock {
+                left: Duration::from_millis(left),
+                increment: Duration::from_millis(increment[mover]),
+            };
+            limits = clock.limits(limits);
         }
         if infinite || limits.is_unbounded() {
             limits.time = Some(INFINITE);
@@ -443,13 +440,6 @@ impl Session {
 
 /// The deepest `perft` the protocol runs (it blocks the command loop).
 const MAX_PERFT_DEPTH: u32 = 8;
-
-/// The time one move may use with `left` ms on the clock and `increment` ms a move.
-pub fn move_time(left: u64, increment: u64) -> Duration {
-    let usable = left.saturating_sub(CLOCK_MARGIN_MS);
-    let share = usable / CLOCK_MOVES_LEFT as u64 + (increment as f64 * INCREMENT_SHARE) as u64;
-    Duration::from_millis(share.min(usable).max(MIN_MOVE_MS))
-}
 
 /// What a search thread needs.
 struct SearchJob {
@@ -557,17 +547,4 @@ fn info_line(
         counts.hashfull,
         pv.join(" ")
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_time_keeps_a_margin_and_uses_the_increment() {
-        assert_eq!(move_time(10_000, 0), Duration::from_millis(332));
-        assert_eq!(move_time(10_000, 100), Duration::from_millis(412));
-        assert_eq!(move_time(0, 0), Duration::from_millis(MIN_MOVE_MS));
-        assert!(move_time(100, 1000) <= Duration::from_millis(100));
-    }
 }

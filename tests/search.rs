@@ -596,3 +596,32 @@ fn every_multipv_line_starts_with_its_move() {
         }
     }
 }
+
+/// On a clock (a target well below the hard limit), both searchers stop near the target
+/// on a position they cannot prove, and at once on one they prove.
+#[test]
+fn clocked_searches_stop_near_their_target() {
+    let igisoro = Variant::load("igisoro").unwrap();
+    let clock = isolo_ai::clock::Clock {
+        left: std::time::Duration::from_secs(100),
+        increment: std::time::Duration::ZERO,
+    };
+    let mut limits = clock.limits(Limits::default());
+    limits.soft_time = Some(std::time::Duration::from_millis(20));
+    // The hard limit is 30 s: stopping within a few targets shows the target at work.
+    let searchers: [&mut dyn Searcher; 2] = [&mut alpha_beta(), &mut mcts(1)];
+    for searcher in searchers {
+        let result = search(searcher, &igisoro, igisoro.start(), limits);
+        assert!(result.best().is_some());
+        assert!(
+            result.time < std::time::Duration::from_secs(5),
+            "{}: {:?}",
+            result.engine,
+            result.time
+        );
+    }
+    // The women's start is a proven win: a clocked search stops once it sees it.
+    let women = Variant::load("isolo-women").unwrap();
+    let result = search(&mut alpha_beta(), &women, women.start(), limits);
+    assert!(matches!(best_score(&result), Score::Win(_)));
+}

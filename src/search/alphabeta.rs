@@ -17,7 +17,7 @@ use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
     is_proven, loss_in, move_generator, moves_of_line, searched_children, searched_moves, win_in,
     Limits, Line, Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
-    UNPROVEN_LOSS,
+    UNPROVEN_LOSS, UNSETTLED_STRETCH,
 };
 use crate::eval::{Evaluator, Weights};
 use crate::rules::moves::dedup_by_position;
@@ -31,6 +31,12 @@ pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
 const ASPIRATION_WINDOW: i32 = 60;
 /// How much a failed aspiration window grows.
 const ASPIRATION_GROWTH: i32 = 4;
+/// A fall of the best value between depths (hundredths of a seed) that counts as an
+/// unsettled search on a clock.
+const UNSETTLED_DROP: i32 = 50;
+/// How much longer each depth takes than all the depths before it, roughly: on a clock,
+/// a depth is not started unless it would end near the target.
+const ITERATION_GROWTH: f64 = 2.0;
 /// Nodes between looks at the clock and the node limit.
 const POLL_INTERVAL: u64 = 256;
 /// Ordering bonus per captured seed (above any history score).
@@ -456,6 +462,9 @@ impl<'a> Worker<'a> {
             .clamp(1, MAX_DEPTH);
         let mut completed: (Vec<RootMove>, u32) = (moves.clone(), 0);
         let mut previous = 0;
+        // The best move and value of the last completed depth, to see whether the best
+        // move is settled.
+        let mut last_best: Option<(u32, i32)> = None;
         for depth in first_depth..=max_depth {
             if multipv > 1 {
                 self.root_multipv(root, &mut moves, depth, multipv);
@@ -478,7 +487,11 @@ impl<'a> Worker<'a> {
                     hashfull: self.shared.tt.hashfull(),
                 };
                 report(&progress);
-                if self.finished(&moves, depth, multipv) {
+                let unsettled = last_best.is_some_and(|(index, value)| {
+                    index != best.child.index || best.value < value - UNSETTLED_DROP
+                });
+                last_best = Some((best.child.index, best.value));
+                if self.finished(&moves, depth, multipv, unsettled) {
                     break;
                 }
             }
@@ -529,8 +542,10 @@ impl<'a> Worker<'a> {
 
     /// Whether the main thread may stop: a proven result whose length the completed depth
     /// covers is exact; and with a time limit, an iteration that would not finish is not
-    /// worth starting.
-    fn finished(&self, moves: &[RootMove], depth: u32, multipv: usize) -> bool {
+    /// worth starting. On a clock (a target time), a proven best move is enough, and the
+    /// next iteration is started only if it would end near the target, or well past it
+    /// while the best move is `unsettled`.
+    fn finished(&self, moves: &[RootMove], depth: u32, multipv: usize, unsettled: bool) -> bool {
         let shown = &moves[..multipv.min(moves.len())];
         let exact = shown.iter().all(|m| {
             let score = Score::from_value(m.value);
@@ -539,12 +554,18 @@ impl<'a> Worker<'a> {
         if exact {
             return true;
         }
-        match self.shared.deadline {
-            Some(deadline) => {
-                let spent = self.shared.start.elapsed();
-                let left = deadline.saturating_duration_since(Instant::now());
-                left < spent
+        let spent = self.shared.start.elapsed();
+        if let Some(target) = self.shared.limits.soft_time {
+            if is_proven(moves[0].value) {
+                return true;
             }
+            let stretch = if unsettled { UNSETTLED_STRETCH } else { 1.0 };
+            if spent.mul_f64(ITERATION_GROWTH) > target.mul_f64(stretch) {
+                return true;
+            }
+        }
+        match self.shared.deadline {
+            Some(deadline) => deadline.saturating_duration_since(Instant::now()) < spent,
             None => false,
         }
     }

@@ -602,6 +602,7 @@ impl Searcher for Mcts {
         let stop = AtomicBool::new(false);
         let iterations = AtomicU64::new(0);
         let deadline = limits.time.map(|t| start + t);
+        let target = Target::new(start, limits.soft_time);
         // Each thread has its share of the iteration budget, so results do not depend on
         // scheduling.
         let share = limits.nodes.map(|n| n.div_ceil(threads as u64));
@@ -634,7 +635,13 @@ impl Searcher for Mcts {
                 }
                 // An iteration takes microseconds to milliseconds: the clock is read
                 // after each, so time limits hold on the heaviest positions too.
-                if deadline.is_some_and(|d| Instant::now() >= d) || request.stop_requested() {
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d) || request.stop_requested() {
+                    break;
+                }
+                // On a clock, the reporting thread ends the search for all.
+                if report.is_some() && target.past(now, || settled(&tree)) {
+                    stop.store(true, Ordering::Relaxed);
                     break;
                 }
                 if let Some(report) = report.as_mut() {
@@ -683,6 +690,7 @@ impl Searcher for Mcts {
                     iterations: &iterations,
                     budget: limits.nodes,
                     deadline,
+                    target,
                 };
                 shared.grow(playouts, report, variant, request, start);
             };
@@ -737,6 +745,7 @@ struct SharedTree<'t, 'a> {
     iterations: &'t AtomicU64,
     budget: Option<u64>,
     deadline: Option<Instant>,
+    target: Target,
 }
 
 impl SharedTree<'_, '_> {
@@ -772,7 +781,15 @@ impl SharedTree<'_, '_> {
             if self.budget.is_none() {
                 self.iterations.fetch_add(1, Ordering::Relaxed);
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) || request.stop_requested() {
+            let now = Instant::now();
+            if self.deadline.is_some_and(|d| now >= d) || request.stop_requested() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            if report.is_some()
+                && self.target.past(now, || {
+                    settled(&self.tree.lock().expect("no thread panicked"))
+                })
+            {
                 self.stop.store(true, Ordering::Relaxed);
             }
             if let Some(report) = report.as_mut() {
@@ -783,6 +800,51 @@ impl SharedTree<'_, '_> {
                     report(&progress_of(&[&tree], variant, request, nodes, start));
                 }
             }
+        }
+    }
+}
+
+/// A clocked search's target time (see `Limits::soft_time`).
+#[derive(Clone, Copy)]
+struct Target {
+    /// Where a settled search stops.
+    soft: Option<Instant>,
+    /// Where an unsettled one stops.
+    stretched: Option<Instant>,
+}
+
+impl Target {
+    fn new(start: Instant, soft: Option<Duration>) -> Target {
+        Target {
+            soft: soft.map(|t| start + t),
+            stretched: soft.map(|t| start + t.mul_f64(super::UNSETTLED_STRETCH)),
+        }
+    }
+
+    /// Whether a search may stop at `now`: past the stretched target, or past the target
+    /// with the best move `settled`.
+    fn past(&self, now: Instant, settled: impl FnOnce() -> bool) -> bool {
+        match (self.soft, self.stretched) {
+            (Some(soft), Some(stretched)) => now >= stretched || (now >= soft && settled()),
+            _ => false,
+        }
+    }
+}
+
+/// The visits of the most visited root move against the next that make a clocked
+/// search's choice settled.
+const SETTLED_LEAD: f64 = 1.5;
+
+/// Whether the tree's choice is settled: a proven win, or the most visited move well
+/// ahead of the next.
+fn settled(tree: &Tree) -> bool {
+    let order = ranked(&merge_roots(&[tree]));
+    match order.as_slice() {
+        [] | [_] => true,
+        [best, rest @ ..] => {
+            let runner_up = rest.iter().map(|c| c.visits).max().unwrap_or(0);
+            best.exact_value().is_some_and(is_win)
+                || best.visits as f64 >= SETTLED_LEAD * runner_up as f64
         }
     }
 }

@@ -25,8 +25,12 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Nodes for alpha-beta, iterations (playouts) for MCTS.
     pub nodes: Option<u64>,
-    /// Wall time.
+    /// Wall time, never passed.
     pub time: Option<Duration>,
+    /// A target time (a clock's share for this move): the search stops near it once its
+    /// best move is settled, runs on towards `time` while it is not, and stops on a
+    /// proven result at once. Set by [`crate::clock::Clock::limits`].
+    pub soft_time: Option<Duration>,
 }
 
 impl Limits {
@@ -35,6 +39,10 @@ impl Limits {
         self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
     }
 }
+
+/// How far past its target a search may run while its best move is unsettled (the hard
+/// limit still holds).
+pub const UNSETTLED_STRETCH: f64 = 2.5;
 
 /// One root move with its score and line.
 #[derive(Clone, Debug)]
