@@ -5,7 +5,7 @@
 
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::rules::Variant;
-use isolo_ai::runner::play_job;
+use isolo_ai::runner::{play_job, PlaySettings, Slot};
 use isolo_ai::schedule::Schedule;
 use isolo_ai::stats::{elo_estimate, Pentanomial};
 
@@ -17,11 +17,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     // Ten games: five colour-reversed pairs from the start.
     let schedule = Schedule::new(vec![(0, 1)], vec![women.start()], 10, 7);
+    // At most 300 plies a game; one slot (external engines would run there).
+    let settings = PlaySettings::new(300, "isolo-women");
+    let mut slot = Slot::new(0, engines.len());
     let mut pentanomial: Pentanomial = [0; 5];
     let mut pair_points = 0;
     for index in 0..schedule.len() {
         let job = schedule.job(index);
-        let record = play_job(&women, &engines, &job, 300, None)?.expect("no interrupt");
+        let record =
+            play_job(&women, &engines, &job, &settings, &mut slot, None)?.expect("no interrupt");
         // Points of engine 0 in this game, in halves.
         let points = match record.winner() {
             Some(side) if (side == isolo_ai::rules::Side::South) == (job.south == 0) => 2,

@@ -6,10 +6,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::engine::BotError;
 use crate::engine::EngineSpec;
-use crate::game::{play_game, EndReason};
+use crate::game::{play_game, TimeControls};
+use crate::rules::EndReason;
 use crate::rules::{Board, MoveGen, Side, Variant};
-use crate::search::tt::TableError;
 use crate::search::{move_generator, searched_moves};
 use crate::stats::{normal_cdf, Z95};
 
@@ -82,15 +83,26 @@ pub fn play_compared(
     start: Board,
     seed: u64,
     max_plies: usize,
-) -> Result<GameFacts, TableError> {
+) -> Result<GameFacts, BotError> {
     let mut south = engine.bot(seed)?;
     let mut north = engine.bot(seed ^ 0x5bd1_e995)?;
-    let game = play_game(variant, start, &mut south, &mut north, max_plies, None)
-        .expect("a game without an interrupt flag ends");
+    let game = play_game(
+        variant,
+        start,
+        [&mut south, &mut north],
+        max_plies,
+        &TimeControls::default(),
+        None,
+    )
+    .expect("a game without an interrupt flag ends");
     let mut facts = GameFacts {
         first: start.to_move(),
         winner: game.winner,
-        reason: game.reason,
+        // Bots without a clock answer every position with a legal move.
+        reason: game
+            .reason
+            .by_rules()
+            .expect("bots off the clock never forfeit"),
         plies: game.moves.len(),
         branching: Vec::new(),
         endless: Vec::new(),

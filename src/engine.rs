@@ -1,5 +1,7 @@
-//! Engine specs (`random`, `greedy`, `ab:depth=6`, `mcts:time-ms=100,c=1.2`, optionally
-//! labelled `fast=ab:depth=4`) and the bots they make: anything that picks a move.
+//! Engine specs (`random`, `greedy`, `ab:depth=6`, `mcts:time-ms=100,c=1.2`, an external
+//! program `me=cmd:"./engine --ugi",option.Hash=64`, optionally labelled `fast=ab:depth=4`,
+//! any of them on a clock with `tc=10+0.1`) and the bots they make: anything that picks a
+//! move.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -8,7 +10,9 @@ use std::time::Duration;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use crate::clock::{Clock, TimeControl};
 use crate::eval::Weights;
+use crate::external::ExternalConfig;
 use crate::rules::{Board, LegalMove, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
@@ -29,6 +33,8 @@ pub enum EngineKind {
     AlphaBeta(AlphaBetaConfig),
     /// Monte Carlo tree search with these settings.
     Mcts(MctsConfig),
+    /// A program speaking UGI (see [`crate::external`]).
+    External(ExternalConfig),
 }
 
 /// A parsed engine spec.
@@ -40,8 +46,10 @@ pub struct EngineSpec {
     pub text: String,
     /// The engine and its settings.
     pub kind: EngineKind,
-    /// Its limits per move.
+    /// Its limits per move, as given (see [`EngineSpec::move_limits`]).
     pub limits: Limits,
+    /// Its own clock (`tc=`), which a match's `--tc` does not replace.
+    pub clock: Option<TimeControl>,
 }
 
 impl fmt::Display for EngineSpec {
@@ -59,10 +67,10 @@ pub enum SpecError {
     #[error("empty label")]
     /// `=spec` with nothing before the `=`.
     EmptyLabel,
-    #[error("no engine named (engines: random, greedy, ab, mcts)")]
+    #[error("no engine named (engines: random, greedy, ab, mcts, cmd)")]
     /// No engine name.
     NoEngine,
-    #[error("unknown engine '{0}' (engines: random, greedy, ab, mcts)")]
+    #[error("unknown engine '{0}' (engines: random, greedy, ab, mcts, cmd)")]
     /// A name that is not an engine.
     UnknownEngine(String),
     #[error("'{0}' is not key=value")]
@@ -82,6 +90,12 @@ pub enum SpecError {
     #[error("key `{0}` given twice")]
     /// A key given twice.
     Repeated(String),
+    #[error("an external engine needs a name: NAME=cmd:\"PROGRAM ARGS\"")]
+    /// `cmd:` without a label.
+    Unnamed,
+    #[error("cmd: {0}")]
+    /// A `cmd:` command that cannot be read.
+    BadCommand(String),
     #[error("engine key `{key}`: {problem}")]
     /// A value the key does not accept.
     BadValue {
@@ -129,19 +143,38 @@ fn count<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
 fn set_option(
     kind: &mut EngineKind,
     limits: &mut Limits,
+    clock: &mut Option<TimeControl>,
     key: &str,
     value: &str,
 ) -> Result<bool, SpecError> {
     use crate::search::alphabeta::MAX_DEPTH;
     match (kind, key) {
-        (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_), "time-ms") => {
+        (_, "tc") => {
+            *clock = Some(
+                value
+                    .parse::<TimeControl>()
+                    .map_err(|e| bad(key, e.problem))?,
+            )
+        }
+        (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) | EngineKind::External(_), "time-ms") => {
             limits.time = Some(Duration::from_millis(count(key, value, 1u64, None)?));
         }
-        (EngineKind::AlphaBeta(_), "depth") => {
+        (EngineKind::AlphaBeta(_) | EngineKind::External(_), "depth") => {
             limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
         }
-        (EngineKind::AlphaBeta(_), "nodes") | (EngineKind::Mcts(_), "iters") => {
+        (EngineKind::AlphaBeta(_) | EngineKind::External(_), "nodes")
+        | (EngineKind::Mcts(_), "iters") => {
             limits.nodes = Some(count(key, value, 1u64, None)?);
+        }
+        (EngineKind::External(c), "stall-ms") => {
+            c.stall = Some(Duration::from_millis(count(key, value, 1u64, None)?))
+        }
+        (EngineKind::External(c), option) if option.starts_with("option.") => {
+            let name = &option["option.".len()..];
+            if name.is_empty() {
+                return Err(bad(key, "option. needs a name (option.Hash=64)"));
+            }
+            c.options.push((name.to_string(), value.to_string()));
         }
         (EngineKind::AlphaBeta(c), "threads") => {
             c.threads = count(key, value, 1, Some(MAX_THREADS))?
@@ -190,9 +223,45 @@ fn set_option(
     Ok(true)
 }
 
+/// `key=value` pairs separated by commas.
+fn key_values(options: &str) -> Result<Vec<(&str, &str)>, SpecError> {
+    options
+        .split(',')
+        .filter(|_| !options.is_empty())
+        .map(|kv| match kv.split_once('=') {
+            _ if kv.is_empty() => Err(SpecError::EmptyOption),
+            Some((k, v)) if !k.is_empty() && !v.is_empty() => Ok((k, v)),
+            _ => Err(SpecError::NotKeyValue(kv.to_string())),
+        })
+        .collect()
+}
+
+/// Applies each option to `kind`, refusing repeated and unknown keys; returns the limits
+/// and clock they set.
+fn set_options(
+    kind: &mut EngineKind,
+    name: &str,
+    pairs: &[(&str, &str)],
+) -> Result<(Limits, Option<TimeControl>), SpecError> {
+    let mut limits = Limits::default();
+    let mut clock = None;
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(k, _)| k == key) {
+            return Err(SpecError::Repeated(key.to_string()));
+        }
+        if !set_option(kind, &mut limits, &mut clock, key, value)? {
+            return Err(SpecError::UnknownKey {
+                key: key.to_string(),
+                engine: name.to_string(),
+            });
+        }
+    }
+    Ok((limits, clock))
+}
+
 impl EngineSpec {
     /// Parses a spec; an unknown engine or key, a bad or repeated value is an error
-    /// naming it. A searching engine given no limit thinks `DEFAULT_MOVE_TIME` a move.
+    /// naming it.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecParseError> {
         let wrap = |error| SpecParseError {
             spec: text.to_string(),
@@ -212,20 +281,17 @@ impl EngineSpec {
             Some((name, options)) => (name, options),
             None => (body, ""),
         };
-        let pairs: Vec<(&str, &str)> = options
-            .split(',')
-            .filter(|_| !options.is_empty())
-            .map(|kv| match kv.split_once('=') {
-                _ if kv.is_empty() => Err(SpecError::EmptyOption),
-                Some((k, v)) if !k.is_empty() && !v.is_empty() => Ok((k, v)),
-                _ => Err(SpecError::NotKeyValue(kv.to_string())),
-            })
-            .collect::<Result<_, _>>()
-            .map_err(wrap)?;
-        let mut spec = EngineSpec::from_options(name, &pairs).map_err(wrap)?;
-        if spec.limits.is_unbounded() && spec.searches() {
-            spec.limits.time = Some(DEFAULT_MOVE_TIME);
+        if name == "cmd" {
+            if label == text {
+                return Err(wrap(SpecError::Unnamed));
+            }
+            let mut spec = EngineSpec::parse_external(options).map_err(wrap)?;
+            spec.label = label;
+            spec.text = body.to_string();
+            return Ok(spec);
         }
+        let pairs = key_values(options).map_err(wrap)?;
+        let mut spec = EngineSpec::from_options(name, &pairs).map_err(wrap)?;
         spec.label = label;
         spec.text = body.to_string();
         Ok(spec)
@@ -242,18 +308,7 @@ impl EngineSpec {
             "mcts" => EngineKind::Mcts(MctsConfig::default()),
             _ => return Err(SpecError::UnknownEngine(name.to_string())),
         };
-        let mut limits = Limits::default();
-        for (i, (key, value)) in pairs.iter().enumerate() {
-            if pairs[..i].iter().any(|(k, _)| k == key) {
-                return Err(SpecError::Repeated(key.to_string()));
-            }
-            if !set_option(&mut kind, &mut limits, key, value)? {
-                return Err(SpecError::UnknownKey {
-                    key: key.to_string(),
-                    engine: name.to_string(),
-                });
-            }
-        }
+        let (limits, clock) = set_options(&mut kind, name, pairs)?;
         let text = if pairs.is_empty() {
             name.to_string()
         } else {
@@ -265,14 +320,76 @@ impl EngineSpec {
             text,
             kind,
             limits,
+            clock,
         })
     }
 
+    /// `cmd:"PROGRAM ARGS",key=value,...` after the `cmd:`: the command in double quotes
+    /// (or, unquoted, up to the first comma), split into words at spaces.
+    fn parse_external(options: &str) -> Result<EngineSpec, SpecError> {
+        let (command, rest) = match options.strip_prefix('"') {
+            Some(quoted) => {
+                let end = quoted
+                    .find('"')
+                    .ok_or_else(|| SpecError::BadCommand("no closing quote".into()))?;
+                let rest = &quoted[end + 1..];
+                match rest.strip_prefix(',') {
+                    Some(rest) => (&quoted[..end], rest),
+                    None if rest.is_empty() => (&quoted[..end], ""),
+                    None => {
+                        return Err(SpecError::BadCommand(format!(
+                            "expected a comma after the quoted command, found '{rest}'"
+                        )))
+                    }
+                }
+            }
+            None => options.split_once(',').unwrap_or((options, "")),
+        };
+        let words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+        if words.is_empty() {
+            return Err(SpecError::BadCommand("no program named".into()));
+        }
+        if options.ends_with(',') {
+            return Err(SpecError::EmptyOption);
+        }
+        let pairs = key_values(rest)?;
+        let mut kind = EngineKind::External(ExternalConfig {
+            command: words,
+            ..ExternalConfig::default()
+        });
+        let (limits, clock) = set_options(&mut kind, "cmd", &pairs)?;
+        Ok(EngineSpec {
+            label: String::new(),
+            text: String::new(),
+            kind,
+            limits,
+            clock,
+        })
+    }
+
+    /// The limits a move is searched with off the clock: as given, or
+    /// `DEFAULT_MOVE_TIME` for a searching engine given none.
+    pub fn move_limits(&self) -> Limits {
+        let mut limits = self.limits;
+        if limits.is_unbounded() && self.searches() {
+            limits.time = Some(DEFAULT_MOVE_TIME);
+        }
+        limits
+    }
+
+    /// Whether this engine is a program outside this one.
+    pub fn is_external(&self) -> bool {
+        matches!(self.kind, EngineKind::External(_))
+    }
+
     /// Whether every game this engine plays from one position with one opponent is the
-    /// same game: alpha-beta on one thread without a time limit (the others draw on
-    /// their seed, and a clock varies).
+    /// same game: alpha-beta on one thread with a depth or node limit and no time limit
+    /// or clock (the others draw on their seed, and time varies).
     pub fn is_deterministic(&self) -> bool {
-        matches!(&self.kind, EngineKind::AlphaBeta(c) if c.threads == 1 && self.limits.time.is_none())
+        let limits = self.move_limits();
+        matches!(&self.kind, EngineKind::AlphaBeta(c) if c.threads == 1)
+            && limits.time.is_none()
+            && self.clock.is_none()
     }
 
     /// Whether this engine searches (and so takes limits).
@@ -290,9 +407,13 @@ impl EngineSpec {
         self
     }
 
-    /// A bot playing by this spec; `seed` drives its random choices. Fails only when the
-    /// alpha-beta table cannot be allocated.
-    pub fn bot(&self, seed: u64) -> Result<Bot, TableError> {
+    /// A bot playing by this spec; `seed` drives its random choices. Fails when the
+    /// alpha-beta table cannot be allocated, and for an external engine (which plays
+    /// through [`crate::external`]).
+    pub fn bot(&self, seed: u64) -> Result<Bot, BotError> {
+        if self.is_external() {
+            return Err(BotError::External(self.label.clone()));
+        }
         Ok(Bot {
             spec: self.clone(),
             searcher: self.seeded_searcher(Some(seed))?,
@@ -320,6 +441,17 @@ impl EngineSpec {
             _ => None,
         })
     }
+}
+
+/// Why a spec gives no in-process bot.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The alpha-beta table cannot be allocated.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// An external engine is a program, played through a manager.
+    #[error("engine '{0}' is an external program: it plays in match and tournament only")]
+    External(String),
 }
 
 /// A move choice, with the search behind it when there was one.
@@ -351,12 +483,15 @@ impl Bot {
     }
 
     /// Picks a move in a position with at least one legal move; `history` holds the
-    /// hashes of the game's earlier positions.
+    /// hashes of the game's earlier positions. On a `clock` a search takes the time
+    /// management's limits (capped by the spec's), and the only legal move is played at
+    /// once.
     pub fn choose(
         &mut self,
         variant: &Variant,
         board: &Board,
         history: &[u64],
+        clock: Option<&Clock>,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<Choice> {
         // One move per distinct result: random and greedy choose among positions, not
@@ -382,6 +517,14 @@ impl Bot {
                     search: None,
                 })
             }
+            EngineKind::AlphaBeta(_) | EngineKind::Mcts(_)
+                if clock.is_some() && moves.len() == 1 =>
+            {
+                Some(Choice {
+                    played: moves[0].clone(),
+                    search: None,
+                })
+            }
             EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) => {
                 let searcher = self
                     .searcher
@@ -391,7 +534,10 @@ impl Bot {
                     variant,
                     board: *board,
                     history: history.to_vec(),
-                    limits: self.spec.limits,
+                    limits: match clock {
+                        Some(clock) => clock.limits(self.spec.limits),
+                        None => self.spec.move_limits(),
+                    },
                     multipv: 1,
                     stop: self.stop,
                 };
@@ -407,6 +553,7 @@ impl Bot {
                     search: Some(result),
                 })
             }
+            EngineKind::External(_) => unreachable!("external engines make no bot"),
         }
     }
 }
@@ -425,9 +572,21 @@ mod tests {
         assert_eq!(spec.label, "mcts:time-ms=100,c=1.5");
         assert_eq!(spec.limits.time, Some(Duration::from_millis(100)));
         assert_eq!(
-            EngineSpec::parse("ab").unwrap().limits.time,
+            EngineSpec::parse("ab").unwrap().move_limits().time,
             Some(DEFAULT_MOVE_TIME)
         );
+        let spec = EngineSpec::parse("me=cmd:\"./x ugi --a=b\",option.Hash=8,tc=5+0.05").unwrap();
+        assert_eq!(spec.label, "me");
+        assert_eq!(spec.clock.unwrap().to_string(), "5+0.05");
+        match spec.kind {
+            EngineKind::External(c) => {
+                assert_eq!(c.command, ["./x", "ugi", "--a=b"]);
+                assert_eq!(c.options, [("Hash".to_string(), "8".to_string())]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let spec = EngineSpec::parse("me=cmd:./x,nodes=5").unwrap();
+        assert_eq!(spec.limits.nodes, Some(5));
         assert_eq!(
             EngineSpec::parse("random").unwrap().kind,
             EngineKind::Random
@@ -480,6 +639,21 @@ mod tests {
             ("ab:depth=3,,nodes=4", "an empty option"),
             ("ab:depth=", "'depth=' is not key=value"),
             ("=ab", "empty label"),
+            ("cmd:./x", "an external engine needs a name"),
+            ("x=cmd:\"./x", "cmd: no closing quote"),
+            (
+                "x=cmd:\"./x\"y",
+                "expected a comma after the quoted command",
+            ),
+            ("x=cmd:\"\"", "cmd: no program named"),
+            ("x=cmd:./x,", "an empty option"),
+            ("x=cmd:./x,option.=3", "option. needs a name"),
+            ("x=cmd:./x,c=3", "unknown key `c` for engine 'cmd'"),
+            ("ab:tc=0", "engine key `tc`: the base must be more than 0"),
+            (
+                "ab:tc=1+x",
+                "engine key `tc`: 'x' is not a number of seconds",
+            ),
             ("x=", "no engine named"),
         ] {
             let err = EngineSpec::parse(text).unwrap_err().to_string();

@@ -1,16 +1,188 @@
-//! One game between two bots, played on the rules' [`Game`] model (its adjudication:
-//! no legal move, third repetition, ply cap).
+//! One game between two players, as a match manager plays it: the rules' [`Game`] model
+//! adjudicates the rules' endings (no legal move, third repetition, ply cap); the manager
+//! keeps the clocks and adjudicates what a player does wrong (an illegal move, a crash,
+//! a reply too late or never, output that is not the protocol) as a loss for it.
 
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::Bot;
-use crate::rules::{Board, Game, Move, Outcome, Side, Variant};
+use serde::{Deserialize, Serialize};
 
-pub use crate::rules::EndReason;
+use crate::clock::{Clock, TimeControl};
+use crate::engine::Bot;
+use crate::rules::{Board, EndReason, Game, Move, Side, Variant};
 
 /// The default ply limit, after which a game is a draw.
 pub const DEFAULT_MAX_PLIES: usize = 1000;
+/// How far past its clock a reply may come before it loses on time, by default.
+pub const DEFAULT_TIME_MARGIN: Duration = Duration::from_millis(50);
+
+/// How a game ended: by the rules (the first three), or by a forfeit of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// The side to move had no legal move and lost.
+    NoMoves,
+    /// A position occurred for the third time: a draw.
+    Repetition,
+    /// The ply cap was reached: a draw.
+    PlyLimit,
+    /// The side to move answered a move that is not legal here.
+    IllegalMove,
+    /// Its engine ended (or could not be started or written to).
+    Crash,
+    /// Its reply came after its clock (or movetime) plus the margin.
+    TimeForfeit,
+    /// No reply at all, `STALL_GRACE` after its time: the engine is restarted.
+    Stall,
+    /// It wrote what the protocol cannot read (a `bestmove` that is no move, bytes that
+    /// are not text, an endless line).
+    BadOutput,
+}
+
+impl Termination {
+    /// Every termination, rules first.
+    pub const ALL: [Termination; 8] = [
+        Termination::NoMoves,
+        Termination::Repetition,
+        Termination::PlyLimit,
+        Termination::IllegalMove,
+        Termination::Crash,
+        Termination::TimeForfeit,
+        Termination::Stall,
+        Termination::BadOutput,
+    ];
+
+    /// The name used in records and JSON.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Termination::NoMoves => "no-moves",
+            Termination::Repetition => "repetition",
+            Termination::PlyLimit => "ply-limit",
+            Termination::IllegalMove => "illegal-move",
+            Termination::Crash => "crash",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::Stall => "stall",
+            Termination::BadOutput => "bad-output",
+        }
+    }
+
+    /// The rules' ending, if the game ended by the rules.
+    pub fn by_rules(&self) -> Option<EndReason> {
+        match self {
+            Termination::NoMoves => Some(EndReason::NoMoves),
+            Termination::Repetition => Some(EndReason::Repetition),
+            Termination::PlyLimit => Some(EndReason::PlyLimit),
+            _ => None,
+        }
+    }
+
+    /// Whether the side to move lost by a forfeit.
+    pub fn is_forfeit(&self) -> bool {
+        self.by_rules().is_none()
+    }
+}
+
+impl From<EndReason> for Termination {
+    fn from(reason: EndReason) -> Termination {
+        match reason {
+            EndReason::NoMoves => Termination::NoMoves,
+            EndReason::Repetition => Termination::Repetition,
+            EndReason::PlyLimit => Termination::PlyLimit,
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A player's loss by forfeit, and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// Which forfeit.
+    pub reason: Termination,
+    /// What the player did, for the record.
+    pub detail: String,
+}
+
+/// A player's answer: a move (checked by the manager) and the time it took.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    /// The move.
+    pub mv: Move,
+    /// From the request to the answer.
+    pub thought: Duration,
+}
+
+/// What a player is asked to move in.
+pub struct Turn<'a> {
+    /// The game so far (its start, moves and current position).
+    pub game: &'a Game<'a>,
+    /// South's and North's clocks as the move starts (`None`: that side has none).
+    pub clocks: [Option<Clock>; 2],
+    /// How far past its clock a reply may come.
+    pub margin: Duration,
+    /// Set when the match is interrupted.
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+impl Turn<'_> {
+    /// The clock of the side to move.
+    pub fn own_clock(&self) -> Option<Clock> {
+        self.clocks[self.game.board().to_move() as usize]
+    }
+}
+
+/// Anything that plays: an in-process [`Bot`], an external engine.
+pub trait Player {
+    /// A move for the side to move in `turn` (which has a legal move); `Ok(None)` if the
+    /// match was interrupted first.
+    fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit>;
+}
+
+impl Player for Bot {
+    fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+        let started = Instant::now();
+        let game = turn.game;
+        let choice = self.choose(
+            game.variant(),
+            game.board(),
+            &game.history(),
+            turn.own_clock().as_ref(),
+            &mut |_| {},
+        );
+        if turn.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Ok(None);
+        }
+        let thought = started.elapsed();
+        Ok(choice.map(|c| Reply {
+            mv: c.played.mv,
+            thought,
+        }))
+    }
+}
+
+/// The time controls of a game: each side's (or none), and the margin past a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControls {
+    /// South's and North's time controls.
+    pub sides: [Option<TimeControl>; 2],
+    /// How far past its clock a reply may come before it loses on time.
+    pub margin: Duration,
+}
+
+impl Default for TimeControls {
+    fn default() -> TimeControls {
+        TimeControls {
+            sides: [None, None],
+            margin: DEFAULT_TIME_MARGIN,
+        }
+    }
+}
 
 /// A finished game.
 #[derive(Clone, Debug)]
@@ -20,7 +192,13 @@ pub struct GameRecord {
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
     /// How the game ended.
-    pub reason: EndReason,
+    pub reason: Termination,
+    /// What the forfeiting player did, after a forfeit.
+    pub detail: Option<String>,
+    /// Each move's time in milliseconds.
+    pub move_ms: Vec<u64>,
+    /// The mover's clock after each move (increment added), in milliseconds, on a clock.
+    pub clock_ms: Vec<Option<u64>>,
     /// How long it took.
     pub time: Duration,
 }
@@ -30,40 +208,101 @@ pub struct GameRecord {
 pub fn play_game(
     variant: &Variant,
     start: Board,
-    south: &mut Bot,
-    north: &mut Bot,
+    players: [&mut dyn Player; 2],
     max_plies: usize,
+    controls: &TimeControls,
     interrupt: Option<&AtomicBool>,
 ) -> Option<GameRecord> {
     let started = Instant::now();
+    let [south, north] = players;
     let mut game = Game::new(variant, start).with_max_plies(max_plies);
-    let outcome = loop {
+    let mut clocks = controls.sides.map(|c| c.as_ref().map(Clock::start));
+    let mut move_ms = Vec::new();
+    let mut clock_ms = Vec::new();
+    let ended = |winner, reason, detail, move_ms, clock_ms, game: &Game| GameRecord {
+        moves: game.moves().to_vec(),
+        winner,
+        reason,
+        detail,
+        move_ms,
+        clock_ms,
+        time: started.elapsed(),
+    };
+    loop {
         if let Some(outcome) = game.outcome() {
-            break outcome;
+            let reason = outcome.reason.into();
+            return Some(ended(
+                outcome.winner,
+                reason,
+                None,
+                move_ms,
+                clock_ms,
+                &game,
+            ));
         }
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return None;
         }
-        let board = *game.board();
-        let bot = match board.to_move() {
+        let mover = game.board().to_move();
+        let turn = Turn {
+            game: &game,
+            clocks,
+            margin: controls.margin,
+            interrupt,
+        };
+        let player = match mover {
             Side::South => &mut *south,
             Side::North => &mut *north,
         };
-        match bot.choose(variant, &board, &game.history(), &mut |_| {}) {
-            Some(choice) => game.push(&choice.played),
-            // Bots always move where a legal move exists; this is the same loss.
-            None => {
-                break Outcome {
-                    winner: Some(board.to_move().opponent()),
-                    reason: EndReason::NoMoves,
-                }
+        let played = player.play(&turn).and_then(|reply| match reply {
+            Some(reply) => judge(&game, &turn, reply).map(Some),
+            None => Ok(None),
+        });
+        let reply = match played {
+            Ok(Some(reply)) => reply,
+            Ok(None) => return None,
+            Err(f) => {
+                let winner = Some(mover.opponent());
+                return Some(ended(
+                    winner,
+                    f.reason,
+                    Some(f.detail),
+                    move_ms,
+                    clock_ms,
+                    &game,
+                ));
             }
+        };
+        move_ms.push(reply.thought.as_millis() as u64);
+        let clock = clocks[mover as usize].as_mut().map(|c| {
+            c.left = c.left.saturating_sub(reply.thought) + c.increment;
+            c.left.as_millis() as u64
+        });
+        clock_ms.push(clock);
+        game.play_move(&reply.mv).expect("judge checked the move");
+    }
+}
+
+/// A reply's move is legal and came in time, or the forfeit it earns.
+fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<Reply, Forfeit> {
+    if let Some(clock) = turn.own_clock() {
+        if reply.thought > clock.left + turn.margin {
+            return Err(Forfeit {
+                reason: Termination::TimeForfeit,
+                detail: format!(
+                    "took {} ms with {} ms on its clock (margin {} ms)",
+                    reply.thought.as_millis(),
+                    clock.left.as_millis(),
+                    turn.margin.as_millis()
+                ),
+            });
         }
-    };
-    Some(GameRecord {
-        moves: game.moves().to_vec(),
-        winner: outcome.winner,
-        reason: outcome.reason,
-        time: started.elapsed(),
-    })
+    }
+    if game.variant().play_move(game.board(), &reply.mv).is_none() {
+        return Err(Forfeit {
+            reason: Termination::IllegalMove,
+            detail: format!("played {}, not a legal move here", reply.mv),
+        });
+    }
+    Ok(reply)
 }

@@ -29,6 +29,7 @@ pub mod clock;
 pub mod compare;
 pub mod engine;
 pub mod eval;
+pub mod external;
 pub mod game;
 pub mod openings;
 pub mod perft;

@@ -11,7 +11,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
-use crate::rules::{Board, EndReason, Move, Rules, Side, Variant};
+use crate::game::Termination;
+use crate::rules::{Board, Move, Rules, Side, Variant};
 use crate::schedule::{Job, Schedule};
 
 /// The records format written by this version.
@@ -130,6 +131,13 @@ pub struct Header {
     pub max_plies: usize,
     /// The master seed.
     pub seed: u64,
+    /// The match's `--tc` (engines' own `tc=` are in their specs); absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    /// How far past its clock a reply may come, in milliseconds; absent when no engine
+    /// is on a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_margin_ms: Option<u64>,
     /// A digest of all the fields above (FNV-1a, 64 bits, hex).
     pub fingerprint: String,
 }
@@ -168,10 +176,25 @@ impl Header {
             },
             max_plies,
             seed: schedule.seed(),
+            time_control: None,
+            time_margin_ms: None,
             fingerprint: String::new(),
         };
         header.fingerprint = header.digest();
         header
+    }
+
+    /// The same header with the match's clock settings: the `--tc`, and the margin when
+    /// any engine is on a clock.
+    pub fn with_clocks(
+        mut self,
+        time_control: Option<&crate::clock::TimeControl>,
+        margin: Option<std::time::Duration>,
+    ) -> Header {
+        self.time_control = time_control.map(|t| t.to_string());
+        self.time_margin_ms = margin.map(|m| m.as_millis() as u64);
+        self.fingerprint = self.digest();
+        self
     }
 
     /// FNV-1a over the header's JSON with an empty fingerprint.
@@ -292,6 +315,20 @@ impl Header {
             self.seed.to_string(),
             file.seed.to_string(),
         );
+        let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+        field(
+            &mut out,
+            "tc",
+            shown(&self.time_control),
+            shown(&file.time_control),
+        );
+        let margin = |v: Option<u64>| shown(&v.map(|m| format!("{m} ms")));
+        field(
+            &mut out,
+            "time-margin",
+            margin(self.time_margin_ms),
+            margin(file.time_margin_ms),
+        );
         out
     }
 }
@@ -312,11 +349,18 @@ pub struct Record {
     /// The result.
     pub result: GameResult,
     /// Why the game ended.
-    pub reason: EndReason,
+    pub reason: Termination,
+    /// After a forfeit, what the losing engine did.
+    pub detail: Option<String>,
     /// The game's seed.
     pub seed: u64,
     /// How long the game took, in milliseconds.
     pub time_ms: u64,
+    /// Each move's time in milliseconds (empty in files that predate it).
+    pub move_ms: Vec<u64>,
+    /// With clocks: the mover's clock after each move, increment added, in
+    /// milliseconds (`None` for a side without a clock); empty without clocks.
+    pub clock_ms: Vec<Option<u64>>,
 }
 
 /// A record as it is written: moves and positions as text.
@@ -329,10 +373,16 @@ struct RecordLine {
     north: String,
     moves: Vec<String>,
     result: GameResult,
-    reason: EndReason,
+    reason: Termination,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
     plies: usize,
     seed: u64,
     time_ms: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    move_ms: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    clock_ms: Vec<Option<u64>>,
 }
 
 impl Record {
@@ -346,9 +396,12 @@ impl Record {
             moves: self.moves.iter().map(Move::to_string).collect(),
             result: self.result,
             reason: self.reason,
+            detail: self.detail.clone(),
             plies: self.moves.len(),
             seed: self.seed,
             time_ms: self.time_ms,
+            move_ms: self.move_ms.clone(),
+            clock_ms: self.clock_ms.clone(),
         };
         serde_json::to_string(&line).expect("records serialise")
     }
@@ -368,6 +421,17 @@ impl Record {
                     .map_err(|e| format!("game {}, move {}: {e}", line.game, i + 1))
             })
             .collect::<Result<Vec<Move>, String>>()?;
+        let per_move = [
+            ("move_ms", line.move_ms.len()),
+            ("clock_ms", line.clock_ms.len()),
+        ];
+        if let Some((name, n)) = per_move.iter().find(|(_, n)| *n != 0 && *n != moves.len()) {
+            return Err(format!(
+                "game {}: {name} has {n} entries for {} moves",
+                line.game,
+                moves.len()
+            ));
+        }
         if line.plies != moves.len() {
             return Err(format!(
                 "game {}: says {} plies but lists {} moves",
@@ -384,8 +448,11 @@ impl Record {
             moves,
             result: line.result,
             reason: line.reason,
+            detail: line.detail,
             seed: line.seed,
             time_ms: line.time_ms,
+            move_ms: line.move_ms,
+            clock_ms: line.clock_ms,
         })
     }
 

@@ -3,45 +3,204 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::engine::EngineSpec;
-use crate::game::play_game;
+use crate::clock::TimeControl;
+use crate::engine::{EngineKind, EngineSpec};
+use crate::external::{ExternalConfig, ExternalEngine, DEFAULT_HANDSHAKE_TIMEOUT};
+use crate::game::{
+    play_game, Forfeit, Player, Reply, Termination, TimeControls, Turn, DEFAULT_TIME_MARGIN,
+};
 use crate::records::{self, GameResult, Record};
 use crate::rules::Variant;
 use crate::schedule::{Job, Schedule};
+use crate::search::Limits;
+
+/// How the games of a run are played, beyond who plays whom.
+#[derive(Clone, Debug)]
+pub struct PlaySettings {
+    /// Plies after which a game is drawn.
+    pub max_plies: usize,
+    /// The clock of every engine without its own `tc=`.
+    pub time_control: Option<TimeControl>,
+    /// How far past its clock a reply may come before it loses on time.
+    pub margin: Duration,
+    /// Where external engines' standard error and protocol logs go.
+    pub engine_log: Option<PathBuf>,
+    /// How long an external engine may take over its handshake.
+    pub handshake: Duration,
+    /// What external engines that declare a `Variant` option are sent (a preset name or
+    /// a rules file's path).
+    pub variant_option: String,
+}
+
+impl PlaySettings {
+    /// No clocks, no logs, the default margin and handshake time.
+    pub fn new(max_plies: usize, variant_option: &str) -> PlaySettings {
+        PlaySettings {
+            max_plies,
+            time_control: None,
+            margin: DEFAULT_TIME_MARGIN,
+            engine_log: None,
+            handshake: DEFAULT_HANDSHAKE_TIMEOUT,
+            variant_option: variant_option.to_string(),
+        }
+    }
+
+    /// The time control of `engine` in these games.
+    pub fn clock_of(&self, engine: &EngineSpec) -> Option<TimeControl> {
+        engine.clock.or(self.time_control)
+    }
+}
+
+/// The external engines one game thread keeps running between its games, by engine
+/// index (started when first needed, restarted after a crash, a stall or bad output).
+pub struct Slot {
+    id: usize,
+    running: Vec<Option<ExternalEngine>>,
+}
+
+impl Slot {
+    /// Slot `id` (it names the engines' log files) of a run with `engines` engines.
+    pub fn new(id: usize, engines: usize) -> Slot {
+        Slot {
+            id,
+            running: (0..engines).map(|_| None).collect(),
+        }
+    }
+}
+
+/// An external engine playing one game from its slot.
+struct ExternalPlayer<'a> {
+    label: &'a str,
+    config: &'a ExternalConfig,
+    limits: Limits,
+    settings: &'a PlaySettings,
+    slot_id: usize,
+    engine: Option<ExternalEngine>,
+}
+
+impl ExternalPlayer<'_> {
+    fn try_play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+        let engine = match &mut self.engine {
+            Some(engine) => engine,
+            None => self.engine.insert(ExternalEngine::start(
+                self.label,
+                self.config,
+                &self.settings.variant_option,
+                self.settings
+                    .engine_log
+                    .as_deref()
+                    .map(|d| (d, self.slot_id)),
+                self.settings.handshake,
+            )?),
+        };
+        if !engine.in_game() {
+            engine.new_game(self.settings.handshake)?;
+        }
+        engine.play(turn, &self.limits, self.config.stall)
+    }
+}
+
+impl Player for ExternalPlayer<'_> {
+    fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+        let result = self.try_play(turn);
+        // An engine that crashed, stalled, wrote garbage or was interrupted mid-search
+        // is in no state to trust: it is ended here and started afresh when next needed.
+        let broken = match &result {
+            Err(f) => matches!(
+                f.reason,
+                Termination::Crash | Termination::Stall | Termination::BadOutput
+            ),
+            Ok(None) => true,
+            Ok(Some(_)) => false,
+        };
+        if broken {
+            self.engine = None;
+        }
+        result
+    }
+}
+
+/// One side of a game: an in-process bot or an external engine from the slot.
+enum Seat<'a> {
+    Bot(Box<crate::engine::Bot>),
+    External(ExternalPlayer<'a>),
+}
+
+impl Player for Seat<'_> {
+    fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+        match self {
+            Seat::Bot(bot) => bot.play(turn),
+            Seat::External(engine) => engine.play(turn),
+        }
+    }
+}
 
 /// Plays one scheduled game; `Ok(None)` if `interrupt` was set before it ended.
+/// External engines come from `slot` and go back to it.
 pub fn play_job(
     variant: &Variant,
     engines: &[EngineSpec],
     job: &Job,
-    max_plies: usize,
+    settings: &PlaySettings,
+    slot: &mut Slot,
     interrupt: Option<&'static AtomicBool>,
 ) -> Result<Option<Record>, String> {
-    let bot = |engine: usize, seed: u64| {
-        engines[engine]
-            .bot(seed)
-            .map_err(|e| format!("engine {}: {e}", engines[engine].label))
+    let seat = |slot: &mut Slot, engine: usize, seed: u64| -> Result<Seat, String> {
+        let spec = &engines[engine];
+        Ok(match &spec.kind {
+            EngineKind::External(config) => Seat::External(ExternalPlayer {
+                label: &spec.label,
+                config,
+                limits: spec.move_limits(),
+                settings,
+                slot_id: slot.id,
+                engine: slot.running[engine].take(),
+            }),
+            _ => {
+                let mut bot = spec
+                    .bot(seed)
+                    .map_err(|e| format!("engine {}: {e}", spec.label))?;
+                if let Some(flag) = interrupt {
+                    bot.stop_on(flag);
+                }
+                Seat::Bot(Box::new(bot))
+            }
+        })
     };
-    let mut south = bot(job.south, job.seed)?;
-    let mut north = bot(job.north, job.seed ^ 0x5bd1_e995)?;
-    if let Some(flag) = interrupt {
-        south.stop_on(flag);
-        north.stop_on(flag);
-    }
-    let Some(game) = play_game(
+    let mut south = seat(slot, job.south, job.seed)?;
+    let mut north = seat(slot, job.north, job.seed ^ 0x5bd1_e995)?;
+    let controls = TimeControls {
+        sides: [
+            settings.clock_of(&engines[job.south]),
+            settings.clock_of(&engines[job.north]),
+        ],
+        margin: settings.margin,
+    };
+    let game = play_game(
         variant,
         job.opening,
-        &mut south,
-        &mut north,
-        max_plies,
+        [&mut south, &mut north],
+        settings.max_plies,
+        &controls,
         interrupt,
-    ) else {
+    );
+    for (engine, seat) in [(job.south, south), (job.north, north)] {
+        if let Seat::External(player) = seat {
+            slot.running[engine] = player.engine.map(|mut e| {
+                e.end_game();
+                e
+            });
+        }
+    }
+    let Some(game) = game else {
         return Ok(None);
     };
+    let clocked = controls.sides.iter().any(Option::is_some);
     Ok(Some(Record {
         game: job.index,
         opening: job.opening,
@@ -50,8 +209,11 @@ pub fn play_job(
         moves: game.moves,
         result: GameResult::of_winner(game.winner),
         reason: game.reason,
+        detail: game.detail,
         seed: job.seed,
         time_ms: game.time.as_millis() as u64,
+        move_ms: game.move_ms,
+        clock_ms: if clocked { game.clock_ms } else { Vec::new() },
     }))
 }
 
@@ -77,7 +239,8 @@ impl RunOutcome {
 }
 
 /// Plays the games of `schedule` after `done` (games `0..done.len()`, checked by
-/// `records::check_sequence`) on `concurrency` threads. Records reach `on_record` (and
+/// `records::check_sequence`) on `concurrency` threads, each with its own slot of
+/// external engines. Records reach `on_record` (and
 /// `out`, one JSON line each) in index order; it says after each whether to start no
 /// more games.
 #[allow(clippy::too_many_arguments)]
@@ -87,7 +250,7 @@ pub fn run(
     schedule: &Schedule,
     done: Vec<Record>,
     concurrency: usize,
-    max_plies: usize,
+    settings: &PlaySettings,
     mut out: Option<File>,
     interrupt: Option<&'static AtomicBool>,
     mut on_record: impl FnMut(&[Record]) -> bool,
@@ -116,9 +279,10 @@ pub fn run(
     let mut write_error = None;
     let mut game_error = None;
     pool.in_place_scope(|scope| {
-        for _ in 0..concurrency.max(1) {
+        for id in 0..concurrency.max(1) {
             let send = send.clone();
             let (next, halt) = (&next, &halt);
+            let mut slot = Slot::new(id, engines.len());
             scope.spawn(move |_| loop {
                 if halt.load(Ordering::Relaxed)
                     || interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
@@ -131,7 +295,9 @@ pub fn run(
                 }
                 let job = schedule.job(i);
                 if send
-                    .send(play_job(variant, engines, &job, max_plies, interrupt))
+                    .send(play_job(
+                        variant, engines, &job, settings, &mut slot, interrupt,
+                    ))
                     .is_err()
                 {
                     break;

@@ -65,7 +65,9 @@ fn records(path: &PathBuf) -> Vec<serde_json::Value> {
         .skip(1)
         .map(|l| {
             let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("time_ms");
+            for timing in ["time_ms", "move_ms", "clock_ms"] {
+                v.as_object_mut().unwrap().remove(timing);
+            }
             v
         })
         .collect()

@@ -4,7 +4,7 @@
 //! `GAMES=N` narrow it).
 
 use isolo_ai::engine::EngineSpec;
-use isolo_ai::game::{play_game, DEFAULT_MAX_PLIES};
+use isolo_ai::game::{play_game, TimeControls, DEFAULT_MAX_PLIES};
 use isolo_ai::rules::{Side, Variant};
 
 /// Games per pairing (`GAMES=N` overrides).
@@ -31,18 +31,18 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
             play_game(
                 variant,
                 variant.start(),
-                &mut ours,
-                &mut theirs,
+                [&mut ours, &mut theirs],
                 DEFAULT_MAX_PLIES,
+                &TimeControls::default(),
                 None,
             )
         } else {
             play_game(
                 variant,
                 variant.start(),
-                &mut theirs,
-                &mut ours,
+                [&mut theirs, &mut ours],
                 DEFAULT_MAX_PLIES,
+                &TimeControls::default(),
                 None,
             )
         }

@@ -9,12 +9,14 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
+use isolo_ai::clock::TimeControl;
 use isolo_ai::engine::{EngineKind, EngineSpec};
-use isolo_ai::game::DEFAULT_MAX_PLIES;
+use isolo_ai::external::DEFAULT_HANDSHAKE_TIMEOUT;
+use isolo_ai::game::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
 use isolo_ai::openings::load_suite;
 use isolo_ai::records::{self, GameResult, Header, Record};
 use isolo_ai::rules::{Side, Variant};
-use isolo_ai::runner::{self, RunOutcome};
+use isolo_ai::runner::{self, PlaySettings, RunOutcome};
 use isolo_ai::schedule::Schedule;
 use isolo_ai::stats::{elo_estimate, Pentanomial, Sprt};
 
@@ -24,9 +26,23 @@ pub struct RunArgs {
     /// A preset or a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
-    /// An engine spec (random, greedy, ab:depth=6, mcts:time-ms=100, label=spec, ...)
+    /// An engine spec (random, greedy, ab:depth=6, mcts:time-ms=100, label=spec,
+    /// NAME=cmd:"PROGRAM ARGS",option.X=Y, any with tc=BASE+INC, ...)
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
+    /// A clock for every engine without its own tc=: SECONDS+INCREMENT (e.g. 10+0.1)
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
+    /// How far past its clock a reply may come before it loses on time, in ms
+    #[arg(long = "time-margin-ms", value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64)]
+    pub time_margin_ms: u64,
+    /// Write external engines' stderr and protocol exchanges to DIR/NAME-SLOT.log and
+    /// DIR/NAME-SLOT.ugi.log
+    #[arg(long = "engine-log", value_name = "DIR")]
+    pub engine_log: Option<String>,
+    /// How long an external engine may take to answer ugi and isready, in ms
+    #[arg(long = "handshake-ms", value_name = "MS", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT.as_millis() as u64)]
+    pub handshake_ms: u64,
     /// Games per pairing
     #[arg(long, default_value_t = 100)]
     pub games: u64,
@@ -60,6 +76,7 @@ pub struct Prepared {
     pub schedule: Schedule,
     pub out: Option<File>,
     pub done: Vec<Record>,
+    pub settings: PlaySettings,
 }
 
 impl Prepared {
@@ -77,7 +94,7 @@ impl Prepared {
             &self.schedule,
             self.done,
             run.concurrency,
-            run.max_plies,
+            &self.settings,
             self.out,
             Some(super::interrupt::flag()),
             |records| {
@@ -123,9 +140,15 @@ impl RunArgs {
             None => (vec![variant.start()], "start".to_string()),
         };
         let schedule = Schedule::new(pairings, openings, self.games, self.seed);
+        let settings = self.settings(&engines)?;
         warn_oversubscription(self.concurrency, &engines);
         warn_replayed_games(&engines, schedule.openings().len(), self.games);
-        let header = Header::new(kind, &variant, &engines, &schedule, &source, self.max_plies);
+        let clocked = engines.iter().any(|e| settings.clock_of(e).is_some());
+        let header = Header::new(kind, &variant, &engines, &schedule, &source, self.max_plies)
+            .with_clocks(
+                settings.time_control.as_ref(),
+                clocked.then_some(settings.margin),
+            );
         let (out, done) = self.open_records(&header, &schedule)?;
         Ok(Prepared {
             variant,
@@ -133,7 +156,43 @@ impl RunArgs {
             schedule,
             out,
             done,
+            settings,
         })
+    }
+
+    /// The clocks, logs and handshake time, checked; external engines' programs are
+    /// checked to start.
+    fn settings(&self, engines: &[EngineSpec]) -> Result<PlaySettings, CliError> {
+        // External engines are told the variant as given: a preset's name, or the rules
+        // file's full path (they may run elsewhere).
+        let variant_option = match std::fs::canonicalize(&self.variant) {
+            Ok(path) if Path::new(&self.variant).is_file() => path.display().to_string(),
+            _ => self.variant.clone(),
+        };
+        let mut settings = PlaySettings::new(self.max_plies, &variant_option);
+        if let Some(text) = &self.tc {
+            settings.time_control = Some(
+                text.parse::<TimeControl>()
+                    .map_err(|e| CliError(format!("--tc: {e}")))?,
+            );
+        }
+        settings.margin = std::time::Duration::from_millis(self.time_margin_ms);
+        if self.handshake_ms == 0 {
+            return Err(CliError("--handshake-ms: must be at least 1".into()));
+        }
+        settings.handshake = std::time::Duration::from_millis(self.handshake_ms);
+        if let Some(dir) = &self.engine_log {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError(format!("--engine-log: cannot create {dir}: {e}")))?;
+            settings.engine_log = Some(dir.into());
+        }
+        for engine in engines {
+            if let EngineKind::External(config) = &engine.kind {
+                isolo_ai::external::check_command(config)
+                    .map_err(|e| CliError(format!("--engine {}: {e}", engine.label)))?;
+            }
+        }
+        Ok(settings)
     }
 
     /// The records file: new (with its header), or, with `--resume`, the games it holds
@@ -209,6 +268,7 @@ fn engine_threads(spec: &EngineSpec) -> usize {
     match &spec.kind {
         EngineKind::AlphaBeta(c) => c.threads,
         EngineKind::Mcts(c) => c.threads,
+        // An external engine's threads are its own business (option.Threads...).
         _ => 1,
     }
 }
@@ -246,6 +306,43 @@ pub struct Tally {
     pub b_wins: u64,
     pub draws: u64,
     pub pentanomial: Pentanomial,
+}
+
+/// Forfeits of each engine, by reason: the loser of a forfeited game is the side that was
+/// to move, the side that did not win.
+pub fn forfeits(
+    records: &[Record],
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<&'static str, u64>> {
+    let mut out: std::collections::BTreeMap<String, std::collections::BTreeMap<_, _>> =
+        Default::default();
+    for r in records.iter().filter(|r| r.reason.is_forfeit()) {
+        let loser = match r.winner() {
+            Some(Side::South) => &r.north,
+            _ => &r.south,
+        };
+        *out.entry(loser.clone())
+            .or_default()
+            .entry(r.reason.name())
+            .or_insert(0) += 1;
+    }
+    out
+}
+
+/// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
+pub fn forfeits_text(records: &[Record]) -> String {
+    let all = forfeits(records);
+    if all.is_empty() {
+        return String::new();
+    }
+    let engines: Vec<String> = all
+        .iter()
+        .map(|(engine, reasons)| {
+            let total: u64 = reasons.values().sum();
+            let each: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            format!("{engine} {total} ({})", each.join(", "))
+        })
+        .collect();
+    format!("forfeits: {}\n", engines.join("; "))
 }
 
 /// Points (0, 1/2, 1 in halves) of `label` in a record it played.
@@ -392,6 +489,7 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
             "draw_rate": if games > 0 { t.draws as f64 / games as f64 } else { 0.0 },
             "pentanomial": t.pentanomial,
             "sprt": sprt_state,
+            "forfeits": forfeits(&outcome.records),
             "stopped_early": outcome.stopped,
             "games_per_minute": outcome.games_per_minute(),
         }));
@@ -430,6 +528,7 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
         "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
         t.pentanomial
     ));
+    out.push_str(&forfeits_text(&outcome.records));
     if let Some(s) = &sprt_state {
         let verdict = match s.verdict {
             isolo_ai::stats::Verdict::H1 => {

@@ -5,6 +5,9 @@ use std::io::{self, BufRead};
 use clap::Args;
 
 use super::{emit, CliError, CliResult, PositionArgs};
+use std::time::Instant;
+
+use isolo_ai::clock::{Clock, TimeControl};
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::rules::{Board, Game, Outcome, Side, Variant};
 use isolo_ai::search::{searched_moves, Progress};
@@ -22,6 +25,10 @@ pub struct PlayArgs {
     /// Seed for the engine's random choices
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Play on a clock, both sides: SECONDS+INCREMENT (e.g. 300+5); the engine manages
+    /// its time, and a side whose clock runs out loses
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
 }
 
 const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional), or: moves, hint, undo, quit\n";
@@ -37,13 +44,31 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut bot = spec
         .bot(args.seed)
         .map_err(|e| CliError(format!("--engine: {e}")))?;
+    let control = match &args.tc {
+        Some(text) => Some(
+            text.parse::<TimeControl>()
+                .map_err(|e| CliError(format!("--tc: {e}")))?,
+        ),
+        None => None,
+    };
+    // South's and North's clocks.
+    let mut clocks = [control.map(|c| Clock::start(&c)); 2];
     let mut game = Game::new(&variant, start);
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
-    emit(&format!("You play {human} against {spec}. {HELP}"))?;
+    let on_clock = control
+        .map(|c| format!(", {c} s on each clock"))
+        .unwrap_or_default();
+    emit(&format!(
+        "You play {human} against {spec}{on_clock}. {HELP}"
+    ))?;
+    let mut thinking = Instant::now();
     loop {
         let board = *game.board();
         emit(&super::show::draw(&variant, &board))?;
+        if control.is_some() {
+            emit(&clock_line(&clocks))?;
+        }
         match game.outcome() {
             Some(Outcome {
                 winner: Some(winner),
@@ -63,7 +88,18 @@ pub fn run(args: &PlayArgs) -> CliResult {
             None => {}
         }
         if board.to_move() != human {
-            let choice = bot.choose(&variant, &board, &game.history(), &mut |_: &Progress| {});
+            let started = Instant::now();
+            let own = clocks[board.to_move() as usize];
+            let choice = bot.choose(
+                &variant,
+                &board,
+                &game.history(),
+                own.as_ref(),
+                &mut |_: &Progress| {},
+            );
+            if !charge(&mut clocks, board.to_move(), started) {
+                return emit("You win on time: the engine's clock ran out.\n");
+            }
             let Some(choice) = choice else {
                 return Err(CliError("the engine found no move".into()));
             };
@@ -79,6 +115,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             ))?;
             game.play_move(&choice.played.mv)
                 .map_err(|e| CliError(format!("the engine's move: {e}")))?;
+            thinking = Instant::now();
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
@@ -92,7 +129,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
             "help" | "?" => emit(HELP)?,
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {
-                let choice = bot.choose(&variant, &board, &game.history(), &mut |_: &Progress| {});
+                let history = game.history();
+                let choice = bot.choose(&variant, &board, &history, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
                     let score = choice
                         .search
@@ -110,10 +148,39 @@ pub fn run(args: &PlayArgs) -> CliResult {
             text => {
                 if let Err(e) = game.play_text(text) {
                     emit(&format!("{e}. Try again.\n"))?;
+                } else if !charge(&mut clocks, human, thinking) {
+                    return emit("The engine wins on time: your clock ran out.\n");
                 }
             }
         }
     }
+}
+
+/// Charges the time since `started` to `side`'s clock and adds its increment; false if
+/// the clock ran out.
+fn charge(clocks: &mut [Option<Clock>; 2], side: Side, started: Instant) -> bool {
+    let Some(clock) = clocks[side as usize].as_mut() else {
+        return true;
+    };
+    let spent = started.elapsed();
+    if spent > clock.left {
+        return false;
+    }
+    clock.left = clock.left - spent + clock.increment;
+    true
+}
+
+/// `Clocks: South 4:58.2, North 5:00.0`.
+fn clock_line(clocks: &[Option<Clock>; 2]) -> String {
+    let shown = |c: &Option<Clock>| {
+        let tenths = c.map_or(0, |c| c.left.as_millis() / 100);
+        format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
+    };
+    format!(
+        "Clocks: South {}, North {}\n",
+        shown(&clocks[0]),
+        shown(&clocks[1])
+    )
 }
 
 /// The legal moves, one for each position they reach (take/pass sequences can run to

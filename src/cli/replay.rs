@@ -47,9 +47,12 @@ fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, Stri
             out.push_str(&super::show::draw(variant, game.board()));
         }
     }
+    let Some(rules_reason) = record.reason.by_rules() else {
+        return check_forfeit(&game, record, out);
+    };
     let claimed = Outcome {
         winner: record.winner(),
-        reason: record.reason,
+        reason: rules_reason,
     };
     match game.outcome() {
         Some(outcome) if outcome == claimed => {}
@@ -73,6 +76,40 @@ fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, Stri
         record.game,
         super::plural(record.moves.len() as u64, "ply", "plies"),
         describe(&claimed)
+    ));
+    Ok(out)
+}
+
+/// A game lost by a forfeit: it was still going on by the rules, and the side to move
+/// (the one that forfeited) lost.
+fn check_forfeit(game: &Game, record: &Record, mut out: String) -> Result<String, String> {
+    let name = format!("game {}", record.game);
+    let plies = super::plural(record.moves.len() as u64, "ply", "plies");
+    if let Some(outcome) = game.outcome() {
+        return Err(format!(
+            "{name}: records a {} forfeit but the game had ended {}",
+            record.reason,
+            describe(&outcome)
+        ));
+    }
+    let loser = game.board().to_move();
+    if record.winner() != Some(loser.opponent()) {
+        return Err(format!(
+            "{name}: records a {} forfeit by {loser}, the side to move, but not {} winning",
+            record.reason,
+            loser.opponent()
+        ));
+    }
+    let detail = record
+        .detail
+        .as_ref()
+        .map(|d| format!(": {d}"))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "game {}: ok, {plies}, {} wins: {loser} forfeited ({}{detail})\n",
+        record.game,
+        loser.opponent(),
+        record.reason
     ));
     Ok(out)
 }

@@ -124,6 +124,7 @@ fn report(
             "standings": standings,
             "crosstable": cross,
             "anchor": args.anchor,
+            "forfeits": super::matches::forfeits(&outcome.records),
             "games_per_minute": outcome.games_per_minute(),
         }));
     }
@@ -173,6 +174,7 @@ fn report(
         Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
         None => out.push_str("ratings: mean 0\n"),
     }
+    out.push_str(&super::matches::forfeits_text(&outcome.records));
     out.push_str(&format!(
         "{:.1} games per minute\n",
         outcome.games_per_minute()
