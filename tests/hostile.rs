@@ -69,7 +69,63 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
     let binary = dir.join("bin");
     std::fs::write(&binary, [0u8, 1, 2, 0xff, 0xfe]).unwrap();
     let binary = binary.to_str().unwrap().to_string();
+    let match_with = |extra: &[&'static str]| {
+        let mut args = vec![
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        args
+    };
     let corpus: Vec<(Vec<&str>, &str)> = vec![
+        (match_with(&["--tc", "1e300"]), "--tc"),
+        (match_with(&["--tc", "0+5"]), "the base must be more than 0"),
+        (match_with(&["--tc", "+"]), "--tc"),
+        (match_with(&["--handshake-ms", "0"]), "--handshake-ms"),
+        (match_with(&["--time-margin-ms", "-1"]), "'-1'"),
+        (
+            match_with(&["--engine-log", "/dev/null/logs"]),
+            "--engine-log",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "x=cmd:\"\"",
+            ],
+            "no program named",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "x=cmd:/dev/null",
+            ],
+            "cannot start '/dev/null'",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--tc", "x+1"],
+            "--tc",
+        ),
+        (
+            vec!["play", "--variant", "isolo-boys", "--tc", "0"],
+            "--tc",
+        ),
         (
             vec![
                 "analyze",

@@ -44,6 +44,10 @@ pub struct AnalyzeArgs {
     /// Time limit in milliseconds (default about 5 s when no limit is given)
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
+    /// Think as a move on this clock would (SECONDS+INCREMENT left, e.g. 60+1): the
+    /// time management of matches and ugi decides when to stop
+    #[arg(long, value_name = "LEFT+INC")]
+    pub tc: Option<String>,
     /// Search threads (Lazy SMP for alpha-beta, root or tree parallel MCTS)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -74,7 +78,8 @@ fn engine_of_flags(args: &AnalyzeArgs, weights: Weights) -> Result<EngineSpec, C
         EngineKind::Ab => ("ab", "nodes"),
         EngineKind::Mcts => ("mcts", "iters"),
     };
-    let flags: [(&str, &str, Option<String>); 7] = [
+    let flags: [(&str, &str, Option<String>); 8] = [
+        ("--tc", "tc", args.tc.clone()),
         ("--depth", "depth", args.depth.map(|d| d.to_string())),
         ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
         ("--time-ms", "time-ms", args.time_ms.map(|t| t.to_string())),
@@ -151,7 +156,21 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
     let spec = engine_of_flags(args, weights)?;
-    let limits = spec.limits;
+    let limits = match &spec.clock {
+        Some(tc) => {
+            let clock = isolo_ai::clock::Clock::start(tc);
+            if !args.json {
+                let budget = clock.budget();
+                eprintln!(
+                    "clock {tc}: target {} ms, at most {} ms",
+                    budget.target.as_millis(),
+                    budget.hard.as_millis()
+                );
+            }
+            clock.limits(spec.limits)
+        }
+        None => spec.limits,
+    };
     let mut searcher = spec
         .searcher()
         .map_err(|e| CliError(format!("--hash: {e}")))?
