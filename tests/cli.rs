@@ -2,24 +2,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::process::{ok as stdout_of, run};
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout_of(args)).expect("valid JSON")

@@ -1,24 +1,11 @@
 //! External engines in matches: the project's own binary over UGI against the built-in
 //! engine, misbehaving engines adjudicated, clocks kept, logs written.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+use common::process::{ok, run, scratch, Scratch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_isolo-ai");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The misbehaving engine (tests/engines/misbehaving_engine.rs), which cargo builds with
 /// the tests as an example, next to this test's own executable.
@@ -32,21 +19,6 @@ fn misbehaving() -> String {
         path.display()
     );
     path.display().to_string()
-}
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("isolo-ai-ext-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
 }
 
 /// The game lines of a records file.
@@ -366,4 +338,43 @@ fn bad_external_specs_and_programs_are_refused_before_play() {
         "x=cmd:/bin/true",
     ]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn tournaments_mix_built_in_and_external_engines_with_their_own_clocks() {
+    let dir = scratch("tournament");
+    let out = dir.0.join("rr.jsonl");
+    let external = format!("ext=cmd:\"{BIN} ugi\",tc=1+0.01");
+    let text = ok(&[
+        "tournament",
+        "--variant",
+        "isolo-women",
+        "--engine",
+        "random",
+        "--engine",
+        "fast=ab:tc=0.5+0.01",
+        "--engine",
+        &external,
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["forfeits"], serde_json::json!({}), "{summary}");
+    for game in games(&out) {
+        // Random has no clock: its moves show null where the others show theirs.
+        let clocks = game["clock_ms"].as_array().unwrap();
+        let south_clocked = game["south"] != "random";
+        let first_mover_is_south = game["opening"].as_str().unwrap().ends_with(" S");
+        if let Some(first) = clocks.first() {
+            assert_eq!(
+                !first.is_null(),
+                south_clocked == first_mover_is_south,
+                "{game}"
+            );
+        }
+    }
 }

@@ -122,10 +122,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             vec!["analyze", "--variant", "isolo-boys", "--tc", "x+1"],
             "--tc",
         ),
-        (
-            vec!["play", "--variant", "isolo-boys", "--tc", "0"],
-            "--tc",
-        ),
+        (vec!["play", "--variant", "isolo-boys", "--tc", "0"], "--tc"),
         (
             vec![
                 "analyze",

@@ -1,28 +1,11 @@
 //! match, tournament, openings and replay as a user runs them.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use common::process::{json, ok, run, scratch, Scratch};
 
 fn fails(args: &[&str], expected: &str) {
     let out = run(args);
@@ -32,29 +15,6 @@ fn fails(args: &[&str], expected: &str) {
         stderr.contains(expected),
         "{args:?}: {stderr:?} lacks {expected:?}"
     );
-}
-
-/// A fresh scratch folder for one test, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("isolo-ai-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
 }
 
 /// The game records of a records file (its header line skipped), without times.

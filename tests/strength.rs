@@ -1,11 +1,20 @@
 //! Strength measurements (run by hand: `cargo test --release --test strength -- --ignored
-//! --nocapture`): each searcher against a random and a greedy mover at 100 ms a move,
-//! 100 games a pairing with colours alternated, on every preset (`PRESETS=a,b` and
-//! `GAMES=N` narrow it).
+//! --nocapture`): each searcher, on a clock of 2 s + 50 ms a game, against a random and a
+//! greedy mover, 100 games a pairing with colours alternated, on every preset
+//! (`PRESETS=a,b`, `GAMES=N` and `TC=BASE+INC` change them).
 
+use isolo_ai::clock::TimeControl;
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::game::{play_game, TimeControls, DEFAULT_MAX_PLIES};
 use isolo_ai::rules::{Side, Variant};
+
+/// The searcher's clock (`TC=BASE+INC` overrides).
+fn clock() -> TimeControl {
+    std::env::var("TC")
+        .unwrap_or_else(|_| "2+0.05".into())
+        .parse()
+        .expect("TC is a time control")
+}
 
 /// Games per pairing (`GAMES=N` overrides).
 fn games() -> u64 {
@@ -33,7 +42,10 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 variant.start(),
                 [&mut ours, &mut theirs],
                 DEFAULT_MAX_PLIES,
-                &TimeControls::default(),
+                &TimeControls {
+                    sides: [Some(clock()), None],
+                    ..TimeControls::default()
+                },
                 None,
             )
         } else {
@@ -42,11 +54,18 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 variant.start(),
                 [&mut theirs, &mut ours],
                 DEFAULT_MAX_PLIES,
-                &TimeControls::default(),
+                &TimeControls {
+                    sides: [None, Some(clock())],
+                    ..TimeControls::default()
+                },
                 None,
             )
         }
         .expect("no interrupt");
+        assert!(
+            !record.reason.is_forfeit(),
+            "{engine} forfeited: {record:?}"
+        );
         plies += record.moves.len();
         match record.winner {
             Some(side) if side == engine_side => wins += 1,
@@ -70,7 +89,7 @@ fn searchers_against_random_and_greedy() {
         });
     for name in presets {
         let variant = Variant::load(&name).unwrap();
-        for engine in ["ab:time-ms=100", "mcts:time-ms=100"] {
+        for engine in ["ab", "mcts"] {
             for opponent in ["random", "greedy"] {
                 let (w, d, l, plies) = pairing(&variant, engine, opponent);
                 println!("{name:<12} {engine:<17} vs {opponent:<7} +{w} ={d} -{l}  mean plies {plies:.1}");

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod process;
 pub mod reference;
 
 use isolo_ai::rules::{
