@@ -22,13 +22,23 @@ fn fails(args: &[&str], expected: &str) {
 const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17 S SN";
 
 #[test]
-fn variants_lists_the_presets() {
+fn variants_lists_the_presets_and_readings() {
     let out = stdout_of(&["variants"]);
     let names: Vec<&str> = out
         .lines()
+        .filter(|l| l.contains("8x4"))
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(names, ["isolo-women", "isolo-boys", "igisoro"]);
+    assert_eq!(
+        names,
+        [
+            "isolo-women",
+            "isolo-boys",
+            "igisoro",
+            "isolo-women-capture-ends",
+            "isolo-boys-capture-ends"
+        ]
+    );
     assert!(out.contains("capture=both optional sow_from=turn-start"));
 }
 

@@ -538,7 +538,10 @@ fn openings_builds_a_suite_that_match_can_use() {
 
 #[test]
 fn the_committed_opening_suites_load() {
-    for preset in ["isolo-women", "isolo-boys", "igisoro"] {
+    let names = isolo_ai::rules::PRESETS
+        .iter()
+        .chain(isolo_ai::rules::READINGS.iter());
+    for preset in names {
         let variant = isolo_ai::rules::Variant::load(preset).unwrap();
         let path = format!("{}/openings/{preset}.txt", env!("CARGO_MANIFEST_DIR"));
         let suite = isolo_ai::openings::load_suite(&variant, &path).unwrap();

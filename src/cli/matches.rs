@@ -163,12 +163,7 @@ impl RunArgs {
     /// The clocks, logs and handshake time, checked; external engines' programs are
     /// checked to start.
     fn settings(&self, engines: &[EngineSpec]) -> Result<PlaySettings, CliError> {
-        // External engines are told the variant as given: a preset's name, or the rules
-        // file's full path (they may run elsewhere).
-        let variant_option = match std::fs::canonicalize(&self.variant) {
-            Ok(path) if Path::new(&self.variant).is_file() => path.display().to_string(),
-            _ => self.variant.clone(),
-        };
+        let variant_option = variant_option(&self.variant)?;
         let mut settings = PlaySettings::new(self.max_plies, &variant_option);
         if let Some(text) = &self.tc {
             settings.time_control = Some(
@@ -248,6 +243,26 @@ impl RunArgs {
         let file = records::append(path).map_err(|e| CliError(format!("--out: {e}")))?;
         Ok((Some(file), existing.records))
     }
+}
+
+/// What external engines are told the variant is: a RULES.md preset by name, anything
+/// else as a rules file that holds its rules (the file's full path, or for a named
+/// reading a file written to the temporary folder), so that engines which know only the
+/// presets and rules files (an older isolo-ai, say) play the same rules.
+fn variant_option(given: &str) -> Result<String, CliError> {
+    if isolo_ai::rules::PRESETS.contains(&given) {
+        return Ok(given.to_string());
+    }
+    if let Ok(path) = std::fs::canonicalize(given) {
+        if path.is_file() {
+            return Ok(path.display().to_string());
+        }
+    }
+    let rules = Variant::load(given)?.rules().to_toml();
+    let path = std::env::temp_dir().join(format!("isolo-ai-rules-{given}.toml"));
+    std::fs::write(&path, rules)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    Ok(path.display().to_string())
 }
 
 /// Deterministic engines replay the same game from the same opening and colours: say so

@@ -1,9 +1,9 @@
-//! `isolo-ai variants`: the presets, or one rules set in full as TOML.
+//! `isolo-ai variants`: the presets and named readings, or one rules set in full as TOML.
 
 use clap::Args;
 
 use super::{emit, CliResult};
-use isolo_ai::rules::{Rules, PRESETS};
+use isolo_ai::rules::{Rules, PRESETS, READINGS};
 
 #[derive(Args, Debug)]
 pub struct VariantsArgs {
@@ -21,6 +21,11 @@ pub fn run(args: &VariantsArgs) -> CliResult {
     for name in PRESETS {
         let rules = Rules::preset(name).expect("presets load");
         out.push_str(&format!("{name:<12} {}\n", rules.summary()));
+    }
+    out.push_str("\nreadings (presets with capture_ends_move = true, the deep Isolo games):\n");
+    for name in READINGS {
+        let rules = Rules::preset(name).expect("readings load");
+        out.push_str(&format!("{name:<25} {}\n", rules.summary()));
     }
     emit(&out)
 }

@@ -13,7 +13,9 @@ use std::fmt;
 pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
 pub use notation::{Move, NotationError};
 pub use position::{Board, LegalMove, MoveGen, MoveOutcome, Position, Variant};
-pub use variant::{CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS};
+pub use variant::{
+    preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+};
 
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -79,8 +79,21 @@ const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
 /// The default of `max_laps` (RULES.md 3.5).
 pub const DEFAULT_MAX_LAPS: u32 = 1000;
 
-/// The preset names, in the order `variants` lists them.
+/// The preset names of RULES.md, in the order `variants` lists them.
 pub const PRESETS: [&str; 3] = ["isolo-women", "isolo-boys", "igisoro"];
+/// Named readings: presets with `capture_ends_move = true` (RULES.md section 5), the
+/// deep Isolo games (unsolved, 30-90 plies), loaded by name like the presets.
+pub const READINGS: [&str; 2] = ["isolo-women-capture-ends", "isolo-boys-capture-ends"];
+
+/// Every name `Rules::preset` knows: the presets, then the readings.
+pub fn preset_names() -> String {
+    PRESETS
+        .iter()
+        .chain(READINGS.iter())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Every rule key of RULES.md sections 3-5 and 8.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,7 +191,17 @@ impl Rules {
                 capture_sow_from: SowOrigin::TurnStart,
                 ..women
             }),
-            _ => None,
+            reading => {
+                let base = reading.strip_suffix("-capture-ends")?;
+                if !READINGS.contains(&reading) {
+                    return None;
+                }
+                Some(Rules {
+                    name: reading.into(),
+                    capture_ends_move: true,
+                    ..Rules::preset(base)?
+                })
+            }
         }
     }
 
@@ -191,7 +214,7 @@ impl Rules {
         if !path.exists() {
             return Err(RulesError::UnknownVariant(format!(
                 "unknown variant '{spec}': not a preset ({}) and no such rules file",
-                PRESETS.join(", ")
+                preset_names()
             )));
         }
         let text = super::read_text_file(path, MAX_RULES_FILE_BYTES)
@@ -424,10 +447,7 @@ impl RulesFile {
             Some(name) => Some(Rules::preset(name).ok_or_else(|| {
                 key_error(
                     "base",
-                    format!(
-                        "unknown preset \"{name}\" (presets: {})",
-                        PRESETS.join(", ")
-                    ),
+                    format!("unknown preset \"{name}\" (presets: {})", preset_names()),
                 )
             })?),
             None => None,
@@ -557,5 +577,37 @@ impl Geometry {
             front_right: w,
             all_lanes: (1u32 << pits) - 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_are_their_presets_with_capture_ending_the_move() {
+        for (reading, base) in READINGS.iter().zip(["isolo-women", "isolo-boys"]) {
+            let rules = Rules::preset(reading).unwrap();
+            let expected = Rules {
+                name: reading.to_string(),
+                capture_ends_move: true,
+                ..Rules::preset(base).unwrap()
+            };
+            assert_eq!(rules, expected);
+            // A rules file can name a reading as its base.
+            let file = format!("base = \"{reading}\"\nname = \"x\"\n");
+            assert!(Rules::from_toml(&file, "x").unwrap().capture_ends_move);
+        }
+        for unknown in [
+            "igisoro-capture-ends",
+            "-capture-ends",
+            "isolo-capture-ends",
+        ] {
+            assert!(Rules::preset(unknown).is_none(), "{unknown}");
+        }
+        assert!(Rules::load("nope")
+            .unwrap_err()
+            .to_string()
+            .contains("isolo-boys-capture-ends"));
     }
 }
