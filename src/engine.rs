@@ -60,6 +60,8 @@ impl fmt::Display for EngineSpec {
 
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 256;
+/// The most plies of captures an alpha-beta spec's `quiescence=` may ask for.
+pub const MAX_QUIESCENCE_PLIES: u32 = 16;
 
 /// What is wrong with an engine spec or one of its options.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -180,6 +182,9 @@ fn set_option(
             c.threads = count(key, value, 1, Some(MAX_THREADS))?
         }
         (EngineKind::Mcts(c), "threads") => c.threads = count(key, value, 1, Some(MAX_THREADS))?,
+        (EngineKind::AlphaBeta(c), "quiescence") => {
+            c.quiescence = count(key, value, 0, Some(MAX_QUIESCENCE_PLIES))?
+        }
         (EngineKind::AlphaBeta(c), "hash") => {
             let mb = count(key, value, 1usize, None)?;
             crate::search::tt::check_table_mb(mb).map_err(|e| bad(key, e.to_string()))?;
@@ -615,6 +620,11 @@ mod tests {
                 "more than this machine allows",
             ),
             ("ab:depth=0", "engine key `depth`: must be 1..=100, found 0"),
+            (
+                "ab:quiescence=17",
+                "engine key `quiescence`: must be 0..=16, found 17",
+            ),
+            ("mcts:quiescence=2", "unknown key `quiescence`"),
             ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
             ("mcts:iters=0", "engine key `iters`: must be at least 1"),
             ("mcts:time-ms=0", "engine key `time-ms`: must be at least 1"),

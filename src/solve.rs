@@ -64,6 +64,8 @@ impl<'v> Prover<'v> {
             threads,
             hash_mb,
             weights: Weights::zero(),
+            // The prover needs proofs, not estimates.
+            quiescence: 0,
         })?;
         Ok(Prover {
             variant,

@@ -452,6 +452,7 @@ fn extreme_weights_never_change_a_proven_claim() {
                 threads: 1,
                 hash_mb: 4,
                 weights: weights.clone(),
+                ..AlphaBetaConfig::default()
             })
             .unwrap();
             let limits = Limits {

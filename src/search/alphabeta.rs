@@ -19,7 +19,7 @@ use super::{
     Limits, Line, Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
     UNPROVEN_LOSS, UNSETTLED_STRETCH,
 };
-use crate::eval::{Evaluator, Weights};
+use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use crate::rules::moves::dedup_by_position;
 use crate::rules::{Board, MoveGen, Variant};
 
@@ -53,6 +53,9 @@ pub struct AlphaBetaConfig {
     pub hash_mb: usize,
     /// Evaluation weights.
     pub weights: Weights,
+    /// Plies of captures searched past the horizon before evaluating (0: evaluate at the
+    /// horizon). It sharpens estimates only: no proven score comes from it.
+    pub quiescence: u32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -61,9 +64,14 @@ impl Default for AlphaBetaConfig {
             threads: 1,
             hash_mb: 64,
             weights: Weights::default(),
+            quiescence: DEFAULT_QUIESCENCE_PLIES,
         }
     }
 }
+
+/// Plies of captures past the horizon, by default: enough to settle the exchange a
+/// capture starts (a capture, the reply that takes back) without the cost of long chains.
+pub const DEFAULT_QUIESCENCE_PLIES: u32 = 2;
 
 /// The alpha-beta searcher; its table lives across searches (a game's moves share it).
 pub struct AlphaBeta {
@@ -105,6 +113,8 @@ struct Shared<'a> {
     start: Instant,
     /// The caller's stop request.
     external_stop: Option<&'a AtomicBool>,
+    /// Plies of captures past the horizon.
+    quiescence: u32,
 }
 
 impl Shared<'_> {
@@ -257,13 +267,15 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        // 3. Horizon: a position without moves is lost, else evaluate. (Leaves skip the
-        // table: a probe there costs more than the evaluation it would save.)
+        // 3. Horizon: a position without moves is lost, else evaluate once the captures
+        // in reach are played out. (Leaves skip the table: a probe there costs more than
+        // the evaluation it would save.)
         if depth == 0 {
             if !self.shared.variant.has_legal_move(board, &mut self.gen) {
                 return loss_in(ply as i32);
             }
-            return self.shared.eval.evaluate(board);
+            let plies = self.shared.quiescence;
+            return self.quiescence(board, alpha, beta, ply, plies);
         }
         // 4. Table.
         let key = board.hash();
@@ -351,6 +363,48 @@ impl<'a> Worker<'a> {
             bound,
         };
         self.shared.tt.store(key, entry);
+        best
+    }
+
+    /// The evaluation once captures are played out, up to `plies` deep: the side to move
+    /// may stand on the evaluation or take a capture (a capture changes the material the
+    /// evaluation counts most, so an evaluation just before one misleads). Values stay
+    /// within the evaluation's range: a side left without moves here counts as
+    /// `-EVAL_LIMIT`, never as a proven loss, since the line to it is not a full search.
+    fn quiescence(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        plies: u32,
+    ) -> i32 {
+        let stand = self.shared.eval.evaluate(board);
+        if plies == 0 || stand >= beta || ply + 1 >= self.pv.len() {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let (children, _) = self.children(board, ply, NO_MOVE);
+        if children.is_empty() {
+            self.give_back(ply, children);
+            return -EVAL_LIMIT;
+        }
+        let mut best = stand;
+        for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
+            self.count_node();
+            let value = -self.quiescence(&child.board, -beta, -alpha, ply + 1, plies - 1);
+            if self.stopped() {
+                break;
+            }
+            if value > best {
+                best = value;
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.give_back(ply, children);
         best
     }
 
@@ -615,6 +669,7 @@ impl Searcher for AlphaBeta {
             deadline: limits.time.map(|t| start + t),
             start,
             external_stop: request.stop,
+            quiescence: self.config.quiescence,
         };
         let root = request.board;
         let (legal, root_truncated) = searched_moves(variant, &root);
