@@ -82,7 +82,7 @@ pub const DEFAULT_MAX_LAPS: u32 = 1000;
 /// The preset names of RULES.md, in the order `variants` lists them.
 pub const PRESETS: [&str; 3] = ["isolo-women", "isolo-boys", "igisoro"];
 /// Named readings: presets with `capture_ends_move = true` (RULES.md section 5), the
-/// deep Isolo games (unsolved, 30-90 plies), loaded by name like the presets.
+/// deep Isolo games (unsolved, 30-100 plies), loaded by name like the presets.
 pub const READINGS: [&str; 2] = ["isolo-women-capture-ends", "isolo-boys-capture-ends"];
 
 /// Every name `Rules::preset` knows: the presets, then the readings.
