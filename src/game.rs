@@ -159,10 +159,18 @@ impl Player for Bot {
             return Ok(None);
         }
         let thought = started.elapsed();
-        Ok(choice.map(|c| Reply {
-            mv: c.played.mv,
-            thought,
-        }))
+        match choice {
+            Some(c) => Ok(Some(Reply {
+                mv: c.played.mv,
+                thought,
+            })),
+            // The game loop asks only where a move exists; should the bot find none, the
+            // rules' verdict stands (not an interruption, which would end the run).
+            None => Err(Forfeit {
+                reason: Termination::NoMoves,
+                detail: "no legal move".into(),
+            }),
+        }
     }
 }
 
