@@ -947,3 +947,62 @@ fn deterministic_engines_replaying_one_game_are_warned_about() {
     ]);
     assert!(!quiet.contains("deterministic"), "{quiet}");
 }
+
+#[test]
+fn play_on_a_clock_shows_both_clocks_and_the_engine_manages_its_time() {
+    let (text, ok) = play_session(
+        &[
+            "--variant",
+            "isolo-women",
+            "--engine",
+            "ab",
+            "--tc",
+            "60+1",
+            "--as",
+            "N",
+        ],
+        b"quit\n",
+    );
+    assert!(ok);
+    for expected in [
+        "You play North against ab, 60+1 s on each clock",
+        "Clocks: South 1:00.0, North 1:00.0",
+        "Engine plays 12",
+        "Game abandoned.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    // After its move (a proven win, found at once) the engine's clock shows the
+    // increment added and the little time spent taken.
+    let after = text
+        .lines()
+        .filter(|l| l.starts_with("Clocks:"))
+        .nth(1)
+        .unwrap();
+    assert!(
+        after.starts_with("Clocks: South 1:00.9") || after.starts_with("Clocks: South 1:01.0"),
+        "{after}"
+    );
+    assert!(after.ends_with("North 1:00.0"), "{after}");
+}
+
+#[test]
+fn analyze_on_a_clock_states_its_budget_and_keeps_to_it() {
+    let out = run(&["analyze", "--variant", "igisoro", "--tc", "2"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // 2 s left: a target of (2000 - 15) / 25 ms, a hard limit of four targets.
+    assert!(
+        stderr.contains("clock 2: target 79 ms, at most 317 ms"),
+        "{stderr}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let time: u64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.split("time ").nth(1))
+        .and_then(|t| t.trim_end_matches(" ms").parse().ok())
+        .unwrap();
+    // Well short of the 4.5 s a search without a limit takes (slack for a busy machine).
+    assert!(time < 1000, "{text}");
+}
