@@ -400,8 +400,7 @@ impl ExternalEngine {
                 _ => continue,
             }
             let text = words.next().unwrap_or("");
-            let optional = variant.rules().capture_choice == crate::rules::CaptureChoice::Optional;
-            let mv = Move::parse(text, variant.columns(), optional).map_err(|e| Forfeit {
+            let mv = variant.parse_move(text).map_err(|e| Forfeit {
                 reason: Termination::BadOutput,
                 detail: format!("answered 'bestmove {text}': {e}"),
             })?;

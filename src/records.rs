@@ -411,13 +411,13 @@ impl Record {
         let opening = variant
             .parse_position(&line.opening)
             .map_err(|e| format!("game {}: opening: {e}", line.game))?;
-        let optional = variant.rules().capture_choice == crate::rules::CaptureChoice::Optional;
         let moves = line
             .moves
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                Move::parse(m, variant.columns(), optional)
+                variant
+                    .parse_move(m)
                     .map_err(|e| format!("game {}, move {}: {e}", line.game, i + 1))
             })
             .collect::<Result<Vec<Move>, String>>()?;

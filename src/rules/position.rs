@@ -1085,11 +1085,17 @@ impl Variant {
         (!any).then(|| board.to_move.opponent())
     }
 
+    /// Reads a move in these rules' notation (take/pass letters where captures are
+    /// optional), without checking that it is legal anywhere.
+    pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        Move::parse(text, self.rules.columns, optional)
+    }
+
     /// Parses and plays one move; the error lists the legal moves (one for each distinct
     /// result where capture choices make many).
     pub fn play_text(&self, board: &Board, text: &str) -> Result<LegalMove, NotationError> {
-        let optional = self.rules.capture_choice == CaptureChoice::Optional;
-        let mv = Move::parse(text, self.rules.columns, optional)?;
+        let mv = self.parse_move(text)?;
         if let Some(found) = self.play_move(board, &mv) {
             return Ok(found);
         }

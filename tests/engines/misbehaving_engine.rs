@@ -16,7 +16,7 @@
 
 use std::io::{BufRead, Write};
 
-use isolo_ai::rules::{Board, Game, Move, Variant};
+use isolo_ai::rules::{Board, Game, Variant};
 use isolo_ai::search::searched_moves;
 
 fn main() {
@@ -111,9 +111,9 @@ fn main() {
 
 /// A pit number that is not a legal move here, if there is one.
 fn illegal_move(variant: &Variant, board: &Board) -> Option<u32> {
-    let optional = variant.rules().capture_choice == isolo_ai::rules::CaptureChoice::Optional;
     (1..=2 * variant.columns() as u32).find(|&p| {
-        Move::parse(&p.to_string(), variant.columns(), optional)
+        variant
+            .parse_move(&p.to_string())
             .is_ok_and(|mv| variant.play_move(board, &mv).is_none())
     })
 }
