@@ -115,6 +115,11 @@ impl Clock {
         }
     }
 
+    /// Takes a move's time off the clock (never below zero) and adds the increment.
+    pub fn spend(&mut self, spent: Duration) {
+        self.left = self.left.saturating_sub(spent) + self.increment;
+    }
+
     /// The target and hard limit of one move on this clock.
     pub fn budget(&self) -> Budget {
         let usable = self.left.saturating_sub(MOVE_OVERHEAD.min(self.left / 2));

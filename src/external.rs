@@ -127,15 +127,10 @@ impl Drop for ExternalEngine {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
-        let until = Instant::now() + QUIT_WAIT;
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        if self.wait_for_exit().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -308,12 +303,18 @@ impl ExternalEngine {
 
     /// How the program ended, waiting briefly for its status.
     fn exit_status(&mut self) -> String {
+        self.wait_for_exit()
+            .map_or_else(|| "closed its output".into(), |status| status.to_string())
+    }
+
+    /// The program's exit status, if it ends within `QUIT_WAIT`.
+    fn wait_for_exit(&mut self) -> Option<std::process::ExitStatus> {
         let until = Instant::now() + QUIT_WAIT;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return status.to_string(),
+                Ok(Some(status)) => return Some(status),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => return "closed its output".into(),
+                _ => return None,
             }
         }
     }

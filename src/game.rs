@@ -42,18 +42,6 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// Every termination, rules first.
-    pub const ALL: [Termination; 8] = [
-        Termination::NoMoves,
-        Termination::Repetition,
-        Termination::PlyLimit,
-        Termination::IllegalMove,
-        Termination::Crash,
-        Termination::TimeForfeit,
-        Termination::Stall,
-        Termination::BadOutput,
-    ];
-
     /// The name used in records and JSON.
     pub fn name(&self) -> &'static str {
         match self {
@@ -283,7 +271,7 @@ pub fn play_game(
         };
         move_ms.push(reply.thought.as_millis() as u64);
         let clock = clocks[mover as usize].as_mut().map(|c| {
-            c.left = c.left.saturating_sub(reply.thought) + c.increment;
+            c.spend(reply.thought);
             c.left.as_millis() as u64
         });
         clock_ms.push(clock);

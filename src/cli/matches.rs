@@ -140,7 +140,7 @@ impl RunArgs {
             None => (vec![variant.start()], "start".to_string()),
         };
         let schedule = Schedule::new(pairings, openings, self.games, self.seed);
-        let settings = self.settings(&engines)?;
+        let settings = self.settings(&engines, &variant)?;
         warn_oversubscription(self.concurrency, &engines);
         warn_replayed_games(&engines, schedule.openings().len(), self.games);
         let clocked = engines.iter().any(|e| settings.clock_of(e).is_some());
@@ -162,8 +162,12 @@ impl RunArgs {
 
     /// The clocks, logs and handshake time, checked; external engines' programs are
     /// checked to start.
-    fn settings(&self, engines: &[EngineSpec]) -> Result<PlaySettings, CliError> {
-        let variant_option = variant_option(&self.variant)?;
+    fn settings(
+        &self,
+        engines: &[EngineSpec],
+        variant: &Variant,
+    ) -> Result<PlaySettings, CliError> {
+        let variant_option = variant_option(&self.variant, variant)?;
         let mut settings = PlaySettings::new(self.max_plies, &variant_option);
         if let Some(text) = &self.tc {
             settings.time_control = Some(
@@ -245,11 +249,11 @@ impl RunArgs {
     }
 }
 
-/// What external engines are told the variant is: a RULES.md preset by name, anything
+/// What external engines are told `variant` (given as `given`) is: a RULES.md preset by name, anything
 /// else as a rules file that holds its rules (the file's full path, or for a named
 /// reading a file written to the temporary folder), so that engines which know only the
 /// presets and rules files (an older isolo-ai, say) play the same rules.
-fn variant_option(given: &str) -> Result<String, CliError> {
+fn variant_option(given: &str, variant: &Variant) -> Result<String, CliError> {
     if isolo_ai::rules::PRESETS.contains(&given) {
         return Ok(given.to_string());
     }
@@ -258,7 +262,7 @@ fn variant_option(given: &str) -> Result<String, CliError> {
             return Ok(path.display().to_string());
         }
     }
-    let rules = Variant::load(given)?.rules().to_toml();
+    let rules = variant.rules().to_toml();
     let path = std::env::temp_dir().join(format!("isolo-ai-rules-{given}.toml"));
     std::fs::write(&path, rules)
         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;

@@ -166,7 +166,7 @@ fn charge(clocks: &mut [Option<Clock>; 2], side: Side, started: Instant) -> bool
     if spent > clock.left {
         return false;
     }
-    clock.left = clock.left - spent + clock.increment;
+    clock.spend(spent);
     true
 }
 
