@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::process::{ok, run, scratch, Scratch};
+use common::process::{game_lines as games, ok, run, scratch, Scratch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_isolo-ai");
 
@@ -19,16 +19,6 @@ fn misbehaving() -> String {
         path.display()
     );
     path.display().to_string()
-}
-
-/// The game lines of a records file.
-fn games(path: &std::path::Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::process::{json, ok, run, scratch, Scratch};
+use common::process::{game_lines, json, ok, run, scratch, Scratch};
 
 fn fails(args: &[&str], expected: &str) {
     let out = run(args);
@@ -18,13 +18,10 @@ fn fails(args: &[&str], expected: &str) {
 }
 
 /// The game records of a records file (its header line skipped), without times.
-fn records(path: &PathBuf) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+fn records(path: &std::path::Path) -> Vec<serde_json::Value> {
+    game_lines(path)
+        .into_iter()
+        .map(|mut v| {
             for timing in ["time_ms", "move_ms", "clock_ms"] {
                 v.as_object_mut().unwrap().remove(timing);
             }

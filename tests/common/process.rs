@@ -27,6 +27,16 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).unwrap()
 }
 
+/// The game lines of a records file (its header line skipped), as JSON.
+pub fn game_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// A fresh scratch folder for one test, removed when the test ends.
 pub struct Scratch(pub PathBuf);
 
