@@ -1,6 +1,7 @@
 //! The fast board against the plain reference of `tests/common/reference.rs`: the same
-//! legal moves, in the same order, with the same results, laps and captures, on random
-//! reachable positions of the presets and of random rules files.
+//! legal moves, in the same order, with the same results, laps and captures, and the
+//! same first laps (the evaluation's view of captures in reach), on random reachable
+//! positions of the presets and of random rules files.
 
 mod common;
 
@@ -8,7 +9,7 @@ use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
 use std::collections::BTreeSet;
 
-use isolo_ai::rules::{Board, LegalMove, MoveGen, Rules, SowOrigin, Variant};
+use isolo_ai::rules::{Board, LegalMove, MoveGen, Rules, Side, SowOrigin, Variant};
 use proptest::prelude::*;
 
 /// The fast board's moves in the reference's terms.
@@ -46,7 +47,18 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
             // Too many take/pass sequences to list twice.
             return;
         }
-        let expected = reference::legal_moves(variant.rules(), &to_reference(variant, &board));
+        let position = to_reference(variant, &board);
+        for side in [Side::South, Side::North] {
+            let laps = variant.first_laps(&board, side);
+            assert_eq!(
+                (laps.ends, laps.captures, laps.relays, laps.best_capture),
+                reference::first_laps(variant.rules(), &position, side as usize),
+                "{}: first laps of {side:?} in {}",
+                variant.name(),
+                variant.format_position(&board),
+            );
+        }
+        let expected = reference::legal_moves(variant.rules(), &position);
         let actual = fast_moves(variant, &board);
         seen.positions += 1;
         seen.captures += actual.iter().filter(|m| m.captured > 0).count();

@@ -12,7 +12,7 @@ use std::fmt;
 
 pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
 pub use notation::{Move, NotationError};
-pub use position::{Board, LegalMove, MoveGen, MoveOutcome, Position, Variant};
+pub use position::{Board, FirstLaps, LegalMove, MoveGen, MoveOutcome, Position, Variant};
 pub use variant::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };

@@ -156,6 +156,19 @@ impl MoveOutcome<'_> {
     }
 }
 
+/// What the first laps of a side's candidate pits do (see `Variant::first_laps`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FirstLaps {
+    /// Pits whose first lap ends in an empty pit, ending the move.
+    pub ends: u32,
+    /// Pits whose first lap ends in a capture.
+    pub captures: u32,
+    /// Pits whose first lap ends in an occupied pit without a capture: a relay.
+    pub relays: u32,
+    /// The most seeds one of those first-lap captures takes.
+    pub best_capture: u32,
+}
+
 /// An owned legal move with its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegalMove {
@@ -491,13 +504,52 @@ impl Variant {
     /// from: enough seeds, and in the loop or the ng'hana. A candidate's move may still be
     /// endless, and so not legal.
     pub fn candidate_pits(&self, board: &Board) -> u32 {
-        let me = board.to_move;
-        let ring = board.ring(me);
+        self.candidate_pits_of(board, board.to_move)
+    }
+
+    /// `candidate_pits` for `side`, whether or not it is to move.
+    fn candidate_pits_of(&self, board: &Board, side: Side) -> u32 {
+        let ring = board.ring(side);
         let mut allowed = self.geo.all_lanes;
-        if board.in_overture(me) {
+        if board.in_overture(side) {
             allowed &= !(1 << self.geo.front_right);
         }
         ring::high_bits_to_lane_set(ring::lanes_at_least(ring, self.rules.min_sow)) & allowed
+    }
+
+    /// What the first lap from each pit `side` could start a move from would do, were it
+    /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
+    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
+    pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
+        let opp = side.opponent();
+        let protect = self.rules.overture_protects && board.in_overture(opp);
+        let spots = &self.geo.capture[protect as usize];
+        let (mine, theirs) = (board.ring(side), board.ring(opp));
+        let mut laps = FirstLaps::default();
+        let mut pits = self.candidate_pits_of(board, side);
+        while pits != 0 {
+            let pit = pits.trailing_zeros() as usize;
+            pits &= pits - 1;
+            let table = if board.in_overture(side) && pit != self.geo.nghana {
+                &self.geo.overture
+            } else {
+                &self.geo.full
+            };
+            let seeds = ring::lane(mine, pit) as u32;
+            let (sown, end) = table.sow(ring::clear_lane(mine, pit), pit, seeds);
+            if ring::lane(sown, end) == 1 {
+                laps.ends += 1;
+                continue;
+            }
+            match self.capturable(&spots[end], theirs) {
+                0 => laps.relays += 1,
+                take => {
+                    laps.captures += 1;
+                    laps.best_capture = laps.best_capture.max(take);
+                }
+            }
+        }
+        laps
     }
 
     /// Calls `visit` for every legal move, by pit and then with take before pass.

@@ -140,6 +140,55 @@ pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosi
     all
 }
 
+/// What the first lap from each pit `side` could start from would do, were it `side`'s
+/// turn: `(pits ending in an empty pit, capturing, relaying, most seeds one capture
+/// takes)`.
+pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u32, u32) {
+    let w = pos.w;
+    let mut counts = (0, 0, 0, 0);
+    for pit in 1..=2 * w {
+        let nghana = pit == w;
+        let in_overture = pos.in_overture[side];
+        let loop_pits: Vec<usize> = if in_overture && !nghana {
+            (1..=2 * w).filter(|&p| p != w && p != w + 1).collect()
+        } else {
+            (1..=2 * w).collect()
+        };
+        if !loop_pits.contains(&pit) || pos.pits[side][pit - 1] < rules.min_sow as u32 {
+            continue;
+        }
+        let protected = if rules.overture_protects && pos.in_overture[1 - side] {
+            vec![w, w + 1]
+        } else {
+            vec![]
+        };
+        let search = Search {
+            rules,
+            mover: side,
+            turn_pit: pit,
+            sow_loop: loop_pits,
+            protected,
+            start: pos.clone(),
+            out: Vec::new(),
+        };
+        let mut board = pos.pits.clone();
+        let seeds = board[side][pit - 1];
+        board[side][pit - 1] = 0;
+        let end = search.sow(&mut board, pit, seeds);
+        let targets = search.capture_targets(&board, end);
+        if board[side][end - 1] == 1 {
+            counts.0 += 1;
+        } else if targets.is_empty() {
+            counts.2 += 1;
+        } else {
+            counts.1 += 1;
+            let take = targets.iter().map(|p| board[1 - side][p - 1]).sum();
+            counts.3 = counts.3.max(take);
+        }
+    }
+    counts
+}
+
 impl Search<'_> {
     fn finish(&mut self, board: [Vec<u32>; 2], laps: u32, captured: u32, choices: String) {
         let mut result = self.start.clone();
