@@ -14,7 +14,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::eval::Weights;
 use crate::external::ExternalConfig;
 use crate::rules::{Board, LegalMove, Variant};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, QuiescenceMoves};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
@@ -185,6 +185,18 @@ fn set_option(
         (EngineKind::AlphaBeta(c), "quiescence") => {
             c.quiescence = count(key, value, 0, Some(MAX_QUIESCENCE_PLIES))?
         }
+        (EngineKind::AlphaBeta(c), "qmoves") => {
+            c.quiescence_moves = match value {
+                "all" => QuiescenceMoves::AllCaptures,
+                "first-lap" => QuiescenceMoves::FirstLap,
+                _ => {
+                    return Err(bad(
+                        key,
+                        format!("expected all or first-lap, found '{value}'"),
+                    ))
+                }
+            }
+        }
         (EngineKind::AlphaBeta(c), "hash") => {
             let mb = count(key, value, 1usize, None)?;
             crate::search::tt::check_table_mb(mb).map_err(|e| bad(key, e.to_string()))?;
@@ -223,6 +235,12 @@ fn set_option(
             }
         }
         (EngineKind::Mcts(c), "seed") => c.seed = count(key, value, 0u64, None)?,
+        (EngineKind::AlphaBeta(c), "weights") => {
+            c.weights = Weights::choose(value).map_err(|e| bad(key, e))?
+        }
+        (EngineKind::Mcts(c), "weights") => {
+            c.weights = Weights::choose(value).map_err(|e| bad(key, e))?
+        }
         _ => return Ok(false),
     }
     Ok(true)
@@ -402,8 +420,8 @@ impl EngineSpec {
         matches!(self.kind, EngineKind::AlphaBeta(_) | EngineKind::Mcts(_))
     }
 
-    /// Sets the evaluation weights of a searching engine.
-    pub fn with_weights(mut self, weights: Weights) -> EngineSpec {
+    /// Sets the evaluation weights of a searching engine (`None`: the variant's own).
+    pub fn with_weights(mut self, weights: Option<Weights>) -> EngineSpec {
         match &mut self.kind {
             EngineKind::AlphaBeta(c) => c.weights = weights,
             EngineKind::Mcts(c) => c.weights = weights,
@@ -590,6 +608,16 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        let spec = EngineSpec::parse("ab:weights=hand").unwrap();
+        assert!(
+            matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.weights == Some(Weights::default()))
+        );
+        let spec = EngineSpec::parse("ab:qmoves=first-lap").unwrap();
+        assert!(
+            matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.quiescence_moves == QuiescenceMoves::FirstLap)
+        );
+        let spec = EngineSpec::parse("mcts:weights=auto").unwrap();
+        assert!(matches!(spec.kind, EngineKind::Mcts(ref c) if c.weights.is_none()));
         let spec = EngineSpec::parse("me=cmd:./x,nodes=5").unwrap();
         assert_eq!(spec.limits.nodes, Some(5));
         assert_eq!(
@@ -625,6 +653,15 @@ mod tests {
                 "engine key `quiescence`: must be 0..=16, found 17",
             ),
             ("mcts:quiescence=2", "unknown key `quiescence`"),
+            (
+                "ab:weights=/no/such/w.toml",
+                "engine key `weights`: weights file /no/such/w.toml",
+            ),
+            ("random:weights=hand", "unknown key `weights`"),
+            (
+                "ab:qmoves=some",
+                "engine key `qmoves`: expected all or first-lap, found 'some'",
+            ),
             ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
             ("mcts:iters=0", "engine key `iters`: must be at least 1"),
             ("mcts:time-ms=0", "engine key `time-ms`: must be at least 1"),

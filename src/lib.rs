@@ -40,4 +40,5 @@ pub mod schedule;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod tune;
 pub mod ugi;

@@ -50,6 +50,8 @@ enum Command {
     Compare(cli::compare::CompareArgs),
     /// Regenerate docs/RESULTS.md: every preset and reading, solved or compared
     Results(cli::results::ResultsArgs),
+    /// Fit the evaluation weights to self-play results (Texel tuning)
+    Tune(cli::tune::TuneArgs),
     /// Speak UGI (the Universal Game Interface) on standard input and output
     Ugi(cli::ugi::UgiArgs),
 }
@@ -116,6 +118,7 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Solve(args) => cli::solve::run(args),
         Command::Compare(args) => cli::compare::run(args),
         Command::Results(args) => cli::results::run(args),
+        Command::Tune(args) => cli::tune::run(args),
         Command::Ugi(args) => cli::ugi::run(args),
     }
 }

@@ -63,9 +63,10 @@ impl<'v> Prover<'v> {
         let searcher = AlphaBeta::new(AlphaBetaConfig {
             threads,
             hash_mb,
-            weights: Weights::zero(),
+            weights: Some(Weights::zero()),
             // The prover needs proofs, not estimates.
             quiescence: 0,
+            ..AlphaBetaConfig::default()
         })?;
         Ok(Prover {
             variant,

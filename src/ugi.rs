@@ -47,7 +47,7 @@ struct Settings {
     hash_mb: usize,
     threads: usize,
     multipv: usize,
-    weights: Weights,
+    weights: Option<Weights>,
     seed: u64,
 }
 
@@ -89,7 +89,7 @@ pub fn run(input: impl BufRead, out: Output) {
             hash_mb: 64,
             threads: 1,
             multipv: 1,
-            weights: Weights::default(),
+            weights: None,
             seed: 0,
         },
         searcher: None,
@@ -228,8 +228,8 @@ impl Session {
             "multipv" => self.settings.multipv = number("MultiPV", 1, 256)?,
             "weights" => {
                 self.settings.weights = match value {
-                    "" | "<empty>" => Weights::default(),
-                    path => Weights::load(std::path::Path::new(path))?,
+                    "" | "<empty>" => None,
+                    choice => Weights::choose(choice)?,
                 }
             }
             "seed" => {

@@ -1006,3 +1006,64 @@ fn analyze_on_a_clock_states_its_budget_and_keeps_to_it() {
     // Well short of the 4.5 s a search without a limit takes (slack for a busy machine).
     assert!(time < 1000, "{text}");
 }
+
+#[test]
+fn tune_fits_weights_to_self_play_and_writes_a_file_that_loads() {
+    let dir = common::process::scratch("tune");
+    let out = dir.0.join("w.toml");
+    let out_text = out.to_str().unwrap();
+    let args = [
+        "tune",
+        "--variant",
+        "isolo-women-capture-ends",
+        "--games",
+        "30",
+        "--nodes",
+        "300",
+        "--epochs",
+        "50",
+        "--seed",
+        "5",
+        "--out",
+        out_text,
+        "--json",
+    ];
+    let report = json_of(&args);
+    assert_eq!(report["games"], 30);
+    assert!(report["samples"].as_u64().unwrap() > 0);
+    assert!(report["k"].as_f64().unwrap() > 0.0);
+    assert!(report["weights"]["pits"].is_array());
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.starts_with("# Tuned weights for isolo-women-capture-ends"));
+    // The same seed gives the same weights; the file plays.
+    assert_eq!(json_of(&args)["weights"], report["weights"]);
+    let analysed = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-women-capture-ends",
+        "--depth",
+        "3",
+        "--weights",
+        out_text,
+        "--json",
+    ]);
+    assert!(analysed["best_move"].is_string(), "{analysed}");
+}
+
+#[test]
+fn tune_refuses_bad_settings_by_name() {
+    for (args, expected) in [
+        (vec!["--games", "0"], "--games"),
+        (vec!["--nodes", "0"], "--nodes"),
+        (vec!["--epochs", "0"], "--epochs"),
+        (vec!["--quiet-plies", "99"], "--quiet-plies"),
+        (vec!["--threads", "0"], "--threads"),
+        (vec!["--start", "/no/such/weights.toml"], "--start"),
+        (vec!["--openings", "/no/such/openings.txt"], "openings file"),
+    ] {
+        let mut full = vec!["tune", "--variant", "igisoro"];
+        full.extend(args);
+        fails(&full, expected);
+    }
+    fails(&["tune", "--variant", "nope"], "unknown variant");
+}

@@ -50,6 +50,11 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
         let position = to_reference(variant, &board);
         for side in [Side::South, Side::North] {
             let laps = variant.first_laps(&board, side);
+            assert_eq!(laps.capturing.count_ones(), laps.captures);
+            assert_eq!(
+                laps.capturing & !variant.candidate_pits_for(&board, side),
+                0
+            );
             assert_eq!(
                 (laps.ends, laps.captures, laps.relays, laps.best_capture),
                 reference::first_laps(variant.rules(), &position, side as usize),

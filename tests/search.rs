@@ -4,9 +4,9 @@
 mod common;
 
 use common::{brute_force, known_within, small_positions, Known, Rng};
-use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, MAX_WEIGHT};
+use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
 use isolo_ai::rules::{Board, MoveGen, Variant};
-use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig, QuiescenceMoves};
 use isolo_ai::search::mcts::{Mcts, MctsConfig, Playout};
 use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
 
@@ -422,20 +422,19 @@ fn vast_move_lists_are_cut_to_a_bounded_search_that_proves_no_loss() {
 
 /// Every weight at one extreme or the other, and mixed.
 fn extreme_weights() -> Vec<Weights> {
-    let all = |w: i32| Weights {
-        seeds: w,
-        mobility: w,
-        threats: w,
-        exposed: w,
-        singletons: w,
-        overture: w,
-    };
+    let all = |w: i32| Weights::from_vector(&[w; FEATURES]);
     vec![
         all(MAX_WEIGHT),
         all(-MAX_WEIGHT),
         Weights {
             seeds: MAX_WEIGHT,
             exposed: -MAX_WEIGHT,
+            ..Weights::default()
+        },
+        Weights {
+            strike: MAX_WEIGHT,
+            counter: -MAX_WEIGHT,
+            pits: vec![MAX_WEIGHT, -MAX_WEIGHT, MAX_WEIGHT],
             ..Weights::default()
         },
     ]
@@ -445,13 +444,19 @@ fn extreme_weights() -> Vec<Weights> {
 fn extreme_weights_never_change_a_proven_claim() {
     for (variant, board) in small_positions(40, 0xe7, 3) {
         let truth = known_within(&variant, &board, HORIZON);
-        for weights in extreme_weights() {
+        for (i, weights) in extreme_weights().into_iter().enumerate() {
             let eval = Evaluator::new(&variant, weights.clone());
             assert!(eval.evaluate(&board).abs() <= EVAL_LIMIT);
             let mut ab = AlphaBeta::new(AlphaBetaConfig {
                 threads: 1,
                 hash_mb: 4,
-                weights: weights.clone(),
+                weights: Some(weights.clone()),
+                // Both quiescence move sets, in turn.
+                quiescence_moves: if i % 2 == 0 {
+                    QuiescenceMoves::AllCaptures
+                } else {
+                    QuiescenceMoves::FirstLap
+                },
                 ..AlphaBetaConfig::default()
             })
             .unwrap();
@@ -461,7 +466,7 @@ fn extreme_weights_never_change_a_proven_claim() {
             };
             let score = best_score(&search(&mut ab, &variant, board, limits));
             let mut mcts = Mcts::new(MctsConfig {
-                weights: weights.clone(),
+                weights: Some(weights.clone()),
                 playout: Playout::Cut(2),
                 ..MctsConfig::default()
             });

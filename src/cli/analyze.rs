@@ -5,7 +5,6 @@ use serde_json::{json, Value};
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
 use isolo_ai::engine::{EngineSpec, SpecError};
-use isolo_ai::eval::Weights;
 use isolo_ai::rules::{Board, Move, Variant};
 use isolo_ai::search::{searched_moves, Progress, SearchRequest, SearchResult};
 
@@ -63,9 +62,17 @@ pub struct AnalyzeArgs {
     /// Seed for every random choice (MCTS; default 0)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Evaluation weights file (TOML)
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<std::path::PathBuf>,
+    /// Evaluation weights: auto (the variant's tuned weights where shipped), hand (the
+    /// hand-set ones) or a TOML file
+    #[arg(long, value_name = "auto|hand|FILE")]
+    pub weights: Option<String>,
+    /// Plies of captures searched past the horizon (alpha-beta, 0-16; default 2)
+    #[arg(long)]
+    pub quiescence: Option<u32>,
+    /// Which captures the quiescence search tries: all, or first-lap (the moves of pits
+    /// whose first lap captures)
+    #[arg(long, value_name = "all|first-lap")]
+    pub qmoves: Option<String>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -73,18 +80,25 @@ pub struct AnalyzeArgs {
 
 /// The engine of `analyze`'s flags, read by the same parser as `--engine` specs, so the
 /// same values are refused with the same reasons (named here by their flags).
-fn engine_of_flags(args: &AnalyzeArgs, weights: Weights) -> Result<EngineSpec, CliError> {
+fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
     let (name, nodes_key) = match args.engine {
         EngineKind::Ab => ("ab", "nodes"),
         EngineKind::Mcts => ("mcts", "iters"),
     };
-    let flags: [(&str, &str, Option<String>); 8] = [
+    let flags: [(&str, &str, Option<String>); 11] = [
         ("--tc", "tc", args.tc.clone()),
         ("--depth", "depth", args.depth.map(|d| d.to_string())),
         ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
         ("--time-ms", "time-ms", args.time_ms.map(|t| t.to_string())),
         ("--threads", "threads", Some(args.threads.to_string())),
         ("--hash", "hash", args.hash.map(|h| h.to_string())),
+        ("--weights", "weights", args.weights.clone()),
+        (
+            "--quiescence",
+            "quiescence",
+            args.quiescence.map(|q| q.to_string()),
+        ),
+        ("--qmoves", "qmoves", args.qmoves.clone()),
         // Alpha-beta makes no random choice: a seed changes nothing there.
         (
             "--seed",
@@ -112,7 +126,7 @@ fn engine_of_flags(args: &AnalyzeArgs, weights: Weights) -> Result<EngineSpec, C
             .map_or(key.to_string(), |(flag, _, _)| flag.to_string())
     };
     match EngineSpec::from_options(name, &pairs) {
-        Ok(spec) => Ok(spec.with_weights(weights)),
+        Ok(spec) => Ok(spec),
         Err(SpecError::BadValue { key, problem }) => {
             Err(CliError(format!("{}: {problem}", flag_of(&key))))
         }
@@ -149,13 +163,9 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
 pub fn run(args: &AnalyzeArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
-    let weights = match &args.weights {
-        Some(path) => Weights::load(path).map_err(CliError)?,
-        None => Weights::default(),
-    };
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
-    let spec = engine_of_flags(args, weights)?;
+    let spec = engine_of_flags(args)?;
     let limits = match &spec.clock {
         Some(tc) => {
             let clock = isolo_ai::clock::Clock::start(tc);

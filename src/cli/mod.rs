@@ -16,6 +16,7 @@ pub mod results;
 pub mod show;
 pub mod solve;
 pub mod tournament;
+pub mod tune;
 pub mod ugi;
 pub mod variants;
 

@@ -167,6 +167,8 @@ pub struct FirstLaps {
     pub relays: u32,
     /// The most seeds one of those first-lap captures takes.
     pub best_capture: u32,
+    /// The pits whose first lap captures, as a bit set like `candidate_pits`.
+    pub capturing: u32,
 }
 
 /// An owned legal move with its result.
@@ -504,11 +506,11 @@ impl Variant {
     /// from: enough seeds, and in the loop or the ng'hana. A candidate's move may still be
     /// endless, and so not legal.
     pub fn candidate_pits(&self, board: &Board) -> u32 {
-        self.candidate_pits_of(board, board.to_move)
+        self.candidate_pits_for(board, board.to_move)
     }
 
     /// `candidate_pits` for `side`, whether or not it is to move.
-    fn candidate_pits_of(&self, board: &Board, side: Side) -> u32 {
+    pub fn candidate_pits_for(&self, board: &Board, side: Side) -> u32 {
         let ring = board.ring(side);
         let mut allowed = self.geo.all_lanes;
         if board.in_overture(side) {
@@ -526,7 +528,7 @@ impl Variant {
         let spots = &self.geo.capture[protect as usize];
         let (mine, theirs) = (board.ring(side), board.ring(opp));
         let mut laps = FirstLaps::default();
-        let mut pits = self.candidate_pits_of(board, side);
+        let mut pits = self.candidate_pits_for(board, side);
         while pits != 0 {
             let pit = pits.trailing_zeros() as usize;
             pits &= pits - 1;
@@ -545,6 +547,7 @@ impl Variant {
                 0 => laps.relays += 1,
                 take => {
                     laps.captures += 1;
+                    laps.capturing |= 1 << pit;
                     laps.best_capture = laps.best_capture.max(take);
                 }
             }

@@ -51,11 +51,24 @@ pub struct AlphaBetaConfig {
     pub threads: usize,
     /// Transposition table size in MB.
     pub hash_mb: usize,
-    /// Evaluation weights.
-    pub weights: Weights,
+    /// Evaluation weights; `None`: the variant's own (`Weights::for_variant`).
+    pub weights: Option<Weights>,
     /// Plies of captures searched past the horizon before evaluating (0: evaluate at the
     /// horizon). It sharpens estimates only: no proven score comes from it.
     pub quiescence: u32,
+    /// Which captures the quiescence search tries.
+    pub quiescence_moves: QuiescenceMoves,
+}
+
+/// The captures a quiescence search tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuiescenceMoves {
+    /// Every move that captures (every pit's moves generated, then filtered).
+    AllCaptures,
+    /// The moves of the pits whose first lap captures (`Variant::first_laps`): only those
+    /// pits' moves are generated, a fraction of the cost where moves relay far and
+    /// optional captures multiply them (Igisoro), missing captures made after a relay.
+    FirstLap,
 }
 
 impl Default for AlphaBetaConfig {
@@ -63,8 +76,9 @@ impl Default for AlphaBetaConfig {
         AlphaBetaConfig {
             threads: 1,
             hash_mb: 64,
-            weights: Weights::default(),
+            weights: None,
             quiescence: DEFAULT_QUIESCENCE_PLIES,
+            quiescence_moves: QuiescenceMoves::AllCaptures,
         }
     }
 }
@@ -115,6 +129,7 @@ struct Shared<'a> {
     external_stop: Option<&'a AtomicBool>,
     /// Plies of captures past the horizon.
     quiescence: u32,
+    quiescence_moves: QuiescenceMoves,
 }
 
 impl Shared<'_> {
@@ -196,6 +211,18 @@ impl<'a> Worker<'a> {
     /// The children of `board`, ordered best first, in a buffer of this ply, and whether
     /// legal results were left out (see `POINTS_PER_PIT`).
     fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> (Vec<Child>, bool) {
+        let pits = self.shared.variant.candidate_pits(board);
+        self.children_from(board, ply, table_move, pits)
+    }
+
+    /// `children` of the moves from `pits` only (a bit set as from `candidate_pits`).
+    fn children_from(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        table_move: u16,
+        pits: u32,
+    ) -> (Vec<Child>, bool) {
         let mut list = if ply < self.buffers.len() {
             std::mem::take(&mut self.buffers[ply])
         } else {
@@ -206,7 +233,7 @@ impl<'a> Worker<'a> {
         let history = &self.history[side];
         self.shared
             .variant
-            .for_each_distinct_result(board, &mut self.gen, |m| {
+            .for_each_distinct_result_from(board, pits, &mut self.gen, |m| {
                 list.push(Child {
                     board: m.child,
                     index: 0,
@@ -384,10 +411,22 @@ impl<'a> Worker<'a> {
             return stand;
         }
         alpha = alpha.max(stand);
-        let (children, _) = self.children(board, ply, NO_MOVE);
+        let variant = self.shared.variant;
+        let pits = match self.shared.quiescence_moves {
+            QuiescenceMoves::AllCaptures => variant.candidate_pits(board),
+            QuiescenceMoves::FirstLap => variant.first_laps(board, board.to_move()).capturing,
+        };
+        if pits == 0 {
+            return stand;
+        }
+        let (children, _) = self.children_from(board, ply, NO_MOVE, pits);
         if children.is_empty() {
             self.give_back(ply, children);
-            return -EVAL_LIMIT;
+            return match self.shared.quiescence_moves {
+                QuiescenceMoves::AllCaptures => -EVAL_LIMIT,
+                // Other pits may still move.
+                QuiescenceMoves::FirstLap => stand,
+            };
         }
         let mut best = stand;
         for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
@@ -660,7 +699,7 @@ impl Searcher for AlphaBeta {
             variant,
             optional_captures: variant.rules().capture_choice
                 == crate::rules::CaptureChoice::Optional,
-            eval: Evaluator::new(variant, self.config.weights.clone()),
+            eval: Evaluator::for_config(variant, self.config.weights.as_ref()),
             tt: &self.tt,
             stop: AtomicBool::new(false),
             armed: AtomicBool::new(false),
@@ -670,6 +709,7 @@ impl Searcher for AlphaBeta {
             start,
             external_stop: request.stop,
             quiescence: self.config.quiescence,
+            quiescence_moves: self.config.quiescence_moves,
         };
         let root = request.board;
         let (legal, root_truncated) = searched_moves(variant, &root);

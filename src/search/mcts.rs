@@ -77,8 +77,8 @@ pub struct MctsConfig {
     pub playout: Playout,
     /// Longest playout before the evaluation scores it.
     pub max_playout_plies: u32,
-    /// Evaluation weights (cut playouts).
-    pub weights: Weights,
+    /// Evaluation weights (cut playouts); `None`: the variant's own.
+    pub weights: Option<Weights>,
     /// How threads share the work.
     pub parallel: Parallelism,
 }
@@ -91,7 +91,7 @@ impl Default for MctsConfig {
             exploration: DEFAULT_EXPLORATION,
             playout: Playout::Random,
             max_playout_plies: DEFAULT_PLAYOUT_PLIES,
-            weights: Weights::default(),
+            weights: None,
             parallel: Parallelism::Root,
         }
     }
@@ -534,7 +534,7 @@ impl<'a> Playouts<'a> {
 /// the playout rate.
 pub fn random_playouts(variant: &Variant, board: &Board, count: u64, seed: u64) -> f64 {
     let config = MctsConfig::default();
-    let eval = Evaluator::new(variant, config.weights.clone());
+    let eval = Evaluator::for_config(variant, config.weights.as_ref());
     let mut playouts = Playouts::new(variant, &eval, &config, seed);
     (0..count).map(|_| playouts.playout(*board)).sum::<f64>() / count.max(1) as f64
 }
@@ -597,7 +597,7 @@ impl Searcher for Mcts {
         if limits.nodes.is_none() && limits.time.is_none() {
             limits.time = Some(DEFAULT_TIME);
         }
-        let eval = Evaluator::new(variant, self.config.weights.clone());
+        let eval = Evaluator::for_config(variant, self.config.weights.as_ref());
         let threads = self.config.threads.max(1);
         let stop = AtomicBool::new(false);
         let iterations = AtomicU64::new(0);

@@ -1,0 +1,214 @@
+//! `isolo-ai tune`: Texel tuning of the evaluation weights from self-play (see
+//! `isolo_ai::tune`), written as a weights file.
+
+use clap::Args;
+use serde_json::json;
+
+use super::{emit, emit_json, CliError, CliResult};
+use isolo_ai::eval::Weights;
+use isolo_ai::openings::load_suite;
+use isolo_ai::rules::Variant;
+use isolo_ai::tune::{self_play, Fit, SelfPlay};
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// A preset or a rules file
+    #[arg(long, value_name = "NAME|FILE")]
+    pub variant: String,
+    /// Self-play games
+    #[arg(long, default_value_t = 2000)]
+    pub games: usize,
+    /// Openings file (cycled through); default: the start
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Random plies after the opening, for variety
+    #[arg(long = "random-plies", default_value_t = 6)]
+    pub random_plies: u32,
+    /// Alpha-beta nodes per self-play move
+    #[arg(long, default_value_t = 1500)]
+    pub nodes: u64,
+    /// Plies after which a self-play game is drawn
+    #[arg(long = "max-plies", default_value_t = 400)]
+    pub max_plies: usize,
+    /// Capture plies a position is resolved over to count as quiet (0: keep every
+    /// position)
+    #[arg(long = "quiet-plies", default_value_t = 2)]
+    pub quiet_plies: u32,
+    /// Learn from decided games only (drawn games give no samples)
+    #[arg(long = "decided-only")]
+    pub decided_only: bool,
+    /// Gradient steps of the fit
+    #[arg(long, default_value_t = 600)]
+    pub epochs: usize,
+    /// Starting weights, also those of the self-play engine: auto, hand or a TOML file
+    #[arg(long, default_value = "auto", value_name = "auto|hand|FILE")]
+    pub start: String,
+    /// Games played at once (default: the cores)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Master seed: every random choice derives from it
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the tuned weights here (TOML); default: standard output only
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Print machine-readable JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The most self-play games one run may ask for.
+const MAX_GAMES: usize = 1_000_000;
+
+pub fn run(args: &TuneArgs) -> CliResult {
+    let variant = Variant::load(&args.variant)?;
+    if let Some(path) = &args.out {
+        super::check_output("--out", path)?;
+    }
+    if !(1..=MAX_GAMES).contains(&args.games) {
+        return Err(CliError(format!("--games: must be 1..={MAX_GAMES}")));
+    }
+    for (flag, value) in [
+        ("--nodes", args.nodes as usize),
+        ("--max-plies", args.max_plies),
+        ("--epochs", args.epochs),
+    ] {
+        if value == 0 {
+            return Err(CliError(format!("{flag}: must be at least 1")));
+        }
+    }
+    if args.quiet_plies > isolo_ai::engine::MAX_QUIESCENCE_PLIES {
+        return Err(CliError(format!(
+            "--quiet-plies: must be 0..={}",
+            isolo_ai::engine::MAX_QUIESCENCE_PLIES
+        )));
+    }
+    let threads = match args.threads {
+        Some(0) => return Err(CliError("--threads: must be at least 1".into())),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let chosen = Weights::choose(&args.start).map_err(|e| CliError(format!("--start: {e}")))?;
+    // Named as the weights they stand for today, so the file's command stays true.
+    let start_name = match (&chosen, Weights::shipped_for(&variant)) {
+        (Some(_), _) => args.start.clone(),
+        (None, Some((preset, _))) => format!("weights/{preset}.toml"),
+        (None, None) => "hand".to_string(),
+    };
+    let start = chosen.unwrap_or_else(|| Weights::for_variant(&variant));
+    let openings = match &args.openings {
+        Some(path) => load_suite(&variant, path).map_err(CliError)?,
+        None => vec![variant.start()],
+    };
+    let settings = SelfPlay {
+        games: args.games,
+        random_plies: args.random_plies,
+        nodes: args.nodes,
+        max_plies: args.max_plies,
+        quiet_plies: args.quiet_plies,
+        keep_draws: !args.decided_only,
+        seed: args.seed,
+        threads,
+    };
+    let started = std::time::Instant::now();
+    let bar = super::progress(args.games as u64, "self-play games");
+    let (samples, played) = self_play(&variant, &openings, &start, &settings, &|n| {
+        bar.set_position(n as u64)
+    })
+    .map_err(CliError)?;
+    bar.finish_and_clear();
+    if played.samples == 0 {
+        return Err(CliError(
+            "no quiet positions to fit: play more games or lower --quiet-plies".into(),
+        ));
+    }
+    let play_time = started.elapsed();
+    let fit = Fit::new(&samples);
+    let k = fit.fit_scale(&start);
+    let bar = super::progress(args.epochs as u64, "epochs");
+    let (tuned, report) = fit.tune(&start, k, args.epochs, &mut |epoch, error| {
+        bar.set_position(epoch as u64);
+        bar.set_message(format!("training error {error:.5}"));
+    });
+    bar.finish_and_clear();
+    let fit_time = started.elapsed() - play_time;
+    let mut comments = vec![
+        format!("Tuned weights for {} (isolo-ai tune, Texel method).", variant.name()),
+        format!(
+            "isolo-ai tune --variant {} --games {} --openings {} --random-plies {} --nodes {} --max-plies {} --quiet-plies {}{} --epochs {} --start {} --seed {}",
+            args.variant,
+            args.games,
+            args.openings.as_deref().unwrap_or("<start>"),
+            args.random_plies,
+            args.nodes,
+            args.max_plies,
+            args.quiet_plies,
+            if args.decided_only { " --decided-only" } else { "" },
+            args.epochs,
+            start_name,
+            args.seed
+        ),
+        format!(
+            "{} games ({} decided, {:.0} plies a game), {} positions played, {} quiet ones kept{}",
+            played.games,
+            played.decided,
+            played.plies as f64 / played.games.max(1) as f64,
+            played.positions,
+            played.samples,
+            if args.decided_only {
+                " from the decided games"
+            } else {
+                ""
+            }
+        ),
+        format!(
+            "sigmoid scale K = {:.6} per hundredth of a seed; mean squared error, training {:.5} -> {:.5}, validation (every {}th game) {:.5} -> {:.5}",
+            report.k,
+            report.train_before,
+            report.train_after,
+            isolo_ai::tune::VALIDATION_EVERY,
+            report.validation_before,
+            report.validation_after
+        ),
+    ];
+    let text = tuned.to_toml(&comments);
+    if let Some(path) = &args.out {
+        std::fs::write(path, &text)
+            .map_err(|e| CliError(format!("--out: cannot write {path}: {e}")))?;
+    }
+    if args.json {
+        return emit_json(&json!({
+            "variant": variant.name(),
+            "games": played.games,
+            "decided": played.decided,
+            "plies": played.plies,
+            "positions": played.positions,
+            "samples": played.samples,
+            "train_samples": report.train_samples,
+            "validation_samples": report.validation_samples,
+            "k": report.k,
+            "train_error_before": report.train_before,
+            "train_error_after": report.train_after,
+            "validation_error_before": report.validation_before,
+            "validation_error_after": report.validation_after,
+            "self_play_ms": play_time.as_millis() as u64,
+            "fit_ms": fit_time.as_millis() as u64,
+            "weights": tuned,
+            "out": args.out,
+        }));
+    }
+    comments.push(format!(
+        "self-play {:.1} s on {threads} threads, fit {:.1} s",
+        play_time.as_secs_f64(),
+        fit_time.as_secs_f64()
+    ));
+    let mut out = String::new();
+    for line in &comments {
+        out.push_str(&format!("# {line}\n"));
+    }
+    out.push_str(&tuned.to_toml(&[]));
+    if let Some(path) = &args.out {
+        out.push_str(&format!("# written to {path}\n"));
+    }
+    emit(&out)
+}
