@@ -95,28 +95,42 @@ pub fn perft(rules: &Rules, pos: &RefPosition, depth: u32) -> u64 {
         .sum()
 }
 
+/// Whether `side` may start a move from `pit`, and if so the loop it sows round and the
+/// opponent pits that cannot be captured.
+fn start_of_move(
+    rules: &Rules,
+    pos: &RefPosition,
+    side: usize,
+    pit: usize,
+) -> Option<(Vec<usize>, Vec<usize>)> {
+    let w = pos.w;
+    let in_overture = pos.in_overture[side];
+    let loop_pits: Vec<usize> = if in_overture && pit != w {
+        (1..=2 * w).filter(|&p| p != w && p != w + 1).collect()
+    } else {
+        (1..=2 * w).collect()
+    };
+    if !loop_pits.contains(&pit) || pos.pits[side][pit - 1] < rules.min_sow as u32 {
+        return None;
+    }
+    let protected = if rules.overture_protects && pos.in_overture[1 - side] {
+        vec![w, w + 1]
+    } else {
+        vec![]
+    };
+    Some((loop_pits, protected))
+}
+
 /// Every legal move of `pos` with the position it leads to.
 pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosition)> {
     let w = pos.w;
     let mover = pos.to_move;
-    let opponent = 1 - mover;
     let mut all = Vec::new();
     for pit in 1..=2 * w {
         let nghana = pit == w;
         let in_overture = pos.in_overture[mover];
-        let loop_pits: Vec<usize> = if in_overture && !nghana {
-            (1..=2 * w).filter(|&p| p != w && p != w + 1).collect()
-        } else {
-            (1..=2 * w).collect()
-        };
-        let startable = !in_overture || nghana || loop_pits.contains(&pit);
-        if !startable || pos.pits[mover][pit - 1] < rules.min_sow as u32 {
+        let Some((loop_pits, protected)) = start_of_move(rules, pos, mover, pit) else {
             continue;
-        }
-        let protected = if rules.overture_protects && pos.in_overture[opponent] {
-            vec![w, w + 1]
-        } else {
-            vec![]
         };
         let mut start = pos.clone();
         if in_overture && nghana {
@@ -147,20 +161,8 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
     let w = pos.w;
     let mut counts = (0, 0, 0, 0);
     for pit in 1..=2 * w {
-        let nghana = pit == w;
-        let in_overture = pos.in_overture[side];
-        let loop_pits: Vec<usize> = if in_overture && !nghana {
-            (1..=2 * w).filter(|&p| p != w && p != w + 1).collect()
-        } else {
-            (1..=2 * w).collect()
-        };
-        if !loop_pits.contains(&pit) || pos.pits[side][pit - 1] < rules.min_sow as u32 {
+        let Some((loop_pits, protected)) = start_of_move(rules, pos, side, pit) else {
             continue;
-        }
-        let protected = if rules.overture_protects && pos.in_overture[1 - side] {
-            vec![w, w + 1]
-        } else {
-            vec![]
         };
         let search = Search {
             rules,
