@@ -124,6 +124,23 @@ const SHIPPED: [(&str, &str); 4] = [
     ),
 ];
 
+/// The shipped weights with their presets' rules, parsed once: every search builds an
+/// evaluator, and a game's moves would otherwise parse them move after move.
+fn shipped() -> &'static [(&'static str, crate::rules::Rules, Weights)] {
+    static PARSED: std::sync::OnceLock<Vec<(&str, crate::rules::Rules, Weights)>> =
+        std::sync::OnceLock::new();
+    PARSED.get_or_init(|| {
+        SHIPPED
+            .iter()
+            .map(|&(name, text)| {
+                let rules = crate::rules::Rules::preset(name).expect("shipped for a preset");
+                let weights = Weights::parse(text, name).expect("shipped weights parse");
+                (name, rules, weights)
+            })
+            .collect()
+    })
+}
+
 impl Weights {
     /// All weights zero: every unproven position looks alike, which suits a prover
     /// (only wins and losses matter, and equal leaves cut the tree hardest).
@@ -157,16 +174,12 @@ impl Weights {
     /// for, if any.
     pub fn shipped_for(variant: &Variant) -> Option<(&'static str, Weights)> {
         let rules = variant.rules();
-        SHIPPED.iter().find_map(|&(name, text)| {
-            let preset = crate::rules::Rules::preset(name)?;
+        shipped().iter().find_map(|(name, preset, weights)| {
             let same = crate::rules::Rules {
                 name: rules.name.clone(),
-                ..preset
+                ..preset.clone()
             } == *rules;
-            same.then(|| {
-                let weights = Weights::parse(text, name).expect("shipped weights parse");
-                (name, weights)
-            })
+            same.then(|| (*name, weights.clone()))
         })
     }
 
