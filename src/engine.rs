@@ -14,7 +14,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::eval::Weights;
 use crate::external::ExternalConfig;
 use crate::rules::{Board, LegalMove, Variant};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, QuiescenceMoves};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
@@ -195,6 +195,13 @@ fn set_option(
                         format!("expected all or first-lap, found '{value}'"),
                     ))
                 }
+            }
+        }
+        (EngineKind::AlphaBeta(c), "walk") => {
+            c.walk = match value {
+                "vast" => ChoiceWalk::Vast,
+                "all" => ChoiceWalk::All,
+                _ => return Err(bad(key, format!("expected vast or all, found '{value}'"))),
             }
         }
         (EngineKind::AlphaBeta(c), "hash") => {
@@ -616,6 +623,8 @@ mod tests {
         assert!(
             matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.quiescence_moves == QuiescenceMoves::FirstLap)
         );
+        let spec = EngineSpec::parse("ab:walk=all").unwrap();
+        assert!(matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.walk == ChoiceWalk::All));
         let spec = EngineSpec::parse("mcts:weights=auto").unwrap();
         assert!(matches!(spec.kind, EngineKind::Mcts(ref c) if c.weights.is_none()));
         let spec = EngineSpec::parse("me=cmd:./x,nodes=5").unwrap();
@@ -661,6 +670,10 @@ mod tests {
             (
                 "ab:qmoves=some",
                 "engine key `qmoves`: expected all or first-lap, found 'some'",
+            ),
+            (
+                "ab:walk=some",
+                "engine key `walk`: expected vast or all, found 'some'",
             ),
             ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
             ("mcts:iters=0", "engine key `iters`: must be at least 1"),

@@ -73,6 +73,10 @@ pub struct AnalyzeArgs {
     /// whose first lap captures)
     #[arg(long, value_name = "all|first-lap")]
     pub qmoves: Option<String>,
+    /// Which pits' moves alpha-beta walks a take/pass choice at a time under optional
+    /// captures: vast (those with too many moves to list; default) or all
+    #[arg(long, value_name = "vast|all")]
+    pub walk: Option<String>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -85,7 +89,7 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         EngineKind::Ab => ("ab", "nodes"),
         EngineKind::Mcts => ("mcts", "iters"),
     };
-    let flags: [(&str, &str, Option<String>); 11] = [
+    let flags: [(&str, &str, Option<String>); 12] = [
         ("--tc", "tc", args.tc.clone()),
         ("--depth", "depth", args.depth.map(|d| d.to_string())),
         ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
@@ -99,6 +103,7 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
             args.quiescence.map(|q| q.to_string()),
         ),
         ("--qmoves", "qmoves", args.qmoves.clone()),
+        ("--walk", "walk", args.walk.clone()),
         // Alpha-beta makes no random choice: a seed changes nothing there.
         (
             "--seed",

@@ -12,7 +12,10 @@ use std::fmt;
 
 pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
 pub use notation::{Move, NotationError};
-pub use position::{Board, FirstLaps, LegalMove, MoveGen, MoveOutcome, Position, Variant};
+pub use position::{
+    Board, ChoicePoint, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position,
+    Variant,
+};
 pub use variant::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };

@@ -9,6 +9,9 @@ use super::variant::{
 use super::Side;
 
 mod distinct;
+mod stepwise;
+
+pub use stepwise::{ChoicePoint, MoveStep, MoveWalk};
 
 /// A position: both rings, the side to move, who is still in overture, and a 64-bit
 /// hash of all three. Small and `Copy`, so make/unmake push whole boards.
@@ -267,18 +270,24 @@ impl TurningPath {
     /// Adds `point` unless it is already on the path; false if it was.
     #[inline(always)]
     fn insert(&mut self, point: TurningPoint) -> bool {
+        self.find_or_insert(point).is_none()
+    }
+
+    /// Where `point` already is on the path, or `None` after adding it.
+    #[inline(always)]
+    fn find_or_insert(&mut self, point: TurningPoint) -> Option<usize> {
         let bucket = point.bucket();
         let mut at = self.heads[bucket];
         while at != NO_POINT {
             let (other, previous) = self.points[at as usize];
             if other == point {
-                return false;
+                return Some(at as usize);
             }
             at = previous;
         }
         self.points.push((point, self.heads[bucket]));
         self.heads[bucket] = (self.points.len() - 1) as u32;
-        true
+        None
     }
 
     fn truncate(&mut self, len: usize) {
@@ -1131,6 +1140,40 @@ impl Variant {
         });
         gen.point_limit = limit;
         gen.truncated = false;
+        found
+    }
+
+    /// One legal move from each pit that has one, by pit (exact, whatever the
+    /// generator's limit): a searcher that walks a pit's choices itself starts from these.
+    pub fn first_move_of_each_pit(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
+        let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
+        let listing = Listing::Distinct { with_choices: true };
+        let mut firsts = Vec::new();
+        let mut pits = self.candidate_pits(board);
+        while pits != 0 {
+            let lane = pits.trailing_zeros();
+            pits &= pits - 1;
+            self.visit_outcomes_while(board, 1 << lane, listing, gen, |m| {
+                firsts.push(m.to_legal_move());
+                false
+            });
+        }
+        gen.point_limit = limit;
+        gen.truncated = false;
+        firsts
+    }
+
+    /// A legal move from `board` to `child`, if there is one (the first in
+    /// `legal_moves` order). Under optional captures this may try many sequences: for
+    /// naming the moves of a line, not for searching.
+    pub fn move_between(&self, board: &Board, child: &Board) -> Option<Move> {
+        let mut found = None;
+        self.for_each_move_while(board, &mut MoveGen::new(), |m| {
+            if m.child == *child {
+                found = Some(m.mv());
+            }
+            found.is_none()
+        });
         found
     }
 

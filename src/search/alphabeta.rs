@@ -15,13 +15,12 @@ use std::time::{Duration, Instant};
 use super::score::{from_table, to_table};
 use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
-    is_proven, loss_in, move_generator, moves_of_line, searched_children, searched_moves, win_in,
-    Limits, Line, Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
-    UNPROVEN_LOSS, UNSETTLED_STRETCH,
+    is_proven, loss_in, move_generator, moves_of_boards, searched_children, win_in, Limits, Line,
+    Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use crate::rules::moves::dedup_by_position;
-use crate::rules::{Board, MoveGen, Variant};
+use crate::rules::{Board, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
@@ -43,6 +42,9 @@ const POLL_INTERVAL: u64 = 256;
 const CAPTURE_ORDER: i32 = 1 << 20;
 /// History scores are halved when one passes this.
 const HISTORY_MAX: i32 = 1 << 18;
+/// A choice point's table entry names its better branch with these.
+const TAKE: u16 = 0;
+const PASS: u16 = 1;
 
 /// Alpha-beta settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +60,8 @@ pub struct AlphaBetaConfig {
     pub quiescence: u32,
     /// Which captures the quiescence search tries.
     pub quiescence_moves: QuiescenceMoves,
+    /// Which pits' moves are walked a choice at a time (optional captures).
+    pub walk: ChoiceWalk,
 }
 
 /// The captures a quiescence search tries.
@@ -79,6 +83,7 @@ impl Default for AlphaBetaConfig {
             weights: None,
             quiescence: DEFAULT_QUIESCENCE_PLIES,
             quiescence_moves: QuiescenceMoves::AllCaptures,
+            walk: ChoiceWalk::Vast,
         }
     }
 }
@@ -109,12 +114,112 @@ struct Child {
     index: u32,
     pit: u8,
     order: i32,
+    /// Whether this stands for all the moves of `pit`, walked choice by choice when
+    /// searched (`board` is then the position moved from).
+    walk: bool,
+}
+
+/// Which pits' moves a turn walks a take/pass choice at a time (each choice a ply of its
+/// own, with its own table entry) instead of listing them, under optional captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChoiceWalk {
+    /// Pits whose moves are too many to list (past `POINTS_PER_PIT` turning points): the
+    /// others are listed, each result once, and ordered by the seeds they capture.
+    Vast,
+    /// Every pit: no list is built, and a cut-off can come before a pit's moves are all
+    /// found.
+    All,
+}
+
+/// Appends the moves from `pits` at `board` in generation order (the order table
+/// entries name them by), and says whether results were left out: each distinct result
+/// once, under its first move; then, under optional captures, an entry to walk for each
+/// pit that `walk` makes walked (`None`: none, the list holds what the point limit
+/// allows).
+fn generate(
+    variant: &Variant,
+    board: &Board,
+    pits: u32,
+    walk: Option<ChoiceWalk>,
+    gen: &mut MoveGen,
+    history: &[i32; 16],
+    list: &mut Vec<Child>,
+) -> bool {
+    let optional = variant.rules().capture_choice == crate::rules::CaptureChoice::Optional;
+    let result = |pit: u8, child: Board, captured: u32| Child {
+        board: child,
+        index: 0,
+        pit,
+        order: captured.min(255) as i32 * CAPTURE_ORDER + history[(pit - 1) as usize],
+        walk: false,
+    };
+    let walked = |pit: u8, order: i32| Child {
+        board: *board,
+        index: 0,
+        pit,
+        order,
+        walk: true,
+    };
+    let mut walks = [walked(1, 0); 16];
+    let mut walk_count = 0;
+    let mut truncated = false;
+    match walk {
+        Some(ChoiceWalk::All) if optional => {
+            let capturing = variant.first_laps(board, board.to_move()).capturing;
+            let mut lanes = pits & variant.candidate_pits(board);
+            while lanes != 0 {
+                let lane = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let order = (capturing >> lane & 1) as i32 * CAPTURE_ORDER + history[lane];
+                walks[walk_count] = walked(lane as u8 + 1, order);
+                walk_count += 1;
+            }
+        }
+        Some(ChoiceWalk::Vast) if optional => {
+            let mut lanes = pits & variant.candidate_pits(board);
+            while lanes != 0 {
+                let lane = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let first = list.len();
+                variant.for_each_distinct_result_from(board, 1 << lane, gen, |m| {
+                    list.push(result(m.pit, m.child, m.captured))
+                });
+                if gen.truncated() {
+                    // Listed first are the fewest laps' results: a fair guess at the
+                    // pit's worth.
+                    let order = list[first..].iter().map(|c| c.order).max().unwrap_or(0);
+                    list.truncate(first);
+                    walks[walk_count] = walked(lane as u8 + 1, order);
+                    walk_count += 1;
+                }
+            }
+        }
+        _ => {
+            variant.for_each_distinct_result_from(board, pits, gen, |m| {
+                list.push(result(m.pit, m.child, m.captured))
+            });
+            truncated = gen.truncated();
+        }
+    }
+    if optional {
+        dedup_by_position(list, |c| &c.board);
+    }
+    list.extend_from_slice(&walks[..walk_count]);
+    for (index, child) in list.iter_mut().enumerate() {
+        child.index = index as u32;
+    }
+    truncated
 }
 
 /// What all threads of one search share.
 struct Shared<'a> {
     variant: &'a Variant,
-    optional_captures: bool,
+    /// Which pits' moves are walked a choice at a time.
+    walk: ChoiceWalk,
+    /// Choice points past this many laps are not stored, nor are those whose lines
+    /// went past it: a stored value then holds at any lap count it is found again at
+    /// (a line may not pass `max_laps`).
+    storable_laps: u32,
     eval: Evaluator,
     tt: &'a TranspositionTable,
     stop: AtomicBool,
@@ -153,17 +258,52 @@ struct Worker<'a> {
     path: Vec<u64>,
     history: [[i32; 16]; 2],
     buffers: Vec<Vec<Child>>,
-    pv: Vec<Vec<u32>>,
+    /// The best line from each ply, as the positions it reaches.
+    pv: Vec<Vec<Board>>,
+    /// The move being walked a choice at a time.
+    walk: MoveWalk,
+    /// The root move's choices so far, while a root pit is walked.
+    root_choices: Vec<bool>,
+    /// The choices of the root pit's latest result that raised alpha.
+    root_best: Option<Vec<bool>>,
 }
+
+/// A turn searched a choice at a time.
+struct Turn {
+    depth: u32,
+    ply: usize,
+    /// Whether a result has been searched (the first gets the full window).
+    searched: bool,
+}
+
+/// What a walk through a turn's choices found: the best value (`-INFINITY` if no
+/// legal move goes that way) and the lowest `taint` met.
+#[derive(Clone, Copy, Debug)]
+struct Walked {
+    value: i32,
+    /// One more than the lowest place on the move's path that a dead sequence came back
+    /// to, 0 where a line passed `storable_laps`, `UNTAINTED` if neither: a choice point
+    /// at place `i` may store its value only if `taint > i`, for only then did it see all
+    /// its continuations whatever the path before it.
+    taint: usize,
+}
+
+const UNTAINTED: usize = usize::MAX;
 
 /// A root move with its latest score.
 #[derive(Clone, Debug)]
 struct RootMove {
+    /// The move's result, or for a pit searched choice by choice the root itself.
     child: Child,
+    /// Whether this is a pit whose moves are all searched choice by choice (optional
+    /// captures, one line asked for): `mv` is then its best move so far.
+    by_choices: bool,
+    mv: Move,
     value: i32,
     /// Whether `value` is exact (not a bound from a null-window or multi-PV cut).
     exact: bool,
-    pv: Vec<u32>,
+    /// The positions of its line.
+    pv: Vec<Board>,
 }
 
 impl<'a> Worker<'a> {
@@ -177,6 +317,9 @@ impl<'a> Worker<'a> {
             history: [[0; 16]; 2],
             buffers: Vec::new(),
             pv: vec![Vec::new(); MAX_DEPTH as usize + 2],
+            walk: MoveWalk::new(),
+            root_choices: Vec::new(),
+            root_best: None,
         }
     }
 
@@ -208,20 +351,22 @@ impl<'a> Worker<'a> {
         self.pending_nodes = 0;
     }
 
-    /// The children of `board`, ordered best first, in a buffer of this ply, and whether
-    /// legal results were left out (see `POINTS_PER_PIT`).
-    fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> (Vec<Child>, bool) {
+    /// The moves of `board` (see `generate`), ordered best first, in a buffer of this ply.
+    fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> Vec<Child> {
         let pits = self.shared.variant.candidate_pits(board);
-        self.children_from(board, ply, table_move, pits)
+        let walk = Some(self.shared.walk);
+        self.children_from(board, ply, table_move, pits, walk).0
     }
 
-    /// `children` of the moves from `pits` only (a bit set as from `candidate_pits`).
+    /// The moves from `pits` only (a bit set as from `candidate_pits`), walked as `walk`
+    /// says, and whether results were left out.
     fn children_from(
         &mut self,
         board: &Board,
         ply: usize,
         table_move: u16,
         pits: u32,
+        walk: Option<ChoiceWalk>,
     ) -> (Vec<Child>, bool) {
         let mut list = if ply < self.buffers.len() {
             std::mem::take(&mut self.buffers[ply])
@@ -229,27 +374,17 @@ impl<'a> Worker<'a> {
             Vec::new()
         };
         list.clear();
-        let side = board.to_move() as usize;
-        let history = &self.history[side];
-        self.shared
-            .variant
-            .for_each_distinct_result_from(board, pits, &mut self.gen, |m| {
-                list.push(Child {
-                    board: m.child,
-                    index: 0,
-                    pit: m.pit,
-                    order: m.captured.min(255) as i32 * CAPTURE_ORDER
-                        + history[(m.pit - 1) as usize],
-                });
-            });
-        let truncated = self.gen.truncated();
-        if self.shared.optional_captures {
-            // The shared list's order: each position once, under its first move.
-            dedup_by_position(&mut list, |c| &c.board);
-        }
-        for (index, child) in list.iter_mut().enumerate() {
-            child.index = index as u32;
-        }
+        let history = &self.history[board.to_move() as usize];
+        let variant = self.shared.variant;
+        let truncated = generate(
+            variant,
+            board,
+            pits,
+            walk,
+            &mut self.gen,
+            history,
+            &mut list,
+        );
         if let Some(hinted) = list.get_mut(table_move as usize) {
             hinted.order = i32::MAX;
         }
@@ -321,7 +456,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let (mut children, truncated) = self.children(board, ply, table_move);
+        let mut children = self.children(board, ply, table_move);
         if children.is_empty() {
             self.give_back(ply, children);
             return loss_in(ply as i32);
@@ -336,6 +471,27 @@ impl<'a> Worker<'a> {
                 order_front(&mut children, ORDERED_FIRST);
             }
             let child = children[i];
+            if child.walk {
+                let turn = Turn {
+                    depth,
+                    ply,
+                    searched: i > 0,
+                };
+                let value = self.walk_pit(board, child.pit, turn, alpha, beta);
+                if self.stopped() {
+                    break;
+                }
+                if value > best {
+                    best = value;
+                    best_move = child.index;
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        self.reward_history(board, child.pit, depth);
+                        break;
+                    }
+                }
+                continue;
+            }
             self.count_node();
             let value = if i == 0 {
                 -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
@@ -355,10 +511,7 @@ impl<'a> Worker<'a> {
                 best_move = child.index;
                 if value > alpha {
                     alpha = value;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(child.index);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, child.board);
                     if alpha >= beta {
                         self.reward_history(board, child.pit, depth);
                         break;
@@ -371,14 +524,28 @@ impl<'a> Worker<'a> {
         if self.stopped() {
             return DRAW;
         }
-        if truncated && best < UNPROVEN_LOSS {
-            // Unexamined moves may hold a defence.
-            best = UNPROVEN_LOSS;
+        if best == -INFINITY {
+            // Only walked pits, none with a legal move.
+            return loss_in(ply as i32);
         }
         // 6. Remember.
-        let bound = if best >= beta {
+        self.store(key, best, best_move, depth, (original_alpha, beta), ply);
+        best
+    }
+
+    /// Stores a value found with the window `(alpha, beta)`.
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        best_move: u32,
+        depth: u32,
+        window: (i32, i32),
+        ply: usize,
+    ) {
+        let bound = if best >= window.1 {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > window.0 {
             Bound::Exact
         } else {
             Bound::Upper
@@ -390,7 +557,139 @@ impl<'a> Worker<'a> {
             bound,
         };
         self.shared.tt.store(key, entry);
-        best
+    }
+
+    /// The line from `ply`: `child`, then the line from the ply after.
+    fn set_pv(&mut self, ply: usize, child: Board) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(child);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// The best value of the moves of `pit`, walked a take/pass choice at a time
+    /// (`-INFINITY` if it has none); the line goes to `pv[turn.ply]`.
+    fn walk_pit(&mut self, board: &Board, pit: u8, mut turn: Turn, alpha: i32, beta: i32) -> i32 {
+        let step = self.shared.variant.begin_move(board, pit, &mut self.walk);
+        self.step_value(step, &mut turn, alpha, beta).value
+    }
+
+    /// The value of where a walk stands: a result is searched (PVS: the turn's first
+    /// with the full window), a choice point is `choice_value`, a dead sequence has none.
+    fn step_value(&mut self, step: MoveStep, turn: &mut Turn, alpha: i32, beta: i32) -> Walked {
+        match step {
+            MoveStep::Dead { repeated } => Walked {
+                value: -INFINITY,
+                taint: repeated.map_or(0, |at| at + 1),
+            },
+            MoveStep::Choice(point) => self.choice_value(&point, turn, alpha, beta),
+            MoveStep::End { child, laps, .. } => {
+                self.count_node();
+                let (depth, ply) = (turn.depth - 1, turn.ply + 1);
+                let value = if !turn.searched {
+                    turn.searched = true;
+                    -self.negamax(&child, depth, -beta, -alpha, ply)
+                } else {
+                    let probe = -self.negamax(&child, depth, -alpha - 1, -alpha, ply);
+                    if probe > alpha && probe < beta {
+                        -self.negamax(&child, depth, -beta, -alpha, ply)
+                    } else {
+                        probe
+                    }
+                };
+                if value > alpha && !self.stopped() {
+                    self.set_pv(turn.ply, child);
+                    if turn.ply == 0 {
+                        self.root_best = Some(self.root_choices.clone());
+                    }
+                }
+                let taint = if laps > self.shared.storable_laps {
+                    0
+                } else {
+                    UNTAINTED
+                };
+                Walked { value, taint }
+            }
+        }
+    }
+
+    /// A take/pass choice as a ply of its own (the same side moves again): the better
+    /// branch, with its own table entry, stored only when its value does not depend on
+    /// the path that led to it (see `Walked::taint`).
+    fn choice_value(
+        &mut self,
+        point: &ChoicePoint,
+        turn: &mut Turn,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Walked {
+        self.count_node();
+        let storable = point.laps() <= self.shared.storable_laps;
+        let key = point.key();
+        let mut take_first = true;
+        if storable {
+            if let Some(entry) = self.shared.tt.probe(key) {
+                take_first = entry.best != PASS;
+                // At the root the move itself must be found, not only its value.
+                if entry.depth as u32 >= turn.depth && turn.ply > 0 {
+                    let value = from_table(entry.value, turn.ply);
+                    let cut = match entry.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => value >= beta,
+                        Bound::Upper => value <= alpha,
+                    };
+                    if cut {
+                        if value > alpha {
+                            // The line through here is not known: cut it short.
+                            self.pv[turn.ply].clear();
+                        }
+                        return Walked {
+                            value,
+                            taint: UNTAINTED,
+                        };
+                    }
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_choice = TAKE;
+        let mut taint = UNTAINTED;
+        for take in [take_first, !take_first] {
+            if turn.ply == 0 {
+                self.root_choices.push(take);
+            }
+            let next = self
+                .shared
+                .variant
+                .continue_move(point, take, &mut self.walk);
+            let walked = self.step_value(next, turn, alpha, beta);
+            if turn.ply == 0 {
+                self.root_choices.pop();
+            }
+            taint = taint.min(walked.taint);
+            if self.stopped() {
+                return Walked {
+                    value: best,
+                    taint: 0,
+                };
+            }
+            if walked.value > best {
+                best = walked.value;
+                best_choice = if take { TAKE } else { PASS };
+                if best > alpha {
+                    alpha = best;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if storable && taint > point.index() && best > -INFINITY {
+            let window = (original_alpha, beta);
+            self.store(key, best, best_choice as u32, turn.depth, window, turn.ply);
+        }
+        Walked { value: best, taint }
     }
 
     /// The evaluation once captures are played out, up to `plies` deep: the side to move
@@ -419,7 +718,7 @@ impl<'a> Worker<'a> {
         if pits == 0 {
             return stand;
         }
-        let (children, _) = self.children_from(board, ply, NO_MOVE, pits);
+        let (children, _) = self.children_from(board, ply, NO_MOVE, pits, None);
         if children.is_empty() {
             self.give_back(ply, children);
             return match self.shared.quiescence_moves {
@@ -458,6 +757,9 @@ impl<'a> Worker<'a> {
         beta: i32,
     ) -> i32 {
         self.count_node();
+        if mv.by_choices {
+            return self.search_root_pit(root, mv, depth, alpha, beta);
+        }
         self.path.push(root.hash());
         let value = -self.negamax(&mv.child.board, depth - 1, -beta, -alpha, 1);
         self.path.pop();
@@ -465,8 +767,42 @@ impl<'a> Worker<'a> {
             mv.value = value;
             mv.exact = value > alpha && value < beta;
             mv.pv.clear();
-            mv.pv.push(mv.child.index);
+            mv.pv.push(mv.child.board);
             mv.pv.extend_from_slice(&self.pv[1]);
+        }
+        value
+    }
+
+    /// A root pit searched choice by choice: its best move is the one whose result
+    /// last raised alpha.
+    fn search_root_pit(
+        &mut self,
+        root: &Board,
+        mv: &mut RootMove,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.path.push(root.hash());
+        self.root_choices.clear();
+        self.root_best = None;
+        let turn = Turn {
+            depth,
+            ply: 0,
+            searched: false,
+        };
+        let value = self.walk_pit(root, mv.child.pit, turn, alpha, beta);
+        self.path.pop();
+        if !self.stopped() {
+            mv.value = value;
+            mv.exact = value > alpha && value < beta;
+            if let Some(choices) = self.root_best.take() {
+                mv.mv = Move {
+                    pit: mv.child.pit,
+                    choices,
+                };
+                mv.pv = self.pv[0].clone();
+            }
         }
         value
     }
@@ -567,6 +903,12 @@ impl<'a> Worker<'a> {
             if self.stopped() && completed.1 > 0 {
                 break;
             }
+            if self.stopped() {
+                // Limits apply from the start where the root has pits too many moves
+                // to list (`Shared::armed`): the first iteration was cut short.
+                completed = (self.cut_short(moves), 0);
+                break;
+            }
             completed = (moves.clone(), depth);
             if let Some(report) = report.as_mut() {
                 self.shared.armed.store(true, Ordering::Relaxed);
@@ -574,7 +916,7 @@ impl<'a> Worker<'a> {
                 let progress = Progress {
                     depth,
                     score: Score::from_value(best.value),
-                    pv: moves_of_line(self.shared.variant, root, &best.pv),
+                    pv: line_moves(self.shared.variant, root, &best.mv, &best.pv),
                     nodes: self.shared.nodes.load(Ordering::Relaxed) + self.pending_nodes,
                     time: self.shared.start.elapsed(),
                     hashfull: self.shared.tt.hashfull(),
@@ -593,6 +935,22 @@ impl<'a> Worker<'a> {
             }
         }
         completed
+    }
+
+    /// The answer of a first iteration cut short: the moves searched by their values
+    /// (proven ones only where exact), the others by the evaluation of a result.
+    fn cut_short(&self, mut moves: Vec<RootMove>) -> Vec<RootMove> {
+        for m in &mut moves {
+            if m.value == -INFINITY {
+                let reached = m.pv.first().copied().unwrap_or(m.child.board);
+                m.value = -self.shared.eval.evaluate(&reached);
+            } else if !m.exact && is_proven(m.value) {
+                m.value = m.value.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            }
+            m.exact = false;
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        moves
     }
 
     /// Aspiration windows around the previous value, widened until the value fits.
@@ -695,14 +1053,17 @@ impl Searcher for AlphaBeta {
         }
         self.tt.new_search();
         let variant = request.variant;
+        let root = request.board;
+        let root_moves = root_moves(variant, &root, self.config.walk);
         let shared = Shared {
             variant,
-            optional_captures: variant.rules().capture_choice
-                == crate::rules::CaptureChoice::Optional,
+            storable_laps: variant.rules().max_laps / 2,
+            walk: self.config.walk,
             eval: Evaluator::for_config(variant, self.config.weights.as_ref()),
             tt: &self.tt,
             stop: AtomicBool::new(false),
-            armed: AtomicBool::new(false),
+            // Walking a pit's every move can take minutes: then limits hold from the start.
+            armed: AtomicBool::new(root_moves.iter().any(|m| m.by_choices)),
             nodes: AtomicU64::new(0),
             limits,
             deadline: limits.time.map(|t| start + t),
@@ -711,23 +1072,6 @@ impl Searcher for AlphaBeta {
             quiescence: self.config.quiescence,
             quiescence_moves: self.config.quiescence_moves,
         };
-        let root = request.board;
-        let (legal, root_truncated) = searched_moves(variant, &root);
-        let root_moves: Vec<RootMove> = legal
-            .iter()
-            .enumerate()
-            .map(|(i, m)| RootMove {
-                child: Child {
-                    board: m.child,
-                    index: i as u32,
-                    pit: m.mv.pit,
-                    order: 0,
-                },
-                value: -INFINITY,
-                exact: false,
-                pv: vec![i as u32],
-            })
-            .collect();
         let multipv = request.multipv.clamp(1, root_moves.len().max(1));
         let threads = self.config.threads.max(1);
         let (moves, depth) = if root_moves.is_empty() {
@@ -752,25 +1096,19 @@ impl Searcher for AlphaBeta {
             .iter()
             .take(multipv)
             .map(|m| {
-                let mut indices = m.pv.clone();
+                let mut boards = m.pv.clone();
                 let wanted = match Score::from_value(m.value) {
                     Score::Win(p) | Score::Loss(p) => p as usize,
                     _ => depth as usize,
                 };
-                extend_from_table(&self.tt, variant, &root, &mut indices, wanted);
-                if is_proven(m.value) && indices.len() < wanted {
-                    complete_proven_line(variant, &root, &request.history, &mut indices, wanted);
+                extend_from_table(&self.tt, variant, &root, &mut boards, wanted);
+                if is_proven(m.value) && boards.len() < wanted {
+                    complete_proven_line(variant, &root, &request.history, &mut boards, wanted);
                 }
-                let pv = moves_of_line(variant, &root, &indices);
-                let value = if root_truncated {
-                    m.value.max(UNPROVEN_LOSS)
-                } else {
-                    m.value
-                };
                 Line {
-                    mv: legal[m.child.index as usize].mv.clone(),
-                    score: Score::from_value(value),
-                    pv,
+                    mv: m.mv.clone(),
+                    score: Score::from_value(m.value),
+                    pv: line_moves(variant, &root, &m.mv, &boards),
                 }
             })
             .collect();
@@ -785,43 +1123,121 @@ impl Searcher for AlphaBeta {
     }
 }
 
+/// The root's moves as `generate` lists them (complete: no point limit applies to
+/// walked pits); a walked pit is searched choice by choice, and its `mv` starts as its
+/// first legal move. A pit without one is left out.
+fn root_moves(variant: &Variant, root: &Board, walk: ChoiceWalk) -> Vec<RootMove> {
+    let mut gen = move_generator();
+    let mut list = Vec::new();
+    generate(
+        variant,
+        root,
+        variant.candidate_pits(root),
+        Some(walk),
+        &mut gen,
+        &[0; 16],
+        &mut list,
+    );
+    let firsts = if list.iter().any(|c| c.walk) {
+        variant.first_move_of_each_pit(root, &mut gen)
+    } else {
+        Vec::new()
+    };
+    // The listed results' moves (the same listing, with the choices kept).
+    let mut named = std::collections::HashMap::new();
+    variant.for_each_distinct_move(root, &mut gen, |m| {
+        named.entry(m.child.hash()).or_insert_with(|| m.mv());
+    });
+    list.iter()
+        .filter_map(|c| {
+            let (mv, first_child) = if c.walk {
+                let first = firsts.iter().find(|m| m.mv.pit == c.pit)?;
+                (first.mv.clone(), first.child)
+            } else {
+                (named.get(&c.board.hash())?.clone(), c.board)
+            };
+            Some(RootMove {
+                child: *c,
+                by_choices: c.walk,
+                pv: vec![first_child],
+                mv,
+                value: -INFINITY,
+                exact: false,
+            })
+        })
+        .collect()
+}
+
+/// The moves of a root move's line of positions `boards` (the first reached by `first`).
+fn line_moves(variant: &Variant, root: &Board, first: &Move, boards: &[Board]) -> Vec<Move> {
+    let Some((after_first, rest)) = boards.split_first() else {
+        return vec![first.clone()];
+    };
+    let mut line = vec![first.clone()];
+    line.extend(moves_of_boards(variant, after_first, rest));
+    debug_assert!(variant
+        .play_move(root, first)
+        .is_some_and(|m| m.child == *after_first));
+    line
+}
+
+/// The position the table's best move at `board` leads to, if the table has one: a move
+/// index under forced captures, under optional ones a pit and then each choice point's
+/// better branch.
+fn table_child(
+    tt: &TranspositionTable,
+    variant: &Variant,
+    board: &Board,
+    gen: &mut MoveGen,
+    walk: &mut MoveWalk,
+) -> Option<Board> {
+    let best = tt.probe(board.hash())?.best;
+    if variant.rules().capture_choice != crate::rules::CaptureChoice::Optional {
+        let mut children = Vec::new();
+        searched_children(variant, board, gen, &mut children);
+        return children.get(best as usize).copied();
+    }
+    if best as usize >= variant.pits() || variant.candidate_pits(board) & (1 << best) == 0 {
+        return None;
+    }
+    let mut step = variant.begin_move(board, best as u8 + 1, walk);
+    loop {
+        match step {
+            MoveStep::End { child, .. } => return Some(child),
+            MoveStep::Dead { .. } => return None,
+            MoveStep::Choice(point) => {
+                let take = tt.probe(point.key())?.best != PASS;
+                step = variant.continue_move(&point, take, walk);
+            }
+        }
+    }
+}
+
 /// Lengthens a line cut short by table hits with the table's best moves, up to `wanted`
 /// plies, stopping at a repetition or the end of the game.
 fn extend_from_table(
     tt: &TranspositionTable,
     variant: &Variant,
     root: &Board,
-    line: &mut Vec<u32>,
+    line: &mut Vec<Board>,
     wanted: usize,
 ) {
-    let mut board = *root;
-    let mut seen = vec![board.hash()];
-    let mut gen = move_generator();
-    let mut children = Vec::new();
-    let mut step = 0;
-    while step < wanted {
-        children.clear();
-        searched_children(variant, &board, &mut gen, &mut children);
-        let index = match line.get(step) {
-            Some(&index) => index,
-            None => match tt.probe(board.hash()) {
-                Some(entry) if (entry.best as usize) < children.len() => {
-                    line.push(entry.best as u32);
-                    entry.best as u32
-                }
-                _ => return,
-            },
-        };
-        let Some(&next) = children.get(index as usize) else {
+    let mut seen: Vec<u64> = std::iter::once(root)
+        .chain(line.iter())
+        .map(|b| b.hash())
+        .collect();
+    let mut board = *line.last().unwrap_or(root);
+    let (mut gen, mut walk) = (move_generator(), MoveWalk::new());
+    while line.len() < wanted {
+        let Some(next) = table_child(tt, variant, &board, &mut gen, &mut walk) else {
             return;
         };
         if seen.contains(&next.hash()) {
-            line.truncate(step + 1);
             return;
         }
         seen.push(next.hash());
+        line.push(next);
         board = next;
-        step += 1;
     }
 }
 
@@ -834,18 +1250,18 @@ fn complete_proven_line(
     variant: &Variant,
     root: &Board,
     history: &[u64],
-    line: &mut Vec<u32>,
+    line: &mut Vec<Board>,
     wanted: usize,
 ) {
     while line.len() < wanted {
-        let mut board = *root;
         let mut path = history.to_vec();
-        for &index in line.iter() {
-            let mut children = Vec::new();
-            searched_children(variant, &board, &mut move_generator(), &mut children);
-            path.push(board.hash());
-            board = children[index as usize];
-        }
+        path.push(root.hash());
+        path.extend(
+            line[..line.len().saturating_sub(1)]
+                .iter()
+                .map(|b| b.hash()),
+        );
+        let board = *line.last().unwrap_or(root);
         let left = (wanted - line.len()) as u32;
         let Ok(mut searcher) = AlphaBeta::new(AlphaBetaConfig {
             threads: 1,
@@ -865,7 +1281,7 @@ fn complete_proven_line(
             multipv: 1,
             stop: None,
         };
-        let more = search_indices(&mut searcher, &request);
+        let more = search_boards(&mut searcher, &request);
         if more.is_empty() {
             return;
         }
@@ -873,23 +1289,22 @@ fn complete_proven_line(
     }
 }
 
-/// The move indices of the best line of a search (without completing it further).
-fn search_indices(searcher: &mut AlphaBeta, request: &SearchRequest) -> Vec<u32> {
+/// The positions of the best line of a search (without completing it further).
+fn search_boards(searcher: &mut AlphaBeta, request: &SearchRequest) -> Vec<Board> {
     let result = searcher.search(request, &mut |_| {});
     let Some(best) = result.best() else {
         return Vec::new();
     };
     let mut board = request.board;
-    let mut indices = Vec::new();
+    let mut boards = Vec::new();
     for mv in &best.pv {
-        let (moves, _) = searched_moves(request.variant, &board);
-        let Some(i) = moves.iter().position(|m| &m.mv == mv) else {
+        let Some(played) = request.variant.play_move(&board, mv) else {
             break;
         };
-        indices.push(i as u32);
-        board = moves[i].child;
+        board = played.child;
+        boards.push(board);
     }
-    indices
+    boards
 }
 
 /// Lazy SMP: helpers search the same root from staggered depths with rotated move

@@ -157,3 +157,18 @@ pub fn moves_of_line(variant: &Variant, board: &Board, indices: &[u32]) -> Vec<M
     }
     line
 }
+
+/// Names the moves of a line given as the positions it reaches from `board`, stopping
+/// where a position is not reached by a legal move.
+pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Vec<Move> {
+    let mut board = *board;
+    let mut line = Vec::new();
+    for next in boards {
+        let Some(mv) = variant.move_between(&board, next) else {
+            break;
+        };
+        line.push(mv);
+        board = *next;
+    }
+    line
+}
