@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use super::score::{from_table, to_table};
 use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
-    is_proven, loss_in, move_generator, moves_of_boards, searched_children, win_in, Limits, Line,
-    Progress, Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
+    is_proven, loss_in, move_generator, moves_of_boards, win_in, Limits, Line, Progress, Score,
+    SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use crate::rules::moves::dedup_by_position;
@@ -119,6 +119,55 @@ struct Child {
     walk: bool,
 }
 
+/// Bits of a table move's code that name the pit's lane (the rest fingerprint the result).
+const CODE_LANE_BITS: u32 = 5;
+
+impl Child {
+    /// How table entries name this move: its pit's lane, and above it bits of the
+    /// result's hash (none for a walked pit), so it is found again by listing its pit
+    /// alone.
+    fn code(&self) -> u16 {
+        let fingerprint = if self.walk {
+            0
+        } else {
+            (self.board.hash() >> (64 - (16 - CODE_LANE_BITS))) as u16
+        };
+        (self.pit as u16 - 1) | fingerprint << CODE_LANE_BITS
+    }
+
+    /// Whether `other` is the same move (the same result, or the same walked pit).
+    fn same_move(&self, other: &Child) -> bool {
+        match (self.walk, other.walk) {
+            (false, false) => self.board == other.board,
+            (true, true) => self.pit == other.pit,
+            _ => false,
+        }
+    }
+}
+
+/// The move `code` (`Child::code`) names at `board`, listing its pit alone into
+/// `scratch`: a walked pit, or the result whose hash matches the code.
+fn find_coded(
+    variant: &Variant,
+    board: &Board,
+    code: u16,
+    walk: ChoiceWalk,
+    gen: &mut MoveGen,
+    history: &[i32; 16],
+    scratch: &mut Vec<Child>,
+) -> Option<Child> {
+    if code == NO_MOVE {
+        return None;
+    }
+    let lane = (code & ((1 << CODE_LANE_BITS) - 1)) as u32;
+    if lane as usize >= variant.pits() || variant.candidate_pits(board) & (1 << lane) == 0 {
+        return None;
+    }
+    scratch.clear();
+    generate(variant, board, 1 << lane, Some(walk), gen, history, scratch);
+    scratch.iter().find(|c| c.walk || c.code() == code).copied()
+}
+
 /// Which pits' moves a turn walks a take/pass choice at a time (each choice a ply of its
 /// own, with its own table entry) instead of listing them, under optional captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +265,8 @@ struct Shared<'a> {
     variant: &'a Variant,
     /// Which pits' moves are walked a choice at a time.
     walk: ChoiceWalk,
+    /// Whether captures are optional.
+    optional: bool,
     /// Choice points past this many laps are not stored, nor are those whose lines
     /// went past it: a stored value then holds at any lap count it is found again at
     /// (a line may not pass `max_laps`).
@@ -262,6 +313,8 @@ struct Worker<'a> {
     pv: Vec<Vec<Board>>,
     /// The move being walked a choice at a time.
     walk: MoveWalk,
+    /// The list of one pit's moves, for the table's move.
+    scratch: Vec<Child>,
     /// The root move's choices so far, while a root pit is walked.
     root_choices: Vec<bool>,
     /// The choices of the root pit's latest result that raised alpha.
@@ -318,6 +371,7 @@ impl<'a> Worker<'a> {
             buffers: Vec::new(),
             pv: vec![Vec::new(); MAX_DEPTH as usize + 2],
             walk: MoveWalk::new(),
+            scratch: Vec::new(),
             root_choices: Vec::new(),
             root_best: None,
         }
@@ -351,7 +405,8 @@ impl<'a> Worker<'a> {
         self.pending_nodes = 0;
     }
 
-    /// The moves of `board` (see `generate`), ordered best first, in a buffer of this ply.
+    /// The moves of `board` (see `generate`), ordered best first (the table's move,
+    /// coded as `Child::code`, before all), in a buffer of this ply.
     fn children(&mut self, board: &Board, ply: usize, table_move: u16) -> Vec<Child> {
         let pits = self.shared.variant.candidate_pits(board);
         let walk = Some(self.shared.walk);
@@ -385,7 +440,7 @@ impl<'a> Worker<'a> {
             history,
             &mut list,
         );
-        if let Some(hinted) = list.get_mut(table_move as usize) {
+        if let Some(hinted) = list.iter_mut().find(|c| c.code() == table_move) {
             hinted.order = i32::MAX;
         }
         order_front(&mut list, 0);
@@ -456,76 +511,64 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut children = self.children(board, ply, table_move);
-        if children.is_empty() {
-            self.give_back(ply, children);
-            return loss_in(ply as i32);
-        }
-        // 5. Principal variation search over the ordered moves.
+        // 5. Principal variation search: the table's move first, then the rest, ordered.
+        // Under optional captures the table's move is found by listing its pit alone, as
+        // a cut-off by it saves listing the others; a forced move list costs little.
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = NO_MOVE as u32;
+        let mut best_move = NO_MOVE;
         self.path.push(key);
-        for i in 0..children.len() {
-            if i == ORDERED_FIRST && children.len() > ORDERED_FIRST {
-                order_front(&mut children, ORDERED_FIRST);
+        let first = if self.shared.optional {
+            self.table_child(board, table_move)
+        } else {
+            None
+        };
+        let mut searched = 0;
+        let mut cut = false;
+        if let Some(child) = first {
+            let value = self.search_child(board, &child, depth, (alpha, beta), ply, false);
+            searched += 1;
+            if !self.stopped() {
+                best = value;
+                best_move = child.code();
+                alpha = alpha.max(value);
+                cut = alpha >= beta;
             }
-            let child = children[i];
-            if child.walk {
-                let turn = Turn {
-                    depth,
-                    ply,
-                    searched: i > 0,
-                };
-                let value = self.walk_pit(board, child.pit, turn, alpha, beta);
+        }
+        if !cut && !self.stopped() {
+            let mut children = self.children(board, ply, table_move);
+            for i in 0..children.len() {
+                if i == ORDERED_FIRST && children.len() > ORDERED_FIRST {
+                    order_front(&mut children, ORDERED_FIRST);
+                }
+                let child = children[i];
+                if first.is_some_and(|f| f.same_move(&child)) {
+                    continue;
+                }
+                let later = searched > 0;
+                let value = self.search_child(board, &child, depth, (alpha, beta), ply, later);
+                searched += 1;
                 if self.stopped() {
                     break;
                 }
                 if value > best {
                     best = value;
-                    best_move = child.index;
+                    best_move = child.code();
                     alpha = alpha.max(value);
                     if alpha >= beta {
                         self.reward_history(board, child.pit, depth);
                         break;
                     }
                 }
-                continue;
             }
-            self.count_node();
-            let value = if i == 0 {
-                -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let probe = -self.negamax(&child.board, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if probe > alpha && probe < beta {
-                    -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped() {
-                break;
-            }
-            if value > best {
-                best = value;
-                best_move = child.index;
-                if value > alpha {
-                    alpha = value;
-                    self.set_pv(ply, child.board);
-                    if alpha >= beta {
-                        self.reward_history(board, child.pit, depth);
-                        break;
-                    }
-                }
-            }
+            self.give_back(ply, children);
         }
         self.path.pop();
-        self.give_back(ply, children);
         if self.stopped() {
             return DRAW;
         }
         if best == -INFINITY {
-            // Only walked pits, none with a legal move.
+            // No legal move (or only walked pits, none with one).
             return loss_in(ply as i32);
         }
         // 6. Remember.
@@ -533,12 +576,65 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The value of one move (for a walked pit, of its best move) for the side to move
+    /// at `board`, with PVS: a null window first if `later`. Sets the line from `ply`
+    /// when the value passes alpha.
+    fn search_child(
+        &mut self,
+        board: &Board,
+        child: &Child,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        later: bool,
+    ) -> i32 {
+        if child.walk {
+            let turn = Turn {
+                depth,
+                ply,
+                searched: later,
+            };
+            return self.walk_pit(board, child.pit, turn, alpha, beta);
+        }
+        self.count_node();
+        let value = if !later {
+            -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            let probe = -self.negamax(&child.board, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if probe > alpha && probe < beta {
+                -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                probe
+            }
+        };
+        if value > alpha && !self.stopped() {
+            self.set_pv(ply, child.board);
+        }
+        value
+    }
+
+    /// The move a table entry names (`Child::code`), found by listing its pit alone.
+    fn table_child(&mut self, board: &Board, code: u16) -> Option<Child> {
+        let variant = self.shared.variant;
+        let history = &self.history[board.to_move() as usize];
+        let walk = self.shared.walk;
+        find_coded(
+            variant,
+            board,
+            code,
+            walk,
+            &mut self.gen,
+            history,
+            &mut self.scratch,
+        )
+    }
+
     /// Stores a value found with the window `(alpha, beta)`.
     fn store(
         &self,
         key: u64,
         best: i32,
-        best_move: u32,
+        best_move: u16,
         depth: u32,
         window: (i32, i32),
         ply: usize,
@@ -552,7 +648,7 @@ impl<'a> Worker<'a> {
         };
         let entry = Entry {
             value: to_table(best, ply),
-            best: best_move.min(NO_MOVE as u32) as u16,
+            best: best_move,
             depth: depth.min(255) as u8,
             bound,
         };
@@ -687,7 +783,7 @@ impl<'a> Worker<'a> {
         }
         if storable && taint > point.index() && best > -INFINITY {
             let window = (original_alpha, beta);
-            self.store(key, best, best_choice as u32, turn.depth, window, turn.ply);
+            self.store(key, best, best_choice, turn.depth, window, turn.ply);
         }
         Walked { value: best, taint }
     }
@@ -1059,6 +1155,7 @@ impl Searcher for AlphaBeta {
             variant,
             storable_laps: variant.rules().max_laps / 2,
             walk: self.config.walk,
+            optional: variant.rules().capture_choice == crate::rules::CaptureChoice::Optional,
             eval: Evaluator::for_config(variant, self.config.weights.as_ref()),
             tt: &self.tt,
             stop: AtomicBool::new(false),
@@ -1101,7 +1198,8 @@ impl Searcher for AlphaBeta {
                     Score::Win(p) | Score::Loss(p) => p as usize,
                     _ => depth as usize,
                 };
-                extend_from_table(&self.tt, variant, &root, &mut boards, wanted);
+                let mode = self.config.walk;
+                extend_from_table(&self.tt, variant, mode, &root, &mut boards, wanted);
                 if is_proven(m.value) && boards.len() < wanted {
                     complete_proven_line(variant, &root, &request.history, &mut boards, wanted);
                 }
@@ -1181,26 +1279,27 @@ fn line_moves(variant: &Variant, root: &Board, first: &Move, boards: &[Board]) -
     line
 }
 
-/// The position the table's best move at `board` leads to, if the table has one: a move
-/// index under forced captures, under optional ones a pit and then each choice point's
-/// better branch.
+/// The position the table's best move at `board` leads to, if the table has one; for a
+/// walked pit, the result each choice point's better branch leads to.
 fn table_child(
     tt: &TranspositionTable,
     variant: &Variant,
     board: &Board,
+    mode: ChoiceWalk,
     gen: &mut MoveGen,
     walk: &mut MoveWalk,
 ) -> Option<Board> {
-    let best = tt.probe(board.hash())?.best;
-    if variant.rules().capture_choice != crate::rules::CaptureChoice::Optional {
-        let mut children = Vec::new();
-        searched_children(variant, board, gen, &mut children);
-        return children.get(best as usize).copied();
-    }
-    if best as usize >= variant.pits() || variant.candidate_pits(board) & (1 << best) == 0 {
+    let code = tt.probe(board.hash())?.best;
+    let mut scratch = Vec::new();
+    let found = find_coded(variant, board, code, mode, gen, &[0; 16], &mut scratch)?;
+    if scratch.iter().filter(|c| c.code() == code).count() > 1 {
+        // Two results share the code's fingerprint: which one is meant is not known.
         return None;
     }
-    let mut step = variant.begin_move(board, best as u8 + 1, walk);
+    if !found.walk {
+        return Some(found.board);
+    }
+    let mut step = variant.begin_move(board, found.pit, walk);
     loop {
         match step {
             MoveStep::End { child, .. } => return Some(child),
@@ -1218,6 +1317,7 @@ fn table_child(
 fn extend_from_table(
     tt: &TranspositionTable,
     variant: &Variant,
+    mode: ChoiceWalk,
     root: &Board,
     line: &mut Vec<Board>,
     wanted: usize,
@@ -1229,7 +1329,7 @@ fn extend_from_table(
     let mut board = *line.last().unwrap_or(root);
     let (mut gen, mut walk) = (move_generator(), MoveWalk::new());
     while line.len() < wanted {
-        let Some(next) = table_child(tt, variant, &board, &mut gen, &mut walk) else {
+        let Some(next) = table_child(tt, variant, &board, mode, &mut gen, &mut walk) else {
             return;
         };
         if seen.contains(&next.hash()) {
@@ -1341,4 +1441,78 @@ fn lazy_smp(
         shared.stop.store(true, Ordering::Relaxed);
         result
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions along a game of each preset and deep reading, every move taken in turn.
+    fn positions() -> Vec<(Variant, Board)> {
+        let mut out = Vec::new();
+        for spec in [
+            "igisoro",
+            "isolo-women",
+            "isolo-boys",
+            "isolo-women-capture-ends",
+        ] {
+            let variant = Variant::load(spec).unwrap();
+            let mut board = variant.start();
+            for ply in 0..60 {
+                let moves = variant.distinct_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                out.push((variant.clone(), board));
+                board = moves[ply * 7 % moves.len()].child;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_table_code_finds_its_move_by_listing_one_pit() {
+        let mut gen = move_generator();
+        let mut scratch = Vec::new();
+        for (variant, board) in positions() {
+            for walk in [ChoiceWalk::Vast, ChoiceWalk::All] {
+                let mut list = Vec::new();
+                let pits = variant.candidate_pits(&board);
+                generate(
+                    &variant,
+                    &board,
+                    pits,
+                    Some(walk),
+                    &mut gen,
+                    &[0; 16],
+                    &mut list,
+                );
+                for child in &list {
+                    let found = find_coded(
+                        &variant,
+                        &board,
+                        child.code(),
+                        walk,
+                        &mut gen,
+                        &[0; 16],
+                        &mut scratch,
+                    );
+                    let found = found.expect("the coded move is found");
+                    assert!(
+                        found.same_move(child) || (!found.walk && found.code() == child.code())
+                    );
+                }
+                assert!(find_coded(
+                    &variant,
+                    &board,
+                    NO_MOVE,
+                    walk,
+                    &mut gen,
+                    &[0; 16],
+                    &mut scratch
+                )
+                .is_none());
+            }
+        }
+    }
 }
