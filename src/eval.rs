@@ -404,6 +404,9 @@ impl Evaluator {
     /// The score of `board` for the side to move, in hundredths of a seed (never 0): the
     /// weights times the features.
     pub fn evaluate(&self, board: &Board) -> i32 {
+        if self.lone_seed_stands(board) {
+            return NOT_DRAW;
+        }
         let features = self.features_for(board, self.first_laps);
         // Wide arithmetic and a clamp: no weights can reach a proven score.
         let sum: i64 = features
@@ -417,6 +420,17 @@ impl Evaluator {
         } else {
             score
         }
+    }
+
+    /// Whether a side is down to one seed where that can never be captured (both
+    /// facing pits must hold seeds for a capture) and always moves (`min_sow` 1): then
+    /// neither side can empty the other (short of endless moves everywhere), so however
+    /// many seeds the other holds the game is a draw, and winning means capturing the
+    /// last seeds together, never leaving one.
+    fn lone_seed_stands(&self, board: &Board) -> bool {
+        !self.any
+            && self.min_sow <= 1
+            && (board.side_total(Side::South) == 1 || board.side_total(Side::North) == 1)
     }
 
     /// Every feature of `board`, from the side to move.
@@ -652,6 +666,25 @@ mod tests {
             Weights::for_variant(&Variant::new(other).unwrap()),
             Weights::default()
         );
+    }
+
+    #[test]
+    fn a_lone_seed_that_can_never_be_captured_is_a_draw() {
+        let igisoro = Variant::load("igisoro").unwrap();
+        let eval = Evaluator::for_config(&igisoro, None);
+        let lone = "5,1,3,2,0,10,2,10/1,1,2,0,4,1,5,16/0,0,0,0,0,1,0,0/0,0,0,0,0,0,0,0";
+        for side in ["S", "N"] {
+            let board = igisoro.parse_position(&format!("{lone} {side}")).unwrap();
+            assert_eq!(eval.evaluate(&board), NOT_DRAW, "{side} to move");
+        }
+        let two = "5,1,3,2,0,10,2,9/1,1,2,0,4,1,5,16/0,0,0,0,0,1,0,0/0,0,0,0,0,0,0,1 S";
+        assert!(eval.evaluate(&igisoro.parse_position(two).unwrap()) < -1000);
+        // Where one seed can be captured (`capture = any`) or cannot move (`min_sow` 2),
+        // seeds count as ever.
+        let women = Variant::load("isolo-women").unwrap();
+        let eval = Evaluator::for_config(&women, None);
+        let board = women.parse_position(&format!("{lone} S")).unwrap();
+        assert!(eval.evaluate(&board) < -1000);
     }
 
     #[test]
