@@ -118,6 +118,15 @@ pub struct SpecParseError {
     pub error: SpecError,
 }
 
+/// The value of a `walk` key.
+fn choice_walk(key: &str, value: &str) -> Result<ChoiceWalk, SpecError> {
+    match value {
+        "vast" => Ok(ChoiceWalk::Vast),
+        "all" => Ok(ChoiceWalk::All),
+        _ => Err(bad(key, format!("expected vast or all, found '{value}'"))),
+    }
+}
+
 fn bad(key: &str, problem: impl Into<String>) -> SpecError {
     SpecError::BadValue {
         key: key.to_string(),
@@ -197,13 +206,8 @@ fn set_option(
                 }
             }
         }
-        (EngineKind::AlphaBeta(c), "walk") => {
-            c.walk = match value {
-                "vast" => ChoiceWalk::Vast,
-                "all" => ChoiceWalk::All,
-                _ => return Err(bad(key, format!("expected vast or all, found '{value}'"))),
-            }
-        }
+        (EngineKind::AlphaBeta(c), "walk") => c.walk = choice_walk(key, value)?,
+        (EngineKind::Mcts(c), "walk") => c.walk = choice_walk(key, value)?,
         (EngineKind::AlphaBeta(c), "hash") => {
             let mb = count(key, value, 1usize, None)?;
             crate::search::tt::check_table_mb(mb).map_err(|e| bad(key, e.to_string()))?;
@@ -216,6 +220,17 @@ fn set_option(
                     return Err(bad(
                         key,
                         format!("must be a positive finite number, found '{value}'"),
+                    ))
+                }
+            }
+        }
+        (EngineKind::Mcts(c), "prior") => {
+            c.prior = match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => x,
+                _ => {
+                    return Err(bad(
+                        key,
+                        format!("must be a finite number, 0 or more, found '{value}'"),
                     ))
                 }
             }
@@ -623,6 +638,10 @@ mod tests {
         assert!(
             matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.quiescence_moves == QuiescenceMoves::FirstLap)
         );
+        let spec = EngineSpec::parse("mcts:prior=0.5").unwrap();
+        assert!(matches!(spec.kind, EngineKind::Mcts(ref c) if c.prior == 0.5));
+        let spec = EngineSpec::parse("mcts:walk=all").unwrap();
+        assert!(matches!(spec.kind, EngineKind::Mcts(ref c) if c.walk == ChoiceWalk::All));
         let spec = EngineSpec::parse("ab:walk=all").unwrap();
         assert!(matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.walk == ChoiceWalk::All));
         let spec = EngineSpec::parse("mcts:weights=auto").unwrap();
@@ -671,6 +690,11 @@ mod tests {
                 "ab:qmoves=some",
                 "engine key `qmoves`: expected all or first-lap, found 'some'",
             ),
+            (
+                "mcts:prior=-1",
+                "engine key `prior`: must be a finite number, 0 or more, found '-1'",
+            ),
+            ("ab:prior=1", "unknown key `prior`"),
             (
                 "ab:walk=some",
                 "engine key `walk`: expected vast or all, found 'some'",

@@ -118,24 +118,40 @@ fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        let score = best_score(&search(&mut mcts(1), &variant, board, limits));
         let position = variant.format_position(&board);
-        match score {
-            // A win through the best move found so far: no shorter one may exist unless
-            // the root is solved, when it is the shortest.
-            Score::Win(n) if n <= HORIZON => {
-                assert!(
-                    matches!(truth, Known::Win(m) if m <= n),
-                    "{position}: mcts {score}, truth {truth:?}"
-                );
-                compared += 1;
+        let optional = variant.rules().capture_choice == CaptureChoice::Optional;
+        let mut searchers = vec![mcts(1)];
+        if optional {
+            // Every pit walked choice by choice, each choice a node of its own.
+            searchers.push(Mcts::new(MctsConfig {
+                seed: 1,
+                walk: ChoiceWalk::All,
+                ..MctsConfig::default()
+            }));
+        }
+        for mut searcher in searchers {
+            let result = search(&mut searcher, &variant, board, limits);
+            let best = result.best().expect("a move");
+            assert!(variant.play_move(&board, &best.mv).is_some(), "{}", best.mv);
+            let score = best.score;
+            let position = variant.format_position(&board);
+            match score {
+                // A win through the best move found so far: no shorter one may exist unless
+                // the root is solved, when it is the shortest.
+                Score::Win(n) if n <= HORIZON => {
+                    assert!(
+                        matches!(truth, Known::Win(m) if m <= n),
+                        "{position}: mcts {score}, truth {truth:?}"
+                    );
+                    compared += 1;
+                }
+                // Every move loses: the root is solved, so the defence is the longest.
+                Score::Loss(n) if n <= HORIZON => {
+                    assert_eq!(truth, Known::Loss(n), "{position}");
+                    compared += 1;
+                }
+                _ => {}
             }
-            // Every move loses: the root is solved, so the defence is the longest.
-            Score::Loss(n) if n <= HORIZON => {
-                assert_eq!(truth, Known::Loss(n), "{position}");
-                compared += 1;
-            }
-            _ => {}
         }
         if let Known::Win(n) | Known::Loss(n) = truth {
             // Alpha-beta searched deep enough finds exactly the same.

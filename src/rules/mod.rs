@@ -13,8 +13,8 @@ use std::fmt;
 pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
 pub use notation::{Move, NotationError};
 pub use position::{
-    Board, ChoicePoint, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position,
-    Variant,
+    Board, ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
+    Position, Variant,
 };
 pub use variant::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,

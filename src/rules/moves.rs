@@ -40,24 +40,6 @@ pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool
     (moves, gen.truncated())
 }
 
-/// Appends the positions of the shared list at `board`, in its order; true if some
-/// were left out.
-pub fn searched_children(
-    variant: &Variant,
-    board: &Board,
-    gen: &mut MoveGen,
-    out: &mut Vec<Board>,
-) -> bool {
-    let first = out.len();
-    variant.for_each_distinct_result(board, gen, |m| out.push(m.child));
-    if dedups_across_pits(variant) {
-        let mut tail = out.split_off(first);
-        dedup_by_position(&mut tail, |b| b);
-        out.extend(tail);
-    }
-    gen.truncated()
-}
-
 /// Keeps the first entry of each position, in order.
 pub fn dedup_by_position<T>(list: &mut Vec<T>, board: impl Fn(&T) -> &Board) {
     if list.len() <= 1 {

@@ -11,7 +11,7 @@ use super::Side;
 mod distinct;
 mod stepwise;
 
-pub use stepwise::{ChoicePoint, MoveStep, MoveWalk};
+pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 
 /// A position: both rings, the side to move, who is still in overture, and a 64-bit
 /// hash of all three. Small and `Copy`, so make/unmake push whole boards.

@@ -22,6 +22,8 @@ use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use crate::rules::moves::dedup_by_position;
 use crate::rules::{Board, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
+pub use super::ChoiceWalk;
+
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
 /// Time a search takes when no limit is given.
@@ -166,18 +168,6 @@ fn find_coded(
     scratch.clear();
     generate(variant, board, 1 << lane, Some(walk), gen, history, scratch);
     scratch.iter().find(|c| c.walk || c.code() == code).copied()
-}
-
-/// Which pits' moves a turn walks a take/pass choice at a time (each choice a ply of its
-/// own, with its own table entry) instead of listing them, under optional captures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChoiceWalk {
-    /// Pits whose moves are too many to list (past `POINTS_PER_PIT` turning points): the
-    /// others are listed, each result once, and ordered by the seeds they capture.
-    Vast,
-    /// Every pit: no list is built, and a cut-off can come before a pit's moves are all
-    /// found.
-    All,
 }
 
 /// Appends the moves from `pits` at `board` in generation order (the order table

@@ -20,11 +20,11 @@ use rand::{Rng, SeedableRng};
 
 use super::score::{from_child, is_loss, is_win};
 use super::{
-    is_proven, loss_in, move_generator, searched_children, searched_moves, Limits, Line, Progress,
-    Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
+    is_proven, loss_in, move_generator, ChoiceWalk, Limits, Line, Progress, Score, SearchRequest,
+    SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
-use crate::rules::{Board, MoveGen, Variant};
+use crate::rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
 /// Time a search takes when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
@@ -49,6 +49,13 @@ const PLAYOUT_CLOCK_PLIES: u32 = 4;
 const REPORT_INTERVAL: Duration = Duration::from_millis(500);
 /// Seeds of evaluation that make a 73% (logistic 1.0) winning chance.
 const EVAL_SCALE: f64 = 400.0;
+/// The UCT score of an unvisited child, above any visited one's.
+const UNVISITED: f64 = 1e9;
+
+/// The side to move's winning chance that an evaluation stands for.
+fn win_chance(eval: i32) -> f64 {
+    1.0 / (1.0 + (-(eval as f64) / EVAL_SCALE).exp())
+}
 
 /// How playouts end.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +92,13 @@ pub struct MctsConfig {
     pub weights: Option<Weights>,
     /// How threads share the work.
     pub parallel: Parallelism,
+    /// Weight of the evaluation as a prior (progressive bias): each child's UCT score
+    /// gains `prior * p / (visits + 1)`, `p` the mover's winning chance the evaluation
+    /// gives the child, and unvisited children are tried best `p` first. 0: no prior.
+    pub prior: f64,
+    /// Which pits' moves are walked a take/pass choice at a time, each choice a node of
+    /// its own (optional captures).
+    pub walk: ChoiceWalk,
 }
 
 impl Default for MctsConfig {
@@ -97,6 +111,8 @@ impl Default for MctsConfig {
             max_playout_plies: DEFAULT_PLAYOUT_PLIES,
             weights: None,
             parallel: Parallelism::Root,
+            prior: 0.0,
+            walk: ChoiceWalk::Vast,
         }
     }
 }
@@ -125,17 +141,38 @@ struct Node {
     parent: u32,
     first_child: u32,
     children: u32,
-    /// Generation-order index of the move from the parent.
-    index: u32,
     visits: u32,
     /// Sum of rewards for the player who moved into this node.
     reward: f64,
     /// Bounds on the exact value for the side to move here.
     pess: i32,
     opt: i32,
-    /// Whether legal results were left out of the children (see `POINTS_PER_PIT`), so
-    /// they bound the value from below only.
-    partial: bool,
+    /// The mover's winning chance by the evaluation (with a prior; else 0).
+    prior: f32,
+    /// For a node reached by walking a pit's take/pass choices: its entry in
+    /// `Tree::walks` (`NOT_WALKED` otherwise).
+    walk: u32,
+    /// The pit of the move into this node (0 at the root), so naming it lists that pit
+    /// alone.
+    pit: u8,
+}
+
+const NOT_WALKED: u32 = u32::MAX;
+
+/// Choices before a choice point is taken to have a completion (see
+/// `Variant::first_completion`).
+const COMPLETION_BUDGET: usize = 4096;
+
+/// A node reached by walking a vast pit's take/pass choices (the pit's moves too many to
+/// list, see `POINTS_PER_PIT`): each choice is a node of its own, the same side to move.
+#[derive(Clone, Debug)]
+struct Walked {
+    /// The move so far (for a result, the whole move).
+    mv: Move,
+    /// Where the walk stands, for a choice node; `None` for a result.
+    point: Option<ChoicePoint>,
+    /// A legal completion of a choice node's move, for a line that stops there.
+    completion: Option<Move>,
 }
 
 impl Node {
@@ -171,11 +208,14 @@ struct Tree<'a> {
     nodes: Vec<Node>,
     gen: MoveGen,
     history: &'a [u64],
-    scratch: Vec<Board>,
+    scratch: Vec<(Board, u8)>,
     path_hashes: Vec<u64>,
     max_depth: u32,
     /// Playouts of a tree grown by one thread (root parallelism).
     playouts: Playouts<'a>,
+    /// The nodes reached by walking choices (`Node::walk`).
+    walks: Vec<Walked>,
+    walker: MoveWalk,
 }
 
 impl<'a> Tree<'a> {
@@ -192,12 +232,13 @@ impl<'a> Tree<'a> {
             parent: NOT_EXPANDED,
             first_child: NOT_EXPANDED,
             children: 0,
-            index: 0,
             visits: 0,
             reward: 0.0,
             pess: UNKNOWN_PESS,
             opt: UNKNOWN_OPT,
-            partial: false,
+            prior: 0.0,
+            walk: NOT_WALKED,
+            pit: 0,
         };
         Tree {
             variant,
@@ -209,6 +250,8 @@ impl<'a> Tree<'a> {
             path_hashes: Vec::new(),
             max_depth: 0,
             playouts: Playouts::new(variant, eval, config, seed),
+            walks: Vec::new(),
+            walker: MoveWalk::new(),
         }
     }
 
@@ -250,10 +293,11 @@ impl<'a> Tree<'a> {
             depth += 1;
         }
         self.max_depth = self.max_depth.max(depth);
-        // 2. Expansion of a leaf visited often enough.
+        // 2. Expansion of a leaf visited often enough (a choice at once: a playout
+        // starts from a position).
         if !self.nodes[node].solved()
             && self.nodes[node].first_child == NOT_EXPANDED
-            && (self.nodes[node].visits >= EXPAND_AFTER || node == 0)
+            && (self.nodes[node].visits >= EXPAND_AFTER || node == 0 || self.is_choice(node))
             && self.nodes.len() < MAX_TREE_NODES
         {
             self.expand(node);
@@ -267,15 +311,67 @@ impl<'a> Tree<'a> {
                 }
             }
         }
+        // 2b. Through the choices of a walked move down to the position it reaches.
+        while self.is_choice(node) && !self.nodes[node].solved() {
+            if self.nodes[node].first_child == NOT_EXPANDED {
+                if self.nodes.len() >= MAX_TREE_NODES {
+                    break;
+                }
+                self.expand(node);
+                continue;
+            }
+            let Some(child) = self.select_child(node) else {
+                break;
+            };
+            if virtual_loss {
+                self.nodes[node].visits += 1;
+            }
+            node = child;
+        }
         if virtual_loss {
             self.nodes[node].visits += 1;
         }
-        // 3. The leaf: a solved node's exact value needs no playout.
+        // 3. The leaf: a solved node's exact value needs no playout. A choice node
+        // (only when the tree is full) is played out from a completion of its move.
         let n = &self.nodes[node];
+        if self.is_choice(node) {
+            let walked = &self.walks[n.walk as usize];
+            let completion = walked.completion.as_ref();
+            let reached = completion
+                .and_then(|mv| self.variant.play_move(&n.board, mv))
+                .map(|m| m.child);
+            return Leaf {
+                node,
+                board: reached.unwrap_or(n.board),
+                // For the side to move after the decider.
+                exact: if n.solved() {
+                    Some(1.0 - exact_reward(n.pess))
+                } else {
+                    reached.is_none().then_some(0.5)
+                },
+            };
+        }
         Leaf {
             node,
             board: n.board,
             exact: n.solved().then(|| exact_reward(n.pess)),
+        }
+    }
+
+    /// Whether `node` is a take/pass choice of a walked move (its side moves again).
+    fn is_choice(&self, node: usize) -> bool {
+        let walk = self.nodes[node].walk;
+        walk != NOT_WALKED && self.walks[walk as usize].point.is_some()
+    }
+
+    /// A child's bounds `(pess, opt)` as its parent's side sees them: negated one ply
+    /// further for a position, as they are for a choice (the same side decides).
+    fn for_parent(&self, child: usize) -> (i32, i32) {
+        let c = &self.nodes[child];
+        if self.is_choice(child) {
+            (c.pess, c.opt)
+        } else {
+            (from_child(c.opt), from_child(c.pess))
         }
     }
 
@@ -291,15 +387,18 @@ impl<'a> Tree<'a> {
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
         for child in first..first + count {
-            let c = &self.nodes[child];
-            if from_child(c.pess) <= pess {
+            if self.for_parent(child).1 <= pess {
                 continue;
             }
+            let c = &self.nodes[child];
+            let bias = self.config.prior * c.prior as f64 / (c.visits + 1) as f64;
             let score = if c.visits == 0 {
-                f64::INFINITY
+                // Unvisited first, the likeliest by the prior first.
+                UNVISITED + bias
             } else {
                 c.reward / c.visits as f64
                     + self.config.exploration * (log_visits / c.visits as f64).sqrt()
+                    + bias
             };
             if score > best_score {
                 best_score = score;
@@ -310,55 +409,182 @@ impl<'a> Tree<'a> {
     }
 
     /// Creates the children of `node`; terminal and repeated children are solved at once.
+    /// A position's moves are listed pit by pit, each result once; a pit whose moves are
+    /// too many to list (`POINTS_PER_PIT`) becomes a choice node, walked one take/pass
+    /// choice at a time, so every move is in the tree.
     fn expand(&mut self, node: usize) {
-        let board = self.nodes[node].board;
-        self.scratch.clear();
-        let scratch = &mut self.scratch;
-        let partial = searched_children(self.variant, &board, &mut self.gen, scratch);
         let first = self.nodes.len() as u32;
-        let children = std::mem::take(&mut self.scratch);
-        // Moves from different pits that reach the same position make one child, under
-        // the first of them.
-        let mut seen = std::collections::HashSet::new();
-        for (index, child) in children.iter().enumerate() {
-            if !seen.insert(child.hash()) {
-                continue;
-            }
-            let repeated = child.hash() == board.hash()
-                || self.path_hashes.contains(&child.hash())
-                || self.history.contains(&child.hash());
-            let (pess, opt) = if repeated {
-                (DRAW, DRAW)
-            } else if !self.variant.has_legal_move(child, &mut self.gen) {
-                (loss_in(0), loss_in(0))
-            } else {
-                (UNKNOWN_PESS, UNKNOWN_OPT)
-            };
-            self.nodes.push(Node {
-                board: *child,
-                parent: node as u32,
-                first_child: NOT_EXPANDED,
-                children: 0,
-                index: index as u32,
-                visits: 0,
-                reward: 0.0,
-                pess,
-                opt,
-                partial: false,
-            });
+        if self.is_choice(node) {
+            self.expand_choice(node);
+        } else {
+            self.expand_position(node);
         }
-        self.scratch = children;
         let count = self.nodes.len() as u32 - first;
+        let is_choice = self.is_choice(node);
         let n = &mut self.nodes[node];
         n.first_child = first;
         n.children = count;
-        n.partial = partial;
         if n.children == 0 {
-            n.pess = loss_in(0);
-            n.opt = loss_in(0);
+            // No move (a loss), or for a choice no way on (no move this way at all).
+            let value = if is_choice { -INFINITY } else { loss_in(0) };
+            n.pess = value;
+            n.opt = value;
         } else {
             self.update_bounds(node);
         }
+    }
+
+    fn expand_position(&mut self, node: usize) {
+        let board = self.nodes[node].board;
+        let mut children = std::mem::take(&mut self.scratch);
+        children.clear();
+        let mut vast = Vec::new();
+        let mut lanes = self.variant.candidate_pits(&board);
+        let walk_all = self.config.walk == ChoiceWalk::All
+            && self.variant.rules().capture_choice == crate::rules::CaptureChoice::Optional;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            if walk_all {
+                vast.push(lane as u8 + 1);
+                continue;
+            }
+            let start = children.len();
+            self.variant
+                .for_each_distinct_result_from(&board, 1 << lane, &mut self.gen, |m| {
+                    children.push((m.child, m.pit))
+                });
+            if self.gen.truncated() {
+                children.truncate(start);
+                vast.push(lane as u8 + 1);
+            }
+        }
+        // Moves from different pits that reach the same position make one child, under
+        // the first of them.
+        let mut seen = std::collections::HashSet::new();
+        for &(child, pit) in &children {
+            if seen.insert(child.hash()) {
+                self.add_position(node, child, pit, NOT_WALKED);
+            }
+        }
+        self.scratch = children;
+        for pit in vast {
+            let mv = Move {
+                pit,
+                choices: Vec::new(),
+            };
+            let step = self.variant.begin_move(&board, pit, &mut self.walker);
+            self.add_step(node, mv, step);
+        }
+    }
+
+    /// The children of a choice node: take, then pass.
+    fn expand_choice(&mut self, node: usize) {
+        let turn = self.nodes[node].board;
+        let walked = self.walks[self.nodes[node].walk as usize].clone();
+        let point = walked.point.expect("a choice node");
+        // The walk's path of turning points up to this point, for the loops ahead.
+        let mut step = self
+            .variant
+            .begin_move(&turn, walked.mv.pit, &mut self.walker);
+        for &take in &walked.mv.choices {
+            let MoveStep::Choice(p) = step else {
+                unreachable!("a walked move replays")
+            };
+            step = self.variant.continue_move(&p, take, &mut self.walker);
+        }
+        debug_assert!(matches!(step, MoveStep::Choice(p) if p.key() == point.key()));
+        for take in [true, false] {
+            let mut mv = walked.mv.clone();
+            mv.choices.push(take);
+            let step = self.variant.continue_move(&point, take, &mut self.walker);
+            self.add_step(node, mv, step);
+        }
+    }
+
+    /// Adds the child a walk's step leads to: a position, a choice that has a
+    /// completion, or nothing for a dead end.
+    fn add_step(&mut self, parent: usize, mv: Move, step: MoveStep) {
+        let turn = self.nodes[parent].board;
+        match step {
+            MoveStep::Dead { .. } => {}
+            MoveStep::End { child, .. } => {
+                let walk = self.walks.len() as u32;
+                self.walks.push(Walked {
+                    mv,
+                    point: None,
+                    completion: None,
+                });
+                self.add_position(parent, child, 0, walk);
+            }
+            MoveStep::Choice(point) => {
+                let completion =
+                    match self
+                        .variant
+                        .first_completion(&point, &mut self.walker, COMPLETION_BUDGET)
+                    {
+                        Completion::None => return,
+                        Completion::Unknown => None,
+                        Completion::Found(choices, _) => {
+                            let mut whole = mv.clone();
+                            whole.choices.extend(choices);
+                            Some(whole)
+                        }
+                    };
+                let walk = self.walks.len() as u32;
+                self.walks.push(Walked {
+                    mv,
+                    point: Some(point),
+                    completion,
+                });
+                self.nodes.push(Node {
+                    board: turn,
+                    parent: parent as u32,
+                    first_child: NOT_EXPANDED,
+                    children: 0,
+                    visits: 0,
+                    reward: 0.0,
+                    pess: UNKNOWN_PESS,
+                    opt: UNKNOWN_OPT,
+                    prior: 0.5,
+                    walk,
+                    pit: 0,
+                });
+            }
+        }
+    }
+
+    /// Adds a position child, solved at once if repeated or without moves.
+    fn add_position(&mut self, parent: usize, child: Board, pit: u8, walk: u32) {
+        let turn = self.nodes[parent].board;
+        let repeated = child.hash() == turn.hash()
+            || self.path_hashes.contains(&child.hash())
+            || self.history.contains(&child.hash());
+        let (pess, opt) = if repeated {
+            (DRAW, DRAW)
+        } else if !self.variant.has_legal_move(&child, &mut self.gen) {
+            (loss_in(0), loss_in(0))
+        } else {
+            (UNKNOWN_PESS, UNKNOWN_OPT)
+        };
+        let prior = if self.config.prior > 0.0 {
+            1.0 - win_chance(self.playouts.eval.evaluate(&child)) as f32
+        } else {
+            0.0
+        };
+        self.nodes.push(Node {
+            board: child,
+            parent: parent as u32,
+            first_child: NOT_EXPANDED,
+            children: 0,
+            visits: 0,
+            reward: 0.0,
+            pess,
+            opt,
+            prior,
+            walk,
+            pit,
+        });
     }
 
     /// Recomputes a node's bounds from its children; true if they changed.
@@ -370,14 +596,12 @@ impl<'a> Tree<'a> {
         let (first, count) = (n.first_child as usize, n.children as usize);
         let mut pess = -INFINITY;
         let mut opt = -INFINITY;
-        for c in &self.nodes[first..first + count] {
-            pess = pess.max(from_child(c.opt));
-            opt = opt.max(from_child(c.pess));
+        for child in first..first + count {
+            let (low, high) = self.for_parent(child);
+            pess = pess.max(low);
+            opt = opt.max(high);
         }
         let n = &mut self.nodes[node];
-        if n.partial {
-            opt = opt.max(UNKNOWN_OPT);
-        }
         let changed = (pess, opt) != (n.pess, n.opt);
         n.pess = pess;
         n.opt = opt;
@@ -404,29 +628,34 @@ impl<'a> Tree<'a> {
                 break;
             }
             node = parent as usize;
-            reward_for_mover = 1.0 - reward_for_mover;
+            // Into a choice node the same side moved as below it.
+            if !self.is_choice(node) {
+                reward_for_mover = 1.0 - reward_for_mover;
+            }
         }
     }
 
-    /// Root children's statistics in child order: (index, visits, reward, pess, opt).
-    /// A child's place in this list is not its move index: moves that reach one
-    /// position share a child.
-    fn root_stats(&self) -> Vec<(u32, u32, f64, i32, i32)> {
+    /// Root children's statistics in child order: (visits, reward, and the bounds as
+    /// the root sees them).
+    fn root_stats(&self) -> Vec<(u32, f64, i32, i32)> {
         let root = &self.nodes[0];
         if root.first_child == NOT_EXPANDED {
             return Vec::new();
         }
         let first = root.first_child as usize;
-        self.nodes[first..first + root.children as usize]
-            .iter()
-            .map(|c| (c.index, c.visits, c.reward, c.pess, c.opt))
+        (first..first + root.children as usize)
+            .map(|c| {
+                let (pess, opt) = self.for_parent(c);
+                (self.nodes[c].visits, self.nodes[c].reward, pess, opt)
+            })
             .collect()
     }
 
     /// The most visited line from the child `start` of the root (proven lines follow
-    /// their exact values).
-    fn line_from(&self, start: usize) -> Vec<u32> {
-        let mut line = vec![self.nodes[start].index];
+    /// their exact values), as the moves it plays; a line that stops inside a walked
+    /// move ends with a completion of it.
+    fn line_from(&self, start: usize) -> Vec<Move> {
+        let mut nodes = vec![start];
         let mut node = start;
         while self.nodes[node].first_child != NOT_EXPANDED && self.nodes[node].children > 0 {
             let n = &self.nodes[node];
@@ -435,21 +664,64 @@ impl<'a> Tree<'a> {
             let next = if n.solved() && is_proven(n.pess) {
                 children
                     .clone()
-                    .find(|&c| from_child(self.nodes[c].opt) == n.pess && self.nodes[c].solved())
+                    .find(|&c| self.for_parent(c).0 == n.pess && self.nodes[c].solved())
             } else {
                 None
             }
             .or_else(|| children.max_by_key(|&c| self.nodes[c].visits));
             match next {
                 Some(c) if self.nodes[c].visits > 0 || self.nodes[c].solved() => {
-                    line.push(self.nodes[c].index);
+                    nodes.push(c);
                     node = c;
                 }
                 _ => break,
             }
         }
-        line
+        self.moves_of(&nodes)
     }
+
+    /// The moves of a path of nodes from a child of the root.
+    fn moves_of(&self, nodes: &[usize]) -> Vec<Move> {
+        let mut board = self.nodes[0].board;
+        let mut moves = Vec::new();
+        for &node in nodes {
+            let n = &self.nodes[node];
+            let mv = if n.walk != NOT_WALKED {
+                let walked = &self.walks[n.walk as usize];
+                if walked.point.is_some() {
+                    continue;
+                }
+                Some(walked.mv.clone())
+            } else {
+                listed_move(self.variant, &board, n.pit, &n.board)
+            };
+            let Some(mv) = mv else {
+                return moves;
+            };
+            moves.push(mv);
+            board = n.board;
+        }
+        if let Some(&last) = nodes.last() {
+            if self.is_choice(last) {
+                let walked = &self.walks[self.nodes[last].walk as usize];
+                moves.extend(walked.completion.clone());
+            }
+        }
+        moves
+    }
+}
+
+/// The listed move (one for each result, choices included) from `board` to `child` by
+/// `pit`.
+fn listed_move(variant: &Variant, board: &Board, pit: u8, child: &Board) -> Option<Move> {
+    let mut found = None;
+    let pits = 1 << (pit - 1);
+    variant.for_each_distinct_move_from(board, pits, &mut move_generator(), |m| {
+        if found.is_none() && m.child == *child {
+            found = Some(m.mv());
+        }
+    });
+    found
 }
 
 impl<'a> Playouts<'a> {
@@ -487,16 +759,19 @@ impl<'a> Playouts<'a> {
                 break;
             }
             match self.random_move(&current) {
-                Some(next) => current = next,
-                None => {
+                RandomMove::Played(next) => current = next,
+                RandomMove::OutOfTime => {
+                    played = ply;
+                    break;
+                }
+                RandomMove::None => {
                     // The side to move at `current` has lost.
                     let loser_is_start = ply % 2 == 0;
                     return if loser_is_start { 0.0 } else { 1.0 };
                 }
             }
         }
-        let value = self.eval.evaluate(&current) as f64 / EVAL_SCALE;
-        let to_move_wins = 1.0 / (1.0 + (-value).exp());
+        let to_move_wins = win_chance(self.eval.evaluate(&current));
         if played % 2 == 0 {
             to_move_wins
         } else {
@@ -505,8 +780,10 @@ impl<'a> Playouts<'a> {
     }
 
     /// A random legal move: a random candidate pit (trying others while the chosen one's
-    /// move is endless), then a random one of the positions its capture choices reach.
-    fn random_move(&mut self, board: &Board) -> Option<Board> {
+    /// move is endless, with a look at the clock after each: in relay-heavy positions
+    /// the pits without a move can cost milliseconds each), then a random one of the
+    /// positions its capture choices reach.
+    fn random_move(&mut self, board: &Board) -> RandomMove {
         let mut pits = self.variant.candidate_pits(board);
         while pits != 0 {
             let count = pits.count_ones();
@@ -525,12 +802,24 @@ impl<'a> Playouts<'a> {
                 });
             if !self.scratch.is_empty() {
                 let pick = self.rng.random_range(0..self.scratch.len());
-                return Some(self.scratch[pick]);
+                return RandomMove::Played(self.scratch[pick]);
             }
             pits &= !pit;
+            if pits != 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return RandomMove::OutOfTime;
+            }
         }
-        None
+        RandomMove::None
     }
+}
+
+/// What a playout's random move found.
+enum RandomMove {
+    Played(Board),
+    /// The side to move has no legal move.
+    None,
+    /// The search's time ran out before a move was found.
+    OutOfTime,
 }
 
 /// Plays `count` random playouts from `board` (as MCTS does, evaluation cut-off at the
@@ -562,10 +851,9 @@ fn exact_reward(value: i32) -> f64 {
 struct RootChild {
     /// The child's place among the root's children (the same in every tree).
     offset: usize,
-    /// The move's index in `searched_moves` order.
-    index: u32,
     visits: u64,
     reward: f64,
+    /// Bounds on the root's value through this child.
     pess: i32,
     opt: i32,
 }
@@ -573,7 +861,7 @@ struct RootChild {
 impl RootChild {
     /// The value the root gets through this child, when it is known exactly.
     fn exact_value(&self) -> Option<i32> {
-        (self.pess == self.opt).then(|| from_child(self.pess))
+        (self.pess == self.opt).then_some(self.pess)
     }
 
     fn score(&self) -> Score {
@@ -860,11 +1148,10 @@ fn settled(tree: &Tree) -> bool {
 fn merge_roots(trees: &[&Tree]) -> Vec<RootChild> {
     let mut merged: Vec<RootChild> = Vec::new();
     for tree in trees {
-        for (i, (index, visits, reward, pess, opt)) in tree.root_stats().into_iter().enumerate() {
+        for (i, (visits, reward, pess, opt)) in tree.root_stats().into_iter().enumerate() {
             if merged.len() <= i {
                 merged.push(RootChild {
                     offset: i,
-                    index,
                     visits: 0,
                     reward: 0.0,
                     pess: -INFINITY,
@@ -884,16 +1171,8 @@ fn merge_roots(trees: &[&Tree]) -> Vec<RootChild> {
 /// Root moves best first: exact values first where the root is solved, else by visits.
 fn ranked(merged: &[RootChild]) -> Vec<RootChild> {
     let mut order = merged.to_vec();
-    let root_pess = merged
-        .iter()
-        .map(|c| from_child(c.opt))
-        .max()
-        .unwrap_or(-INFINITY);
-    let root_opt = merged
-        .iter()
-        .map(|c| from_child(c.pess))
-        .max()
-        .unwrap_or(INFINITY);
+    let root_pess = merged.iter().map(|c| c.pess).max().unwrap_or(-INFINITY);
+    let root_opt = merged.iter().map(|c| c.opt).max().unwrap_or(INFINITY);
     if root_pess == root_opt {
         order.sort_by_key(|c| {
             (
@@ -921,28 +1200,28 @@ fn lines_of(
     variant: &Variant,
     request: &SearchRequest,
 ) -> Vec<Line> {
-    let (legal, truncated) = searched_moves(variant, &request.board);
     ranked(merged)
         .into_iter()
         .take(request.multipv.max(1))
-        .map(|c| {
+        .filter_map(|c| {
             // The line from the tree that visited this move most.
             let tree = trees
                 .iter()
-                .max_by_key(|t| t.root_stats().get(c.offset).map(|s| s.1).unwrap_or(0))
+                .max_by_key(|t| t.root_stats().get(c.offset).map(|s| s.0).unwrap_or(0))
                 .expect("at least one tree");
             let first = tree.nodes[0].first_child as usize + c.offset;
-            let pv = super::moves_of_line(variant, &request.board, &tree.line_from(first));
-            let score = match c.score() {
-                // Unexamined moves may hold a defence.
-                Score::Loss(_) if truncated => Score::Eval(super::UNPROVEN_LOSS),
-                score => score,
-            };
-            Line {
-                mv: legal[c.index as usize].mv.clone(),
-                score,
-                pv,
+            let mut pv = tree.line_from(first);
+            if pv.is_empty() {
+                // A walked pit whose completion was not found within its budget.
+                let pit = tree.walks[tree.nodes[first].walk as usize].mv.pit;
+                let firsts = variant.first_move_of_each_pit(&request.board, &mut move_generator());
+                pv.extend(firsts.into_iter().filter(|m| m.mv.pit == pit).map(|m| m.mv));
             }
+            Some(Line {
+                mv: pv.first()?.clone(),
+                score: c.score(),
+                pv,
+            })
         })
         .collect()
 }

@@ -12,11 +12,22 @@ use std::time::Duration;
 
 use crate::rules::{Board, Move, Variant};
 
-pub use score::{
-    is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, UNPROVEN_LOSS, WIN,
-};
+pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
 
-pub use crate::rules::moves::{move_generator, searched_children, searched_moves, POINTS_PER_PIT};
+pub use crate::rules::moves::{move_generator, searched_moves, POINTS_PER_PIT};
+
+/// Which pits' moves a search walks a take/pass choice at a time (each choice a ply or
+/// tree node of its own) instead of listing them, under optional captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChoiceWalk {
+    /// Pits whose moves are too many to list (past `POINTS_PER_PIT` turning points): the
+    /// others are listed, each result once (alpha-beta orders them by the seeds they
+    /// capture).
+    Vast,
+    /// Every pit: no list is built (alpha-beta can cut off before a pit's moves are all
+    /// found).
+    All,
+}
 
 /// When to stop searching; `None` everywhere means the searcher's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -140,22 +151,6 @@ pub trait Searcher {
         request: &SearchRequest,
         report: &mut dyn FnMut(&Progress),
     ) -> SearchResult;
-}
-
-/// Turns a line of move indices (in `searched_moves` order) into moves, replaying from
-/// `board`.
-pub fn moves_of_line(variant: &Variant, board: &Board, indices: &[u32]) -> Vec<Move> {
-    let mut board = *board;
-    let mut line = Vec::new();
-    for &index in indices {
-        let (moves, _) = searched_moves(variant, &board);
-        let Some(found) = moves.into_iter().nth(index as usize) else {
-            break;
-        };
-        board = found.child;
-        line.push(found.mv);
-    }
-    line
 }
 
 /// Names the moves of a line given as the positions it reaches from `board`, stopping

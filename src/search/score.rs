@@ -29,11 +29,6 @@ pub const fn loss_in(plies: i32) -> i32 {
     -(WIN - plies)
 }
 
-/// The value of a position whose every examined move loses, where optional captures
-/// opened more results than the searchers examine (`POINTS_PER_PIT`): as bad as an
-/// evaluation gets, but not a proof.
-pub const UNPROVEN_LOSS: i32 = -PROVEN;
-
 /// Values beyond this are proven results.
 const PROVEN: i32 = WIN - MAX_MATE_PLIES;
 
@@ -172,6 +167,6 @@ mod tests {
         assert_eq!(from_child(loss_in(2)), win_in(3));
         assert_eq!(from_child(win_in(1)), loss_in(2));
         assert_eq!(from_child(INFINITY), -INFINITY);
-        assert_eq!(Score::from_value(UNPROVEN_LOSS), Score::Eval(UNPROVEN_LOSS));
+        assert_eq!(Score::from_value(-PROVEN), Score::Eval(-PROVEN));
     }
 }

@@ -257,6 +257,67 @@ impl Variant {
     }
 }
 
+/// What a search for one completion of a move found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// The first legal completion, take before pass: its further choices and result.
+    Found(Vec<bool>, Board),
+    /// No legal move continues from the point.
+    None,
+    /// The search gave up after its budget of steps.
+    Unknown,
+}
+
+impl Variant {
+    /// The first legal completion of the move at `point`, take before pass, trying at
+    /// most `budget` choices: a quick check that a choice point leads somewhere (nearly
+    /// always the first sequence tried ends the move).
+    pub fn first_completion(
+        &self,
+        point: &ChoicePoint,
+        walk: &mut MoveWalk,
+        budget: usize,
+    ) -> Completion {
+        let mut choices = Vec::new();
+        let mut tried = 0;
+        match self.complete_from(point, walk, &mut choices, &mut tried, budget) {
+            Some(Some(child)) => Completion::Found(choices, child),
+            Some(None) => Completion::None,
+            None => Completion::Unknown,
+        }
+    }
+
+    /// Depth first below `point`: `Some(Some(child))` when a completion is found (its
+    /// choices in `choices`), `Some(None)` when there is none, `None` past the budget.
+    fn complete_from(
+        &self,
+        point: &ChoicePoint,
+        walk: &mut MoveWalk,
+        choices: &mut Vec<bool>,
+        tried: &mut usize,
+        budget: usize,
+    ) -> Option<Option<Board>> {
+        for take in [true, false] {
+            *tried += 1;
+            if *tried > budget {
+                return None;
+            }
+            choices.push(take);
+            match self.continue_move(point, take, walk) {
+                MoveStep::End { child, .. } => return Some(Some(child)),
+                MoveStep::Dead { .. } => {}
+                MoveStep::Choice(next) => {
+                    if let Some(child) = self.complete_from(&next, walk, choices, tried, budget)? {
+                        return Some(Some(child));
+                    }
+                }
+            }
+            choices.pop();
+        }
+        Some(None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +389,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_first_completion_is_the_first_legal_move_through_the_point() {
+        let v = Variant::load("igisoro").unwrap();
+        let mut walk = MoveWalk::new();
+        let mut board = v.start();
+        let mut found = 0;
+        for ply in 0..150 {
+            let legal = v.legal_moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            for m in legal.iter().filter(|m| !m.mv.choices.is_empty()) {
+                // The point before the move's first choice.
+                let MoveStep::Choice(point) = v.begin_move(&board, m.mv.pit, &mut walk) else {
+                    panic!("{} starts with a choice", m.mv);
+                };
+                let first = legal
+                    .iter()
+                    .find(|l| l.mv.pit == m.mv.pit && !l.mv.choices.is_empty())
+                    .expect("this move at least");
+                let expected = Completion::Found(first.mv.choices.clone(), first.child);
+                assert_eq!(v.first_completion(&point, &mut walk, usize::MAX), expected);
+                assert_eq!(
+                    v.first_completion(&point, &mut walk, 0),
+                    Completion::Unknown
+                );
+                found += 1;
+            }
+            board = legal[ply * 3 % legal.len()].child;
+        }
+        assert!(found > 20, "{found} moves with choices");
     }
 
     #[test]
