@@ -112,7 +112,8 @@ impl AlphaBeta {
 #[derive(Clone, Copy, Debug)]
 struct Child {
     board: Board,
-    /// Generation-order index (how moves are named in the table and the PV).
+    /// Generation-order index (ties in ordering keep this order; the root tells its
+    /// moves apart by it).
     index: u32,
     pit: u8,
     order: i32,

@@ -176,6 +176,23 @@ struct Walked {
 }
 
 impl Node {
+    /// A node not yet expanded nor visited, known only to have a legal move.
+    fn fresh(board: Board, parent: u32) -> Node {
+        Node {
+            board,
+            parent,
+            first_child: NOT_EXPANDED,
+            children: 0,
+            visits: 0,
+            reward: 0.0,
+            pess: UNKNOWN_PESS,
+            opt: UNKNOWN_OPT,
+            prior: 0.0,
+            walk: NOT_WALKED,
+            pit: 0,
+        }
+    }
+
     fn solved(&self) -> bool {
         self.pess == self.opt
     }
@@ -227,19 +244,7 @@ impl<'a> Tree<'a> {
         history: &'a [u64],
         seed: u64,
     ) -> Tree<'a> {
-        let root_node = Node {
-            board: root,
-            parent: NOT_EXPANDED,
-            first_child: NOT_EXPANDED,
-            children: 0,
-            visits: 0,
-            reward: 0.0,
-            pess: UNKNOWN_PESS,
-            opt: UNKNOWN_OPT,
-            prior: 0.0,
-            walk: NOT_WALKED,
-            pit: 0,
-        };
+        let root_node = Node::fresh(root, NOT_EXPANDED);
         Tree {
             variant,
             config,
@@ -538,17 +543,9 @@ impl<'a> Tree<'a> {
                     completion,
                 });
                 self.nodes.push(Node {
-                    board: turn,
-                    parent: parent as u32,
-                    first_child: NOT_EXPANDED,
-                    children: 0,
-                    visits: 0,
-                    reward: 0.0,
-                    pess: UNKNOWN_PESS,
-                    opt: UNKNOWN_OPT,
                     prior: 0.5,
                     walk,
-                    pit: 0,
+                    ..Node::fresh(turn, parent as u32)
                 });
             }
         }
@@ -573,17 +570,12 @@ impl<'a> Tree<'a> {
             0.0
         };
         self.nodes.push(Node {
-            board: child,
-            parent: parent as u32,
-            first_child: NOT_EXPANDED,
-            children: 0,
-            visits: 0,
-            reward: 0.0,
             pess,
             opt,
             prior,
             walk,
             pit,
+            ..Node::fresh(child, parent as u32)
         });
     }
 
