@@ -85,6 +85,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_strict_limit_gives_up_on_a_pit_whose_moves_all_loop() {
+        let mut rules = crate::rules::Rules::load("igisoro").unwrap();
+        rules.capture_sow_from = crate::rules::SowOrigin::CapturePit;
+        let v = Variant::new(rules).unwrap();
+        // Pit 13's sequences all come back to a turning point: listing it exactly
+        // explores every point (about 0.4 s); a strict limit stops at the limit.
+        let board = v
+            .parse_position("13,1,0,1,2,1,2,3/14,7,2,3,2,0,1,6/1,1,0,0,1,0,0,0/0,1,0,0,1,1,0,0 N")
+            .unwrap();
+        let mut gen = move_generator().strict();
+        let mut found = 0;
+        v.for_each_distinct_result_from(&board, 1 << 12, &mut gen, |_| found += 1);
+        assert_eq!(found, 0);
+        assert!(gen.truncated(), "the pit was cut, not found moveless");
+        assert!(v.has_legal_move(&board, &mut gen), "other pits move");
+    }
+
+    #[test]
     fn dedup_keeps_the_first_of_each_position_in_order() {
         let v = Variant::load("isolo-women").unwrap();
         let (a, b, c) = (

@@ -307,6 +307,8 @@ pub struct MoveGen {
     distinct: distinct::DistinctSearch,
     /// Most turning points the distinct-move search explores from one pit.
     point_limit: usize,
+    /// Whether the limit binds before the pit has a move too.
+    strict_limit: bool,
     /// Whether the last generation left turning points unexplored.
     truncated: bool,
     /// Laps the sequence generator may still sow before it gives up (see
@@ -326,6 +328,7 @@ impl Default for MoveGen {
             choices: Vec::new(),
             distinct: distinct::DistinctSearch::default(),
             point_limit: usize::MAX,
+            strict_limit: false,
             truncated: false,
             lap_budget: u64::MAX,
             over_budget: false,
@@ -351,6 +354,15 @@ impl MoveGen {
             point_limit: points.max(1),
             ..MoveGen::default()
         }
+    }
+
+    /// This generator with its point limit binding before a pit has a move too, so
+    /// listing a pit whose moves all loop costs no more than any other: such a pit may
+    /// then list nothing though it has moves, `truncated` saying so. For heuristics such
+    /// as random playouts; `has_legal_move` stays exact.
+    pub fn strict(mut self) -> MoveGen {
+        self.strict_limit = true;
+        self
     }
 
     /// This generator with distinct listings that go breadth first at once (or after

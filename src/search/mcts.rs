@@ -728,7 +728,7 @@ impl<'a> Playouts<'a> {
             eval,
             config,
             rng: SmallRng::seed_from_u64(seed),
-            gen: move_generator(),
+            gen: move_generator().strict(),
             scratch: Vec::new(),
             deadline: None,
         }
@@ -752,7 +752,7 @@ impl<'a> Playouts<'a> {
             }
             match self.random_move(&current) {
                 RandomMove::Played(next) => current = next,
-                RandomMove::OutOfTime => {
+                RandomMove::Stop => {
                     played = ply;
                     break;
                 }
@@ -774,8 +774,11 @@ impl<'a> Playouts<'a> {
     /// A random legal move: a random candidate pit (trying others while the chosen one's
     /// move is endless, with a look at the clock after each: in relay-heavy positions
     /// the pits without a move can cost milliseconds each), then a random one of the
-    /// positions its capture choices reach.
+    /// positions its capture choices reach. The listing's point limit binds before a
+    /// pit has a move too (a pit whose moves all loop could take a second to list), so
+    /// where no pit lists a move but some were cut, the playout stops there.
     fn random_move(&mut self, board: &Board) -> RandomMove {
+        let mut cut = false;
         let mut pits = self.variant.candidate_pits(board);
         while pits != 0 {
             let count = pits.count_ones();
@@ -796,12 +799,17 @@ impl<'a> Playouts<'a> {
                 let pick = self.rng.random_range(0..self.scratch.len());
                 return RandomMove::Played(self.scratch[pick]);
             }
+            cut |= self.gen.truncated();
             pits &= !pit;
             if pits != 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return RandomMove::OutOfTime;
+                return RandomMove::Stop;
             }
         }
-        RandomMove::None
+        if cut {
+            RandomMove::Stop
+        } else {
+            RandomMove::None
+        }
     }
 }
 
@@ -810,8 +818,9 @@ enum RandomMove {
     Played(Board),
     /// The side to move has no legal move.
     None,
-    /// The search's time ran out before a move was found.
-    OutOfTime,
+    /// No move found before the search's time ran out, or within the listing's limit:
+    /// the evaluation scores the playout here.
+    Stop,
 }
 
 /// Plays `count` random playouts from `board` (as MCTS does, evaluation cut-off at the

@@ -395,9 +395,10 @@ impl Variant {
             origin: self.origin(frame, lap.from, end) as u8,
         };
         let search = &mut gen.distinct;
-        // The limit binds only once the pit has a move, so a pit with legal moves
-        // always lists one.
-        if search.reached.len() >= gen.point_limit && !search.ends.is_empty() {
+        // The limit binds only once the pit has a move (unless strict), so a pit with
+        // legal moves always lists one.
+        if search.reached.len() >= gen.point_limit && (gen.strict_limit || !search.ends.is_empty())
+        {
             gen.truncated = true;
             return true;
         }
