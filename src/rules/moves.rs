@@ -9,6 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::position::{Board, LegalMove, MoveGen, Variant};
 use super::CaptureChoice;
+use super::Move;
 
 /// Turning points explored from each pit when listing a position's moves (see
 /// `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional captures
@@ -38,6 +39,32 @@ pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool
         dedup_by_position(&mut moves, |m| &m.child);
     }
     (moves, gen.truncated())
+}
+
+/// The move that names the way from `board` to `child` among the moves of `pits` (a bit
+/// set as from `candidate_pits`): the shared list's move where the list holds it, else
+/// (a pit too vast to list whole) one from that pit's exact listing.
+pub fn listed_move(variant: &Variant, board: &Board, pits: u32, child: &Board) -> Option<Move> {
+    let mut lanes = pits & variant.candidate_pits(board);
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros();
+        lanes &= lanes - 1;
+        for mut gen in [move_generator(), MoveGen::new()] {
+            let mut found = None;
+            variant.for_each_distinct_move_from(board, 1 << lane, &mut gen, |m| {
+                if found.is_none() && m.child == *child {
+                    found = Some(m.mv());
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
+            if !gen.truncated() {
+                break;
+            }
+        }
+    }
+    None
 }
 
 /// Keeps the first entry of each position, in order.

@@ -24,6 +24,15 @@ pub struct Board {
     hash: u64,
 }
 
+/// Both rings, South's first, from `me`'s ring and the opponent's.
+#[inline(always)]
+fn rings_of(me: Side, mine: Ring, theirs: Ring) -> [Ring; 2] {
+    let mut rings = [0; 2];
+    rings[me as usize] = mine;
+    rings[me.opponent() as usize] = theirs;
+    rings
+}
+
 /// splitmix64's finaliser: a strong 64-bit mixer.
 #[inline(always)]
 fn mix(mut x: u64) -> u64 {
@@ -399,14 +408,12 @@ struct MoveFrame<'a> {
 
 /// Which moves a generator reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Listing<'c> {
+enum Listing {
     /// Every legal move (every sequence of capture choices).
     Sequences,
     /// One move for each distinct position a pit's moves lead to, with its capture
     /// choices or (cheaper) without.
     Distinct { with_choices: bool },
-    /// Only the move with these capture choices, if it is legal.
-    Guided(&'c [bool]),
 }
 
 /// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
@@ -683,9 +690,7 @@ impl Variant {
         let me = board.to_move;
         let pits = pits & self.candidate_pits(board);
         self.for_each_result(board, pits, listing, gen, |end| {
-            let mut rings = [0; 2];
-            rings[me as usize] = end.mine;
-            rings[me.opponent() as usize] = end.theirs;
+            let rings = rings_of(me, end.mine, end.theirs);
             visit(&MoveOutcome {
                 pit: end.pit,
                 choices: end.choices,
@@ -736,10 +741,8 @@ impl Variant {
             };
             match self.rules.capture_choice {
                 CaptureChoice::Forced => {
-                    let unchosen = !matches!(listing, Listing::Guided(c) if !c.is_empty());
-                    if let Some((mine, theirs, laps, captured)) = unchosen
-                        .then(|| self.play_forced(&frame, mine, theirs))
-                        .flatten()
+                    if let Some((mine, theirs, laps, captured)) =
+                        self.play_forced(&frame, mine, theirs)
                     {
                         let more = visit(&MoveEnd {
                             mine,
@@ -765,26 +768,6 @@ impl Variant {
                     );
                     if !more {
                         return;
-                    }
-                }
-                CaptureChoice::Optional if matches!(listing, Listing::Guided(_)) => {
-                    let Listing::Guided(choices) = listing else {
-                        unreachable!("matched above")
-                    };
-                    if let Some((mine, theirs, laps, captured)) =
-                        self.play_guided(&frame, mine, theirs, choices, gen)
-                    {
-                        let end = MoveEnd {
-                            choices,
-                            mine,
-                            theirs,
-                            laps,
-                            captured,
-                            ..template
-                        };
-                        if !visit(&end) {
-                            return;
-                        }
                     }
                 }
                 CaptureChoice::Optional => {
@@ -1012,69 +995,6 @@ impl Variant {
         }
     }
 
-    /// Plays the move from `frame.pit` with the given capture choices, one for each
-    /// opportunity met: `None` unless they are exactly the choices of a legal move.
-    fn play_guided(
-        &self,
-        frame: &MoveFrame,
-        mine: Ring,
-        theirs: Ring,
-        choices: &[bool],
-        gen: &mut MoveGen,
-    ) -> Played {
-        gen.path.truncate(0);
-        let mut state = LapState {
-            mine: ring::clear_lane(mine, frame.pit),
-            theirs,
-            from: frame.pit,
-            seeds: ring::lane(mine, frame.pit) as u32,
-            laps: 0,
-            captured: 0,
-        };
-        let mut next_choice = choices.iter();
-        loop {
-            state.laps += 1;
-            if state.laps > self.rules.max_laps {
-                return None;
-            }
-            let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
-            state.mine = sown;
-            if ring::lane(state.mine, end) == 1 {
-                let all_used = next_choice.next().is_none();
-                return all_used.then_some((state.mine, state.theirs, state.laps, state.captured));
-            }
-            let origin = self.origin(frame, state.from, end);
-            let point = TurningPoint {
-                mine: state.mine,
-                theirs: state.theirs,
-                end: end as u8,
-                origin: origin as u8,
-            };
-            if !gen.path.insert(point) {
-                return None;
-            }
-            let spot = &frame.spots[end];
-            let take = self.capturable(spot, state.theirs);
-            if take == 0 || !*next_choice.next()? {
-                state = Self::relay(state, end);
-                continue;
-            }
-            state.theirs = Self::take_captured(spot, state.theirs);
-            state.captured += take;
-            if self.rules.capture_ends_move {
-                state.laps += 1;
-                if state.laps > self.rules.max_laps {
-                    return None;
-                }
-                state.mine = frame.table.sow(state.mine, origin, take).0;
-                let all_used = next_choice.next().is_none();
-                return all_used.then_some((state.mine, state.theirs, state.laps, state.captured));
-            }
-            state.from = origin;
-            state.seeds = take;
-        }
-    }
-
     /// The state after picking up the pit where a lap ended, for a relay lap.
     #[inline(always)]
     fn relay(state: LapState, end: usize) -> LapState {
@@ -1175,20 +1095,6 @@ impl Variant {
         firsts
     }
 
-    /// A legal move from `board` to `child`, if there is one (the first in
-    /// `legal_moves` order). Under optional captures this may try many sequences: for
-    /// naming the moves of a line, not for searching.
-    pub fn move_between(&self, board: &Board, child: &Board) -> Option<Move> {
-        let mut found = None;
-        self.for_each_move_while(board, &mut MoveGen::new(), |m| {
-            if m.child == *child {
-                found = Some(m.mv());
-            }
-            found.is_none()
-        });
-        found
-    }
-
     /// The winner if the side to move has no legal move (RULES.md 3.6), else `None`.
     pub fn winner(&self, board: &Board) -> Option<Side> {
         let any = self.has_legal_move(board, &mut MoveGen::new());
@@ -1244,23 +1150,37 @@ impl Variant {
             .pit
             .checked_sub(1)
             .filter(|&p| (p as usize) < self.pits())?;
-        let mut found = None;
-        let me = board.to_move;
-        let listing = Listing::Guided(&mv.choices);
-        let pits = (1 << pit) & self.candidate_pits(board);
-        self.for_each_result(board, pits, listing, &mut MoveGen::new(), |end| {
-            let mut rings = [0; 2];
-            rings[me as usize] = end.mine;
-            rings[me.opponent() as usize] = end.theirs;
-            found = Some(LegalMove {
-                mv: mv.clone(),
-                child: Board::new(rings, me.opponent(), end.overture),
-                laps: end.laps,
-                captured: end.captured,
-            });
-            false
-        });
-        found
+        if self.candidate_pits(board) & (1 << pit) == 0 {
+            return None;
+        }
+        match self.rules.capture_choice {
+            CaptureChoice::Optional => {
+                let MoveStep::End {
+                    child,
+                    laps,
+                    captured,
+                } = self.walk_choices(board, mv, &mut MoveWalk::new())?
+                else {
+                    return None;
+                };
+                Some(LegalMove {
+                    mv: mv.clone(),
+                    child,
+                    laps,
+                    captured,
+                })
+            }
+            CaptureChoice::Forced if mv.choices.is_empty() => {
+                let mut found = None;
+                let listing = Listing::Sequences;
+                self.visit_outcomes_while(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
+                    found = Some(m.to_legal_move());
+                    false
+                });
+                found
+            }
+            CaptureChoice::Forced => None,
+        }
     }
 }
 

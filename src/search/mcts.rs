@@ -24,6 +24,7 @@ use super::{
     SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
+use crate::rules::moves::listed_move;
 use crate::rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
 /// Time a search takes when no limit is given.
@@ -489,16 +490,10 @@ impl<'a> Tree<'a> {
         let walked = self.walks[self.nodes[node].walk as usize].clone();
         let point = walked.point.expect("a choice node");
         // The walk's path of turning points up to this point, for the loops ahead.
-        let mut step = self
+        let step = self
             .variant
-            .begin_move(&turn, walked.mv.pit, &mut self.walker);
-        for &take in &walked.mv.choices {
-            let MoveStep::Choice(p) = step else {
-                unreachable!("a walked move replays")
-            };
-            step = self.variant.continue_move(&p, take, &mut self.walker);
-        }
-        debug_assert!(matches!(step, MoveStep::Choice(p) if p.key() == point.key()));
+            .walk_choices(&turn, &walked.mv, &mut self.walker);
+        debug_assert!(matches!(step, Some(MoveStep::Choice(p)) if p.key() == point.key()));
         for take in [true, false] {
             let mut mv = walked.mv.clone();
             mv.choices.push(take);
@@ -685,7 +680,7 @@ impl<'a> Tree<'a> {
                 }
                 Some(walked.mv.clone())
             } else {
-                listed_move(self.variant, &board, n.pit, &n.board)
+                listed_move(self.variant, &board, 1 << (n.pit - 1), &n.board)
             };
             let Some(mv) = mv else {
                 return moves;
@@ -701,19 +696,6 @@ impl<'a> Tree<'a> {
         }
         moves
     }
-}
-
-/// The listed move (one for each result, choices included) from `board` to `child` by
-/// `pit`.
-fn listed_move(variant: &Variant, board: &Board, pit: u8, child: &Board) -> Option<Move> {
-    let mut found = None;
-    let pits = 1 << (pit - 1);
-    variant.for_each_distinct_move_from(board, pits, &mut move_generator(), |m| {
-        if found.is_none() && m.child == *child {
-            found = Some(m.mv());
-        }
-    });
-    found
 }
 
 impl<'a> Playouts<'a> {

@@ -159,7 +159,8 @@ pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Ve
     let mut board = *board;
     let mut line = Vec::new();
     for next in boards {
-        let Some(mv) = variant.move_between(&board, next) else {
+        let pits = variant.candidate_pits(&board);
+        let Some(mv) = crate::rules::moves::listed_move(variant, &board, pits, next) else {
             break;
         };
         line.push(mv);

@@ -13,7 +13,7 @@
 
 use super::{Board, LapState, MoveFrame, TurningPath, TurningPoint, Variant};
 use crate::rules::ring;
-use crate::rules::{CaptureChoice, Side};
+use crate::rules::{CaptureChoice, Move, Side};
 
 /// A move stopped at a capture opportunity: the mover's next choice is take or pass.
 #[derive(Clone, Copy, Debug)]
@@ -46,9 +46,7 @@ impl ChoicePoint {
     /// started from, the loop, the side): two points with one key have the same
     /// continuations, whatever choices led to them.
     pub fn key(&self) -> u64 {
-        let mut rings = [0; 2];
-        rings[self.to_move as usize] = self.state.mine;
-        rings[self.to_move.opponent() as usize] = self.state.theirs;
+        let rings = super::rings_of(self.to_move, self.state.mine, self.state.theirs);
         let board = Board::new(rings, self.to_move, self.overture);
         let fields = (self.end as u64)
             | (self.origin as u64) << 8
@@ -188,6 +186,20 @@ impl Variant {
         self.sow_to_choice(point, state, walk)
     }
 
+    /// Plays `mv`'s pit and then its choices, one for each capture opportunity met:
+    /// where the walk stands once they are used up (`End` only if the move ends right
+    /// there), or `None` if the move ends or dies before they are.
+    pub fn walk_choices(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
+        let mut step = self.begin_move(board, mv.pit, walk);
+        for &take in &mv.choices {
+            let MoveStep::Choice(point) = step else {
+                return None;
+            };
+            step = self.continue_move(&point, take, walk);
+        }
+        Some(step)
+    }
+
     fn loop_table(&self, point: &ChoicePoint) -> &ring::LoopTable {
         if point.full_loop {
             &self.geo.full
@@ -197,12 +209,9 @@ impl Variant {
     }
 
     fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
-        let me = point.to_move;
-        let mut rings = [0; 2];
-        rings[me as usize] = state.mine;
-        rings[me.opponent() as usize] = state.theirs;
+        let rings = super::rings_of(point.to_move, state.mine, state.theirs);
         MoveStep::End {
-            child: Board::new(rings, me.opponent(), point.overture),
+            child: Board::new(rings, point.to_move.opponent(), point.overture),
             laps: state.laps,
             captured: state.captured,
         }
