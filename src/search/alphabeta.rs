@@ -587,19 +587,32 @@ impl<'a> Worker<'a> {
             };
             return self.walk_pit(board, child.pit, turn, alpha, beta);
         }
+        self.search_result(&child.board, depth, (alpha, beta), ply, later)
+    }
+
+    /// The value of the move to `child` for the side to move at `ply`, with PVS: a null
+    /// window first if `later`. Sets the line from `ply` when the value passes alpha.
+    fn search_result(
+        &mut self,
+        child: &Board,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        later: bool,
+    ) -> i32 {
         self.count_node();
         let value = if !later {
-            -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
         } else {
-            let probe = -self.negamax(&child.board, depth - 1, -alpha - 1, -alpha, ply + 1);
+            let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
             if probe > alpha && probe < beta {
-                -self.negamax(&child.board, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 probe
             }
         };
         if value > alpha && !self.stopped() {
-            self.set_pv(ply, child.board);
+            self.set_pv(ply, *child);
         }
         value
     }
@@ -671,24 +684,11 @@ impl<'a> Worker<'a> {
             },
             MoveStep::Choice(point) => self.choice_value(&point, turn, alpha, beta),
             MoveStep::End { child, laps, .. } => {
-                self.count_node();
-                let (depth, ply) = (turn.depth - 1, turn.ply + 1);
-                let value = if !turn.searched {
-                    turn.searched = true;
-                    -self.negamax(&child, depth, -beta, -alpha, ply)
-                } else {
-                    let probe = -self.negamax(&child, depth, -alpha - 1, -alpha, ply);
-                    if probe > alpha && probe < beta {
-                        -self.negamax(&child, depth, -beta, -alpha, ply)
-                    } else {
-                        probe
-                    }
-                };
-                if value > alpha && !self.stopped() {
-                    self.set_pv(turn.ply, child);
-                    if turn.ply == 0 {
-                        self.root_best = Some(self.root_choices.clone());
-                    }
+                let later = std::mem::replace(&mut turn.searched, true);
+                let window = (alpha, beta);
+                let value = self.search_result(&child, turn.depth, window, turn.ply, later);
+                if value > alpha && !self.stopped() && turn.ply == 0 {
+                    self.root_best = Some(self.root_choices.clone());
                 }
                 let taint = if laps > self.shared.storable_laps {
                     0
