@@ -547,6 +547,27 @@ impl Variant {
         ring::high_bits_to_lane_set(ring::lanes_at_least(ring, self.rules.min_sow)) & allowed
     }
 
+    /// Whether `side`'s move from `lane` sows round the full loop (out of overture, or
+    /// from the ng'hana, which ends the overture: RULES.md 4), and the overture flags
+    /// after it.
+    fn loop_of_move(&self, board: &Board, side: Side, lane: usize) -> (bool, u8) {
+        let full_loop = !board.in_overture(side) || lane == self.geo.nghana;
+        let mut overture = board.overture;
+        if full_loop {
+            overture &= !(1 << side as u8);
+        }
+        (full_loop, overture)
+    }
+
+    /// The lap tables of the full loop, or of the overture loop.
+    fn loop_table(&self, full_loop: bool) -> &ring::LoopTable {
+        if full_loop {
+            &self.geo.full
+        } else {
+            &self.geo.overture
+        }
+    }
+
     /// What the first lap from each pit `side` could start a move from would do, were it
     /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
     /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
@@ -560,11 +581,7 @@ impl Variant {
         while pits != 0 {
             let pit = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            let table = if board.in_overture(side) && pit != self.geo.nghana {
-                &self.geo.overture
-            } else {
-                &self.geo.full
-            };
+            let table = self.loop_table(self.loop_of_move(board, side, pit).0);
             let seeds = ring::lane(mine, pit) as u32;
             let (sown, end) = table.sow(ring::clear_lane(mine, pit), pit, seeds);
             if ring::lane(sown, end) == 1 {
@@ -722,13 +739,8 @@ impl Variant {
         while lanes != 0 {
             let pit = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
-            let mut overture = board.overture;
-            let table = if board.in_overture(me) && pit != self.geo.nghana {
-                &self.geo.overture
-            } else {
-                overture &= !(1 << me as u8);
-                &self.geo.full
-            };
+            let (full_loop, overture) = self.loop_of_move(board, me, pit);
+            let table = self.loop_table(full_loop);
             let frame = MoveFrame { table, spots, pit };
             let template = MoveEnd {
                 pit: pit as u8 + 1,

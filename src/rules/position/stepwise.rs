@@ -126,11 +126,7 @@ impl Variant {
         debug_assert!(self.candidate_pits(board) & (1 << lane) != 0);
         let me = board.to_move;
         let opp = me.opponent();
-        let full_loop = !board.in_overture(me) || lane == self.geo.nghana;
-        let mut overture = board.overture;
-        if full_loop {
-            overture &= !(1 << me as u8);
-        }
+        let (full_loop, overture) = self.loop_of_move(board, me, lane);
         let protected = self.rules.overture_protects && board.in_overture(opp);
         let mine = board.ring(me);
         let state = LapState {
@@ -176,7 +172,7 @@ impl Variant {
                 return MoveStep::Dead { repeated: None };
             }
             state.mine = self
-                .loop_table(point)
+                .loop_table(point.full_loop)
                 .sow(state.mine, point.origin as usize, point.take)
                 .0;
             return self.ended(point, state);
@@ -200,14 +196,6 @@ impl Variant {
         Some(step)
     }
 
-    fn loop_table(&self, point: &ChoicePoint) -> &ring::LoopTable {
-        if point.full_loop {
-            &self.geo.full
-        } else {
-            &self.geo.overture
-        }
-    }
-
     fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
         let rings = super::rings_of(point.to_move, state.mine, state.theirs);
         MoveStep::End {
@@ -226,7 +214,7 @@ impl Variant {
         walk: &mut MoveWalk,
     ) -> MoveStep {
         let frame = MoveFrame {
-            table: self.loop_table(move_of),
+            table: self.loop_table(move_of.full_loop),
             spots: &self.geo.capture[move_of.protected as usize],
             pit: move_of.pit as usize,
         };
