@@ -82,6 +82,25 @@ pub struct SuiteReport {
 /// Table size of the judging searches, in MB.
 const JUDGE_HASH_MB: usize = 4;
 
+/// Plays `plies` moves of the shared list (`searched_moves`) chosen uniformly at random
+/// from `board`: where it gets to, and false if the game ended on the way.
+pub fn random_plies(
+    variant: &Variant,
+    board: Board,
+    plies: u32,
+    rng: &mut impl Rng,
+) -> (Board, bool) {
+    let mut board = board;
+    for _ in 0..plies {
+        let (moves, _) = searched_moves(variant, &board);
+        if moves.is_empty() {
+            return (board, false);
+        }
+        board = moves[rng.random_range(0..moves.len())].child;
+    }
+    (board, true)
+}
+
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
 pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
     generate_suite_reporting(variant, request, &mut |_| {})
@@ -100,17 +119,8 @@ pub fn generate_suite_reporting(
     while report.positions.len() < request.count && report.tried < budget {
         kept(&report);
         report.tried += 1;
-        let mut board = variant.start();
-        let mut over = false;
-        for _ in 0..request.plies {
-            let (moves, _) = searched_moves(variant, &board);
-            if moves.is_empty() {
-                over = true;
-                break;
-            }
-            board = moves[rng.random_range(0..moves.len())].child;
-        }
-        if over || !variant.has_legal_move(&board, &mut MoveGen::new()) {
+        let (board, played) = random_plies(variant, variant.start(), request.plies, &mut rng);
+        if !played || !variant.has_legal_move(&board, &mut MoveGen::new()) {
             report.game_over += 1;
             continue;
         }

@@ -17,14 +17,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::eval::{Evaluator, Features, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
 use crate::rules::{Board, Game, MoveGen, Side, Variant};
 use crate::schedule::game_seed;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{searched_moves, Limits, SearchRequest, Searcher};
+use crate::search::{Limits, SearchRequest, Searcher};
 
 /// How the self-play games are played.
 #[derive(Clone, Debug)]
@@ -135,14 +135,8 @@ fn play_one(
     index: usize,
 ) -> GamePlayed {
     let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
-    let mut start = opening;
-    for _ in 0..settings.random_plies {
-        let (moves, _) = searched_moves(variant, &start);
-        if moves.is_empty() {
-            break;
-        }
-        start = moves[rng.random_range(0..moves.len())].child;
-    }
+    let (start, _) =
+        crate::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
     let mut game = Game::new(variant, start).with_max_plies(settings.max_plies);
     let mut searcher = AlphaBeta::new(AlphaBetaConfig {
         hash_mb: SELF_PLAY_HASH_MB,
@@ -434,6 +428,7 @@ fn dot(f: &[f32; FEATURES], w: &[f64; FEATURES]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng;
 
     fn tiny(games: usize) -> SelfPlay {
         SelfPlay {
