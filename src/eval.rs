@@ -20,6 +20,9 @@
 //! - `pits`: seeds in each pit, by its number (rows and columns): `pits[k]` weighs pit
 //!   `k + 1`, mine against the opponent's pit of the same number.
 //!
+//! A weights file may add a small neural network over the same features (`[net]`, see
+//! `net`), trained on top of the weighted sum by `isolo-ai tune --net H`.
+//!
 //! Weights are named and loaded from TOML (`--weights FILE`, or the tuned file shipped in
 //! `weights/` for the variant: see `Weights::for_variant`). Whatever the weights, an
 //! evaluation stays within `±EVAL_LIMIT`, far below every proven score, so no weights
@@ -32,6 +35,10 @@ use serde::{Deserialize, Serialize};
 use crate::rules::notation::pit_at;
 use crate::rules::ring::{self, Ring, MAX_LANES};
 use crate::rules::{Board, CaptureCondition, Side, Variant};
+
+pub mod net;
+use net::CompiledNet;
+pub use net::Net;
 
 /// The largest magnitude of any weight (hundredths of a seed per unit of its feature):
 /// a hundred seeds per unit is far beyond any useful weight.
@@ -91,6 +98,8 @@ pub struct Weights {
     pub tempo: i32,
     /// Per seed in each pit by number (pit 1 first; missing pits weigh 0).
     pub pits: Vec<i32>,
+    /// A small network added to the weighted sum (the file's `[net]` table), if any.
+    pub net: Option<Net>,
 }
 
 impl Default for Weights {
@@ -159,6 +168,7 @@ impl Weights {
             shielded: 0,
             tempo: 0,
             pits: Vec::new(),
+            net: None,
         }
     }
 
@@ -232,6 +242,7 @@ impl Weights {
             shielded: v[10],
             tempo: v[11],
             pits,
+            net: None,
         }
     }
 
@@ -262,7 +273,7 @@ impl Weights {
                 ));
             }
         }
-        Ok(())
+        self.net.as_ref().map_or(Ok(()), Net::validate)
     }
 
     /// Weights from TOML text (`name` in errors); see `load`.
@@ -308,6 +319,9 @@ impl Weights {
         }
         let pits: Vec<String> = self.pits.iter().map(|w| w.to_string()).collect();
         out.push_str(&format!("pits = [{}]\n", pits.join(", ")));
+        if let Some(net) = &self.net {
+            out.push_str(&net.to_toml());
+        }
         out
     }
 }
@@ -330,7 +344,8 @@ pub struct Evaluator {
     variant: Variant,
     weights: Weights,
     vector: Features,
-    /// Whether any first-lap weight is set (they cost a lap per pit to compute).
+    net: Option<CompiledNet>,
+    /// Whether any first-lap feature is used (they cost a lap per pit to compute).
     first_laps: bool,
     min_sow: u8,
     any: bool,
@@ -377,8 +392,9 @@ impl Evaluator {
         let vector = weights.vector();
         Evaluator {
             variant: variant.clone(),
-            first_laps: vector[FIRST_LAP_FEATURES].iter().any(|&w| w != 0),
+            first_laps: weights.net.is_some() || vector[FIRST_LAP_FEATURES].iter().any(|&w| w != 0),
             vector,
+            net: weights.net.as_ref().map(CompiledNet::new),
             weights,
             min_sow: rules.min_sow,
             any: rules.capture == CaptureCondition::Any,
@@ -402,7 +418,7 @@ impl Evaluator {
     }
 
     /// The score of `board` for the side to move, in hundredths of a seed (never 0): the
-    /// weights times the features.
+    /// weights times the features, plus the net's output if there is one.
     pub fn evaluate(&self, board: &Board) -> i32 {
         if self.lone_seed_stands(board) {
             return NOT_DRAW;
@@ -413,7 +429,11 @@ impl Evaluator {
             .iter()
             .zip(&self.vector)
             .map(|(&f, &w)| f as i64 * w as i64)
-            .sum();
+            .sum::<i64>()
+            + self
+                .net
+                .as_ref()
+                .map_or(0, |net| net.evaluate(&features).round() as i64);
         let score = sum.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as i32;
         if score == 0 {
             NOT_DRAW
@@ -635,6 +655,25 @@ mod tests {
         assert_eq!(Weights::choose("auto").unwrap(), None);
         assert_eq!(Weights::choose("hand").unwrap(), Some(Weights::default()));
         assert!(Weights::choose("/no/such/file").is_err());
+        // A net travels in its own table and is checked like the rest.
+        let row: Vec<f32> = (0..FEATURES).map(|i| i as f32 * 0.125 - 1.5).collect();
+        let netted = Weights {
+            net: Some(Net {
+                scale: vec![0.5; FEATURES],
+                input: vec![row.clone(), row.iter().map(|x| -x).collect()],
+                bias: vec![0.25, -3.0],
+                output: vec![12.5, -0.75],
+            }),
+            ..weights
+        };
+        let text = netted.to_toml(&[]);
+        assert_eq!(Weights::parse(&text, "t").unwrap(), netted);
+        let short = text.replace("bias = [0.25, -3.0]", "bias = [0.25]");
+        assert!(Weights::parse(&short, "t")
+            .unwrap_err()
+            .contains("`net.bias` has 1 rows"));
+        let nan = text.replace("bias = [0.25, -3.0]", "bias = [0.25, nan]");
+        assert!(Weights::parse(&nan, "t").unwrap_err().contains("finite"));
     }
 
     #[test]

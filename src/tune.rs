@@ -26,6 +26,9 @@ use crate::schedule::game_seed;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::{Limits, SearchRequest, Searcher};
 
+mod net;
+pub use net::{NetReport, NetTraining};
+
 /// How the self-play games are played.
 #[derive(Clone, Debug)]
 pub struct SelfPlay {
@@ -494,6 +497,61 @@ mod tests {
         let (tuned, report) = fit.tune(&Weights::zero(), k, 300, &mut |_, _| {});
         assert!((tuned.seeds - 10).abs() <= 2, "{tuned:?}");
         assert!(report.validation_after < 0.25);
+    }
+
+    #[test]
+    fn a_net_learns_what_the_linear_weights_cannot() {
+        // Results decided by the size of one feature, not its sign: no weighted sum sees
+        // that, a rectified unit on each side does.
+        let mut rng = SmallRng::seed_from_u64(5);
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|i| {
+                let mut features: Features = [0; FEATURES];
+                features[0] = rng.random_range(-10..=10);
+                features[11] = 1;
+                let p = sigmoid(features[0].abs() as f64 - 5.0);
+                let result = if rng.random_bool(p) { 1.0 } else { 0.0 };
+                Sample {
+                    game: i,
+                    features,
+                    result,
+                }
+            })
+            .collect();
+        let fit = Fit::new(&samples);
+        let linear = Weights::zero();
+        let settings = NetTraining {
+            hidden: 4,
+            epochs: 8,
+            seed: 2,
+        };
+        let train = || fit.train_net(&linear, 0.01, &settings, &mut |_, _| {});
+        let (net, report) = train();
+        let net = net.expect("the net beats a constant");
+        assert!(net.validate().is_ok());
+        assert!(
+            report.validation_after < report.validation_before - 0.05,
+            "{report:?}"
+        );
+        assert!(report.best_epoch >= 1);
+        // Bit for bit the same from the same seed.
+        assert_eq!(train().0, Some(net.clone()));
+        // The evaluator adds exactly this net.
+        let v = Variant::load("isolo-women").unwrap();
+        let eval = Evaluator::new(
+            &v,
+            Weights {
+                net: Some(net.clone()),
+                ..Weights::zero()
+            },
+        );
+        let board = v.start();
+        let direct = crate::eval::net::CompiledNet::new(&net).evaluate(&eval.features(&board));
+        let expected = match direct.round() as i32 {
+            0 => 1,
+            score => score,
+        };
+        assert_eq!(eval.evaluate(&board), expected);
     }
 
     #[test]

@@ -1022,6 +1022,10 @@ fn tune_fits_weights_to_self_play_and_writes_a_file_that_loads() {
         "300",
         "--epochs",
         "50",
+        "--net",
+        "4",
+        "--net-epochs",
+        "3",
         "--seed",
         "5",
         "--out",
@@ -1030,11 +1034,18 @@ fn tune_fits_weights_to_self_play_and_writes_a_file_that_loads() {
     ];
     let report = json_of(&args);
     assert_eq!(report["games"], 30);
+    // A net is trained; the file holds it only if it beat the fitted weights.
+    let net = &report["net"];
+    assert_eq!(net["hidden"], 4);
+    let kept = net["kept"].as_bool().unwrap();
+    assert_eq!(report["weights"]["net"].is_object(), kept, "{net}");
     assert!(report["samples"].as_u64().unwrap() > 0);
     assert!(report["k"].as_f64().unwrap() > 0.0);
     assert!(report["weights"]["pits"].is_array());
     let written = std::fs::read_to_string(&out).unwrap();
     assert!(written.starts_with("# Tuned weights for isolo-women-capture-ends"));
+    assert_eq!(written.contains("\n[net]\n"), kept);
+    assert!(written.contains("--net 4 --net-epochs 3"));
     // The same seed gives the same weights; the file plays.
     assert_eq!(json_of(&args)["weights"], report["weights"]);
     let analysed = json_of(&[
@@ -1055,8 +1066,9 @@ fn tune_refuses_bad_settings_by_name() {
     for (args, expected) in [
         (vec!["--games", "0"], "--games"),
         (vec!["--nodes", "0"], "--nodes"),
-        (vec!["--epochs", "0"], "--epochs"),
         (vec!["--quiet-plies", "99"], "--quiet-plies"),
+        (vec!["--net", "65"], "--net: must be 0..=64"),
+        (vec!["--net", "4", "--net-epochs", "0"], "--net-epochs"),
         (vec!["--threads", "0"], "--threads"),
         (vec!["--start", "/no/such/weights.toml"], "--start"),
         (vec!["--openings", "/no/such/openings.txt"], "openings file"),

@@ -5,10 +5,11 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
+use isolo_ai::eval::net::MAX_HIDDEN;
 use isolo_ai::eval::Weights;
 use isolo_ai::openings::load_suite;
 use isolo_ai::rules::Variant;
-use isolo_ai::tune::{self_play, Fit, SelfPlay};
+use isolo_ai::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -37,9 +38,17 @@ pub struct TuneArgs {
     /// Learn from decided games only (drawn games give no samples)
     #[arg(long = "decided-only")]
     pub decided_only: bool,
-    /// Gradient steps of the fit
+    /// Gradient steps of the fit (0 keeps the starting weights, to train only a net
+    /// over them)
     #[arg(long, default_value_t = 600)]
     pub epochs: usize,
+    /// Train a net of this many hidden units on top of the fitted weights (0: none);
+    /// kept only if it predicts the held-out games better
+    #[arg(long, default_value_t = 0, value_name = "HIDDEN")]
+    pub net: usize,
+    /// Passes over the samples when training the net
+    #[arg(long = "net-epochs", default_value_t = 20)]
+    pub net_epochs: usize,
     /// Starting weights, also those of the self-play engine: auto, hand or a TOML file
     #[arg(long, default_value = "auto", value_name = "auto|hand|FILE")]
     pub start: String,
@@ -71,11 +80,18 @@ pub fn run(args: &TuneArgs) -> CliResult {
     for (flag, value) in [
         ("--nodes", args.nodes as usize),
         ("--max-plies", args.max_plies),
-        ("--epochs", args.epochs),
     ] {
         if value == 0 {
             return Err(CliError(format!("{flag}: must be at least 1")));
         }
+    }
+    if args.net > MAX_HIDDEN {
+        return Err(CliError(format!(
+            "--net: must be 0..={MAX_HIDDEN} hidden units"
+        )));
+    }
+    if args.net > 0 && args.net_epochs == 0 {
+        return Err(CliError("--net-epochs: must be at least 1".into()));
     }
     if args.quiet_plies > isolo_ai::engine::MAX_QUIESCENCE_PLIES {
         return Err(CliError(format!(
@@ -126,16 +142,31 @@ pub fn run(args: &TuneArgs) -> CliResult {
     let fit = Fit::new(&samples);
     let k = fit.fit_scale(&start);
     let bar = super::progress(args.epochs as u64, "epochs");
-    let (tuned, report) = fit.tune(&start, k, args.epochs, &mut |epoch, error| {
+    let (mut tuned, report) = fit.tune(&start, k, args.epochs, &mut |epoch, error| {
         bar.set_position(epoch as u64);
         bar.set_message(format!("training error {error:.5}"));
     });
     bar.finish_and_clear();
+    let net_report = (args.net > 0).then(|| {
+        let settings = NetTraining {
+            hidden: args.net,
+            epochs: args.net_epochs,
+            seed: args.seed,
+        };
+        let bar = super::progress(args.net_epochs as u64, "net epochs");
+        let (net, report) = fit.train_net(&tuned, k, &settings, &mut |epoch, error| {
+            bar.set_position(epoch as u64);
+            bar.set_message(format!("validation error {error:.5}"));
+        });
+        bar.finish_and_clear();
+        tuned.net = net;
+        report
+    });
     let fit_time = started.elapsed() - play_time;
     let mut comments = vec![
         format!("Tuned weights for {} (isolo-ai tune, Texel method).", variant.name()),
         format!(
-            "isolo-ai tune --variant {} --games {} --openings {} --random-plies {} --nodes {} --max-plies {} --quiet-plies {}{} --epochs {} --start {} --seed {}",
+            "isolo-ai tune --variant {} --games {} --openings {} --random-plies {} --nodes {} --max-plies {} --quiet-plies {}{} --epochs {}{} --start {} --seed {}",
             args.variant,
             args.games,
             args.openings.as_deref().unwrap_or("<start>"),
@@ -145,6 +176,11 @@ pub fn run(args: &TuneArgs) -> CliResult {
             args.quiet_plies,
             if args.decided_only { " --decided-only" } else { "" },
             args.epochs,
+            if args.net > 0 {
+                format!(" --net {} --net-epochs {}", args.net, args.net_epochs)
+            } else {
+                String::new()
+            },
             start_name,
             args.seed
         ),
@@ -171,6 +207,9 @@ pub fn run(args: &TuneArgs) -> CliResult {
             report.validation_after
         ),
     ];
+    if let Some(r) = &net_report {
+        comments.push(net_line(args.net, r));
+    }
     let text = tuned.to_toml(&comments);
     if let Some(path) = &args.out {
         std::fs::write(path, &text)
@@ -193,6 +232,15 @@ pub fn run(args: &TuneArgs) -> CliResult {
             "validation_error_after": report.validation_after,
             "self_play_ms": play_time.as_millis() as u64,
             "fit_ms": fit_time.as_millis() as u64,
+            "net": net_report.as_ref().map(|r| json!({
+                "hidden": args.net,
+                "kept": r.best_epoch > 0,
+                "best_epoch": r.best_epoch,
+                "train_error_before": r.train_before,
+                "train_error_after": r.train_after,
+                "validation_error_before": r.validation_before,
+                "validation_error_after": r.validation_after,
+            })),
             "weights": tuned,
             "out": args.out,
         }));
@@ -211,4 +259,20 @@ pub fn run(args: &TuneArgs) -> CliResult {
         out.push_str(&format!("# written to {path}\n"));
     }
     emit(&out)
+}
+
+/// The weights file's line on the net's training.
+fn net_line(hidden: usize, r: &NetReport) -> String {
+    let errors = format!(
+        "mean squared error, training {:.5} -> {:.5}, validation {:.5} -> {:.5}",
+        r.train_before, r.train_after, r.validation_before, r.validation_after
+    );
+    if r.best_epoch == 0 {
+        format!("net of {hidden} hidden units: no epoch beat the linear weights above on the validation games; none kept")
+    } else {
+        format!(
+            "net of {hidden} hidden units over the linear weights above, kept from epoch {}; {errors}",
+            r.best_epoch
+        )
+    }
 }
