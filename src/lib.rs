@@ -11,7 +11,7 @@
 //!   scores; [`solve`], the exact prover.
 //! - [`engine`]: engine specs (one option parser) and bots; [`game`], [`schedule`],
 //!   [`runner`] and [`records`]: matches, their schedule and their self-contained records.
-//! - [`stats`], [`compare`], [`openings`], [`perft`].
+//! - [`stats`], [`compare`], [`openings`], [`perft`], [`playout`] (random games).
 //!
 //! ```
 //! use isolo_ai::rules::{Game, Variant};
@@ -33,6 +33,7 @@ pub mod external;
 pub mod game;
 pub mod openings;
 pub mod perft;
+pub mod playout;
 pub mod records;
 pub mod rules;
 pub mod runner;

@@ -528,6 +528,72 @@ fn bench_prints_a_node_signature() {
     );
 }
 
+#[test]
+fn bench_playouts_counts_random_games_the_same_on_any_threads() {
+    let run = |threads: &str| {
+        json_of(&[
+            "bench",
+            "--playouts",
+            "--variant",
+            "isolo-boys",
+            "--variant",
+            "igisoro",
+            "--games",
+            "40",
+            "--threads",
+            threads,
+            "--seed",
+            "3",
+            "--json",
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    let rows = one["variants"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["variant"], "igisoro");
+    for (a, b) in rows.iter().zip(two["variants"].as_array().unwrap()) {
+        for key in ["games", "decided", "cut", "plies", "laps", "mean_plies"] {
+            assert_eq!(a[key], b[key], "{key}: the games depend on the seed alone");
+        }
+        assert_eq!(a["games"], 40);
+        let plies = a["plies"].as_f64().unwrap();
+        assert!(a["laps"].as_f64().unwrap() >= plies && plies >= 40.0);
+        assert!(a["games_per_s"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(rows[0]["decided"], 40, "isolo-boys' random games all end");
+    let text = stdout_of(&[
+        "bench",
+        "--playouts",
+        "--variant",
+        "isolo-women",
+        "--games",
+        "10",
+    ]);
+    assert!(
+        text.starts_with("random games from each start, 10 a variant, at most 400 plies, 1 thread")
+            && text.contains("\nisolo-women ")
+            && text.contains(" games/s "),
+        "{text}"
+    );
+    for (args, expected) in [
+        (vec!["--playouts", "--games", "0"], "--games: must be 1..="),
+        (
+            vec!["--playouts", "--max-plies", "0"],
+            "--max-plies: must be at least 1",
+        ),
+        (
+            vec!["--playouts", "--variant", "nope"],
+            "unknown variant 'nope'",
+        ),
+        (vec!["--games", "5"], "--playouts"),
+        (vec!["--playouts", "--depth", "3"], "cannot be used with"),
+    ] {
+        let mut full = vec!["bench"];
+        full.extend(args);
+        fails(&full, expected);
+    }
+}
+
 /// Runs `play` with `input` on its standard input; its standard output and whether it
 /// exited successfully. (Input it did not read is no error: the game may end first.)
 fn play_session(args: &[&str], input: &[u8]) -> (String, bool) {

@@ -1,6 +1,7 @@
 //! `isolo-ai bench`: a fixed set of positions from every preset searched to a fixed depth.
 //! The total node count on one thread is a signature that changes only when search
 //! behaviour changes; `--threads T` also measures the Lazy SMP speed-up on the same set.
+//! `--playouts` measures random games instead (`bench/playouts.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +9,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
+
+mod playouts;
 use isolo_ai::rules::Variant;
 use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use isolo_ai::search::{Limits, SearchRequest, Searcher};
@@ -120,11 +123,28 @@ const BENCH_HASH_MB: usize = 16;
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Depth to search each position to
-    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = DEFAULT_DEPTH, conflicts_with = "playouts")]
     pub depth: u32,
     /// Also run with this many threads and report the speed-up
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Benchmark random games (playouts) instead of the search: games, plies and laps
+    /// per second for each variant
+    #[arg(long)]
+    pub playouts: bool,
+    /// With --playouts: a preset or rules file (repeatable; default: every preset and
+    /// reading)
+    #[arg(long, value_name = "NAME|FILE", requires = "playouts")]
+    pub variant: Vec<String>,
+    /// With --playouts: random games per variant
+    #[arg(long, default_value_t = 10_000, requires = "playouts")]
+    pub games: u64,
+    /// With --playouts: plies after which a random game stops undecided
+    #[arg(long = "max-plies", default_value_t = isolo_ai::search::mcts::DEFAULT_PLAYOUT_PLIES, requires = "playouts")]
+    pub max_plies: u32,
+    /// With --playouts: master seed of the random games
+    #[arg(long, default_value_t = 1, requires = "playouts")]
+    pub seed: u64,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -181,6 +201,16 @@ pub fn run(args: &BenchArgs) -> CliResult {
             super::analyze::MAX_THREADS,
             args.threads
         )));
+    }
+    if args.playouts {
+        return playouts::run(&playouts::PlayoutBench {
+            variants: &args.variant,
+            games: args.games,
+            max_plies: args.max_plies,
+            threads: args.threads,
+            seed: args.seed,
+            json: args.json,
+        });
     }
     if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
         return Err(CliError(format!(

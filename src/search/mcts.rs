@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use super::score::{from_child, is_loss, is_win};
 use super::{
@@ -24,6 +24,7 @@ use super::{
     SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
+use crate::playout::{RandomMove, RandomMover};
 use crate::rules::moves::listed_move;
 use crate::rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
@@ -205,8 +206,7 @@ struct Playouts<'a> {
     eval: &'a Evaluator,
     config: &'a MctsConfig,
     rng: SmallRng,
-    gen: MoveGen,
-    scratch: Vec<Board>,
+    mover: RandomMover,
     /// Past this, a playout stops and the evaluation scores it.
     deadline: Option<Instant>,
 }
@@ -710,8 +710,7 @@ impl<'a> Playouts<'a> {
             eval,
             config,
             rng: SmallRng::seed_from_u64(seed),
-            gen: move_generator().strict(),
-            scratch: Vec::new(),
+            mover: RandomMover::default(),
             deadline: None,
         }
     }
@@ -732,13 +731,17 @@ impl<'a> Playouts<'a> {
                 played = ply;
                 break;
             }
-            match self.random_move(&current) {
-                RandomMove::Played(next) => current = next,
+            let deadline = self.deadline;
+            match self
+                .mover
+                .choose(self.variant, &current, &mut self.rng, deadline)
+            {
+                RandomMove::Played { child, .. } => current = child,
                 RandomMove::Stop => {
                     played = ply;
                     break;
                 }
-                RandomMove::None => {
+                RandomMove::NoMove => {
                     // The side to move at `current` has lost.
                     let loser_is_start = ply % 2 == 0;
                     return if loser_is_start { 0.0 } else { 1.0 };
@@ -752,57 +755,6 @@ impl<'a> Playouts<'a> {
             1.0 - to_move_wins
         }
     }
-
-    /// A random legal move: a random candidate pit (trying others while the chosen one's
-    /// move is endless, with a look at the clock after each: in relay-heavy positions
-    /// the pits without a move can cost milliseconds each), then a random one of the
-    /// positions its capture choices reach. The listing's point limit binds before a
-    /// pit has a move too (a pit whose moves all loop could take a second to list), so
-    /// where no pit lists a move but some were cut, the playout stops there.
-    fn random_move(&mut self, board: &Board) -> RandomMove {
-        let mut cut = false;
-        let mut pits = self.variant.candidate_pits(board);
-        while pits != 0 {
-            let count = pits.count_ones();
-            let mut k = self.rng.random_range(0..count);
-            let mut rest = pits;
-            while k > 0 {
-                rest &= rest - 1;
-                k -= 1;
-            }
-            let pit = rest & rest.wrapping_neg();
-            self.scratch.clear();
-            let scratch = &mut self.scratch;
-            self.variant
-                .for_each_distinct_result_from(board, pit, &mut self.gen, |m| {
-                    scratch.push(m.child)
-                });
-            if !self.scratch.is_empty() {
-                let pick = self.rng.random_range(0..self.scratch.len());
-                return RandomMove::Played(self.scratch[pick]);
-            }
-            cut |= self.gen.truncated();
-            pits &= !pit;
-            if pits != 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return RandomMove::Stop;
-            }
-        }
-        if cut {
-            RandomMove::Stop
-        } else {
-            RandomMove::None
-        }
-    }
-}
-
-/// What a playout's random move found.
-enum RandomMove {
-    Played(Board),
-    /// The side to move has no legal move.
-    None,
-    /// No move found before the search's time ran out, or within the listing's limit:
-    /// the evaluation scores the playout here.
-    Stop,
 }
 
 /// Plays `count` random playouts from `board` (as MCTS does, evaluation cut-off at the

@@ -1,0 +1,172 @@
+//! `isolo-ai bench --playouts`: random games per second, per variant (see
+//! `isolo_ai::playout`).
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+use isolo_ai::playout::{random_game, RandomGame, RandomMover};
+use isolo_ai::rules::{Variant, PRESETS, READINGS};
+use isolo_ai::schedule::game_seed;
+
+use super::super::{emit, emit_json, CliError, CliResult};
+
+/// The most games one variant may be asked for.
+pub const MAX_GAMES: u64 = 100_000_000;
+
+/// What the random games of one variant added up to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    games: u64,
+    decided: u64,
+    cut: u64,
+    plies: u64,
+    laps: u64,
+}
+
+impl Tally {
+    fn of(game: RandomGame) -> Tally {
+        Tally {
+            games: 1,
+            decided: game.winner.is_some() as u64,
+            cut: game.cut as u64,
+            plies: game.plies as u64,
+            laps: game.laps,
+        }
+    }
+
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            games: self.games + other.games,
+            decided: self.decided + other.decided,
+            cut: self.cut + other.cut,
+            plies: self.plies + other.plies,
+            laps: self.laps + other.laps,
+        }
+    }
+}
+
+/// How the random games are played.
+pub struct PlayoutBench<'a> {
+    pub variants: &'a [String],
+    pub games: u64,
+    pub max_plies: u32,
+    pub threads: usize,
+    pub seed: u64,
+    pub json: bool,
+}
+
+/// Plays `games` random games from `variant`'s start on the pool's threads (game `i`
+/// from seed `game_seed(seed, i)`, so the sums are the same on any number of threads).
+fn play(variant: &Variant, bench: &PlayoutBench, pool: &rayon::ThreadPool) -> (Tally, Duration) {
+    let started = Instant::now();
+    let tally = pool.install(|| {
+        (0..bench.games)
+            .into_par_iter()
+            .map_init(RandomMover::default, |mover, i| {
+                let seed = game_seed(bench.seed, i);
+                Tally::of(random_game(
+                    variant,
+                    variant.start(),
+                    bench.max_plies,
+                    seed,
+                    mover,
+                ))
+            })
+            .reduce(Tally::default, Tally::add)
+    });
+    (tally, started.elapsed())
+}
+
+fn per_second(count: u64, time: Duration) -> f64 {
+    count as f64 / time.as_secs_f64().max(1e-9)
+}
+
+pub fn run(bench: &PlayoutBench) -> CliResult {
+    if !(1..=MAX_GAMES).contains(&bench.games) {
+        return Err(CliError(format!("--games: must be 1..={MAX_GAMES}")));
+    }
+    if bench.max_plies == 0 {
+        return Err(CliError("--max-plies: must be at least 1".into()));
+    }
+    let names: Vec<String> = if bench.variants.is_empty() {
+        PRESETS
+            .iter()
+            .chain(&READINGS)
+            .map(|s| s.to_string())
+            .collect()
+    } else {
+        bench.variants.to_vec()
+    };
+    let variants = names
+        .iter()
+        .map(|name| Variant::load(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(bench.threads)
+        .build()
+        .map_err(|e| CliError(format!("cannot start {} threads: {e}", bench.threads)))?;
+    let bar = super::super::progress(variants.len() as u64, "variants");
+    let mut rows = Vec::new();
+    for variant in &variants {
+        rows.push((variant.name().to_string(), play(variant, bench, &pool)));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if bench.json {
+        let rows: Vec<Value> = rows
+            .iter()
+            .map(|(name, (t, time))| row_json(name, t, *time))
+            .collect();
+        return emit_json(&json!({
+            "games": bench.games,
+            "max_plies": bench.max_plies,
+            "threads": bench.threads,
+            "seed": bench.seed,
+            "variants": rows,
+        }));
+    }
+    let mut out = format!(
+        "random games from each start, {} a variant, at most {} plies, {} thread{}, seed {}\n",
+        bench.games,
+        bench.max_plies,
+        bench.threads,
+        if bench.threads == 1 { "" } else { "s" },
+        bench.seed
+    );
+    for (name, (t, time)) in &rows {
+        out.push_str(&row_text(name, t, *time));
+    }
+    emit(&out)
+}
+
+fn row_json(name: &str, t: &Tally, time: Duration) -> Value {
+    json!({
+        "variant": name,
+        "games": t.games,
+        "decided": t.decided,
+        "cut": t.cut,
+        "plies": t.plies,
+        "laps": t.laps,
+        "mean_plies": t.plies as f64 / t.games.max(1) as f64,
+        "time_ms": time.as_secs_f64() * 1000.0,
+        "games_per_s": per_second(t.games, time),
+        "plies_per_s": per_second(t.plies, time),
+        "laps_per_s": per_second(t.laps, time),
+    })
+}
+
+fn row_text(name: &str, t: &Tally, time: Duration) -> String {
+    format!(
+        "{name:<26} {:>9.0} games/s {:>11.0} plies/s {:>11.0} laps/s  {:>6.1} plies a game  {:>5.1}% decided  plies {} laps {}  {:.0} ms\n",
+        per_second(t.games, time),
+        per_second(t.plies, time),
+        per_second(t.laps, time),
+        t.plies as f64 / t.games.max(1) as f64,
+        100.0 * t.decided as f64 / t.games.max(1) as f64,
+        t.plies,
+        t.laps,
+        time.as_secs_f64() * 1000.0
+    )
+}
