@@ -469,16 +469,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fitting_recovers_a_weight_that_predicts_results() {
-        // Results decided by one feature (seeds): the fit must make its weight count.
-        let mut rng = SmallRng::seed_from_u64(3);
-        let samples: Vec<Sample> = (0..20_000)
+    /// Samples whose only varying feature is `seeds` (-10..=10), each a game won with
+    /// chance `sigmoid(logit(seeds))`.
+    fn one_feature_samples(seed: u64, logit: impl Fn(i32) -> f64) -> Vec<Sample> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        (0..20_000)
             .map(|i| {
-                let mut features = [0; FEATURES];
+                let mut features: Features = [0; FEATURES];
                 features[0] = rng.random_range(-10..=10);
                 features[11] = 1;
-                let p = sigmoid(features[0] as f64 * 0.5);
+                let p = sigmoid(logit(features[0]));
                 let result = if rng.random_bool(p) { 1.0 } else { 0.0 };
                 Sample {
                     game: i,
@@ -486,7 +486,13 @@ mod tests {
                     result,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn fitting_recovers_a_weight_that_predicts_results() {
+        // Results decided by one feature (seeds): the fit must make its weight count.
+        let samples = one_feature_samples(3, |seeds| seeds as f64 * 0.5);
         let fit = Fit::new(&samples);
         let start = Weights {
             seeds: 10,
@@ -503,21 +509,7 @@ mod tests {
     fn a_net_learns_what_the_linear_weights_cannot() {
         // Results decided by the size of one feature, not its sign: no weighted sum sees
         // that, a rectified unit on each side does.
-        let mut rng = SmallRng::seed_from_u64(5);
-        let samples: Vec<Sample> = (0..20_000)
-            .map(|i| {
-                let mut features: Features = [0; FEATURES];
-                features[0] = rng.random_range(-10..=10);
-                features[11] = 1;
-                let p = sigmoid(features[0].abs() as f64 - 5.0);
-                let result = if rng.random_bool(p) { 1.0 } else { 0.0 };
-                Sample {
-                    game: i,
-                    features,
-                    result,
-                }
-            })
-            .collect();
+        let samples = one_feature_samples(5, |seeds| seeds.abs() as f64 - 5.0);
         let fit = Fit::new(&samples);
         let linear = Weights::zero();
         let settings = NetTraining {
