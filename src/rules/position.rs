@@ -243,10 +243,12 @@ struct TurningPath {
 }
 
 impl Default for TurningPath {
+    /// An empty path; its buckets are allocated by the first point (many generators
+    /// are made for one listing, and most listings never meet a turning point).
     fn default() -> Self {
         TurningPath {
             points: Vec::new(),
-            heads: vec![NO_POINT; PATH_BUCKETS],
+            heads: Vec::new(),
         }
     }
 }
@@ -285,6 +287,9 @@ impl TurningPath {
     /// Where `point` already is on the path, or `None` after adding it.
     #[inline(always)]
     fn find_or_insert(&mut self, point: TurningPoint) -> Option<usize> {
+        if self.heads.is_empty() {
+            self.heads = vec![NO_POINT; PATH_BUCKETS];
+        }
         let bucket = point.bucket();
         let mut at = self.heads[bucket];
         while at != NO_POINT {

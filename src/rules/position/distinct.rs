@@ -106,9 +106,10 @@ struct StampedSet<K> {
 }
 
 impl<K: Mixed + Default> Default for StampedSet<K> {
+    /// An empty set; its first `FIRST_SLOTS` slots come with the first key.
     fn default() -> Self {
         StampedSet {
-            slots: vec![(0, K::default()); FIRST_SLOTS],
+            slots: Vec::new(),
             stamp: 1,
             len: 0,
         }
@@ -158,7 +159,7 @@ impl<K: Mixed + Default> StampedSet<K> {
             .filter(|slot| slot.0 == self.stamp)
             .map(|slot| slot.1)
             .collect();
-        let size = self.slots.len() * 2;
+        let size = (self.slots.len() * 2).max(FIRST_SLOTS);
         self.slots = vec![(0, K::default()); size];
         self.stamp = 1;
         self.len = 0;
