@@ -380,28 +380,59 @@ pub fn half_points(record: &Record, label: &str) -> u64 {
 
 /// The tally of `a` against `b` over records whose pairs are games `2k`, `2k + 1`.
 pub fn tally(records: &[Record], a: &str, b: &str) -> Tally {
-    let mut t = Tally::default();
-    let mut pairs: std::collections::BTreeMap<u64, (u64, u32)> = Default::default();
-    for r in records
-        .iter()
-        .filter(|r| (r.south == a && r.north == b) || (r.south == b && r.north == a))
-    {
-        let points = half_points(r, a);
-        match points {
-            2 => t.a_wins += 1,
-            1 => t.draws += 1,
-            _ => t.b_wins += 1,
+    let mut running = RunningTally::new(a, b);
+    running.catch_up(records);
+    running.tally
+}
+
+/// A tally kept up to date as records are appended, each record counted once: the
+/// match's progress and SPRT look at it after every game, and recounting every record
+/// each time made a match's cost grow with the square of its games.
+pub struct RunningTally {
+    a: String,
+    b: String,
+    tally: Tally,
+    /// Records counted so far (the first ones of the slice `catch_up` is given).
+    counted: usize,
+    /// Pairs with one game counted: the pair and the points of `a` in it (in halves).
+    open_pairs: std::collections::HashMap<u64, u64>,
+}
+
+impl RunningTally {
+    pub fn new(a: &str, b: &str) -> RunningTally {
+        RunningTally {
+            a: a.to_string(),
+            b: b.to_string(),
+            tally: Tally::default(),
+            counted: 0,
+            open_pairs: Default::default(),
         }
-        let entry = pairs.entry(r.game / 2).or_default();
-        entry.0 += points;
-        entry.1 += 1;
     }
-    for (points, games) in pairs.values() {
-        if *games == 2 {
-            t.pentanomial[*points as usize] += 1;
+
+    /// Counts the records of `records` past those already counted (`records` grows
+    /// from one call to the next) and returns the tally.
+    pub fn catch_up(&mut self, records: &[Record]) -> &Tally {
+        let (a, b) = (self.a.as_str(), self.b.as_str());
+        for r in &records[self.counted..] {
+            if !((r.south == a && r.north == b) || (r.south == b && r.north == a)) {
+                continue;
+            }
+            let points = half_points(r, a);
+            match points {
+                2 => self.tally.a_wins += 1,
+                1 => self.tally.draws += 1,
+                _ => self.tally.b_wins += 1,
+            }
+            match self.open_pairs.remove(&(r.game / 2)) {
+                Some(first) => self.tally.pentanomial[(first + points) as usize] += 1,
+                None => {
+                    self.open_pairs.insert(r.game / 2, points);
+                }
+            }
         }
+        self.counted = records.len();
+        &self.tally
     }
-    t
 }
 
 pub fn run(args: &MatchArgs) -> CliResult {
@@ -421,8 +452,9 @@ pub fn run(args: &MatchArgs) -> CliResult {
         prepared.engines[0].label.clone(),
         prepared.engines[1].label.clone(),
     );
+    let mut running = RunningTally::new(&a, &b);
     let outcome = prepared.play(run, |records, bar| {
-        let t = tally(records, &a, &b);
+        let t = running.catch_up(records);
         let elo = elo_estimate(&t.pentanomial)
             .map(|e| format!("  Elo {:+.1}", e.elo))
             .unwrap_or_default();
@@ -568,4 +600,66 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
         outcome.games_per_minute()
     ));
     emit(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isolo_ai::game::Termination;
+    use isolo_ai::records::GameResult;
+    use isolo_ai::rules::Variant;
+
+    fn record(game: u64, a_is_south: bool, result: GameResult) -> Record {
+        let (south, north) = if a_is_south { ("a", "b") } else { ("b", "a") };
+        Record {
+            game,
+            opening: Variant::load("isolo-boys").unwrap().start(),
+            south: south.into(),
+            north: north.into(),
+            moves: Vec::new(),
+            result,
+            reason: Termination::NoMoves,
+            detail: None,
+            seed: 0,
+            time_ms: 0,
+            move_ms: Vec::new(),
+            clock_ms: Vec::new(),
+        }
+    }
+
+    /// The pentanomial recounted from scratch, the obvious way.
+    fn recounted(records: &[Record]) -> Pentanomial {
+        let mut pairs = std::collections::BTreeMap::<u64, Vec<u64>>::new();
+        for r in records {
+            pairs
+                .entry(r.game / 2)
+                .or_default()
+                .push(half_points(r, "a"));
+        }
+        let mut out = Pentanomial::default();
+        for points in pairs.values().filter(|p| p.len() == 2) {
+            out[(points[0] + points[1]) as usize] += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn a_running_tally_equals_a_recount_after_every_record() {
+        let results = [
+            GameResult::SouthWins,
+            GameResult::NorthWins,
+            GameResult::Draw,
+        ];
+        let records: Vec<Record> = (0..60u64)
+            .map(|g| record(g, g % 2 == 0, results[(g * 7 % 11 % 3) as usize]))
+            .collect();
+        let mut running = RunningTally::new("a", "b");
+        for n in 0..=records.len() {
+            let t = running.catch_up(&records[..n]).clone();
+            assert_eq!(t.pentanomial, recounted(&records[..n]), "after {n} records");
+            let points: u64 = records[..n].iter().map(|r| half_points(r, "a")).sum();
+            assert_eq!(2 * t.a_wins + t.draws, points);
+            assert_eq!(t.a_wins + t.draws + t.b_wins, n as u64);
+        }
+    }
 }
