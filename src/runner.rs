@@ -219,8 +219,8 @@ pub fn play_job(
 
 /// How a run went.
 pub struct RunOutcome {
-    /// All records, resumed and new, in index order.
-    pub records: Vec<Record>,
+    /// Games recorded, resumed and new (each reached `on_record` and was not kept).
+    pub games: usize,
     /// Whether `on_record` (an SPRT) ended the run before the schedule did.
     pub stopped: bool,
     /// Whether the interrupt flag ended it.
@@ -240,9 +240,10 @@ impl RunOutcome {
 
 /// Plays the games of `schedule` after `done` (games `0..done.len()`, checked by
 /// `records::check_sequence`) on `concurrency` threads, each with its own slot of
-/// external engines. Records reach `on_record` (and
-/// `out`, one JSON line each) in index order; it says after each whether to start no
-/// more games.
+/// external engines. Every record, the resumed ones first, reaches `on_record` (and
+/// each new one `out`, one JSON line) in index order, and is then dropped: memory does
+/// not grow with the games. `on_record` says after each whether to start no more
+/// games (after the resumed ones, its answer to the last of them counts).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     variant: &Variant,
@@ -253,15 +254,19 @@ pub fn run(
     settings: &PlaySettings,
     mut out: Option<File>,
     interrupt: Option<&'static AtomicBool>,
-    mut on_record: impl FnMut(&[Record]) -> bool,
+    mut on_record: impl FnMut(&Record) -> bool,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
     let first = done.len() as u64;
-    let mut records = done;
-    let resumed = records.len();
-    if on_record(&records) {
+    let resumed = done.len();
+    let mut games = resumed;
+    let mut stop_now = false;
+    for record in done {
+        stop_now = on_record(&record);
+    }
+    if stop_now {
         return Ok(RunOutcome {
-            records,
+            games,
             stopped: true,
             interrupted: false,
             played: 0,
@@ -331,8 +336,8 @@ pub fn run(
                         halt.store(true, Ordering::Relaxed);
                     }
                 }
-                records.push(record);
-                if !stopped && on_record(&records) {
+                games += 1;
+                if !stopped && on_record(&record) {
                     stopped = true;
                     halt.store(true, Ordering::Relaxed);
                 }
@@ -342,9 +347,9 @@ pub fn run(
     if let Some(e) = write_error.or(game_error) {
         return Err(e);
     }
-    let played = records.len() - resumed;
+    let played = games - resumed;
     Ok(RunOutcome {
-        records,
+        games,
         stopped,
         interrupted: interrupt.is_some_and(|f| f.load(Ordering::Relaxed)),
         played,

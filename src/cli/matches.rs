@@ -80,13 +80,15 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Plays the schedule with a progress bar; `on_record` sees every record so far (and
-    /// the bar, for its message) and says whether to stop.
+    /// Plays the schedule with a progress bar; `on_record` sees each record, the resumed
+    /// ones first, in game order (and the bar, for its message) and says whether to
+    /// stop.
     pub fn play(
         self,
         run: &RunArgs,
-        mut on_record: impl FnMut(&[Record], &ProgressBar) -> bool,
+        mut on_record: impl FnMut(&Record, &ProgressBar) -> bool,
     ) -> Result<RunOutcome, CliError> {
+        let mut seen = 0;
         let bar = progress_bar(self.schedule.len(), self.done.len() as u64);
         let outcome = runner::run(
             &self.variant,
@@ -97,9 +99,10 @@ impl Prepared {
             &self.settings,
             self.out,
             Some(super::interrupt::flag()),
-            |records| {
-                bar.set_position(records.len() as u64);
-                on_record(records, &bar)
+            |record| {
+                seen += 1;
+                bar.set_position(seen);
+                on_record(record, &bar)
             },
         )
         .map_err(CliError)?;
@@ -327,41 +330,47 @@ pub struct Tally {
     pub pentanomial: Pentanomial,
 }
 
-/// Forfeits of each engine, by reason: the loser of a forfeited game is the side that was
-/// to move, the side that did not win.
-pub fn forfeits(
-    records: &[Record],
-) -> std::collections::BTreeMap<String, std::collections::BTreeMap<&'static str, u64>> {
-    let mut out: std::collections::BTreeMap<String, std::collections::BTreeMap<_, _>> =
-        Default::default();
-    for r in records.iter().filter(|r| r.reason.is_forfeit()) {
+/// Forfeits of each engine, by reason, counted record by record: the loser of a
+/// forfeited game is the side that was to move, the side that did not win.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+#[serde(transparent)]
+pub struct Forfeits(
+    std::collections::BTreeMap<String, std::collections::BTreeMap<&'static str, u64>>,
+);
+
+impl Forfeits {
+    pub fn add(&mut self, r: &Record) {
+        if !r.reason.is_forfeit() {
+            return;
+        }
         let loser = match r.winner() {
             Some(Side::South) => &r.north,
             _ => &r.south,
         };
-        *out.entry(loser.clone())
+        *self
+            .0
+            .entry(loser.clone())
             .or_default()
             .entry(r.reason.name())
             .or_insert(0) += 1;
     }
-    out
-}
 
-/// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
-pub fn forfeits_text(records: &[Record]) -> String {
-    let all = forfeits(records);
-    if all.is_empty() {
-        return String::new();
+    /// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
+    pub fn text(&self) -> String {
+        if self.0.is_empty() {
+            return String::new();
+        }
+        let engines: Vec<String> = self
+            .0
+            .iter()
+            .map(|(engine, reasons)| {
+                let total: u64 = reasons.values().sum();
+                let each: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+                format!("{engine} {total} ({})", each.join(", "))
+            })
+            .collect();
+        format!("forfeits: {}\n", engines.join("; "))
     }
-    let engines: Vec<String> = all
-        .iter()
-        .map(|(engine, reasons)| {
-            let total: u64 = reasons.values().sum();
-            let each: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            format!("{engine} {total} ({})", each.join(", "))
-        })
-        .collect();
-    format!("forfeits: {}\n", engines.join("; "))
 }
 
 /// Points (0, 1/2, 1 in halves) of `label` in a record it played.
@@ -378,22 +387,13 @@ pub fn half_points(record: &Record, label: &str) -> u64 {
     }
 }
 
-/// The tally of `a` against `b` over records whose pairs are games `2k`, `2k + 1`.
-pub fn tally(records: &[Record], a: &str, b: &str) -> Tally {
-    let mut running = RunningTally::new(a, b);
-    running.catch_up(records);
-    running.tally
-}
-
-/// A tally kept up to date as records are appended, each record counted once: the
-/// match's progress and SPRT look at it after every game, and recounting every record
-/// each time made a match's cost grow with the square of its games.
+/// A tally of `a` against `b` kept up to date record by record (pairs are games `2k`,
+/// `2k + 1`): each record is counted once and dropped, and only pairs with one game
+/// counted are held, so neither time nor memory grows faster than the games.
 pub struct RunningTally {
     a: String,
     b: String,
     tally: Tally,
-    /// Records counted so far (the first ones of the slice `catch_up` is given).
-    counted: usize,
     /// Pairs with one game counted: the pair and the points of `a` in it (in halves).
     open_pairs: std::collections::HashMap<u64, u64>,
 }
@@ -404,19 +404,14 @@ impl RunningTally {
             a: a.to_string(),
             b: b.to_string(),
             tally: Tally::default(),
-            counted: 0,
             open_pairs: Default::default(),
         }
     }
 
-    /// Counts the records of `records` past those already counted (`records` grows
-    /// from one call to the next) and returns the tally.
-    pub fn catch_up(&mut self, records: &[Record]) -> &Tally {
+    /// Counts `r` (if `a` and `b` played it) and returns the tally.
+    pub fn add(&mut self, r: &Record) -> &Tally {
         let (a, b) = (self.a.as_str(), self.b.as_str());
-        for r in &records[self.counted..] {
-            if !((r.south == a && r.north == b) || (r.south == b && r.north == a)) {
-                continue;
-            }
+        if (r.south == a && r.north == b) || (r.south == b && r.north == a) {
             let points = half_points(r, a);
             match points {
                 2 => self.tally.a_wins += 1,
@@ -430,7 +425,6 @@ impl RunningTally {
                 }
             }
         }
-        self.counted = records.len();
         &self.tally
     }
 }
@@ -453,15 +447,17 @@ pub fn run(args: &MatchArgs) -> CliResult {
         prepared.engines[1].label.clone(),
     );
     let mut running = RunningTally::new(&a, &b);
-    let outcome = prepared.play(run, |records, bar| {
-        let t = running.catch_up(records);
+    let mut forfeits = Forfeits::default();
+    let outcome = prepared.play(run, |record, bar| {
+        forfeits.add(record);
+        let t = running.add(record);
         let elo = elo_estimate(&t.pentanomial)
             .map(|e| format!("  Elo {:+.1}", e.elo))
             .unwrap_or_default();
         bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != isolo_ai::stats::Verdict::Continue)
     })?;
-    let shown = report(&outcome, &a, &b, sprt, run);
+    let shown = report(&outcome, (&a, &b), &running.tally, &forfeits, sprt, run);
     exit_if_interrupted(&outcome, run);
     shown
 }
@@ -488,7 +484,7 @@ pub fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
     if !outcome.interrupted {
         return;
     }
-    let kept = super::plural(outcome.records.len() as u64, "game", "games");
+    let kept = super::plural(outcome.games as u64, "game", "games");
     match &run.out {
         Some(path) => {
             let mut command: Vec<String> = std::env::args().map(|a| shell_quote(&a)).collect();
@@ -515,9 +511,15 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunArgs) -> CliResult {
-    let t = tally(&outcome.records, a, b);
-    let games = outcome.records.len() as u64;
+fn report(
+    outcome: &RunOutcome,
+    (a, b): (&str, &str),
+    t: &Tally,
+    forfeits: &Forfeits,
+    sprt: Option<Sprt>,
+    run: &RunArgs,
+) -> CliResult {
+    let games = outcome.games as u64;
     let score = if games > 0 {
         (t.a_wins as f64 + t.draws as f64 / 2.0) / games as f64
     } else {
@@ -540,7 +542,7 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
             "draw_rate": if games > 0 { t.draws as f64 / games as f64 } else { 0.0 },
             "pentanomial": t.pentanomial,
             "sprt": sprt_state,
-            "forfeits": forfeits(&outcome.records),
+            "forfeits": forfeits,
             "stopped_early": outcome.stopped,
             "games_per_minute": outcome.games_per_minute(),
         }));
@@ -579,7 +581,7 @@ fn report(outcome: &RunOutcome, a: &str, b: &str, sprt: Option<Sprt>, run: &RunA
         "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
         t.pentanomial
     ));
-    out.push_str(&forfeits_text(&outcome.records));
+    out.push_str(&forfeits.text());
     if let Some(s) = &sprt_state {
         let verdict = match s.verdict {
             isolo_ai::stats::Verdict::H1 => {
@@ -654,12 +656,17 @@ mod tests {
             .map(|g| record(g, g % 2 == 0, results[(g * 7 % 11 % 3) as usize]))
             .collect();
         let mut running = RunningTally::new("a", "b");
-        for n in 0..=records.len() {
-            let t = running.catch_up(&records[..n]).clone();
+        for n in 1..=records.len() {
+            let t = running.add(&records[n - 1]).clone();
             assert_eq!(t.pentanomial, recounted(&records[..n]), "after {n} records");
             let points: u64 = records[..n].iter().map(|r| half_points(r, "a")).sum();
             assert_eq!(2 * t.a_wins + t.draws, points);
             assert_eq!(t.a_wins + t.draws + t.b_wins, n as u64);
         }
+        // Records of other engines are not counted.
+        let mut other = record(60, true, GameResult::SouthWins);
+        other.north = "c".into();
+        let t = running.add(&other);
+        assert_eq!(t.a_wins + t.draws + t.b_wins, 60);
     }
 }

@@ -4,7 +4,7 @@
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{half_points, RunArgs};
+use super::matches::{half_points, Forfeits, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_ai::records::Record;
 use isolo_ai::runner::RunOutcome;
@@ -23,21 +23,33 @@ pub struct TournamentArgs {
 }
 
 /// Points (and games) of row engine against column engine.
-fn crosstable(records: &[Record], labels: &[String]) -> Vec<Vec<(f64, u64)>> {
-    let n = labels.len();
-    let mut table = vec![vec![(0.0, 0u64); n]; n];
-    let index = |label: &str| labels.iter().position(|l| l == label);
-    for r in records {
+/// Points and games of each engine against each other, counted record by record.
+struct Crosstable<'a> {
+    labels: &'a [String],
+    /// `cells[i][j]`: engine `i`'s points and games against engine `j`.
+    cells: Vec<Vec<(f64, u64)>>,
+}
+
+impl<'a> Crosstable<'a> {
+    fn new(labels: &'a [String]) -> Crosstable<'a> {
+        let n = labels.len();
+        Crosstable {
+            labels,
+            cells: vec![vec![(0.0, 0u64); n]; n],
+        }
+    }
+
+    fn add(&mut self, r: &Record) {
+        let index = |label: &str| self.labels.iter().position(|l| l == label);
         let (Some(s), Some(t)) = (index(&r.south), index(&r.north)) else {
-            continue;
+            return;
         };
         let south_points = half_points(r, &r.south) as f64 / 2.0;
-        table[s][t].0 += south_points;
-        table[s][t].1 += 1;
-        table[t][s].0 += 1.0 - south_points;
-        table[t][s].1 += 1;
+        self.cells[s][t].0 += south_points;
+        self.cells[s][t].1 += 1;
+        self.cells[t][s].0 += 1.0 - south_points;
+        self.cells[t][s].1 += 1;
     }
-    table
 }
 
 pub fn run(args: &TournamentArgs) -> CliResult {
@@ -66,8 +78,14 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         ),
         None => None,
     };
-    let outcome = prepared.play(run, |_, _| false)?;
-    let shown = report(args, &labels, anchor, &outcome);
+    let mut table = Crosstable::new(&labels);
+    let mut forfeits = Forfeits::default();
+    let outcome = prepared.play(run, |record, _| {
+        table.add(record);
+        forfeits.add(record);
+        false
+    })?;
+    let shown = report(args, &table, &forfeits, anchor, &outcome);
     super::matches::exit_if_interrupted(&outcome, run);
     shown
 }
@@ -75,12 +93,13 @@ pub fn run(args: &TournamentArgs) -> CliResult {
 /// The standings, crosstable and ratings, as text or JSON.
 fn report(
     args: &TournamentArgs,
-    labels: &[String],
+    crosstable: &Crosstable,
+    forfeits: &Forfeits,
     anchor: Option<usize>,
     outcome: &RunOutcome,
 ) -> CliResult {
+    let (labels, table) = (crosstable.labels, &crosstable.cells);
     let (run, n) = (&args.run, labels.len());
-    let table = crosstable(&outcome.records, labels);
     let results: Vec<PairResult> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .filter(|&(i, j)| table[i][j].1 > 0)
@@ -120,20 +139,18 @@ fn report(
             .collect();
         return emit_json(&json!({
             "engines": labels,
-            "games": outcome.records.len(),
+            "games": outcome.games,
             "standings": standings,
             "crosstable": cross,
             "anchor": args.anchor,
-            "forfeits": super::matches::forfeits(&outcome.records),
+            "forfeits": forfeits,
             "games_per_minute": outcome.games_per_minute(),
         }));
     }
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
     let mut out = format!(
         "{} engines on {}, {} games\n\n",
-        n,
-        run.variant,
-        outcome.records.len()
+        n, run.variant, outcome.games
     );
     out.push_str(&format!(
         "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
@@ -174,7 +191,7 @@ fn report(
         Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
         None => out.push_str("ratings: mean 0\n"),
     }
-    out.push_str(&super::matches::forfeits_text(&outcome.records));
+    out.push_str(&forfeits.text());
     out.push_str(&format!(
         "{:.1} games per minute\n",
         outcome.games_per_minute()
