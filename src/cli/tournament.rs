@@ -22,7 +22,6 @@ pub struct TournamentArgs {
     pub anchor: Option<String>,
 }
 
-/// Points (and games) of row engine against column engine.
 /// Points and games of each engine against each other, counted record by record.
 struct Crosstable<'a> {
     labels: &'a [String],
