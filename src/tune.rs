@@ -354,18 +354,13 @@ impl Fit {
         progress: &mut dyn FnMut(usize, f64),
     ) -> (Weights, FitReport) {
         let mut w = as_floats(start);
-        let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
+        let mut adam = Adam::new(FEATURES, LEARNING_RATE);
         let n = self.train.len().max(1) as f64;
         for epoch in 1..=epochs {
             let gradient = self.gradient(&w, k);
-            for i in 0..FEATURES {
-                let g = gradient[i] / n;
-                m[i] = ADAM_BETA1 * m[i] + (1.0 - ADAM_BETA1) * g;
-                v[i] = ADAM_BETA2 * v[i] + (1.0 - ADAM_BETA2) * g * g;
-                let m_hat = m[i] / (1.0 - ADAM_BETA1.powi(epoch as i32));
-                let v_hat = v[i] / (1.0 - ADAM_BETA2.powi(epoch as i32));
-                w[i] -= LEARNING_RATE * m_hat / (v_hat.sqrt() + 1e-12);
-                w[i] = w[i].clamp(-(MAX_WEIGHT as f64), MAX_WEIGHT as f64);
+            adam.step(w.iter_mut(), gradient.iter().map(|g| g / n));
+            for x in &mut w {
+                *x = x.clamp(-(MAX_WEIGHT as f64), MAX_WEIGHT as f64);
             }
             if epoch % PROGRESS_EVERY == 0 || epoch == epochs {
                 progress(epoch, Fit::error(&self.train, &w, k));
@@ -413,10 +408,49 @@ impl Fit {
     }
 }
 
-/// Adam's step size, in hundredths of a seed per epoch.
+/// Adam's step size for the linear weights, in hundredths of a seed per epoch.
 const LEARNING_RATE: f64 = 1.0;
 const ADAM_BETA1: f64 = 0.9;
 const ADAM_BETA2: f64 = 0.999;
+
+/// Adam's moments for a list of numbers (the linear weights, or a net's numbers).
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    steps: i32,
+    learning_rate: f64,
+}
+
+impl Adam {
+    fn new(len: usize, learning_rate: f64) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            steps: 0,
+            learning_rate,
+        }
+    }
+
+    /// One step of `values` against `gradient` (in the same order, as long as `new`'s
+    /// `len`).
+    fn step<'a>(
+        &mut self,
+        values: impl Iterator<Item = &'a mut f64>,
+        gradient: impl Iterator<Item = f64>,
+    ) {
+        self.steps += 1;
+        let (c1, c2) = (
+            1.0 - ADAM_BETA1.powi(self.steps),
+            1.0 - ADAM_BETA2.powi(self.steps),
+        );
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((x, g), (m, v)) in values.zip(gradient).zip(moments) {
+            *m = ADAM_BETA1 * *m + (1.0 - ADAM_BETA1) * g;
+            *v = ADAM_BETA2 * *v + (1.0 - ADAM_BETA2) * g * g;
+            *x -= self.learning_rate * (*m / c1) / ((*v / c2).sqrt() + 1e-12);
+        }
+    }
+}
 /// Epochs between progress reports.
 const PROGRESS_EVERY: usize = 50;
 

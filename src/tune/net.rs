@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::{sigmoid, Fit};
+use super::{as_floats, dot, sigmoid, Adam, Fit};
 use crate::eval::net::{CompiledNet, MAX_HIDDEN};
 use crate::eval::{Net, Weights, FEATURES};
 
@@ -48,7 +48,6 @@ pub struct NetReport {
 }
 
 /// The net's numbers while training: `v` in logit units.
-#[derive(Clone)]
 struct Params {
     a: Vec<[f64; FEATURES]>,
     b: Vec<f64>,
@@ -86,17 +85,14 @@ impl Fit {
         progress: &mut dyn FnMut(usize, f64),
     ) -> (Option<Net>, NetReport) {
         assert!((1..=MAX_HIDDEN).contains(&settings.hidden));
-        let w = linear.vector().map(|w| w as f64);
+        let w = as_floats(linear);
         let scale = self.feature_scales();
         let prepare = |set: &'a [([f32; FEATURES], f32)]| -> Vec<Sample<'a>> {
             set.iter()
-                .map(|(f, r)| {
-                    let linear = f.iter().zip(&w).map(|(&x, w)| x as f64 * w).sum::<f64>();
-                    Sample {
-                        features: f,
-                        base: k * linear,
-                        result: *r as f64,
-                    }
+                .map(|(f, r)| Sample {
+                    features: f,
+                    base: k * dot(f, &w),
+                    result: *r as f64,
                 })
                 .collect()
         };
@@ -109,7 +105,8 @@ impl Fit {
             row.iter_mut()
                 .for_each(|x| *x = rng.random_range(-bound..bound));
         }
-        let mut adam = Adam::new(&params);
+        let numbers = settings.hidden * (FEATURES + 2);
+        let mut adam = Adam::new(numbers, NET_LEARNING_RATE);
         let before = (error(&train, None, k), error(&validation, None, k));
         let (mut best, mut best_error, mut best_epoch) = (None, before.1, 0);
         let mut order: Vec<usize> = (0..train.len()).collect();
@@ -117,8 +114,8 @@ impl Fit {
             order.shuffle(&mut rng);
             for batch in order.chunks(BATCH) {
                 let samples = batch.iter().map(|&i| &train[i]);
-                let gradient = batch_gradient(&params, &scale, samples);
-                adam.step(&mut params, gradient);
+                let mut gradient = batch_gradient(&params, &scale, samples);
+                adam.step(params.values_mut(), gradient.values_mut().map(|g| *g));
             }
             let net = to_net(&params, &scale, k);
             let validation_error = error(&validation, Some(&net), k);
@@ -230,35 +227,4 @@ fn batch_gradient<'a>(
         }
     }
     g
-}
-
-/// Adam's moments for every number of the net.
-struct Adam {
-    m: Vec<f64>,
-    v: Vec<f64>,
-    steps: i32,
-}
-
-impl Adam {
-    fn new(params: &Params) -> Adam {
-        let n = params.clone().values_mut().count();
-        Adam {
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-            steps: 0,
-        }
-    }
-
-    fn step(&mut self, params: &mut Params, mut gradient: Params) {
-        const BETA1: f64 = 0.9;
-        const BETA2: f64 = 0.999;
-        self.steps += 1;
-        let (c1, c2) = (1.0 - BETA1.powi(self.steps), 1.0 - BETA2.powi(self.steps));
-        let moments = self.m.iter_mut().zip(self.v.iter_mut());
-        for ((x, g), (m, v)) in params.values_mut().zip(gradient.values_mut()).zip(moments) {
-            *m = BETA1 * *m + (1.0 - BETA1) * *g;
-            *v = BETA2 * *v + (1.0 - BETA2) * *g * *g;
-            *x -= NET_LEARNING_RATE * (*m / c1) / ((*v / c2).sqrt() + 1e-12);
-        }
-    }
 }
