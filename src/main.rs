@@ -40,6 +40,8 @@ enum Command {
     Match(cli::matches::MatchArgs),
     /// Play a round robin or gauntlet of three or more engines: crosstable and ratings
     Tournament(cli::tournament::TournamentArgs),
+    /// Combine the records of a sharded match or tournament (--shard K/N) and summarise
+    Merge(cli::merge::MergeArgs),
     /// Build an opening suite of balanced positions reached by random plies
     Openings(cli::openings::OpeningsArgs),
     /// Check every move of a records file, or show one game move by move
@@ -113,6 +115,7 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Play(args) => cli::play::run(args),
         Command::Match(args) => cli::matches::run(args),
         Command::Tournament(args) => cli::tournament::run(args),
+        Command::Merge(args) => cli::merge::run(args),
         Command::Openings(args) => cli::openings::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Solve(args) => cli::solve::run(args),

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::EngineSpec;
 use crate::game::Termination;
 use crate::rules::{Board, Move, Rules, Side, Variant};
-use crate::schedule::{Job, Schedule};
+use crate::schedule::{Job, Schedule, Shard};
 
 /// The records format written by this version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -138,8 +138,12 @@ pub struct Header {
     /// is on a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_margin_ms: Option<u64>,
-    /// A digest of all the fields above (FNV-1a, 64 bits, hex).
+    /// A digest of all the fields above (FNV-1a, 64 bits, hex): the run's fingerprint,
+    /// the same in each of its shards.
     pub fingerprint: String,
+    /// The share of the run's games this file holds (`K/N`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 impl Header {
@@ -179,6 +183,7 @@ impl Header {
             time_control: None,
             time_margin_ms: None,
             fingerprint: String::new(),
+            shard: None,
         };
         header.fingerprint = header.digest();
         header
@@ -197,10 +202,28 @@ impl Header {
         self
     }
 
-    /// FNV-1a over the header's JSON with an empty fingerprint.
+    /// The same header for one shard of the run, if any (its fingerprint stays the
+    /// run's). A run given `--shard 1/1` is a shard too, so merge takes it.
+    pub fn with_shard(mut self, shard: Option<Shard>) -> Header {
+        self.shard = shard.map(|s| s.to_string());
+        self
+    }
+
+    /// The shard the header names (the whole run when it names none).
+    pub fn shard(&self) -> Result<Shard, RecordsError> {
+        match &self.shard {
+            None => Ok(Shard::WHOLE),
+            Some(text) => text
+                .parse()
+                .map_err(|e| RecordsError::Header(format!("header shard: {e}"))),
+        }
+    }
+
+    /// FNV-1a over the header's JSON with an empty fingerprint and no shard.
     fn digest(&self) -> String {
         let mut unsigned = self.clone();
         unsigned.fingerprint.clear();
+        unsigned.shard = None;
         let text = serde_json::to_string(&unsigned).expect("headers serialise");
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for byte in text.bytes() {
@@ -208,6 +231,11 @@ impl Header {
             hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
         }
         format!("{hash:016x}")
+    }
+
+    /// The header's line (no newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("headers serialise")
     }
 
     /// The variant of the rules the header holds.
@@ -240,12 +268,10 @@ impl Header {
             )));
         }
         let pairings: Vec<(usize, usize)> = self.pairings.iter().map(|p| (p[0], p[1])).collect();
-        Ok(Schedule::new(
-            pairings,
-            openings,
-            self.games_per_pairing,
-            self.seed,
-        ))
+        Ok(
+            Schedule::new(pairings, openings, self.games_per_pairing, self.seed)
+                .with_shard(self.shard()?),
+        )
     }
 
     /// Each way `file` (a header read back) differs from this run's header, named.
@@ -329,6 +355,8 @@ impl Header {
             margin(self.time_margin_ms),
             margin(file.time_margin_ms),
         );
+        let shard = |v: &Option<String>| v.clone().unwrap_or_else(|| "whole run".into());
+        field(&mut out, "shard", shard(&self.shard), shard(&file.shard));
         out
     }
 }
@@ -500,54 +528,118 @@ fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String
     Ok(Some((text, ended)))
 }
 
-/// Reads a records file: `None` if it does not exist or is empty. Blank lines are
-/// skipped; a last line cut short is reported in `cut_line`, not an error; any other
-/// bad line is an error naming its line number.
-pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
-    let name = path.display();
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),
-    };
-    let mut reader = BufReader::new(file);
-    let mut number = 0;
-    let mut valid_bytes = 0u64;
-    let mut header: Option<(Header, Variant)> = None;
-    let mut records = Vec::new();
-    let mut cut_line = None;
-    while let Some((text, ended)) =
-        read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
-    {
-        number += 1;
-        let at = |message: String| RecordsError::Line {
-            path: name.to_string(),
-            line: number,
-            message,
+/// A records file read a record at a time, so a file of any size takes no more memory
+/// than its longest line.
+pub struct RecordsReader {
+    name: String,
+    reader: BufReader<File>,
+    line: usize,
+    /// The run the file holds.
+    pub header: Header,
+    /// The variant of the header's rules.
+    pub variant: Variant,
+    /// Bytes up to the end of the last whole line read.
+    pub valid_bytes: u64,
+    /// The line number of a last line cut short (an interrupted run), once read.
+    pub cut_line: Option<usize>,
+}
+
+impl RecordsReader {
+    /// Opens a records file and reads its header: `None` if the file does not exist or
+    /// holds no header. Blank lines are skipped; a last line cut short ends the file
+    /// (see `cut_line`); any other bad line is an error naming its line number.
+    pub fn open(path: &Path) -> Result<Option<RecordsReader>, RecordsError> {
+        let name = path.display().to_string();
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),
         };
-        if text.trim().is_empty() {
+        let mut reader = BufReader::new(file);
+        let (mut line, mut valid_bytes) = (0, 0u64);
+        loop {
+            let Some((text, ended)) =
+                read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+            else {
+                return Ok(None);
+            };
+            line += 1;
+            if text.trim().is_empty() {
+                valid_bytes += text.len() as u64 + ended as u64;
+                continue;
+            }
+            let (header, variant) = match read_header(&text) {
+                Ok(read) => read,
+                Err(_) if !ended => return Ok(None),
+                Err(message) => {
+                    return Err(RecordsError::Line {
+                        path: name,
+                        line,
+                        message,
+                    })
+                }
+            };
             valid_bytes += text.len() as u64 + ended as u64;
-            continue;
-        }
-        let parsed = match &header {
-            None => read_header(&text).map(|(h, v)| header = Some((h, v))),
-            Some((_, variant)) => Record::from_line(&text, variant).map(|r| records.push(r)),
-        };
-        match parsed {
-            Ok(()) => valid_bytes += text.len() as u64 + ended as u64,
-            Err(_) if !ended => cut_line = Some(number),
-            Err(e) => return Err(at(e)),
+            return Ok(Some(RecordsReader {
+                name,
+                reader,
+                line,
+                header,
+                variant,
+                valid_bytes,
+                cut_line: None,
+            }));
         }
     }
-    let Some((header, variant)) = header else {
+
+    /// The next record, `None` at the end of the file.
+    pub fn next_record(&mut self) -> Result<Option<Record>, RecordsError> {
+        while self.cut_line.is_none() {
+            let Some((text, ended)) = read_line(&mut self.reader)
+                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
+            else {
+                return Ok(None);
+            };
+            self.line += 1;
+            if text.trim().is_empty() {
+                self.valid_bytes += text.len() as u64 + ended as u64;
+                continue;
+            }
+            match Record::from_line(&text, &self.variant) {
+                Ok(record) => {
+                    self.valid_bytes += text.len() as u64 + ended as u64;
+                    return Ok(Some(record));
+                }
+                Err(_) if !ended => self.cut_line = Some(self.line),
+                Err(message) => {
+                    return Err(RecordsError::Line {
+                        path: self.name.clone(),
+                        line: self.line,
+                        message,
+                    })
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Reads a whole records file into memory: `None` if it does not exist or is empty
+/// (see `RecordsReader::open`).
+pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
+    let Some(mut reader) = RecordsReader::open(path)? else {
         return Ok(None);
     };
+    let mut records = Vec::new();
+    while let Some(record) = reader.next_record()? {
+        records.push(record);
+    }
     Ok(Some(RecordsFile {
-        header,
-        variant,
+        header: reader.header,
+        variant: reader.variant,
         records,
-        valid_bytes,
-        cut_line,
+        valid_bytes: reader.valid_bytes,
+        cut_line: reader.cut_line,
     }))
 }
 
@@ -590,40 +682,72 @@ pub fn check_sequence(
 }
 
 fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> Result<(), String> {
-    let total = schedule.len();
-    for (expected, r) in records.iter().enumerate() {
-        let expected = expected as u64;
-        if r.game >= total {
-            return Err(format!(
-                "game {} is beyond the schedule's {total} games",
-                r.game
-            ));
-        }
-        if r.game < expected {
-            return Err(format!("game {} is recorded twice", r.game));
-        }
-        if r.game > expected {
-            let context = match expected {
-                0 => format!("the records start at game {}", r.game),
-                _ => format!(
-                    "the records go from game {} to game {}",
-                    expected - 1,
-                    r.game
-                ),
-            };
-            return Err(format!("game {expected} is missing ({context})"));
-        }
-        let job: Job = schedule.job(r.game);
-        let (south, north) = (&engines[job.south], &engines[job.north]);
-        if r.south != *south || r.north != *north || r.seed != job.seed || r.opening != job.opening
-        {
-            return Err(format!(
-                "game {} does not match the schedule (engines, opening or seed differ)",
-                r.game
-            ));
-        }
+    let mut expected_games = schedule.games();
+    let mut previous = None;
+    for r in records {
+        let Some(expected) = expected_games.next() else {
+            return Err(match previous {
+                Some(p) if r.game <= p => format!("game {} is recorded twice", r.game),
+                _ => format!("game {} is beyond the games this file plays", r.game),
+            });
+        };
+        check_game(r, expected, previous, schedule)?;
+        previous = Some(r.game);
+        check_job(r, schedule, engines)?;
     }
     Ok(())
+}
+
+/// Checks that a record was played by the engines, from the opening and with the seed
+/// that its schedule gives its game.
+pub fn check_job(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<(), String> {
+    let job: Job = schedule.job(r.game);
+    let (south, north) = (&engines[job.south], &engines[job.north]);
+    if r.south != *south || r.north != *north || r.seed != job.seed || r.opening != job.opening {
+        return Err(format!(
+            "game {} does not match the schedule (engines, opening or seed differ)",
+            r.game
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that a record holds game `expected` of the schedule's shard, coming after game
+/// `previous`; the error names what is wrong.
+pub fn check_game(
+    r: &Record,
+    expected: u64,
+    previous: Option<u64>,
+    schedule: &Schedule,
+) -> Result<(), String> {
+    let total = schedule.len();
+    let shard = schedule.shard();
+    if r.game == expected {
+        return Ok(());
+    }
+    if r.game >= total {
+        return Err(format!(
+            "game {} is beyond the schedule's {total} games",
+            r.game
+        ));
+    }
+    if previous.is_some_and(|p| r.game <= p) {
+        return Err(format!("game {} is recorded twice", r.game));
+    }
+    let owner = schedule.shard_of(r.game, shard.count);
+    if owner != shard.index {
+        return Err(format!(
+            "game {} belongs to shard {}/{}, not to this file's {shard}",
+            r.game,
+            owner + 1,
+            shard.count
+        ));
+    }
+    let context = match previous {
+        None => format!("the records start at game {}", r.game),
+        Some(p) => format!("the records go from game {p} to game {}", r.game),
+    };
+    Err(format!("game {expected} is missing ({context})"))
 }
 
 /// Drops a cut last line from the file, so appended records start on a line of their own.
@@ -649,8 +773,7 @@ pub fn create(path: &Path, header: &Header) -> Result<File, RecordsError> {
     let shown = path.display();
     let mut file =
         File::create(path).map_err(|e| RecordsError::Io(format!("cannot create {shown}: {e}")))?;
-    let line = serde_json::to_string(header).expect("headers serialise");
-    write_line(&mut file, &line)
+    write_line(&mut file, &header.to_line())
         .map_err(|e| RecordsError::Io(format!("cannot write {shown}: {e}")))?;
     Ok(file)
 }

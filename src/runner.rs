@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use crate::clock::TimeControl;
@@ -238,7 +238,7 @@ impl RunOutcome {
     }
 }
 
-/// Plays the games of `schedule` after `done` (games `0..done.len()`, checked by
+/// Plays the games of `schedule`'s shard after `done` (its first games, checked by
 /// `records::check_sequence`) on `concurrency` threads, each with its own slot of
 /// external engines. Every record, the resumed ones first, reaches `on_record` (and
 /// each new one `out`, one JSON line) in index order, and is then dropped: memory does
@@ -257,7 +257,6 @@ pub fn run(
     mut on_record: impl FnMut(&Record) -> bool,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
-    let first = done.len() as u64;
     let resumed = done.len();
     let mut games = resumed;
     let mut stop_now = false;
@@ -273,7 +272,9 @@ pub fn run(
             elapsed: started.elapsed(),
         });
     }
-    let next = AtomicU64::new(first);
+    // The games still to play, handed out in order; records are written in the same.
+    let to_play = Mutex::new(schedule.games().skip(resumed));
+    let mut to_write = schedule.games().skip(resumed);
     let halt = AtomicBool::new(false);
     let (send, receive) = mpsc::channel::<Result<Option<Record>, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -286,7 +287,7 @@ pub fn run(
     pool.in_place_scope(|scope| {
         for id in 0..concurrency.max(1) {
             let send = send.clone();
-            let (next, halt) = (&next, &halt);
+            let (to_play, halt) = (&to_play, &halt);
             let mut slot = Slot::new(id, engines.len());
             scope.spawn(move |_| loop {
                 if halt.load(Ordering::Relaxed)
@@ -294,10 +295,9 @@ pub fn run(
                 {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= schedule.len() {
+                let Some(i) = to_play.lock().expect("no game thread panicked").next() else {
                     break;
-                }
+                };
                 let job = schedule.job(i);
                 if send
                     .send(play_job(
@@ -312,7 +312,7 @@ pub fn run(
         drop(send);
         // Records arrive in any order; they are kept and written in index order.
         let mut waiting: BTreeMap<u64, Record> = BTreeMap::new();
-        let mut next_to_write = first;
+        let mut next_to_write = to_write.next();
         for record in receive {
             let record = match record {
                 Ok(Some(record)) => record,
@@ -328,8 +328,8 @@ pub fn run(
                 }
             };
             waiting.insert(record.game, record);
-            while let Some(record) = waiting.remove(&next_to_write) {
-                next_to_write += 1;
+            while let Some(record) = next_to_write.and_then(|i| waiting.remove(&i)) {
+                next_to_write = to_write.next();
                 if let Some(file) = out.as_mut() {
                     if let Err(e) = records::write_line(file, &record.to_line(variant)) {
                         write_error.get_or_insert(format!("cannot write a record: {e}"));

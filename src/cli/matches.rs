@@ -17,7 +17,7 @@ use isolo_ai::openings::load_suite;
 use isolo_ai::records::{self, GameResult, Header, Record};
 use isolo_ai::rules::{Side, Variant};
 use isolo_ai::runner::{self, PlaySettings, RunOutcome};
-use isolo_ai::schedule::Schedule;
+use isolo_ai::schedule::{Schedule, Shard};
 use isolo_ai::stats::{elo_estimate, Pentanomial, Sprt};
 
 /// Options shared by `match` and `tournament`.
@@ -64,6 +64,10 @@ pub struct RunArgs {
     /// Continue the match recorded in --out
     #[arg(long)]
     pub resume: bool,
+    /// Play only shard K of N (whole colour-reversed pairs, in turn); combine the
+    /// shards' --out files with `isolo-ai merge`
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -74,6 +78,8 @@ pub struct Prepared {
     pub variant: Variant,
     pub engines: Vec<EngineSpec>,
     pub schedule: Schedule,
+    /// The `--shard` played, if one was given.
+    pub shard: Option<Shard>,
     pub out: Option<File>,
     pub done: Vec<Record>,
     pub settings: PlaySettings,
@@ -89,7 +95,7 @@ impl Prepared {
         mut on_record: impl FnMut(&Record, &ProgressBar) -> bool,
     ) -> Result<RunOutcome, CliError> {
         let mut seen = 0;
-        let bar = progress_bar(self.schedule.len(), self.done.len() as u64);
+        let bar = progress_bar(self.schedule.shard_len(), self.done.len() as u64);
         let outcome = runner::run(
             &self.variant,
             &self.engines,
@@ -142,7 +148,20 @@ impl RunArgs {
             Some(path) => (load_suite(&variant, path).map_err(CliError)?, path.clone()),
             None => (vec![variant.start()], "start".to_string()),
         };
-        let schedule = Schedule::new(pairings, openings, self.games, self.seed);
+        let shard = match &self.shard {
+            Some(text) => Some(
+                text.parse::<Shard>()
+                    .map_err(|e| CliError(format!("--shard: {e}")))?,
+            ),
+            None => None,
+        };
+        if shard.is_some() && self.out.is_none() {
+            return Err(CliError(
+                "--shard needs --out FILE: a shard's records are what merge combines".into(),
+            ));
+        }
+        let schedule = Schedule::new(pairings, openings, self.games, self.seed)
+            .with_shard(shard.unwrap_or(Shard::WHOLE));
         let settings = self.settings(&engines, &variant)?;
         warn_oversubscription(self.concurrency, &engines);
         warn_replayed_games(&engines, schedule.openings().len(), self.games);
@@ -151,12 +170,14 @@ impl RunArgs {
             .with_clocks(
                 settings.time_control.as_ref(),
                 clocked.then_some(settings.margin),
-            );
+            )
+            .with_shard(shard);
         let (out, done) = self.open_records(&header, &schedule)?;
         Ok(Prepared {
             variant,
             engines,
             schedule,
+            shard,
             out,
             done,
             settings,
@@ -408,6 +429,11 @@ impl RunningTally {
         }
     }
 
+    /// The tally so far.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     /// Counts `r` (if `a` and `b` played it) and returns the tally.
     pub fn add(&mut self, r: &Record) -> &Tally {
         let (a, b) = (self.a.as_str(), self.b.as_str());
@@ -441,7 +467,14 @@ pub fn run(args: &MatchArgs) -> CliResult {
         Some(text) => Some(Sprt::parse(text).map_err(|e| CliError(format!("--sprt: {e}")))?),
         None => None,
     };
+    if sprt.is_some() && run.shard.is_some() {
+        return Err(CliError(
+            "--sprt with --shard: a shard cannot stop the match on its own; give --sprt to isolo-ai merge, which evaluates it over the merged games".into(),
+        ));
+    }
     let prepared = run.prepare("match", vec![(0, 1)])?;
+    let variant = prepared.variant.name().to_string();
+    let shard = prepared.shard;
     let (a, b) = (
         prepared.engines[0].label.clone(),
         prepared.engines[1].label.clone(),
@@ -457,7 +490,20 @@ pub fn run(args: &MatchArgs) -> CliResult {
         bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != isolo_ai::stats::Verdict::Continue)
     })?;
-    let shown = report(&outcome, (&a, &b), &running.tally, &forfeits, sprt, run);
+    let summary = MatchSummary {
+        engines: (&a, &b),
+        variant: &variant,
+        tally: &running.tally,
+        forfeits: &forfeits,
+        sprt,
+        stopped: outcome.stopped,
+    };
+    let notes = Notes {
+        games_per_minute: Some(outcome.games_per_minute()),
+        lines: shard_note(shard, outcome.games as u64),
+        json: shard_json(shard),
+    };
+    let shown = summary.report(&notes, run.json);
     exit_if_interrupted(&outcome, run);
     shown
 }
@@ -511,97 +557,147 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-fn report(
-    outcome: &RunOutcome,
-    (a, b): (&str, &str),
-    t: &Tally,
-    forfeits: &Forfeits,
-    sprt: Option<Sprt>,
-    run: &RunArgs,
-) -> CliResult {
-    let games = outcome.games as u64;
-    let score = if games > 0 {
-        (t.a_wins as f64 + t.draws as f64 / 2.0) / games as f64
-    } else {
-        0.0
+/// What a shard's run says after its summary.
+pub fn shard_note(shard: Option<Shard>, games: u64) -> Vec<String> {
+    let Some(shard) = shard else {
+        return Vec::new();
     };
-    let estimate = elo_estimate(&t.pentanomial);
-    let sprt_state = sprt.map(|s| s.state(&t.pentanomial));
-    if run.json {
-        return emit_json(&json!({
-            "engines": [a, b],
-            "games": games,
-            "a_wins": t.a_wins,
-            "b_wins": t.b_wins,
-            "draws": t.draws,
-            "score": score,
-            "elo": estimate.as_ref().map(|e| finite(e.elo)),
-            "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
-            "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
-            "los": estimate.as_ref().map(|e| e.los),
-            "draw_rate": if games > 0 { t.draws as f64 / games as f64 } else { 0.0 },
-            "pentanomial": t.pentanomial,
-            "sprt": sprt_state,
-            "forfeits": forfeits,
-            "stopped_early": outcome.stopped,
-            "games_per_minute": outcome.games_per_minute(),
-        }));
-    }
-    let mut out = format!("{a} vs {b} on {}: {games} games\n", run.variant);
-    out.push_str(&format!(
-        "{a}: +{} ={} -{}  score {:.1}%  draws {:.1}%\n",
-        t.a_wins,
-        t.draws,
-        t.b_wins,
-        100.0 * score,
-        if games > 0 {
-            100.0 * t.draws as f64 / games as f64
-        } else {
-            0.0
+    vec![format!(
+        "shard {shard}: {} of the run; combine the shards' records with isolo-ai merge",
+        super::plural(games, "game", "games")
+    )]
+}
+
+/// The shard a run played, as a JSON field (none for a whole run).
+pub fn shard_json(shard: Option<Shard>) -> Option<(&'static str, serde_json::Value)> {
+    shard.map(|s| ("shard", json!(s.to_string())))
+}
+
+/// What follows a summary: the playing rate (none when merged from shards) and notes.
+pub struct Notes {
+    /// Games per minute of this run.
+    pub games_per_minute: Option<f64>,
+    /// Lines after the summary's text.
+    pub lines: Vec<String>,
+    /// A field for the JSON (`shard` or `merge`) and its value.
+    pub json: Option<(&'static str, serde_json::Value)>,
+}
+
+impl Notes {
+    /// The playing rate and the note lines, as text.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if let Some(rate) = self.games_per_minute {
+            out.push_str(&format!("{rate:.1} games per minute\n"));
         }
-    ));
-    match &estimate {
-        Some(e) if e.caveat.is_some() => out.push_str(&format!(
-            "Elo {} over {}: {}\n",
-            elo_text(e.elo),
-            super::plural(e.pairs, "pair", "pairs"),
-            e.caveat.map(|c| c.describe()).unwrap_or_default()
-        )),
-        Some(e) => out.push_str(&format!(
-            "Elo {} [{}, {}] (95%)  LOS {:.1}%  over {}\n",
-            elo_text(e.elo),
-            elo_text(e.elo_ci95[0]),
-            elo_text(e.elo_ci95[1]),
-            100.0 * e.los,
-            super::plural(e.pairs, "pair", "pairs")
-        )),
-        None => out.push_str("Elo: no complete pair yet\n"),
+        for line in &self.lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
     }
-    out.push_str(&format!(
-        "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
-        t.pentanomial
-    ));
-    out.push_str(&forfeits.text());
-    if let Some(s) = &sprt_state {
-        let verdict = match s.verdict {
-            isolo_ai::stats::Verdict::H1 => {
-                format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
+}
+
+/// A match's result: what `match` prints, and `merge` for a sharded match.
+pub struct MatchSummary<'a> {
+    /// The two engines' labels.
+    pub engines: (&'a str, &'a str),
+    /// The rules' name.
+    pub variant: &'a str,
+    pub tally: &'a Tally,
+    pub forfeits: &'a Forfeits,
+    pub sprt: Option<Sprt>,
+    /// Whether the SPRT ended the match before its last game.
+    pub stopped: bool,
+}
+
+impl MatchSummary<'_> {
+    pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
+        let ((a, b), t) = (self.engines, self.tally);
+        let games = t.a_wins + t.draws + t.b_wins;
+        let share = |n: u64| {
+            if games > 0 {
+                n as f64 / games as f64
+            } else {
+                0.0
             }
-            isolo_ai::stats::Verdict::H0 => {
-                format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
-            }
-            isolo_ai::stats::Verdict::Continue => "no verdict yet".to_string(),
         };
+        let score = share(2 * t.a_wins + t.draws) / 2.0;
+        let estimate = elo_estimate(&t.pentanomial);
+        let sprt_state = self.sprt.map(|s| s.state(&t.pentanomial));
+        if json {
+            let mut value = json!({
+                "engines": [a, b],
+                "games": games,
+                "a_wins": t.a_wins,
+                "b_wins": t.b_wins,
+                "draws": t.draws,
+                "score": score,
+                "elo": estimate.as_ref().map(|e| finite(e.elo)),
+                "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
+                "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
+                "los": estimate.as_ref().map(|e| e.los),
+                "draw_rate": share(t.draws),
+                "pentanomial": t.pentanomial,
+                "sprt": sprt_state,
+                "forfeits": self.forfeits,
+                "stopped_early": self.stopped,
+                "games_per_minute": notes.games_per_minute,
+            });
+            if let Some((key, extra)) = &notes.json {
+                value[*key] = extra.clone();
+            }
+            return emit_json(&value);
+        }
+        let mut out = format!("{a} vs {b} on {}: {games} games\n", self.variant);
         out.push_str(&format!(
-            "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
-            s.elo0, s.elo1, s.llr, s.lower, s.upper
+            "{a}: +{} ={} -{}  score {:.1}%  draws {:.1}%\n",
+            t.a_wins,
+            t.draws,
+            t.b_wins,
+            100.0 * score,
+            100.0 * share(t.draws)
         ));
+        match &estimate {
+            Some(e) if e.caveat.is_some() => out.push_str(&format!(
+                "Elo {} over {}: {}\n",
+                elo_text(e.elo),
+                super::plural(e.pairs, "pair", "pairs"),
+                e.caveat.map(|c| c.describe()).unwrap_or_default()
+            )),
+            Some(e) => out.push_str(&format!(
+                "Elo {} [{}, {}] (95%)  LOS {:.1}%  over {}\n",
+                elo_text(e.elo),
+                elo_text(e.elo_ci95[0]),
+                elo_text(e.elo_ci95[1]),
+                100.0 * e.los,
+                super::plural(e.pairs, "pair", "pairs")
+            )),
+            None => out.push_str("Elo: no complete pair yet\n"),
+        }
+        out.push_str(&format!(
+            "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
+            t.pentanomial
+        ));
+        out.push_str(&self.forfeits.text());
+        if let Some(s) = &sprt_state {
+            let verdict = match s.verdict {
+                isolo_ai::stats::Verdict::H1 => {
+                    format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
+                }
+                isolo_ai::stats::Verdict::H0 => {
+                    format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
+                }
+                isolo_ai::stats::Verdict::Continue => "no verdict yet".to_string(),
+            };
+            out.push_str(&format!(
+                "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
+                s.elo0, s.elo1, s.llr, s.lower, s.upper
+            ));
+        }
+        out.push_str(&notes.text());
+        emit(&out)
     }
-    out.push_str(&format!(
-        "{:.1} games per minute\n",
-        outcome.games_per_minute()
-    ));
-    emit(&out)
 }
 
 #[cfg(test)]

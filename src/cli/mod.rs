@@ -7,6 +7,7 @@ pub mod bench;
 pub mod compare;
 pub mod interrupt;
 pub mod matches;
+pub mod merge;
 pub mod moves;
 pub mod openings;
 pub mod perft;

@@ -4,10 +4,9 @@
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{half_points, Forfeits, RunArgs};
+use super::matches::{half_points, shard_json, shard_note, Forfeits, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_ai::records::Record;
-use isolo_ai::runner::RunOutcome;
 use isolo_ai::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]
@@ -23,14 +22,14 @@ pub struct TournamentArgs {
 }
 
 /// Points and games of each engine against each other, counted record by record.
-struct Crosstable<'a> {
+pub struct Crosstable<'a> {
     labels: &'a [String],
     /// `cells[i][j]`: engine `i`'s points and games against engine `j`.
     cells: Vec<Vec<(f64, u64)>>,
 }
 
 impl<'a> Crosstable<'a> {
-    fn new(labels: &'a [String]) -> Crosstable<'a> {
+    pub fn new(labels: &'a [String]) -> Crosstable<'a> {
         let n = labels.len();
         Crosstable {
             labels,
@@ -38,7 +37,7 @@ impl<'a> Crosstable<'a> {
         }
     }
 
-    fn add(&mut self, r: &Record) {
+    pub fn add(&mut self, r: &Record) {
         let index = |label: &str| self.labels.iter().position(|l| l == label);
         let (Some(s), Some(t)) = (index(&r.south), index(&r.north)) else {
             return;
@@ -67,6 +66,8 @@ pub fn run(args: &TournamentArgs) -> CliResult {
             .collect()
     };
     let prepared = run.prepare("tournament", pairings)?;
+    let variant = prepared.variant.name().to_string();
+    let shard = prepared.shard;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
     let anchor = match &args.anchor {
         Some(label) => Some(
@@ -84,118 +85,141 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         forfeits.add(record);
         false
     })?;
-    let shown = report(args, &table, &forfeits, anchor, &outcome);
+    let notes = Notes {
+        games_per_minute: Some(outcome.games_per_minute()),
+        lines: shard_note(shard, outcome.games as u64),
+        json: shard_json(shard),
+    };
+    let summary = TournamentSummary {
+        variant: &variant,
+        crosstable: &table,
+        forfeits: &forfeits,
+        anchor,
+    };
+    let shown = summary.report(&notes, run.json);
     super::matches::exit_if_interrupted(&outcome, run);
     shown
 }
 
-/// The standings, crosstable and ratings, as text or JSON.
-fn report(
-    args: &TournamentArgs,
-    crosstable: &Crosstable,
-    forfeits: &Forfeits,
-    anchor: Option<usize>,
-    outcome: &RunOutcome,
-) -> CliResult {
-    let (labels, table) = (crosstable.labels, &crosstable.cells);
-    let (run, n) = (&args.run, labels.len());
-    let results: Vec<PairResult> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .filter(|&(i, j)| table[i][j].1 > 0)
-        .map(|(i, j)| PairResult {
-            a: i,
-            b: j,
-            points: table[i][j].0,
-            games: table[i][j].1 as f64,
-        })
-        .collect();
-    let rated = ratings(n, &results, anchor);
-    let points: Vec<f64> = table
-        .iter()
-        .map(|row| row.iter().map(|c| c.0).sum())
-        .collect();
-    let games: Vec<u64> = table
-        .iter()
-        .map(|row| row.iter().map(|c| c.1).sum())
-        .collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
-    if run.json {
-        let standings: Vec<_> = order
-            .iter()
-            .map(|&i| {
-                json!({
-                    "engine": labels[i],
-                    "points": points[i],
-                    "games": games[i],
-                    "elo": rated[i].elo,
-                    "elo_ci95": [rated[i].elo - rated[i].ci95, rated[i].elo + rated[i].ci95],
-                })
+/// A tournament's result: what `tournament` prints, and `merge` for a sharded one.
+pub struct TournamentSummary<'a> {
+    /// The rules' name.
+    pub variant: &'a str,
+    pub crosstable: &'a Crosstable<'a>,
+    pub forfeits: &'a Forfeits,
+    /// The engine whose rating is fixed at 0 (none: the mean is 0).
+    pub anchor: Option<usize>,
+}
+
+impl TournamentSummary<'_> {
+    /// The standings, crosstable and ratings, as text or JSON.
+    pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
+        let (labels, table) = (self.crosstable.labels, &self.crosstable.cells);
+        let (n, anchor, forfeits) = (labels.len(), self.anchor, self.forfeits);
+        let anchor_label = anchor.map(|i| labels[i].clone());
+        let games_played: u64 = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .map(|(i, j)| table[i][j].1)
+            .sum();
+        let results: Vec<PairResult> = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| table[i][j].1 > 0)
+            .map(|(i, j)| PairResult {
+                a: i,
+                b: j,
+                points: table[i][j].0,
+                games: table[i][j].1 as f64,
             })
             .collect();
-        let cross: Vec<_> = (0..n)
+        let rated = ratings(n, &results, anchor);
+        let points: Vec<f64> = table
+            .iter()
+            .map(|row| row.iter().map(|c| c.0).sum())
+            .collect();
+        let games: Vec<u64> = table
+            .iter()
+            .map(|row| row.iter().map(|c| c.1).sum())
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
+        if json {
+            let standings: Vec<_> = order
+                .iter()
+                .map(|&i| {
+                    json!({
+                        "engine": labels[i],
+                        "points": points[i],
+                        "games": games[i],
+                        "elo": rated[i].elo,
+                        "elo_ci95": [rated[i].elo - rated[i].ci95, rated[i].elo + rated[i].ci95],
+                    })
+                })
+                .collect();
+            let cross: Vec<_> = (0..n)
             .map(|i| json!({"engine": labels[i], "points": (0..n).map(|j| if i == j { None } else { Some(table[i][j].0) }).collect::<Vec<_>>(), "games": (0..n).map(|j| table[i][j].1).collect::<Vec<_>>()}))
             .collect();
-        return emit_json(&json!({
-            "engines": labels,
-            "games": outcome.games,
-            "standings": standings,
-            "crosstable": cross,
-            "anchor": args.anchor,
-            "forfeits": forfeits,
-            "games_per_minute": outcome.games_per_minute(),
-        }));
-    }
-    let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
-    let mut out = format!(
-        "{} engines on {}, {} games\n\n",
-        n, run.variant, outcome.games
-    );
-    out.push_str(&format!(
-        "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
-        "#", "engine", "points", "games", "Elo", "+-95%"
-    ));
-    for (rank, &i) in order.iter().enumerate() {
+            let mut value = json!({
+                "engines": labels,
+                "games": games_played,
+                "standings": standings,
+                "crosstable": cross,
+                "anchor": anchor_label,
+                "forfeits": forfeits,
+                "games_per_minute": notes.games_per_minute,
+            });
+            if let Some((key, extra)) = &notes.json {
+                value[*key] = extra.clone();
+            }
+            return emit_json(&value);
+        }
+        let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
+        let mut out = format!(
+            "{} engines on {}, {} games\n\n",
+            n, self.variant, games_played
+        );
         out.push_str(&format!(
-            "{:<3} {:<width$} {:>8.1} {:>6} {:>+9.1} {:>8.1}\n",
-            rank + 1,
-            labels[i],
-            points[i],
-            games[i],
-            rated[i].elo,
-            rated[i].ci95
+            "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
+            "#", "engine", "points", "games", "Elo", "+-95%"
         ));
-    }
-    out.push_str(&format!(
-        "\ncrosstable (points of the row against the column)\n{:<width$}",
-        ""
-    ));
-    for &j in &order {
-        out.push_str(&format!(" {:>w$}", short(&labels[j], 10), w = 10));
-    }
-    out.push('\n');
-    for &i in &order {
-        out.push_str(&format!("{:<width$}", labels[i]));
+        for (rank, &i) in order.iter().enumerate() {
+            out.push_str(&format!(
+                "{:<3} {:<width$} {:>8.1} {:>6} {:>+9.1} {:>8.1}\n",
+                rank + 1,
+                labels[i],
+                points[i],
+                games[i],
+                rated[i].elo,
+                rated[i].ci95
+            ));
+        }
+        out.push_str(&format!(
+            "\ncrosstable (points of the row against the column)\n{:<width$}",
+            ""
+        ));
         for &j in &order {
-            let cell = if i == j || table[i][j].1 == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.1}/{}", table[i][j].0, table[i][j].1)
-            };
-            out.push_str(&format!(" {cell:>10}"));
+            out.push_str(&format!(" {:>w$}", short(&labels[j], 10), w = 10));
         }
         out.push('\n');
+        for &i in &order {
+            out.push_str(&format!("{:<width$}", labels[i]));
+            for &j in &order {
+                let cell = if i == j || table[i][j].1 == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}/{}", table[i][j].0, table[i][j].1)
+                };
+                out.push_str(&format!(" {cell:>10}"));
+            }
+            out.push('\n');
+        }
+        match &anchor_label {
+            Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
+            None => out.push_str("ratings: mean 0\n"),
+        }
+        out.push_str(&forfeits.text());
+        out.push_str(&notes.text());
+        emit(&out)
     }
-    match &args.anchor {
-        Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
-        None => out.push_str("ratings: mean 0\n"),
-    }
-    out.push_str(&forfeits.text());
-    out.push_str(&format!(
-        "{:.1} games per minute\n",
-        outcome.games_per_minute()
-    ));
-    emit(&out)
 }
 
 fn short(label: &str, width: usize) -> String {

@@ -1,0 +1,430 @@
+//! `isolo-ai merge`: combines the records files of a sharded match or tournament
+//! (`--shard K/N`) into one records file in game order, after checking that the shards
+//! belong to one run and together hold each of its games once, and prints the summary
+//! one process would have printed. A match's SPRT is evaluated here, over the games in
+//! order, stopping where one process would have stopped.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::json;
+
+use super::matches::{Forfeits, MatchSummary, Notes, RunningTally};
+use super::tournament::{Crosstable, TournamentSummary};
+use super::{CliError, CliResult};
+use isolo_ai::records::{self, Header, Record, RecordsReader};
+use isolo_ai::schedule::{Schedule, Shard};
+use isolo_ai::stats::{Sprt, Verdict};
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The merged records file to write (it must not exist yet)
+    #[arg(value_name = "OUT")]
+    pub out: String,
+    /// The shards' records files (each shard run's --out), in any order
+    #[arg(value_name = "SHARD", required = true)]
+    pub shards: Vec<String>,
+    /// A match: evaluate a GSPRT over the merged games in order, counting games up to
+    /// its verdict as one process would have: elo0,elo1,alpha,beta
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// A tournament: fix this engine's rating at 0 (default: the mean rating is 0)
+    #[arg(long, value_name = "LABEL")]
+    pub anchor: Option<String>,
+    /// Print machine-readable JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One shard's file, read record by record.
+struct ShardFile {
+    path: String,
+    reader: RecordsReader,
+    /// Its records read so far, and the last one's game.
+    read: u64,
+    previous: Option<u64>,
+}
+
+impl ShardFile {
+    fn open(path: &str) -> Result<ShardFile, CliError> {
+        let reader = RecordsReader::open(Path::new(path))
+            .map_err(|e| CliError(e.to_string()))?
+            .ok_or_else(|| {
+                CliError(format!(
+                    "{path}: no such records file, or it holds no header"
+                ))
+            })?;
+        if reader.header.shard.is_none() {
+            return Err(CliError(format!(
+                "{path} holds a whole run, not a shard (its header names no shard): merge combines the --out files of runs with --shard K/N"
+            )));
+        }
+        Ok(ShardFile {
+            path: path.to_string(),
+            reader,
+            read: 0,
+            previous: None,
+        })
+    }
+
+    /// Its next record, `None` at its end.
+    fn next(&mut self) -> Result<Option<Record>, CliError> {
+        let record = self
+            .reader
+            .next_record()
+            .map_err(|e| CliError(e.to_string()))?;
+        if let Some(r) = &record {
+            self.read += 1;
+            self.previous = Some(r.game);
+        }
+        Ok(record)
+    }
+}
+
+/// Checks that the shards are the `N` shards of one run, each once; returns them in
+/// shard order.
+fn check_shards(mut shards: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> {
+    let first = shards[0].reader.header.clone();
+    let count = first.shard().map_err(|e| CliError(e.to_string()))?.count;
+    for shard in &shards {
+        let header = &shard.reader.header;
+        if header.fingerprint != first.fingerprint {
+            let mut theirs = header.clone();
+            theirs.shard = first.shard.clone();
+            let differences = first
+                .differences(&theirs)
+                .join("; ")
+                .replace(" here, ", &format!(" in {}, ", shards[0].path))
+                .replace(" in the file", &format!(" in {}", shard.path));
+            return Err(CliError(format!(
+                "{} is not a shard of the same run as {} (fingerprint {}, not {}): {differences}",
+                shard.path, shards[0].path, header.fingerprint, first.fingerprint,
+            )));
+        }
+        let id = header.shard().map_err(|e| CliError(e.to_string()))?;
+        if id.count != count {
+            return Err(CliError(format!(
+                "{} is shard {id} but {} is of {count} shards: the run was split two ways",
+                shard.path, shards[0].path
+            )));
+        }
+    }
+    shards.sort_by_key(|s| shard_index(&s.reader.header));
+    for pair in shards.windows(2) {
+        if shard_index(&pair[0].reader.header) == shard_index(&pair[1].reader.header) {
+            return Err(CliError(format!(
+                "{} and {} are both shard {}",
+                pair[0].path,
+                pair[1].path,
+                pair[0].reader.header.shard.as_deref().unwrap_or_default()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&k| !shards.iter().any(|s| shard_index(&s.reader.header) == k))
+        .map(|k| format!("{}/{count}", k + 1))
+        .collect();
+    if !missing.is_empty() {
+        return Err(CliError(format!(
+            "shard {} missing: no file given holds {}",
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" }
+        )));
+    }
+    Ok(shards)
+}
+
+fn shard_index(header: &Header) -> u64 {
+    header.shard().map(|s| s.index).unwrap_or(0)
+}
+
+/// What the merged games are counted into.
+enum Summary<'a> {
+    Match {
+        running: RunningTally,
+        sprt: Option<Sprt>,
+        /// The game at which the SPRT decided.
+        decided_at: Option<u64>,
+    },
+    Tournament(Crosstable<'a>),
+}
+
+impl Summary<'_> {
+    /// Counts a record, unless an SPRT has already decided the match.
+    fn add(&mut self, record: &Record, forfeits: &mut Forfeits) {
+        match self {
+            Summary::Match {
+                running,
+                sprt,
+                decided_at,
+            } => {
+                if decided_at.is_some() {
+                    return;
+                }
+                forfeits.add(record);
+                let tally = running.add(record);
+                if sprt.is_some_and(|s| s.state(&tally.pentanomial).verdict != Verdict::Continue) {
+                    *decided_at = Some(record.game);
+                }
+            }
+            Summary::Tournament(table) => {
+                forfeits.add(record);
+                table.add(record);
+            }
+        }
+    }
+}
+
+/// Writes `path` through a temporary file beside it, renamed into place only when the
+/// merge succeeds.
+struct MergedFile {
+    path: PathBuf,
+    partial: PathBuf,
+    writer: BufWriter<File>,
+}
+
+impl MergedFile {
+    fn create(path: &str, header: &Header) -> Result<MergedFile, CliError> {
+        let path = PathBuf::from(path);
+        if path.exists() {
+            return Err(CliError(format!(
+                "{} already exists: merge writes a new file",
+                path.display()
+            )));
+        }
+        let mut partial = path.clone().into_os_string();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let file = File::create(&partial)
+            .map_err(|e| CliError(format!("cannot create {}: {e}", partial.display())))?;
+        let mut merged = MergedFile {
+            path,
+            partial,
+            writer: BufWriter::new(file),
+        };
+        merged.line(&header.to_line())?;
+        Ok(merged)
+    }
+
+    fn line(&mut self, text: &str) -> Result<(), CliError> {
+        writeln!(self.writer, "{text}")
+            .map_err(|e| CliError(format!("cannot write {}: {e}", self.partial.display())))
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        let fail =
+            |e: std::io::Error| CliError(format!("cannot write {}: {e}", self.path.display()));
+        self.writer.flush().map_err(fail)?;
+        std::fs::rename(&self.partial, &self.path).map_err(fail)
+    }
+}
+
+impl Drop for MergedFile {
+    fn drop(&mut self) {
+        // After a successful rename there is nothing here to remove.
+        let _ = std::fs::remove_file(&self.partial);
+    }
+}
+
+/// Streams every game of the run, in order, from the shard that holds it into `out`
+/// and `summary`; returns the games written.
+fn merge_games(
+    shards: &mut [ShardFile],
+    schedule: &Schedule,
+    out: &mut MergedFile,
+    summary: &mut Summary,
+    forfeits: &mut Forfeits,
+) -> Result<u64, CliError> {
+    let header = shards[0].reader.header.clone();
+    let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+    let count = shards.len() as u64;
+    let variant = shards[0].reader.variant.clone();
+    for game in 0..schedule.len() {
+        let shard = &mut shards[schedule.shard_of(game, count) as usize];
+        let own = schedule.clone().with_shard(
+            shard
+                .reader
+                .header
+                .shard()
+                .map_err(|e| CliError(e.to_string()))?,
+        );
+        let previous = shard.previous;
+        let Some(record) = shard.next()? else {
+            let cut = match shard.reader.cut_line {
+                Some(line) => format!(", its line {line} cut short"),
+                None => String::new(),
+            };
+            return Err(CliError(format!(
+                "game {game} is missing: {} (shard {}) ends after {} of its {} games{cut} (finish it with --resume)",
+                shard.path,
+                own.shard(),
+                shard.read,
+                own.shard_len()
+            )));
+        };
+        records::check_game(&record, game, previous, &own)
+            .and_then(|()| records::check_job(&record, &own, &labels))
+            .map_err(|e| CliError(format!("{}: {e}", shard.path)))?;
+        out.line(&record.to_line(&variant))?;
+        summary.add(&record, forfeits);
+    }
+    for shard in shards.iter_mut() {
+        if let Some(extra) = shard.next()? {
+            let what = if extra.game < schedule.len() {
+                "is recorded twice"
+            } else {
+                "is beyond the run's games"
+            };
+            return Err(CliError(format!(
+                "{}: game {} {what} (the shard's games end before it)",
+                shard.path, extra.game
+            )));
+        }
+    }
+    Ok(schedule.len())
+}
+
+pub fn run(args: &MergeArgs) -> CliResult {
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text).map_err(|e| CliError(format!("--sprt: {e}")))?),
+        None => None,
+    };
+    if args
+        .shards
+        .iter()
+        .any(|s| Path::new(s) == Path::new(&args.out))
+    {
+        return Err(CliError(format!(
+            "{} is both the merged file and a shard",
+            args.out
+        )));
+    }
+    let shards = args
+        .shards
+        .iter()
+        .map(|p| ShardFile::open(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut shards = check_shards(shards)?;
+    let header = shards[0].reader.header.clone();
+    let variant = shards[0].reader.variant.clone();
+    let schedule = header
+        .schedule(&variant)
+        .map_err(|e| CliError(format!("{}: {e}", shards[0].path)))?
+        .with_shard(Shard::WHOLE);
+    let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+    let mut summary = match header.kind.as_str() {
+        "match" => {
+            if args.anchor.is_some() {
+                return Err(CliError(
+                    "--anchor: the shards are of a match; --anchor is for a tournament".into(),
+                ));
+            }
+            Summary::Match {
+                running: RunningTally::new(&labels[0], &labels[1]),
+                sprt,
+                decided_at: None,
+            }
+        }
+        "tournament" => {
+            if sprt.is_some() {
+                return Err(CliError(
+                    "--sprt: the shards are of a tournament; an SPRT is for a match".into(),
+                ));
+            }
+            Summary::Tournament(Crosstable::new(&labels))
+        }
+        other => {
+            return Err(CliError(format!(
+                "{}: records of a '{other}', which merge does not know",
+                shards[0].path
+            )))
+        }
+    };
+    let anchor = match &args.anchor {
+        Some(label) => Some(
+            labels
+                .iter()
+                .position(|l| l == label)
+                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))?,
+        ),
+        None => None,
+    };
+    let mut whole = header.clone();
+    whole.shard = None;
+    let mut out = MergedFile::create(&args.out, &whole)?;
+    let mut forfeits = Forfeits::default();
+    let games = merge_games(
+        &mut shards,
+        &schedule,
+        &mut out,
+        &mut summary,
+        &mut forfeits,
+    )?;
+    out.finish()?;
+    let mut lines = vec![format!(
+        "merged {} into {}: {}",
+        super::plural(shards.len() as u64, "shard", "shards"),
+        args.out,
+        super::plural(games, "game", "games")
+    )];
+    let mut merge_json = json!({
+        "shards": shards.len(),
+        "out": args.out,
+        "games_recorded": games,
+    });
+    match summary {
+        Summary::Match {
+            running,
+            sprt,
+            decided_at,
+        } => {
+            if sprt.is_some() {
+                lines.push(sprt_note(decided_at, games));
+                merge_json["sprt_evaluated_at_merge"] = json!(true);
+            }
+            let match_summary = MatchSummary {
+                engines: (&labels[0], &labels[1]),
+                variant: variant.name(),
+                tally: running.tally(),
+                forfeits: &forfeits,
+                sprt,
+                stopped: decided_at.is_some(),
+            };
+            match_summary.report(&notes(lines, merge_json), args.json)
+        }
+        Summary::Tournament(table) => {
+            let tournament = TournamentSummary {
+                variant: variant.name(),
+                crosstable: &table,
+                forfeits: &forfeits,
+                anchor,
+            };
+            tournament.report(&notes(lines, merge_json), args.json)
+        }
+    }
+}
+
+fn notes(lines: Vec<String>, merge: serde_json::Value) -> Notes {
+    Notes {
+        games_per_minute: None,
+        lines,
+        json: Some(("merge", merge)),
+    }
+}
+
+/// Where the SPRT, evaluated over the merged games, stopped counting.
+fn sprt_note(decided_at: Option<u64>, games: u64) -> String {
+    match decided_at {
+        Some(game) => {
+            let after = games - game - 1;
+            format!(
+                "SPRT evaluated at merge time, over the games in order: decided at game {game}, as one process would have stopped; {} after it {} recorded but not counted",
+                super::plural(after, "game", "games"),
+                if after == 1 { "is" } else { "are" }
+            )
+        }
+        None => format!("SPRT evaluated at merge time, over all {games} games in order"),
+    }
+}
