@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::{Clock, TimeControl};
 use crate::engine::Bot;
-use crate::rules::{Board, EndReason, Game, Move, Side, Variant};
+use crate::rules::{Board, EndReason, Game, LegalMove, Move, Side, Variant};
 
 /// The default ply limit, after which a game is a draw.
 pub const DEFAULT_MAX_PLIES: usize = 1000;
@@ -254,8 +254,8 @@ pub fn play_game(
             Some(reply) => judge(&game, &turn, reply).map(Some),
             None => Ok(None),
         });
-        let reply = match played {
-            Ok(Some(reply)) => reply,
+        let (reply, legal) = match played {
+            Ok(Some(judged)) => judged,
             Ok(None) => return None,
             Err(f) => {
                 let winner = Some(mover.opponent());
@@ -275,12 +275,14 @@ pub fn play_game(
             c.left.as_millis() as u64
         });
         clock_ms.push(clock);
-        game.play_move(&reply.mv).expect("judge checked the move");
+        // Judged legal, and the game was going on: played as judged, not replayed.
+        game.push(&legal);
     }
 }
 
-/// A reply's move is legal and came in time, or the forfeit it earns.
-fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<Reply, Forfeit> {
+/// A reply's move is legal and came in time (with the move as played), or the forfeit
+/// it earns.
+fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<(Reply, LegalMove), Forfeit> {
     if let Some(clock) = turn.own_clock() {
         if reply.thought > clock.left + turn.margin {
             return Err(Forfeit {
@@ -294,11 +296,11 @@ fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<Reply, Forfeit> {
             });
         }
     }
-    if game.variant().play_move(game.board(), &reply.mv).is_none() {
-        return Err(Forfeit {
+    match game.variant().play_move(game.board(), &reply.mv) {
+        Some(legal) => Ok((reply, legal)),
+        None => Err(Forfeit {
             reason: Termination::IllegalMove,
             detail: format!("played {}, not a legal move here", reply.mv),
-        });
+        }),
     }
-    Ok(reply)
 }

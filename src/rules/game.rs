@@ -56,6 +56,8 @@ pub struct Game<'v> {
     variant: &'v Variant,
     /// Every position from the start, the current one last.
     positions: Vec<Board>,
+    /// Their hashes, kept beside them: repetitions are looked up every ply.
+    hashes: Vec<u64>,
     moves: Vec<Move>,
     max_plies: Option<usize>,
 }
@@ -66,6 +68,7 @@ impl<'v> Game<'v> {
         Game {
             variant,
             positions: vec![start],
+            hashes: vec![start.hash()],
             moves: Vec::new(),
             max_plies: None,
         }
@@ -110,24 +113,23 @@ impl<'v> Game<'v> {
     /// Hashes of the positions before the current one, oldest first: what a search needs
     /// to see repetitions.
     pub fn history(&self) -> Vec<u64> {
-        self.positions[..self.positions.len() - 1]
-            .iter()
-            .map(Board::hash)
-            .collect()
+        self.earlier_hashes().to_vec()
+    }
+
+    fn earlier_hashes(&self) -> &[u64] {
+        &self.hashes[..self.hashes.len() - 1]
     }
 
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
-        let now = self.board().hash();
-        self.positions.iter().filter(|b| b.hash() == now).count()
+        let now = self.hashes[self.hashes.len() - 1];
+        self.hashes.iter().filter(|&&h| h == now).count()
     }
 
     /// How the game has ended, or `None` while it goes on. A side without a legal move
     /// has lost even on the ply cap: the rules' result comes before adjudication.
     pub fn outcome(&self) -> Option<Outcome> {
-        let earlier = self.positions[..self.positions.len() - 1]
-            .iter()
-            .map(Board::hash);
+        let earlier = self.earlier_hashes().iter().copied();
         rules_outcome(self.variant, self.board(), earlier).or_else(|| {
             self.max_plies
                 .filter(|&cap| self.plies() >= cap)
@@ -188,12 +190,14 @@ impl<'v> Game<'v> {
         );
         self.moves.push(played.mv.clone());
         self.positions.push(played.child);
+        self.hashes.push(played.child.hash());
     }
 
     /// Takes back the last move; `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.hashes.pop();
         Some(mv)
     }
 }
