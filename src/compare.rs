@@ -2,6 +2,10 @@
 //! statistics with 95% intervals, and a test of whether the first player's advantage
 //! differs between variants.
 
+pub mod records;
+
+use std::collections::BTreeMap;
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -45,6 +49,79 @@ pub struct GameFacts {
     pub laps: Vec<u32>,
     /// Seeds captured by each move.
     pub captured: Vec<u32>,
+}
+
+impl GameFacts {
+    /// What the statistics keep of the game.
+    pub fn summary(&self) -> GameSummary {
+        let flags = |v: &[bool]| v.iter().map(|&b| b as u32).collect::<Vec<u32>>();
+        let counts = |v: &[usize]| v.iter().map(|&b| b as u32).collect::<Vec<u32>>();
+        GameSummary {
+            first: self.first,
+            winner: self.winner,
+            reason: self.reason,
+            plies: self.plies as u32,
+            branching: per_game_mean(&counts(&self.branching)),
+            laps_per_move: per_game_mean(&self.laps),
+            endless_share: per_game_mean(&flags(&self.endless)),
+            captured_per_move: per_game_mean(&self.captured),
+        }
+    }
+}
+
+/// One game reduced to what the statistics use (per-game means; `None` for a game
+/// without moves): what `compare` keeps of a game, and writes to its records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameSummary {
+    /// The side to move at the game's first position.
+    pub first: Side,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// How the game ended.
+    pub reason: EndReason,
+    /// Plies played.
+    pub plies: u32,
+    /// Mean distinct results a position.
+    pub branching: Option<f64>,
+    /// Mean laps a move.
+    pub laps_per_move: Option<f64>,
+    /// Share of positions with a pit whose moves were all endless.
+    pub endless_share: Option<f64>,
+    /// Mean seeds captured a move.
+    pub captured_per_move: Option<f64>,
+}
+
+/// Games a thread plays between two hand-overs of results in `play_in_order`: larger
+/// chunks idle less at their ends, smaller ones hold fewer results.
+const ORDERED_CHUNK_PER_THREAD: usize = 32;
+
+/// Plays `games` (indices, in order) on `pool` a chunk at a time and hands each result
+/// to `consume` in index order, holding no more than a chunk of results; `consume`
+/// says whether to go on.
+pub fn play_in_order<T: Send>(
+    pool: &rayon::ThreadPool,
+    games: impl Iterator<Item = u64>,
+    play: impl Fn(u64) -> T + Sync,
+    mut consume: impl FnMut(u64, T) -> bool,
+) {
+    use rayon::prelude::*;
+    let chunk = ORDERED_CHUNK_PER_THREAD * pool.current_num_threads();
+    let mut games = games.peekable();
+    while games.peek().is_some() {
+        let indices: Vec<u64> = games.by_ref().take(chunk).collect();
+        let results: Vec<T> = pool.install(|| indices.par_iter().map(|&i| play(i)).collect());
+        for (i, result) in indices.into_iter().zip(results) {
+            if !consume(i, result) {
+                return;
+            }
+        }
+    }
+}
+
+/// The games of each variant that `shard` plays: game `i` is shard `i mod N`'s.
+pub fn shard_games(games: u64, shard: Option<crate::schedule::Shard>) -> impl Iterator<Item = u64> {
+    let shard = shard.unwrap_or(crate::schedule::Shard::WHOLE);
+    (shard.index..games).step_by(shard.count as usize)
 }
 
 /// Random plies used to find a start that is not already over.
@@ -181,38 +258,76 @@ pub struct Mean {
     pub sd: f64,
 }
 
-/// The mean, its 95% interval and the spread of `samples`.
-pub fn mean_of(samples: &[f64]) -> Mean {
-    let n = samples.len() as f64;
-    if samples.is_empty() {
-        return Mean {
-            mean: 0.0,
-            ci95: [0.0, 0.0],
-            sd: 0.0,
-        };
+/// A mean and spread kept sample by sample (Welford's update), in constant memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunningMean {
+    count: u64,
+    mean: f64,
+    /// The sum of squared deviations from the mean.
+    squares: f64,
+}
+
+impl RunningMean {
+    /// Adds a sample.
+    pub fn add(&mut self, x: f64) {
+        self.count += 1;
+        let delta = x - self.mean;
+        self.mean += delta / self.count as f64;
+        self.squares += delta * (x - self.mean);
     }
-    let mean = samples.iter().sum::<f64>() / n;
-    let var = if samples.len() > 1 {
-        samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    let half = Z95 * (var / n).sqrt();
-    Mean {
-        mean,
-        ci95: [mean - half, mean + half],
-        sd: var.sqrt(),
+
+    /// The mean, its 95% normal interval and the samples' standard deviation.
+    pub fn mean(&self) -> Mean {
+        if self.count == 0 {
+            return Mean {
+                mean: 0.0,
+                ci95: [0.0, 0.0],
+                sd: 0.0,
+            };
+        }
+        let n = self.count as f64;
+        let var = if self.count > 1 {
+            self.squares / (n - 1.0)
+        } else {
+            0.0
+        };
+        let half = Z95 * (var / n).sqrt();
+        Mean {
+            mean: self.mean,
+            ci95: [self.mean - half, self.mean + half],
+            sd: var.sqrt(),
+        }
     }
 }
 
-/// The `q`-quantile (0..=1) of sorted samples, by linear interpolation.
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
+/// The mean, its 95% interval and the spread of `samples`.
+pub fn mean_of(samples: &[f64]) -> Mean {
+    let mut running = RunningMean::default();
+    samples.iter().for_each(|&x| running.add(x));
+    running.mean()
+}
+
+/// The `q`-quantile (0..=1) of the samples counted in `counts` (value -> how many), by
+/// linear interpolation between the order statistics.
+fn quantile(counts: &BTreeMap<u32, u64>, q: f64) -> f64 {
+    let n: u64 = counts.values().sum();
+    if n == 0 {
         return 0.0;
     }
-    let at = q * (sorted.len() - 1) as f64;
-    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
+    let at = q * (n - 1) as f64;
+    let (lo, hi) = (at.floor() as u64, at.ceil() as u64);
+    let nth = |rank: u64| {
+        let mut seen = 0;
+        for (&value, &count) in counts {
+            seen += count;
+            if rank < seen {
+                return value as f64;
+            }
+        }
+        unreachable!("rank below the count")
+    };
+    let (a, b) = (nth(lo), nth(hi));
+    a + (b - a) * (at - lo as f64)
 }
 
 /// Game lengths.
@@ -265,9 +380,9 @@ pub struct VariantStats {
     pub end_repetition: Proportion,
     /// Games drawn at the ply limit.
     pub end_ply_limit: Proportion,
-    /// Every game's length, for plots.
+    /// How many games had each length, for plots.
     #[serde(skip)]
-    pub lengths: Vec<f64>,
+    pub length_counts: BTreeMap<u32, u64>,
 }
 
 fn per_game_mean<T: Copy + Into<f64>>(values: &[T]) -> Option<f64> {
@@ -275,44 +390,100 @@ fn per_game_mean<T: Copy + Into<f64>>(values: &[T]) -> Option<f64> {
         .then(|| values.iter().map(|&v| v.into()).sum::<f64>() / values.len() as f64)
 }
 
+/// The statistics of one variant's games, kept up to date game by game in memory that
+/// does not grow with the games (lengths are counted by value, and a game lasts at most
+/// the ply cap).
+#[derive(Clone, Debug, Default)]
+pub struct VariantTally {
+    games: u64,
+    south_wins: u64,
+    north_wins: u64,
+    first_wins: u64,
+    second_wins: u64,
+    reasons: [u64; 3],
+    plies: RunningMean,
+    length_counts: BTreeMap<u32, u64>,
+    branching: RunningMean,
+    laps_per_move: RunningMean,
+    endless_share: RunningMean,
+    captured_per_move: RunningMean,
+}
+
+impl VariantTally {
+    /// Counts a game.
+    pub fn add(&mut self, g: &GameSummary) {
+        self.games += 1;
+        match g.winner {
+            Some(Side::South) => self.south_wins += 1,
+            Some(Side::North) => self.north_wins += 1,
+            None => {}
+        }
+        if g.winner == Some(g.first) {
+            self.first_wins += 1;
+        } else if g.winner == Some(g.first.opponent()) {
+            self.second_wins += 1;
+        }
+        self.reasons[reason_index(g.reason)] += 1;
+        self.plies.add(g.plies as f64);
+        *self.length_counts.entry(g.plies).or_insert(0) += 1;
+        let means = [
+            (&mut self.branching, g.branching),
+            (&mut self.laps_per_move, g.laps_per_move),
+            (&mut self.endless_share, g.endless_share),
+            (&mut self.captured_per_move, g.captured_per_move),
+        ];
+        for (running, value) in means {
+            if let Some(x) = value {
+                running.add(x);
+            }
+        }
+    }
+
+    /// The statistics so far, labelled `variant`.
+    pub fn stats(&self, variant: &str) -> VariantStats {
+        let n = self.games;
+        let counts = &self.length_counts;
+        VariantStats {
+            variant: variant.to_string(),
+            games: n,
+            south_wins: wilson(self.south_wins, n),
+            north_wins: wilson(self.north_wins, n),
+            draws: wilson(n - self.south_wins - self.north_wins, n),
+            first_player_wins: wilson(self.first_wins, n),
+            second_player_wins: wilson(self.second_wins, n),
+            plies: Lengths {
+                mean: self.plies.mean(),
+                median: quantile(counts, 0.5),
+                p25: quantile(counts, 0.25),
+                p75: quantile(counts, 0.75),
+                min: counts.keys().next().map_or(0.0, |&l| l as f64),
+                max: counts.keys().next_back().map_or(0.0, |&l| l as f64),
+            },
+            branching: self.branching.mean(),
+            laps_per_move: self.laps_per_move.mean(),
+            endless_share: self.endless_share.mean(),
+            captured_per_move: self.captured_per_move.mean(),
+            end_no_moves: wilson(self.reasons[reason_index(EndReason::NoMoves)], n),
+            end_repetition: wilson(self.reasons[reason_index(EndReason::Repetition)], n),
+            end_ply_limit: wilson(self.reasons[reason_index(EndReason::PlyLimit)], n),
+            length_counts: counts.clone(),
+        }
+    }
+}
+
+fn reason_index(reason: EndReason) -> usize {
+    match reason {
+        EndReason::NoMoves => 0,
+        EndReason::Repetition => 1,
+        EndReason::PlyLimit => 2,
+    }
+}
+
 /// Summarises the games of one variant.
 pub fn summarise(variant: &str, games: &[GameFacts]) -> VariantStats {
-    let n = games.len() as u64;
-    let count = |f: &dyn Fn(&GameFacts) -> bool| games.iter().filter(|g| f(g)).count() as u64;
-    let mut lengths: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
-    let unsorted = lengths.clone();
-    lengths.sort_by(f64::total_cmp);
-    let collect =
-        |f: &dyn Fn(&GameFacts) -> Option<f64>| games.iter().filter_map(f).collect::<Vec<f64>>();
-    VariantStats {
-        variant: variant.to_string(),
-        games: n,
-        south_wins: wilson(count(&|g| g.winner == Some(Side::South)), n),
-        north_wins: wilson(count(&|g| g.winner == Some(Side::North)), n),
-        draws: wilson(count(&|g| g.winner.is_none()), n),
-        first_player_wins: wilson(count(&|g| g.winner == Some(g.first)), n),
-        second_player_wins: wilson(count(&|g| g.winner == Some(g.first.opponent())), n),
-        plies: Lengths {
-            mean: mean_of(&unsorted),
-            median: quantile(&lengths, 0.5),
-            p25: quantile(&lengths, 0.25),
-            p75: quantile(&lengths, 0.75),
-            min: lengths.first().copied().unwrap_or(0.0),
-            max: lengths.last().copied().unwrap_or(0.0),
-        },
-        branching: mean_of(&collect(&|g| {
-            per_game_mean(&g.branching.iter().map(|&b| b as u32).collect::<Vec<_>>())
-        })),
-        laps_per_move: mean_of(&collect(&|g| per_game_mean(&g.laps))),
-        endless_share: mean_of(&collect(&|g| {
-            per_game_mean(&g.endless.iter().map(|&e| e as u32).collect::<Vec<_>>())
-        })),
-        captured_per_move: mean_of(&collect(&|g| per_game_mean(&g.captured))),
-        end_no_moves: wilson(count(&|g| g.reason == EndReason::NoMoves), n),
-        end_repetition: wilson(count(&|g| g.reason == EndReason::Repetition), n),
-        end_ply_limit: wilson(count(&|g| g.reason == EndReason::PlyLimit), n),
-        lengths: unsorted,
-    }
+    let mut tally = VariantTally::default();
+    games.iter().for_each(|g| tally.add(&g.summary()));
+    tally.stats(variant)
 }
 
 /// A two-sided two-proportion z-test (pooled variance) of the first player's win rate.

@@ -142,11 +142,11 @@ fn lengths(area: &Area, stats: &[VariantStats]) -> Result<(), Box<dyn std::error
             vec![(mid, p.p75), (mid, p.max)],
             BLACK.stroke_width(1),
         )))?;
-        // Each game as a dot beside the box.
+        // Each length some game had, as a dot beside the box.
         chart.draw_series(
-            s.lengths
-                .iter()
-                .map(|&l| Circle::new((x1 + 0.08, l), 2, colour.mix(0.5).filled())),
+            s.length_counts
+                .keys()
+                .map(|&l| Circle::new((x1 + 0.08, l as f64), 2, colour.mix(0.5).filled())),
         )?;
     }
     Ok(())

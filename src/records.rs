@@ -224,13 +224,7 @@ impl Header {
         let mut unsigned = self.clone();
         unsigned.fingerprint.clear();
         unsigned.shard = None;
-        let text = serde_json::to_string(&unsigned).expect("headers serialise");
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in text.bytes() {
-            hash ^= byte as u64;
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("{hash:016x}")
+        fingerprint_of(&serde_json::to_string(&unsigned).expect("headers serialise"))
     }
 
     /// The header's line (no newline).
@@ -359,6 +353,44 @@ impl Header {
         field(&mut out, "shard", shard(&self.shard), shard(&file.shard));
         out
     }
+}
+
+/// A header's fingerprint: FNV-1a (64 bits, hex) over its JSON with an empty
+/// fingerprint and no shard.
+pub(crate) fn fingerprint_of(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= byte as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The `kind` a records file's header names (`match`, `tournament`, `compare`), read
+/// from its first line that is not blank; `None` for a file without one.
+pub fn kind_of(path: &Path) -> Result<Option<String>, RecordsError> {
+    let name = path.display();
+    let file =
+        File::open(path).map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
+    let mut reader = BufReader::new(file);
+    while let Some((text, _)) =
+        read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+    {
+        if text.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| RecordsError::Line {
+                path: name.to_string(),
+                line: 1,
+                message: format!("not a records header: {e}"),
+            })?;
+        return Ok(value
+            .get("kind")
+            .and_then(|k| k.as_str())
+            .map(str::to_string));
+    }
+    Ok(None)
 }
 
 /// One finished game.
@@ -506,7 +538,7 @@ pub struct RecordsFile {
 
 /// Reads one line of at most `MAX_LINE_BYTES`; `None` at the end of the file. The flag
 /// says whether the line ended with a newline.
-fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String> {
+pub(crate) fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_LINE_BYTES + 1)

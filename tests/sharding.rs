@@ -424,3 +424,132 @@ fn a_shard_resumes_and_its_options_are_checked() {
         );
     }
 }
+
+#[test]
+fn a_sharded_comparison_merges_to_the_single_run() {
+    let dir = scratch("shard-compare");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let common = [
+        "compare",
+        "--variant",
+        "isolo-boys",
+        "--variant",
+        "isolo-women",
+        "--engine",
+        "ab:depth=1",
+        "--games",
+        "23",
+        "--seed",
+        "4",
+        "--max-plies",
+        "200",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = common.to_vec();
+        args.extend(extra);
+        ok(&args)
+    };
+    let (whole, whole_csv) = (path("whole.jsonl"), path("whole.csv"));
+    let whole_text = with(&["--out", &whole, "--csv", &whole_csv, "--concurrency", "2"]);
+    let whole_json = summary_json(&with(&["--json"]));
+    let shards: Vec<String> = (1..=3).map(|k| path(&format!("c{k}.jsonl"))).collect();
+    for (k, shard) in shards.iter().enumerate() {
+        let id = format!("{}/3", k + 1);
+        let text = with(&["--shard", &id, "--out", shard]);
+        assert!(text.contains(&format!("shard {id}: ")), "{text}");
+    }
+    let (merged, merged_csv, plot) = (path("merged.jsonl"), path("merged.csv"), path("m.svg"));
+    let merged_text = ok(&[
+        "merge",
+        &merged,
+        &shards[2],
+        &shards[0],
+        &shards[1],
+        "--csv",
+        &merged_csv,
+        "--plot",
+        &plot,
+    ]);
+    assert_eq!(summary_lines(&merged_text), summary_lines(&whole_text));
+    assert!(merged_text.contains("merged 3 shards"), "{merged_text}");
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+        "the merged records are the single run's, byte for byte"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&merged_csv).unwrap(),
+        std::fs::read_to_string(&whole_csv).unwrap()
+    );
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+    let merged_json = ok(&[
+        "merge",
+        &path("again.jsonl"),
+        &shards[0],
+        &shards[1],
+        &shards[2],
+        "--json",
+    ]);
+    assert_eq!(summary_json(&merged_json), whole_json);
+
+    // Refusals: a missing shard, one of another comparison, match options, a whole file.
+    let out = path("refused.jsonl");
+    refused(
+        &["merge", &out, &shards[0], &shards[1]],
+        "shard 3/3 missing",
+    );
+    let other = path("other.jsonl");
+    let mut other_args = common.to_vec();
+    other_args[10] = "5";
+    other_args.extend(["--shard", "3/3", "--out", &other]);
+    ok(&other_args);
+    refused(
+        &["merge", &out, &shards[0], &shards[1], &other],
+        "is not a shard of the same comparison",
+    );
+    refused(
+        &[
+            "merge",
+            &out,
+            &shards[0],
+            &shards[1],
+            &shards[2],
+            "--sprt",
+            "0,5,0.05,0.05",
+        ],
+        "these are a comparison's",
+    );
+    refused(
+        &["merge", &out, &whole],
+        "holds a whole comparison, not a shard",
+    );
+    let cut = path("cut.jsonl");
+    let text = std::fs::read_to_string(&shards[1]).unwrap();
+    std::fs::write(&cut, &text[..text.len() - 20]).unwrap();
+    refused(&["merge", &out, &shards[0], &cut, &shards[2]], "cut short");
+    assert!(!Path::new(&out).exists());
+    refused(
+        &[
+            "compare",
+            "--variant",
+            "isolo-boys",
+            "--variant",
+            "isolo-women",
+            "--shard",
+            "1/2",
+        ],
+        "--shard needs --out FILE",
+    );
+    refused(
+        &[
+            "compare",
+            "--variant",
+            "isolo-boys",
+            "--variant",
+            "isolo-women",
+            "--out",
+            &whole,
+        ],
+        "already exists",
+    );
+}

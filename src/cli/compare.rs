@@ -2,21 +2,24 @@
 //! Wilson intervals, game lengths, branching, laps, endless moves, captures, end reasons,
 //! and a two-proportion z-test of the first player's advantage between variants.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use clap::Args;
 use serde_json::json;
 
-use super::matches::progress_bar;
+use super::matches::{progress_bar, Notes};
 use super::{emit, emit_json, CliError, CliResult};
+use isolo_ai::compare::records::{CompareHeader, CompareWriter, ComparedGame, VariantEntry};
 use isolo_ai::compare::{
-    first_player_test, opening, play_compared, summarise, GameFacts, Openings, VariantStats,
+    first_player_test, opening, play_compared, play_in_order, shard_games, Openings, VariantStats,
+    VariantTally,
 };
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::game::DEFAULT_MAX_PLIES;
 use isolo_ai::openings::load_suite;
 use isolo_ai::rules::Variant;
 use isolo_ai::schedule::game_seed;
+use isolo_ai::schedule::Shard;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
@@ -49,6 +52,13 @@ pub struct CompareArgs {
     /// Draw an SVG chart here: win rates with interval whiskers, game-length distributions
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
+    /// Write one JSON line per game here (a header first), for merge
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Play only shard K of N (game i of each variant is shard i mod N's); combine the
+    /// shards' --out files with isolo-ai merge
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// How many different starts `openings` gives, where that is bounded (random plies vary
@@ -77,43 +87,84 @@ fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
     }
 }
 
-/// Plays the games of one variant on `concurrency` threads, in index order.
-fn play_variant(
-    variant: &Variant,
-    engine: &EngineSpec,
-    openings: &Openings,
-    args: &CompareArgs,
-    on_game: &(dyn Fn() + Sync),
-) -> Result<Vec<GameFacts>, CliError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.concurrency)
-        .build()
-        .map_err(|e| CliError(format!("--concurrency: {e}")))?;
-    let next = AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::new());
-    pool.scope(|scope| {
-        for _ in 0..args.concurrency {
-            scope.spawn(|_| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed) as u64;
-                if i >= args.games {
-                    break;
-                }
-                let seed = game_seed(args.seed, i);
-                let start = opening(variant, openings, i, seed);
-                let facts = play_compared(variant, engine, start, seed, args.max_plies);
-                results
-                    .lock()
-                    .expect("no game thread panicked")
-                    .push((i, facts));
-                on_game();
-            });
+/// Where compare's statistics go besides standard output.
+pub struct Outputs<'a> {
+    pub json: bool,
+    pub csv: Option<&'a str>,
+    pub plot: Option<&'a str>,
+}
+
+impl Outputs<'_> {
+    /// Checks the CSV and plot paths before any game is played.
+    pub fn check(&self) -> CliResult {
+        if let Some(path) = self.plot {
+            if !path.to_ascii_lowercase().ends_with(".svg") {
+                return Err(CliError(format!(
+                    "--plot: {path}: the chart is written as SVG only: name the file .svg"
+                )));
+            }
+            super::check_output("--plot", path)?;
         }
-    });
-    let mut results = results.into_inner().expect("no game thread panicked");
-    results.sort_by_key(|(i, _)| *i);
-    results
-        .into_iter()
-        .map(|(_, f)| f.map_err(|e| CliError(format!("--engine: {e}"))))
+        if let Some(path) = self.csv {
+            super::check_output("--csv", path)?;
+        }
+        Ok(())
+    }
+}
+
+/// The statistics, the first-player tests, the CSV and the plot: what `compare` prints
+/// and writes, and `merge` for a sharded comparison.
+pub fn report(
+    stats: &[VariantStats],
+    engine: &str,
+    games_per_variant: u64,
+    outputs: &Outputs,
+    notes: &Notes,
+) -> CliResult {
+    let tests: Vec<_> = (0..stats.len())
+        .flat_map(|i| (i + 1..stats.len()).map(move |j| (i, j)))
+        .map(|(i, j)| first_player_test(&stats[i], &stats[j]))
+        .collect();
+    if let Some(path) = outputs.csv {
+        std::fs::write(path, csv(stats))
+            .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
+    }
+    if let Some(path) = outputs.plot {
+        crate::plot::write_svg(path, stats).map_err(|e| CliError(format!("--plot: {e}")))?;
+    }
+    if outputs.json {
+        let mut value = json!({
+            "engine": engine,
+            "games_per_variant": games_per_variant,
+            "variants": stats,
+            "first_player_tests": tests,
+            "test": "two-sided two-proportion z-test (pooled) of the first player's win rate",
+        });
+        if let Some((key, extra)) = &notes.json {
+            value[*key] = extra.clone();
+        }
+        return emit_json(&value);
+    }
+    emit(&(text(stats, &tests, engine) + &notes.text()))
+}
+
+/// Each variant's label: its rules' name, and its path too where names repeat.
+fn labels(variants: &[Variant], given: &[String]) -> Vec<String> {
+    variants
+        .iter()
+        .zip(given)
+        .map(|(variant, spec)| {
+            let shared = variants
+                .iter()
+                .filter(|v| v.name() == variant.name())
+                .count()
+                > 1;
+            if shared && spec != variant.name() {
+                format!("{} ({spec})", variant.name())
+            } else {
+                variant.name().to_string()
+            }
+        })
         .collect()
 }
 
@@ -130,16 +181,23 @@ pub fn run(args: &CompareArgs) -> CliResult {
         ));
     }
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
-    if let Some(path) = &args.plot {
-        if !path.to_ascii_lowercase().ends_with(".svg") {
-            return Err(CliError(format!(
-                "--plot: {path}: the chart is written as SVG only: name the file .svg"
-            )));
-        }
-        super::check_output("--plot", path)?;
-    }
-    if let Some(path) = &args.csv {
-        super::check_output("--csv", path)?;
+    let outputs = Outputs {
+        json: args.json,
+        csv: args.csv.as_deref(),
+        plot: args.plot.as_deref(),
+    };
+    outputs.check()?;
+    let shard = match &args.shard {
+        Some(text) => Some(
+            text.parse::<Shard>()
+                .map_err(|e| CliError(format!("--shard: {e}")))?,
+        ),
+        None => None,
+    };
+    if shard.is_some() && args.out.is_none() {
+        return Err(CliError(
+            "--shard needs --out FILE: a shard's records are what merge combines".into(),
+        ));
     }
     let variants: Vec<Variant> = args
         .variants
@@ -159,46 +217,122 @@ pub fn run(args: &CompareArgs) -> CliResult {
             super::plural(distinct_starts, "game", "games"),
         );
     }
-    let bar = progress_bar(args.games * variants.len() as u64, 0);
+    let labels = labels(&variants, &args.variants);
+    let mut out = match &args.out {
+        Some(path) => {
+            let header = header(args, &variants, &labels, &openings, shard);
+            Some(
+                CompareWriter::create(Path::new(path), &header)
+                    .map_err(|e| CliError(format!("--out: {e}")))?,
+            )
+        }
+        None => None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.concurrency)
+        .build()
+        .map_err(|e| CliError(format!("--concurrency: {e}")))?;
+    let per_variant = shard_games(args.games, shard).count() as u64;
+    let bar = progress_bar(per_variant * variants.len() as u64, 0);
     let mut stats: Vec<VariantStats> = Vec::new();
-    for ((variant, spec), openings) in variants.iter().zip(&args.variants).zip(&openings) {
-        // A variant is named by its rules' name; by its path too where names repeat.
-        let shared = variants
-            .iter()
-            .filter(|v| v.name() == variant.name())
-            .count()
-            > 1;
-        let label = if shared && spec != variant.name() {
-            format!("{} ({spec})", variant.name())
-        } else {
-            variant.name().to_string()
-        };
-        bar.set_message(label.clone());
-        let games = play_variant(variant, &engine, openings, args, &|| bar.inc(1))?;
-        stats.push(summarise(&label, &games));
+    for (v, (variant, openings)) in variants.iter().zip(&openings).enumerate() {
+        bar.set_message(labels[v].clone());
+        let mut tally = VariantTally::default();
+        let mut failure = None;
+        play_in_order(
+            &pool,
+            shard_games(args.games, shard),
+            |i| {
+                let seed = game_seed(args.seed, i);
+                let start = opening(variant, openings, i, seed);
+                play_compared(variant, &engine, start, seed, args.max_plies)
+                    .map(|f| (seed, f.summary()))
+            },
+            |game, result| {
+                bar.inc(1);
+                let written = result
+                    .map_err(|e| CliError(format!("--engine: {e}")))
+                    .and_then(|(seed, summary)| {
+                        tally.add(&summary);
+                        match out.as_mut() {
+                            Some(file) => file
+                                .line(
+                                    &ComparedGame {
+                                        variant: v,
+                                        game,
+                                        seed,
+                                        summary,
+                                    }
+                                    .to_line(),
+                                )
+                                .map_err(|e| CliError(format!("--out: {e}"))),
+                            None => Ok(()),
+                        }
+                    });
+                let ok = written.is_ok();
+                failure = written.err();
+                ok
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        stats.push(tally.stats(&labels[v]));
     }
     bar.finish_and_clear();
-    let tests: Vec<_> = (0..stats.len())
-        .flat_map(|i| (i + 1..stats.len()).map(move |j| (i, j)))
-        .map(|(i, j)| first_player_test(&stats[i], &stats[j]))
+    if let Some(file) = out {
+        file.finish().map_err(|e| CliError(format!("--out: {e}")))?;
+    }
+    let notes = Notes {
+        games_per_minute: None,
+        lines: shard
+            .map(|s| {
+                vec![format!(
+                    "shard {s}: {} of each variant; combine the shards' records with isolo-ai merge",
+                    super::plural(per_variant, "game", "games")
+                )]
+            })
+            .unwrap_or_default(),
+        json: shard.map(|s| ("shard", json!(s.to_string()))),
+    };
+    report(&stats, &engine.label, args.games, &outputs, &notes)
+}
+
+/// The records header of this comparison.
+fn header(
+    args: &CompareArgs,
+    variants: &[Variant],
+    labels: &[String],
+    openings: &[Openings],
+    shard: Option<Shard>,
+) -> CompareHeader {
+    let entries = variants
+        .iter()
+        .zip(labels)
+        .map(|(v, label)| VariantEntry {
+            label: label.clone(),
+            name: v.name().to_string(),
+            rules: v.rules().to_toml(),
+        })
         .collect();
-    if let Some(path) = &args.csv {
-        std::fs::write(path, csv(&stats))
-            .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
-    }
-    if let Some(path) = &args.plot {
-        crate::plot::write_svg(path, &stats).map_err(|e| CliError(format!("--plot: {e}")))?;
-    }
-    if args.json {
-        return emit_json(&json!({
-            "engine": engine.label,
-            "games_per_variant": args.games,
-            "variants": stats,
-            "first_player_tests": tests,
-            "test": "two-sided two-proportion z-test (pooled) of the first player's win rate",
-        }));
-    }
-    emit(&text(&stats, &tests, &engine.label))
+    let suite = variants
+        .iter()
+        .zip(openings)
+        .filter_map(|(v, o)| match o {
+            Openings::Suite(boards) => Some(boards.iter().map(|b| v.format_position(b)).collect()),
+            _ => None,
+        })
+        .collect();
+    CompareHeader::new(
+        entries,
+        &args.engine,
+        args.games,
+        &args.openings,
+        suite,
+        args.max_plies,
+        args.seed,
+        shard,
+    )
 }
 
 /// Percent with its interval.

@@ -36,6 +36,12 @@ pub struct MergeArgs {
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
+    /// A comparison: write one CSV row per variant here
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<String>,
+    /// A comparison: draw its SVG chart here
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
 }
 
 /// One shard's file, read record by record.
@@ -186,7 +192,7 @@ struct MergedFile {
 }
 
 impl MergedFile {
-    fn create(path: &str, header: &Header) -> Result<MergedFile, CliError> {
+    fn create(path: &str, header_line: &str) -> Result<MergedFile, CliError> {
         let path = PathBuf::from(path);
         if path.exists() {
             return Err(CliError(format!(
@@ -204,7 +210,7 @@ impl MergedFile {
             partial,
             writer: BufWriter::new(file),
         };
-        merged.line(&header.to_line())?;
+        merged.line(header_line)?;
         Ok(merged)
     }
 
@@ -301,6 +307,21 @@ pub fn run(args: &MergeArgs) -> CliResult {
             args.out
         )));
     }
+    let first = Path::new(&args.shards[0]);
+    if first.exists()
+        && records::kind_of(first)
+            .map_err(|e| CliError(e.to_string()))?
+            .as_deref()
+            == Some("compare")
+    {
+        return merge_compare::run(args);
+    }
+    if args.csv.is_some() || args.plot.is_some() {
+        return Err(CliError(
+            "--csv and --plot are for a comparison's shards; these are a match's or a tournament's"
+                .into(),
+        ));
+    }
     let shards = args
         .shards
         .iter()
@@ -353,7 +374,7 @@ pub fn run(args: &MergeArgs) -> CliResult {
     };
     let mut whole = header.clone();
     whole.shard = None;
-    let mut out = MergedFile::create(&args.out, &whole)?;
+    let mut out = MergedFile::create(&args.out, &whole.to_line())?;
     let mut forfeits = Forfeits::default();
     let games = merge_games(
         &mut shards,
@@ -403,6 +424,201 @@ pub fn run(args: &MergeArgs) -> CliResult {
             };
             tournament.report(&notes(lines, merge_json), args.json)
         }
+    }
+}
+
+mod merge_compare {
+    //! Merging a sharded comparison: game `i` of each variant is shard `i mod N`'s.
+
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::{notes, MergeArgs, MergedFile};
+    use crate::cli::compare::{report, Outputs};
+    use crate::cli::{CliError, CliResult};
+    use isolo_ai::compare::records::{CompareHeader, CompareReader};
+    use isolo_ai::compare::VariantTally;
+    use isolo_ai::schedule::game_seed;
+
+    struct Shard {
+        path: String,
+        reader: CompareReader,
+        index: u64,
+    }
+
+    /// The shards in shard order, checked to be the N shards of one comparison.
+    fn open_shards(args: &MergeArgs) -> Result<Vec<Shard>, CliError> {
+        let mut shards = Vec::new();
+        for path in &args.shards {
+            let reader = CompareReader::open(Path::new(path)).map_err(CliError)?;
+            let Some(id) = reader
+                .header
+                .shard()
+                .map_err(|e| CliError(format!("{path}: {e}")))?
+            else {
+                return Err(CliError(format!(
+                    "{path} holds a whole comparison, not a shard (its header names no shard): merge combines the --out files of runs with --shard K/N"
+                )));
+            };
+            shards.push((
+                id,
+                Shard {
+                    path: path.clone(),
+                    reader,
+                    index: id.index,
+                },
+            ));
+        }
+        let (first_id, first) = (&shards[0].0, &shards[0].1);
+        let count = first_id.count;
+        for (id, shard) in &shards {
+            let header = &shard.reader.header;
+            if header.fingerprint != first.reader.header.fingerprint {
+                let differences = first
+                    .reader
+                    .header
+                    .differences(header)
+                    .join("; ")
+                    .replace(" here, ", &format!(" in {}, ", first.path))
+                    .replace(" in the file", &format!(" in {}", shard.path));
+                return Err(CliError(format!(
+                    "{} is not a shard of the same comparison as {}: {differences}",
+                    shard.path, first.path
+                )));
+            }
+            if id.count != count {
+                return Err(CliError(format!(
+                    "{} is shard {id} but {} is of {count} shards: the comparison was split two ways",
+                    shard.path, first.path
+                )));
+            }
+        }
+        shards.sort_by_key(|(id, _)| id.index);
+        for pair in shards.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                return Err(CliError(format!(
+                    "{} and {} are both shard {}",
+                    pair[0].1.path, pair[1].1.path, pair[0].0
+                )));
+            }
+        }
+        let missing: Vec<String> = (0..count)
+            .filter(|&k| !shards.iter().any(|(id, _)| id.index == k))
+            .map(|k| format!("{}/{count}", k + 1))
+            .collect();
+        if !missing.is_empty() {
+            return Err(CliError(format!(
+                "shard {} missing: no file given holds {}",
+                missing.join(", "),
+                if missing.len() == 1 { "it" } else { "them" }
+            )));
+        }
+        Ok(shards.into_iter().map(|(_, s)| s).collect())
+    }
+
+    /// Streams every game, variant by variant, from the shard that holds it into `out`
+    /// and the tallies.
+    fn merge_games(
+        shards: &mut [Shard],
+        header: &CompareHeader,
+        out: &mut MergedFile,
+    ) -> Result<Vec<VariantTally>, CliError> {
+        let count = shards.len() as u64;
+        let mut tallies = vec![VariantTally::default(); header.variants.len()];
+        for (v, tally) in tallies.iter_mut().enumerate() {
+            let label = &header.variants[v].label;
+            for i in 0..header.games_per_variant {
+                let shard = &mut shards[(i % count) as usize];
+                let game = shard.reader.next_game().map_err(CliError)?.ok_or_else(|| {
+                    CliError(format!(
+                        "game {i} of {label} is missing: {} (shard {}/{count}) ends before it (an interrupted shard: run it again)",
+                        shard.path,
+                        shard.index + 1
+                    ))
+                })?;
+                if (game.variant, game.game) != (v, i) {
+                    let what = if (game.variant, game.game) < (v, i) {
+                        format!(
+                            "game {} of variant {} is recorded twice",
+                            game.game, game.variant
+                        )
+                    } else if game.game % count != shard.index {
+                        format!(
+                            "game {} of variant {} belongs to shard {}/{count}",
+                            game.game,
+                            game.variant,
+                            game.game % count + 1
+                        )
+                    } else {
+                        format!("game {i} of {label} is missing")
+                    };
+                    return Err(CliError(format!("{}: {what}", shard.path)));
+                }
+                if game.seed != game_seed(header.seed, i) {
+                    return Err(CliError(format!(
+                        "{}: game {i} of {label} does not have the comparison's seed",
+                        shard.path
+                    )));
+                }
+                out.line(&game.to_line())?;
+                tally.add(&game.summary);
+            }
+        }
+        for shard in shards.iter_mut() {
+            if let Some(extra) = shard.reader.next_game().map_err(CliError)? {
+                return Err(CliError(format!(
+                    "{}: game {} of variant {} is beyond the comparison's games or recorded twice",
+                    shard.path, extra.game, extra.variant
+                )));
+            }
+        }
+        Ok(tallies)
+    }
+
+    pub fn run(args: &MergeArgs) -> CliResult {
+        if args.sprt.is_some() || args.anchor.is_some() {
+            return Err(CliError(
+                "--sprt and --anchor are for a match's or a tournament's shards; these are a comparison's".into(),
+            ));
+        }
+        let outputs = Outputs {
+            json: args.json,
+            csv: args.csv.as_deref(),
+            plot: args.plot.as_deref(),
+        };
+        outputs.check()?;
+        let mut shards = open_shards(args)?;
+        let mut whole = shards[0].reader.header.clone();
+        whole.shard = None;
+        let engine = isolo_ai::engine::EngineSpec::parse(&whole.engine)
+            .map_err(|e| CliError(format!("{}: header engine: {e}", shards[0].path)))?;
+        let mut out = MergedFile::create(
+            &args.out,
+            &serde_json::to_string(&whole).expect("headers serialise"),
+        )?;
+        let tallies = merge_games(&mut shards, &whole, &mut out)?;
+        out.finish()?;
+        let stats: Vec<_> = tallies
+            .iter()
+            .zip(&whole.variants)
+            .map(|(t, v)| t.stats(&v.label))
+            .collect();
+        let games = whole.games_per_variant * whole.variants.len() as u64;
+        let lines = vec![format!(
+            "merged {} into {}: {}",
+            crate::cli::plural(shards.len() as u64, "shard", "shards"),
+            args.out,
+            crate::cli::plural(games, "game", "games")
+        )];
+        let merge = json!({"shards": shards.len(), "out": args.out, "games_recorded": games});
+        report(
+            &stats,
+            &engine.label,
+            whole.games_per_variant,
+            &outputs,
+            &notes(lines, merge),
+        )
     }
 }
 

@@ -5,10 +5,11 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rayon::prelude::*;
 
 use super::{CliError, CliResult};
-use isolo_ai::compare::{opening, play_compared, summarise, GameFacts, Openings};
+use isolo_ai::compare::{
+    opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
+};
 use isolo_ai::engine::EngineSpec;
 use isolo_ai::rules::notation::parse_rows;
 use isolo_ai::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
@@ -263,28 +264,40 @@ fn play_reading(
     engine: &EngineSpec,
     args: &ResultsArgs,
     pool: &rayon::ThreadPool,
-) -> Result<Vec<GameFacts>, CliError> {
+) -> Result<VariantStats, CliError> {
     let started = Instant::now();
     let budget = args.games_time_ms.map(Duration::from_millis);
-    let games: Vec<Option<Result<GameFacts, _>>> = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .map(|i| {
-                // (The first game always plays, so every row has statistics.)
-                if i > 0 && budget.is_some_and(|b| started.elapsed() >= b) {
-                    return None;
-                }
-                let seed = game_seed(args.seed, i);
-                let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
-                Some(play_compared(variant, engine, start, seed, args.game_plies))
-            })
-            .collect()
-    });
-    games
-        .into_iter()
-        .flatten()
-        .map(|g| g.map_err(|e| CliError(format!("--engine: {e}"))))
-        .collect()
+    let mut tally = VariantTally::default();
+    let mut failure = None;
+    play_in_order(
+        pool,
+        0..args.games,
+        |i| {
+            // (The first game always plays, so every row has statistics.)
+            if i > 0 && budget.is_some_and(|b| started.elapsed() >= b) {
+                return None;
+            }
+            let seed = game_seed(args.seed, i);
+            let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
+            Some(play_compared(variant, engine, start, seed, args.game_plies).map(|f| f.summary()))
+        },
+        |_, game| match game {
+            Some(Ok(summary)) => {
+                tally.add(&summary);
+                true
+            }
+            Some(Err(e)) => {
+                failure = Some(CliError(format!("--engine: {e}")));
+                false
+            }
+            // A game past the budget: the others of its chunk may have played.
+            None => true,
+        },
+    );
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(tally.stats(variant.name())),
+    }
 }
 
 /// A page for some presets only must not replace a page holding others, unless asked.
@@ -377,8 +390,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     solution.time.as_millis()
                 ),
                 Verdict::Unknown => {
-                    let games = play_reading(&variant, &engine, args, &pool)?;
-                    let s = summarise(&reading.name, &games);
+                    let s = play_reading(&variant, &engine, args, &pool)?;
                     let pct = |p: &isolo_ai::compare::Proportion| {
                         format!(
                             "{:.0}% [{:.0}, {:.0}]",
@@ -390,7 +402,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     format!(
                         "unsolved (depth {}) | {} games: South {}, North {}, draws {}; plies mean {:.0}, median {}; branching {:.1}; endless-move positions {:.1}% |",
                         solution.depth,
-                        games.len(),
+                        s.games,
                         pct(&s.south_wins),
                         pct(&s.north_wins),
                         pct(&s.draws),
