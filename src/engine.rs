@@ -25,8 +25,8 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 /// Which kind of engine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineKind {
-    /// A uniformly random legal move.
-    Random,
+    /// A random legal move, picked as `RandomPick` says.
+    Random(RandomPick),
     /// The move capturing the most seeds now (random among equals).
     Greedy,
     /// Alpha-beta with these settings.
@@ -35,6 +35,17 @@ pub enum EngineKind {
     Mcts(MctsConfig),
     /// A program speaking UGI (see [`crate::external`]).
     External(ExternalConfig),
+}
+
+/// How the random engine picks its move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RandomPick {
+    /// Uniformly among the distinct moves (`pick=move`, the default).
+    #[default]
+    Move,
+    /// A random pit that has a move, then one of its distinct results: the move of
+    /// MCTS's playouts and `bench --playouts` (`pick=pit`), which lists one pit, not all.
+    Pit,
 }
 
 /// A parsed engine spec.
@@ -186,6 +197,18 @@ fn set_option(
                 return Err(bad(key, "option. needs a name (option.Hash=64)"));
             }
             c.options.push((name.to_string(), value.to_string()));
+        }
+        (EngineKind::Random(pick), "pick") => {
+            *pick = match value {
+                "move" => RandomPick::Move,
+                "pit" => RandomPick::Pit,
+                _ => {
+                    return Err(bad(
+                        key,
+                        "expected move (uniform over the distinct moves) or pit (a random pit, then one of its moves)",
+                    ))
+                }
+            }
         }
         (EngineKind::AlphaBeta(c), "threads") => {
             c.threads = count(key, value, 1, Some(MAX_THREADS))?
@@ -347,7 +370,7 @@ impl EngineSpec {
     pub fn from_options(name: &str, pairs: &[(&str, &str)]) -> Result<EngineSpec, SpecError> {
         let mut kind = match name {
             "" => return Err(SpecError::NoEngine),
-            "random" => EngineKind::Random,
+            "random" => EngineKind::Random(RandomPick::Move),
             "greedy" => EngineKind::Greedy,
             "ab" => EngineKind::AlphaBeta(AlphaBetaConfig::default()),
             "mcts" => EngineKind::Mcts(MctsConfig::default()),
@@ -463,6 +486,7 @@ impl EngineSpec {
             spec: self.clone(),
             searcher: self.seeded_searcher(Some(seed))?,
             rng: SmallRng::seed_from_u64(seed),
+            mover: None,
             stop: None,
         })
     }
@@ -512,6 +536,8 @@ pub struct Bot {
     spec: EngineSpec,
     searcher: Option<Box<dyn Searcher + Send>>,
     rng: SmallRng,
+    /// The random move of `random:pick=pit`, made when first needed.
+    mover: Option<crate::playout::RandomMover>,
     /// A flag that ends searches early when set (an interrupted match).
     stop: Option<&'static AtomicBool>,
 }
@@ -539,6 +565,16 @@ impl Bot {
         clock: Option<&Clock>,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<Choice> {
+        if self.spec.kind == EngineKind::Random(RandomPick::Pit) {
+            let mover = self.mover.get_or_insert_with(Default::default);
+            // (Where every pit's listing is cut short, the whole list below decides.)
+            if let Some(played) = mover.choose_move(variant, board, &mut self.rng) {
+                return Some(Choice {
+                    played,
+                    search: None,
+                });
+            }
+        }
         // One move per distinct result: random and greedy choose among positions, not
         // among the take/pass sequences that reach them.
         let (moves, _) = searched_moves(variant, board);
@@ -546,7 +582,7 @@ impl Bot {
             return None;
         }
         match &self.spec.kind {
-            EngineKind::Random => {
+            EngineKind::Random(_) => {
                 let pick = self.rng.random_range(0..moves.len());
                 Some(Choice {
                     played: moves[pick].clone(),
@@ -608,6 +644,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn random_by_pit_plays_the_playouts_move() {
+        assert_eq!(
+            EngineSpec::parse("random:pick=pit").unwrap().kind,
+            EngineKind::Random(RandomPick::Pit)
+        );
+        assert!(EngineSpec::parse("random:pick=all").is_err());
+        assert!(EngineSpec::parse("greedy:pick=pit").is_err());
+        for name in ["isolo-boys", "igisoro", "isolo-women-capture-ends"] {
+            let variant = Variant::load(name).unwrap();
+            let mut bot = EngineSpec::parse("random:pick=pit")
+                .unwrap()
+                .bot(7)
+                .unwrap();
+            let (mut mover, mut rng) = (
+                crate::playout::RandomMover::default(),
+                SmallRng::seed_from_u64(7),
+            );
+            let mut board = variant.start();
+            for _ in 0..30 {
+                let expected = mover.choose(&variant, &board, &mut rng, None);
+                let Some(choice) = bot.choose(&variant, &board, &[], None, &mut |_| {}) else {
+                    assert_eq!(expected, crate::playout::RandomMove::NoMove);
+                    break;
+                };
+                let played = variant.play_move(&board, &choice.played.mv).unwrap();
+                assert_eq!(played.child, choice.played.child, "{name}: a legal move");
+                match expected {
+                    crate::playout::RandomMove::Played { child, .. } => {
+                        assert_eq!(child, played.child, "{name}: the playouts' move")
+                    }
+                    other => panic!("{name}: the playout found {other:?}"),
+                }
+                board = played.child;
+            }
+        }
+    }
+
+    #[test]
     fn parses_specs_with_labels_and_keys() {
         let spec = EngineSpec::parse("fast=ab:depth=4,threads=2").unwrap();
         assert_eq!(spec.label, "fast");
@@ -650,7 +724,7 @@ mod tests {
         assert_eq!(spec.limits.nodes, Some(5));
         assert_eq!(
             EngineSpec::parse("random").unwrap().kind,
-            EngineKind::Random
+            EngineKind::Random(RandomPick::Move)
         );
     }
 

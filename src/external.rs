@@ -408,6 +408,7 @@ impl ExternalEngine {
             return Ok(Some(Reply {
                 mv,
                 thought: at.saturating_duration_since(sent),
+                played: None,
             }));
         }
     }

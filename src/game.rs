@@ -104,6 +104,9 @@ pub struct Reply {
     pub mv: Move,
     /// From the request to the answer.
     pub thought: Duration,
+    /// The move as played, from an in-process bot (whose moves come from the rules' own
+    /// generator, so it need not be played again); the manager plays any other.
+    pub played: Option<LegalMove>,
 }
 
 /// What a player is asked to move in.
@@ -139,7 +142,7 @@ impl Player for Bot {
         let choice = self.choose(
             game.variant(),
             game.board(),
-            &game.history(),
+            game.earlier_hashes(),
             turn.own_clock().as_ref(),
             &mut |_| {},
         );
@@ -149,8 +152,9 @@ impl Player for Bot {
         let thought = started.elapsed();
         match choice {
             Some(c) => Ok(Some(Reply {
-                mv: c.played.mv,
+                mv: c.played.mv.clone(),
                 thought,
+                played: Some(c.played),
             })),
             // The game loop asks only where a move exists; should the bot find none, the
             // rules' verdict stands (not an interruption, which would end the run).
@@ -295,6 +299,16 @@ fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<(Reply, LegalMove), F
                 ),
             });
         }
+    }
+    if let Some(legal) = reply.played.clone() {
+        debug_assert_eq!(
+            game.variant()
+                .play_move(game.board(), &reply.mv)
+                .map(|m| m.child),
+            Some(legal.child),
+            "a bot's move is what the rules make of it"
+        );
+        return Ok((reply, legal));
     }
     match game.variant().play_move(game.board(), &reply.mv) {
         Some(legal) => Ok((reply, legal)),

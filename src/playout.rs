@@ -13,7 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::rules::moves::move_generator;
-use crate::rules::{Board, MoveGen, Side, Variant};
+use crate::rules::{Board, LegalMove, MoveGen, Side, Variant};
 
 /// What a random move found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +82,33 @@ impl RandomMover {
         } else {
             RandomMove::NoMove
         }
+    }
+}
+
+impl RandomMover {
+    /// The same random move as `choose` (the same numbers drawn from `rng`), as a legal
+    /// move with its name; `None` where `choose` would not play (no move, or every pit's
+    /// listing cut short).
+    pub fn choose_move(
+        &mut self,
+        variant: &Variant,
+        board: &Board,
+        rng: &mut SmallRng,
+    ) -> Option<LegalMove> {
+        let mut pits = variant.candidate_pits(board);
+        let mut moves = Vec::new();
+        while pits != 0 {
+            let pit = nth_set_bit(pits, rng.random_range(0..pits.count_ones()));
+            variant.for_each_distinct_move_from(board, pit, &mut self.gen, |m| {
+                moves.push(m.to_legal_move())
+            });
+            if !moves.is_empty() {
+                let pick = rng.random_range(0..moves.len());
+                return Some(moves.swap_remove(pick));
+            }
+            pits &= !pit;
+        }
+        None
     }
 }
 

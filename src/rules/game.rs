@@ -116,7 +116,8 @@ impl<'v> Game<'v> {
         self.earlier_hashes().to_vec()
     }
 
-    fn earlier_hashes(&self) -> &[u64] {
+    /// The same hashes, borrowed.
+    pub fn earlier_hashes(&self) -> &[u64] {
         &self.hashes[..self.hashes.len() - 1]
     }
 
