@@ -409,6 +409,7 @@ impl ExternalEngine {
                 mv,
                 thought: at.saturating_duration_since(sent),
                 played: None,
+                answered: None,
             }));
         }
     }

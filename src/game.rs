@@ -107,6 +107,9 @@ pub struct Reply {
     /// The move as played, from an in-process bot (whose moves come from the rules' own
     /// generator, so it need not be played again); the manager plays any other.
     pub played: Option<LegalMove>,
+    /// When the reply was made, where the player read the clock for `thought`: the
+    /// next move is asked for from then (one clock reading a move serves both).
+    pub answered: Option<Instant>,
 }
 
 /// What a player is asked to move in.
@@ -119,6 +122,8 @@ pub struct Turn<'a> {
     pub margin: Duration,
     /// Set when the match is interrupted.
     pub interrupt: Option<&'a AtomicBool>,
+    /// When the move was asked for.
+    pub asked: Instant,
 }
 
 impl Turn<'_> {
@@ -133,11 +138,21 @@ pub trait Player {
     /// A move for the side to move in `turn` (which has a legal move); `Ok(None)` if the
     /// match was interrupted first.
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit>;
+
+    /// Whether the player finds a move wherever one exists and answers a `NoMoves`
+    /// forfeit only where there is none (an in-process bot, which lists moves with the
+    /// rules' own generator): then the manager need not look for a legal move first.
+    fn finds_every_move(&self) -> bool {
+        false
+    }
 }
 
 impl Player for Bot {
+    fn finds_every_move(&self) -> bool {
+        true
+    }
+
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
-        let started = Instant::now();
         let game = turn.game;
         let choice = self.choose(
             game.variant(),
@@ -149,12 +164,14 @@ impl Player for Bot {
         if turn.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Ok(None);
         }
-        let thought = started.elapsed();
+        let answered = Instant::now();
+        let thought = answered.saturating_duration_since(turn.asked);
         match choice {
             Some(c) => Ok(Some(Reply {
                 mv: c.played.mv.clone(),
                 thought,
                 played: Some(c.played),
+                answered: Some(answered),
             })),
             // The game loop asks only where a move exists; should the bot find none, the
             // rules' verdict stands (not an interruption, which would end the run).
@@ -219,6 +236,7 @@ pub fn play_game(
     let mut clocks = controls.sides.map(|c| c.as_ref().map(Clock::start));
     let mut move_ms = Vec::new();
     let mut clock_ms = Vec::new();
+    let mut asked = started;
     let ended = |winner, reason, detail, move_ms, clock_ms, game: &Game| GameRecord {
         moves: game.moves().to_vec(),
         winner,
@@ -229,30 +247,36 @@ pub fn play_game(
         time: started.elapsed(),
     };
     loop {
-        if let Some(outcome) = game.outcome() {
-            let reason = outcome.reason.into();
-            return Some(ended(
-                outcome.winner,
-                reason,
-                None,
-                move_ms,
-                clock_ms,
-                &game,
-            ));
+        let mover = game.board().to_move();
+        let player = match mover {
+            Side::South => &mut *south,
+            Side::North => &mut *north,
+        };
+        // A bot that finds every move is asked first, and the search for a legal move is
+        // left to it, unless the game would end anyway (a repetition, the ply cap).
+        let bot_decides = player.finds_every_move() && game.outcome_if_moves().is_none();
+        if !bot_decides {
+            if let Some(outcome) = game.outcome() {
+                let reason = outcome.reason.into();
+                return Some(ended(
+                    outcome.winner,
+                    reason,
+                    None,
+                    move_ms,
+                    clock_ms,
+                    &game,
+                ));
+            }
         }
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return None;
         }
-        let mover = game.board().to_move();
         let turn = Turn {
             game: &game,
             clocks,
             margin: controls.margin,
             interrupt,
-        };
-        let player = match mover {
-            Side::South => &mut *south,
-            Side::North => &mut *north,
+            asked,
         };
         let played = player.play(&turn).and_then(|reply| match reply {
             Some(reply) => judge(&game, &turn, reply).map(Some),
@@ -260,6 +284,18 @@ pub fn play_game(
         });
         let (reply, legal) = match played {
             Ok(Some(judged)) => judged,
+            // No move: the rules' verdict, as if the manager had looked first.
+            Err(f) if bot_decides && f.reason == Termination::NoMoves => {
+                let outcome = game.outcome().expect("a side without a move has lost");
+                return Some(ended(
+                    outcome.winner,
+                    outcome.reason.into(),
+                    None,
+                    move_ms,
+                    clock_ms,
+                    &game,
+                ));
+            }
             Ok(None) => return None,
             Err(f) => {
                 let winner = Some(mover.opponent());
@@ -273,6 +309,7 @@ pub fn play_game(
                 ));
             }
         };
+        asked = reply.answered.unwrap_or_else(Instant::now);
         move_ms.push(reply.thought.as_millis() as u64);
         let clock = clocks[mover as usize].as_mut().map(|c| {
             c.spend(reply.thought);
@@ -286,7 +323,7 @@ pub fn play_game(
 
 /// A reply's move is legal and came in time (with the move as played), or the forfeit
 /// it earns.
-fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<(Reply, LegalMove), Forfeit> {
+fn judge(game: &Game, turn: &Turn, mut reply: Reply) -> Result<(Reply, LegalMove), Forfeit> {
     if let Some(clock) = turn.own_clock() {
         if reply.thought > clock.left + turn.margin {
             return Err(Forfeit {
@@ -300,7 +337,7 @@ fn judge(game: &Game, turn: &Turn, reply: Reply) -> Result<(Reply, LegalMove), F
             });
         }
     }
-    if let Some(legal) = reply.played.clone() {
+    if let Some(legal) = reply.played.take() {
         debug_assert_eq!(
             game.variant()
                 .play_move(game.board(), &reply.mv)

@@ -36,6 +36,8 @@ pub enum RandomMove {
 pub struct RandomMover {
     gen: MoveGen,
     scratch: Vec<(Board, u32)>,
+    /// `choose_move`'s list, kept between moves.
+    moves: Vec<LegalMove>,
 }
 
 impl Default for RandomMover {
@@ -43,6 +45,7 @@ impl Default for RandomMover {
         RandomMover {
             gen: move_generator().strict(),
             scratch: Vec::new(),
+            moves: Vec::new(),
         }
     }
 }
@@ -96,7 +99,8 @@ impl RandomMover {
         rng: &mut SmallRng,
     ) -> Option<LegalMove> {
         let mut pits = variant.candidate_pits(board);
-        let mut moves = Vec::new();
+        let moves = &mut self.moves;
+        moves.clear();
         while pits != 0 {
             let pit = nth_set_bit(pits, rng.random_range(0..pits.count_ones()));
             variant.for_each_distinct_move_from(board, pit, &mut self.gen, |m| {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::clock::TimeControl;
@@ -132,6 +132,10 @@ enum Seat<'a> {
 }
 
 impl Player for Seat<'_> {
+    fn finds_every_move(&self) -> bool {
+        matches!(self, Seat::Bot(_))
+    }
+
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
         match self {
             Seat::Bot(bot) => bot.play(turn),
@@ -217,6 +221,52 @@ pub fn play_job(
     }))
 }
 
+/// Where finished games go: held until the games before them are in, then written and
+/// handed to `on_record` in index order.
+struct Collector<'a, I, F> {
+    waiting: BTreeMap<u64, Record>,
+    next_to_write: Option<u64>,
+    to_write: I,
+    out: Option<File>,
+    variant: &'a Variant,
+    on_record: F,
+    /// Records handed on, the resumed ones included.
+    games: usize,
+    stopped: bool,
+    /// The first write or game error.
+    error: Option<String>,
+}
+
+impl<I: Iterator<Item = u64>, F: FnMut(&Record) -> bool> Collector<'_, I, F> {
+    /// Takes a game's result; says whether to start more games.
+    fn take(&mut self, result: Result<Option<Record>, String>) -> bool {
+        let record = match result {
+            Ok(Some(record)) => record,
+            // A game abandoned at an interrupt: no more records can follow it.
+            Ok(None) => return false,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return false;
+            }
+        };
+        self.waiting.insert(record.game, record);
+        while let Some(record) = self.next_to_write.and_then(|i| self.waiting.remove(&i)) {
+            self.next_to_write = self.to_write.next();
+            if let Some(file) = self.out.as_mut() {
+                if let Err(e) = records::write_line(file, &record.to_line(self.variant)) {
+                    self.error
+                        .get_or_insert(format!("cannot write a record: {e}"));
+                }
+            }
+            self.games += 1;
+            if !self.stopped && (self.on_record)(&record) {
+                self.stopped = true;
+            }
+        }
+        !self.stopped && self.error.is_none()
+    }
+}
+
 /// How a run went.
 pub struct RunOutcome {
     /// Games recorded, resumed and new (each reached `on_record` and was not kept).
@@ -252,13 +302,13 @@ pub fn run(
     done: Vec<Record>,
     concurrency: usize,
     settings: &PlaySettings,
-    mut out: Option<File>,
+    out: Option<File>,
     interrupt: Option<&'static AtomicBool>,
-    mut on_record: impl FnMut(&Record) -> bool,
+    mut on_record: impl FnMut(&Record) -> bool + Send,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
     let resumed = done.len();
-    let mut games = resumed;
+    let games = resumed;
     let mut stop_now = false;
     for record in done {
         stop_now = on_record(&record);
@@ -272,22 +322,29 @@ pub fn run(
             elapsed: started.elapsed(),
         });
     }
-    // The games still to play, handed out in order; records are written in the same.
+    // The games still to play, handed out in order; records are taken in the same order
+    // by whichever game thread finishes the next one (no thread waits on another).
     let to_play = Mutex::new(schedule.games().skip(resumed));
     let mut to_write = schedule.games().skip(resumed);
     let halt = AtomicBool::new(false);
-    let (send, receive) = mpsc::channel::<Result<Option<Record>, String>>();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency.max(1))
         .build()
         .map_err(|e| format!("cannot start {concurrency} game threads: {e}"))?;
-    let mut stopped = false;
-    let mut write_error = None;
-    let mut game_error = None;
+    let collector = Mutex::new(Collector {
+        waiting: BTreeMap::new(),
+        next_to_write: to_write.next(),
+        to_write,
+        out,
+        variant,
+        on_record,
+        games,
+        stopped: false,
+        error: None,
+    });
     pool.in_place_scope(|scope| {
         for id in 0..concurrency.max(1) {
-            let send = send.clone();
-            let (to_play, halt) = (&to_play, &halt);
+            let (to_play, halt, collector) = (&to_play, &halt, &collector);
             let mut slot = Slot::new(id, engines.len());
             scope.spawn(move |_| loop {
                 if halt.load(Ordering::Relaxed)
@@ -299,54 +356,19 @@ pub fn run(
                     break;
                 };
                 let job = schedule.job(i);
-                if send
-                    .send(play_job(
-                        variant, engines, &job, settings, &mut slot, interrupt,
-                    ))
-                    .is_err()
-                {
-                    break;
+                let result = play_job(variant, engines, &job, settings, &mut slot, interrupt);
+                let mut collector = collector.lock().expect("no game thread panicked");
+                if !collector.take(result) {
+                    halt.store(true, Ordering::Relaxed);
                 }
             });
         }
-        drop(send);
-        // Records arrive in any order; they are kept and written in index order.
-        let mut waiting: BTreeMap<u64, Record> = BTreeMap::new();
-        let mut next_to_write = to_write.next();
-        for record in receive {
-            let record = match record {
-                Ok(Some(record)) => record,
-                // A game abandoned at an interrupt: no more records can follow it.
-                Ok(None) => {
-                    halt.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                Err(e) => {
-                    game_error.get_or_insert(e);
-                    halt.store(true, Ordering::Relaxed);
-                    continue;
-                }
-            };
-            waiting.insert(record.game, record);
-            while let Some(record) = next_to_write.and_then(|i| waiting.remove(&i)) {
-                next_to_write = to_write.next();
-                if let Some(file) = out.as_mut() {
-                    if let Err(e) = records::write_line(file, &record.to_line(variant)) {
-                        write_error.get_or_insert(format!("cannot write a record: {e}"));
-                        halt.store(true, Ordering::Relaxed);
-                    }
-                }
-                games += 1;
-                if !stopped && on_record(&record) {
-                    stopped = true;
-                    halt.store(true, Ordering::Relaxed);
-                }
-            }
-        }
     });
-    if let Some(e) = write_error.or(game_error) {
+    let collector = collector.into_inner().expect("no game thread panicked");
+    if let Some(e) = collector.error {
         return Err(e);
     }
+    let (games, stopped) = (collector.games, collector.stopped);
     let played = games - resumed;
     Ok(RunOutcome {
         games,

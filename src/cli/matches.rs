@@ -92,7 +92,7 @@ impl Prepared {
     pub fn play(
         self,
         run: &RunArgs,
-        mut on_record: impl FnMut(&Record, &ProgressBar) -> bool,
+        mut on_record: impl FnMut(&Record, &ProgressBar) -> bool + Send,
     ) -> Result<RunOutcome, CliError> {
         let mut seen = 0;
         let bar = progress_bar(self.schedule.shard_len(), self.done.len() as u64);
@@ -484,10 +484,13 @@ pub fn run(args: &MatchArgs) -> CliResult {
     let outcome = prepared.play(run, |record, bar| {
         forfeits.add(record);
         let t = running.add(record);
-        let elo = elo_estimate(&t.pentanomial)
-            .map(|e| format!("  Elo {:+.1}", e.elo))
-            .unwrap_or_default();
-        bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
+        // (A hidden bar shows nothing: its message is not worth making game by game.)
+        if !bar.is_hidden() {
+            let elo = elo_estimate(&t.pentanomial)
+                .map(|e| format!("  Elo {:+.1}", e.elo))
+                .unwrap_or_default();
+            bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
+        }
         sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != isolo_ai::stats::Verdict::Continue)
     })?;
     let summary = MatchSummary {

@@ -3,11 +3,36 @@
 //! with the same side to move draws; an optional ply cap adjudicates a draw). Matches,
 //! `play`, `replay`, `apply` and the searchers' history all use this one model.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::notation::{self, Move, NotationError};
 use super::position::{Board, LegalMove, MoveGen, Variant};
 use super::Side;
+
+/// A hasher for keys that are hashes already: the key is its own hash.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HashIsKey(u64);
+
+impl Hasher for HashIsKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Plies a game with a ply cap makes room for when it starts (at most its cap).
+const RESERVED_PLIES: usize = 128;
 
 /// Occurrences of a position, same side to move, that draw the game (RULES.md 3.6).
 pub const DRAW_REPETITIONS: usize = 3;
@@ -58,6 +83,8 @@ pub struct Game<'v> {
     positions: Vec<Board>,
     /// Their hashes, kept beside them: repetitions are looked up every ply.
     hashes: Vec<u64>,
+    /// How often each hash occurs in `hashes`.
+    occurrences: HashMap<u64, u32, BuildHasherDefault<HashIsKey>>,
     moves: Vec<Move>,
     max_plies: Option<usize>,
 }
@@ -69,6 +96,7 @@ impl<'v> Game<'v> {
             variant,
             positions: vec![start],
             hashes: vec![start.hash()],
+            occurrences: [(start.hash(), 1)].into_iter().collect(),
             moves: Vec::new(),
             max_plies: None,
         }
@@ -77,6 +105,12 @@ impl<'v> Game<'v> {
     /// The same game, drawn once it has `max_plies` moves.
     pub fn with_max_plies(mut self, max_plies: usize) -> Game<'v> {
         self.max_plies = Some(max_plies);
+        // Room for the whole game up front, or for a long one, instead of growing.
+        let room = max_plies.min(RESERVED_PLIES);
+        self.positions.reserve(room);
+        self.hashes.reserve(room);
+        self.moves.reserve(room);
+        self.occurrences.reserve(room);
         self
     }
 
@@ -124,14 +158,15 @@ impl<'v> Game<'v> {
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
         let now = self.hashes[self.hashes.len() - 1];
-        self.hashes.iter().filter(|&&h| h == now).count()
+        self.occurrences.get(&now).copied().unwrap_or(0) as usize
     }
 
     /// How the game has ended, or `None` while it goes on. A side without a legal move
     /// has lost even on the ply cap: the rules' result comes before adjudication.
     pub fn outcome(&self) -> Option<Outcome> {
-        let earlier = self.earlier_hashes().iter().copied();
-        rules_outcome(self.variant, self.board(), earlier).or_else(|| {
+        let now = self.hashes[self.hashes.len() - 1];
+        let seen = self.occurrences.get(&now).copied().unwrap_or(0) as usize;
+        outcome_after(self.variant, self.board(), seen).or_else(|| {
             self.max_plies
                 .filter(|&cap| self.plies() >= cap)
                 .map(|_| Outcome {
@@ -139,6 +174,24 @@ impl<'v> Game<'v> {
                     reason: EndReason::PlyLimit,
                 })
         })
+    }
+
+    /// How the game has ended if the side to move has a legal move: a third repetition
+    /// or the ply cap; `None` while it goes on. (`outcome` also looks for a legal move.)
+    pub fn outcome_if_moves(&self) -> Option<Outcome> {
+        let now = self.hashes[self.hashes.len() - 1];
+        if self.occurrences.get(&now).copied().unwrap_or(0) as usize >= DRAW_REPETITIONS {
+            return Some(Outcome {
+                winner: None,
+                reason: EndReason::Repetition,
+            });
+        }
+        self.max_plies
+            .filter(|&cap| self.plies() >= cap)
+            .map(|_| Outcome {
+                winner: None,
+                reason: EndReason::PlyLimit,
+            })
     }
 
     /// Plays `mv` if it is legal here and the game goes on.
@@ -191,14 +244,22 @@ impl<'v> Game<'v> {
         );
         self.moves.push(played.mv.clone());
         self.positions.push(played.child);
-        self.hashes.push(played.child.hash());
+        let hash = played.child.hash();
+        self.hashes.push(hash);
+        *self.occurrences.entry(hash).or_insert(0) += 1;
     }
 
     /// Takes back the last move; `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
-        self.hashes.pop();
+        let hash = self.hashes.pop().expect("a hash a position");
+        if let Some(count) = self.occurrences.get_mut(&hash) {
+            *count -= 1;
+            if *count == 0 {
+                self.occurrences.remove(&hash);
+            }
+        }
         Some(mv)
     }
 }
@@ -211,14 +272,19 @@ pub fn rules_outcome(
     board: &Board,
     earlier: impl IntoIterator<Item = u64>,
 ) -> Option<Outcome> {
+    let now = board.hash();
+    let seen = 1 + earlier.into_iter().filter(|&h| h == now).count();
+    outcome_after(variant, board, seen)
+}
+
+/// The rules' outcome at `board`, a position that has occurred `seen` times.
+fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcome> {
     if !variant.has_legal_move(board, &mut MoveGen::new()) {
         return Some(Outcome {
             winner: Some(board.to_move().opponent()),
             reason: EndReason::NoMoves,
         });
     }
-    let now = board.hash();
-    let seen = 1 + earlier.into_iter().filter(|&h| h == now).count();
     (seen >= DRAW_REPETITIONS).then_some(Outcome {
         winner: None,
         reason: EndReason::Repetition,
