@@ -714,20 +714,42 @@ pub fn check_sequence(
 }
 
 fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> Result<(), String> {
-    let mut expected_games = schedule.games();
-    let mut previous = None;
-    for r in records {
-        let Some(expected) = expected_games.next() else {
-            return Err(match previous {
+    let mut check = SequenceCheck::new(schedule, engines);
+    records.iter().try_for_each(|r| check.next(r))
+}
+
+/// `check_sequence` a record at a time, for files too large to hold: each record must
+/// be the next game of the schedule's shard, played as the schedule says.
+pub struct SequenceCheck<'a> {
+    schedule: &'a Schedule,
+    engines: &'a [String],
+    expected: Box<dyn Iterator<Item = u64> + Send + 'a>,
+    previous: Option<u64>,
+}
+
+impl<'a> SequenceCheck<'a> {
+    /// A check of the games of `schedule`'s shard, from its first.
+    pub fn new(schedule: &'a Schedule, engines: &'a [String]) -> SequenceCheck<'a> {
+        SequenceCheck {
+            schedule,
+            engines,
+            expected: Box::new(schedule.games()),
+            previous: None,
+        }
+    }
+
+    /// Checks the next record; the error names what is wrong.
+    pub fn next(&mut self, r: &Record) -> Result<(), String> {
+        let Some(expected) = self.expected.next() else {
+            return Err(match self.previous {
                 Some(p) if r.game <= p => format!("game {} is recorded twice", r.game),
                 _ => format!("game {} is beyond the games this file plays", r.game),
             });
         };
-        check_game(r, expected, previous, schedule)?;
-        previous = Some(r.game);
-        check_job(r, schedule, engines)?;
+        check_game(r, expected, self.previous, self.schedule)?;
+        self.previous = Some(r.game);
+        check_job(r, self.schedule, self.engines)
     }
-    Ok(())
 }
 
 /// Checks that a record was played by the engines, from the opening and with the seed

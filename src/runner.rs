@@ -289,7 +289,7 @@ impl RunOutcome {
 }
 
 /// Plays the games of `schedule`'s shard after `done` (its first games, checked by
-/// `records::check_sequence`) on `concurrency` threads, each with its own slot of
+/// `records::SequenceCheck`, read one at a time) on `concurrency` threads, each with its own slot of
 /// external engines. Every record, the resumed ones first, reaches `on_record` (and
 /// each new one `out`, one JSON line) in index order, and is then dropped: memory does
 /// not grow with the games. `on_record` says after each whether to start no more
@@ -299,7 +299,7 @@ pub fn run(
     variant: &Variant,
     engines: &[EngineSpec],
     schedule: &Schedule,
-    done: Vec<Record>,
+    done: impl Iterator<Item = Result<Record, String>>,
     concurrency: usize,
     settings: &PlaySettings,
     out: Option<File>,
@@ -307,12 +307,13 @@ pub fn run(
     mut on_record: impl FnMut(&Record) -> bool + Send,
 ) -> Result<RunOutcome, String> {
     let started = std::time::Instant::now();
-    let resumed = done.len();
-    let games = resumed;
+    let mut resumed = 0;
     let mut stop_now = false;
     for record in done {
-        stop_now = on_record(&record);
+        stop_now = on_record(&record?);
+        resumed += 1;
     }
+    let games = resumed;
     if stop_now {
         return Ok(RunOutcome {
             games,

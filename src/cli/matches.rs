@@ -73,6 +73,31 @@ pub struct RunArgs {
     pub json: bool,
 }
 
+/// The games a records file holds for `--resume`: checked when the run is prepared,
+/// read again one at a time when it starts.
+#[derive(Default)]
+pub struct Resumed {
+    path: Option<std::path::PathBuf>,
+    /// How many.
+    pub games: u64,
+}
+
+impl Resumed {
+    /// The games, in file order, read as they are asked for.
+    fn records(&self) -> Result<impl Iterator<Item = Result<Record, String>>, CliError> {
+        let mut reader = match &self.path {
+            Some(path) if self.games > 0 => records::RecordsReader::open(path)
+                .map_err(|e| CliError(format!("--resume: {e}")))?,
+            _ => None,
+        };
+        Ok(std::iter::from_fn(move || {
+            let reader = reader.as_mut()?;
+            reader.next_record().map_err(|e| e.to_string()).transpose()
+        })
+        .take(self.games as usize))
+    }
+}
+
 /// The parsed, checked inputs of a run.
 pub struct Prepared {
     pub variant: Variant,
@@ -81,7 +106,8 @@ pub struct Prepared {
     /// The `--shard` played, if one was given.
     pub shard: Option<Shard>,
     pub out: Option<File>,
-    pub done: Vec<Record>,
+    /// The records file's games to resume (counted and checked, not held).
+    pub done: Resumed,
     pub settings: PlaySettings,
 }
 
@@ -95,12 +121,12 @@ impl Prepared {
         mut on_record: impl FnMut(&Record, &ProgressBar) -> bool + Send,
     ) -> Result<RunOutcome, CliError> {
         let mut seen = 0;
-        let bar = progress_bar(self.schedule.shard_len(), self.done.len() as u64);
+        let bar = progress_bar(self.schedule.shard_len(), self.done.games);
         let outcome = runner::run(
             &self.variant,
             &self.engines,
             &self.schedule,
-            self.done,
+            self.done.records()?,
             run.concurrency,
             &self.settings,
             self.out,
@@ -219,22 +245,23 @@ impl RunArgs {
     }
 
     /// The records file: new (with its header), or, with `--resume`, the games it holds
-    /// once they are checked to be the first games of this very run.
+    /// once they are checked, a record at a time, to be the first games of this very
+    /// run.
     fn open_records(
         &self,
         header: &Header,
         schedule: &Schedule,
-    ) -> Result<(Option<File>, Vec<Record>), CliError> {
+    ) -> Result<(Option<File>, Resumed), CliError> {
         let Some(path) = &self.out else {
             if self.resume {
                 return Err(CliError(
                     "--resume needs --out FILE, the records to continue".into(),
                 ));
             }
-            return Ok((None, Vec::new()));
+            return Ok((None, Resumed::default()));
         };
         let path = Path::new(path);
-        let existing = records::read_records(path).map_err(|e| {
+        let existing = records::RecordsReader::open(path).map_err(|e| {
             let advice = if self.resume {
                 ""
             } else {
@@ -242,10 +269,10 @@ impl RunArgs {
             };
             CliError(format!("--out: {e}{advice}"))
         })?;
-        let Some(existing) = existing else {
+        let Some(mut existing) = existing else {
             let file =
                 records::create(path, header).map_err(|e| CliError(format!("--out: {e}")))?;
-            return Ok((Some(file), Vec::new()));
+            return Ok((Some(file), Resumed::default()));
         };
         if !self.resume {
             return Err(CliError(format!(
@@ -262,14 +289,27 @@ impl RunArgs {
             )));
         }
         let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
-        records::check_sequence(&existing.records, schedule, &labels)
-            .map_err(|e| CliError(format!("--resume: {}: {e}", path.display())))?;
+        let mut check = records::SequenceCheck::new(schedule, &labels);
+        let mut games = 0;
+        while let Some(record) = existing
+            .next_record()
+            .map_err(|e| CliError(format!("--out: {e}")))?
+        {
+            check
+                .next(&record)
+                .map_err(|e| CliError(format!("--resume: {}: {e}", path.display())))?;
+            games += 1;
+        }
         if existing.cut_line.is_some() {
             records::truncate_to(path, existing.valid_bytes)
                 .map_err(|e| CliError(e.to_string()))?;
         }
         let file = records::append(path).map_err(|e| CliError(format!("--out: {e}")))?;
-        Ok((Some(file), existing.records))
+        let resumed = Resumed {
+            path: Some(path.to_path_buf()),
+            games,
+        };
+        Ok((Some(file), resumed))
     }
 }
 
