@@ -5,7 +5,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::process::{game_lines, json, ok, run, scratch, Scratch};
+use common::process::{games_without_times as records, json, ok, run, scratch, Scratch};
 
 fn fails(args: &[&str], expected: &str) {
     let out = run(args);
@@ -15,19 +15,6 @@ fn fails(args: &[&str], expected: &str) {
         stderr.contains(expected),
         "{args:?}: {stderr:?} lacks {expected:?}"
     );
-}
-
-/// The game records of a records file (its header line skipped), without times.
-fn records(path: &std::path::Path) -> Vec<serde_json::Value> {
-    game_lines(path)
-        .into_iter()
-        .map(|mut v| {
-            for timing in ["time_ms", "move_ms", "clock_ms"] {
-                v.as_object_mut().unwrap().remove(timing);
-            }
-            v
-        })
-        .collect()
 }
 
 const BOYS_OPENINGS: &str = "# two boys' positions\n\

@@ -6,20 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::process::{game_lines, ok, run, scratch, Scratch};
-
-/// A records file's games without their times (which differ from run to run).
-fn games_of(path: &Path) -> Vec<serde_json::Value> {
-    game_lines(path)
-        .into_iter()
-        .map(|mut v| {
-            for timing in ["time_ms", "move_ms", "clock_ms"] {
-                v.as_object_mut().unwrap().remove(timing);
-            }
-            v
-        })
-        .collect()
-}
+use common::process::{games_without_times as games_of, ok, run, scratch, Scratch};
 
 fn first_line(path: &Path) -> String {
     std::fs::read_to_string(path)
@@ -28,6 +15,21 @@ fn first_line(path: &Path) -> String {
         .next()
         .unwrap()
         .to_string()
+}
+
+/// `match` of greedy against random on the boys' game, then `extra`.
+fn quick_match<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+    ];
+    args.extend(extra);
+    args
 }
 
 fn refused(args: &[&str], expected: &str) {
@@ -174,21 +176,14 @@ fn merge_evaluates_the_sprt_where_one_process_would_have_stopped() {
         "{text}"
     );
     refused(
-        &[
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
+        &quick_match(&[
             "--sprt",
             "0,5,0.05,0.05",
             "--shard",
             "1/2",
             "--out",
             "x.jsonl",
-        ],
+        ]),
         "give --sprt to isolo-ai merge",
     );
 }
@@ -222,14 +217,7 @@ fn three_shards(dir: &Path, prefix: &str, seed: &str) -> Vec<String> {
         .map(|k| {
             let path = dir.join(format!("{prefix}{k}.jsonl"));
             let id = format!("{k}/3");
-            ok(&[
-                "match",
-                "--variant",
-                "isolo-boys",
-                "--engine",
-                "greedy",
-                "--engine",
-                "random",
+            ok(&quick_match(&[
                 "--games",
                 "10",
                 "--seed",
@@ -238,7 +226,7 @@ fn three_shards(dir: &Path, prefix: &str, seed: &str) -> Vec<String> {
                 &id,
                 "--out",
                 path.to_str().unwrap(),
-            ]);
+            ]));
             path.to_str().unwrap().to_string()
         })
         .collect()
@@ -290,29 +278,15 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
     merge(&[s1, moved.to_str().unwrap(), s3], "belongs to shard 1/3");
     // Not shards at all, a split into other counts, and an existing output.
     let whole = dir.join("whole.jsonl");
-    ok(&[
-        "match",
-        "--variant",
-        "isolo-boys",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
+    ok(&quick_match(&[
         "--games",
         "4",
         "--out",
         whole.to_str().unwrap(),
-    ]);
+    ]));
     merge(&[whole.to_str().unwrap()], "holds a whole run, not a shard");
     let half = dir.join("half.jsonl");
-    ok(&[
-        "match",
-        "--variant",
-        "isolo-boys",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
+    ok(&quick_match(&[
         "--games",
         "10",
         "--seed",
@@ -321,7 +295,7 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
         "1/2",
         "--out",
         half.to_str().unwrap(),
-    ]);
+    ]));
     merge(
         &[s1, s2, s3, half.to_str().unwrap()],
         "the run was split two ways",
@@ -347,14 +321,7 @@ fn a_shard_resumes_and_its_options_are_checked() {
     let dir = scratch("shard-resume");
     let path = dir.join("s2.jsonl");
     let shard = |resume: bool| {
-        let mut args = vec![
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
+        let mut args = quick_match(&[
             "--games",
             "12",
             "--seed",
@@ -363,7 +330,7 @@ fn a_shard_resumes_and_its_options_are_checked() {
             "2/3",
             "--out",
             path.to_str().unwrap(),
-        ];
+        ]);
         if resume {
             args.push("--resume");
         }
@@ -384,14 +351,7 @@ fn a_shard_resumes_and_its_options_are_checked() {
     shard(true);
     assert_eq!(games_of(&path), full);
     // The shard is part of what --resume checks.
-    let mut other = vec![
-        "match",
-        "--variant",
-        "isolo-boys",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
+    let mut other = quick_match(&[
         "--games",
         "12",
         "--seed",
@@ -401,25 +361,13 @@ fn a_shard_resumes_and_its_options_are_checked() {
         "--out",
         path.to_str().unwrap(),
         "--resume",
-    ];
+    ]);
     refused(&other, "shard: 1/3 here, 2/3 in the file");
     other.truncate(13);
     refused(&other, "--shard needs --out FILE");
     for bad in ["0/3", "4/3", "x"] {
         refused(
-            &[
-                "match",
-                "--variant",
-                "isolo-boys",
-                "--engine",
-                "greedy",
-                "--engine",
-                "random",
-                "--shard",
-                bad,
-                "--out",
-                "x.jsonl",
-            ],
+            &quick_match(&["--shard", bad, "--out", "x.jsonl"]),
             "--shard: expected K/N",
         );
     }

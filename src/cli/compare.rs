@@ -187,18 +187,7 @@ pub fn run(args: &CompareArgs) -> CliResult {
         plot: args.plot.as_deref(),
     };
     outputs.check()?;
-    let shard = match &args.shard {
-        Some(text) => Some(
-            text.parse::<Shard>()
-                .map_err(|e| CliError(format!("--shard: {e}")))?,
-        ),
-        None => None,
-    };
-    if shard.is_some() && args.out.is_none() {
-        return Err(CliError(
-            "--shard needs --out FILE: a shard's records are what merge combines".into(),
-        ));
-    }
+    let shard = super::shard_option(args.shard.as_deref(), args.out.is_some())?;
     let variants: Vec<Variant> = args
         .variants
         .iter()

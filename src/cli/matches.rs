@@ -174,18 +174,7 @@ impl RunArgs {
             Some(path) => (load_suite(&variant, path).map_err(CliError)?, path.clone()),
             None => (vec![variant.start()], "start".to_string()),
         };
-        let shard = match &self.shard {
-            Some(text) => Some(
-                text.parse::<Shard>()
-                    .map_err(|e| CliError(format!("--shard: {e}")))?,
-            ),
-            None => None,
-        };
-        if shard.is_some() && self.out.is_none() {
-            return Err(CliError(
-                "--shard needs --out FILE: a shard's records are what merge combines".into(),
-            ));
-        }
+        let shard = super::shard_option(self.shard.as_deref(), self.out.is_some())?;
         let schedule = Schedule::new(pairings, openings, self.games, self.seed)
             .with_shard(shard.unwrap_or(Shard::WHOLE));
         let settings = self.settings(&engines, &variant)?;

@@ -12,9 +12,9 @@ use clap::Args;
 use serde_json::json;
 
 use super::matches::{Forfeits, MatchSummary, Notes, RunningTally};
-use super::tournament::{Crosstable, TournamentSummary};
+use super::tournament::{anchor_index, Crosstable, TournamentSummary};
 use super::{CliError, CliResult};
-use isolo_ai::records::{self, Header, Record, RecordsReader};
+use isolo_ai::records::{self, Record, RecordsReader};
 use isolo_ai::schedule::{Schedule, Shard};
 use isolo_ai::stats::{Sprt, Verdict};
 
@@ -89,47 +89,52 @@ impl ShardFile {
     }
 }
 
-/// Checks that the shards are the `N` shards of one run, each once; returns them in
-/// shard order.
-fn check_shards(mut shards: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> {
-    let first = shards[0].reader.header.clone();
-    let count = first.shard().map_err(|e| CliError(e.to_string()))?.count;
-    for shard in &shards {
-        let header = &shard.reader.header;
-        if header.fingerprint != first.fingerprint {
-            let mut theirs = header.clone();
-            theirs.shard = first.shard.clone();
-            let differences = first
-                .differences(&theirs)
+/// One shard's file as `check_shard_set` sees it.
+struct ShardId<'a> {
+    path: &'a str,
+    shard: Shard,
+    fingerprint: &'a str,
+    /// How its header differs from the first file's (apart from the shard).
+    differences: Vec<String>,
+}
+
+/// Checks that `files` are the N shards of one `run` ("run", "comparison"), each once;
+/// returns their indices in shard order.
+fn check_shard_set(files: &[ShardId], run: &str) -> Result<Vec<usize>, CliError> {
+    let first = &files[0];
+    let count = first.shard.count;
+    for file in files {
+        if file.fingerprint != first.fingerprint {
+            let differences = file
+                .differences
                 .join("; ")
-                .replace(" here, ", &format!(" in {}, ", shards[0].path))
-                .replace(" in the file", &format!(" in {}", shard.path));
+                .replace(" here, ", &format!(" in {}, ", first.path))
+                .replace(" in the file", &format!(" in {}", file.path));
             return Err(CliError(format!(
-                "{} is not a shard of the same run as {} (fingerprint {}, not {}): {differences}",
-                shard.path, shards[0].path, header.fingerprint, first.fingerprint,
+                "{} is not a shard of the same {run} as {} (fingerprint {}, not {}): {differences}",
+                file.path, first.path, file.fingerprint, first.fingerprint
             )));
         }
-        let id = header.shard().map_err(|e| CliError(e.to_string()))?;
-        if id.count != count {
+        if file.shard.count != count {
             return Err(CliError(format!(
-                "{} is shard {id} but {} is of {count} shards: the run was split two ways",
-                shard.path, shards[0].path
+                "{} is shard {} but {} is of {count} shards: the {run} was split two ways",
+                file.path, file.shard, first.path
             )));
         }
     }
-    shards.sort_by_key(|s| shard_index(&s.reader.header));
-    for pair in shards.windows(2) {
-        if shard_index(&pair[0].reader.header) == shard_index(&pair[1].reader.header) {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| files[i].shard.index);
+    for pair in order.windows(2) {
+        let (a, b) = (&files[pair[0]], &files[pair[1]]);
+        if a.shard == b.shard {
             return Err(CliError(format!(
                 "{} and {} are both shard {}",
-                pair[0].path,
-                pair[1].path,
-                pair[0].reader.header.shard.as_deref().unwrap_or_default()
+                a.path, b.path, a.shard
             )));
         }
     }
     let missing: Vec<String> = (0..count)
-        .filter(|&k| !shards.iter().any(|s| shard_index(&s.reader.header) == k))
+        .filter(|&k| !files.iter().any(|f| f.shard.index == k))
         .map(|k| format!("{}/{count}", k + 1))
         .collect();
     if !missing.is_empty() {
@@ -139,11 +144,40 @@ fn check_shards(mut shards: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> 
             if missing.len() == 1 { "it" } else { "them" }
         )));
     }
-    Ok(shards)
+    Ok(order)
 }
 
-fn shard_index(header: &Header) -> u64 {
-    header.shard().map(|s| s.index).unwrap_or(0)
+/// Puts `items` in `order` (a permutation of their indices).
+fn reorder<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&i| slots[i].take().expect("each index once"))
+        .collect()
+}
+
+/// Checks that the shards are the `N` shards of one run, each once; returns them in
+/// shard order.
+fn check_shards(shards: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> {
+    let first = &shards[0].reader.header;
+    let ids = shards
+        .iter()
+        .map(|s| {
+            let header = &s.reader.header;
+            let mut theirs = header.clone();
+            theirs.shard = first.shard.clone();
+            Ok(ShardId {
+                path: &s.path,
+                shard: header
+                    .shard()
+                    .map_err(|e| CliError(format!("{}: {e}", s.path)))?,
+                fingerprint: &header.fingerprint,
+                differences: first.differences(&theirs),
+            })
+        })
+        .collect::<Result<Vec<_>, CliError>>()?;
+    let order = check_shard_set(&ids, "run")?;
+    Ok(reorder(shards, &order))
 }
 
 /// What the merged games are counted into.
@@ -363,15 +397,7 @@ pub fn run(args: &MergeArgs) -> CliResult {
             )))
         }
     };
-    let anchor = match &args.anchor {
-        Some(label) => Some(
-            labels
-                .iter()
-                .position(|l| l == label)
-                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))?,
-        ),
-        None => None,
-    };
+    let anchor = anchor_index(&labels, args.anchor.as_deref())?;
     let mut whole = header.clone();
     whole.shard = None;
     let mut out = MergedFile::create(&args.out, &whole.to_line())?;
@@ -434,7 +460,7 @@ mod merge_compare {
 
     use serde_json::json;
 
-    use super::{notes, MergeArgs, MergedFile};
+    use super::{check_shard_set, notes, reorder, MergeArgs, MergedFile, ShardId};
     use crate::cli::compare::{report, Outputs};
     use crate::cli::{CliError, CliResult};
     use isolo_ai::compare::records::{CompareHeader, CompareReader};
@@ -470,51 +496,22 @@ mod merge_compare {
                 },
             ));
         }
-        let (first_id, first) = (&shards[0].0, &shards[0].1);
-        let count = first_id.count;
-        for (id, shard) in &shards {
-            let header = &shard.reader.header;
-            if header.fingerprint != first.reader.header.fingerprint {
-                let differences = first
-                    .reader
-                    .header
-                    .differences(header)
-                    .join("; ")
-                    .replace(" here, ", &format!(" in {}, ", first.path))
-                    .replace(" in the file", &format!(" in {}", shard.path));
-                return Err(CliError(format!(
-                    "{} is not a shard of the same comparison as {}: {differences}",
-                    shard.path, first.path
-                )));
-            }
-            if id.count != count {
-                return Err(CliError(format!(
-                    "{} is shard {id} but {} is of {count} shards: the comparison was split two ways",
-                    shard.path, first.path
-                )));
-            }
-        }
-        shards.sort_by_key(|(id, _)| id.index);
-        for pair in shards.windows(2) {
-            if pair[0].0 == pair[1].0 {
-                return Err(CliError(format!(
-                    "{} and {} are both shard {}",
-                    pair[0].1.path, pair[1].1.path, pair[0].0
-                )));
-            }
-        }
-        let missing: Vec<String> = (0..count)
-            .filter(|&k| !shards.iter().any(|(id, _)| id.index == k))
-            .map(|k| format!("{}/{count}", k + 1))
+        let first = &shards[0].1.reader.header;
+        let ids: Vec<ShardId> = shards
+            .iter()
+            .map(|(id, s)| ShardId {
+                path: &s.path,
+                shard: *id,
+                fingerprint: &s.reader.header.fingerprint,
+                differences: first.differences(&s.reader.header),
+            })
             .collect();
-        if !missing.is_empty() {
-            return Err(CliError(format!(
-                "shard {} missing: no file given holds {}",
-                missing.join(", "),
-                if missing.len() == 1 { "it" } else { "them" }
-            )));
-        }
-        Ok(shards.into_iter().map(|(_, s)| s).collect())
+        let order = check_shard_set(&ids, "comparison")?;
+        drop(ids);
+        Ok(reorder(shards, &order)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
     }
 
     /// Streams every game, variant by variant, from the shard that holds it into `out`

@@ -145,6 +145,25 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
+/// `--shard K/N`, checked; a shard needs `--out`, the records merge combines.
+pub fn shard_option(
+    text: Option<&str>,
+    has_out: bool,
+) -> Result<Option<isolo_ai::schedule::Shard>, CliError> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let shard = text
+        .parse()
+        .map_err(|e| CliError(format!("--shard: {e}")))?;
+    if !has_out {
+        return Err(CliError(
+            "--shard needs --out FILE: a shard's records are what merge combines".into(),
+        ));
+    }
+    Ok(Some(shard))
+}
+
 /// "S" or "N".
 pub fn side_letter(side: Side) -> String {
     side.letter().to_string()

@@ -69,15 +69,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
     let variant = prepared.variant.name().to_string();
     let shard = prepared.shard;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
-    let anchor = match &args.anchor {
-        Some(label) => Some(
-            labels
-                .iter()
-                .position(|l| l == label)
-                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))?,
-        ),
-        None => None,
-    };
+    let anchor = anchor_index(&labels, args.anchor.as_deref())?;
     let mut table = Crosstable::new(&labels);
     let mut forfeits = Forfeits::default();
     let outcome = prepared.play(run, |record, _| {
@@ -99,6 +91,18 @@ pub fn run(args: &TournamentArgs) -> CliResult {
     let shown = summary.report(&notes, run.json);
     super::matches::exit_if_interrupted(&outcome, run);
     shown
+}
+
+/// The index of `--anchor`'s engine among `labels`, if one is given.
+pub fn anchor_index(labels: &[String], anchor: Option<&str>) -> Result<Option<usize>, CliError> {
+    anchor
+        .map(|label| {
+            labels
+                .iter()
+                .position(|l| l == label)
+                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))
+        })
+        .transpose()
 }
 
 /// A tournament's result: what `tournament` prints, and `merge` for a sharded one.

@@ -37,6 +37,19 @@ pub fn game_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// A records file's games without their times (which differ from run to run).
+pub fn games_without_times(path: &std::path::Path) -> Vec<serde_json::Value> {
+    game_lines(path)
+        .into_iter()
+        .map(|mut v| {
+            for timing in ["time_ms", "move_ms", "clock_ms"] {
+                v.as_object_mut().unwrap().remove(timing);
+            }
+            v
+        })
+        .collect()
+}
+
 /// A fresh scratch folder for one test, removed when the test ends.
 pub struct Scratch(pub PathBuf);
 
