@@ -548,6 +548,16 @@ impl Bot {
         self.stop = Some(flag);
     }
 
+    /// Makes the bot play its next game as `spec.bot(seed)` would, where it keeps no
+    /// search state between games (random, greedy); says whether it could.
+    pub fn reseed(&mut self, seed: u64) -> bool {
+        if self.searcher.is_some() {
+            return false;
+        }
+        self.rng = SmallRng::seed_from_u64(seed);
+        true
+    }
+
     /// The spec this bot plays by.
     pub fn spec(&self) -> &EngineSpec {
         &self.spec

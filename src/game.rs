@@ -237,8 +237,8 @@ pub fn play_game(
     let mut move_ms = Vec::new();
     let mut clock_ms = Vec::new();
     let mut asked = started;
-    let ended = |winner, reason, detail, move_ms, clock_ms, game: &Game| GameRecord {
-        moves: game.moves().to_vec(),
+    let ended = |winner, reason, detail, move_ms, clock_ms, game: Game| GameRecord {
+        moves: game.into_moves(),
         winner,
         reason,
         detail,
@@ -258,14 +258,7 @@ pub fn play_game(
         if !bot_decides {
             if let Some(outcome) = game.outcome() {
                 let reason = outcome.reason.into();
-                return Some(ended(
-                    outcome.winner,
-                    reason,
-                    None,
-                    move_ms,
-                    clock_ms,
-                    &game,
-                ));
+                return Some(ended(outcome.winner, reason, None, move_ms, clock_ms, game));
             }
         }
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -293,7 +286,7 @@ pub fn play_game(
                     None,
                     move_ms,
                     clock_ms,
-                    &game,
+                    game,
                 ));
             }
             Ok(None) => return None,
@@ -305,7 +298,7 @@ pub fn play_game(
                     Some(f.detail),
                     move_ms,
                     clock_ms,
-                    &game,
+                    game,
                 ));
             }
         };

@@ -61,6 +61,8 @@ impl PlaySettings {
 pub struct Slot {
     id: usize,
     running: Vec<Option<ExternalEngine>>,
+    /// Bots without search state (random, greedy), kept for the next game and reseeded.
+    bots: Vec<Option<crate::engine::Bot>>,
 }
 
 impl Slot {
@@ -69,6 +71,7 @@ impl Slot {
         Slot {
             id,
             running: (0..engines).map(|_| None).collect(),
+            bots: (0..engines).map(|_| None).collect(),
         }
     }
 }
@@ -166,9 +169,15 @@ pub fn play_job(
                 engine: slot.running[engine].take(),
             }),
             _ => {
-                let mut bot = spec
-                    .bot(seed)
-                    .map_err(|e| format!("engine {}: {e}", spec.label))?;
+                let kept = slot.bots[engine]
+                    .take()
+                    .and_then(|mut bot| bot.reseed(seed).then_some(bot));
+                let mut bot = match kept {
+                    Some(bot) => bot,
+                    None => spec
+                        .bot(seed)
+                        .map_err(|e| format!("engine {}: {e}", spec.label))?,
+                };
                 if let Some(flag) = interrupt {
                     bot.stop_on(flag);
                 }
@@ -194,11 +203,14 @@ pub fn play_job(
         interrupt,
     );
     for (engine, seat) in [(job.south, south), (job.north, north)] {
-        if let Seat::External(player) = seat {
-            slot.running[engine] = player.engine.map(|mut e| {
-                e.end_game();
-                e
-            });
+        match seat {
+            Seat::External(player) => {
+                slot.running[engine] = player.engine.map(|mut e| {
+                    e.end_game();
+                    e
+                });
+            }
+            Seat::Bot(bot) => slot.bots[engine] = Some(*bot),
         }
     }
     let Some(game) = game else {

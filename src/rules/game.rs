@@ -134,6 +134,11 @@ impl<'v> Game<'v> {
         &self.moves
     }
 
+    /// The moves played, taken out of the finished game.
+    pub fn into_moves(self) -> Vec<Move> {
+        self.moves
+    }
+
     /// Every position so far, the start first.
     pub fn positions(&self) -> &[Board] {
         &self.positions
