@@ -135,8 +135,8 @@ impl Turn<'_> {
 
 /// Anything that plays: an in-process [`Bot`], an external engine.
 pub trait Player {
-    /// A move for the side to move in `turn` (which has a legal move); `Ok(None)` if the
-    /// match was interrupted first.
+    /// A move for the side to move in `turn` (which has a legal move, unless the player
+    /// `finds_every_move`); `Ok(None)` if the match was interrupted first.
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit>;
 
     /// Whether the player finds a move wherever one exists and answers a `NoMoves`
@@ -173,8 +173,8 @@ impl Player for Bot {
                 played: Some(c.played),
                 answered: Some(answered),
             })),
-            // The game loop asks only where a move exists; should the bot find none, the
-            // rules' verdict stands (not an interruption, which would end the run).
+            // No move (the game loop leaves that search to bots): the rules' verdict stands,
+            // not an interruption, which would end the run.
             None => Err(Forfeit {
                 reason: Termination::NoMoves,
                 detail: "no legal move".into(),

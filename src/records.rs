@@ -574,9 +574,16 @@ pub struct RecordsReader {
     pub valid_bytes: u64,
     /// The line number of a last line cut short (an interrupted run), once read.
     pub cut_line: Option<usize>,
+    /// The text of the last record read.
+    last_line: String,
 }
 
 impl RecordsReader {
+    /// The line of the record `next_record` last gave, as the file holds it.
+    pub fn last_line(&self) -> &str {
+        &self.last_line
+    }
+
     /// Opens a records file and reads its header: `None` if the file does not exist or
     /// holds no header. Blank lines are skipped; a last line cut short ends the file
     /// (see `cut_line`); any other bad line is an error naming its line number.
@@ -620,6 +627,7 @@ impl RecordsReader {
                 variant,
                 valid_bytes,
                 cut_line: None,
+                last_line: String::new(),
             }));
         }
     }
@@ -640,6 +648,7 @@ impl RecordsReader {
             match Record::from_line(&text, &self.variant) {
                 Ok(record) => {
                     self.valid_bytes += text.len() as u64 + ended as u64;
+                    self.last_line = text;
                     return Ok(Some(record));
                 }
                 Err(_) if !ended => self.cut_line = Some(self.line),

@@ -280,16 +280,21 @@ fn merge_games(
     let header = shards[0].reader.header.clone();
     let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
     let count = shards.len() as u64;
-    let variant = shards[0].reader.variant.clone();
-    for game in 0..schedule.len() {
-        let shard = &mut shards[schedule.shard_of(game, count) as usize];
-        let own = schedule.clone().with_shard(
-            shard
+    // Each shard's own schedule, which its records are checked against.
+    let owns = shards
+        .iter()
+        .map(|s| {
+            let shard = s
                 .reader
                 .header
                 .shard()
-                .map_err(|e| CliError(e.to_string()))?,
-        );
+                .map_err(|e| CliError(e.to_string()))?;
+            Ok(schedule.clone().with_shard(shard))
+        })
+        .collect::<Result<Vec<Schedule>, CliError>>()?;
+    for game in 0..schedule.len() {
+        let index = schedule.shard_of(game, count) as usize;
+        let (shard, own) = (&mut shards[index], &owns[index]);
         let previous = shard.previous;
         let Some(record) = shard.next()? else {
             let cut = match shard.reader.cut_line {
@@ -304,10 +309,11 @@ fn merge_games(
                 own.shard_len()
             )));
         };
-        records::check_game(&record, game, previous, &own)
-            .and_then(|()| records::check_job(&record, &own, &labels))
+        records::check_game(&record, game, previous, own)
+            .and_then(|()| records::check_job(&record, own, &labels))
             .map_err(|e| CliError(format!("{}: {e}", shard.path)))?;
-        out.line(&record.to_line(&variant))?;
+        // (The line as the shard wrote it: the same as writing the record again.)
+        out.line(shard.reader.last_line())?;
         summary.add(&record, forfeits);
     }
     for shard in shards.iter_mut() {
