@@ -214,7 +214,8 @@ pub struct GameRecord {
     pub detail: Option<String>,
     /// Each move's time in milliseconds.
     pub move_ms: Vec<u64>,
-    /// The mover's clock after each move (increment added), in milliseconds, on a clock.
+    /// The mover's clock after each move (increment added), in milliseconds, where
+    /// either side is on a clock (`None` for a side without one); empty without clocks.
     pub clock_ms: Vec<Option<u64>>,
     /// How long it took.
     pub time: Duration,
@@ -234,6 +235,7 @@ pub fn play_game(
     let [south, north] = players;
     let mut game = Game::new(variant, start).with_max_plies(max_plies);
     let mut clocks = controls.sides.map(|c| c.as_ref().map(Clock::start));
+    let clocked = clocks.iter().any(Option::is_some);
     let mut move_ms = Vec::new();
     let mut clock_ms = Vec::new();
     let mut asked = started;
@@ -308,7 +310,10 @@ pub fn play_game(
             c.spend(reply.thought);
             c.left.as_millis() as u64
         });
-        clock_ms.push(clock);
+        // (Without clocks there is nothing to keep: `clock_ms` stays empty.)
+        if clocked {
+            clock_ms.push(clock);
+        }
         // Judged legal, and the game was going on: played as judged, not replayed.
         game.push(&legal);
     }

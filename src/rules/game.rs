@@ -85,6 +85,8 @@ pub struct Game<'v> {
     hashes: Vec<u64>,
     /// How often each hash occurs in `hashes`.
     occurrences: HashMap<u64, u32, BuildHasherDefault<HashIsKey>>,
+    /// How often the current position has occurred, this time included.
+    seen_now: u32,
     moves: Vec<Move>,
     max_plies: Option<usize>,
 }
@@ -97,6 +99,7 @@ impl<'v> Game<'v> {
             positions: vec![start],
             hashes: vec![start.hash()],
             occurrences: [(start.hash(), 1)].into_iter().collect(),
+            seen_now: 1,
             moves: Vec::new(),
             max_plies: None,
         }
@@ -162,16 +165,13 @@ impl<'v> Game<'v> {
 
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
-        let now = self.hashes[self.hashes.len() - 1];
-        self.occurrences.get(&now).copied().unwrap_or(0) as usize
+        self.seen_now as usize
     }
 
     /// How the game has ended, or `None` while it goes on. A side without a legal move
     /// has lost even on the ply cap: the rules' result comes before adjudication.
     pub fn outcome(&self) -> Option<Outcome> {
-        let now = self.hashes[self.hashes.len() - 1];
-        let seen = self.occurrences.get(&now).copied().unwrap_or(0) as usize;
-        outcome_after(self.variant, self.board(), seen).or_else(|| {
+        outcome_after(self.variant, self.board(), self.repetitions()).or_else(|| {
             self.max_plies
                 .filter(|&cap| self.plies() >= cap)
                 .map(|_| Outcome {
@@ -184,8 +184,7 @@ impl<'v> Game<'v> {
     /// How the game has ended if the side to move has a legal move: a third repetition
     /// or the ply cap; `None` while it goes on. (`outcome` also looks for a legal move.)
     pub fn outcome_if_moves(&self) -> Option<Outcome> {
-        let now = self.hashes[self.hashes.len() - 1];
-        if self.occurrences.get(&now).copied().unwrap_or(0) as usize >= DRAW_REPETITIONS {
+        if self.repetitions() >= DRAW_REPETITIONS {
             return Some(Outcome {
                 winner: None,
                 reason: EndReason::Repetition,
@@ -251,7 +250,9 @@ impl<'v> Game<'v> {
         self.positions.push(played.child);
         let hash = played.child.hash();
         self.hashes.push(hash);
-        *self.occurrences.entry(hash).or_insert(0) += 1;
+        let count = self.occurrences.entry(hash).or_insert(0);
+        *count += 1;
+        self.seen_now = *count;
     }
 
     /// Takes back the last move; `None` at the start.
@@ -265,6 +266,8 @@ impl<'v> Game<'v> {
                 self.occurrences.remove(&hash);
             }
         }
+        let now = self.hashes[self.hashes.len() - 1];
+        self.seen_now = self.occurrences.get(&now).copied().unwrap_or(1);
         Some(mv)
     }
 }
