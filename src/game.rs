@@ -236,7 +236,7 @@ pub fn play_game(
     let mut game = Game::new(variant, start).with_max_plies(max_plies);
     let mut clocks = controls.sides.map(|c| c.as_ref().map(Clock::start));
     let clocked = clocks.iter().any(Option::is_some);
-    let mut move_ms = Vec::new();
+    let mut move_ms = Vec::with_capacity(max_plies.min(crate::rules::RESERVED_PLIES));
     let mut clock_ms = Vec::new();
     let mut asked = started;
     let ended = |winner, reason, detail, move_ms, clock_ms, game: Game| GameRecord {

@@ -32,7 +32,7 @@ impl Hasher for HashIsKey {
 }
 
 /// Plies a game with a ply cap makes room for when it starts (at most its cap).
-const RESERVED_PLIES: usize = 128;
+pub const RESERVED_PLIES: usize = 128;
 
 /// Occurrences of a position, same side to move, that draw the game (RULES.md 3.6).
 pub const DRAW_REPETITIONS: usize = 3;

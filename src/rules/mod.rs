@@ -10,7 +10,7 @@ pub mod variant;
 
 use std::fmt;
 
-pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS};
+pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use notation::{Move, NotationError};
 pub use position::{
     Board, ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
