@@ -27,6 +27,7 @@
 
 pub mod clock;
 pub mod compare;
+pub mod dfpn;
 pub mod engine;
 pub mod eval;
 pub mod external;

@@ -298,3 +298,132 @@ fn results_page_for_one_preset() {
         .contains("## isolo-boys"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// df-pn's wins and losses are exhaustive minimax's, within the same horizon; it finds
+/// (nearly) every one minimax finds.
+#[test]
+fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
+    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+    let limits = DfpnLimits {
+        nodes: 200_000,
+        time: None,
+        max_depth: HORIZON,
+        table_entries: 1 << 16,
+    };
+    let (mut decided, mut found) = (0, 0);
+    for (variant, board) in small_positions(160, 0xdf9, 4) {
+        let truth = known_within(&variant, &board, HORIZON);
+        let result = solve(&variant, &board, &[], limits, &mut |_| {});
+        let position = variant.format_position(&board);
+        match (result.verdict, truth) {
+            (DfpnVerdict::Win, Known::Win(_)) | (DfpnVerdict::Loss, Known::Loss(_)) => found += 1,
+            (DfpnVerdict::Unknown, _) => {}
+            (verdict, truth) => panic!("{position}: df-pn {verdict:?}, minimax {truth:?}"),
+        }
+        if let (DfpnVerdict::Win, Some(mv)) = (result.verdict, &result.best_move) {
+            let child = variant.play_move(&board, mv).unwrap().child;
+            let reply = known_within(&variant, &child, HORIZON - 1);
+            assert!(
+                matches!(reply, Known::Loss(_)),
+                "{position}: {mv} does not win"
+            );
+        }
+        if !matches!(truth, Known::Open) {
+            decided += 1;
+        }
+    }
+    println!("df-pn proved {found} of the {decided} positions minimax decides");
+    assert!(
+        decided > 40 && found * 10 >= decided * 9,
+        "{found} of {decided}"
+    );
+}
+
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .arg("solve")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
+    let plain = solve_json(&[
+        "--variant",
+        "isolo-boys",
+        "--method",
+        "dfpn",
+        "--max-plies",
+        "40",
+    ]);
+    assert_eq!(plain["result"], "win");
+    assert_eq!(plain["method"], "dfpn");
+    assert!(
+        plain["plies"].is_null() && plain["length_exact"] == false,
+        "{plain}"
+    );
+    // The winning move is one the alpha-beta prover also proves a win in 15.
+    let best = plain["best_move"].as_str().unwrap().to_string();
+    let boys = Variant::load("isolo-boys").unwrap();
+    let child = boys.play_text(&boys.start(), &best).unwrap().child;
+    let mut prover = Prover::new(&boys, 1, 16).unwrap();
+    assert_eq!(
+        prover.solve(&child, &[], 14, None).verdict,
+        Verdict::Loss(14)
+    );
+    let exact = solve_json(&[
+        "--variant",
+        "isolo-boys",
+        "--method",
+        "dfpn",
+        "--max-plies",
+        "40",
+        "--exact-length",
+    ]);
+    assert_eq!(
+        (exact["plies"].as_u64(), exact["length_exact"].as_bool()),
+        (Some(15), Some(true))
+    );
+    // Auto: the alpha-beta prover's exact answer where it finds one.
+    let auto = solve_json(&["--variant", "isolo-women"]);
+    assert_eq!(
+        (auto["method"].as_str(), auto["plies"].as_u64()),
+        (Some("ab"), Some(5))
+    );
+    // A loss (a proof with the opponent attacking): North after that move.
+    let loss = solve_json(&[
+        "--variant",
+        "isolo-boys",
+        "--moves",
+        &best,
+        "--method",
+        "dfpn",
+        "--max-plies",
+        "40",
+    ]);
+    assert_eq!(loss["result"], "loss", "{loss}");
+    assert!(loss["best_move"].is_null());
+    for bad in [
+        vec!["--method", "ab", "--nodes", "5"],
+        vec!["--method", "ab", "--exact-length"],
+        vec!["--method", "ab", "--max-plies", "200"],
+        vec!["--method", "dfpn", "--nodes", "0"],
+        vec!["--method", "dfpn", "--max-plies", "20000"],
+        vec!["--method", "best"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .args(["solve", "--variant", "isolo-boys"])
+            .args(&bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

@@ -8,8 +8,12 @@ use serde_json::json;
 
 use super::analyze::{position_with_history, MAX_THREADS};
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
+use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
 use isolo_ai::search::Progress;
 use isolo_ai::solve::{Prover, Verdict};
+
+/// What one df-pn table entry costs, for `--hash` (key, numbers and the map's room).
+const DFPN_ENTRY_BYTES: usize = 48;
 
 fn plies_text(n: u32) -> String {
     super::plural(n as u64, "ply", "plies")
@@ -43,10 +47,36 @@ pub struct SolveArgs {
     /// Replay the line and check every alternative defence, and that the length is exact
     #[arg(long)]
     pub verify: bool,
+    /// The prover: ab (iterative-deepening alpha-beta: exact lengths), dfpn
+    /// (proof-number search: deep wins and losses, no length) or auto (ab with half the
+    /// time, then df-pn)
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub method: Method,
+    /// Positions df-pn expands at most (default: no limit but the time)
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// After a df-pn proof, find its exact length with the alpha-beta prover (up to
+    /// --max-plies, at most 100, in the time left)
+    #[arg(long = "exact-length")]
+    pub exact_length: bool,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
+
+/// Which prover `solve` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// The iterative-deepening alpha-beta prover.
+    Ab,
+    /// Depth-first proof-number search.
+    Dfpn,
+    /// Alpha-beta with half the time, then df-pn with the rest.
+    Auto,
+}
+
+/// The deepest line df-pn follows (`--max-plies` for it).
+pub const DFPN_MAX_PLIES: u32 = 10_000;
 
 /// The time `solve` takes at most unless told otherwise: a minute.
 pub const DEFAULT_SOLVE_TIME_MS: u64 = 60_000;
@@ -55,15 +85,63 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
-    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.max_plies) {
+    let most = match args.method {
+        Method::Ab => isolo_ai::search::alphabeta::MAX_DEPTH,
+        Method::Dfpn | Method::Auto => DFPN_MAX_PLIES,
+    };
+    if !(1..=most).contains(&args.max_plies) {
         return Err(CliError(format!(
-            "--max-plies: must be 1..={}",
-            isolo_ai::search::alphabeta::MAX_DEPTH
+            "--max-plies: must be 1..={most} with --method {}",
+            method_name(args.method)
         )));
     }
-    let mut prover = Prover::new(&variant, args.threads, args.hash)
-        .map_err(|e| CliError(format!("--hash: {e}")))?;
+    if args.nodes == Some(0) {
+        return Err(CliError("--nodes: must be at least 1".into()));
+    }
+    if args.method == Method::Ab && (args.nodes.is_some() || args.exact_length) {
+        return Err(CliError(
+            "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
+        ));
+    }
+    let started = std::time::Instant::now();
     let time = (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms));
+    let ab_plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+    let ab_time = match args.method {
+        Method::Dfpn => None,
+        Method::Ab => Some(time),
+        Method::Auto => Some(time.map(|t| t / 2)),
+    };
+    let mut before = None;
+    if let Some(ab_time) = ab_time {
+        before = solve_ab(args, &variant, &board, &history, ab_plies, ab_time)?;
+        if before.is_none() {
+            return Ok(());
+        }
+    }
+    let left = time.map(|t| t.saturating_sub(started.elapsed()));
+    solve_dfpn(args, &variant, &board, &history, left, before)
+}
+
+fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::Ab => "ab",
+        Method::Dfpn => "dfpn",
+        Method::Auto => "auto",
+    }
+}
+
+/// The alpha-beta prover's result, shown unless it is unknown and df-pn is to follow:
+/// then why it found nothing is returned, for df-pn's report.
+fn solve_ab(
+    args: &SolveArgs,
+    variant: &isolo_ai::rules::Variant,
+    board: &isolo_ai::rules::Board,
+    history: &[u64],
+    max_plies: u32,
+    time: Option<Duration>,
+) -> Result<Option<String>, CliError> {
+    let mut prover = Prover::new(variant, args.threads, args.hash)
+        .map_err(|e| CliError(format!("--hash: {e}")))?;
     let mut report = |p: &Progress| {
         eprintln!(
             "depth {:3}  {}  nodes {}  time {} ms",
@@ -77,11 +155,16 @@ pub fn run(args: &SolveArgs) -> CliResult {
             p.time.as_millis()
         )
     };
-    let solution = prover.solve_reporting(&board, &history, args.max_plies, time, &mut report);
-    let proof_size = prover.proof_size(&board, &history, solution.verdict, PROOF_SIZE_CAP);
+    let solution = prover.solve_reporting(board, history, max_plies, time, &mut report);
     let proven = solution.verdict != Verdict::Unknown;
+    if !proven && args.method == Method::Auto {
+        let why = unknown_text(&solution, max_plies);
+        eprintln!("alpha-beta: {}; df-pn next", why.trim_end());
+        return Ok(Some(why));
+    }
+    let proof_size = prover.proof_size(board, history, solution.verdict, PROOF_SIZE_CAP);
     let verified = (args.verify && proven)
-        .then(|| prover.verify(&board, &history, solution.verdict, &solution.pv));
+        .then(|| prover.verify(board, history, solution.verdict, &solution.pv));
     let (result, plies) = match solution.verdict {
         Verdict::Win(p) => ("win", Some(p)),
         Verdict::Loss(p) => ("loss", Some(p)),
@@ -104,6 +187,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
             "nps": nps,
             "time_ms": solution.time.as_millis() as u64,
             "depth": solution.depth,
+            "method": "ab",
             "proof_size": proof_size,
             "verified": verified.as_ref().map(|v| v.is_ok()),
             "verify_error": match &verified {
@@ -111,7 +195,8 @@ pub fn run(args: &SolveArgs) -> CliResult {
                 None if args.verify => Some(NOTHING_TO_VERIFY.to_string()),
                 _ => None,
             },
-        }));
+        }))
+        .map(|()| None);
     }
     let side = board.to_move();
     let mut out = match solution.verdict {
@@ -122,11 +207,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
                 plies_text(p)
             )
         }
-        Verdict::Unknown if solution.depth < args.max_plies => format!(
-            "unknown: time ran out at depth {} of {} (no proof that short)\n",
-            solution.depth, args.max_plies
-        ),
-        Verdict::Unknown => format!("unknown: no proof within {}\n", plies_text(args.max_plies)),
+        Verdict::Unknown => unknown_text(&solution, max_plies),
     };
     if let Some(best) = &solution.best_move {
         out.push_str(&format!("best move {best}\nline {}\n", pv.join(" ")));
@@ -146,6 +227,129 @@ pub fn run(args: &SolveArgs) -> CliResult {
         Some(Err(e)) => return Err(CliError(format!("verification failed: {e}"))),
         None if args.verify => out.push_str(&format!("not verified: {NOTHING_TO_VERIFY}\n")),
         None => {}
+    }
+    emit(&out).map(|()| None)
+}
+
+/// Why the alpha-beta prover found nothing.
+fn unknown_text(solution: &isolo_ai::solve::Solution, max_plies: u32) -> String {
+    if solution.depth < max_plies {
+        format!(
+            "unknown: time ran out at depth {} of {} (no proof that short)\n",
+            solution.depth, max_plies
+        )
+    } else {
+        format!("unknown: no proof within {}\n", plies_text(max_plies))
+    }
+}
+
+/// Proves with df-pn (and, with `--exact-length`, finds a proof's length), and shows it;
+/// `before` says why the alpha-beta prover found nothing, where it ran first.
+fn solve_dfpn(
+    args: &SolveArgs,
+    variant: &isolo_ai::rules::Variant,
+    board: &isolo_ai::rules::Board,
+    history: &[u64],
+    time: Option<Duration>,
+    before: Option<String>,
+) -> CliResult {
+    let limits = DfpnLimits {
+        nodes: args.nodes.unwrap_or(u64::MAX),
+        time,
+        max_depth: args.max_plies,
+        table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
+    };
+    let mut report = |p: &DfpnProgress| {
+        let shown = |n: Option<u64>| n.map_or("inf".to_string(), |n| n.to_string());
+        eprintln!(
+            "df-pn, {} attacking: nodes {}  root proof {} disproof {}  table {} entries",
+            p.attacker,
+            p.nodes,
+            shown(p.proof),
+            shown(p.disproof),
+            p.table_entries
+        )
+    };
+    let started = std::time::Instant::now();
+    let result = dfpn::solve(variant, board, history, limits, &mut report);
+    let length = match result.verdict {
+        DfpnVerdict::Unknown => None,
+        _ if args.exact_length => {
+            let left = time.map(|t| t.saturating_sub(started.elapsed()));
+            let plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+            let mut prover = Prover::new(variant, args.threads, args.hash)
+                .map_err(|e| CliError(format!("--hash: {e}")))?;
+            match prover.solve(board, history, plies, left).verdict {
+                Verdict::Win(p) | Verdict::Loss(p) => Some(p),
+                Verdict::Unknown => None,
+            }
+        }
+        _ => None,
+    };
+    let secs = result.time.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (result.nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    let name = match result.verdict {
+        DfpnVerdict::Win => "win",
+        DfpnVerdict::Loss => "loss",
+        DfpnVerdict::Unknown => "unknown",
+    };
+    let verify_error = args.verify.then_some(match result.verdict {
+        DfpnVerdict::Unknown => NOTHING_TO_VERIFY,
+        _ => "df-pn gives no line to verify (the alpha-beta prover does: --method ab)",
+    });
+    if args.json {
+        return emit_json(&json!({
+            "result": name,
+            "plies": length,
+            "length_exact": length.is_some(),
+            "best_move": result.best_move.as_ref().map(|m| m.to_string()),
+            "pv": Vec::<String>::new(),
+            "nodes": result.nodes,
+            "nps": nps,
+            "time_ms": result.time.as_millis() as u64,
+            "method": "dfpn",
+            "alpha_beta": before.as_deref().map(str::trim_end),
+            "table_entries": result.table_entries,
+            "verified": args.verify.then_some(false),
+            "verify_error": verify_error,
+        }));
+    }
+    let side = board.to_move();
+    let length_text = match (length, args.exact_length) {
+        (Some(p), _) => format!(
+            "in {} (the alpha-beta prover's exact length)",
+            plies_text(p)
+        ),
+        (None, true) => "(its length not found within the time left)".to_string(),
+        (None, false) => "(length not computed: --exact-length finds it)".to_string(),
+    };
+    let mut out = before.unwrap_or_default();
+    out.push_str(&match result.verdict {
+        DfpnVerdict::Win => format!("win for {side} (to move), proven by df-pn, {length_text}\n"),
+        DfpnVerdict::Loss => format!("loss for {side} (to move), proven by df-pn, {length_text}\n"),
+        DfpnVerdict::Unknown if result.out_of_budget => {
+            "unknown: df-pn found no proof before its time or node limit\n".to_string()
+        }
+        DfpnVerdict::Unknown => format!(
+            "unknown: df-pn found no proof with lines of at most {}\n",
+            plies_text(args.max_plies)
+        ),
+    });
+    if let Some(best) = &result.best_move {
+        out.push_str(&format!("best move {best}\n"));
+    }
+    out.push_str(&format!(
+        "nodes {}  nps {nps}  time {} ms  table {} entries\n",
+        result.nodes,
+        result.time.as_millis(),
+        result.table_entries
+    ));
+    if let Some(e) = verify_error {
+        out.push_str(&format!("not verified: {e}\n"));
     }
     emit(&out)
 }

@@ -1,0 +1,372 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002): a second prover for deep,
+//! narrow wins, where the iterative-deepening alpha-beta prover of `solve` must search
+//! every line to the proof's full length.
+//!
+//! One search asks whether a fixed side, the attacker, can force a win: at the
+//! attacker's nodes one proven move suffices (an OR node), at the defender's every move
+//! must be proven (an AND node). Proof and disproof numbers (how many leaves must still
+//! be proven, or disproven) steer it to the cheapest part of the tree, depth first
+//! under thresholds, with the numbers kept in a table. A side without a legal move
+//! loses. A position repeating one of the game or of the current path counts as a
+//! failure for the attacker (a draw is not a win), and so does a defender's position
+//! whose moves the generator could not list whole: so repetitions and cut lists can
+//! only hide wins, never make one.
+//!
+//! Why a proof holds on every path though repetitions depend on the path: a node is
+//! proven only from children proven before it, ending in positions where the defender
+//! has no move; no repetition is ever part of a proof. Following the proof, each move
+//! leads to a position proven earlier, so the attacker's play never repeats a position,
+//! whatever the game before it. Disproofs (the attacker fails) can depend on the path;
+//! the table keeps them anyway, so a search may miss a win (and answer unknown), never
+//! invent one. A win is a proof with the side to move attacking, a loss a proof with
+//! its opponent attacking.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use crate::rules::{Board, Move, Side, Variant};
+use crate::search::searched_moves;
+
+/// A proof or disproof number that stands for infinity.
+const INFINITE: u64 = 1 << 40;
+
+/// Table entries kept at most by default (about 40 bytes each).
+pub const DEFAULT_TABLE_ENTRIES: usize = 4 << 20;
+
+/// How far and how long a search may go.
+#[derive(Clone, Copy, Debug)]
+pub struct DfpnLimits {
+    /// Positions expanded at most, both searches together.
+    pub nodes: u64,
+    /// Wall time at most.
+    pub time: Option<Duration>,
+    /// Plies from the root past which a line counts as a failure for the attacker.
+    pub max_depth: u32,
+    /// Table entries kept at most: beyond them the unsolved entries are dropped first,
+    /// then the disproofs; proofs are kept.
+    pub table_entries: usize,
+}
+
+/// What df-pn established for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DfpnVerdict {
+    /// The side to move can force a win (in some number of plies, not computed).
+    Win,
+    /// Its opponent can force a win.
+    Loss,
+    /// Neither proven within the limits.
+    Unknown,
+}
+
+/// The answer of `solve`.
+#[derive(Clone, Debug)]
+pub struct DfpnResult {
+    /// What was proven.
+    pub verdict: DfpnVerdict,
+    /// For a win, a winning move.
+    pub best_move: Option<Move>,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Table entries at the end.
+    pub table_entries: usize,
+    /// Whether the node or time limit ended a search.
+    pub out_of_budget: bool,
+}
+
+/// Progress of a search, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct DfpnProgress {
+    /// The side whose win is being proven.
+    pub attacker: Side,
+    /// Positions expanded so far.
+    pub nodes: u64,
+    /// The root's proof and disproof numbers (`None`: infinite).
+    pub proof: Option<u64>,
+    /// The root's disproof number.
+    pub disproof: Option<u64>,
+    /// Table entries.
+    pub table_entries: usize,
+}
+
+/// Positions expanded between two looks at the clock.
+const DEADLINE_CHECK_EVERY: u64 = 1024;
+
+/// Positions expanded between two progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    proof: u64,
+    disproof: u64,
+}
+
+impl Numbers {
+    const UNKNOWN: Numbers = Numbers {
+        proof: 1,
+        disproof: 1,
+    };
+    const PROVEN: Numbers = Numbers {
+        proof: 0,
+        disproof: INFINITE,
+    };
+    const DISPROVEN: Numbers = Numbers {
+        proof: INFINITE,
+        disproof: 0,
+    };
+
+    fn solved(&self) -> bool {
+        self.proof == 0 || self.disproof == 0
+    }
+}
+
+/// One search for one attacker.
+struct Search<'a> {
+    variant: &'a Variant,
+    attacker: Side,
+    limits: DfpnLimits,
+    history: &'a HashSet<u64>,
+    table: HashMap<u64, Numbers>,
+    /// The positions of the current path (a position occurs on it once at most).
+    path: HashSet<u64>,
+    /// When this search must stop.
+    deadline: Option<Instant>,
+    nodes: u64,
+    node_budget: u64,
+    out_of_budget: bool,
+    report: &'a mut dyn FnMut(&DfpnProgress),
+    root: Numbers,
+}
+
+impl Search<'_> {
+    fn budget_spent(&mut self) -> bool {
+        if !self.out_of_budget {
+            let late = self.nodes.is_multiple_of(DEADLINE_CHECK_EVERY)
+                && self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.out_of_budget = self.nodes >= self.node_budget || late;
+        }
+        self.out_of_budget
+    }
+
+    /// A child's numbers: a failure for the attacker where it repeats, else the table's.
+    fn child_numbers(&self, hash: u64) -> Numbers {
+        if self.path.contains(&hash) || self.history.contains(&hash) {
+            // (A repetition: a draw at best, so no win for the attacker.)
+            return Numbers::DISPROVEN;
+        }
+        self.table.get(&hash).copied().unwrap_or(Numbers::UNKNOWN)
+    }
+
+    fn store(&mut self, hash: u64, numbers: Numbers) {
+        if self.table.len() >= self.limits.table_entries && !self.table.contains_key(&hash) {
+            self.make_room();
+        }
+        self.table.insert(hash, numbers);
+    }
+
+    /// Drops the unsolved entries, then the disproofs if that is not enough.
+    fn make_room(&mut self) {
+        self.table.retain(|_, n| n.solved());
+        if self.table.len() >= self.limits.table_entries * 3 / 4 {
+            self.table.retain(|_, n| n.proof == 0);
+        }
+    }
+
+    /// The numbers of `board` (hash `hash`) expanded until one passes its threshold,
+    /// it is solved or the budget is spent.
+    fn expand(&mut self, board: &Board, hash: u64, threshold: Numbers, depth: u32) -> Numbers {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(REPORT_EVERY) {
+            let root = self.root;
+            let finite = |n: u64| (n < INFINITE).then_some(n);
+            (self.report)(&DfpnProgress {
+                attacker: self.attacker,
+                nodes: self.nodes,
+                proof: finite(root.proof),
+                disproof: finite(root.disproof),
+                table_entries: self.table.len(),
+            });
+        }
+        let attacking = board.to_move() == self.attacker;
+        let (moves, cut) = searched_moves(self.variant, board);
+        let settled = if moves.is_empty() {
+            // The side to move has lost.
+            Some(if attacking {
+                Numbers::DISPROVEN
+            } else {
+                Numbers::PROVEN
+            })
+        } else if cut && !attacking {
+            // A defence list cut short cannot be proven whole.
+            Some(Numbers::DISPROVEN)
+        } else {
+            None
+        };
+        if let Some(numbers) = settled {
+            self.store(hash, numbers);
+            return numbers;
+        }
+        if depth >= self.limits.max_depth {
+            // Too deep: a failure here (kept like the other disproofs, which may depend
+            // on the path: they can hide a win, never make one).
+            self.store(hash, Numbers::DISPROVEN);
+            return Numbers::DISPROVEN;
+        }
+        let children: Vec<(Board, u64)> = moves.iter().map(|m| (m.child, m.child.hash())).collect();
+        self.path.insert(hash);
+        let numbers = loop {
+            let (numbers, best, second) = self.combine(&children, attacking);
+            if depth == 0 {
+                self.root = numbers;
+            }
+            if numbers.proof >= threshold.proof
+                || numbers.disproof >= threshold.disproof
+                || self.budget_spent()
+            {
+                break numbers;
+            }
+            let (child, child_hash) = children[best];
+            let current = self.child_numbers(child_hash);
+            let child_threshold = if attacking {
+                Numbers {
+                    proof: threshold.proof.min(second.saturating_add(1)),
+                    disproof: (threshold.disproof - numbers.disproof + current.disproof)
+                        .min(INFINITE),
+                }
+            } else {
+                Numbers {
+                    proof: (threshold.proof - numbers.proof + current.proof).min(INFINITE),
+                    disproof: threshold.disproof.min(second.saturating_add(1)),
+                }
+            };
+            self.expand(&child, child_hash, child_threshold, depth + 1);
+        };
+        self.path.remove(&hash);
+        self.store(hash, numbers);
+        numbers
+    }
+
+    /// A node's numbers from its children's; the child to expand next and the
+    /// second-best child's number (proof at an OR node, disproof at an AND node).
+    fn combine(&self, children: &[(Board, u64)], attacking: bool) -> (Numbers, usize, u64) {
+        let (mut best, mut first, mut second, mut sum) = (0, INFINITE, INFINITE, 0u64);
+        for (i, &(_, hash)) in children.iter().enumerate() {
+            let n = self.child_numbers(hash);
+            let (key, other) = if attacking {
+                (n.proof, n.disproof)
+            } else {
+                (n.disproof, n.proof)
+            };
+            if key < first {
+                (second, first, best) = (first, key, i);
+            } else if key < second {
+                second = key;
+            }
+            sum = (sum + other).min(INFINITE);
+        }
+        let numbers = if attacking {
+            Numbers {
+                proof: first,
+                disproof: sum,
+            }
+        } else {
+            Numbers {
+                proof: sum,
+                disproof: first,
+            }
+        };
+        (numbers, best, second)
+    }
+
+    /// Searches the root until it is solved or the budget is spent.
+    fn run(&mut self, board: &Board) -> Numbers {
+        let hash = board.hash();
+        let infinite = Numbers {
+            proof: INFINITE,
+            disproof: INFINITE,
+        };
+        loop {
+            self.root = self.expand(board, hash, infinite, 0);
+            if self.root.solved() || self.out_of_budget {
+                return self.root;
+            }
+        }
+    }
+}
+
+/// Proves `board` a win or a loss for the side to move, within `limits`: first whether
+/// it wins (with half the nodes and half the time), then whether its opponent does
+/// (with what is left). `history` holds the hashes of the game's earlier positions;
+/// `report` sees progress about every 65,536 positions.
+pub fn solve(
+    variant: &Variant,
+    board: &Board,
+    history: &[u64],
+    limits: DfpnLimits,
+    report: &mut dyn FnMut(&DfpnProgress),
+) -> DfpnResult {
+    let started = Instant::now();
+    let history: HashSet<u64> = history.iter().copied().collect();
+    let mover = board.to_move();
+    let mut nodes = 0;
+    let mut out_of_budget = false;
+    let mut table_entries = 0;
+    let deadline = |share: u32| limits.time.map(|t| started + t / share);
+    for (attacker, verdict, budget, deadline) in [
+        (mover, DfpnVerdict::Win, limits.nodes / 2, deadline(2)),
+        (
+            mover.opponent(),
+            DfpnVerdict::Loss,
+            limits.nodes,
+            deadline(1),
+        ),
+    ] {
+        let mut search = Search {
+            variant,
+            attacker,
+            limits,
+            history: &history,
+            table: HashMap::new(),
+            path: HashSet::new(),
+            deadline,
+            nodes,
+            node_budget: budget.max(nodes + 1),
+            out_of_budget: false,
+            report: &mut *report,
+            root: Numbers::UNKNOWN,
+        };
+        let root = search.run(board);
+        nodes = search.nodes;
+        out_of_budget |= search.out_of_budget;
+        table_entries = search.table.len();
+        if root.proof == 0 {
+            let best_move = (verdict == DfpnVerdict::Win).then(|| winning_move(&search, board));
+            return DfpnResult {
+                verdict,
+                best_move: best_move.flatten(),
+                nodes,
+                time: started.elapsed(),
+                table_entries,
+                out_of_budget: false,
+            };
+        }
+    }
+    DfpnResult {
+        verdict: DfpnVerdict::Unknown,
+        best_move: None,
+        nodes,
+        time: started.elapsed(),
+        table_entries,
+        out_of_budget,
+    }
+}
+
+/// A move of the root to a child the search proved.
+fn winning_move(search: &Search, board: &Board) -> Option<Move> {
+    let (moves, _) = searched_moves(search.variant, board);
+    moves
+        .into_iter()
+        .find(|m| search.child_numbers(m.child.hash()).proof == 0)
+        .map(|m| m.mv)
+}
