@@ -42,8 +42,8 @@ pub struct DfpnLimits {
     pub time: Option<Duration>,
     /// Plies from the root past which a line counts as a failure for the attacker.
     pub max_depth: u32,
-    /// Table entries kept at most: beyond them the unsolved entries are dropped first,
-    /// then the disproofs; proofs are kept.
+    /// Table entries kept at most: when full, the unsolved entries are dropped first,
+    /// then the disproofs, and the proofs only if that is not enough.
     pub table_entries: usize,
 }
 
@@ -165,11 +165,16 @@ impl Search<'_> {
         self.table.insert(hash, numbers);
     }
 
-    /// Drops the unsolved entries, then the disproofs if that is not enough.
+    /// Drops the unsolved entries, then the disproofs, then the proofs, until a quarter
+    /// of the room is free (a dropped entry costs search again, never correctness).
     fn make_room(&mut self) {
+        let room = self.limits.table_entries * 3 / 4;
         self.table.retain(|_, n| n.solved());
-        if self.table.len() >= self.limits.table_entries * 3 / 4 {
+        if self.table.len() >= room {
             self.table.retain(|_, n| n.proof == 0);
+        }
+        if self.table.len() >= room {
+            self.table.clear();
         }
     }
 

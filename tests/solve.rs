@@ -337,6 +337,27 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         decided > 40 && found * 10 >= decided * 9,
         "{found} of {decided}"
     );
+    // A table far too small for the search drops entries, proofs too: still never wrong.
+    let cramped = DfpnLimits {
+        table_entries: 8,
+        nodes: 20_000,
+        ..limits
+    };
+    for (variant, board) in small_positions(40, 0xdf9, 4) {
+        let result = solve(&variant, &board, &[], cramped, &mut |_| {});
+        let truth = known_within(&variant, &board, HORIZON);
+        assert!(
+            matches!(
+                (result.verdict, truth),
+                (DfpnVerdict::Unknown, _)
+                    | (DfpnVerdict::Win, Known::Win(_))
+                    | (DfpnVerdict::Loss, Known::Loss(_))
+            ),
+            "{}: {:?} against {truth:?}",
+            variant.format_position(&board),
+            result.verdict
+        );
+    }
 }
 
 fn solve_json(args: &[&str]) -> serde_json::Value {
