@@ -300,13 +300,6 @@ impl RunningMean {
     }
 }
 
-/// The mean, its 95% interval and the spread of `samples`.
-pub fn mean_of(samples: &[f64]) -> Mean {
-    let mut running = RunningMean::default();
-    samples.iter().for_each(|&x| running.add(x));
-    running.mean()
-}
-
 /// The `q`-quantile (0..=1) of the samples counted in `counts` (value -> how many), by
 /// linear interpolation between the order statistics.
 fn quantile(counts: &BTreeMap<u32, u64>, q: f64) -> f64 {
@@ -479,13 +472,6 @@ fn reason_index(reason: EndReason) -> usize {
     }
 }
 
-/// Summarises the games of one variant.
-pub fn summarise(variant: &str, games: &[GameFacts]) -> VariantStats {
-    let mut tally = VariantTally::default();
-    games.iter().for_each(|g| tally.add(&g.summary()));
-    tally.stats(variant)
-}
-
 /// A two-sided two-proportion z-test (pooled variance) of the first player's win rate.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AdvantageTest {
@@ -521,6 +507,20 @@ pub fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The mean, its 95% interval and the spread of `samples`.
+    fn mean_of(samples: &[f64]) -> Mean {
+        let mut running = RunningMean::default();
+        samples.iter().for_each(|&x| running.add(x));
+        running.mean()
+    }
+
+    /// Summarises the games of one variant.
+    fn summarise(variant: &str, games: &[GameFacts]) -> VariantStats {
+        let mut tally = VariantTally::default();
+        games.iter().for_each(|g| tally.add(&g.summary()));
+        tally.stats(variant)
+    }
 
     #[test]
     fn wilson_matches_a_worked_example() {

@@ -48,6 +48,8 @@ pub struct MergeArgs {
 struct ShardFile {
     path: String,
     reader: RecordsReader,
+    /// The shard its header names.
+    shard: Shard,
     /// Its records read so far, and the last one's game.
     read: u64,
     previous: Option<u64>,
@@ -67,9 +69,14 @@ impl ShardFile {
                 "{path} holds a whole run, not a shard (its header names no shard): merge combines the --out files of runs with --shard K/N"
             )));
         }
+        let shard = reader
+            .header
+            .shard()
+            .map_err(|e| CliError(format!("{path}: {e}")))?;
         Ok(ShardFile {
             path: path.to_string(),
             reader,
+            shard,
             read: 0,
             previous: None,
         })
@@ -160,22 +167,20 @@ fn reorder<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
 /// shard order.
 fn check_shards(shards: Vec<ShardFile>) -> Result<Vec<ShardFile>, CliError> {
     let first = &shards[0].reader.header;
-    let ids = shards
+    let ids: Vec<ShardId> = shards
         .iter()
         .map(|s| {
             let header = &s.reader.header;
             let mut theirs = header.clone();
             theirs.shard = first.shard.clone();
-            Ok(ShardId {
+            ShardId {
                 path: &s.path,
-                shard: header
-                    .shard()
-                    .map_err(|e| CliError(format!("{}: {e}", s.path)))?,
+                shard: s.shard,
                 fingerprint: &header.fingerprint,
                 differences: first.differences(&theirs),
-            })
+            }
         })
-        .collect::<Result<Vec<_>, CliError>>()?;
+        .collect();
     let order = check_shard_set(&ids, "run")?;
     Ok(reorder(shards, &order))
 }
@@ -281,17 +286,10 @@ fn merge_games(
     let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
     let count = shards.len() as u64;
     // Each shard's own schedule, which its records are checked against.
-    let owns = shards
+    let owns: Vec<Schedule> = shards
         .iter()
-        .map(|s| {
-            let shard = s
-                .reader
-                .header
-                .shard()
-                .map_err(|e| CliError(e.to_string()))?;
-            Ok(schedule.clone().with_shard(shard))
-        })
-        .collect::<Result<Vec<Schedule>, CliError>>()?;
+        .map(|s| schedule.clone().with_shard(s.shard))
+        .collect();
     for game in 0..schedule.len() {
         let index = schedule.shard_of(game, count) as usize;
         let (shard, own) = (&mut shards[index], &owns[index]);
