@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use crate::rules::{Board, Move, Side, Variant};
+use crate::rules::{Board, LegalMove, Move, Side, Variant};
 use crate::search::searched_moves;
 
 /// A proof or disproof number that stands for infinity.
@@ -45,6 +45,9 @@ pub struct DfpnLimits {
     /// Table entries kept at most: when full, the unsolved entries are dropped first,
     /// then the disproofs, and the proofs only if that is not enough.
     pub table_entries: usize,
+    /// Whether to read the winner's strategy out of the table after a proof (for a
+    /// certificate).
+    pub strategy: bool,
 }
 
 /// What df-pn established for the side to move.
@@ -73,6 +76,9 @@ pub struct DfpnResult {
     pub table_entries: usize,
     /// Whether the node or time limit ended a search.
     pub out_of_budget: bool,
+    /// After a proof, when asked: the winner's move at each of its positions in the
+    /// proof, or why the table no longer holds them.
+    pub strategy: Option<Result<Vec<(Board, Move)>, String>>,
 }
 
 /// Progress of a search, for a progress line.
@@ -95,6 +101,15 @@ const DEADLINE_CHECK_EVERY: u64 = 1024;
 
 /// Positions expanded between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
+
+/// A table entry: a position's numbers and, once proven, when.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    numbers: Numbers,
+    /// 1 for the first position proven, 2 for the next...; 0 while unproven. A proof
+    /// rests on children proven before it, so following ranks down never loops.
+    proof_rank: u64,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Numbers {
@@ -127,7 +142,9 @@ struct Search<'a> {
     attacker: Side,
     limits: DfpnLimits,
     history: &'a HashSet<u64>,
-    table: HashMap<u64, Numbers>,
+    table: HashMap<u64, Entry>,
+    /// Proofs stored so far: the next proof's rank.
+    proofs: u64,
     /// The positions of the current path (a position occurs on it once at most).
     path: HashSet<u64>,
     /// When this search must stop.
@@ -155,23 +172,37 @@ impl Search<'_> {
             // (A repetition: a draw at best, so no win for the attacker.)
             return Numbers::DISPROVEN;
         }
-        self.table.get(&hash).copied().unwrap_or(Numbers::UNKNOWN)
+        self.table
+            .get(&hash)
+            .map_or(Numbers::UNKNOWN, |e| e.numbers)
     }
 
     fn store(&mut self, hash: u64, numbers: Numbers) {
         if self.table.len() >= self.limits.table_entries && !self.table.contains_key(&hash) {
             self.make_room();
         }
-        self.table.insert(hash, numbers);
+        let entry = self.table.entry(hash).or_insert(Entry {
+            numbers,
+            proof_rank: 0,
+        });
+        if numbers.proof == 0 && entry.numbers.proof == 0 && entry.proof_rank > 0 {
+            // Proven already: its rank stays that of its first proof.
+            return;
+        }
+        entry.numbers = numbers;
+        if numbers.proof == 0 {
+            self.proofs += 1;
+            entry.proof_rank = self.proofs;
+        }
     }
 
     /// Drops the unsolved entries, then the disproofs, then the proofs, until a quarter
     /// of the room is free (a dropped entry costs search again, never correctness).
     fn make_room(&mut self) {
         let room = self.limits.table_entries * 3 / 4;
-        self.table.retain(|_, n| n.solved());
+        self.table.retain(|_, e| e.numbers.solved());
         if self.table.len() >= room {
-            self.table.retain(|_, n| n.proof == 0);
+            self.table.retain(|_, e| e.numbers.proof == 0);
         }
         if self.table.len() >= room {
             self.table.clear();
@@ -284,6 +315,55 @@ impl Search<'_> {
         (numbers, best, second)
     }
 
+    /// The attacker's move at each of its positions in the proof of `root` (proven),
+    /// read from the table: at each position a child proven before it (the attacker's
+    /// earliest-proven one, or every defence), so the proof's lines never loop. An error
+    /// where the table, when full, dropped part of it.
+    fn strategy(&self, root: &Board) -> Result<Vec<(Board, Move)>, String> {
+        let rank_of = |hash: u64| {
+            self.table
+                .get(&hash)
+                .filter(|e| e.numbers.proof == 0)
+                .map(|e| e.proof_rank)
+        };
+        let lost = || {
+            "the table, when full, dropped part of the proof (a larger --hash keeps it)".to_string()
+        };
+        let mut strategy = Vec::new();
+        let mut seen = HashSet::from([root.hash()]);
+        let mut todo = vec![*root];
+        while let Some(board) = todo.pop() {
+            let (moves, _) = searched_moves(self.variant, &board);
+            if moves.is_empty() {
+                continue;
+            }
+            let rank = rank_of(board.hash()).ok_or_else(lost)?;
+            let below = |m: &&LegalMove| {
+                let hash = m.child.hash();
+                !self.history.contains(&hash) && rank_of(hash).is_some_and(|r| r < rank)
+            };
+            let next: Vec<&LegalMove> = if board.to_move() == self.attacker {
+                let best = moves
+                    .iter()
+                    .filter(below)
+                    .min_by_key(|m| rank_of(m.child.hash()))
+                    .ok_or_else(lost)?;
+                strategy.push((board, best.mv.clone()));
+                vec![best]
+            } else if moves.iter().all(|m| below(&m)) {
+                moves.iter().collect()
+            } else {
+                return Err(lost());
+            };
+            for m in next {
+                if seen.insert(m.child.hash()) {
+                    todo.push(m.child);
+                }
+            }
+        }
+        Ok(strategy)
+    }
+
     /// Searches the root until it is solved or the budget is spent.
     fn run(&mut self, board: &Board) -> Numbers {
         let hash = board.hash();
@@ -333,6 +413,7 @@ pub fn solve(
             limits,
             history: &history,
             table: HashMap::new(),
+            proofs: 0,
             path: HashSet::new(),
             deadline,
             nodes,
@@ -354,6 +435,7 @@ pub fn solve(
                 time: started.elapsed(),
                 table_entries,
                 out_of_budget: false,
+                strategy: limits.strategy.then(|| search.strategy(board)),
             };
         }
     }
@@ -364,6 +446,7 @@ pub fn solve(
         time: started.elapsed(),
         table_entries,
         out_of_budget,
+        strategy: None,
     }
 }
 

@@ -25,6 +25,7 @@
 //!
 //! `examples/analyse.rs` searches a position; `examples/play_match.rs` plays a match.
 
+pub mod certificate;
 pub mod clock;
 pub mod compare;
 pub mod dfpn;

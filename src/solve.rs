@@ -234,32 +234,49 @@ impl<'v> Prover<'v> {
         verdict: Verdict,
         cap: usize,
     ) -> Option<usize> {
+        self.proof(root, history, verdict, cap).map(|p| p.positions)
+    }
+
+    /// The proof tree of a proven result: its size and the winner's move at each of its
+    /// positions; `None` past `cap` positions or for an unknown result.
+    pub fn proof(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        cap: usize,
+    ) -> Option<ProofTree> {
         let (plies, root_wins) = match verdict {
             Verdict::Win(p) => (p, true),
             Verdict::Loss(p) => (p, false),
             Verdict::Unknown => return None,
         };
-        let mut seen = HashSet::new();
-        let mut path = history.to_vec();
-        self.proof_walk(root, &mut path, plies, root_wins, &mut seen, cap)
-            .then_some(seen.len())
+        let mut walk = ProofWalk {
+            seen: HashSet::new(),
+            path: history.to_vec(),
+            strategy: Vec::new(),
+            cap,
+        };
+        self.proof_walk(root, plies, root_wins, &mut walk)
+            .then_some(ProofTree {
+                positions: walk.seen.len(),
+                strategy: walk.strategy,
+            })
     }
 
     /// Adds the proof of `board` (winner to move if `winner`, proven within `plies`);
-    /// false once past `cap`.
+    /// false once past the cap.
     fn proof_walk(
         &mut self,
         board: &Board,
-        path: &mut Vec<u64>,
         plies: u32,
         winner: bool,
-        seen: &mut HashSet<u64>,
-        cap: usize,
+        walk: &mut ProofWalk,
     ) -> bool {
-        if !seen.insert(board.hash()) {
+        if !walk.seen.insert(board.hash()) {
             return true;
         }
-        if seen.len() > cap {
+        if walk.seen.len() > walk.cap {
             return false;
         }
         let (moves, truncated) = searched_moves(self.variant, board);
@@ -271,13 +288,14 @@ impl<'v> Prover<'v> {
             // left out.)
             return false;
         }
-        path.push(board.hash());
+        walk.path.push(board.hash());
         let ok = if winner {
             // One winning move suffices: the first that keeps the loser lost in time.
             let mut found = false;
             for m in &moves {
-                if self.loses_within(&m.child, path, plies - 1) {
-                    found = self.proof_walk(&m.child, path, plies - 1, false, seen, cap);
+                if self.loses_within(&m.child, &walk.path, plies - 1) {
+                    walk.strategy.push((*board, m.mv.clone()));
+                    found = self.proof_walk(&m.child, plies - 1, false, walk);
                     break;
                 }
             }
@@ -285,9 +303,26 @@ impl<'v> Prover<'v> {
         } else {
             moves
                 .iter()
-                .all(|m| self.proof_walk(&m.child, path, plies - 1, true, seen, cap))
+                .all(|m| self.proof_walk(&m.child, plies - 1, true, walk))
         };
-        path.pop();
+        walk.path.pop();
         ok
     }
+}
+
+/// The proof of a proven result, as `Prover::proof` finds it.
+#[derive(Clone, Debug)]
+pub struct ProofTree {
+    /// Distinct positions in it.
+    pub positions: usize,
+    /// The winner's move at each of its positions.
+    pub strategy: Vec<(Board, Move)>,
+}
+
+/// The state of a walk over a proof.
+struct ProofWalk {
+    seen: HashSet<u64>,
+    path: Vec<u64>,
+    strategy: Vec<(Board, Move)>,
+    cap: usize,
 }

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod apply;
 pub mod bench;
+pub mod check_proof;
 pub mod compare;
 pub mod interrupt;
 pub mod matches;

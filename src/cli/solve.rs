@@ -1,14 +1,17 @@
 //! `isolo-ai solve`: proves the value of a position (win or loss in exactly N plies, or
 //! unknown within the limits).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
 
-use super::analyze::{position_with_history, MAX_THREADS};
+use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
+use isolo_ai::certificate::Certificate;
 use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
+use isolo_ai::rules::{Board, Move, Side, Variant};
 use isolo_ai::search::Progress;
 use isolo_ai::solve::{Prover, Verdict};
 
@@ -59,10 +62,26 @@ pub struct SolveArgs {
     /// --max-plies, at most 100, in the time left)
     #[arg(long = "exact-length")]
     pub exact_length: bool,
+    /// Write the proof to FILE (gzip-compressed if it ends in .gz) and check it, as
+    /// check-proof does
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
+
+/// The position to prove and the game that led to it.
+struct Root {
+    start: Board,
+    board: Board,
+    history: Vec<u64>,
+    moves: Vec<Move>,
+}
+
+/// Positions past which the alpha-beta prover writes no certificate (its walk re-proves
+/// every winner's position).
+const AB_CERTIFICATE_CAP: usize = 2_000_000;
 
 /// Which prover `solve` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -83,7 +102,13 @@ pub const DEFAULT_SOLVE_TIME_MS: u64 = 60_000;
 
 pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
-    let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
+    let game = super::game_after(&variant, start, args.moves.as_deref())?;
+    let root = Root {
+        start,
+        board: *game.board(),
+        history: game.history(),
+        moves: game.moves().to_vec(),
+    };
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let most = match args.method {
         Method::Ab => isolo_ai::search::alphabeta::MAX_DEPTH,
@@ -113,13 +138,13 @@ pub fn run(args: &SolveArgs) -> CliResult {
     };
     let mut before = None;
     if let Some(ab_time) = ab_time {
-        before = solve_ab(args, &variant, &board, &history, ab_plies, ab_time)?;
+        before = solve_ab(args, &variant, &root, ab_plies, ab_time)?;
         if before.is_none() {
             return Ok(());
         }
     }
     let left = time.map(|t| t.saturating_sub(started.elapsed()));
-    solve_dfpn(args, &variant, &board, &history, left, before)
+    solve_dfpn(args, &variant, &root, left, before)
 }
 
 fn method_name(method: Method) -> &'static str {
@@ -134,9 +159,8 @@ fn method_name(method: Method) -> &'static str {
 /// then why it found nothing is returned, for df-pn's report.
 fn solve_ab(
     args: &SolveArgs,
-    variant: &isolo_ai::rules::Variant,
-    board: &isolo_ai::rules::Board,
-    history: &[u64],
+    variant: &Variant,
+    root: &Root,
     max_plies: u32,
     time: Option<Duration>,
 ) -> Result<Option<String>, CliError> {
@@ -155,6 +179,7 @@ fn solve_ab(
             p.time.as_millis()
         )
     };
+    let (board, history) = (&root.board, &root.history);
     let solution = prover.solve_reporting(board, history, max_plies, time, &mut report);
     let proven = solution.verdict != Verdict::Unknown;
     if !proven && args.method == Method::Auto {
@@ -162,7 +187,28 @@ fn solve_ab(
         eprintln!("alpha-beta: {}; df-pn next", why.trim_end());
         return Ok(Some(why));
     }
-    let proof_size = prover.proof_size(board, history, solution.verdict, PROOF_SIZE_CAP);
+    let (proof_size, certificate) = match &args.certificate {
+        Some(_) => {
+            let proof = prover.proof(board, history, solution.verdict, AB_CERTIFICATE_CAP);
+            let size = proof.as_ref().map(|p| p.positions);
+            let strategy = proof.map(|p| p.strategy).ok_or(format!(
+                "the proof has over {AB_CERTIFICATE_CAP} positions, too many for the alpha-beta prover to write (--method dfpn writes larger ones)"
+            ));
+            let (winner, plies) = match solution.verdict {
+                Verdict::Win(p) => (Some(board.to_move()), Some(p)),
+                Verdict::Loss(p) => (Some(board.to_move().opponent()), Some(p)),
+                Verdict::Unknown => (None, None),
+            };
+            (
+                size,
+                Some(certify(args, variant, root, winner, plies, strategy)?),
+            )
+        }
+        None => (
+            prover.proof_size(board, history, solution.verdict, PROOF_SIZE_CAP),
+            None,
+        ),
+    };
     let verified = (args.verify && proven)
         .then(|| prover.verify(board, history, solution.verdict, &solution.pv));
     let (result, plies) = match solution.verdict {
@@ -189,6 +235,7 @@ fn solve_ab(
             "depth": solution.depth,
             "method": "ab",
             "proof_size": proof_size,
+            "certificate": certificate.as_ref().map(|c| &c.json),
             "verified": verified.as_ref().map(|v| v.is_ok()),
             "verify_error": match &verified {
                 Some(Err(e)) => Some(e.clone()),
@@ -222,6 +269,9 @@ fn solve_ab(
         (Some(_), None) => out.push_str(&format!("proof size over {PROOF_SIZE_CAP} positions\n")),
         _ => {}
     }
+    if let Some(c) = &certificate {
+        out.push_str(&c.text);
+    }
     match &verified {
         Some(Ok(())) => out.push_str("verified: the line is legal, every defence along it loses in time, and the length is exact\n"),
         Some(Err(e)) => return Err(CliError(format!("verification failed: {e}"))),
@@ -247,9 +297,8 @@ fn unknown_text(solution: &isolo_ai::solve::Solution, max_plies: u32) -> String 
 /// `before` says why the alpha-beta prover found nothing, where it ran first.
 fn solve_dfpn(
     args: &SolveArgs,
-    variant: &isolo_ai::rules::Variant,
-    board: &isolo_ai::rules::Board,
-    history: &[u64],
+    variant: &Variant,
+    root: &Root,
     time: Option<Duration>,
     before: Option<String>,
 ) -> CliResult {
@@ -258,7 +307,9 @@ fn solve_dfpn(
         time,
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
+        strategy: args.certificate.is_some(),
     };
+    let (board, history) = (&root.board, &root.history);
     let mut report = |p: &DfpnProgress| {
         let shown = |n: Option<u64>| n.map_or("inf".to_string(), |n| n.to_string());
         eprintln!(
@@ -285,6 +336,18 @@ fn solve_dfpn(
             }
         }
         _ => None,
+    };
+    let certificate = match &args.certificate {
+        Some(_) => {
+            let winner = match result.verdict {
+                DfpnVerdict::Win => Some(board.to_move()),
+                DfpnVerdict::Loss => Some(board.to_move().opponent()),
+                DfpnVerdict::Unknown => None,
+            };
+            let strategy = result.strategy.clone().unwrap_or(Ok(Vec::new()));
+            Some(certify(args, variant, root, winner, length, strategy)?)
+        }
+        None => None,
     };
     let secs = result.time.as_secs_f64();
     let nps = if secs > 0.0 {
@@ -314,6 +377,7 @@ fn solve_dfpn(
             "method": "dfpn",
             "alpha_beta": before.as_deref().map(str::trim_end),
             "table_entries": result.table_entries,
+            "certificate": certificate.as_ref().map(|c| &c.json),
             "verified": args.verify.then_some(false),
             "verify_error": verify_error,
         }));
@@ -348,8 +412,68 @@ fn solve_dfpn(
         result.time.as_millis(),
         result.table_entries
     ));
+    if let Some(c) = &certificate {
+        out.push_str(&c.text);
+    }
     if let Some(e) = verify_error {
         out.push_str(&format!("not verified: {e}\n"));
     }
     emit(&out)
+}
+
+/// A certificate as shown: a line of text and the JSON object.
+struct Certified {
+    text: String,
+    json: serde_json::Value,
+}
+
+/// Writes the certificate of a proven result (`winner`: `None` for an unknown result,
+/// which has none) and checks the file written, as check-proof does.
+fn certify(
+    args: &SolveArgs,
+    variant: &Variant,
+    root: &Root,
+    winner: Option<Side>,
+    plies: Option<u32>,
+    strategy: Result<Vec<(Board, Move)>, String>,
+) -> Result<Certified, CliError> {
+    let path = args
+        .certificate
+        .as_deref()
+        .expect("asked for a certificate");
+    let Some(winner) = winner else {
+        return Ok(Certified {
+            text: "no certificate: the result is unknown\n".into(),
+            json: serde_json::Value::Null,
+        });
+    };
+    let strategy = strategy.map_err(|e| CliError(format!("--certificate: not written: {e}")))?;
+    let certificate = Certificate {
+        rules: variant.rules().clone(),
+        start: root.start,
+        moves: root.moves.clone(),
+        winner,
+        plies,
+        strategy,
+    };
+    super::check_proof::write(path, &certificate)?;
+    let checked = super::check_proof::read_and_check(path).map_err(|e| {
+        CliError(format!(
+            "--certificate: the certificate written fails its check: {e}"
+        ))
+    })?;
+    let bytes = super::check_proof::file_bytes(path);
+    let mut json = super::check_proof::checked_json(&checked);
+    json["path"] = json!(path.display().to_string());
+    json["bytes"] = json!(bytes);
+    Ok(Certified {
+        text: format!(
+            "certificate {} ({bytes} bytes), checked: {} winner's moves, {} positions, won within {}\n",
+            path.display(),
+            checked.winner_positions,
+            checked.positions,
+            plies_text(checked.depth)
+        ),
+        json,
+    })
 }

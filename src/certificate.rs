@@ -1,0 +1,408 @@
+//! Proof certificates: a proven win or loss written as the winner's strategy, and a
+//! checker that needs nothing but the rules to confirm it.
+//!
+//! A certificate is UTF-8 text, one record a line (gzip-compressed where its file name
+//! ends in `.gz`):
+//!
+//! ```text
+//! isolo-ai proof 1
+//! rules                          the rules file (as `variants --show` prints it),
+//! name = "isolo-boys"            up to the line `end rules`
+//! ...
+//! end rules
+//! start <position>               where the game starts
+//! moves <m1 m2 ...>              the moves from there to the proven position (maybe none)
+//! winner <S|N>                   the side that wins from the proven position
+//! plies <N>                      optional: the exact length the prover reported
+//! <position> <move>              the winner's move at each of its positions
+//! ...
+//! end <count>                    the number of position lines, against truncation
+//! ```
+//!
+//! The checker replays `moves` from `start` to reach the root, then walks every line
+//! from the root: where the winner is to move it plays the certificate's move (which
+//! must be legal); where the loser is, it generates every distinct position the loser
+//! can move to, with no limit. Each line must end with the loser to move and without a
+//! legal move. No line may return to a position on itself (the loser could repeat), nor
+//! reach a position for the third time counting the game before the root (a draw). So
+//! a certificate that checks is a proof whatever search made it.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, Read, Write};
+
+use crate::rules::{Board, Game, Move, MoveGen, Rules, Side, Variant, DRAW_REPETITIONS};
+
+/// The longest line a certificate may have (a position and a move with its choices).
+const MAX_LINE_BYTES: u64 = 1 << 16;
+
+/// The first line of every certificate.
+pub const FORMAT_LINE: &str = "isolo-ai proof 1";
+
+/// A proof as its maker writes it: the rules, the game up to the root, the winner and its
+/// strategy.
+pub struct Certificate {
+    /// The rules (written in full, so the certificate needs no preset of this build).
+    pub rules: Rules,
+    /// Where the game starts.
+    pub start: Board,
+    /// The moves from `start` to the proven position.
+    pub moves: Vec<Move>,
+    /// Who wins from the proven position.
+    pub winner: Side,
+    /// The exact length the prover reported, if it computed one.
+    pub plies: Option<u32>,
+    /// The winner's move at each of its positions in the proof.
+    pub strategy: Vec<(Board, Move)>,
+}
+
+impl Certificate {
+    /// Writes the certificate in the format above.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let variant =
+            Variant::new(self.rules.clone()).map_err(|e| std::io::Error::other(e.to_string()))?;
+        writeln!(out, "{FORMAT_LINE}")?;
+        writeln!(out, "rules")?;
+        out.write_all(self.rules.to_toml().as_bytes())?;
+        writeln!(out, "end rules")?;
+        writeln!(out, "start {}", variant.format_position(&self.start))?;
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        writeln!(
+            out,
+            "moves{}",
+            moves.iter().map(|m| format!(" {m}")).collect::<String>()
+        )?;
+        writeln!(out, "winner {}", self.winner.letter())?;
+        if let Some(plies) = self.plies {
+            writeln!(out, "plies {plies}")?;
+        }
+        for (board, mv) in &self.strategy {
+            writeln!(out, "{} {mv}", variant.format_position(board))?;
+        }
+        writeln!(out, "end {}", self.strategy.len())
+    }
+
+    /// Reads a certificate; the error names the line and what is wrong with it.
+    pub fn read(input: &mut dyn BufRead) -> Result<Certificate, String> {
+        let mut lines = Lines { input, number: 0 };
+        let first = lines.next_line()?;
+        if first != FORMAT_LINE {
+            return Err(format!(
+                "line 1: not a certificate of this format (expected '{FORMAT_LINE}')"
+            ));
+        }
+        lines.expect_exact("rules")?;
+        let mut toml = String::new();
+        loop {
+            let line = lines.next_line()?;
+            if line == "end rules" {
+                break;
+            }
+            toml.push_str(&line);
+            toml.push('\n');
+        }
+        let rules = Rules::from_toml(&toml, "certificate").map_err(|e| format!("rules: {e}"))?;
+        let variant = Variant::new(rules.clone()).map_err(|e| format!("rules: {e}"))?;
+        let start = lines.field("start", |t| {
+            variant.parse_position(t).map_err(|e| e.to_string())
+        })?;
+        let moves = lines.field("moves", |t| {
+            crate::rules::notation::split_moves(t)
+                .into_iter()
+                .map(|m| variant.parse_move(m).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<Move>, String>>()
+        })?;
+        let winner = lines.field("winner", |t| {
+            crate::rules::notation::parse_side(t).map_err(|e| e.to_string())
+        })?;
+        let mut plies = None;
+        let mut strategy = Vec::new();
+        loop {
+            let line = lines.next_line()?;
+            if let Some(count) = line.strip_prefix("plies ") {
+                if plies.is_some() || !strategy.is_empty() {
+                    return Err(lines.error("'plies' must come once, before the positions"));
+                }
+                plies = Some(count.parse().map_err(|_| lines.error("bad ply count"))?);
+            } else if let Some(count) = line.strip_prefix("end ") {
+                let count: usize = count.parse().map_err(|_| lines.error("bad count"))?;
+                if count != strategy.len() {
+                    return Err(lines.error(&format!(
+                        "the certificate has {} position lines, its end says {count}",
+                        strategy.len()
+                    )));
+                }
+                break;
+            } else {
+                strategy.push(parse_strategy_line(&variant, &line).map_err(|e| lines.error(&e))?);
+            }
+        }
+        if lines.next_line().is_ok() {
+            return Err(lines.error("text after the end line"));
+        }
+        Ok(Certificate {
+            rules,
+            start,
+            moves,
+            winner,
+            plies,
+            strategy,
+        })
+    }
+}
+
+/// `<position> <move>`: the position's two or three fields, then the move.
+fn parse_strategy_line(variant: &Variant, line: &str) -> Result<(Board, Move), String> {
+    let (position, mv) = line
+        .trim_end()
+        .rsplit_once(' ')
+        .ok_or("expected '<position> <move>'")?;
+    let board = variant
+        .parse_position(position)
+        .map_err(|e| e.to_string())?;
+    let mv = variant.parse_move(mv).map_err(|e| e.to_string())?;
+    Ok((board, mv))
+}
+
+/// The certificate's lines, counted for errors.
+struct Lines<'a> {
+    input: &'a mut dyn BufRead,
+    number: usize,
+}
+
+impl Lines<'_> {
+    fn next_line(&mut self) -> Result<String, String> {
+        let mut line = String::new();
+        let read = (&mut *self.input)
+            .take(MAX_LINE_BYTES + 1)
+            .read_line(&mut line)
+            .map_err(|e| format!("cannot read line {}: {e}", self.number + 1))?;
+        self.number += 1;
+        if read == 0 {
+            return Err(format!("line {}: the certificate ends early", self.number));
+        }
+        if read as u64 > MAX_LINE_BYTES {
+            return Err(self.error(&format!("longer than {MAX_LINE_BYTES} bytes")));
+        }
+        Ok(line.trim_end_matches(['\n', '\r']).to_string())
+    }
+
+    fn error(&self, what: &str) -> String {
+        format!("line {}: {what}", self.number)
+    }
+
+    fn expect_exact(&mut self, expected: &str) -> Result<(), String> {
+        let line = self.next_line()?;
+        if line != expected {
+            return Err(self.error(&format!("expected '{expected}'")));
+        }
+        Ok(())
+    }
+
+    /// The line `<key> <value>`, its value parsed.
+    fn field<T>(
+        &mut self,
+        key: &str,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let line = self.next_line()?;
+        let value = match line.strip_prefix(key) {
+            Some(rest) if rest.is_empty() || rest.starts_with(' ') => rest.trim(),
+            _ => return Err(self.error(&format!("expected '{key} ...'"))),
+        };
+        parse(value).map_err(|e| self.error(&format!("{key}: {e}")))
+    }
+}
+
+/// What a certificate that checks proves.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The proven position.
+    pub root: Board,
+    /// Its text.
+    pub root_text: String,
+    /// The side that wins from it.
+    pub winner: Side,
+    /// Whether the side to move at the root is the winner (a win, else a loss).
+    pub win_for_side_to_move: bool,
+    /// Distinct positions on the proof's lines, root and final positions included.
+    pub positions: usize,
+    /// Of those, the positions where the winner is to move.
+    pub winner_positions: usize,
+    /// The longest line of the proof: the winner wins within this many plies.
+    pub depth: u32,
+    /// The exact length the certificate states, if any (never more than `depth`).
+    pub plies: Option<u32>,
+    /// Position lines the proof never reaches.
+    pub unused: usize,
+}
+
+/// A node of the walk: on the current line, or done with the longest line below it.
+#[derive(Clone, Copy)]
+enum Mark {
+    OnLine,
+    Done(u32),
+}
+
+/// A position being walked: the positions it leads to and how far the walk got.
+struct Frame {
+    board: Board,
+    children: Vec<Board>,
+    next: usize,
+    deepest: u32,
+}
+
+/// Checks a certificate with the rules alone; the error names the position where the
+/// proof fails and why.
+pub fn check(certificate: &Certificate) -> Result<Checked, String> {
+    let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
+    let mut game = Game::new(&variant, certificate.start);
+    for (i, mv) in certificate.moves.iter().enumerate() {
+        game.play_move(mv)
+            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
+    }
+    if game.outcome().is_some_and(|o| o.winner.is_none()) {
+        return Err("the game is drawn by repetition at the proven position".into());
+    }
+    let root = *game.board();
+    let mut earlier: HashMap<Board, usize> = HashMap::new();
+    for board in &game.positions()[..game.positions().len() - 1] {
+        *earlier.entry(*board).or_default() += 1;
+    }
+    let mut strategy: HashMap<Board, &Move> = HashMap::new();
+    for (board, mv) in &certificate.strategy {
+        if strategy.insert(*board, mv).is_some() {
+            return Err(format!(
+                "position {} is given twice",
+                variant.format_position(board)
+            ));
+        }
+    }
+    let walker = Walker {
+        variant: &variant,
+        winner: certificate.winner,
+        strategy: &strategy,
+    };
+    let (marks, depth) = walker.walk(&root, &earlier)?;
+    let winner_positions = marks
+        .keys()
+        .filter(|b| b.to_move() == certificate.winner && strategy.contains_key(*b))
+        .count();
+    if let Some(plies) = certificate.plies.filter(|&p| p > depth) {
+        return Err(format!(
+            "the certificate states a result in {plies} plies, but its proof wins within {depth}"
+        ));
+    }
+    Ok(Checked {
+        root,
+        root_text: variant.format_position(&root),
+        winner: certificate.winner,
+        win_for_side_to_move: root.to_move() == certificate.winner,
+        positions: marks.len(),
+        winner_positions,
+        depth,
+        plies: certificate.plies,
+        unused: strategy.len() - winner_positions,
+    })
+}
+
+struct Walker<'a> {
+    variant: &'a Variant,
+    winner: Side,
+    strategy: &'a HashMap<Board, &'a Move>,
+}
+
+impl Walker<'_> {
+    /// Walks every line from `root` (depth first, without recursion: proofs run to
+    /// thousands of plies) and returns each position's mark and the longest line.
+    fn walk(
+        &self,
+        root: &Board,
+        earlier: &HashMap<Board, usize>,
+    ) -> Result<(HashMap<Board, Mark>, u32), String> {
+        let mut marks: HashMap<Board, Mark> = HashMap::new();
+        let mut stack = vec![self.frame(root)?];
+        marks.insert(*root, Mark::OnLine);
+        while let Some(top) = stack.last_mut() {
+            let Some(&child) = top.children.get(top.next) else {
+                let done = stack.pop().expect("a frame is on the stack");
+                let depth = done.deepest + u32::from(!done.children.is_empty());
+                marks.insert(done.board, Mark::Done(depth));
+                if let Some(parent) = stack.last_mut() {
+                    parent.deepest = parent.deepest.max(depth);
+                }
+                continue;
+            };
+            top.next += 1;
+            match marks.get(&child) {
+                Some(Mark::Done(depth)) => top.deepest = top.deepest.max(*depth),
+                Some(Mark::OnLine) => {
+                    return Err(format!(
+                        "the proof returns to {} on one of its lines: the loser can repeat",
+                        self.variant.format_position(&child)
+                    ))
+                }
+                None => {
+                    if earlier.get(&child).copied().unwrap_or(0) + 1 >= DRAW_REPETITIONS {
+                        return Err(format!(
+                            "the proof reaches {}, a draw by repetition with the game before it",
+                            self.variant.format_position(&child)
+                        ));
+                    }
+                    marks.insert(child, Mark::OnLine);
+                    let frame = self.frame(&child)?;
+                    stack.push(frame);
+                }
+            }
+        }
+        let depth = match marks.get(root) {
+            Some(Mark::Done(depth)) => *depth,
+            _ => unreachable!("the walk ends at the root"),
+        };
+        Ok((marks, depth))
+    }
+
+    /// The positions `board` leads to in the proof: the winner's one move, every
+    /// distinct result of the loser's moves, none where the loser has no move.
+    fn frame(&self, board: &Board) -> Result<Frame, String> {
+        let text = || self.variant.format_position(board);
+        let children = if board.to_move() == self.winner {
+            if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
+                return Err(format!(
+                    "the winner has no move at {}, so it loses there",
+                    text()
+                ));
+            }
+            let Some(mv) = self.strategy.get(board) else {
+                return Err(format!(
+                    "no move is given at {}, where the winner is to move",
+                    text()
+                ));
+            };
+            match self.variant.play_move(board, mv) {
+                Some(played) => vec![played.child],
+                None => {
+                    return Err(format!(
+                        "the move {mv} given at {} is not legal there",
+                        text()
+                    ))
+                }
+            }
+        } else {
+            let mut seen = HashSet::new();
+            let mut children = Vec::new();
+            self.variant
+                .for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                    if seen.insert(m.child) {
+                        children.push(m.child);
+                    }
+                });
+            children
+        };
+        Ok(Frame {
+            board: *board,
+            children,
+            next: 0,
+            deepest: 0,
+        })
+    }
+}

@@ -1,0 +1,355 @@
+//! Proof certificates: every proof the provers make on small boards writes a certificate
+//! that the rules-only checker accepts; tampered certificates are refused with the
+//! reason; `solve --certificate` and `check-proof` as a user runs them.
+
+mod common;
+
+use std::process::Command;
+
+use common::{known_within, small_positions, Known};
+use isolo_ai::certificate::{check, Certificate};
+use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+use isolo_ai::rules::{Board, Move, Side, Variant};
+use isolo_ai::solve::{Prover, Verdict};
+
+const HORIZON: u32 = 7;
+
+fn certificate(
+    variant: &Variant,
+    board: &Board,
+    winner: Side,
+    plies: Option<u32>,
+    strategy: Vec<(Board, Move)>,
+) -> Certificate {
+    Certificate {
+        rules: variant.rules().clone(),
+        start: *board,
+        moves: Vec::new(),
+        winner,
+        plies,
+        strategy,
+    }
+}
+
+/// Writes and reads back a certificate, as a file would carry it.
+fn round_trip(c: &Certificate) -> Certificate {
+    let mut text = Vec::new();
+    c.write(&mut text).unwrap();
+    Certificate::read(&mut text.as_slice()).unwrap()
+}
+
+#[test]
+fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
+    let limits = DfpnLimits {
+        nodes: 200_000,
+        time: None,
+        max_depth: HORIZON,
+        table_entries: 1 << 16,
+        strategy: true,
+    };
+    let mut certified = 0;
+    for (variant, board) in small_positions(160, 0xce27, 4) {
+        let result = solve(&variant, &board, &[], limits, &mut |_| {});
+        let winner = match result.verdict {
+            DfpnVerdict::Win => board.to_move(),
+            DfpnVerdict::Loss => board.to_move().opponent(),
+            DfpnVerdict::Unknown => continue,
+        };
+        let position = variant.format_position(&board);
+        let strategy = result
+            .strategy
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{position}: {e}"));
+        let checked = check(&round_trip(&certificate(
+            &variant, &board, winner, None, strategy,
+        )))
+        .unwrap_or_else(|e| panic!("{position}: {e}"));
+        // The proof's longest line is within the search's horizon, and no shorter than
+        // the shortest forced result.
+        let shortest = match known_within(&variant, &board, HORIZON) {
+            Known::Win(n) | Known::Loss(n) => n,
+            Known::Open => panic!("{position}: minimax finds no result"),
+        };
+        assert!(
+            (shortest..=HORIZON).contains(&checked.depth),
+            "{position}: depth {} against {shortest}",
+            checked.depth
+        );
+        assert_eq!(
+            checked.win_for_side_to_move,
+            result.verdict == DfpnVerdict::Win
+        );
+        certified += 1;
+    }
+    assert!(certified > 40, "only {certified} proofs");
+    // A table too small for the search may lose the proof (and says so), never yields
+    // a certificate that fails.
+    let cramped = DfpnLimits {
+        table_entries: 8,
+        nodes: 20_000,
+        ..limits
+    };
+    for (variant, board) in small_positions(40, 0xce27, 4) {
+        let result = solve(&variant, &board, &[], cramped, &mut |_| {});
+        let winner = match result.verdict {
+            DfpnVerdict::Win => board.to_move(),
+            DfpnVerdict::Loss => board.to_move().opponent(),
+            DfpnVerdict::Unknown => continue,
+        };
+        if let Ok(strategy) = result.strategy.unwrap() {
+            check(&certificate(&variant, &board, winner, None, strategy)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn alpha_beta_proofs_write_certificates_with_their_exact_length() {
+    let mut certified = 0;
+    for (variant, board) in small_positions(60, 0xab5, 4) {
+        let mut prover = Prover::new(&variant, 1, 4).unwrap();
+        let verdict = prover.solve(&board, &[], HORIZON, None).verdict;
+        let (winner, plies) = match verdict {
+            Verdict::Win(p) => (board.to_move(), p),
+            Verdict::Loss(p) => (board.to_move().opponent(), p),
+            Verdict::Unknown => continue,
+        };
+        let proof = prover.proof(&board, &[], verdict, 100_000).unwrap();
+        let c = certificate(&variant, &board, winner, Some(plies), proof.strategy);
+        let checked = check(&round_trip(&c))
+            .unwrap_or_else(|e| panic!("{}: {e}", variant.format_position(&board)));
+        assert_eq!(checked.plies, Some(plies));
+        assert!(checked.depth >= plies);
+        certified += 1;
+    }
+    assert!(certified > 10, "only {certified} proofs");
+}
+
+/// The boys' start's certificate from df-pn, as text.
+fn boys_certificate() -> String {
+    let boys = Variant::load("isolo-boys").unwrap();
+    let limits = DfpnLimits {
+        nodes: 1_000_000,
+        time: None,
+        max_depth: 40,
+        table_entries: 1 << 20,
+        strategy: true,
+    };
+    let result = solve(&boys, &boys.start(), &[], limits, &mut |_| {});
+    assert_eq!(result.verdict, DfpnVerdict::Win);
+    let c = certificate(
+        &boys,
+        &boys.start(),
+        Side::South,
+        None,
+        result.strategy.unwrap().unwrap(),
+    );
+    let mut text = Vec::new();
+    c.write(&mut text).unwrap();
+    String::from_utf8(text).unwrap()
+}
+
+fn check_text(text: &str) -> Result<isolo_ai::certificate::Checked, String> {
+    check(&Certificate::read(&mut text.as_bytes())?)
+}
+
+/// The index of the first line after `winner` (the first position line).
+fn first_position_line(lines: &[&str]) -> usize {
+    lines.iter().position(|l| l.starts_with("winner ")).unwrap() + 1
+}
+
+#[test]
+fn tampered_certificates_are_refused_with_the_reason() {
+    let text = boys_certificate();
+    let checked = check_text(&text).unwrap();
+    assert!(checked.win_for_side_to_move && checked.positions > 100);
+    let lines: Vec<&str> = text.lines().collect();
+    let first = first_position_line(&lines);
+    let count = lines.len() - first - 1;
+    let with = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        edit(&mut l);
+        l.join("\n") + "\n"
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (
+            with(&|l| l[0] = "isolo-ai proof 2".into()),
+            "line 1: not a certificate",
+        ),
+        (with(&|l| l.truncate(l.len() - 1)), "ends early"),
+        (with(&|l| l.push("extra".into())), "text after the end line"),
+        (
+            with(&|l| *l.last_mut().unwrap() = format!("end {}", count + 1)),
+            "position lines, its end says",
+        ),
+        // The winner's first move removed: the root has no move.
+        (
+            with(&|l| {
+                l.remove(first);
+                *l.last_mut().unwrap() = format!("end {}", count - 1);
+            }),
+            "no move is given at",
+        ),
+        // A move that is not legal at the root (pit 1 is empty for South in overture).
+        (
+            with(&|l| {
+                let (position, _) = l[first].rsplit_once(' ').unwrap();
+                l[first] = format!("{position} 2");
+            }),
+            "is not legal there",
+        ),
+        // Another legal first move: it does not win, so some line escapes the proof.
+        (
+            with(&|l| {
+                let (position, _) = l[first].rsplit_once(' ').unwrap();
+                l[first] = format!("{position} 9");
+            }),
+            "not a",
+        ),
+        (
+            with(&|l| l[first - 1] = "winner N".into()),
+            "no move is given at",
+        ),
+        (
+            with(&|l| {
+                l.insert(first, l[first].clone());
+                *l.last_mut().unwrap() = format!("end {}", count + 1);
+            }),
+            "given twice",
+        ),
+        (
+            with(&|l| l.insert(first, "plies 99".into())),
+            "states a result in",
+        ),
+        (
+            with(&|l| l.insert(first, "plies x".into())),
+            "bad ply count",
+        ),
+        (with(&|l| l[first] = "1,2,3 S 4".into()), "line"),
+        (with(&|l| l[2] = "columns = 99".into()), "rules:"),
+        (with(&|l| l[first - 2] = "moves 2".into()), "moves: move 1"),
+        ("x".repeat(70_000), "longer than"),
+        (String::new(), "ends early"),
+    ];
+    for (bad, expected) in cases {
+        match check_text(&bad) {
+            Ok(_) if expected == "not a" => {
+                panic!("a certificate with a losing first move checks")
+            }
+            Ok(_) => panic!("accepted: expected an error with '{expected}'"),
+            Err(e) => assert!(
+                expected == "not a" || e.contains(expected),
+                "'{e}' lacks '{expected}'"
+            ),
+        }
+    }
+}
+
+fn isolo(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn solve_writes_certificates_that_check_proof_accepts() {
+    let dir = std::env::temp_dir().join(format!("isolo-certificates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    // A win by the alpha-beta prover, with its exact length; a loss by df-pn after a
+    // move (the game's earlier position travels with it), compressed.
+    let ab = path("boys.txt");
+    let out = isolo(&[
+        "solve",
+        "--variant",
+        "isolo-boys",
+        "--method",
+        "ab",
+        "--certificate",
+        &ab,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("win in 15 plies") && text.contains("checked:"),
+        "{text}"
+    );
+    let loss = path("loss.gz");
+    let out = isolo(&[
+        "solve",
+        "--variant",
+        "isolo-boys",
+        "--moves",
+        "7",
+        "--method",
+        "dfpn",
+        "--max-plies",
+        "40",
+        "--certificate",
+        &loss,
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["result"], "loss");
+    assert_eq!(json["certificate"]["winner"], "S", "{json}");
+    assert_eq!(std::fs::read(&loss).unwrap()[..2], [0x1f, 0x8b]);
+    for (file, result) in [(&ab, "win"), (&loss, "loss")] {
+        let out = isolo(&["check-proof", file, "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (json["valid"].as_bool(), json["result"].as_str()),
+            (Some(true), Some(result))
+        );
+    }
+    let out = isolo(&["check-proof", &ab]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: win for South"));
+    // No certificate for an unknown result.
+    let none = path("none.txt");
+    let out = isolo(&[
+        "solve",
+        "--variant",
+        "igisoro",
+        "--method",
+        "dfpn",
+        "--nodes",
+        "100",
+        "--certificate",
+        &none,
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no certificate: the result is unknown"));
+    assert!(!std::path::Path::new(&none).exists());
+    // A broken certificate, a missing file, a file that is no certificate: exit 2, the
+    // file and the reason named.
+    let broken = path("broken.txt");
+    let text = std::fs::read_to_string(&ab).unwrap();
+    std::fs::write(&broken, text.replacen("winner S", "winner N", 1)).unwrap();
+    for (file, expected) in [
+        (broken.clone(), "not a proof: no move is given at"),
+        (path("missing.txt"), "cannot read"),
+        ("/dev/null".to_string(), "ends early"),
+    ] {
+        let out = isolo(&["check-proof", &file]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&file) && stderr.contains(expected),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
