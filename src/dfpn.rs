@@ -96,6 +96,17 @@ pub struct DfpnProgress {
     pub table_entries: usize,
 }
 
+/// A sum of proof or disproof numbers: infinite only where a term is, else at most one
+/// less, so that many large finite terms never pass for a solved node (whose loop would
+/// then stop making progress).
+fn saturating_sum(a: u64, b: u64) -> u64 {
+    if a >= INFINITE || b >= INFINITE {
+        INFINITE
+    } else {
+        (a + b).min(INFINITE - 1)
+    }
+}
+
 /// Positions expanded between two looks at the clock.
 const DEADLINE_CHECK_EVERY: u64 = 1024;
 
@@ -256,9 +267,9 @@ impl Search<'_> {
             if depth == 0 {
                 self.root = numbers;
             }
-            if numbers.proof >= threshold.proof
+            if self.budget_spent()
+                || numbers.proof >= threshold.proof
                 || numbers.disproof >= threshold.disproof
-                || self.budget_spent()
             {
                 break numbers;
             }
@@ -299,7 +310,7 @@ impl Search<'_> {
             } else if key < second {
                 second = key;
             }
-            sum = (sum + other).min(INFINITE);
+            sum = saturating_sum(sum, other);
         }
         let numbers = if attacking {
             Numbers {
@@ -373,6 +384,8 @@ impl Search<'_> {
         };
         loop {
             self.root = self.expand(board, hash, infinite, 0);
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.out_of_budget |= late || self.nodes >= self.node_budget;
             if self.root.solved() || self.out_of_budget {
                 return self.root;
             }
