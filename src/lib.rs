@@ -37,6 +37,7 @@ pub mod openings;
 pub mod perft;
 pub mod playout;
 pub mod records;
+pub mod retrograde;
 pub mod rules;
 pub mod runner;
 pub mod schedule;

@@ -48,6 +48,8 @@ enum Command {
     Replay(cli::replay::ReplayArgs),
     /// Prove a position's value: win or loss in exactly N plies, or unknown
     Solve(cli::solve::SolveArgs),
+    /// Solve a preset's start over board widths and seed counts: a Markdown and CSV table
+    SolveTable(cli::solve_table::SolveTableArgs),
     /// Check a proof certificate (solve --certificate) with the rules alone, no search
     CheckProof(cli::check_proof::CheckProofArgs),
     /// Compare rule variants: who is favoured, game lengths, loops, with 95% intervals
@@ -121,6 +123,7 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Openings(args) => cli::openings::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Solve(args) => cli::solve::run(args),
+        Command::SolveTable(args) => cli::solve_table::run(args),
         Command::CheckProof(args) => cli::check_proof::run(args),
         Command::Compare(args) => cli::compare::run(args),
         Command::Results(args) => cli::results::run(args),

@@ -353,3 +353,152 @@ fn solve_writes_certificates_that_check_proof_accepts() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Retrograde analysis agrees with exhaustive minimax, its wins and losses come with
+/// certificates that check, and its draws are positions minimax finds no result in.
+#[test]
+fn retrograde_values_agree_with_brute_force_and_certify() {
+    use isolo_ai::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    let limits = RetroLimits {
+        positions: 30_000,
+        time: None,
+        strategy: true,
+    };
+    let (mut decided, mut draws, mut complete) = (0, 0, 0);
+    for (variant, board) in small_positions(160, 0x7e7, 3) {
+        let result = retro(&variant, &board, limits);
+        let truth = known_within(&variant, &board, HORIZON);
+        let position = variant.format_position(&board);
+        let winner = match (result.verdict, truth) {
+            (RetroVerdict::Win, Known::Win(_) | Known::Open) => board.to_move(),
+            (RetroVerdict::Loss, Known::Loss(_) | Known::Open) => board.to_move().opponent(),
+            (RetroVerdict::Draw, Known::Open) => {
+                draws += 1;
+                continue;
+            }
+            (RetroVerdict::Unknown, _) => continue,
+            (verdict, truth) => panic!("{position}: retrograde {verdict:?}, minimax {truth:?}"),
+        };
+        complete += usize::from(result.complete);
+        let strategy = result.strategy.unwrap();
+        check(&certificate(&variant, &board, winner, None, strategy))
+            .unwrap_or_else(|e| panic!("{position}: {e}"));
+        decided += 1;
+    }
+    println!("retrograde: {decided} wins or losses ({complete} complete), {draws} draws");
+    assert!(
+        decided > 40 && draws > 0,
+        "{decided} decided, {draws} draws"
+    );
+}
+
+#[test]
+fn solve_proves_a_draw_by_retrograde_analysis() {
+    // The boys' capture-ends reading on 2 columns with 1 seed where the preset has 2:
+    // about 0.8 M reachable positions, and neither side can force a win.
+    let dir = std::env::temp_dir().join(format!("isolo-draw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("boys2.toml");
+    std::fs::write(
+        &rules,
+        "base = \"isolo-boys-capture-ends\"\nname = \"b2\"\ncolumns = 2\nstart = \"17,1/0,1/1,0/1,17\"\n",
+    )
+    .unwrap();
+    let rules = rules.display().to_string();
+    for method in ["retro", "auto"] {
+        let out = isolo(&[
+            "solve",
+            "--variant",
+            &rules,
+            "--method",
+            method,
+            "--json",
+            "--time-ms",
+            "60000",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (json["result"].as_str(), json["method"].as_str()),
+            (Some("draw"), Some("retro")),
+            "{json}"
+        );
+        assert_eq!(json["complete"], true);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solve_table_writes_markdown_csv_and_certificates_that_check() {
+    let dir = std::env::temp_dir().join(format!("isolo-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (md, csv, certs) = (dir.join("t.md"), dir.join("t.csv"), dir.join("proofs"));
+    let out = isolo(&[
+        "solve-table",
+        "--preset",
+        "isolo-women-capture-ends",
+        "--widths",
+        "2..3",
+        "--seeds",
+        "1,2",
+        "--time-ms",
+        "5000",
+        "--out",
+        md.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--certificates",
+        certs.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), text);
+    // South cannot move with 1 seed a pit (2 are needed); 2 seeds: wins in 5 and 11.
+    assert!(
+        text.contains("| 2 | loss 0 | win 5 |") && text.contains("| 3 | loss 0 | win 11 |"),
+        "{text}"
+    );
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.starts_with(
+        "columns,seeds,value,plies,depth,nodes,time_ms,certificate_moves,certificate_bytes\n"
+    ));
+    assert!(csv.contains("\n2,2,win,5,"), "{csv}");
+    let mut files: Vec<_> = std::fs::read_dir(&certs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 4);
+    for file in &files {
+        let out = isolo(&["check-proof", file.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for bad in [
+        vec!["--preset", "isolo-girls"],
+        vec!["--preset", "igisoro", "--widths", "9"],
+        vec!["--preset", "igisoro", "--widths", "5..3"],
+        vec!["--preset", "igisoro", "--seeds", "0..2"],
+        vec!["--preset", "igisoro", "--set", "columns=3"],
+        vec!["--preset", "igisoro", "--set", "capture=sometimes"],
+        vec!["--preset", "igisoro", "--set", "colour"],
+        vec!["--preset", "igisoro", "--max-plies", "0"],
+    ] {
+        let out = isolo(&[&["solve-table"], bad.as_slice()].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{bad:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

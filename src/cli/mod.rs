@@ -17,6 +17,7 @@ pub mod replay;
 pub mod results;
 pub mod show;
 pub mod solve;
+pub mod solve_table;
 pub mod tournament;
 pub mod tune;
 pub mod ugi;

@@ -11,7 +11,7 @@ use isolo_ai::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
 use isolo_ai::engine::EngineSpec;
-use isolo_ai::rules::notation::parse_rows;
+use isolo_ai::rules::variant::pattern_start;
 use isolo_ai::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
 use isolo_ai::schedule::game_seed;
 use isolo_ai::solve::{Prover, Verdict};
@@ -65,62 +65,6 @@ pub struct ResultsArgs {
 struct Reading {
     name: String,
     rules: Rules,
-}
-
-/// The start of `preset` on `columns` columns, following the preset's pattern.
-fn start_for(preset: &str, columns: u8) -> String {
-    let w = columns as usize;
-    let row = |cells: Vec<u32>| {
-        cells
-            .iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    match preset {
-        "isolo-women" => vec![row(vec![2; w]); 4].join("/"),
-        "igisoro" => [
-            row(vec![4; w]),
-            row(vec![0; w]),
-            row(vec![0; w]),
-            row(vec![4; w]),
-        ]
-        .join("/"),
-        _ => {
-            // Boys: back pits 1..W-1 alternate 2, 0; the ng'hana (pit W) holds 17; front
-            // pit W+1 is empty, W+2 holds 1, then 2, 0 alternate (as on the 8-column board).
-            let back: Vec<u32> = (1..=w)
-                .map(|p| {
-                    if p == w {
-                        17
-                    } else if p % 2 == 1 {
-                        2
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            let front: Vec<u32> = (w + 1..=2 * w)
-                .map(|p| match p - w {
-                    1 => 0,
-                    2 => 1,
-                    k if k % 2 == 1 => 2,
-                    _ => 0,
-                })
-                .collect();
-            // Rows as South sees them: North back (pits W..1), North front (W+1..2W),
-            // South front (2W..W+1), South back (1..W).
-            let north_back: Vec<u32> = back.iter().rev().copied().collect();
-            let south_front: Vec<u32> = front.iter().rev().copied().collect();
-            [
-                row(north_back),
-                row(front.clone()),
-                row(south_front),
-                row(back),
-            ]
-            .join("/")
-        }
-    }
 }
 
 fn readings() -> Vec<(String, Vec<Reading>)> {
@@ -186,8 +130,8 @@ fn readings() -> Vec<(String, Vec<Reading>)> {
             for columns in 4..=7u8 {
                 list.push(with(format!("columns = {columns}"), &|r| {
                     r.columns = columns;
-                    r.start = parse_rows(&start_for(preset, columns), columns)
-                        .expect("pattern starts parse");
+                    let seeds = if preset == "igisoro" { 4 } else { 2 };
+                    r.start = pattern_start(preset, columns, seeds).expect("presets have patterns");
                 }));
             }
             (preset.to_string(), list)

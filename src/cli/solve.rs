@@ -11,6 +11,7 @@ use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_ai::certificate::Certificate;
 use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
+use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_ai::rules::{Board, Move, Side, Variant};
 use isolo_ai::search::Progress;
 use isolo_ai::solve::{Prover, Verdict};
@@ -51,8 +52,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub verify: bool,
     /// The prover: ab (iterative-deepening alpha-beta: exact lengths), dfpn
-    /// (proof-number search: deep wins and losses, no length) or auto (ab with half the
-    /// time, then df-pn)
+    /// (proof-number search: deep wins and losses, no length), retro (retrograde
+    /// analysis of the reachable positions, as many as --hash holds: draws, and exact
+    /// values of small games) or auto (ab for a quarter of the time, df-pn to half of
+    /// it, retro with the rest)
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
     /// Positions df-pn expands at most (default: no limit but the time)
@@ -90,7 +93,9 @@ pub enum Method {
     Ab,
     /// Depth-first proof-number search.
     Dfpn,
-    /// Alpha-beta with half the time, then df-pn with the rest.
+    /// Retrograde analysis of the reachable positions (draws; small games exactly).
+    Retro,
+    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
 }
 
@@ -112,7 +117,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let most = match args.method {
         Method::Ab => isolo_ai::search::alphabeta::MAX_DEPTH,
-        Method::Dfpn | Method::Auto => DFPN_MAX_PLIES,
+        Method::Dfpn | Method::Retro | Method::Auto => DFPN_MAX_PLIES,
     };
     if !(1..=most).contains(&args.max_plies) {
         return Err(CliError(format!(
@@ -131,26 +136,38 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let started = std::time::Instant::now();
     let time = (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms));
     let ab_plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
-    let ab_time = match args.method {
-        Method::Dfpn => None,
-        Method::Ab => Some(time),
-        Method::Auto => Some(time.map(|t| t / 2)),
-    };
+    let left = |share: u32| time.map(|t| (t / share).saturating_sub(started.elapsed()));
     let mut before = None;
-    if let Some(ab_time) = ab_time {
+    if matches!(args.method, Method::Ab | Method::Auto) {
+        let ab_time = if args.method == Method::Ab {
+            time
+        } else {
+            left(4)
+        };
         before = solve_ab(args, &variant, &root, ab_plies, ab_time)?;
         if before.is_none() {
             return Ok(());
         }
     }
-    let left = time.map(|t| t.saturating_sub(started.elapsed()));
-    solve_dfpn(args, &variant, &root, left, before)
+    if matches!(args.method, Method::Dfpn | Method::Auto) {
+        let dfpn_time = if args.method == Method::Dfpn {
+            left(1)
+        } else {
+            left(2)
+        };
+        before = solve_dfpn(args, &variant, &root, dfpn_time, before)?;
+        if before.is_none() {
+            return Ok(());
+        }
+    }
+    solve_retro(args, &variant, &root, left(1), before)
 }
 
 fn method_name(method: Method) -> &'static str {
     match method {
         Method::Ab => "ab",
         Method::Dfpn => "dfpn",
+        Method::Retro => "retro",
         Method::Auto => "auto",
     }
 }
@@ -301,7 +318,7 @@ fn solve_dfpn(
     root: &Root,
     time: Option<Duration>,
     before: Option<String>,
-) -> CliResult {
+) -> Result<Option<String>, CliError> {
     let limits = DfpnLimits {
         nodes: args.nodes.unwrap_or(u64::MAX),
         time,
@@ -323,6 +340,12 @@ fn solve_dfpn(
     };
     let started = std::time::Instant::now();
     let result = dfpn::solve(variant, board, history, limits, &mut report);
+    if result.verdict == DfpnVerdict::Unknown && args.method == Method::Auto {
+        let mut why = before.unwrap_or_default();
+        why.push_str(&dfpn_unknown_text(&result, args.max_plies));
+        eprintln!("df-pn: no proof; retrograde analysis next");
+        return Ok(Some(why));
+    }
     let length = match result.verdict {
         DfpnVerdict::Unknown => None,
         _ if args.exact_length => {
@@ -380,7 +403,8 @@ fn solve_dfpn(
             "certificate": certificate.as_ref().map(|c| &c.json),
             "verified": args.verify.then_some(false),
             "verify_error": verify_error,
-        }));
+        }))
+        .map(|()| None);
     }
     let side = board.to_move();
     let length_text = match (length, args.exact_length) {
@@ -395,13 +419,7 @@ fn solve_dfpn(
     out.push_str(&match result.verdict {
         DfpnVerdict::Win => format!("win for {side} (to move), proven by df-pn, {length_text}\n"),
         DfpnVerdict::Loss => format!("loss for {side} (to move), proven by df-pn, {length_text}\n"),
-        DfpnVerdict::Unknown if result.out_of_budget => {
-            "unknown: df-pn found no proof before its time or node limit\n".to_string()
-        }
-        DfpnVerdict::Unknown => format!(
-            "unknown: df-pn found no proof with lines of at most {}\n",
-            plies_text(args.max_plies)
-        ),
+        DfpnVerdict::Unknown => dfpn_unknown_text(&result, args.max_plies),
     });
     if let Some(best) = &result.best_move {
         out.push_str(&format!("best move {best}\n"));
@@ -417,6 +435,112 @@ fn solve_dfpn(
     }
     if let Some(e) = verify_error {
         out.push_str(&format!("not verified: {e}\n"));
+    }
+    emit(&out).map(|()| None)
+}
+
+/// Why df-pn proved nothing.
+fn dfpn_unknown_text(result: &dfpn::DfpnResult, max_plies: u32) -> String {
+    if result.out_of_budget {
+        "unknown: df-pn found no proof before its time or node limit\n".to_string()
+    } else {
+        format!(
+            "unknown: df-pn found no win for either side (lines of at most {}, a repetition counting as no win)\n",
+            plies_text(max_plies)
+        )
+    }
+}
+
+/// Proves by retrograde analysis (and, with `--exact-length`, finds a win's length);
+/// `before` says why the provers before it found nothing.
+fn solve_retro(
+    args: &SolveArgs,
+    variant: &Variant,
+    root: &Root,
+    time: Option<Duration>,
+    before: Option<String>,
+) -> CliResult {
+    let limits = RetroLimits {
+        positions: (args.hash << 20) / retrograde::BYTES_PER_POSITION,
+        time,
+        strategy: args.certificate.is_some(),
+    };
+    let board = &root.board;
+    let result = retrograde::solve(variant, board, limits);
+    let (name, winner) = match result.verdict {
+        RetroVerdict::Win => ("win", Some(board.to_move())),
+        RetroVerdict::Loss => ("loss", Some(board.to_move().opponent())),
+        RetroVerdict::Draw => ("draw", None),
+        RetroVerdict::Unknown => ("unknown", None),
+    };
+    let length = match winner {
+        Some(_) if args.exact_length => {
+            let plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+            let mut prover = Prover::new(variant, args.threads, args.hash)
+                .map_err(|e| CliError(format!("--hash: {e}")))?;
+            match prover.solve(board, &root.history, plies, None).verdict {
+                Verdict::Win(p) | Verdict::Loss(p) => Some(p),
+                Verdict::Unknown => None,
+            }
+        }
+        _ => None,
+    };
+    let certificate = match &args.certificate {
+        Some(_) if result.verdict == RetroVerdict::Draw => Some(Certified {
+            text: "no certificate: certificates prove wins and losses, not draws\n".into(),
+            json: serde_json::Value::Null,
+        }),
+        Some(_) => {
+            let strategy = result.strategy.clone().unwrap_or_default();
+            Some(certify(args, variant, root, winner, length, Ok(strategy))?)
+        }
+        None => None,
+    };
+    let scope = if result.complete {
+        format!("all {} reachable positions", result.expanded)
+    } else {
+        format!(
+            "{} positions listed, {} more reached",
+            result.expanded, result.frontier
+        )
+    };
+    if args.json {
+        return emit_json(&json!({
+            "result": name,
+            "plies": length,
+            "length_exact": length.is_some(),
+            "best_move": Option::<String>::None,
+            "pv": Vec::<String>::new(),
+            "positions": result.expanded,
+            "frontier": result.frontier,
+            "complete": result.complete,
+            "time_ms": result.time.as_millis() as u64,
+            "method": "retro",
+            "before": before.as_deref().map(str::trim_end),
+            "certificate": certificate.as_ref().map(|c| &c.json),
+        }));
+    }
+    let side = board.to_move();
+    let length_text = match length {
+        Some(p) => format!("in {}", plies_text(p)),
+        None => "(length not computed: --exact-length finds it)".into(),
+    };
+    let mut out = before.unwrap_or_default();
+    out.push_str(&match result.verdict {
+        RetroVerdict::Win => {
+            format!("win for {side} (to move), proven by retrograde analysis, {length_text}\n")
+        }
+        RetroVerdict::Loss => {
+            format!("loss for {side} (to move), proven by retrograde analysis, {length_text}\n")
+        }
+        RetroVerdict::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
+        RetroVerdict::Unknown => {
+            "unknown: retrograde analysis proves nothing from the positions it listed\n".into()
+        }
+    });
+    out.push_str(&format!("{scope}  time {} ms\n", result.time.as_millis()));
+    if let Some(c) = &certificate {
+        out.push_str(&c.text);
     }
     emit(&out)
 }

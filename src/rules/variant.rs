@@ -95,6 +95,44 @@ pub fn preset_names() -> String {
         .join(", ")
 }
 
+/// The preset a preset or reading name belongs to (`isolo-boys-capture-ends`:
+/// `isolo-boys`), whose start pattern `pattern_start` extends.
+pub fn preset_family(name: &str) -> Option<&'static str> {
+    PRESETS
+        .iter()
+        .copied()
+        .find(|p| name == *p || name.strip_prefix(p).is_some_and(|r| r.starts_with('-')))
+}
+
+/// The start of `family` (a preset) on `columns` columns with `seeds` where the preset
+/// has 2 (Isolo) or 4 (Igisoro), following the preset's pattern: the women's game
+/// fills every pit; Igisoro the back rows; the boys' game alternates `seeds` and 0 in
+/// the back row, keeps 17 in the ng'hana (pit W) and 1 in pit W+2, and alternates 0 and
+/// `seeds` along the rest of the front row, as on the 8-column board. `None` for a name
+/// that is not a preset.
+pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> {
+    let w = columns as usize;
+    let k = seeds;
+    let ring: Vec<u8> = match family {
+        "isolo-women" => vec![k; 2 * w],
+        "igisoro" => (1..=2 * w).map(|p| if p <= w { k } else { 0 }).collect(),
+        "isolo-boys" => (1..=2 * w)
+            .map(|p| match p {
+                p if p == w => 17,
+                p if p < w => [k, 0][(p - 1) % 2],
+                p if p == w + 1 => 0,
+                p if p == w + 2 => 1,
+                p => [0, k][(p - w) % 2],
+            })
+            .collect(),
+        _ => return None,
+    };
+    let lanes = ring.iter().enumerate().fold(0 as Ring, |acc, (lane, &n)| {
+        acc | (Ring::from(n) << (8 * lane))
+    });
+    Some([lanes, lanes])
+}
+
 /// Every rule key of RULES.md sections 3-5 and 8.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
@@ -583,6 +621,24 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pattern_starts_give_the_presets_and_their_narrower_boards() {
+        for (name, seeds) in [("isolo-women", 2), ("isolo-boys", 2), ("igisoro", 4)] {
+            let preset = Rules::preset(name).unwrap();
+            assert_eq!(pattern_start(name, 8, seeds), Some(preset.start), "{name}");
+            assert_eq!(preset_family(&format!("{name}-capture-ends")), Some(name));
+        }
+        let boys = pattern_start("isolo-boys", 5, 3).unwrap();
+        assert_eq!(
+            format_rows(&boys, 5),
+            "17,0,3,0,3/0,1,3,0,3/3,0,3,1,0/3,0,3,0,17"
+        );
+        let igisoro = pattern_start("igisoro", 3, 1).unwrap();
+        assert_eq!(format_rows(&igisoro, 3), "1,1,1/0,0,0/0,0,0/1,1,1");
+        assert_eq!(preset_family("isolo-boysx"), None);
+        assert_eq!(pattern_start("oware", 6, 4), None);
+    }
 
     #[test]
     fn readings_are_their_presets_with_capture_ending_the_move() {

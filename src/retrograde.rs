@@ -1,0 +1,300 @@
+//! Retrograde analysis of the positions reachable from one position, as far as they fit:
+//! the prover of draws, and of wins and losses in small games.
+//!
+//! It lists the reachable positions breadth first (up to a count and a time limit; the
+//! rest are the frontier), then computes attractors backwards from the final positions.
+//! The attractor of side X: positions where the side to move has no move and is not X;
+//! a position where X is to move with one move into the attractor; a position where the
+//! other side is to move with every move into it. The attractor is exactly where X can
+//! force a win, and following it the win comes in finitely many plies along lines that
+//! never repeat (each move goes to a position added earlier).
+//!
+//! Draws: in the pessimistic attractor of X, every frontier position, and every position
+//! where X is to move whose moves the generator could not list whole, counts as won by
+//! X. Outside it, X's opponent always has a move that stays outside, and X none that
+//! leads in: play can only go on forever (a third repetition: a draw) or end with X
+//! unable to move. So a position outside both sides' pessimistic attractors is a draw
+//! however the game reached it, and such a proof holds whatever the game before it.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::rules::moves::searched_moves;
+use crate::rules::{Board, Move, Side, Variant};
+
+/// What one listed position costs in memory (the board, its index entry, its moves and
+/// their reverse), for a memory limit.
+pub const BYTES_PER_POSITION: usize = 128;
+
+/// Positions listed between two looks at the clock.
+const DEADLINE_CHECK_EVERY: usize = 1024;
+
+/// How far the analysis may go.
+#[derive(Clone, Copy, Debug)]
+pub struct RetroLimits {
+    /// Positions listed at most (the frontier may add a node's worth more).
+    pub positions: usize,
+    /// Wall time for listing them.
+    pub time: Option<Duration>,
+    /// Whether to read the winner's strategy after a win or loss (for a certificate).
+    pub strategy: bool,
+}
+
+/// The value of the position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetroVerdict {
+    /// It can force a win.
+    Win,
+    /// Its opponent can force a win.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// Not determined from the positions listed.
+    Unknown,
+}
+
+/// The analysis' answer.
+#[derive(Clone, Debug)]
+pub struct RetroResult {
+    /// What was proven.
+    pub verdict: RetroVerdict,
+    /// Positions listed (their moves generated).
+    pub expanded: usize,
+    /// Positions reached but not listed.
+    pub frontier: usize,
+    /// Whether every reachable position was listed whole (then the value is exact).
+    pub complete: bool,
+    /// Wall time.
+    pub time: Duration,
+    /// For a win or loss, when asked: the winner's move at each of its positions in the
+    /// proof.
+    pub strategy: Option<Vec<(Board, Move)>>,
+}
+
+/// The reachable graph: positions by index, the moves of the listed ones, and the moves
+/// into each position.
+struct Graph {
+    boards: Vec<Board>,
+    /// `children[offsets[i]..offsets[i + 1]]`: the positions position `i` moves to,
+    /// each once (listed positions only: `i < offsets.len() - 1`).
+    offsets: Vec<usize>,
+    children: Vec<u32>,
+    /// Listed positions whose move list was cut short.
+    cut: HashSet<u32>,
+    parents_offsets: Vec<usize>,
+    parents: Vec<u32>,
+}
+
+impl Graph {
+    fn expanded(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn children_of(&self, node: usize) -> &[u32] {
+        &self.children[self.offsets[node]..self.offsets[node + 1]]
+    }
+
+    fn parents_of(&self, node: usize) -> &[u32] {
+        &self.parents[self.parents_offsets[node]..self.parents_offsets[node + 1]]
+    }
+
+    /// Lists the positions reachable from `root`, breadth first, within the limits.
+    fn build(
+        variant: &Variant,
+        root: &Board,
+        limits: &RetroLimits,
+        deadline: Option<Instant>,
+    ) -> Graph {
+        let mut index: HashMap<u64, u32> = HashMap::from([(root.hash(), 0)]);
+        let mut graph = Graph {
+            boards: vec![*root],
+            offsets: vec![0],
+            children: Vec::new(),
+            cut: HashSet::new(),
+            parents_offsets: Vec::new(),
+            parents: Vec::new(),
+        };
+        let mut next = 0;
+        while next < graph.boards.len() && graph.boards.len() < limits.positions.max(1) {
+            if next % DEADLINE_CHECK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let (moves, cut) = searched_moves(variant, &graph.boards[next]);
+            if cut {
+                graph.cut.insert(next as u32);
+            }
+            let first = graph.children.len();
+            for m in &moves {
+                let id = *index.entry(m.child.hash()).or_insert_with(|| {
+                    graph.boards.push(m.child);
+                    (graph.boards.len() - 1) as u32
+                });
+                graph.children.push(id);
+            }
+            let list = &mut graph.children[first..];
+            list.sort_unstable();
+            let unique = dedup_sorted(list);
+            graph.children.truncate(first + unique);
+            graph.offsets.push(graph.children.len());
+            next += 1;
+        }
+        graph.link_parents();
+        graph
+    }
+
+    /// The reverse of the move lists.
+    fn link_parents(&mut self) {
+        let n = self.boards.len();
+        let mut counts = vec![0usize; n + 1];
+        for &c in &self.children {
+            counts[c as usize + 1] += 1;
+        }
+        for i in 0..n {
+            counts[i + 1] += counts[i];
+        }
+        let mut fill = counts.clone();
+        self.parents = vec![0; self.children.len()];
+        for node in 0..self.expanded() {
+            for k in self.offsets[node]..self.offsets[node + 1] {
+                let c = self.children[k] as usize;
+                self.parents[fill[c]] = node as u32;
+                fill[c] += 1;
+            }
+        }
+        self.parents_offsets = counts;
+    }
+
+    /// The attractor of `x`: each position's rank of entry (1 for the first), 0 outside.
+    /// `pessimistic`: frontier positions, and cut lists where `x` is to move, count as
+    /// won by `x`, and a cut list of the other side as whole (see the module's notes).
+    fn attractor(&self, x: Side, pessimistic: bool) -> Vec<u32> {
+        let n = self.boards.len();
+        let mut rank = vec![0u32; n];
+        let mut waiting: Vec<u32> = (0..self.expanded())
+            .map(|i| self.children_of(i).len() as u32)
+            .collect();
+        let mut queue = VecDeque::new();
+        let mut added = 0u32;
+        let mut add = |node: usize, rank: &mut Vec<u32>, queue: &mut VecDeque<usize>| {
+            added += 1;
+            rank[node] = added;
+            queue.push_back(node);
+        };
+        for node in 0..n {
+            let mover = self.boards[node].to_move();
+            let cut = self.cut.contains(&(node as u32));
+            let seed = if node >= self.expanded() {
+                pessimistic
+            } else if self.children_of(node).is_empty() && !cut {
+                mover != x
+            } else {
+                pessimistic && cut && mover == x
+            };
+            if seed {
+                add(node, &mut rank, &mut queue);
+            }
+        }
+        while let Some(node) = queue.pop_front() {
+            for &p in self.parents_of(node) {
+                let p = p as usize;
+                if rank[p] != 0 {
+                    continue;
+                }
+                if self.boards[p].to_move() == x {
+                    add(p, &mut rank, &mut queue);
+                } else {
+                    waiting[p] -= 1;
+                    if waiting[p] == 0 && (pessimistic || !self.cut.contains(&(p as u32))) {
+                        add(p, &mut rank, &mut queue);
+                    }
+                }
+            }
+        }
+        rank
+    }
+
+    /// The strategy of `x` in its attractor `rank` from the root: at each of its
+    /// positions a move to a position of lower rank.
+    fn strategy(&self, variant: &Variant, x: Side, rank: &[u32]) -> Vec<(Board, Move)> {
+        let mut strategy = Vec::new();
+        let mut seen = HashSet::from([0usize]);
+        let mut todo = vec![0usize];
+        while let Some(node) = todo.pop() {
+            let next: Vec<usize> = if self.boards[node].to_move() == x {
+                let best = self
+                    .children_of(node)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| rank[c] != 0 && rank[c] < rank[node])
+                    .min_by_key(|&c| rank[c]);
+                let Some(best) = best else { continue };
+                let board = &self.boards[node];
+                let (moves, _) = searched_moves(variant, board);
+                let target = self.boards[best].hash();
+                let mv = moves
+                    .into_iter()
+                    .find(|m| m.child.hash() == target)
+                    .map(|m| m.mv)
+                    .expect("the graph's moves are the list's");
+                strategy.push((*board, mv));
+                vec![best]
+            } else {
+                self.children_of(node).iter().map(|&c| c as usize).collect()
+            };
+            for c in next {
+                if seen.insert(c) {
+                    todo.push(c);
+                }
+            }
+        }
+        strategy
+    }
+}
+
+/// Keeps one of each value in a sorted slice, in place; returns how many.
+fn dedup_sorted(list: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for i in 0..list.len() {
+        if kept == 0 || list[i] != list[kept - 1] {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// Analyses the positions reachable from `board` within `limits`.
+pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResult {
+    let started = Instant::now();
+    let deadline = limits.time.map(|t| started + t);
+    let graph = Graph::build(variant, board, &limits, deadline);
+    let mover = board.to_move();
+    let frontier = graph.boards.len() - graph.expanded();
+    let complete = frontier == 0 && graph.cut.is_empty();
+    let mut strategy = None;
+    let mut verdict = RetroVerdict::Unknown;
+    for (x, won) in [
+        (mover, RetroVerdict::Win),
+        (mover.opponent(), RetroVerdict::Loss),
+    ] {
+        let rank = graph.attractor(x, false);
+        if rank[0] != 0 {
+            verdict = won;
+            strategy = limits.strategy.then(|| graph.strategy(variant, x, &rank));
+            break;
+        }
+    }
+    if verdict == RetroVerdict::Unknown
+        && (complete || Side::BOTH.iter().all(|&x| graph.attractor(x, true)[0] == 0))
+    {
+        verdict = RetroVerdict::Draw;
+    }
+    RetroResult {
+        verdict,
+        expanded: graph.expanded(),
+        frontier,
+        complete,
+        time: started.elapsed(),
+        strategy,
+    }
+}
