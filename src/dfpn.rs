@@ -22,6 +22,7 @@
 //! its opponent attacking.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rules::{Board, LegalMove, Move, Side, Variant};
@@ -48,6 +49,8 @@ pub struct DfpnLimits {
     /// Whether to read the winner's strategy out of the table after a proof (for a
     /// certificate).
     pub strategy: bool,
+    /// Whether to run the win and the loss searches at once, on two threads.
+    pub parallel: bool,
 }
 
 /// What df-pn established for the side to move.
@@ -163,7 +166,9 @@ struct Search<'a> {
     nodes: u64,
     node_budget: u64,
     out_of_budget: bool,
-    report: &'a mut dyn FnMut(&DfpnProgress),
+    /// Set when another search has proven the result.
+    stop: &'a AtomicBool,
+    report: &'a (dyn Fn(&DfpnProgress) + Sync),
     root: Numbers,
 }
 
@@ -171,7 +176,8 @@ impl Search<'_> {
     fn budget_spent(&mut self) -> bool {
         if !self.out_of_budget {
             let late = self.nodes.is_multiple_of(DEADLINE_CHECK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d);
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d));
             self.out_of_budget = self.nodes >= self.node_budget || late;
         }
         self.out_of_budget
@@ -385,7 +391,8 @@ impl Search<'_> {
         loop {
             self.root = self.expand(board, hash, infinite, 0);
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            self.out_of_budget |= late || self.nodes >= self.node_budget;
+            let stopped = self.stop.load(Ordering::Relaxed);
+            self.out_of_budget |= late || stopped || self.nodes >= self.node_budget;
             if self.root.solved() || self.out_of_budget {
                 return self.root;
             }
@@ -393,65 +400,110 @@ impl Search<'_> {
     }
 }
 
-/// Proves `board` a win or a loss for the side to move, within `limits`: first whether
-/// it wins (with half the nodes and half the time), then whether its opponent does
-/// (with what is left). `history` holds the hashes of the game's earlier positions;
-/// `report` sees progress about every 65,536 positions.
+/// Proves `board` a win or a loss for the side to move, within `limits`: whether it
+/// wins, and whether its opponent does. One after the other, the first search gets half
+/// the nodes and half the time and the second what is left; with `limits.parallel`
+/// both run at once on two threads (each with half the nodes and the table, all the
+/// time), and the first proof stops the other. `history` holds the hashes of the game's
+/// earlier positions; `report` sees progress about every 65,536 positions of a search.
 pub fn solve(
     variant: &Variant,
     board: &Board,
     history: &[u64],
     limits: DfpnLimits,
-    report: &mut dyn FnMut(&DfpnProgress),
+    report: &(dyn Fn(&DfpnProgress) + Sync),
 ) -> DfpnResult {
     let started = Instant::now();
     let history: HashSet<u64> = history.iter().copied().collect();
     let mover = board.to_move();
+    let stop = AtomicBool::new(false);
+    let new_search = |attacker: Side, nodes: u64, budget: u64, share: u32, entries: usize| Search {
+        variant,
+        attacker,
+        limits: DfpnLimits {
+            table_entries: entries,
+            ..limits
+        },
+        history: &history,
+        table: HashMap::new(),
+        proofs: 0,
+        path: HashSet::new(),
+        deadline: limits.time.map(|t| started + t / share),
+        nodes,
+        node_budget: budget.max(nodes + 1),
+        out_of_budget: false,
+        stop: &stop,
+        report,
+        root: Numbers::UNKNOWN,
+    };
+    let outcome = |search: &Search, verdict: DfpnVerdict, nodes: u64, entries: usize| {
+        let best_move = (verdict == DfpnVerdict::Win).then(|| winning_move(search, board));
+        DfpnResult {
+            verdict,
+            best_move: best_move.flatten(),
+            nodes,
+            time: started.elapsed(),
+            table_entries: entries,
+            out_of_budget: false,
+            strategy: limits.strategy.then(|| search.strategy(board)),
+        }
+    };
+    if limits.parallel {
+        let half = (limits.table_entries / 2).max(1);
+        let mut win = new_search(mover, 0, limits.nodes / 2, 1, half);
+        let mut loss = new_search(mover.opponent(), 0, limits.nodes / 2, 1, half);
+        let (w, l) = rayon::join(
+            || {
+                let root = win.run(board);
+                if root.proof == 0 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                root
+            },
+            || {
+                let root = loss.run(board);
+                if root.proof == 0 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                root
+            },
+        );
+        let nodes = win.nodes + loss.nodes;
+        let entries = win.table.len() + loss.table.len();
+        if w.proof == 0 {
+            return outcome(&win, DfpnVerdict::Win, nodes, entries);
+        }
+        if l.proof == 0 {
+            return outcome(&loss, DfpnVerdict::Loss, nodes, entries);
+        }
+        return unknown(
+            nodes,
+            started,
+            entries,
+            win.out_of_budget || loss.out_of_budget,
+        );
+    }
     let mut nodes = 0;
     let mut out_of_budget = false;
     let mut table_entries = 0;
-    let deadline = |share: u32| limits.time.map(|t| started + t / share);
-    for (attacker, verdict, budget, deadline) in [
-        (mover, DfpnVerdict::Win, limits.nodes / 2, deadline(2)),
-        (
-            mover.opponent(),
-            DfpnVerdict::Loss,
-            limits.nodes,
-            deadline(1),
-        ),
+    for (attacker, verdict, budget, share) in [
+        (mover, DfpnVerdict::Win, limits.nodes / 2, 2),
+        (mover.opponent(), DfpnVerdict::Loss, limits.nodes, 1),
     ] {
-        let mut search = Search {
-            variant,
-            attacker,
-            limits,
-            history: &history,
-            table: HashMap::new(),
-            proofs: 0,
-            path: HashSet::new(),
-            deadline,
-            nodes,
-            node_budget: budget.max(nodes + 1),
-            out_of_budget: false,
-            report: &mut *report,
-            root: Numbers::UNKNOWN,
-        };
+        let mut search = new_search(attacker, nodes, budget, share, limits.table_entries);
         let root = search.run(board);
         nodes = search.nodes;
         out_of_budget |= search.out_of_budget;
         table_entries = search.table.len();
         if root.proof == 0 {
-            let best_move = (verdict == DfpnVerdict::Win).then(|| winning_move(&search, board));
-            return DfpnResult {
-                verdict,
-                best_move: best_move.flatten(),
-                nodes,
-                time: started.elapsed(),
-                table_entries,
-                out_of_budget: false,
-                strategy: limits.strategy.then(|| search.strategy(board)),
-            };
+            return outcome(&search, verdict, nodes, table_entries);
         }
     }
+    unknown(nodes, started, table_entries, out_of_budget)
+}
+
+/// The result when neither search proved anything.
+fn unknown(nodes: u64, started: Instant, table_entries: usize, out_of_budget: bool) -> DfpnResult {
     DfpnResult {
         verdict: DfpnVerdict::Unknown,
         best_move: None,

@@ -46,10 +46,16 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
         max_depth: HORIZON,
         table_entries: 1 << 16,
         strategy: true,
+        parallel: false,
     };
     let mut certified = 0;
-    for (variant, board) in small_positions(160, 0xce27, 4) {
-        let result = solve(&variant, &board, &[], limits, &mut |_| {});
+    for (i, (variant, board)) in small_positions(160, 0xce27, 4).into_iter().enumerate() {
+        // Every other position with the win and loss searches side by side.
+        let limits = DfpnLimits {
+            parallel: i % 2 == 1,
+            ..limits
+        };
+        let result = solve(&variant, &board, &[], limits, &|_| {});
         let winner = match result.verdict {
             DfpnVerdict::Win => board.to_move(),
             DfpnVerdict::Loss => board.to_move().opponent(),
@@ -90,7 +96,7 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
         ..limits
     };
     for (variant, board) in small_positions(40, 0xce27, 4) {
-        let result = solve(&variant, &board, &[], cramped, &mut |_| {});
+        let result = solve(&variant, &board, &[], cramped, &|_| {});
         let winner = match result.verdict {
             DfpnVerdict::Win => board.to_move(),
             DfpnVerdict::Loss => board.to_move().opponent(),
@@ -133,8 +139,9 @@ fn boys_certificate() -> String {
         max_depth: 40,
         table_entries: 1 << 20,
         strategy: true,
+        parallel: false,
     };
-    let result = solve(&boys, &boys.start(), &[], limits, &mut |_| {});
+    let result = solve(&boys, &boys.start(), &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Win);
     let c = certificate(
         &boys,
@@ -501,4 +508,25 @@ fn solve_table_writes_markdown_csv_and_certificates_that_check() {
         assert!(stderr.starts_with("error: "), "{bad:?}: {stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every certificate committed under docs/proofs checks (the published results).
+#[test]
+fn committed_certificates_check() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/proofs");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.to_string_lossy().ends_with(".proof.gz") {
+            continue;
+        }
+        let file = std::fs::File::open(&path).unwrap();
+        let mut text = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
+        let certificate =
+            Certificate::read(&mut text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check(&certificate).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        checked += 1;
+    }
+    println!("{checked} certificates checked");
+    assert!(checked > 0, "no certificates in {}", dir.display());
 }

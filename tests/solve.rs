@@ -310,11 +310,12 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         max_depth: HORIZON,
         table_entries: 1 << 16,
         strategy: true,
+        parallel: false,
     };
     let (mut decided, mut found) = (0, 0);
     for (variant, board) in small_positions(160, 0xdf9, 4) {
         let truth = known_within(&variant, &board, HORIZON);
-        let result = solve(&variant, &board, &[], limits, &mut |_| {});
+        let result = solve(&variant, &board, &[], limits, &|_| {});
         let position = variant.format_position(&board);
         match (result.verdict, truth) {
             (DfpnVerdict::Win, Known::Win(_)) | (DfpnVerdict::Loss, Known::Loss(_)) => found += 1,
@@ -345,7 +346,7 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         ..limits
     };
     for (variant, board) in small_positions(40, 0xdf9, 4) {
-        let result = solve(&variant, &board, &[], cramped, &mut |_| {});
+        let result = solve(&variant, &board, &[], cramped, &|_| {});
         let truth = known_within(&variant, &board, HORIZON);
         assert!(
             matches!(

@@ -365,6 +365,19 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             page.push_str(&format!("| {} | {row}\n", reading.name));
         }
     }
+    page.push_str(&solved_section(&args.out));
     std::fs::write(&args.out, page)
         .map_err(|e| CliError(format!("--out: cannot write {}: {e}", args.out)))
+}
+
+/// The heading of the page's last section, the solve-table results, which
+/// `scripts/solve-tables.sh` writes and a regenerated page keeps.
+const SOLVED_SECTION: &str = "\n## Solved boards\n";
+
+/// The solved-boards section of the page at `path`, if it has one.
+fn solved_section(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|page| page.find(SOLVED_SECTION).map(|at| page[at..].to_string()))
+        .unwrap_or_default()
 }

@@ -325,9 +325,10 @@ fn solve_dfpn(
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
         strategy: args.certificate.is_some(),
+        parallel: args.threads >= 2,
     };
     let (board, history) = (&root.board, &root.history);
-    let mut report = |p: &DfpnProgress| {
+    let report = |p: &DfpnProgress| {
         let shown = |n: Option<u64>| n.map_or("inf".to_string(), |n| n.to_string());
         eprintln!(
             "df-pn, {} attacking: nodes {}  root proof {} disproof {}  table {} entries",
@@ -339,7 +340,7 @@ fn solve_dfpn(
         )
     };
     let started = std::time::Instant::now();
-    let result = dfpn::solve(variant, board, history, limits, &mut report);
+    let result = dfpn::solve(variant, board, history, limits, &report);
     if result.verdict == DfpnVerdict::Unknown && args.method == Method::Auto {
         let mut why = before.unwrap_or_default();
         why.push_str(&dfpn_unknown_text(&result, args.max_plies));
@@ -504,6 +505,12 @@ fn solve_retro(
             result.expanded, result.frontier
         )
     };
+    let verify_error = args.verify.then_some(match result.verdict {
+        RetroVerdict::Unknown => NOTHING_TO_VERIFY,
+        _ => {
+            "retrograde analysis gives no line to verify (the alpha-beta prover does: --method ab)"
+        }
+    });
     if args.json {
         return emit_json(&json!({
             "result": name,
@@ -511,6 +518,9 @@ fn solve_retro(
             "length_exact": length.is_some(),
             "best_move": Option::<String>::None,
             "pv": Vec::<String>::new(),
+            "nodes": result.expanded,
+            "verified": args.verify.then_some(false),
+            "verify_error": verify_error,
             "positions": result.expanded,
             "frontier": result.frontier,
             "complete": result.complete,
@@ -541,6 +551,9 @@ fn solve_retro(
     out.push_str(&format!("{scope}  time {} ms\n", result.time.as_millis()));
     if let Some(c) = &certificate {
         out.push_str(&c.text);
+    }
+    if let Some(e) = verify_error {
+        out.push_str(&format!("not verified: {e}\n"));
     }
     emit(&out)
 }

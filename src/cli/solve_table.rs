@@ -269,8 +269,9 @@ fn solve_cell(
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
         strategy: true,
+        parallel: false,
     };
-    let proof = dfpn::solve(&variant, &board, &[], limits, &mut |_| {});
+    let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
     cell.nodes += proof.nodes;
     let mover_wins = match (ab.verdict, proof.verdict) {
         (Verdict::Win(_), DfpnVerdict::Loss) | (Verdict::Loss(_), DfpnVerdict::Win) => {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates the "Solved boards" section at the end of docs/RESULTS.md and the
+# certificates in docs/proofs/: `isolo-ai solve-table` for every preset and the deep
+# readings, widths 2-8, seeds 1-4. TIME_MS (a cell, default 10000) and HASH (MB,
+# default 1024) set the budget; about 25 minutes on one core with the defaults.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TIME_MS=${TIME_MS:-10000}
+HASH=${HASH:-1024}
+cargo build --release --quiet
+bin=target/release/isolo-ai
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tables=(
+    "--preset isolo-women"
+    "--preset isolo-boys"
+    "--preset igisoro"
+    "--preset isolo-women-capture-ends"
+    "--preset isolo-boys-capture-ends"
+    "--preset isolo-boys --set capture=both"
+)
+{
+    echo "## Solved boards"
+    echo
+    echo "The start of each preset and deep reading on 2-8 columns, with 1-4 seeds where the"
+    echo "preset has 2 (Isolo) or 4 (Igisoro), solved by \`isolo-ai solve-table\` (alpha-beta,"
+    echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
+    echo "win's and loss's certificate is in \`docs/proofs/\` and checked by \`cargo test\`."
+    echo "Regenerate with \`TIME_MS=${TIME_MS} HASH=${HASH} scripts/solve-tables.sh\`, which runs:"
+    echo
+    for table in "${tables[@]}"; do
+        echo "    isolo-ai solve-table $table --time-ms $TIME_MS --hash $HASH --certificates docs/proofs"
+    done
+    for table in "${tables[@]}"; do
+        echo
+        # shellcheck disable=SC2086
+        "$bin" solve-table $table --time-ms "$TIME_MS" --hash "$HASH" --certificates "$work/proofs"
+    done
+} > "$work/section.md"
+sed '/^## Solved boards$/,$d' docs/RESULTS.md > "$work/results.md"
+cat "$work/section.md" >> "$work/results.md"
+mv "$work/results.md" docs/RESULTS.md
+mkdir -p docs/proofs
+rm -f docs/proofs/*.proof.gz
+cp "$work"/proofs/*.proof.gz docs/proofs/
+echo "docs/RESULTS.md and docs/proofs/ regenerated"
