@@ -22,6 +22,7 @@
 //! its opponent attacking.
 
 use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -51,6 +52,8 @@ pub struct DfpnLimits {
     pub strategy: bool,
     /// Whether to run the win and the loss searches at once, on two threads.
     pub parallel: bool,
+    /// A flag that stops the search when set (Ctrl-C), as the time limit would.
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// What df-pn established for the side to move.
@@ -173,11 +176,19 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Whether the other search proved the result or the user interrupted.
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .limits
+                .interrupt
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
     fn budget_spent(&mut self) -> bool {
         if !self.out_of_budget {
             let late = self.nodes.is_multiple_of(DEADLINE_CHECK_EVERY)
-                && (self.stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d));
+                && (self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d));
             self.out_of_budget = self.nodes >= self.node_budget || late;
         }
         self.out_of_budget
@@ -391,8 +402,7 @@ impl Search<'_> {
         loop {
             self.root = self.expand(board, hash, infinite, 0);
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let stopped = self.stop.load(Ordering::Relaxed);
-            self.out_of_budget |= late || stopped || self.nodes >= self.node_budget;
+            self.out_of_budget |= late || self.stopped() || self.nodes >= self.node_budget;
             if self.root.solved() || self.out_of_budget {
                 return self.root;
             }
@@ -413,11 +423,38 @@ pub fn solve(
     limits: DfpnLimits,
     report: &(dyn Fn(&DfpnProgress) + Sync),
 ) -> DfpnResult {
+    solve_from(
+        variant,
+        board,
+        history,
+        limits,
+        report,
+        &mut DfpnState::default(),
+    )
+}
+
+/// `solve`, starting from the tables in `state` (a search of the same position, rules,
+/// history and `max_depth` saved before) and leaving its tables there, so that a long
+/// proof can go on in another run.
+pub fn solve_from(
+    variant: &Variant,
+    board: &Board,
+    history: &[u64],
+    limits: DfpnLimits,
+    report: &(dyn Fn(&DfpnProgress) + Sync),
+    state: &mut DfpnState,
+) -> DfpnResult {
     let started = Instant::now();
     let history: HashSet<u64> = history.iter().copied().collect();
     let mover = board.to_move();
     let stop = AtomicBool::new(false);
-    let new_search = |attacker: Side, nodes: u64, budget: u64, share: u32, entries: usize| Search {
+    let new_search = |attacker: Side,
+                      table: HashMap<u64, Entry>,
+                      proofs: u64,
+                      nodes: u64,
+                      budget: u64,
+                      share: u32,
+                      entries: usize| Search {
         variant,
         attacker,
         limits: DfpnLimits {
@@ -425,8 +462,8 @@ pub fn solve(
             ..limits
         },
         history: &history,
-        table: HashMap::new(),
-        proofs: 0,
+        table,
+        proofs,
         path: HashSet::new(),
         deadline: limits.time.map(|t| started + t / share),
         nodes,
@@ -448,40 +485,51 @@ pub fn solve(
             strategy: limits.strategy.then(|| search.strategy(board)),
         }
     };
+    let take = |state: &mut DfpnState, side: Side| {
+        (
+            std::mem::take(&mut state.tables[side as usize]),
+            state.proofs[side as usize],
+        )
+    };
     if limits.parallel {
         let half = (limits.table_entries / 2).max(1);
-        let mut win = new_search(mover, 0, limits.nodes / 2, 1, half);
-        let mut loss = new_search(mover.opponent(), 0, limits.nodes / 2, 1, half);
-        let (w, l) = rayon::join(
-            || {
-                let root = win.run(board);
-                if root.proof == 0 {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                root
-            },
-            || {
-                let root = loss.run(board);
-                if root.proof == 0 {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                root
-            },
+        let (table, proofs) = take(state, mover);
+        let mut win = new_search(mover, table, proofs, 0, limits.nodes / 2, 1, half);
+        let (table, proofs) = take(state, mover.opponent());
+        let mut loss = new_search(
+            mover.opponent(),
+            table,
+            proofs,
+            0,
+            limits.nodes / 2,
+            1,
+            half,
         );
+        let run = |search: &mut Search| {
+            let root = search.run(board);
+            if root.proof == 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+            root
+        };
+        let (w, l) = rayon::join(|| run(&mut win), || run(&mut loss));
         let nodes = win.nodes + loss.nodes;
         let entries = win.table.len() + loss.table.len();
-        if w.proof == 0 {
-            return outcome(&win, DfpnVerdict::Win, nodes, entries);
-        }
-        if l.proof == 0 {
-            return outcome(&loss, DfpnVerdict::Loss, nodes, entries);
-        }
-        return unknown(
-            nodes,
-            started,
-            entries,
-            win.out_of_budget || loss.out_of_budget,
-        );
+        let result = if w.proof == 0 {
+            outcome(&win, DfpnVerdict::Win, nodes, entries)
+        } else if l.proof == 0 {
+            outcome(&loss, DfpnVerdict::Loss, nodes, entries)
+        } else {
+            unknown(
+                nodes,
+                started,
+                entries,
+                win.out_of_budget || loss.out_of_budget,
+            )
+        };
+        state.keep(win);
+        state.keep(loss);
+        return result;
     }
     let mut nodes = 0;
     let mut out_of_budget = false;
@@ -490,17 +538,125 @@ pub fn solve(
         (mover, DfpnVerdict::Win, limits.nodes / 2, 2),
         (mover.opponent(), DfpnVerdict::Loss, limits.nodes, 1),
     ] {
-        let mut search = new_search(attacker, nodes, budget, share, limits.table_entries);
+        let (table, proofs) = take(state, attacker);
+        let mut search = new_search(
+            attacker,
+            table,
+            proofs,
+            nodes,
+            budget,
+            share,
+            limits.table_entries,
+        );
         let root = search.run(board);
         nodes = search.nodes;
         out_of_budget |= search.out_of_budget;
         table_entries = search.table.len();
         if root.proof == 0 {
-            return outcome(&search, verdict, nodes, table_entries);
+            let result = outcome(&search, verdict, nodes, table_entries);
+            state.keep(search);
+            return result;
         }
+        state.keep(search);
     }
     unknown(nodes, started, table_entries, out_of_budget)
 }
+
+/// The tables of both searches (by attacker), kept between runs of a long proof.
+#[derive(Default)]
+pub struct DfpnState {
+    tables: [HashMap<u64, Entry>; 2],
+    proofs: [u64; 2],
+}
+
+/// The first line of a saved state.
+const STATE_FORMAT: &str = "isolo-ai dfpn state 1";
+
+impl DfpnState {
+    fn keep(&mut self, search: Search) {
+        let side = search.attacker as usize;
+        self.tables[side] = search.table;
+        self.proofs[side] = search.proofs;
+    }
+
+    /// Entries in both tables.
+    pub fn entries(&self) -> usize {
+        self.tables.iter().map(HashMap::len).sum()
+    }
+
+    /// Writes the state: a format line, a line with `search` (a digest of what was
+    /// searched, which `load` compares), then each table as little-endian numbers.
+    pub fn save(&self, out: &mut dyn Write, search: &str) -> std::io::Result<()> {
+        writeln!(out, "{STATE_FORMAT}")?;
+        writeln!(out, "{search}")?;
+        for (table, proofs) in self.tables.iter().zip(self.proofs) {
+            out.write_all(&(table.len() as u64).to_le_bytes())?;
+            out.write_all(&proofs.to_le_bytes())?;
+            for (hash, e) in table {
+                for n in [*hash, e.numbers.proof, e.numbers.disproof, e.proof_rank] {
+                    out.write_all(&n.to_le_bytes())?;
+                }
+            }
+        }
+        out.flush()
+    }
+
+    /// Reads a state saved for the same `search`; the error says what is wrong.
+    pub fn load(input: &mut dyn BufRead, search: &str) -> Result<DfpnState, String> {
+        let mut line = |what: &str| {
+            let mut text = String::new();
+            input
+                .take(STATE_LINE_BYTES)
+                .read_line(&mut text)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            match text.strip_suffix('\n') {
+                Some(t) => Ok(t.to_string()),
+                None => Err(format!("no {what} line: not a saved df-pn search")),
+            }
+        };
+        if line("format")? != STATE_FORMAT {
+            return Err(format!(
+                "not a saved df-pn search (its first line is not '{STATE_FORMAT}')"
+            ));
+        }
+        if line("search")? != search {
+            return Err(
+                "saved from another search (the position, rules, moves or --max-plies differ)"
+                    .into(),
+            );
+        }
+        let mut state = DfpnState::default();
+        let mut number = || {
+            let mut bytes = [0u8; 8];
+            input
+                .read_exact(&mut bytes)
+                .map(|()| u64::from_le_bytes(bytes))
+                .map_err(|_| "cut short".to_string())
+        };
+        for side in 0..2 {
+            let count = number()?;
+            state.proofs[side] = number()?;
+            for _ in 0..count {
+                let (hash, proof, disproof, rank) = (number()?, number()?, number()?, number()?);
+                let numbers = Numbers {
+                    proof: proof.min(INFINITE),
+                    disproof: disproof.min(INFINITE),
+                };
+                state.tables[side].insert(
+                    hash,
+                    Entry {
+                        numbers,
+                        proof_rank: rank,
+                    },
+                );
+            }
+        }
+        Ok(state)
+    }
+}
+
+/// The longest text line a saved state may have.
+const STATE_LINE_BYTES: u64 = 4096;
 
 /// The result when neither search proved anything.
 fn unknown(nodes: u64, started: Instant, table_entries: usize, out_of_budget: bool) -> DfpnResult {

@@ -357,7 +357,7 @@ impl Header {
 
 /// A header's fingerprint: FNV-1a (64 bits, hex) over its JSON with an empty
 /// fingerprint and no shard.
-pub(crate) fn fingerprint_of(text: &str) -> String {
+pub fn fingerprint_of(text: &str) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in text.bytes() {
         hash ^= byte as u64;

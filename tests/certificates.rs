@@ -47,6 +47,7 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
         table_entries: 1 << 16,
         strategy: true,
         parallel: false,
+        interrupt: None,
     };
     let mut certified = 0;
     for (i, (variant, board)) in small_positions(160, 0xce27, 4).into_iter().enumerate() {
@@ -140,6 +141,7 @@ fn boys_certificate() -> String {
         table_entries: 1 << 20,
         strategy: true,
         parallel: false,
+        interrupt: None,
     };
     let result = solve(&boys, &boys.start(), &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Win);
@@ -529,4 +531,97 @@ fn committed_certificates_check() {
     }
     println!("{checked} certificates checked");
     assert!(checked > 0, "no certificates in {}", dir.display());
+}
+
+#[test]
+fn a_dfpn_search_resumes_across_runs_and_its_proof_certifies() {
+    let dir = std::env::temp_dir().join(format!("isolo-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("boys.state").display().to_string();
+    let proof = dir.join("boys.proof").display().to_string();
+    let args = |nodes: &str, plies: &str| {
+        vec![
+            "solve",
+            "--variant",
+            "isolo-boys",
+            "--method",
+            "dfpn",
+            "--max-plies",
+            plies,
+            "--nodes",
+            nodes,
+            "--resume",
+            &state,
+            "--certificate",
+            &proof,
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>()
+    };
+    // One run proves the boys' start in about 4,800 positions; runs of 1,500 each go
+    // on where the last stopped.
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        let a = args("1500", "40");
+        let out = isolo(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.contains("resuming from"), runs > 1, "{stderr}");
+        if text.starts_with("win for South") {
+            assert!(text.contains("checked:"), "{text}");
+            break;
+        }
+        assert!(text.contains("unknown") && runs < 12, "run {runs}: {text}");
+    }
+    assert!(runs > 2, "proven in {runs} runs");
+    let out = isolo(&["check-proof", &proof]);
+    assert!(out.status.success());
+    // Another search's file, another prover, and a file that is no saved search.
+    let other = args("1500", "41");
+    let junk = dir.join("junk").display().to_string();
+    std::fs::write(&junk, "not a state\n").unwrap();
+    for (bad, expected) in [
+        (other, "another search"),
+        (
+            [
+                "solve",
+                "--variant",
+                "isolo-boys",
+                "--method",
+                "ab",
+                "--resume",
+                &state,
+            ]
+            .map(String::from)
+            .to_vec(),
+            "needs --method dfpn",
+        ),
+        (
+            [
+                "solve",
+                "--variant",
+                "isolo-boys",
+                "--method",
+                "dfpn",
+                "--resume",
+                &junk,
+            ]
+            .map(String::from)
+            .to_vec(),
+            "not a saved df-pn search",
+        ),
+    ] {
+        let out = isolo(&bad.iter().map(String::as_str).collect::<Vec<_>>());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

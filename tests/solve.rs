@@ -311,6 +311,7 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         table_entries: 1 << 16,
         strategy: true,
         parallel: false,
+        interrupt: None,
     };
     let (mut decided, mut found) = (0, 0);
     for (variant, board) in small_positions(160, 0xdf9, 4) {

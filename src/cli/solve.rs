@@ -69,6 +69,10 @@ pub struct SolveArgs {
     /// check-proof does
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Keep df-pn's tables in FILE: continue the search saved there, and save it
+    /// there when this run ends (time, node limit or Ctrl-C) without a proof
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -127,6 +131,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     }
     if args.nodes == Some(0) {
         return Err(CliError("--nodes: must be at least 1".into()));
+    }
+    if !matches!(args.method, Method::Dfpn | Method::Auto) && args.resume.is_some() {
+        return Err(CliError(
+            "--resume keeps df-pn's tables: it needs --method dfpn or auto".into(),
+        ));
     }
     if args.method == Method::Ab && (args.nodes.is_some() || args.exact_length) {
         return Err(CliError(
@@ -326,6 +335,7 @@ fn solve_dfpn(
         table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
         strategy: args.certificate.is_some(),
         parallel: args.threads >= 2,
+        interrupt: Some(super::interrupt::flag()),
     };
     let (board, history) = (&root.board, &root.history);
     let report = |p: &DfpnProgress| {
@@ -340,8 +350,17 @@ fn solve_dfpn(
         )
     };
     let started = std::time::Instant::now();
-    let result = dfpn::solve(variant, board, history, limits, &report);
-    if result.verdict == DfpnVerdict::Unknown && args.method == Method::Auto {
+    let digest = search_digest(variant, root, args.max_plies);
+    let mut state = match &args.resume {
+        Some(path) if path.exists() => load_state(path, &digest)?,
+        _ => dfpn::DfpnState::default(),
+    };
+    let result = dfpn::solve_from(variant, board, history, limits, &report, &mut state);
+    if let Some(path) = &args.resume {
+        save_state(path, &state, &digest, result.verdict)?;
+    }
+    let interrupted = super::interrupt::flag().load(std::sync::atomic::Ordering::Relaxed);
+    if result.verdict == DfpnVerdict::Unknown && args.method == Method::Auto && !interrupted {
         let mut why = before.unwrap_or_default();
         why.push_str(&dfpn_unknown_text(&result, args.max_plies));
         eprintln!("df-pn: no proof; retrograde analysis next");
@@ -438,6 +457,57 @@ fn solve_dfpn(
         out.push_str(&format!("not verified: {e}\n"));
     }
     emit(&out).map(|()| None)
+}
+
+/// What a saved df-pn search was searching: its rules, position, game and line limit.
+fn search_digest(variant: &Variant, root: &Root, max_plies: u32) -> String {
+    let history: Vec<String> = root.history.iter().map(|h| format!("{h:x}")).collect();
+    let text = format!(
+        "{}\n{}\n{}\n{max_plies}",
+        variant.rules().to_toml(),
+        variant.format_position(&root.board),
+        history.join(",")
+    );
+    isolo_ai::records::fingerprint_of(&text)
+}
+
+fn load_state(path: &std::path::Path, digest: &str) -> Result<dfpn::DfpnState, CliError> {
+    let fail = |e: String| CliError(format!("--resume {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest).map_err(fail)?;
+    eprintln!(
+        "df-pn: resuming from {} ({} table entries)",
+        path.display(),
+        state.entries()
+    );
+    Ok(state)
+}
+
+/// Saves the search (through a temporary file, so an interrupted save loses nothing).
+fn save_state(
+    path: &std::path::Path,
+    state: &dfpn::DfpnState,
+    digest: &str,
+    verdict: DfpnVerdict,
+) -> CliResult {
+    let fail =
+        |e: std::io::Error| CliError(format!("--resume {}: cannot save: {e}", path.display()));
+    let partial = path.with_extension("partial");
+    let file = std::fs::File::create(&partial).map_err(fail)?;
+    state
+        .save(&mut std::io::BufWriter::new(file), digest)
+        .map_err(fail)?;
+    std::fs::rename(&partial, path).map_err(fail)?;
+    let next = match verdict {
+        DfpnVerdict::Unknown => "; run the same command again to continue",
+        _ => "",
+    };
+    eprintln!(
+        "df-pn: search saved to {} ({} table entries){next}",
+        path.display(),
+        state.entries()
+    );
+    Ok(())
 }
 
 /// Why df-pn proved nothing.

@@ -270,6 +270,7 @@ fn solve_cell(
         table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
         strategy: true,
         parallel: false,
+        interrupt: None,
     };
     let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
     cell.nodes += proof.nodes;
