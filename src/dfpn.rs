@@ -32,8 +32,9 @@ use crate::search::searched_moves;
 /// A proof or disproof number that stands for infinity.
 const INFINITE: u64 = 1 << 40;
 
-/// Table entries kept at most by default (about 40 bytes each).
-pub const DEFAULT_TABLE_ENTRIES: usize = 4 << 20;
+/// What a table entry costs in memory, at the peak (the key, the numbers and the
+/// rank, 32 bytes, in a hash map that doubles as it grows): for a limit in megabytes.
+pub const BYTES_PER_ENTRY: usize = 100;
 
 /// How far and how long a search may go.
 #[derive(Clone, Copy, Debug)]

@@ -517,8 +517,13 @@ fn solve_table_writes_markdown_csv_and_certificates_that_check() {
 fn committed_certificates_check() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/proofs");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for folder in [dir.clone(), dir.join("long")] {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    for path in files {
         if !path.to_string_lossy().ends_with(".proof.gz") {
             continue;
         }

@@ -16,8 +16,6 @@ use isolo_ai::rules::{Board, Move, Side, Variant};
 use isolo_ai::search::Progress;
 use isolo_ai::solve::{Prover, Verdict};
 
-/// What one df-pn table entry costs, for `--hash` (key, numbers and the map's room).
-const DFPN_ENTRY_BYTES: usize = 48;
 
 fn plies_text(n: u32) -> String {
     super::plural(n as u64, "ply", "plies")
@@ -332,7 +330,7 @@ fn solve_dfpn(
         nodes: args.nodes.unwrap_or(u64::MAX),
         time,
         max_depth: args.max_plies,
-        table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
+        table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: args.certificate.is_some(),
         parallel: args.threads >= 2,
         interrupt: Some(super::interrupt::flag()),

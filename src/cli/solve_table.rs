@@ -71,8 +71,6 @@ const AB_SHARE: u32 = 4;
 /// Positions past which the alpha-beta prover's proof is not walked for a certificate.
 const AB_CERTIFICATE_CAP: usize = 500_000;
 
-/// What one df-pn table entry costs (as in `solve`).
-const DFPN_ENTRY_BYTES: usize = 48;
 
 /// A cell's value for South, who moves first.
 #[derive(Clone, Debug, PartialEq)]
@@ -267,7 +265,7 @@ fn solve_cell(
         nodes: args.nodes.unwrap_or(u64::MAX),
         time: Some((time / 2).saturating_sub(started.elapsed())),
         max_depth: args.max_plies,
-        table_entries: (args.hash << 20) / DFPN_ENTRY_BYTES,
+        table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: true,
         parallel: false,
         interrupt: None,
