@@ -16,7 +16,6 @@ use isolo_ai::rules::{Board, Move, Side, Variant};
 use isolo_ai::search::Progress;
 use isolo_ai::solve::{Prover, Verdict};
 
-
 fn plies_text(n: u32) -> String {
     super::plural(n as u64, "ply", "plies")
 }

@@ -71,7 +71,6 @@ const AB_SHARE: u32 = 4;
 /// Positions past which the alpha-beta prover's proof is not walked for a certificate.
 const AB_CERTIFICATE_CAP: usize = 500_000;
 
-
 /// A cell's value for South, who moves first.
 #[derive(Clone, Debug, PartialEq)]
 enum Value {
