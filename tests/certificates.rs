@@ -438,6 +438,21 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
         );
         assert_eq!(json["complete"], true);
     }
+    // After moves, a retrograde win stands where its strategy checks against the game.
+    let out = isolo(&[
+        "solve",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        "5 13",
+        "--method",
+        "retro",
+        "--json",
+        "--hash",
+        "64",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["result"], "win", "{json}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -528,13 +528,19 @@ fn solve_retro(
     time: Option<Duration>,
     before: Option<String>,
 ) -> CliResult {
+    // Its wins ignore the game before the root; where there is one, the win is kept
+    // only if its strategy checks against that game.
     let limits = RetroLimits {
         positions: (args.hash << 20) / retrograde::BYTES_PER_POSITION,
         time,
-        strategy: args.certificate.is_some(),
+        strategy: args.certificate.is_some() || !root.history.is_empty(),
     };
     let board = &root.board;
-    let result = retrograde::solve(variant, board, limits);
+    let mut result = retrograde::solve(variant, board, limits);
+    if !root.history.is_empty() && !retro_win_holds(variant, root, &result) {
+        result.verdict = RetroVerdict::Unknown;
+        result.strategy = None;
+    }
     let (name, winner) = match result.verdict {
         RetroVerdict::Win => ("win", Some(board.to_move())),
         RetroVerdict::Loss => ("loss", Some(board.to_move().opponent())),
@@ -623,6 +629,25 @@ fn solve_retro(
         out.push_str(&format!("not verified: {e}\n"));
     }
     emit(&out)
+}
+
+/// Whether a retrograde win or loss (anything else passes) holds after the game
+/// before the root: its strategy, checked as a certificate would be.
+fn retro_win_holds(variant: &Variant, root: &Root, result: &retrograde::RetroResult) -> bool {
+    let winner = match result.verdict {
+        RetroVerdict::Win => root.board.to_move(),
+        RetroVerdict::Loss => root.board.to_move().opponent(),
+        _ => return true,
+    };
+    let certificate = Certificate {
+        rules: variant.rules().clone(),
+        start: root.start,
+        moves: root.moves.clone(),
+        winner,
+        plies: None,
+        strategy: result.strategy.clone().unwrap_or_default(),
+    };
+    isolo_ai::certificate::check(&certificate).is_ok()
 }
 
 /// A certificate as shown: a line of text and the JSON object.
