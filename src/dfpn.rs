@@ -114,6 +114,19 @@ fn saturating_sum(a: u64, b: u64) -> u64 {
     }
 }
 
+/// How far past the second-best sibling's number a child is searched before the search
+/// turns back, in percent of that number: the 1 + epsilon trick (Pawlewicz and Lew).
+/// Plain df-pn (the sibling's number plus one) thrashes between siblings of nearly
+/// equal numbers, expanding the same positions again at each turn. Measured on the
+/// women's capture-ends reading on 5 columns (a win): 15.2 M nodes plain, 5.8 M at 25%,
+/// 5.0 M at 50%, 14.3 M at 100%.
+const WIDENING_PERCENT: u64 = 50;
+
+/// A child's threshold from the second-best sibling's number.
+fn widened(second: u64) -> u64 {
+    second.saturating_add(1 + second.saturating_mul(WIDENING_PERCENT) / 100)
+}
+
 /// Positions expanded between two looks at the clock.
 const DEADLINE_CHECK_EVERY: u64 = 1024;
 
@@ -295,14 +308,14 @@ impl Search<'_> {
             let current = self.child_numbers(child_hash);
             let child_threshold = if attacking {
                 Numbers {
-                    proof: threshold.proof.min(second.saturating_add(1)),
+                    proof: threshold.proof.min(widened(second)),
                     disproof: (threshold.disproof - numbers.disproof + current.disproof)
                         .min(INFINITE),
                 }
             } else {
                 Numbers {
                     proof: (threshold.proof - numbers.proof + current.proof).min(INFINITE),
-                    disproof: threshold.disproof.min(second.saturating_add(1)),
+                    disproof: threshold.disproof.min(widened(second)),
                 }
             };
             self.expand(&child, child_hash, child_threshold, depth + 1);
