@@ -253,6 +253,17 @@ fn tampered_certificates_are_refused_with_the_reason() {
     }
 }
 
+/// Runs a command that must succeed and prints JSON; its JSON.
+fn isolo_json(args: &[&str]) -> serde_json::Value {
+    let out = isolo(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn isolo(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
         .args(args)
@@ -288,7 +299,7 @@ fn solve_writes_certificates_that_check_proof_accepts() {
         "{text}"
     );
     let loss = path("loss.gz");
-    let out = isolo(&[
+    let json = isolo_json(&[
         "solve",
         "--variant",
         "isolo-boys",
@@ -302,23 +313,11 @@ fn solve_writes_certificates_that_check_proof_accepts() {
         &loss,
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["result"], "loss");
     assert_eq!(json["certificate"]["winner"], "S", "{json}");
     assert_eq!(std::fs::read(&loss).unwrap()[..2], [0x1f, 0x8b]);
     for (file, result) in [(&ab, "win"), (&loss, "loss")] {
-        let out = isolo(&["check-proof", file, "--json"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let json = isolo_json(&["check-proof", file, "--json"]);
         assert_eq!(
             (json["valid"].as_bool(), json["result"].as_str()),
             (Some(true), Some(result))
@@ -415,7 +414,7 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
     .unwrap();
     let rules = rules.display().to_string();
     for method in ["retro", "auto"] {
-        let out = isolo(&[
+        let json = isolo_json(&[
             "solve",
             "--variant",
             &rules,
@@ -425,12 +424,6 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
             "--time-ms",
             "60000",
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(
             (json["result"].as_str(), json["method"].as_str()),
             (Some("draw"), Some("retro")),
