@@ -622,6 +622,20 @@ fn a_dfpn_search_resumes_across_runs_and_its_proof_certifies() {
                 "--variant",
                 "isolo-boys",
                 "--method",
+                "retro",
+                "--nodes",
+                "9",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "--nodes limits df-pn",
+        ),
+        (
+            [
+                "solve",
+                "--variant",
+                "isolo-boys",
+                "--method",
                 "dfpn",
                 "--resume",
                 &junk,

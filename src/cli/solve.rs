@@ -129,6 +129,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     if args.nodes == Some(0) {
         return Err(CliError("--nodes: must be at least 1".into()));
     }
+    if args.method == Method::Retro && args.nodes.is_some() {
+        return Err(CliError(
+            "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into(),
+        ));
+    }
     if !matches!(args.method, Method::Dfpn | Method::Auto) && args.resume.is_some() {
         return Err(CliError(
             "--resume keeps df-pn's tables: it needs --method dfpn or auto".into(),
@@ -599,7 +604,7 @@ fn solve_retro(
             "complete": result.complete,
             "time_ms": result.time.as_millis() as u64,
             "method": "retro",
-            "before": before.as_deref().map(str::trim_end),
+            "earlier_provers": before.as_deref().map(str::trim_end),
             "certificate": certificate.as_ref().map(|c| &c.json),
         }));
     }
