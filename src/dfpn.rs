@@ -219,6 +219,30 @@ impl Search<'_> {
             .map_or(Numbers::UNKNOWN, |e| e.numbers)
     }
 
+    /// `child_numbers`, with an unsearched child's numbers estimated from its mobility
+    /// (as df-pn+ does): a position where the defender can start moves from many pits
+    /// takes many proofs, one where the attacker can takes many disproofs. Measured on
+    /// the women's capture-ends reading on 5 columns: 2.0 M nodes against 5.0 M with
+    /// (1, 1) for every unsearched child.
+    fn child_numbers_of(&self, child: &Board, hash: u64) -> Numbers {
+        let n = self.child_numbers(hash);
+        if n != Numbers::UNKNOWN {
+            return n;
+        }
+        let pits = u64::from(self.variant.candidate_pits(child).count_ones()).max(1);
+        if child.to_move() == self.attacker {
+            Numbers {
+                proof: 1,
+                disproof: pits,
+            }
+        } else {
+            Numbers {
+                proof: pits,
+                disproof: 1,
+            }
+        }
+    }
+
     fn store(&mut self, hash: u64, numbers: Numbers) {
         if self.table.len() >= self.limits.table_entries && !self.table.contains_key(&hash) {
             self.make_room();
@@ -329,8 +353,8 @@ impl Search<'_> {
     /// second-best child's number (proof at an OR node, disproof at an AND node).
     fn combine(&self, children: &[(Board, u64)], attacking: bool) -> (Numbers, usize, u64) {
         let (mut best, mut first, mut second, mut sum) = (0, INFINITE, INFINITE, 0u64);
-        for (i, &(_, hash)) in children.iter().enumerate() {
-            let n = self.child_numbers(hash);
+        for (i, (child, hash)) in children.iter().enumerate() {
+            let n = self.child_numbers_of(child, *hash);
             let (key, other) = if attacking {
                 (n.proof, n.disproof)
             } else {
