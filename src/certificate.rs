@@ -28,12 +28,17 @@
 //! a certificate that checks is a proof whatever search made it.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, Read, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::Path;
 
 use crate::rules::{Board, Game, Move, MoveGen, Rules, Side, Variant, DRAW_REPETITIONS};
 
 /// The longest line a certificate may have (a position and a move with its choices).
 const MAX_LINE_BYTES: u64 = 1 << 16;
+
+/// The two bytes that open every gzip file.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The first line of every certificate.
 pub const FORMAT_LINE: &str = "isolo-ai proof 1";
@@ -79,6 +84,35 @@ impl Certificate {
             writeln!(out, "{} {mv}", variant.format_position(board))?;
         }
         writeln!(out, "end {}", self.strategy.len())
+    }
+
+    /// The certificate gzip-compressed, as a `.gz` file holds it.
+    pub fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
+        let mut packed = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        self.write(&mut packed)?;
+        packed.finish()
+    }
+
+    /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        if path.extension().is_some_and(|e| e == "gz") {
+            return std::fs::write(path, self.to_gzip()?);
+        }
+        let mut out = BufWriter::new(File::create(path)?);
+        self.write(&mut out)?;
+        out.flush()
+    }
+
+    /// Reads a certificate file, gzip-compressed or not (told by its first bytes); the
+    /// error says what is wrong, without the file's name.
+    pub fn load(path: &Path) -> Result<Certificate, String> {
+        let cannot = |e: std::io::Error| format!("cannot read: {e}");
+        let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+        if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
+            Certificate::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
+        } else {
+            Certificate::read(&mut file)
+        }
     }
 
     /// Reads a certificate; the error names the line and what is wrong with it.

@@ -115,6 +115,8 @@ impl Graph {
             parents: Vec::new(),
         };
         let mut next = 0;
+        // The current position's children, each once.
+        let mut ids: Vec<u32> = Vec::new();
         while next < graph.boards.len() && graph.boards.len() < limits.positions.max(1) {
             if next % DEADLINE_CHECK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
@@ -123,18 +125,16 @@ impl Graph {
             if cut {
                 graph.cut.insert(next as u32);
             }
-            let first = graph.children.len();
+            ids.clear();
             for m in &moves {
-                let id = *index.entry(m.child.hash()).or_insert_with(|| {
+                ids.push(*index.entry(m.child.hash()).or_insert_with(|| {
                     graph.boards.push(m.child);
                     (graph.boards.len() - 1) as u32
-                });
-                graph.children.push(id);
+                }));
             }
-            let list = &mut graph.children[first..];
-            list.sort_unstable();
-            let unique = dedup_sorted(list);
-            graph.children.truncate(first + unique);
+            ids.sort_unstable();
+            ids.dedup();
+            graph.children.extend_from_slice(&ids);
             graph.offsets.push(graph.children.len());
             next += 1;
         }
@@ -249,18 +249,6 @@ impl Graph {
         }
         strategy
     }
-}
-
-/// Keeps one of each value in a sorted slice, in place; returns how many.
-fn dedup_sorted(list: &mut [u32]) -> usize {
-    let mut kept = 0;
-    for i in 0..list.len() {
-        if kept == 0 || list[i] != list[kept - 1] {
-            list[kept] = list[i];
-            kept += 1;
-        }
-    }
-    kept
 }
 
 /// Analyses the positions reachable from `board` within `limits`.

@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::process::Command;
-
+use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
 use isolo_ai::certificate::{check, Certificate};
 use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
@@ -251,24 +250,6 @@ fn tampered_certificates_are_refused_with_the_reason() {
             ),
         }
     }
-}
-
-/// Runs a command that must succeed and prints JSON; its JSON.
-fn isolo_json(args: &[&str]) -> serde_json::Value {
-    let out = isolo(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn isolo(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]
@@ -535,10 +516,8 @@ fn committed_certificates_check() {
         if !path.to_string_lossy().ends_with(".proof.gz") {
             continue;
         }
-        let file = std::fs::File::open(&path).unwrap();
-        let mut text = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
         let certificate =
-            Certificate::read(&mut text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            Certificate::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         check(&certificate).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         checked += 1;
     }

@@ -363,19 +363,9 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
     }
 }
 
+/// `solve ARGS --json`, which must succeed: its JSON.
 fn solve_json(args: &[&str]) -> serde_json::Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .arg("solve")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::process::json(&[&["solve"], args, &["--json"]].concat())
 }
 
 #[test]

@@ -1,8 +1,6 @@
 //! `isolo-ai check-proof`: checks a proof certificate (as `solve --certificate` writes
 //! it) with the rules alone, no search.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -20,9 +18,6 @@ pub struct CheckProofArgs {
     pub json: bool,
 }
 
-/// The two bytes that open every gzip file.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
 pub fn run(args: &CheckProofArgs) -> CliResult {
     let checked = read_and_check(&args.file)?;
     if args.json {
@@ -34,37 +29,15 @@ pub fn run(args: &CheckProofArgs) -> CliResult {
 /// Reads and checks a certificate file; the error names the file and what failed.
 pub fn read_and_check(path: &Path) -> Result<Checked, CliError> {
     let fail = |e: String| CliError(format!("{}: {e}", path.display()));
-    let certificate = Certificate::read(&mut open(path).map_err(fail)?).map_err(fail)?;
+    let certificate = Certificate::load(path).map_err(fail)?;
     certificate::check(&certificate).map_err(|e| fail(format!("not a proof: {e}")))
-}
-
-/// The certificate's text, unpacked where it is gzip-compressed.
-fn open(path: &Path) -> Result<Box<dyn BufRead>, String> {
-    let mut file = BufReader::new(File::open(path).map_err(|e| format!("cannot read: {e}"))?);
-    let gzip = file
-        .fill_buf()
-        .map_err(|e| format!("cannot read: {e}"))?
-        .starts_with(&GZIP_MAGIC);
-    Ok(if gzip {
-        Box::new(BufReader::new(flate2::read::GzDecoder::new(file)))
-    } else {
-        Box::new(file)
-    })
 }
 
 /// Writes `certificate` to `path` (gzip-compressed where the name ends in `.gz`).
 pub fn write(path: &Path, certificate: &Certificate) -> Result<(), CliError> {
-    let fail = |e: std::io::Error| CliError(format!("--certificate {}: {e}", path.display()));
-    let file = BufWriter::new(File::create(path).map_err(fail)?);
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut out = flate2::write::GzEncoder::new(file, flate2::Compression::best());
-        certificate.write(&mut out).map_err(fail)?;
-        out.finish().and_then(|mut f| f.flush()).map_err(fail)
-    } else {
-        let mut out = file;
-        certificate.write(&mut out).map_err(fail)?;
-        out.flush().map_err(fail)
-    }
+    certificate
+        .save(path)
+        .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))
 }
 
 /// One line saying what a checked certificate proves.

@@ -83,6 +83,27 @@ struct Root {
     moves: Vec<Move>,
 }
 
+impl Root {
+    /// The certificate of a proof from this position: the game to it, the winner and
+    /// its strategy.
+    fn certificate(
+        &self,
+        variant: &Variant,
+        winner: Side,
+        plies: Option<u32>,
+        strategy: Vec<(Board, Move)>,
+    ) -> Certificate {
+        Certificate {
+            rules: variant.rules().clone(),
+            start: self.start,
+            moves: self.moves.clone(),
+            winner,
+            plies,
+            strategy,
+        }
+    }
+}
+
 /// Positions past which the alpha-beta prover writes no certificate (its walk re-proves
 /// every winner's position).
 const AB_CERTIFICATE_CAP: usize = 2_000_000;
@@ -644,15 +665,8 @@ fn retro_win_holds(variant: &Variant, root: &Root, result: &retrograde::RetroRes
         RetroVerdict::Loss => root.board.to_move().opponent(),
         _ => return true,
     };
-    let certificate = Certificate {
-        rules: variant.rules().clone(),
-        start: root.start,
-        moves: root.moves.clone(),
-        winner,
-        plies: None,
-        strategy: result.strategy.clone().unwrap_or_default(),
-    };
-    isolo_ai::certificate::check(&certificate).is_ok()
+    let strategy = result.strategy.clone().unwrap_or_default();
+    isolo_ai::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()
 }
 
 /// A certificate as shown: a line of text and the JSON object.
@@ -682,14 +696,7 @@ fn certify(
         });
     };
     let strategy = strategy.map_err(|e| CliError(format!("--certificate: not written: {e}")))?;
-    let certificate = Certificate {
-        rules: variant.rules().clone(),
-        start: root.start,
-        moves: root.moves.clone(),
-        winner,
-        plies,
-        strategy,
-    };
+    let certificate = root.certificate(variant, winner, plies, strategy);
     super::check_proof::write(path, &certificate)?;
     let checked = super::check_proof::read_and_check(path).map_err(|e| {
         CliError(format!(

@@ -353,12 +353,8 @@ fn certify(
         ))
     })?;
     cell.depth = Some(checked.depth);
-    let mut packed = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    certificate
-        .write(&mut packed)
-        .map_err(|e| CliError(format!("certificate: {e}")))?;
-    let bytes = packed
-        .finish()
+    let bytes = certificate
+        .to_gzip()
         .map_err(|e| CliError(format!("certificate: {e}")))?;
     cell.certificate = Some((certificate.strategy.len(), bytes.len()));
     if let Some(dir) = &args.certificates {
