@@ -6,6 +6,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod ring;
+pub mod trace;
 pub mod variant;
 
 use std::fmt;

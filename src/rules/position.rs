@@ -687,6 +687,17 @@ impl Variant {
         self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
     }
 
+    /// Like `for_each_move_from`, stopping as soon as `visit` returns false.
+    pub fn for_each_move_from_while(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
+    }
+
     fn visit_outcomes(
         &self,
         board: &Board,

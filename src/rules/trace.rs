@@ -1,0 +1,245 @@
+//! A legal move retold step by step, as a player would make it with seeds in hand: each
+//! lift, each lap's pits, each capture and each passed capture. For showing moves (the
+//! web page animates these steps); the fast generator stays the authority on what is
+//! legal, and tests check that the steps end on the position it gives.
+//!
+//! Written plainly over arrays (RULES.md 3): pits `1..=2W` in each side's numbering.
+
+use super::position::{Board, Variant};
+use super::variant::{CaptureChoice, CaptureCondition, SowOrigin};
+use super::{Move, Side};
+
+/// Seeds sown in one retelling before it stops (a move of thousands of laps is shown as
+/// its start and its result).
+pub const MAX_TRACED_SEEDS: usize = 20_000;
+
+/// One step of a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The mover lifts every seed of their pit `pit` to sow them.
+    Lift {
+        /// The mover's pit.
+        pit: u8,
+        /// Seeds lifted.
+        seeds: u32,
+    },
+    /// One seed into each of these pits of the mover, in order.
+    Sow {
+        /// The mover's pits.
+        pits: Vec<u8>,
+    },
+    /// The last seed landed in the mover's occupied front-row pit `at`, and the seeds of
+    /// the opponent's `pits` facing it are taken, to be sown after the mover's pit `from`.
+    Capture {
+        /// The mover's pit where the capturing seed landed.
+        at: u8,
+        /// The opponent's emptied pits (their numbering).
+        pits: Vec<u8>,
+        /// Seeds taken.
+        seeds: u32,
+        /// The mover's pit after which the taken seeds are sown.
+        from: u8,
+    },
+    /// The mover passes a capture at their pit `at` (optional captures).
+    Pass {
+        /// The mover's pit where the capturing seed landed.
+        at: u8,
+    },
+    /// The move ends with the last seed in the mover's pit `at`.
+    End {
+        /// The mover's pit.
+        at: u8,
+    },
+}
+
+/// A move retold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Who moved.
+    pub mover: Side,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// Whether the retelling stopped at `MAX_TRACED_SEEDS` before the move's end.
+    pub truncated: bool,
+    /// Seeds of `[South, North]` in pit order (index `n - 1` is pit `n`) after the last
+    /// step (the result's, unless truncated).
+    pub pits: [Vec<u32>; 2],
+}
+
+/// The steps of `mv` from `board`, or `None` if it is not a legal move there.
+pub fn trace_move(variant: &Variant, board: &Board, mv: &Move) -> Option<Trace> {
+    variant.play_move(board, mv)?;
+    Some(Tracer::new(variant, board).run(mv))
+}
+
+struct Tracer<'v> {
+    variant: &'v Variant,
+    mover: usize,
+    pits: [Vec<u32>; 2],
+    sow_loop: Vec<u8>,
+    protected: Vec<u8>,
+    steps: Vec<Step>,
+    sown: usize,
+    /// Who is in overture, `[South, North]`.
+    overture: [bool; 2],
+}
+
+impl<'v> Tracer<'v> {
+    fn new(variant: &'v Variant, board: &Board) -> Tracer<'v> {
+        let n = variant.pits();
+        let side_pits = |side| (1..=n).map(|p| board.seeds(side, p) as u32).collect();
+        Tracer {
+            variant,
+            mover: board.to_move() as usize,
+            pits: [side_pits(Side::South), side_pits(Side::North)],
+            sow_loop: Vec::new(),
+            protected: Vec::new(),
+            steps: Vec::new(),
+            sown: 0,
+            overture: [
+                board.in_overture(Side::South),
+                board.in_overture(Side::North),
+            ],
+        }
+    }
+
+    fn run(mut self, mv: &Move) -> Trace {
+        let mover = if self.mover == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let rules = self.variant.rules();
+        let w = self.variant.columns();
+        // RULES.md 3.6: in overture, moves other than the ng'hana's skip the last column.
+        let in_overture = rules.overture && self.board_in_overture(mover);
+        self.sow_loop = (1..=2 * w)
+            .filter(|&p| !(in_overture && mv.pit != w && (p == w || p == w + 1)))
+            .collect();
+        let opponent_in_overture = rules.overture && self.board_in_overture(mover.opponent());
+        if rules.overture_protects && opponent_in_overture {
+            self.protected = vec![w, w + 1];
+        }
+        let truncated = !self.follow(mv);
+        Trace {
+            mover,
+            steps: self.steps,
+            truncated,
+            pits: self.pits,
+        }
+    }
+
+    /// Walks the move; false if it stopped at the seed limit.
+    fn follow(&mut self, mv: &Move) -> bool {
+        let rules = self.variant.rules();
+        let mut choices = mv.choices.iter();
+        let mut from = mv.pit;
+        let mut seeds = self.lift(from);
+        loop {
+            let Some(end) = self.sow(from, seeds) else {
+                return false;
+            };
+            let here = self.mine(end);
+            if here == 1 {
+                self.steps.push(Step::End { at: end });
+                return true;
+            }
+            let origin = match rules.capture_sow_from {
+                SowOrigin::LapStart => from,
+                SowOrigin::CapturePit => end,
+                SowOrigin::TurnStart => mv.pit,
+            };
+            let targets = self.capture_targets(end);
+            let take = !targets.is_empty()
+                && (rules.capture_choice == CaptureChoice::Forced
+                    || choices.next().copied().unwrap_or(false));
+            if take {
+                let taken = self.take(end, &targets, origin);
+                if rules.capture_ends_move {
+                    let Some(_) = self.sow(origin, taken) else {
+                        return false;
+                    };
+                    self.steps.push(Step::End { at: origin });
+                    return true;
+                }
+                (from, seeds) = (origin, taken);
+                continue;
+            }
+            if !targets.is_empty() {
+                self.steps.push(Step::Pass { at: end });
+            }
+            seeds = self.lift(end);
+            from = end;
+        }
+    }
+
+    fn board_in_overture(&self, side: Side) -> bool {
+        self.overture[side as usize]
+    }
+
+    fn mine(&self, pit: u8) -> u32 {
+        self.pits[self.mover][pit as usize - 1]
+    }
+
+    fn lift(&mut self, pit: u8) -> u32 {
+        let seeds = std::mem::take(&mut self.pits[self.mover][pit as usize - 1]);
+        self.steps.push(Step::Lift { pit, seeds });
+        seeds
+    }
+
+    /// Sows `seeds` after `from`; the pit of the last seed, or `None` past the limit.
+    fn sow(&mut self, from: u8, seeds: u32) -> Option<u8> {
+        let start = self.sow_loop.iter().position(|&p| p == from)?;
+        let len = self.sow_loop.len();
+        if self.sown + seeds as usize > MAX_TRACED_SEEDS {
+            return None;
+        }
+        self.sown += seeds as usize;
+        let pits: Vec<u8> = (1..=seeds as usize)
+            .map(|k| self.sow_loop[(start + k) % len])
+            .collect();
+        for &p in &pits {
+            self.pits[self.mover][p as usize - 1] += 1;
+        }
+        let last = *pits.last().unwrap_or(&from);
+        self.steps.push(Step::Sow { pits });
+        Some(last)
+    }
+
+    /// The opponent's pits a capture at the mover's pit `end` would take (none: empty).
+    fn capture_targets(&self, end: u8) -> Vec<u8> {
+        let w = self.variant.columns();
+        if end <= w {
+            return Vec::new();
+        }
+        let facing: Vec<u8> = [3 * w + 1 - end, end - w]
+            .into_iter()
+            .filter(|p| !self.protected.contains(p))
+            .collect();
+        let theirs = &self.pits[1 - self.mover];
+        let occupied = |p: &u8| theirs[*p as usize - 1] > 0;
+        let possible = match self.variant.rules().capture {
+            CaptureCondition::Any => facing.iter().any(occupied),
+            CaptureCondition::Both => !facing.is_empty() && facing.iter().all(occupied),
+        };
+        if possible {
+            facing.into_iter().filter(occupied).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn take(&mut self, at: u8, pits: &[u8], from: u8) -> u32 {
+        let seeds = pits
+            .iter()
+            .map(|&p| std::mem::take(&mut self.pits[1 - self.mover][p as usize - 1]))
+            .sum();
+        self.steps.push(Step::Capture {
+            at,
+            pits: pits.to_vec(),
+            seeds,
+            from,
+        });
+        seeds
+    }
+}

@@ -1,0 +1,133 @@
+//! The retold moves of `rules::trace` (what the web page animates) end on the position
+//! the fast generator gives, on many random rule sets and positions, and their steps
+//! add up: every seed lifted or taken is sown.
+
+mod common;
+
+use common::{random_rules, Rng};
+use isolo_ai::rules::trace::{trace_move, Step};
+use isolo_ai::rules::{Board, Move, MoveGen, Side, Variant};
+
+fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
+    let side = |s| {
+        (1..=variant.pits())
+            .map(|p| board.seeds(s, p) as u32)
+            .collect()
+    };
+    [side(Side::South), side(Side::North)]
+}
+
+/// Seeds lifted or taken equal seeds sown; captures and passes happen only under the
+/// rules that allow them; the retelling ends with `End`.
+fn check_steps(steps: &[Step], mv: &Move) {
+    let (mut in_hand, mut passes) = (0u32, 0usize);
+    for step in steps {
+        match step {
+            Step::Lift { seeds, .. } => in_hand += seeds,
+            Step::Capture { seeds, .. } => in_hand += seeds,
+            Step::Sow { pits } => {
+                assert!(pits.len() as u32 <= in_hand, "sows only seeds in hand");
+                in_hand -= pits.len() as u32;
+            }
+            Step::Pass { .. } => passes += 1,
+            Step::End { .. } => {}
+        }
+    }
+    assert_eq!(in_hand, 0, "every seed in hand is sown: {steps:?}");
+    assert!(matches!(steps.last(), Some(Step::End { .. })));
+    let takes = mv.choices.iter().filter(|&&t| t).count();
+    assert_eq!(passes, mv.choices.len() - takes, "one Pass per 'p' of {mv}");
+}
+
+#[test]
+fn retold_moves_end_on_the_generated_positions() {
+    let mut rng = Rng(0x7ace_0001);
+    let (mut moves, mut captures, mut passes) = (0, 0, 0);
+    for _game in 0..300 {
+        let variant = Variant::new(random_rules(&mut rng)).unwrap();
+        let mut board = variant.start();
+        for _ply in 0..40 {
+            let mut gen = MoveGen::with_point_limit(2_000);
+            let mut legal = Vec::new();
+            variant.for_each_move(&board, &mut gen, |m| {
+                if legal.len() < 200 {
+                    legal.push(m.to_legal_move())
+                }
+            });
+            if legal.is_empty() {
+                break;
+            }
+            for m in &legal {
+                let trace = trace_move(&variant, &board, &m.mv).expect("a legal move retells");
+                assert!(!trace.truncated);
+                assert_eq!(trace.mover, board.to_move());
+                assert_eq!(
+                    trace.pits,
+                    pits_of(&variant, &m.child),
+                    "{} from {}",
+                    m.mv,
+                    variant.format_position(&board)
+                );
+                check_steps(&trace.steps, &m.mv);
+                captures += trace
+                    .steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Capture { .. }))
+                    .count();
+                passes += trace
+                    .steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Pass { .. }))
+                    .count();
+                moves += 1;
+            }
+            board = legal[rng.below(legal.len() as u64) as usize].child;
+        }
+    }
+    assert!(
+        moves > 20_000 && captures > 2_000 && passes > 200,
+        "{moves} {captures} {passes}"
+    );
+}
+
+#[test]
+fn an_illegal_move_has_no_retelling() {
+    let variant = Variant::load("isolo-women").unwrap();
+    let board = variant
+        .parse_position("2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,4 S")
+        .unwrap();
+    assert!(
+        trace_move(&variant, &board, &Move::pit(1)).is_none(),
+        "pit 1 is empty"
+    );
+    assert!(trace_move(&variant, &board, &Move::pit(99)).is_none());
+}
+
+#[test]
+fn a_relay_and_a_capture_read_as_steps() {
+    // The women's start, every pit 2: pit 1's two seeds go to 2 and 3; pit 3 (back row,
+    // now 3 seeds) relays into 4, 5 and 6; ... the move captures 12 seeds in 9 laps.
+    let variant = Variant::load("isolo-women").unwrap();
+    let trace = trace_move(&variant, &variant.start(), &Move::pit(1)).unwrap();
+    assert_eq!(
+        trace.steps[..4],
+        [
+            Step::Lift { pit: 1, seeds: 2 },
+            Step::Sow { pits: vec![2, 3] },
+            Step::Lift { pit: 3, seeds: 3 },
+            Step::Sow {
+                pits: vec![4, 5, 6]
+            },
+        ]
+    );
+    let taken: u32 = trace
+        .steps
+        .iter()
+        .map(|s| match s {
+            Step::Capture { seeds, .. } => *seeds,
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(taken, 12);
+    assert!(matches!(trace.steps.last(), Some(Step::End { .. })));
+}
