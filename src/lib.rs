@@ -44,5 +44,6 @@ pub mod schedule;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod svg;
 pub mod tune;
 pub mod ugi;

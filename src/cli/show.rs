@@ -2,9 +2,10 @@
 
 use clap::Args;
 
-use super::{emit, play_moves, CliResult, PositionArgs};
+use super::{emit, play_moves, CliError, CliResult, PositionArgs};
 use isolo_ai::rules::notation::{format_overture, pit_at};
 use isolo_ai::rules::{Board, Side, Variant};
+use isolo_ai::svg::{board_svg, SvgOptions};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -13,6 +14,12 @@ pub struct ShowArgs {
     /// Moves to play first, separated by spaces or commas
     #[arg(long, value_name = "\"M1 M2 ...\"")]
     pub moves: Option<String>,
+    /// Also write the board as SVG to FILE (the web page's drawing), for papers and slides
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
+    /// In the SVG, North at the bottom
+    #[arg(long)]
+    pub flip: bool,
 }
 
 pub fn run(args: &ShowArgs) -> CliResult {
@@ -21,6 +28,16 @@ pub fn run(args: &ShowArgs) -> CliResult {
         Some(moves) => play_moves(&variant, board, moves)?,
         None => board,
     };
+    if let Some(path) = &args.svg {
+        let options = SvgOptions {
+            flipped: args.flip,
+            ..SvgOptions::default()
+        };
+        std::fs::write(path, board_svg(&variant, &board, &options))
+            .map_err(|e| CliError(format!("--svg: cannot write {path}: {e}")))?;
+    } else if args.flip {
+        return Err(CliError("--flip draws the SVG: it needs --svg FILE".into()));
+    }
     emit(&draw(&variant, &board))
 }
 
