@@ -22,8 +22,10 @@ struct Cli {
 enum Command {
     /// List the presets, or print one rules set as TOML
     Variants(cli::variants::VariantsArgs),
-    /// Draw a position for a terminal
+    /// Draw a position for a terminal (or as SVG)
     Show(cli::show::ShowArgs),
+    /// Serve a web page that plays and analyses in the browser, and its JSON API
+    Serve(cli::serve::ServeArgs),
     /// List every legal move with the position it leads to
     Moves(cli::moves::MovesArgs),
     /// Play a list of moves and print the position reached
@@ -111,6 +113,7 @@ fn dispatch(command: &Command) -> CliResult {
     match command {
         Command::Variants(args) => cli::variants::run(args),
         Command::Show(args) => cli::show::run(args),
+        Command::Serve(args) => cli::serve::run(args),
         Command::Moves(args) => cli::moves::run(args),
         Command::Apply(args) => cli::apply::run(args),
         Command::Perft(args) => cli::perft::run(args),

@@ -15,6 +15,7 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod results;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod solve_table;

@@ -4,6 +4,7 @@
 
 pub mod process;
 pub mod reference;
+pub mod server;
 
 use isolo_ai::rules::{
     Board, CaptureChoice, CaptureCondition, MoveGen, Rules, Side, SowOrigin, Variant,

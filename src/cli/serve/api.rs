@@ -1,0 +1,608 @@
+//! The JSON API: requests name a game (variant or rules text, start, moves) and get
+//! the same fields as the command line's `--json`. Errors are `{"error": "..."}` with
+//! the command line's messages and a 4xx status (503 when the search slots are full).
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_stream::StreamExt;
+
+use super::{assets, AppState, MAX_BODY_BYTES};
+use crate::cli::analyze::result_json;
+use isolo_ai::engine::EngineSpec;
+use isolo_ai::rules::game::describe;
+use isolo_ai::rules::trace::{trace_move, Step, Trace};
+use isolo_ai::rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
+use isolo_ai::search::{Progress, SearchRequest};
+use isolo_ai::svg::{board_svg, SvgOptions};
+
+/// Table size of each search, in MB.
+pub const HASH_MB: usize = 32;
+/// Most moves one `/api/moves` answer lists (`complete` says when more exist).
+pub const MOST_MOVES_LISTED: usize = 2_000;
+/// Longest rules text a request may carry, in bytes.
+const MAX_RULES_BYTES: usize = 16 * 1024;
+/// Search time when a request names no limit, in milliseconds.
+const DEFAULT_SEARCH_MS: u64 = 1_000;
+
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(|| async { assets::page("index.html") }))
+        .route("/app.js", get(|| async { assets::page("app.js") }))
+        .route("/style.css", get(|| async { assets::page("style.css") }))
+        .route("/api/variants", get(variants))
+        .route("/api/state", post(state_of))
+        .route("/api/moves", post(moves))
+        .route("/api/play", post(play))
+        .route("/api/analyse", post(analyse))
+        .route("/api/svg", post(svg))
+        .route("/api/records", get(records))
+        .route("/api/records/{game}", get(record))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// An error answer: a status and one line.
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({"error": self.message}))).into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+fn ok(value: Value) -> ApiResult {
+    Ok(axum::Json(value).into_response())
+}
+
+/// The body as `T`, with serde's message naming what is wrong.
+fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("request body: {e}")))
+}
+
+/// A game as requests name it.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct GameSpec {
+    /// A variant the server offers (see /api/variants).
+    variant: Option<String>,
+    /// Or a rules file's text.
+    rules: Option<String>,
+    /// The start position (default: the variant's start).
+    start: Option<String>,
+    /// Moves played from the start, separated by spaces or commas.
+    moves: Option<String>,
+}
+
+impl GameSpec {
+    fn variant(&self, state: &AppState) -> Result<Variant, ApiError> {
+        match (&self.variant, &self.rules) {
+            (_, Some(text)) => {
+                if text.len() > MAX_RULES_BYTES {
+                    return Err(ApiError::bad(format!(
+                        "rules: {} bytes, more than {MAX_RULES_BYTES}",
+                        text.len()
+                    )));
+                }
+                let rules = Rules::from_toml(text, "custom")
+                    .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
+                Variant::new(rules).map_err(|e| ApiError::bad(format!("rules: {e}")))
+            }
+            (Some(name), None) => state
+                .choices
+                .iter()
+                .find(|c| &c.name == name)
+                .map(|c| c.variant.clone())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = state.choices.iter().map(|c| c.name.as_str()).collect();
+                    ApiError::bad(format!(
+                        "variant: unknown '{name}' (offered: {})",
+                        names.join(", ")
+                    ))
+                }),
+            (None, None) => Err(ApiError::bad("game: give a variant or rules")),
+        }
+    }
+
+    /// The start position.
+    fn start(&self, variant: &Variant) -> Result<Board, ApiError> {
+        match &self.start {
+            Some(text) => variant
+                .parse_position(text)
+                .map_err(|e| ApiError::bad(format!("start: {e}"))),
+            None => Ok(variant.start()),
+        }
+    }
+
+    /// The game after its moves.
+    fn game<'v>(&self, variant: &'v Variant) -> Result<Game<'v>, ApiError> {
+        let mut game = Game::new(variant, self.start(variant)?);
+        if let Some(moves) = &self.moves {
+            game.play_list(moves)
+                .map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+        }
+        Ok(game)
+    }
+}
+
+async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
+    let list: Vec<Value> = state
+        .choices
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "kind": c.kind,
+                "columns": c.variant.columns(),
+                "summary": c.variant.rules().summary(),
+                "rules": c.variant.rules().to_toml(),
+                "start": c.variant.format_position(&c.variant.start()),
+                "optional_captures": c.variant.rules().capture_choice == CaptureChoice::Optional,
+            })
+        })
+        .collect();
+    ok(json!({
+        "variants": list,
+        "records": state.records.as_ref().map(|r| r.records.len()),
+        "limits": {
+            "max_time_ms": state.max_time.as_millis() as u64,
+            "max_searches": state.max_searches,
+            "max_body_bytes": MAX_BODY_BYTES,
+        },
+    }))
+}
+
+fn side_pair<T: Into<Value>>(f: impl Fn(Side) -> T) -> Value {
+    json!({"S": f(Side::South).into(), "N": f(Side::North).into()})
+}
+
+/// Everything the page draws of a game's position.
+fn state_json(game: &Game, flipped: bool) -> Value {
+    let variant = game.variant();
+    let board = game.board();
+    let rules = variant.rules();
+    let outcome = game.outcome();
+    let svg = board_svg(
+        variant,
+        board,
+        &SvgOptions {
+            flipped,
+            ..SvgOptions::default()
+        },
+    );
+    json!({
+        "variant": variant.name(),
+        "columns": variant.columns(),
+        "start": variant.format_position(game.start()),
+        "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "plies": game.plies(),
+        "position": variant.format_position(board),
+        "to_move": board.to_move().letter().to_string(),
+        "result": outcome.as_ref().map(|o| o.winner.map(|s| s.letter().to_string())),
+        "end": outcome.as_ref().map(describe),
+        "seeds": side_pair(|s| board.side_total(s)),
+        "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
+        "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
+        "optional_captures": rules.capture_choice == CaptureChoice::Optional,
+        "min_sow": rules.min_sow,
+        "svg": svg,
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRequest {
+    game: GameSpec,
+    #[serde(default)]
+    flip: bool,
+}
+
+async fn state_of(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: StateRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    ok(state_json(&game, request.flip))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MovesRequest {
+    game: GameSpec,
+    /// Only the moves from this pit (the mover's numbering).
+    pit: Option<u8>,
+    /// One move for each distinct result (where take/pass choices make many).
+    #[serde(default)]
+    distinct: bool,
+}
+
+/// The legal moves, as `moves --json` lists them.
+async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: MovesRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let board = *game.board();
+    let pits = match request.pit {
+        Some(p) if (1..=variant.pits()).contains(&(p as usize)) => 1u32 << (p - 1),
+        Some(p) => {
+            return Err(ApiError::bad(format!(
+                "pit: {p} is not 1..{}",
+                variant.pits()
+            )))
+        }
+        None => u32::MAX,
+    } & variant.candidate_pits(&board);
+    let over = game.outcome().is_some();
+    let mut listed = Vec::new();
+    let mut complete = true;
+    let mut gen = MoveGen::new();
+    let mut keep = |m: &isolo_ai::rules::MoveOutcome| {
+        if listed.len() == MOST_MOVES_LISTED {
+            complete = false;
+            return false;
+        }
+        listed.push(json!({
+            "move": m.mv().to_string(),
+            "position": variant.format_position(&m.child),
+            "laps": m.laps,
+            "captured": m.captured,
+        }));
+        true
+    };
+    if !over {
+        if request.distinct {
+            variant.for_each_distinct_move_from(&board, pits, &mut gen, |m| {
+                keep(m);
+            });
+        } else {
+            variant.for_each_move_from_while(&board, pits, &mut gen, keep);
+        }
+    }
+    let outcome = game.outcome();
+    ok(json!({
+        "position": variant.format_position(&board),
+        "to_move": board.to_move().letter().to_string(),
+        "moves": listed,
+        "result": outcome.and_then(|o| o.winner).map(|s| s.letter().to_string()),
+        "complete": complete && !gen.truncated(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    game: GameSpec,
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(default)]
+    flip: bool,
+}
+
+fn step_json(step: &Step) -> Value {
+    match step {
+        Step::Lift { pit, seeds } => json!({"kind": "lift", "pit": pit, "seeds": seeds}),
+        Step::Sow { pits } => json!({"kind": "sow", "pits": pits}),
+        Step::Capture {
+            at,
+            pits,
+            seeds,
+            from,
+        } => json!({"kind": "capture", "at": at, "pits": pits, "seeds": seeds, "from": from}),
+        Step::Pass { at } => json!({"kind": "pass", "at": at}),
+        Step::End { at } => json!({"kind": "end", "at": at}),
+    }
+}
+
+fn trace_json(trace: &Trace) -> Value {
+    json!({
+        "mover": trace.mover.letter().to_string(),
+        "steps": trace.steps.iter().map(step_json).collect::<Vec<_>>(),
+        "truncated": trace.truncated,
+    })
+}
+
+/// Why the mover cannot start a move from `pit`, in a player's words (`None` if they can).
+fn why_not_from(variant: &Variant, board: &Board, pit: u8) -> Option<String> {
+    let pits = variant.pits();
+    if !(1..=pits).contains(&(pit as usize)) {
+        return Some(format!("pit {pit} is not 1..{pits}"));
+    }
+    if variant.candidate_pits(board) & (1 << (pit - 1)) != 0 {
+        return None;
+    }
+    let seeds = board.seeds(board.to_move(), pit as usize);
+    let least = variant.rules().min_sow;
+    Some(if seeds < least {
+        format!(
+            "pit {pit} holds {seeds} seed{}: a move starts from a pit with at least {least}",
+            if seeds == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("pit {pit} cannot start a move now (in overture only the ng'hana's moves sow every pit)")
+    })
+}
+
+async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: PlayRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let mut game = request.game.game(&variant)?;
+    let before = *game.board();
+    if game.outcome().is_none() {
+        if let Ok(mv) = variant.parse_move(&request.mv) {
+            if let Some(why) = why_not_from(&variant, &before, mv.pit) {
+                return Err(ApiError::bad(format!("move '{}': {why}", request.mv)));
+            }
+        }
+    }
+    let legal = game
+        .play_text(&request.mv)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let trace = trace_move(&variant, &before, &legal.mv)
+        .ok_or_else(|| ApiError::bad(format!("move '{}' is not legal here", request.mv)))?;
+    ok(json!({
+        "move": legal.mv.to_string(),
+        "laps": legal.laps,
+        "captured": legal.captured,
+        "trace": trace_json(&trace),
+        "state": state_json(&game, request.flip),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseRequest {
+    game: GameSpec,
+    /// `ab` (default) or `mcts`.
+    engine: Option<String>,
+    time_ms: Option<u64>,
+    depth: Option<u32>,
+    /// Node (alpha-beta) or iteration (MCTS) limit: with one thread, the same answer as
+    /// `analyze --nodes`.
+    nodes: Option<u64>,
+    /// A clock for the mover, `LEFT+INC` in seconds, as `analyze --tc`.
+    tc: Option<String>,
+    multipv: Option<usize>,
+    seed: Option<u64>,
+}
+
+impl AnalyseRequest {
+    /// The engine, its limits capped by the server's.
+    fn spec(&self, state: &AppState) -> Result<EngineSpec, ApiError> {
+        let engine = self.engine.as_deref().unwrap_or("ab");
+        if engine != "ab" && engine != "mcts" {
+            return Err(ApiError::bad(format!(
+                "engine: '{engine}' is neither 'ab' nor 'mcts'"
+            )));
+        }
+        let cap = state.max_time.as_millis() as u64;
+        let time = self.time_ms.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
+        if time == 0 || time > cap {
+            return Err(ApiError::bad(format!(
+                "time_ms: must be 1..={cap} (the server's --max-time-ms), found {time}"
+            )));
+        }
+        let mut pairs = vec![
+            ("time-ms", time.to_string()),
+            ("threads", state.threads.to_string()),
+        ];
+        if engine == "ab" {
+            pairs.push(("hash", HASH_MB.to_string()));
+        }
+        if let Some(depth) = self.depth {
+            pairs.push(("depth", depth.to_string()));
+        }
+        if let Some(nodes) = self.nodes {
+            pairs.push((
+                if engine == "ab" { "nodes" } else { "iters" },
+                nodes.to_string(),
+            ));
+        }
+        if let Some(tc) = &self.tc {
+            pairs.push(("tc", tc.clone()));
+        }
+        if let (Some(seed), "mcts") = (self.seed, engine) {
+            pairs.push(("seed", seed.to_string()));
+        }
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        EngineSpec::from_options(engine, &pairs).map_err(|e| ApiError::bad(e.to_string()))
+    }
+}
+
+fn progress_json(p: &Progress) -> Value {
+    let secs = p.time.as_secs_f64();
+    json!({
+        "type": "progress",
+        "depth": p.depth,
+        "score": p.score.to_json(),
+        "pv": p.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "nodes": p.nodes,
+        "nps": if secs > 0.0 { (p.nodes as f64 / secs) as u64 } else { 0 },
+        "time_ms": p.time.as_millis() as u64,
+    })
+}
+
+/// Streams the search as JSON lines: `progress` objects, then one `result` with the
+/// fields of `analyze --json` (or one `error`).
+async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: AnalyseRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let spec = request.spec(&state)?;
+    let multipv = request.multipv.unwrap_or(1);
+    if !(1..=64).contains(&multipv) {
+        return Err(ApiError::bad(format!(
+            "multipv: must be 1..=64, found {multipv}"
+        )));
+    }
+    let (board, history, over) = (*game.board(), game.history(), game.outcome());
+    let permit = state.searches.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} searches are running (the server's --max-searches); try again when one ends",
+                state.max_searches
+            ),
+        )
+    })?;
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let line = |value: Value| format!("{value}\n");
+    if let Some(outcome) = over {
+        let _ = tx.send(line(json!({
+            "type": "result", "best_move": null, "score": null, "pv": [], "lines": [],
+            "depth": 0, "nodes": 0, "nps": 0, "time_ms": 0, "engine": null,
+            "result": outcome.winner.map(|s| s.letter().to_string()),
+            "end": describe(&outcome),
+            "position": variant.format_position(&board),
+        })));
+    } else {
+        let hard_cap = state.max_time;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let stop = AtomicBool::new(false);
+            let mut limits = match &spec.clock {
+                Some(tc) => isolo_ai::clock::Clock::start(tc).limits(spec.limits),
+                None => spec.limits,
+            };
+            limits.time = Some(limits.time.map_or(hard_cap, |t| t.min(hard_cap)));
+            let searcher = spec.searcher().map_err(|e| e.to_string());
+            let mut searcher = match searcher {
+                Ok(Some(s)) => s,
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(line(json!({"type": "error", "error": e})));
+                    return;
+                }
+            };
+            let search = SearchRequest {
+                variant: &variant,
+                board,
+                history,
+                limits,
+                multipv,
+                stop: Some(&stop),
+            };
+            let mut report = |p: &Progress| {
+                if tx.send(line(progress_json(p))).is_err() {
+                    // The client went away: no one reads the rest.
+                    stop.store(true, Ordering::Relaxed);
+                }
+            };
+            let result = searcher.search(&search, &mut report);
+            let mut value = result_json(&result);
+            value["type"] = json!("result");
+            value["position"] = json!(variant.format_position(&board));
+            let _ = tx.send(line(value));
+        });
+    }
+    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    Ok(Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(Body::from_stream(stream))
+        .expect("a valid response"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SvgRequest {
+    game: GameSpec,
+    #[serde(default)]
+    flip: bool,
+}
+
+/// The position drawn as `show --svg` draws it.
+async fn svg(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: SvgRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let options = SvgOptions {
+        flipped: request.flip,
+        ..SvgOptions::default()
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "image/svg+xml")],
+        board_svg(&variant, game.board(), &options),
+    )
+        .into_response())
+}
+
+fn records_file(state: &AppState) -> Result<&isolo_ai::records::RecordsFile, ApiError> {
+    state.records.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no records file (start the server with --records FILE)",
+        )
+    })
+}
+
+async fn records(State(state): State<Arc<AppState>>) -> ApiResult {
+    let file = records_file(&state)?;
+    let games: Vec<Value> = file
+        .records
+        .iter()
+        .map(|r| {
+            json!({
+                "game": r.game, "south": r.south, "north": r.north,
+                "result": r.result.text(), "plies": r.moves.len(),
+            })
+        })
+        .collect();
+    ok(json!({"variant": file.variant.name(), "games": games}))
+}
+
+async fn record(State(state): State<Arc<AppState>>, Path(game): Path<String>) -> ApiResult {
+    let file = records_file(&state)?;
+    let number: u64 = game
+        .parse()
+        .map_err(|_| ApiError::bad(format!("game: '{game}' is not a game number")))?;
+    let record = file
+        .records
+        .iter()
+        .find(|r| r.game == number)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("game {number}: not in the records file"),
+            )
+        })?;
+    let variant = &file.variant;
+    ok(json!({
+        "game": record.game,
+        "variant": variant.name(),
+        "rules": variant.rules().to_toml(),
+        "start": variant.format_position(&record.opening),
+        "moves": record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "south": record.south,
+        "north": record.north,
+        "result": record.result.text(),
+    }))
+}

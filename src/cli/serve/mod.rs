@@ -1,0 +1,164 @@
+//! `isolo-ai serve`: a local web server for one page that plays and analyses in the
+//! browser, and the JSON API it uses (`api`). The page's files are compiled into the
+//! binary (`assets`): no network, no build step.
+//!
+//! Safe by default: it binds 127.0.0.1, reads no file but those named on its command
+//! line, caps each request body, each search's time and the searches running at once,
+//! and answers a bad request with an error, never by stopping.
+
+mod api;
+mod assets;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use tokio::sync::Semaphore;
+
+use super::{CliError, CliResult};
+use isolo_ai::records::{self, RecordsFile};
+use isolo_ai::rules::{Variant, PRESETS, READINGS};
+
+/// Largest request body read, in bytes (a position, a game of moves, a rules file).
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (127.0.0.1: this machine only)
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on (0: any free port, printed at start)
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Open the page in the default browser (xdg-open)
+    #[arg(long)]
+    pub open: bool,
+    /// A rules file the page may choose besides the presets (repeatable)
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<String>,
+    /// A records file (from match or tournament --out) whose games the page may load
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<String>,
+    /// Longest search a request may ask for, in milliseconds
+    #[arg(long = "max-time-ms", default_value_t = 10_000)]
+    pub max_time_ms: u64,
+    /// Searches that may run at once; more are refused with 503 until one ends
+    #[arg(long = "max-searches", default_value_t = 2)]
+    pub max_searches: usize,
+    /// Threads of each search
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// A variant the page may choose, by name.
+pub struct Choice {
+    pub name: String,
+    /// `preset`, `reading` or `file`.
+    pub kind: &'static str,
+    pub variant: Variant,
+}
+
+/// What every request may use.
+pub struct AppState {
+    pub choices: Vec<Choice>,
+    pub records: Option<RecordsFile>,
+    pub searches: Arc<Semaphore>,
+    pub max_searches: usize,
+    pub max_time: Duration,
+    pub threads: usize,
+}
+
+/// Largest `--max-searches`, `--threads`.
+const MOST_SEARCHES: usize = 64;
+
+fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
+    if !(1..=MOST_SEARCHES).contains(&args.max_searches) {
+        return Err(CliError(format!(
+            "--max-searches: must be 1..={MOST_SEARCHES}, found {}",
+            args.max_searches
+        )));
+    }
+    super::check_threads_and_hash(args.threads, super::analyze::MAX_THREADS, api::HASH_MB)?;
+    if args.max_time_ms == 0 {
+        return Err(CliError("--max-time-ms: must be at least 1".into()));
+    }
+    let mut choices = Vec::new();
+    for (names, kind) in [(&PRESETS[..], "preset"), (&READINGS[..], "reading")] {
+        for name in names {
+            let variant = Variant::load(name)?;
+            choices.push(Choice {
+                name: name.to_string(),
+                kind,
+                variant,
+            });
+        }
+    }
+    for path in &args.rules {
+        let variant = Variant::load(path).map_err(|e| CliError(format!("--rules: {e}")))?;
+        let name = variant.name().to_string();
+        if choices.iter().any(|c| c.name == name) {
+            return Err(CliError(format!(
+                "--rules: {path} is named '{name}', like another variant offered; rename it"
+            )));
+        }
+        choices.push(Choice {
+            name,
+            kind: "file",
+            variant,
+        });
+    }
+    let records = match &args.records {
+        Some(path) => Some(
+            records::read_records(std::path::Path::new(path))
+                .map_err(|e| CliError(format!("--records: {e}")))?
+                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))?,
+        ),
+        None => None,
+    };
+    Ok(AppState {
+        choices,
+        records,
+        searches: Arc::new(Semaphore::new(args.max_searches)),
+        max_searches: args.max_searches,
+        max_time: Duration::from_millis(args.max_time_ms),
+        threads: args.threads,
+    })
+}
+
+pub fn run(args: &ServeArgs) -> CliResult {
+    let state = Arc::new(load_state(args)?);
+    let address = format!("{}:{}", args.host, args.port);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&address)
+            .await
+            .map_err(|e| CliError(format!("cannot listen on {address}: {e}")))?;
+        let bound: SocketAddr = listener
+            .local_addr()
+            .map_err(|e| CliError(format!("cannot listen on {address}: {e}")))?;
+        let url = format!("http://{bound}/");
+        super::emit(&format!(
+            "isolo-ai serve: listening on {url} (Ctrl-C stops)\n"
+        ))?;
+        if args.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, api::router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| CliError(format!("server stopped: {e}")))
+    })
+}
+
+/// Best effort: a machine without a browser still serves.
+fn open_browser(url: &str) {
+    if let Err(e) = std::process::Command::new("xdg-open").arg(url).spawn() {
+        eprintln!("--open: cannot start a browser ({e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,467 @@
+// isolo-ai's page: plays and analyses through the server's JSON API. The board is the
+// server's SVG (the same as `show --svg`); while a move is animated this script redraws
+// the seeds of its pits with the same layout (dots on a golden-angle spiral).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const GOLDEN_ANGLE = 2.399963, DOT_SPACING = 5.5, MOST_DOTS = 12, PIT_RADIUS = 26;
+const GRAPH_CAP = 20; // seeds: evaluations are drawn within +-20, proven results at the edge
+
+const S = {
+  variants: [], variantName: null, rules: null, start: null,
+  moves: [],      // every move of the game line (redo keeps those after `ply`)
+  ply: 0,         // moves played to reach the shown position
+  state: null,    // the server's state of the shown position
+  flip: false, evals: [], busy: 0, skip: false, autoEngine: true,
+};
+
+function gameSpec(ply = S.ply) {
+  const game = { moves: S.moves.slice(0, ply).join(" ") };
+  if (S.rules) game.rules = S.rules; else game.variant = S.variantName;
+  if (S.start) game.start = S.start;
+  return game;
+}
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const value = await response.json();
+  if (!response.ok) throw new Error(value.error || response.statusText);
+  return value;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+function caption(text) { $("caption").textContent = text || ""; }
+function busy(delta) { S.busy += delta; document.body.dataset.busy = S.busy > 0 ? "1" : "0"; }
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function humanSide() { return $("side").value; }
+function enginesTurn() {
+  const st = S.state;
+  return st && st.result === null && humanSide() !== "both" && st.to_move !== humanSide();
+}
+
+// ---- drawing ----
+
+function seedsMarkup(n) {
+  let out = "";
+  if (n <= MOST_DOTS) {
+    for (let i = 0; i < n; i++) {
+      const r = DOT_SPACING * Math.sqrt(i + 0.5), a = i * GOLDEN_ANGLE;
+      out += `<circle class="seed" cx="${(r * Math.cos(a)).toFixed(1)}" cy="${(r * Math.sin(a)).toFixed(1)}" r="3.4"/>`;
+    }
+    out += `<text class="count small" y="${PIT_RADIUS + 4}">${n}</text>`;
+  } else {
+    out += `<text class="count" y="5">${n}</text>`;
+  }
+  return out;
+}
+
+function pitElement(side, pit) {
+  return document.querySelector(`#board g.pit[data-side="${side}"][data-pit="${pit}"]`);
+}
+
+function setPit(side, pit, n, lit) {
+  const g = pitElement(side, pit);
+  if (!g) return;
+  g.dataset.seeds = String(n);
+  g.querySelector(".seeds").innerHTML = seedsMarkup(n);
+  if (lit !== undefined) g.classList.toggle("lit", lit);
+}
+
+function unlightAll() {
+  document.querySelectorAll("#board g.pit.lit").forEach((g) => g.classList.remove("lit"));
+}
+
+function scoreText(score) {
+  if (!score) return "";
+  switch (score.type) {
+    case "win": return `win in ${score.plies}`;
+    case "loss": return `loss in ${score.plies}`;
+    case "draw": return "draw";
+    default: return (score.value >= 0 ? "+" : "") + score.value.toFixed(2);
+  }
+}
+
+// South's view of a score of the side to move, for the graph.
+function southValue(score, toMove) {
+  let v;
+  if (score.type === "win") v = GRAPH_CAP; else if (score.type === "loss") v = -GRAPH_CAP;
+  else if (score.type === "draw") v = 0; else v = Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, score.value));
+  return toMove === "S" ? v : -v;
+}
+
+function drawGraph() {
+  const g = $("graph"), n = Math.max(S.moves.length, 1);
+  let marks = `<line x1="0" y1="60" x2="300" y2="60" stroke="#bbb"/>`;
+  const points = [];
+  S.evals.forEach((v, ply) => {
+    if (v === undefined || ply > S.moves.length) return;
+    points.push(`${(ply / n * 296 + 2).toFixed(1)},${(60 - v / GRAPH_CAP * 56).toFixed(1)}`);
+  });
+  if (points.length) marks += `<polyline fill="none" stroke="#5c3a1a" stroke-width="1.5" points="${points.join(" ")}"/>`;
+  const x = (S.ply / n * 296 + 2).toFixed(1);
+  marks += `<line x1="${x}" y1="0" x2="${x}" y2="120" stroke="#c05000" stroke-dasharray="3 2"/>`;
+  g.innerHTML = marks;
+}
+
+function drawMoveList() {
+  const list = $("movelist");
+  list.innerHTML = "";
+  S.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    li.dataset.ply = String(i + 1);
+    if (i + 1 === S.ply) li.classList.add("current");
+    li.addEventListener("click", () => jumpTo(i + 1));
+    list.appendChild(li);
+  });
+}
+
+function showState(st) {
+  S.state = st;
+  $("board").innerHTML = st.svg;
+  $("position-text").textContent = st.position;
+  const side = (s) => (s === "S" ? "South" : "North");
+  let status;
+  if (st.end) status = `Game over: ${st.end}`;
+  else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
+  $("status").textContent = status;
+  drawMoveList();
+  drawGraph();
+}
+
+// ---- the game ----
+
+async function refresh() {
+  busy(+1);
+  try {
+    showState(await api("/api/state", { game: gameSpec(), flip: S.flip }));
+  } catch (e) { say(e.message); } finally { busy(-1); }
+  await afterPosition();
+}
+
+// What happens once a position is shown: the engine's move, or analysis.
+async function afterPosition() {
+  if (enginesTurn() && S.autoEngine) return engineMove();
+  if ($("analyse").checked && S.state && S.state.result === null) analyse(3, 300, false);
+}
+
+function delayPerSeed() { return Math.round(400 * Math.pow(0.95, Number($("speed").value))); }
+
+async function pause(ms) {
+  if (!S.skip) await sleep(ms);
+}
+
+// Replays a move's steps on the board from the previous position.
+async function animate(trace, before) {
+  if (!$("animate").checked || trace.truncated) return;
+  const mover = trace.mover, other = mover === "S" ? "N" : "S";
+  const pits = { S: before.pits.S.slice(), N: before.pits.N.slice() };
+  const delay = delayPerSeed();
+  let hand = 0, lap = 0;
+  S.skip = false;
+  for (const step of trace.steps) {
+    if (S.skip) break;
+    unlightAll();
+    if (step.kind === "lift") {
+      lap += 1;
+      hand = pits[mover][step.pit - 1];
+      pits[mover][step.pit - 1] = 0;
+      setPit(mover, step.pit, 0, true);
+      caption(`Lap ${lap}: ${mover === "S" ? "South" : "North"} lifts ${hand} seeds from pit ${step.pit}`);
+      await pause(delay * 2);
+    } else if (step.kind === "sow") {
+      for (const p of step.pits) {
+        if (S.skip) break;
+        pits[mover][p - 1] += 1;
+        hand -= 1;
+        unlightAll();
+        setPit(mover, p, pits[mover][p - 1], true);
+        await pause(delay);
+      }
+    } else if (step.kind === "capture") {
+      lap += 1;
+      for (const p of step.pits) { pits[other][p - 1] = 0; setPit(other, p, 0, true); }
+      setPit(mover, step.at, pits[mover][step.at - 1], true);
+      hand = step.seeds;
+      caption(`Lap ${lap}: capture at pit ${step.at}: ${step.seeds} seeds from the opponent's pits ${step.pits.join(" and ")}, sown after pit ${step.from}`);
+      await pause(delay * 4);
+    } else if (step.kind === "pass") {
+      caption(`Passes the capture at pit ${step.at}, and relays`);
+      setPit(mover, step.at, pits[mover][step.at - 1], true);
+      await pause(delay * 3);
+    } else if (step.kind === "end") {
+      setPit(mover, step.at, pits[mover][step.at - 1], true);
+      caption(`The last seed falls in pit ${step.at}` + (pits[mover][step.at - 1] === 1 ? ", empty before: the move ends" : ": the capture ends the move"));
+      await pause(delay * 3);
+    }
+  }
+}
+
+async function playMove(text) {
+  const before = S.state;
+  busy(+1);
+  try {
+    const played = await api("/api/play", { game: gameSpec(), move: text, flip: S.flip });
+    say("");
+    S.moves = S.moves.slice(0, S.ply).concat([played.move]);
+    S.evals.length = Math.min(S.evals.length, S.ply + 1);
+    S.ply += 1;
+    await animate(played.trace, before);
+    showState(played.state);
+    caption(`${before.to_move === "S" ? "South" : "North"} played ${played.move}: ${played.laps} laps, ${played.captured} seeds captured`);
+  } catch (e) {
+    say(e.message);
+    return;
+  } finally { busy(-1); }
+  await afterPosition();
+}
+
+// Streams an analysis; calls `progress` with each progress line; returns the result.
+async function search(body, progress) {
+  const response = await fetch("/api/analyse", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error((await response.json()).error);
+  const reader = response.body.getReader(), decoder = new TextDecoder();
+  let buffer = "", result = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let newline;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      const line = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      if (line.type === "progress") progress(line);
+      else if (line.type === "error") throw new Error(line.error);
+      else result = line;
+    }
+  }
+  return result;
+}
+
+function thinking(p) {
+  $("thinking").textContent = `depth ${p.depth} \u00b7 ${scoreText(p.score)} \u00b7 ${p.nodes} nodes \u00b7 ${p.nps} nodes/s \u00b7 ${p.pv.join(" ")}`;
+}
+
+function showLines(result) {
+  const list = $("analysis");
+  list.innerHTML = "";
+  for (const line of result.lines || []) {
+    const li = document.createElement("li");
+    li.textContent = `${line.move}  ${scoreText(line.score)}  ${line.pv.join(" ")}`;
+    list.appendChild(li);
+  }
+  $("thinking").textContent = `${result.engine || ""} depth ${result.depth} \u00b7 ${result.nodes} nodes \u00b7 ${result.nps} nodes/s \u00b7 ${result.time_ms} ms`;
+}
+
+function recordEval(result, ply, toMove) {
+  if (result && result.score) {
+    S.evals[ply] = southValue(result.score, toMove);
+    drawGraph();
+  }
+}
+
+let engineClockLeft = null;
+function engineLimits() {
+  const [kind, value] = $("strength").value.split(":");
+  if (kind === "ms") return { time_ms: Number(value) };
+  const [minutes, inc] = value.split("+").map(Number);
+  if (engineClockLeft === null) engineClockLeft = minutes;
+  return { tc: `${Math.max(engineClockLeft, 0.05).toFixed(2)}+${inc}`, time_ms: undefined, inc };
+}
+
+async function engineMove() {
+  if (!S.state || S.state.result !== null) return;
+  const ply = S.ply, toMove = S.state.to_move;
+  busy(+1);
+  let result;
+  try {
+    const limits = engineLimits();
+    const body = { game: gameSpec(), engine: $("engine").value };
+    if (limits.tc) body.tc = limits.tc; else body.time_ms = limits.time_ms;
+    result = await search(body, thinking);
+    if (limits.tc) engineClockLeft += limits.inc - result.time_ms / 1000;
+  } catch (e) { say(e.message); busy(-1); return; }
+  busy(-1);
+  if (ply !== S.ply || !result || !result.best_move) return; // the user moved on meanwhile
+  showLines(result);
+  recordEval(result, ply, toMove);
+  await playMove(result.best_move);
+}
+
+async function analyse(multipv, timeMs, hint) {
+  const ply = S.ply, toMove = S.state.to_move;
+  busy(+1);
+  try {
+    const result = await search({ game: gameSpec(), multipv, time_ms: timeMs, engine: $("engine").value }, thinking);
+    if (ply !== S.ply) return;
+    showLines(result);
+    recordEval(result, ply, toMove);
+    if (hint && result.best_move) {
+      say("");
+      caption(`Hint: ${result.best_move} (${scoreText(result.score)})`);
+      const pit = parseInt(result.best_move, 10);
+      unlightAll();
+      const g = pitElement(toMove, pit);
+      if (g) g.classList.add("lit");
+    }
+  } catch (e) { say(e.message); } finally { busy(-1); }
+}
+
+function jumpTo(ply) {
+  S.ply = Math.max(0, Math.min(ply, S.moves.length));
+  S.autoEngine = false;
+  caption("");
+  refresh();
+}
+
+// ---- clicks on the board ----
+
+function hideChoice() { $("choice").hidden = true; }
+
+// Asks take or pass at each capture met, among the moves from one pit.
+function askChoices(pit, moves, g) {
+  let prefix = String(pit);
+  const box = $("choice");
+  const wrap = $("board-wrap").getBoundingClientRect(), at = g.getBoundingClientRect();
+  box.style.left = `${Math.max(0, at.left - wrap.left - 40)}px`;
+  box.style.top = `${at.bottom - wrap.top + 4}px`;
+  const next = () => {
+    const open = moves.filter((m) => m.move.startsWith(prefix));
+    const exact = open.find((m) => m.move === prefix);
+    if (open.length === 1 || (exact && open.length === 1)) {
+      hideChoice();
+      return playMove(open[0].move);
+    }
+    const letters = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
+    const met = prefix.length - String(pit).length + 1;
+    $("choice-text").textContent = `Capture ${met} of this move: take the seeds facing your pit, or pass and relay?`;
+    $("choice-take").hidden = !letters.has("x");
+    $("choice-pass").hidden = !letters.has("p");
+    box.hidden = false;
+    $("choice-take").onclick = () => { prefix += "x"; next(); };
+    $("choice-pass").onclick = () => { prefix += "p"; next(); };
+  };
+  next();
+}
+
+async function clickPit(event) {
+  const g = event.target.closest("g.pit");
+  if (!g || S.busy > 0) return;
+  hideChoice();
+  const st = S.state, side = g.dataset.side, pit = Number(g.dataset.pit);
+  const name = (s) => (s === "S" ? "South" : "North");
+  if (st.result !== null) return say(`The game is over: ${st.end}.`);
+  if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
+  if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: click one of the ${name(st.to_move)}'s pits.`);
+  S.autoEngine = true;
+  if (!st.optional_captures) return playMove(String(pit));
+  busy(+1);
+  try {
+    let listed = await api("/api/moves", { game: gameSpec(), pit });
+    if (!listed.complete) listed = await api("/api/moves", { game: gameSpec(), pit, distinct: true });
+    if (listed.moves.length === 0) { busy(-1); return playMove(String(pit)); } // the server explains
+    busy(-1);
+    askChoices(pit, listed.moves, g);
+  } catch (e) { busy(-1); say(e.message); }
+}
+
+// ---- set-up ----
+
+function chosenVariant() { return S.variants.find((v) => v.name === S.variantName); }
+
+function newGame() {
+  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; engineClockLeft = null;
+  $("analysis").innerHTML = ""; $("thinking").textContent = ""; caption(""); say("");
+  refresh();
+}
+
+// A start and moves typed by the user, taken only if the server accepts them.
+async function loadLine(start, moves) {
+  const game = gameSpec(0);
+  game.moves = moves.join(" ");
+  if (start) game.start = start; else delete game.start;
+  busy(+1);
+  try {
+    await api("/api/state", { game });
+    S.start = start; S.moves = moves; S.ply = moves.length; S.evals = []; S.autoEngine = false;
+    say("");
+  } catch (e) { say(e.message); busy(-1); return; }
+  busy(-1);
+  refresh();
+}
+
+async function loadRecord() {
+  busy(+1);
+  try {
+    const r = await api(`/api/records/${$("record-game").value}`);
+    const known = S.variants.find((v) => v.name === r.variant && v.rules === r.rules);
+    S.variantName = known ? r.variant : null; S.rules = known ? null : r.rules;
+    if (known) $("variant").value = r.variant;
+    S.start = r.start; S.moves = r.moves; S.ply = 0; S.evals = [];
+    $("side").value = "both";
+    caption(`Game ${r.game}: ${r.south} (South) against ${r.north} (North), ${r.result}`);
+    S.autoEngine = false;
+  } catch (e) { say(e.message); } finally { busy(-1); }
+  refresh();
+}
+
+async function setup() {
+  const listed = await api("/api/variants");
+  S.variants = listed.variants;
+  for (const v of S.variants) {
+    const option = document.createElement("option");
+    option.value = v.name;
+    option.textContent = `${v.name} (${v.kind})`;
+    $("variant").appendChild(option);
+  }
+  S.variantName = S.variants[0].name;
+  if (listed.records) {
+    $("records-box").hidden = false;
+    const games = await api("/api/records");
+    for (const g of games.games) {
+      const option = document.createElement("option");
+      option.value = g.game;
+      option.textContent = `${g.game}: ${g.south} - ${g.north} ${g.result} (${g.plies} plies)`;
+      $("record-game").appendChild(option);
+    }
+  }
+  $("board").addEventListener("click", clickPit);
+  $("variant").addEventListener("change", () => { S.variantName = $("variant").value; S.rules = null; S.start = null; newGame(); });
+  $("rules-file").addEventListener("change", async () => {
+    const file = $("rules-file").files[0];
+    if (!file) return;
+    S.rules = await file.text(); S.start = null; newGame();
+  });
+  $("new-game").addEventListener("click", newGame);
+  $("side").addEventListener("change", () => { S.autoEngine = true; refresh(); });
+  $("engine-move").addEventListener("click", () => { S.autoEngine = true; engineMove(); });
+  $("flip").addEventListener("click", () => { S.flip = !S.flip; refresh(); });
+  $("skip").addEventListener("click", () => { S.skip = true; });
+  $("choice-cancel").addEventListener("click", hideChoice);
+  $("hint").addEventListener("click", () => analyse(1, 1000, true));
+  $("analyse").addEventListener("change", () => refresh());
+  $("undo").addEventListener("click", () => {
+    let ply = S.ply - 1;
+    // Back to the player's own turn when playing the engine.
+    if (humanSide() !== "both" && ply > 0 && ply % 2 === 1 && S.state && S.state.to_move === humanSide()) ply -= 1;
+    jumpTo(ply);
+  });
+  $("redo").addEventListener("click", () => jumpTo(S.ply + 1));
+  $("load-position").addEventListener("click", () => loadLine($("position-input").value.trim() || null, []));
+  $("copy-position").addEventListener("click", async () => {
+    $("position-input").value = S.state.position;
+    try { await navigator.clipboard.writeText(S.state.position); caption("Position copied"); } catch (e) { caption("Position in the box above"); }
+  });
+  $("load-moves").addEventListener("click", () =>
+    loadLine(S.start, $("moves-input").value.split(/[\s,]+/).filter((m) => m.length > 0)));
+  $("save-moves").addEventListener("click", () => { $("moves-input").value = S.moves.slice(0, S.ply).join(" "); });
+  $("load-record").addEventListener("click", loadRecord);
+  newGame();
+}
+
+setup().catch((e) => say(e.message));

@@ -1,0 +1,547 @@
+//! `isolo-ai serve`'s JSON API, against the command line's `--json` answers; its
+//! refusals; and a bounded load test on localhost (a burst of malformed requests and
+//! more analyses than the server runs at once). The browser test is tests/browser.rs.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use common::process::{json as cli_json, ok as cli_ok, run as cli_run, scratch};
+use common::server::Server;
+use serde_json::{json, Value};
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// POSTs `body`; the status and the answer (JSON, or the text of a stream).
+fn post_text(server: &Server, path: &str, body: &Value) -> (u16, String) {
+    let mut response = agent().post(&server.at(path)).send_json(body).unwrap();
+    let status = response.status().as_u16();
+    (status, response.body_mut().read_to_string().unwrap())
+}
+
+fn post(server: &Server, path: &str, body: &Value) -> (u16, Value) {
+    let (status, text) = post_text(server, path, body);
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+    )
+}
+
+fn get(server: &Server, path: &str) -> (u16, Value) {
+    let mut response = agent().get(&server.at(path)).call().unwrap();
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+fn refused(server: &Server, path: &str, body: &Value, status: u16, expected: &str) {
+    let (got, answer) = post(server, path, body);
+    assert_eq!(got, status, "{body}: {answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(
+        error.contains(expected),
+        "'{error}' should say '{expected}'"
+    );
+}
+
+/// The lines of an analysis stream, each parsed.
+fn stream_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn variants_and_limits_are_listed() {
+    let server = Server::start(&["--max-time-ms", "3000"]);
+    let (status, list) = get(&server, "api/variants");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = list["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "isolo-women",
+            "isolo-boys",
+            "igisoro",
+            "isolo-women-capture-ends",
+            "isolo-boys-capture-ends"
+        ]
+    );
+    assert_eq!(list["limits"]["max_time_ms"], 3000);
+    assert_eq!(list["records"], Value::Null);
+    let page = agent()
+        .get(&server.at(""))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    assert!(page.contains("<script src=\"/app.js\""));
+}
+
+#[test]
+fn state_moves_and_play_match_the_command_line() {
+    let server = Server::start(&[]);
+    for (variant, moves) in [
+        ("isolo-women", "1 3"),
+        ("isolo-boys", "8"),
+        ("igisoro", "1 3"),
+        ("isolo-women-capture-ends", "3 4 7"),
+    ] {
+        let game = json!({"variant": variant, "moves": moves});
+        let (status, state) = post(&server, "api/state", &json!({ "game": game }));
+        assert_eq!(status, 200, "{state}");
+        let applied = cli_json(&["apply", "--variant", variant, "--moves", moves, "--json"]);
+        assert_eq!(state["position"], applied["position"], "{variant} {moves}");
+        assert_eq!(state["to_move"], applied["to_move"]);
+        assert_eq!(state["plies"], moves.split(' ').count());
+        assert!(state["svg"].as_str().unwrap().starts_with("<svg"));
+        let position = applied["position"].as_str().unwrap();
+
+        let listed = cli_json(&[
+            "moves",
+            "--variant",
+            variant,
+            "--position",
+            position,
+            "--json",
+        ]);
+        let (_, api_moves) = post(&server, "api/moves", &json!({ "game": game }));
+        assert_eq!(api_moves["moves"], listed["moves"], "{variant} {moves}");
+        assert_eq!(api_moves["complete"], true);
+
+        let first = listed["moves"][0]["move"].as_str().unwrap();
+        let (status, played) = post(&server, "api/play", &json!({"game": game, "move": first}));
+        assert_eq!(status, 200, "{played}");
+        assert_eq!(played["state"]["position"], listed["moves"][0]["position"]);
+        assert_eq!(played["laps"], listed["moves"][0]["laps"]);
+        let steps = played["trace"]["steps"].as_array().unwrap();
+        assert_eq!(steps[0]["kind"], "lift");
+        assert_eq!(steps.last().unwrap()["kind"], "end");
+    }
+}
+
+#[test]
+fn moves_from_one_pit_and_distinct_results() {
+    let server = Server::start(&[]);
+    // South's pit 11 here has three moves: 11xx, 11xp and 11p.
+    let game = json!({"variant": "igisoro", "moves": "1 3 7 2"});
+    let (_, all) = post(&server, "api/moves", &json!({ "game": game }));
+    let (_, from_pit) = post(&server, "api/moves", &json!({"game": game, "pit": 11}));
+    let expected: Vec<&Value> = all["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m["move"]
+                .as_str()
+                .unwrap()
+                .trim_end_matches(['x', 'p'])
+                .eq("11")
+        })
+        .collect();
+    assert_eq!(expected.len(), 3);
+    assert_eq!(
+        from_pit["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        expected
+    );
+    let (_, distinct) = post(
+        &server,
+        "api/moves",
+        &json!({"game": game, "distinct": true}),
+    );
+    let listed = cli_json(&[
+        "moves",
+        "--variant",
+        "igisoro",
+        "--position",
+        all["position"].as_str().unwrap(),
+        "--distinct",
+        "--json",
+    ]);
+    assert_eq!(distinct["moves"], listed["moves"]);
+}
+
+/// South to move without a move (one seed, in a pit of its own): North has won.
+const ENDED: &str = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,3/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+
+#[test]
+fn an_analysis_streams_progress_then_the_answer_of_analyze() {
+    let server = Server::start(&[]);
+    let game = json!({"variant": "isolo-boys-capture-ends", "moves": "8"});
+    let (status, text) = post_text(
+        &server,
+        "api/analyse",
+        &json!({"game": game, "nodes": 30000, "multipv": 2}),
+    );
+    assert_eq!(status, 200, "{text}");
+    let lines = stream_lines(&text);
+    let (result, progress) = lines.split_last().unwrap();
+    assert!(!progress.is_empty() && progress.iter().all(|p| p["type"] == "progress"));
+    assert_eq!(result["type"], "result");
+    let cli = cli_json(&[
+        "analyze",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--moves",
+        "8",
+        "--nodes",
+        "30000",
+        "--multipv",
+        "2",
+        "--json",
+    ]);
+    for field in [
+        "best_move",
+        "score",
+        "pv",
+        "lines",
+        "depth",
+        "nodes",
+        "engine",
+    ] {
+        assert_eq!(result[field], cli[field], "{field}");
+    }
+    // A proven result is reported as the command line reports it: the boys' start is a
+    // win in 15 for South.
+    let (_, text) = post_text(
+        &server,
+        "api/analyse",
+        &json!({"game": {"variant": "isolo-women"}, "time_ms": 2000}),
+    );
+    let result = stream_lines(&text).pop().unwrap();
+    assert_eq!(result["score"]["type"], "win", "{result}");
+    // A finished game answers at once.
+    let over = json!({"variant": "isolo-women", "start": ENDED});
+    let (status, text) = post_text(&server, "api/analyse", &json!({ "game": over }));
+    assert_eq!(status, 200, "{text}");
+    let lines = stream_lines(&text);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["result"], "N");
+    assert_eq!(lines[0]["best_move"], Value::Null);
+}
+
+#[test]
+fn bad_requests_are_refused_with_the_command_line_messages() {
+    let server = Server::start(&["--max-time-ms", "2000"]);
+    let women = json!({"variant": "isolo-women"});
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "chess"}}),
+        400,
+        "variant: unknown 'chess'",
+    );
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "/etc/passwd"}}),
+        400,
+        "unknown '/etc/passwd'",
+    );
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {}}),
+        400,
+        "give a variant or rules",
+    );
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": women, "extra": 1}),
+        400,
+        "unknown field `extra`",
+    );
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "isolo-women", "start": "1,2 S"}}),
+        400,
+        "start:",
+    );
+    let bad_moves = cli_run(&["apply", "--variant", "isolo-women", "--moves", "1 1"]);
+    let cli_error = String::from_utf8_lossy(&bad_moves.stderr);
+    let cli_error = cli_error.trim().trim_start_matches("error: --moves: ");
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "isolo-women", "moves": "1 1"}}),
+        400,
+        cli_error,
+    );
+    refused(
+        &server,
+        "api/play",
+        &json!({"game": women, "move": "17"}),
+        400,
+        "pit 17 is not 1..16",
+    );
+    refused(
+        &server,
+        "api/play",
+        &json!({"game": {"variant": "isolo-women", "moves": "1"}, "move": "1"}),
+        400,
+        "pit 1 holds 0 seeds",
+    );
+    refused(
+        &server,
+        "api/play",
+        &json!({"game": women, "move": "3x"}),
+        400,
+        "captures are forced",
+    );
+    refused(
+        &server,
+        "api/moves",
+        &json!({"game": women, "pit": 40}),
+        400,
+        "pit: 40 is not 1..16",
+    );
+    refused(
+        &server,
+        "api/analyse",
+        &json!({"game": women, "time_ms": 5000}),
+        400,
+        "time_ms: must be 1..=2000",
+    );
+    refused(
+        &server,
+        "api/analyse",
+        &json!({"game": women, "engine": "stockfish"}),
+        400,
+        "engine:",
+    );
+    refused(
+        &server,
+        "api/analyse",
+        &json!({"game": women, "multipv": 0}),
+        400,
+        "multipv",
+    );
+    refused(
+        &server,
+        "api/state",
+        &json!({"game": {"rules": "columns = 'x'"}}),
+        400,
+        "rules:",
+    );
+    let (status, answer) = get(&server, "api/records");
+    assert_eq!(status, 404);
+    assert!(answer["error"].as_str().unwrap().contains("--records"));
+    let (status, _) = get(&server, "no/such/page");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn a_rules_text_plays_and_a_records_game_loads() {
+    let dir = scratch("serve-records");
+    let records = dir.join("games.jsonl");
+    cli_ok(&[
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        records.to_str().unwrap(),
+    ]);
+    let server = Server::start(&["--records", records.to_str().unwrap()]);
+    let (_, list) = get(&server, "api/records");
+    assert_eq!(list["games"].as_array().unwrap().len(), 2);
+    let (status, game) = get(&server, "api/records/1");
+    assert_eq!(status, 200, "{game}");
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let spec = json!({"rules": game["rules"], "start": game["start"], "moves": moves.join(" ")});
+    let (status, state) = post(&server, "api/state", &json!({ "game": spec }));
+    assert_eq!(status, 200, "{state}");
+    assert!(state["result"].is_string(), "a records game ends: {state}");
+    assert_eq!(get(&server, "api/records/7").0, 404);
+    assert_eq!(get(&server, "api/records/x").0, 400);
+}
+
+#[test]
+fn show_svg_draws_what_the_server_draws() {
+    let dir = scratch("serve-svg");
+    let file = dir.join("board.svg");
+    cli_ok(&[
+        "show",
+        "--variant",
+        "isolo-boys",
+        "--moves",
+        "8",
+        "--svg",
+        file.to_str().unwrap(),
+    ]);
+    let server = Server::start(&[]);
+    let (status, drawn) = post_text(
+        &server,
+        "api/svg",
+        &json!({"game": {"variant": "isolo-boys", "moves": "8"}}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), drawn);
+    assert!(
+        drawn.contains("class=\"pit nghana"),
+        "the boys' overture rings the ng'hana"
+    );
+    let out = cli_run(&["show", "--variant", "isolo-boys", "--flip"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = cli_run(&[
+        "show",
+        "--variant",
+        "isolo-boys",
+        "--svg",
+        "/no/such/dir/b.svg",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--svg: cannot write /no/such/dir/b.svg"));
+}
+
+#[test]
+fn the_server_refuses_bad_flags_before_listening() {
+    for (args, expected) in [
+        (
+            vec!["--max-searches", "0"],
+            "--max-searches: must be 1..=64",
+        ),
+        (
+            vec!["--max-time-ms", "0"],
+            "--max-time-ms: must be at least 1",
+        ),
+        (vec!["--rules", "/no/such/file.toml"], "--rules:"),
+        (vec!["--records", "/no/such/records.jsonl"], "--records:"),
+        (vec!["--host", "no such host"], "cannot listen on"),
+    ] {
+        let out = cli_run(&[&["serve", "--port", "0"][..], &args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+/// Sends raw bytes and reads whatever comes back (nothing, an error, a close).
+fn raw(host: &str, bytes: &[u8]) -> String {
+    let Ok(mut stream) = TcpStream::connect(host) else {
+        return String::new();
+    };
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(bytes);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+fn malformed_requests() -> Vec<Vec<u8>> {
+    let huge = format!("{{\"game\": {{\"variant\": \"{}\"}}}}", "a".repeat(400_000));
+    let post = |body: &str| {
+        format!(
+            "POST /api/play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    vec![
+        b"GARBAGE\r\n\r\n".to_vec(),
+        b"\x00\x01\x02\xff\xfe".to_vec(),
+        b"GET /api/variants HTTP/9.9\r\n\r\n".to_vec(),
+        b"POST /api/play HTTP/1.1\r\nContent-Length: 99999\r\n\r\n{".to_vec(),
+        b"POST /api/play HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".to_vec(),
+        post("{"),
+        post("[]"),
+        post("null"),
+        post("{\"game\": {\"variant\": \"igisoro\", \"moves\": \"99 99 99\"}, \"move\": \"1\"}"),
+        post("{\"game\": {\"variant\": \"igisoro\", \"start\": \"999,999/1 S\"}, \"move\": \"1\"}"),
+        post("{\"game\": {\"rules\": \"columns = 200\"}, \"move\": \"1\"}"),
+        post("{\"game\": {\"variant\": \"igisoro\"}, \"move\": \"1xpxpxpxpxpxpxpxpx\"}"),
+        post(&huge),
+        b"DELETE /api/play HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+    ]
+}
+
+#[test]
+fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
+    let mut server = Server::start(&["--max-searches", "2", "--max-time-ms", "4000"]);
+    let analyses: Vec<_> = (0..6)
+        .map(|k| {
+            let url = server.at("api/analyse");
+            std::thread::spawn(move || {
+                let body = json!({"game": {"variant": "igisoro", "moves": "1"}, "time_ms": 1500, "engine": if k % 2 == 0 { "ab" } else { "mcts" }});
+                let mut response = agent().post(&url).send_json(&body).unwrap();
+                let status = response.status().as_u16();
+                (status, response.body_mut().read_to_string().unwrap())
+            })
+        })
+        .collect();
+    let requests = malformed_requests();
+    let bursts: Vec<_> = (0..4)
+        .map(|_| {
+            let requests = requests.clone();
+            let host = server.host();
+            std::thread::spawn(move || {
+                for _round in 0..10 {
+                    for bytes in &requests {
+                        raw(&host, bytes);
+                    }
+                }
+            })
+        })
+        .collect();
+    for burst in bursts {
+        burst.join().unwrap();
+    }
+    let answers: Vec<(u16, String)> = analyses.into_iter().map(|a| a.join().unwrap()).collect();
+    let finished = answers.iter().filter(|(s, _)| *s == 200).count();
+    let busy = answers
+        .iter()
+        .filter(|(s, t)| *s == 503 && t.contains("busy"))
+        .count();
+    assert_eq!(finished + busy, 6, "{answers:?}");
+    assert!(
+        (1..=4).contains(&busy) && finished >= 2,
+        "{finished} ran, {busy} refused"
+    );
+    for (status, text) in &answers {
+        if *status == 200 {
+            assert_eq!(stream_lines(text).last().unwrap()["type"], "result");
+        }
+    }
+    assert!(server.alive(), "the server survives");
+    assert_eq!(get(&server, "api/variants").0, 200);
+    let (status, text) = post_text(
+        &server,
+        "api/analyse",
+        &json!({"game": {"variant": "isolo-boys"}, "time_ms": 200}),
+    );
+    assert_eq!(status, 200, "the slots are free again: {text}");
+}
