@@ -94,7 +94,9 @@ function southValue(score, toMove) {
 
 function drawGraph() {
   const g = $("graph"), n = Math.max(S.moves.length, 1);
-  let marks = `<line x1="0" y1="60" x2="300" y2="60" stroke="#bbb"/>`;
+  let marks = `<line x1="0" y1="60" x2="300" y2="60" stroke="#bbb"/>` +
+    `<text x="4" y="11" font-size="9" fill="#888">South better</text>` +
+    `<text x="4" y="116" font-size="9" fill="#888">North better</text>`;
   const points = [];
   S.evals.forEach((v, ply) => {
     if (v === undefined || ply > S.moves.length) return;
@@ -155,9 +157,10 @@ async function pause(ms) {
 }
 
 // Replays a move's steps on the board from the previous position.
-async function animate(trace, before) {
+async function animate(trace, before, move) {
   if (!$("animate").checked || trace.truncated) return;
   const mover = trace.mover, other = mover === "S" ? "N" : "S";
+  $("status").textContent = `${mover === "S" ? "South" : "North"} plays ${move}\u2026`;
   const pits = { S: before.pits.S.slice(), N: before.pits.N.slice() };
   const delay = delayPerSeed();
   let hand = 0, lap = 0;
@@ -209,7 +212,7 @@ async function playMove(text) {
     S.moves = S.moves.slice(0, S.ply).concat([played.move]);
     S.evals.length = Math.min(S.evals.length, S.ply + 1);
     S.ply += 1;
-    await animate(played.trace, before);
+    await animate(played.trace, before, played.move);
     showState(played.state);
     caption(`${before.to_move === "S" ? "South" : "North"} played ${played.move}: ${played.laps} laps, ${played.captured} seeds captured`);
   } catch (e) {

@@ -1,0 +1,415 @@
+//! The real page in headless Chromium, driven through WebDriver (Debian's chromium and
+//! chromium-driver, installed by `tests/browser/setup.sh` when missing): a game played
+//! by clicks against the engine to its end, the board checked after every move against
+//! `isolo-ai apply`; illegal clicks explained; an Igisoro move's take/pass choices asked
+//! in place; the move list, undo and redo; screenshots of the start, a mid-game analysis
+//! and a relay animation frame (into `$ISOLO_SCREENSHOTS` when set: `docs/screenshots`).
+//!
+//! Ignored by `cargo test` (it needs root for the packages and a browser); `.ci/run`
+//! runs it with `cargo test --release --test browser -- --ignored`.
+
+mod common;
+
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::process::json as cli_json;
+use common::server::Server;
+use common::Rng;
+use fantoccini::{Client, ClientBuilder, Locator};
+use isolo_ai::rules::{Side, Variant};
+use serde_json::{json, Value};
+
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
+
+/// How long the page may stay busy (an engine move, an animation) before the test fails.
+const IDLE_DEADLINE: Duration = Duration::from_secs(60);
+/// Plies after which the clicked game must have ended.
+const MOST_PLIES: usize = 400;
+
+/// chromedriver in a process group of its own, ended with the group (the browsers it
+/// started with it) when the test ends.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts (tests/browser/setup.sh installs it)");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "chromedriver listens"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+        let _ = self.child.wait();
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+    }
+}
+
+async fn connect(driver: &Driver, profile: &std::path::Path) -> TestResult<Client> {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+        &format!("--user-data-dir={}", profile.display()),
+    ];
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({"binary": "/usr/bin/chromium", "args": args}),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await?;
+    Ok(client)
+}
+
+/// Runs a script in the page and returns its value.
+async fn script(client: &Client, code: &str) -> TestResult<Value> {
+    Ok(client.execute(code, vec![]).await?)
+}
+
+/// Waits until the page is neither searching nor animating.
+async fn wait_idle(client: &Client) -> TestResult {
+    let started = Instant::now();
+    loop {
+        let busy = script(client, "return document.body.dataset.busy").await?;
+        if busy == "0" {
+            return Ok(());
+        }
+        if started.elapsed() > IDLE_DEADLINE {
+            return Err("the page stayed busy".into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// What the page shows: position text, move list, status, message, and every pit's
+/// drawn seed count as (side, pit, seeds).
+async fn shown(client: &Client) -> TestResult<Value> {
+    script(
+        client,
+        "return {
+            position: document.getElementById('position-text').textContent,
+            moves: [...document.querySelectorAll('#movelist li')].map(li => li.textContent),
+            status: document.getElementById('status').textContent,
+            message: document.getElementById('message').textContent,
+            pits: [...document.querySelectorAll('#board g.pit')].map(g =>
+                [g.dataset.side, Number(g.dataset.pit), Number(g.dataset.seeds)]),
+        }",
+    )
+    .await
+}
+
+/// Checks the shown board against `isolo-ai apply` of the shown moves, and returns the
+/// moves.
+async fn check_board(
+    client: &Client,
+    variant: &Variant,
+    start: Option<&str>,
+) -> TestResult<Vec<String>> {
+    let page = shown(client).await?;
+    let moves: Vec<String> = page["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let expected = if moves.is_empty() {
+        variant.format_position(
+            &start.map_or_else(|| variant.start(), |s| variant.parse_position(s).unwrap()),
+        )
+    } else {
+        let mut args = vec!["apply", "--variant", variant.name(), "--moves"];
+        let list = moves.join(" ");
+        args.push(&list);
+        if let Some(start) = start {
+            args.extend(["--position", start]);
+        }
+        args.push("--json");
+        cli_json(&args)["position"].as_str().unwrap().to_string()
+    };
+    assert_eq!(page["position"], expected, "after {moves:?}");
+    let board = variant.parse_position(&expected).unwrap();
+    let pits = page["pits"].as_array().unwrap();
+    assert_eq!(pits.len(), 2 * variant.pits());
+    for pit in pits {
+        let side = if pit[0] == "S" {
+            Side::South
+        } else {
+            Side::North
+        };
+        let n = pit[1].as_u64().unwrap() as usize;
+        assert_eq!(
+            pit[2].as_u64().unwrap(),
+            board.seeds(side, n) as u64,
+            "{side} pit {n} after {moves:?}"
+        );
+    }
+    Ok(moves)
+}
+
+async fn click_pit(client: &Client, side: &str, pit: usize) -> TestResult {
+    let css = format!("#board g.pit[data-side=\"{side}\"][data-pit=\"{pit}\"]");
+    client.find(Locator::Css(&css)).await?.click().await?;
+    Ok(())
+}
+
+async fn click(client: &Client, id: &str) -> TestResult {
+    client.find(Locator::Id(id)).await?.click().await?;
+    Ok(())
+}
+
+/// Sets a form control's value as a user would and fires its change event.
+async fn set_value(client: &Client, id: &str, value: &str) -> TestResult {
+    let code = format!(
+        "const e = document.getElementById('{id}'); e.value = {value:?}; e.dispatchEvent(new Event('change')); e.dispatchEvent(new Event('input'));"
+    );
+    script(client, &code).await?;
+    Ok(())
+}
+
+fn screenshot_dir() -> PathBuf {
+    match std::env::var_os("ISOLO_SCREENSHOTS") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::temp_dir().join(format!("isolo-ai-screens-{}", std::process::id())),
+    }
+}
+
+async fn screenshot(client: &Client, name: &str) -> TestResult {
+    let png = client.screenshot().await?;
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let dir = screenshot_dir();
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join(name), png)?;
+    Ok(())
+}
+
+/// South (the test) against the engine at 100 ms a move on the women's board, by clicks,
+/// to the end; every position checked. Returns the moves.
+async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<Vec<String>> {
+    let women = Variant::load("isolo-women").unwrap();
+    client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    set_value(client, "strength", "ms:100").await?;
+    set_value(client, "speed", "100").await?;
+    check_board(client, &women, None).await?;
+    screenshot(client, "start.png").await?;
+
+    // Illegal clicks are explained.
+    click_pit(client, "N", 3).await?;
+    let message = shown(client).await?["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains("That pit is North's"), "{message}");
+
+    let mut rng = Rng(0x0b50_0001);
+    let mut explained_an_empty_pit = false;
+    loop {
+        wait_idle(client).await?;
+        let moves = check_board(client, &women, None).await?;
+        let page = shown(client).await?;
+        if page["status"].as_str().unwrap().starts_with("Game over") {
+            return Ok(moves);
+        }
+        assert!(moves.len() < MOST_PLIES, "the game ends");
+        let board = women
+            .parse_position(page["position"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(board.to_move(), Side::South, "the engine has replied");
+        if !explained_an_empty_pit {
+            if let Some(pit) = (1..=women.pits()).find(|&p| board.seeds(Side::South, p) < 2) {
+                click_pit(client, "S", pit).await?;
+                wait_idle(client).await?;
+                let message = shown(client).await?["message"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                assert!(message.contains(&format!("pit {pit} holds")), "{message}");
+                explained_an_empty_pit = true;
+            }
+        }
+        let legal = women.legal_moves(&board);
+        let pick = &legal[rng.below(legal.len() as u64) as usize];
+        click_pit(client, "S", pick.mv.pit as usize).await?;
+        // Mid-game, with the analysis on: a screenshot.
+        if moves.len() == 2 {
+            wait_idle(client).await?;
+            click(client, "analyse").await?;
+            wait_idle(client).await?;
+            let lines = script(
+                client,
+                "return document.querySelectorAll('#analysis li').length",
+            )
+            .await?;
+            assert!(lines.as_u64().unwrap() >= 1, "analysis lines are shown");
+            screenshot(client, "analysis.png").await?;
+            click(client, "analyse").await?;
+        }
+    }
+}
+
+/// The take/pass choices of an Igisoro move asked in place: South's pit 11 after
+/// "1 3 7 2" has 11xx, 11xp and 11p.
+async fn choose_take_then_pass(client: &Client) -> TestResult {
+    let igisoro = Variant::load("igisoro").unwrap();
+    set_value(client, "variant", "igisoro").await?;
+    set_value(client, "side", "both").await?;
+    wait_idle(client).await?;
+    set_value(client, "moves-input", "1 3 7 2").await?;
+    click(client, "load-moves").await?;
+    wait_idle(client).await?;
+    check_board(client, &igisoro, None).await?;
+    click_pit(client, "S", 11).await?;
+    wait_idle(client).await?;
+    let choice = client.find(Locator::Id("choice")).await?;
+    assert!(choice.is_displayed().await?, "the first capture asks");
+    click(client, "choice-take").await?;
+    assert!(choice.is_displayed().await?, "the second capture asks");
+    click(client, "choice-pass").await?;
+    wait_idle(client).await?;
+    let moves = check_board(client, &igisoro, None).await?;
+    assert_eq!(moves.last().map(String::as_str), Some("11xp"));
+    Ok(())
+}
+
+/// A slow animation caught mid-move, then skipped.
+async fn catch_a_relay(client: &Client) -> TestResult {
+    let women = Variant::load("isolo-women").unwrap();
+    set_value(client, "variant", "isolo-women").await?;
+    wait_idle(client).await?;
+    set_value(client, "speed", "20").await?;
+    click_pit(client, "S", 1).await?;
+    tokio::time::sleep(Duration::from_millis(1800)).await;
+    let caption = script(
+        client,
+        "return document.getElementById('caption').textContent",
+    )
+    .await?;
+    assert!(caption.as_str().unwrap().starts_with("Lap "), "{caption}");
+    screenshot(client, "relay.png").await?;
+    click(client, "skip").await?;
+    wait_idle(client).await?;
+    check_board(client, &women, None).await?;
+    Ok(())
+}
+
+/// The move list jumps to a position; undo and redo step through the line.
+async fn move_list_undo_redo(client: &Client, moves: &[String]) -> TestResult {
+    let women = Variant::load("isolo-women").unwrap();
+    set_value(client, "side", "both").await?;
+    set_value(client, "moves-input", &moves.join(" ")).await?;
+    click(client, "load-moves").await?;
+    wait_idle(client).await?;
+    client
+        .find(Locator::Css("#movelist li[data-ply=\"2\"]"))
+        .await?
+        .click()
+        .await?;
+    wait_idle(client).await?;
+    let expected = cli_json(&[
+        "apply",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        &moves[..2].join(" "),
+        "--json",
+    ]);
+    assert_eq!(shown(client).await?["position"], expected["position"]);
+    click(client, "redo").await?;
+    wait_idle(client).await?;
+    let expected = cli_json(&[
+        "apply",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        &moves[..3].join(" "),
+        "--json",
+    ]);
+    assert_eq!(shown(client).await?["position"], expected["position"]);
+    click(client, "undo").await?;
+    click(client, "undo").await?;
+    wait_idle(client).await?;
+    let start = women.format_position(&women.start());
+    let expected = cli_json(&[
+        "apply",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        &moves[..1].join(" "),
+        "--json",
+    ]);
+    assert_eq!(
+        shown(client).await?["position"],
+        expected["position"],
+        "from {start}"
+    );
+    Ok(())
+}
+
+async fn scenario(client: &Client, server: &Server) -> TestResult {
+    let moves = play_a_game_by_clicks(client, server).await?;
+    eprintln!("game by clicks: {} plies: {}", moves.len(), moves.join(" "));
+    move_list_undo_redo(client, &moves).await?;
+    choose_take_then_pass(client).await?;
+    catch_a_relay(client).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and ChromeDriver (tests/browser/setup.sh, as root); .ci/run runs it"]
+async fn the_page_plays_a_game_by_clicks_in_chromium() {
+    let status = Command::new("tests/browser/setup.sh")
+        .status()
+        .expect("setup.sh runs");
+    assert!(status.success(), "Chromium and ChromeDriver are installed");
+    let server = Server::start(&["--max-time-ms", "3000"]);
+    let driver = Driver::start();
+    let profile = std::env::temp_dir().join(format!("isolo-ai-chromium-{}", std::process::id()));
+    let client = connect(&driver, &profile)
+        .await
+        .expect("a WebDriver session");
+    let outcome = scenario(&client, &server).await;
+    // End the session (and the browser) before judging, pass or fail.
+    let closed = client.close().await;
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&profile);
+    if let Err(e) = outcome {
+        panic!("{e}");
+    }
+    closed.expect("the WebDriver session ends");
+}
