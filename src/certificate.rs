@@ -1,5 +1,6 @@
-//! Proof certificates: a proven win or loss written as the winner's strategy, and a
-//! checker that needs nothing but the rules to confirm it.
+//! Proof certificates: a proven win or loss written as the winner's strategy, a proven
+//! draw as each side's strategy that never loses, and a checker that needs nothing but
+//! the rules to confirm them.
 //!
 //! A certificate is UTF-8 text, one record a line (gzip-compressed where its file name
 //! ends in `.gz`):
@@ -26,6 +27,26 @@
 //! legal move. No line may return to a position on itself (the loser could repeat), nor
 //! reach a position for the third time counting the game before the root (a draw). So
 //! a certificate that checks is a proof whatever search made it.
+//!
+//! A draw's certificate has `draw` where a win's has `winner`, then two sections:
+//!
+//! ```text
+//! draw
+//! holds S                        a set of positions South never has to leave:
+//! <position> <move>              where South is to move, South's move, into the set
+//! <position> *                   where North is, every North move stays in the set
+//! holds N                        the same for North
+//! ...
+//! end <count>                    the number of position lines of both sections
+//! ```
+//!
+//! The checker confirms that the root is in both sets, that each given move is legal
+//! and stays in its set, that every distinct result of the other side's moves at a `*`
+//! position is in the set, and that no position appears twice. Then from the root each
+//! side can play forever inside its set, never without a move: it never loses, whatever
+//! the other plays; the game is drawn (by repetition, the only other way it ends) or
+//! won by it if the other side runs out of moves. Neither side can force a win: a draw,
+//! whatever the game before the root.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -63,19 +84,7 @@ pub struct Certificate {
 impl Certificate {
     /// Writes the certificate in the format above.
     pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let variant =
-            Variant::new(self.rules.clone()).map_err(|e| std::io::Error::other(e.to_string()))?;
-        writeln!(out, "{FORMAT_LINE}")?;
-        writeln!(out, "rules")?;
-        out.write_all(self.rules.to_toml().as_bytes())?;
-        writeln!(out, "end rules")?;
-        writeln!(out, "start {}", variant.format_position(&self.start))?;
-        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
-        writeln!(
-            out,
-            "moves{}",
-            moves.iter().map(|m| format!(" {m}")).collect::<String>()
-        )?;
+        let variant = write_header(out, &self.rules, &self.start, &self.moves)?;
         writeln!(out, "winner {}", self.winner.letter())?;
         if let Some(plies) = self.plies {
             writeln!(out, "plies {plies}")?;
@@ -88,9 +97,7 @@ impl Certificate {
 
     /// The certificate gzip-compressed, as a `.gz` file holds it.
     pub fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
-        let mut packed = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        self.write(&mut packed)?;
-        packed.finish()
+        gzip(|out| self.write(out))
     }
 
     /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
@@ -103,85 +110,252 @@ impl Certificate {
         out.flush()
     }
 
-    /// Reads a certificate file, gzip-compressed or not (told by its first bytes); the
-    /// error says what is wrong, without the file's name.
+    /// Reads a win's or loss's certificate file, gzip-compressed or not (told by its
+    /// first bytes); the error says what is wrong, without the file's name.
     pub fn load(path: &Path) -> Result<Certificate, String> {
-        let cannot = |e: std::io::Error| format!("cannot read: {e}");
-        let mut file = BufReader::new(File::open(path).map_err(cannot)?);
-        if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
-            Certificate::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
-        } else {
-            Certificate::read(&mut file)
+        match Proof::load(path)? {
+            Proof::Win(certificate) => Ok(certificate),
+            Proof::Draw(_) => Err("a draw's certificate, not a win's".into()),
         }
     }
 
-    /// Reads a certificate; the error names the line and what is wrong with it.
+    /// Reads a win's or loss's certificate; the error names the line and what is wrong.
     pub fn read(input: &mut dyn BufRead) -> Result<Certificate, String> {
-        let mut lines = Lines { input, number: 0 };
-        let first = lines.next_line()?;
-        if first != FORMAT_LINE {
-            return Err(format!(
-                "line 1: not a certificate of this format (expected '{FORMAT_LINE}')"
-            ));
+        match Proof::read(input)? {
+            Proof::Win(certificate) => Ok(certificate),
+            Proof::Draw(_) => Err("a draw's certificate, not a win's".into()),
         }
-        lines.expect_exact("rules")?;
-        let mut toml = String::new();
+    }
+}
+
+/// What every certificate opens with: the rules, the start and the moves to the root.
+struct Header {
+    rules: Rules,
+    variant: Variant,
+    start: Board,
+    moves: Vec<Move>,
+}
+
+fn read_header(lines: &mut Lines) -> Result<Header, String> {
+    let first = lines.next_line()?;
+    if first != FORMAT_LINE {
+        return Err(format!(
+            "line 1: not a certificate of this format (expected '{FORMAT_LINE}')"
+        ));
+    }
+    lines.expect_exact("rules")?;
+    let mut toml = String::new();
+    loop {
+        let line = lines.next_line()?;
+        if line == "end rules" {
+            break;
+        }
+        toml.push_str(&line);
+        toml.push('\n');
+    }
+    let rules = Rules::from_toml(&toml, "certificate").map_err(|e| format!("rules: {e}"))?;
+    let variant = Variant::new(rules.clone()).map_err(|e| format!("rules: {e}"))?;
+    let start = lines.field("start", |t| {
+        variant.parse_position(t).map_err(|e| e.to_string())
+    })?;
+    let moves = lines.field("moves", |t| {
+        crate::rules::notation::split_moves(t)
+            .into_iter()
+            .map(|m| variant.parse_move(m).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<Move>, String>>()
+    })?;
+    Ok(Header {
+        rules,
+        variant,
+        start,
+        moves,
+    })
+}
+
+/// A win's body: `winner`, optional `plies`, the strategy lines, `end`.
+fn read_win(lines: &mut Lines, header: Header, winner_line: &str) -> Result<Certificate, String> {
+    let winner = crate::rules::notation::parse_side(winner_line)
+        .map_err(|e| lines.error(&format!("winner: {e}")))?;
+    let mut plies = None;
+    let mut strategy = Vec::new();
+    loop {
+        let line = lines.next_line()?;
+        if let Some(count) = line.strip_prefix("plies ") {
+            if plies.is_some() || !strategy.is_empty() {
+                return Err(lines.error("'plies' must come once, before the positions"));
+            }
+            plies = Some(count.parse().map_err(|_| lines.error("bad ply count"))?);
+        } else if let Some(count) = line.strip_prefix("end ") {
+            lines.check_count(count, strategy.len())?;
+            break;
+        } else {
+            strategy
+                .push(parse_strategy_line(&header.variant, &line).map_err(|e| lines.error(&e))?);
+        }
+    }
+    Ok(Certificate {
+        rules: header.rules,
+        start: header.start,
+        moves: header.moves,
+        winner,
+        plies,
+        strategy,
+    })
+}
+
+/// A draw's body: `holds S`, its lines, `holds N`, its lines, `end`.
+fn read_draw(lines: &mut Lines, header: Header) -> Result<DrawCertificate, String> {
+    let mut holds: [Vec<(Board, Option<Move>)>; 2] = [Vec::new(), Vec::new()];
+    for side in Side::BOTH {
+        lines.expect_exact(&format!("holds {}", side.letter()))?;
         loop {
-            let line = lines.next_line()?;
-            if line == "end rules" {
+            let line = lines.peek_line()?;
+            if line.starts_with("holds ") || line.starts_with("end ") {
                 break;
             }
-            toml.push_str(&line);
-            toml.push('\n');
-        }
-        let rules = Rules::from_toml(&toml, "certificate").map_err(|e| format!("rules: {e}"))?;
-        let variant = Variant::new(rules.clone()).map_err(|e| format!("rules: {e}"))?;
-        let start = lines.field("start", |t| {
-            variant.parse_position(t).map_err(|e| e.to_string())
-        })?;
-        let moves = lines.field("moves", |t| {
-            crate::rules::notation::split_moves(t)
-                .into_iter()
-                .map(|m| variant.parse_move(m).map_err(|e| e.to_string()))
-                .collect::<Result<Vec<Move>, String>>()
-        })?;
-        let winner = lines.field("winner", |t| {
-            crate::rules::notation::parse_side(t).map_err(|e| e.to_string())
-        })?;
-        let mut plies = None;
-        let mut strategy = Vec::new();
-        loop {
             let line = lines.next_line()?;
-            if let Some(count) = line.strip_prefix("plies ") {
-                if plies.is_some() || !strategy.is_empty() {
-                    return Err(lines.error("'plies' must come once, before the positions"));
-                }
-                plies = Some(count.parse().map_err(|_| lines.error("bad ply count"))?);
-            } else if let Some(count) = line.strip_prefix("end ") {
-                let count: usize = count.parse().map_err(|_| lines.error("bad count"))?;
-                if count != strategy.len() {
-                    return Err(lines.error(&format!(
-                        "the certificate has {} position lines, its end says {count}",
-                        strategy.len()
-                    )));
-                }
-                break;
-            } else {
-                strategy.push(parse_strategy_line(&variant, &line).map_err(|e| lines.error(&e))?);
+            let entry = match line.strip_suffix(" *") {
+                Some(position) => header
+                    .variant
+                    .parse_position(position)
+                    .map(|b| (b, None))
+                    .map_err(|e| e.to_string()),
+                None => parse_strategy_line(&header.variant, &line).map(|(b, m)| (b, Some(m))),
+            };
+            holds[side as usize].push(entry.map_err(|e| lines.error(&e))?);
+        }
+    }
+    let line = lines.next_line()?;
+    let Some(count) = line.strip_prefix("end ") else {
+        return Err(lines.error("expected 'end <count>'"));
+    };
+    lines.check_count(count, holds[0].len() + holds[1].len())?;
+    Ok(DrawCertificate {
+        rules: header.rules,
+        start: header.start,
+        moves: header.moves,
+        holds,
+    })
+}
+
+/// A proven draw: each side's strategy that never loses (see the module's notes).
+pub struct DrawCertificate {
+    /// The rules.
+    pub rules: Rules,
+    /// Where the game starts.
+    pub start: Board,
+    /// The moves from `start` to the proven position.
+    pub moves: Vec<Move>,
+    /// `holds[side]`: a set of positions `side` never has to leave, each with `side`'s
+    /// move where it is to move, and none where the other side is.
+    pub holds: [Vec<(Board, Option<Move>)>; 2],
+}
+
+impl DrawCertificate {
+    /// Writes the certificate in the format above.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let variant = write_header(out, &self.rules, &self.start, &self.moves)?;
+        writeln!(out, "draw")?;
+        for side in Side::BOTH {
+            writeln!(out, "holds {}", side.letter())?;
+            for (board, mv) in &self.holds[side as usize] {
+                let mv = mv.as_ref().map_or("*".to_string(), Move::to_string);
+                writeln!(out, "{} {mv}", variant.format_position(board))?;
             }
         }
+        writeln!(out, "end {}", self.holds[0].len() + self.holds[1].len())
+    }
+
+    /// The certificate gzip-compressed, as a `.gz` file holds it.
+    pub fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
+        gzip(|out| self.write(out))
+    }
+}
+
+/// What `write` writes, gzip-compressed.
+fn gzip(write: impl Fn(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Vec<u8>> {
+    let mut packed = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    write(&mut packed)?;
+    packed.finish()
+}
+
+/// A certificate of either kind.
+pub enum Proof {
+    /// A win or loss.
+    Win(Certificate),
+    /// A draw.
+    Draw(DrawCertificate),
+}
+
+impl Proof {
+    /// Reads a certificate of either kind; the error names the line and what is wrong.
+    pub fn read(input: &mut dyn BufRead) -> Result<Proof, String> {
+        let mut lines = Lines {
+            input,
+            number: 0,
+            peeked: None,
+        };
+        let header = read_header(&mut lines)?;
+        let line = lines.next_line()?;
+        let proof = if line == "draw" {
+            Proof::Draw(read_draw(&mut lines, header)?)
+        } else if let Some(winner) = line.strip_prefix("winner ") {
+            Proof::Win(read_win(&mut lines, header, winner)?)
+        } else {
+            return Err(lines.error("expected 'winner <S|N>' or 'draw'"));
+        };
         if lines.next_line().is_ok() {
             return Err(lines.error("text after the end line"));
         }
-        Ok(Certificate {
-            rules,
-            start,
-            moves,
-            winner,
-            plies,
-            strategy,
-        })
+        Ok(proof)
     }
+
+    /// Reads a certificate file of either kind, gzip-compressed or not.
+    pub fn load(path: &Path) -> Result<Proof, String> {
+        let cannot = |e: std::io::Error| format!("cannot read: {e}");
+        let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+        if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
+            Proof::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
+        } else {
+            Proof::read(&mut file)
+        }
+    }
+
+    /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let write = |out: &mut dyn Write| match self {
+            Proof::Win(c) => c.write(out),
+            Proof::Draw(c) => c.write(out),
+        };
+        if path.extension().is_some_and(|e| e == "gz") {
+            return std::fs::write(path, gzip(write)?);
+        }
+        let mut out = BufWriter::new(File::create(path)?);
+        write(&mut out)?;
+        out.flush()
+    }
+}
+
+/// Writes the format line, the rules, the start and the moves; returns the variant.
+fn write_header(
+    out: &mut dyn Write,
+    rules: &Rules,
+    start: &Board,
+    moves: &[Move],
+) -> std::io::Result<Variant> {
+    let variant = Variant::new(rules.clone()).map_err(|e| std::io::Error::other(e.to_string()))?;
+    writeln!(out, "{FORMAT_LINE}")?;
+    writeln!(out, "rules")?;
+    out.write_all(rules.to_toml().as_bytes())?;
+    writeln!(out, "end rules")?;
+    writeln!(out, "start {}", variant.format_position(start))?;
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+    writeln!(
+        out,
+        "moves{}",
+        moves.iter().map(|m| format!(" {m}")).collect::<String>()
+    )?;
+    Ok(variant)
 }
 
 /// `<position> <move>`: the position's two or three fields, then the move.
@@ -201,10 +375,43 @@ fn parse_strategy_line(variant: &Variant, line: &str) -> Result<(Board, Move), S
 struct Lines<'a> {
     input: &'a mut dyn BufRead,
     number: usize,
+    /// A line read ahead by `peek_line`, not yet counted.
+    peeked: Option<String>,
 }
 
 impl Lines<'_> {
+    /// The next line, left to be read again by `next_line`.
+    fn peek_line(&mut self) -> Result<&str, String> {
+        if self.peeked.is_none() {
+            let line = self.read_line()?;
+            self.number -= 1;
+            self.peeked = Some(line);
+        }
+        Ok(self.peeked.as_deref().expect("just read"))
+    }
+
     fn next_line(&mut self) -> Result<String, String> {
+        match self.peeked.take() {
+            Some(line) => {
+                self.number += 1;
+                Ok(line)
+            }
+            None => self.read_line(),
+        }
+    }
+
+    /// `end <count>` against the lines read.
+    fn check_count(&self, count: &str, lines: usize) -> Result<(), String> {
+        let count: usize = count.parse().map_err(|_| self.error("bad count"))?;
+        if count != lines {
+            return Err(self.error(&format!(
+                "the certificate has {lines} position lines, its end says {count}"
+            )));
+        }
+        Ok(())
+    }
+
+    fn read_line(&mut self) -> Result<String, String> {
         let mut line = String::new();
         let read = (&mut *self.input)
             .take(MAX_LINE_BYTES + 1)
@@ -438,5 +645,122 @@ impl Walker<'_> {
             next: 0,
             deepest: 0,
         })
+    }
+}
+
+/// What a draw's certificate that checks proves.
+#[derive(Clone, Debug)]
+pub struct CheckedDraw {
+    /// The proven position.
+    pub root: Board,
+    /// Its text.
+    pub root_text: String,
+    /// The size of each side's set, South's first.
+    pub positions: [usize; 2],
+}
+
+/// Checks a draw's certificate with the rules alone; the error names the position where
+/// a side's set fails and why.
+pub fn check_draw(certificate: &DrawCertificate) -> Result<CheckedDraw, String> {
+    let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
+    let mut game = Game::new(&variant, certificate.start);
+    for (i, mv) in certificate.moves.iter().enumerate() {
+        game.play_move(mv)
+            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
+    }
+    let root = *game.board();
+    for side in Side::BOTH {
+        check_holds(&variant, &root, side, &certificate.holds[side as usize])?;
+    }
+    Ok(CheckedDraw {
+        root,
+        root_text: variant.format_position(&root),
+        positions: certificate.holds.each_ref().map(Vec::len),
+    })
+}
+
+/// Checks that `side` can stay in its set from `root` forever, never without a move.
+fn check_holds(
+    variant: &Variant,
+    root: &Board,
+    side: Side,
+    holds: &[(Board, Option<Move>)],
+) -> Result<(), String> {
+    let text = |b: &Board| variant.format_position(b);
+    let mut set: HashMap<Board, Option<&Move>> = HashMap::with_capacity(holds.len());
+    for (board, mv) in holds {
+        if set.insert(*board, mv.as_ref()).is_some() {
+            return Err(format!("{side}'s set gives {} twice", text(board)));
+        }
+    }
+    if !set.contains_key(root) {
+        return Err(format!(
+            "{side}'s set does not hold the root {}",
+            text(root)
+        ));
+    }
+    for (board, mv) in &set {
+        match (board.to_move() == side, mv) {
+            (true, Some(mv)) => {
+                let Some(played) = variant.play_move(board, mv) else {
+                    return Err(format!(
+                        "{side}'s move {mv} at {} is not legal",
+                        text(board)
+                    ));
+                };
+                if !set.contains_key(&played.child) {
+                    return Err(format!(
+                        "{side}'s move {mv} at {} leaves its set (to {})",
+                        text(board),
+                        text(&played.child)
+                    ));
+                }
+            }
+            (true, None) => {
+                return Err(format!(
+                    "{side}'s set gives no move at {}, where {side} is to move",
+                    text(board)
+                ))
+            }
+            (false, Some(mv)) => {
+                return Err(format!(
+                    "{side}'s set gives the move {mv} at {}, where the other side is to move",
+                    text(board)
+                ))
+            }
+            (false, None) => {
+                let mut outside = None;
+                variant.for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                    if outside.is_none() && !set.contains_key(&m.child) {
+                        outside = Some((m.mv(), m.child));
+                    }
+                });
+                if let Some((mv, child)) = outside {
+                    return Err(format!(
+                        "the move {mv} at {} leaves {side}'s set (to {})",
+                        text(board),
+                        text(&child)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a certificate of either kind proves.
+#[derive(Clone, Debug)]
+pub enum CheckedProof {
+    /// A win or loss.
+    Win(Checked),
+    /// A draw.
+    Draw(CheckedDraw),
+}
+
+/// Checks a certificate of either kind.
+pub fn check_proof(proof: &Proof) -> Result<CheckedProof, String> {
+    match proof {
+        Proof::Win(c) => check(c).map(CheckedProof::Win),
+        Proof::Draw(c) => check_draw(c).map(CheckedProof::Draw),
     }
 }

@@ -36,7 +36,8 @@ pub struct RetroLimits {
     pub positions: usize,
     /// Wall time for listing them.
     pub time: Option<Duration>,
-    /// Whether to read the winner's strategy after a win or loss (for a certificate).
+    /// Whether to read the winner's strategy after a win or loss, or each side's
+    /// strategy that never loses after a draw (for a certificate).
     pub strategy: bool,
 }
 
@@ -52,6 +53,9 @@ pub enum RetroVerdict {
     /// Not determined from the positions listed.
     Unknown,
 }
+
+/// The positions one side keeps to, each with its move where it is to move.
+pub type Holding = Vec<(Board, Option<Move>)>;
 
 /// The analysis' answer.
 #[derive(Clone, Debug)]
@@ -69,6 +73,9 @@ pub struct RetroResult {
     /// For a win or loss, when asked: the winner's move at each of its positions in the
     /// proof.
     pub strategy: Option<Vec<(Board, Move)>>,
+    /// For a draw, when asked: each side's set of positions it never has to leave, South's
+    /// first, with its move where it is to move (see `certificate::DrawCertificate`).
+    pub holds: Option<[Holding; 2]>,
 }
 
 /// The reachable graph: positions by index, the moves of the listed ones, and the moves
@@ -251,6 +258,53 @@ impl Graph {
     }
 }
 
+impl Graph {
+    /// The positions `side` keeps to from the root outside `attacker`, the other side's
+    /// pessimistic attractor: at its own, a move that stays outside (one exists, or the
+    /// position would be in it); at the other's, every move stays outside (all listed:
+    /// a cut list there counts as in the attractor).
+    fn holding(
+        &self,
+        variant: &Variant,
+        side: Side,
+        attacker: &[u32],
+    ) -> Vec<(Board, Option<Move>)> {
+        let mut holds = Vec::new();
+        let mut seen = HashSet::from([0usize]);
+        let mut todo = vec![0usize];
+        while let Some(node) = todo.pop() {
+            debug_assert!(attacker[node] == 0 && node < self.expanded());
+            let board = &self.boards[node];
+            let next: Vec<usize> = if board.to_move() == side {
+                let stay = self
+                    .children_of(node)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| attacker[c] == 0)
+                    .expect("a position outside the attractor has a move that stays out");
+                let target = self.boards[stay].hash();
+                let mv = searched_moves(variant, board)
+                    .0
+                    .into_iter()
+                    .find(|m| m.child.hash() == target)
+                    .map(|m| m.mv)
+                    .expect("the graph's moves are the list's");
+                holds.push((*board, Some(mv)));
+                vec![stay]
+            } else {
+                holds.push((*board, None));
+                self.children_of(node).iter().map(|&c| c as usize).collect()
+            };
+            for c in next {
+                if seen.insert(c) {
+                    todo.push(c);
+                }
+            }
+        }
+        holds
+    }
+}
+
 /// Analyses the positions reachable from `board` within `limits`.
 pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResult {
     let started = Instant::now();
@@ -272,10 +326,18 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
             break;
         }
     }
-    if verdict == RetroVerdict::Unknown
-        && (complete || Side::BOTH.iter().all(|&x| graph.attractor(x, true)[0] == 0))
-    {
-        verdict = RetroVerdict::Draw;
+    let mut holds = None;
+    if verdict == RetroVerdict::Unknown {
+        // Complete, the pessimistic attractors are the exact ones, just found empty at
+        // the root.
+        let attackers = Side::BOTH.map(|x| graph.attractor(x, true));
+        if attackers.iter().all(|rank| rank[0] == 0) {
+            verdict = RetroVerdict::Draw;
+            holds = limits.strategy.then(|| {
+                Side::BOTH
+                    .map(|side| graph.holding(variant, side, &attackers[side.opponent() as usize]))
+            });
+        }
     }
     RetroResult {
         verdict,
@@ -284,5 +346,6 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
         complete,
         time: started.elapsed(),
         strategy,
+        holds,
     }
 }

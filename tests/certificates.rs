@@ -6,7 +6,7 @@ mod common;
 
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
-use isolo_ai::certificate::{check, Certificate};
+use isolo_ai::certificate::{check, check_draw, check_proof, Certificate, DrawCertificate, Proof};
 use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
 use isolo_ai::rules::{Board, Move, Side, Variant};
 use isolo_ai::solve::{Prover, Verdict};
@@ -344,7 +344,8 @@ fn solve_writes_certificates_that_check_proof_accepts() {
 }
 
 /// Retrograde analysis agrees with exhaustive minimax, its wins and losses come with
-/// certificates that check, and its draws are positions minimax finds no result in.
+/// certificates that check, and its draws are positions minimax finds no result in,
+/// with draw certificates that check.
 #[test]
 fn retrograde_values_agree_with_brute_force_and_certify() {
     use isolo_ai::retrograde::{solve as retro, RetroLimits, RetroVerdict};
@@ -362,6 +363,14 @@ fn retrograde_values_agree_with_brute_force_and_certify() {
             (RetroVerdict::Win, Known::Win(_) | Known::Open) => board.to_move(),
             (RetroVerdict::Loss, Known::Loss(_) | Known::Open) => board.to_move().opponent(),
             (RetroVerdict::Draw, Known::Open) => {
+                let holds = result.holds.unwrap();
+                let draw = DrawCertificate {
+                    rules: variant.rules().clone(),
+                    start: board,
+                    moves: Vec::new(),
+                    holds,
+                };
+                check_draw(&draw).unwrap_or_else(|e| panic!("{position}: draw: {e}"));
                 draws += 1;
                 continue;
             }
@@ -395,6 +404,7 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
     .unwrap();
     let rules = rules.display().to_string();
     for method in ["retro", "auto"] {
+        let proof = dir.join(format!("{method}.proof.gz"));
         let json = isolo_json(&[
             "solve",
             "--variant",
@@ -404,6 +414,8 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
             "--json",
             "--time-ms",
             "60000",
+            "--certificate",
+            proof.to_str().unwrap(),
         ]);
         assert_eq!(
             (json["result"].as_str(), json["method"].as_str()),
@@ -411,7 +423,13 @@ fn solve_proves_a_draw_by_retrograde_analysis() {
             "{json}"
         );
         assert_eq!(json["complete"], true);
+        assert_eq!(json["certificate"]["result"], "draw", "{json}");
+        let checked = isolo_json(&["check-proof", proof.to_str().unwrap(), "--json"]);
+        assert_eq!(checked["result"], "draw");
+        assert_eq!(checked["position"], "17,1/0,1/1,0/1,17 S SN");
+        assert!(checked["holds"]["S"].as_u64().unwrap() > 100, "{checked}");
     }
+    draw_tamper_corpus(&std::fs::read(dir.join("retro.proof.gz")).unwrap());
     // After moves, a retrograde win stands where its strategy checks against the game.
     let out = isolo(&[
         "solve",
@@ -501,6 +519,98 @@ fn solve_table_writes_markdown_csv_and_certificates_that_check() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Edits of a draw's certificate, each refused with its reason.
+fn draw_tamper_corpus(packed: &[u8]) {
+    use std::io::Read;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(packed)
+        .read_to_string(&mut text)
+        .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+    let (holds_s, holds_n) = (at("holds S"), at("holds N"));
+    let count = lines.len() - holds_s - 3;
+    let with = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        edit(&mut l);
+        l.join("\n") + "\n"
+    };
+    let south_star = (holds_s..holds_n)
+        .find(|&i| lines[i].ends_with(" *"))
+        .unwrap();
+    let north_star = (holds_n..lines.len())
+        .find(|&i| lines[i].ends_with(" *"))
+        .unwrap();
+    let cases: Vec<(String, &str)> = vec![
+        // The root's line gone from South's set.
+        (
+            with(&|l| {
+                l.remove(holds_s + 1);
+                *l.last_mut().unwrap() = format!("end {}", count - 1);
+            }),
+            "",
+        ),
+        // A North position of South's set gone: some line leaves the set.
+        (
+            with(&|l| {
+                l.remove(south_star);
+                *l.last_mut().unwrap() = format!("end {}", count - 1);
+            }),
+            "leaves",
+        ),
+        // South's move at the root replaced by a pass mark.
+        (
+            with(&|l| {
+                let (position, _) = l[holds_s + 1].rsplit_once(' ').unwrap();
+                l[holds_s + 1] = format!("{position} *");
+            }),
+            "gives no move at",
+        ),
+        // A move given where the other side is to move.
+        (
+            with(&|l| {
+                let (position, _) = l[north_star].rsplit_once(' ').unwrap();
+                l[north_star] = format!("{position} 1");
+            }),
+            "where the other side is to move",
+        ),
+        // An illegal move (pit 4 is empty for South at the root in overture).
+        (
+            with(&|l| {
+                let (position, _) = l[holds_s + 1].rsplit_once(' ').unwrap();
+                l[holds_s + 1] = format!("{position} 1");
+            }),
+            "",
+        ),
+        (
+            with(&|l| {
+                l.insert(holds_n + 1, l[holds_n + 1].clone());
+                *l.last_mut().unwrap() = format!("end {}", count + 1);
+            }),
+            "twice",
+        ),
+        (
+            with(&|l| *l.last_mut().unwrap() = format!("end {}", count + 1)),
+            "its end says",
+        ),
+        (
+            with(&|l| l[holds_n] = "holds X".into()),
+            "expected 'holds N'",
+        ),
+        (
+            with(&|l| l[holds_s - 1] = "drawn".into()),
+            "expected 'winner <S|N>' or 'draw'",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let result = Proof::read(&mut bad.as_bytes()).and_then(|p| check_proof(&p));
+        match result {
+            Ok(_) => panic!("accepted: expected an error with '{expected}'"),
+            Err(e) => assert!(e.contains(expected), "'{e}' lacks '{expected}'"),
+        }
+    }
+}
+
 /// Every certificate committed under docs/proofs checks (the published results).
 #[test]
 fn committed_certificates_check() {
@@ -516,9 +626,8 @@ fn committed_certificates_check() {
         if !path.to_string_lossy().ends_with(".proof.gz") {
             continue;
         }
-        let certificate =
-            Certificate::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        check(&certificate).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let proof = Proof::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check_proof(&proof).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         checked += 1;
     }
     println!("{checked} certificates checked");

@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::certificate::{self, Certificate, Checked};
+use isolo_ai::certificate::{self, Certificate, Checked, CheckedDraw, CheckedProof, Proof};
 
 #[derive(Args, Debug)]
 pub struct CheckProofArgs {
@@ -19,11 +19,42 @@ pub struct CheckProofArgs {
 }
 
 pub fn run(args: &CheckProofArgs) -> CliResult {
-    let checked = read_and_check(&args.file)?;
+    let path = &args.file;
+    let fail = |e: String| CliError(format!("{}: {e}", path.display()));
+    let proof = Proof::load(path).map_err(fail)?;
+    let checked =
+        certificate::check_proof(&proof).map_err(|e| fail(format!("not a proof: {e}")))?;
+    let (json, text) = match &checked {
+        CheckedProof::Win(c) => (checked_json(c), describe(c)),
+        CheckedProof::Draw(c) => (draw_json(c), describe_draw(c)),
+    };
     if args.json {
-        return emit_json(&checked_json(&checked));
+        return emit_json(&json);
     }
-    emit(&format!("valid: {}\n", describe(&checked)))
+    emit(&format!("valid: {text}\n"))
+}
+
+/// One line saying what a checked draw's certificate proves.
+pub fn describe_draw(checked: &CheckedDraw) -> String {
+    let [south, north] = checked.positions;
+    format!(
+        "draw at {}: South keeps to a set of {} and North to one of {}, never without a move, so neither side can force a win",
+        checked.root_text,
+        super::plural(south as u64, "position", "positions"),
+        super::plural(north as u64, "position", "positions"),
+    )
+}
+
+/// The JSON fields of a checked draw's certificate.
+pub fn draw_json(checked: &CheckedDraw) -> serde_json::Value {
+    json!({
+        "valid": true,
+        "position": checked.root_text,
+        "result": "draw",
+        "winner": null,
+        "positions": checked.positions[0] + checked.positions[1],
+        "holds": {"S": checked.positions[0], "N": checked.positions[1]},
+    })
 }
 
 /// Reads and checks a certificate file; the error names the file and what failed.
@@ -38,6 +69,23 @@ pub fn write(path: &Path, certificate: &Certificate) -> Result<(), CliError> {
     certificate
         .save(path)
         .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))
+}
+
+/// Writes a draw's certificate to `path` and checks the file written.
+pub fn write_draw(path: &Path, proof: Proof) -> Result<CheckedDraw, CliError> {
+    proof
+        .save(path)
+        .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))?;
+    let fail = |e: String| {
+        CliError(format!(
+            "--certificate: the certificate written fails its check: {}: {e}",
+            path.display()
+        ))
+    };
+    match certificate::check_proof(&Proof::load(path).map_err(fail)?).map_err(fail)? {
+        CheckedProof::Draw(checked) => Ok(checked),
+        CheckedProof::Win(_) => Err(fail("not a draw's certificate".into())),
+    }
 }
 
 /// One line saying what a checked certificate proves.

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_ai::certificate::Certificate;
+use isolo_ai::certificate::{Certificate, DrawCertificate, Proof};
 use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
 use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_ai::rules::{Board, Move, Side, Variant};
@@ -586,10 +586,13 @@ fn solve_retro(
         _ => None,
     };
     let certificate = match &args.certificate {
-        Some(_) if result.verdict == RetroVerdict::Draw => Some(Certified {
-            text: "no certificate: certificates prove wins and losses, not draws\n".into(),
-            json: serde_json::Value::Null,
-        }),
+        Some(path) if result.verdict == RetroVerdict::Draw => {
+            let holds = result
+                .holds
+                .clone()
+                .expect("a draw's strategies were asked for");
+            Some(certify_draw(path, variant, root, holds)?)
+        }
         Some(_) => {
             let strategy = result.strategy.clone().unwrap_or_default();
             Some(certify(args, variant, root, winner, length, Ok(strategy))?)
@@ -673,6 +676,35 @@ fn retro_win_holds(variant: &Variant, root: &Root, result: &retrograde::RetroRes
 struct Certified {
     text: String,
     json: serde_json::Value,
+}
+
+/// Writes the certificate of a proven draw and checks the file written.
+fn certify_draw(
+    path: &std::path::Path,
+    variant: &Variant,
+    root: &Root,
+    holds: [isolo_ai::retrograde::Holding; 2],
+) -> Result<Certified, CliError> {
+    let proof = Proof::Draw(DrawCertificate {
+        rules: variant.rules().clone(),
+        start: root.start,
+        moves: root.moves.clone(),
+        holds,
+    });
+    let checked = super::check_proof::write_draw(path, proof)?;
+    let bytes = super::check_proof::file_bytes(path);
+    let mut json = super::check_proof::draw_json(&checked);
+    json["path"] = json!(path.display().to_string());
+    json["bytes"] = json!(bytes);
+    Ok(Certified {
+        text: format!(
+            "certificate {} ({bytes} bytes), checked: South holds {} positions, North {}\n",
+            path.display(),
+            checked.positions[0],
+            checked.positions[1]
+        ),
+        json,
+    })
 }
 
 /// Writes the certificate of a proven result (`winner`: `None` for an unknown result,

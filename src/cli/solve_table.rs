@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::certificate::{self, Certificate};
+use isolo_ai::certificate::{self, Certificate, DrawCertificate};
 use isolo_ai::dfpn::{self, DfpnLimits, DfpnVerdict};
 use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_ai::rules::variant::{pattern_start, preset_family};
@@ -67,6 +67,10 @@ const SEEDS_RANGE: std::ops::RangeInclusive<u8> = 1..=8;
 
 /// The share of a cell's time the alpha-beta prover gets for an exact length.
 const AB_SHARE: u32 = 4;
+
+/// Position lines past which a draw gets no certificate in the table (its two sets can
+/// hold millions of positions where retrograde analysis listed tens of millions).
+const DRAW_CERTIFICATE_CAP: usize = 2_000_000;
 
 /// Positions past which the alpha-beta prover's proof is not walked for a certificate.
 const AB_CERTIFICATE_CAP: usize = 500_000;
@@ -306,8 +310,9 @@ fn solve_cell(
                 RetroVerdict::Win => true,
                 RetroVerdict::Loss => false,
                 RetroVerdict::Draw | RetroVerdict::Unknown => {
-                    if retro.verdict == RetroVerdict::Draw {
+                    if let Some(holds) = retro.holds {
                         cell.value = Value::Draw;
+                        certify_draw(args, &variant, &board, holds, &mut cell)?;
                     }
                     cell.time = started.elapsed();
                     return Ok(cell);
@@ -357,6 +362,43 @@ fn certify(
         .to_gzip()
         .map_err(|e| CliError(format!("certificate: {e}")))?;
     cell.certificate = Some((certificate.strategy.len(), bytes.len()));
+    write_certificate(args, cell, &bytes)
+}
+
+/// `isolo-boys-capture=both-w5-s2.proof.gz`.
+/// A draw's certificate, as `certify` does a win's; none past `DRAW_CERTIFICATE_CAP`.
+fn certify_draw(
+    args: &SolveTableArgs,
+    variant: &Variant,
+    board: &Board,
+    holds: [isolo_ai::retrograde::Holding; 2],
+    cell: &mut Cell,
+) -> CliResult {
+    if holds[0].len() + holds[1].len() > DRAW_CERTIFICATE_CAP {
+        return Ok(());
+    }
+    let certificate = DrawCertificate {
+        rules: variant.rules().clone(),
+        start: *board,
+        moves: Vec::new(),
+        holds,
+    };
+    certificate::check_draw(&certificate).map_err(|e| {
+        CliError(format!(
+            "internal error (please report): the draw certificate of {} fails its check: {e}",
+            variant.format_position(board)
+        ))
+    })?;
+    let bytes = certificate
+        .to_gzip()
+        .map_err(|e| CliError(format!("certificate: {e}")))?;
+    let lines = certificate.holds[0].len() + certificate.holds[1].len();
+    cell.certificate = Some((lines, bytes.len()));
+    write_certificate(args, cell, &bytes)
+}
+
+/// Writes a cell's compressed certificate under `--certificates`, if asked.
+fn write_certificate(args: &SolveTableArgs, cell: &Cell, bytes: &[u8]) -> CliResult {
     if let Some(dir) = &args.certificates {
         let path = dir.join(certificate_name(
             &args.preset,
@@ -364,13 +406,12 @@ fn certify(
             cell.columns,
             cell.seeds,
         ));
-        std::fs::write(&path, &bytes)
+        std::fs::write(&path, bytes)
             .map_err(|e| CliError(format!("--certificates {}: {e}", path.display())))?;
     }
     Ok(())
 }
 
-/// `isolo-boys-capture=both-w5-s2.proof.gz`.
 fn certificate_name(preset: &str, set: &[String], columns: u8, seeds: u8) -> String {
     let mut name = preset.to_string();
     for change in set {
@@ -431,7 +472,9 @@ fn markdown(
          whose certificate's longest line is 23 plies, \"loss 0\" a start where South \
          cannot move, \"draw\" a start from which neither side can force a win \
          (retrograde analysis; a third repetition draws), \"open\" undecided within {} ms \
-         a cell. Every win's and loss's certificate was checked with the rules alone.\n",
+         a cell. Every certificate was checked with the rules alone (a draw's: the \
+         positions each side keeps to, never without a move; none past {DRAW_CERTIFICATE_CAP} \
+         positions).\n",
         args.time_ms
     );
     let _ = writeln!(
@@ -458,6 +501,10 @@ fn markdown(
     );
     for c in cells {
         let certificate = match (c.certificate, &c.value) {
+            (Some((lines, bytes)), Value::Draw) => format!(
+                "{} held, {bytes} bytes gzip",
+                super::plural(lines as u64, "position", "positions")
+            ),
             (Some((lines, bytes)), _) => format!(
                 "{}, {bytes} bytes gzip",
                 super::plural(lines as u64, "move", "moves")
