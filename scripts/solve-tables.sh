@@ -25,7 +25,7 @@ tables=(
     echo "The start of each preset and deep reading on 2-8 columns, with 1-4 seeds where the"
     echo "preset has 2 (Isolo) or 4 (Igisoro), solved by \`isolo-ai solve-table\` (alpha-beta,"
     echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
-    echo "win's and loss's certificate is in \`docs/proofs/\` and checked by \`cargo test\`."
+    echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`."
     echo "Regenerate with \`TIME_MS=${TIME_MS} HASH=${HASH} scripts/solve-tables.sh\`, which runs:"
     echo
     for table in "${tables[@]}"; do
