@@ -236,6 +236,19 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["result"], "N");
     assert_eq!(lines[0]["best_move"], Value::Null);
+    let (_, state) = post(&server, "api/state", &json!({ "game": over }));
+    assert_eq!(state["result"], "N");
+    assert!(
+        state["end"].as_str().unwrap().starts_with("North wins"),
+        "{state}"
+    );
+    let (_, state) = post(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "igisoro"}}),
+    );
+    assert_eq!(state["result"], Value::Null);
+    assert_eq!(state["end"], Value::Null);
 }
 
 #[test]

@@ -208,7 +208,8 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "plies": game.plies(),
         "position": variant.format_position(board),
         "to_move": board.to_move().letter().to_string(),
-        "result": outcome.as_ref().map(|o| o.winner.map(|s| s.letter().to_string())),
+        // "S" or "N" (the winner), "draw", or null while the game goes on.
+        "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
         "end": outcome.as_ref().map(describe),
         "seeds": side_pair(|s| board.side_total(s)),
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
