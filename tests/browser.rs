@@ -134,13 +134,26 @@ async fn shown(client: &Client) -> TestResult<Value> {
     .await
 }
 
+/// The position `isolo-ai apply` reaches with `moves` from the variant's start.
+fn applied(variant: &Variant, moves: &[String]) -> String {
+    if moves.is_empty() {
+        return variant.format_position(&variant.start());
+    }
+    let list = moves.join(" ");
+    let args = [
+        "apply",
+        "--variant",
+        variant.name(),
+        "--moves",
+        &list,
+        "--json",
+    ];
+    cli_json(&args)["position"].as_str().unwrap().to_string()
+}
+
 /// Checks the shown board against `isolo-ai apply` of the shown moves, and returns the
 /// moves.
-async fn check_board(
-    client: &Client,
-    variant: &Variant,
-    start: Option<&str>,
-) -> TestResult<Vec<String>> {
+async fn check_board(client: &Client, variant: &Variant) -> TestResult<Vec<String>> {
     let page = shown(client).await?;
     let moves: Vec<String> = page["moves"]
         .as_array()
@@ -148,20 +161,7 @@ async fn check_board(
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect();
-    let expected = if moves.is_empty() {
-        variant.format_position(
-            &start.map_or_else(|| variant.start(), |s| variant.parse_position(s).unwrap()),
-        )
-    } else {
-        let mut args = vec!["apply", "--variant", variant.name(), "--moves"];
-        let list = moves.join(" ");
-        args.push(&list);
-        if let Some(start) = start {
-            args.extend(["--position", start]);
-        }
-        args.push("--json");
-        cli_json(&args)["position"].as_str().unwrap().to_string()
-    };
+    let expected = applied(variant, &moves);
     assert_eq!(page["position"], expected, "after {moves:?}");
     let board = variant.parse_position(&expected).unwrap();
     let pits = page["pits"].as_array().unwrap();
@@ -226,7 +226,7 @@ async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<V
     wait_idle(client).await?;
     set_value(client, "strength", "ms:100").await?;
     set_value(client, "speed", "100").await?;
-    check_board(client, &women, None).await?;
+    check_board(client, &women).await?;
     screenshot(client, "start.png").await?;
 
     // Illegal clicks are explained.
@@ -241,7 +241,7 @@ async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<V
     let mut explained_an_empty_pit = false;
     loop {
         wait_idle(client).await?;
-        let moves = check_board(client, &women, None).await?;
+        let moves = check_board(client, &women).await?;
         let page = shown(client).await?;
         if page["status"].as_str().unwrap().starts_with("Game over") {
             return Ok(moves);
@@ -293,7 +293,7 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     set_value(client, "moves-input", "1 3 7 2").await?;
     click(client, "load-moves").await?;
     wait_idle(client).await?;
-    check_board(client, &igisoro, None).await?;
+    check_board(client, &igisoro).await?;
     click_pit(client, "S", 11).await?;
     wait_idle(client).await?;
     let choice = client.find(Locator::Id("choice")).await?;
@@ -302,7 +302,7 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     assert!(choice.is_displayed().await?, "the second capture asks");
     click(client, "choice-pass").await?;
     wait_idle(client).await?;
-    let moves = check_board(client, &igisoro, None).await?;
+    let moves = check_board(client, &igisoro).await?;
     assert_eq!(moves.last().map(String::as_str), Some("11xp"));
     Ok(())
 }
@@ -324,7 +324,7 @@ async fn catch_a_relay(client: &Client) -> TestResult {
     screenshot(client, "relay.png").await?;
     click(client, "skip").await?;
     wait_idle(client).await?;
-    check_board(client, &women, None).await?;
+    check_board(client, &women).await?;
     Ok(())
 }
 
@@ -341,43 +341,15 @@ async fn move_list_undo_redo(client: &Client, moves: &[String]) -> TestResult {
         .click()
         .await?;
     wait_idle(client).await?;
-    let expected = cli_json(&[
-        "apply",
-        "--variant",
-        "isolo-women",
-        "--moves",
-        &moves[..2].join(" "),
-        "--json",
-    ]);
-    assert_eq!(shown(client).await?["position"], expected["position"]);
+    let position = |plies: usize| applied(&women, &moves[..plies]);
+    assert_eq!(shown(client).await?["position"], position(2));
     click(client, "redo").await?;
     wait_idle(client).await?;
-    let expected = cli_json(&[
-        "apply",
-        "--variant",
-        "isolo-women",
-        "--moves",
-        &moves[..3].join(" "),
-        "--json",
-    ]);
-    assert_eq!(shown(client).await?["position"], expected["position"]);
+    assert_eq!(shown(client).await?["position"], position(3));
     click(client, "undo").await?;
     click(client, "undo").await?;
     wait_idle(client).await?;
-    let start = women.format_position(&women.start());
-    let expected = cli_json(&[
-        "apply",
-        "--variant",
-        "isolo-women",
-        "--moves",
-        &moves[..1].join(" "),
-        "--json",
-    ]);
-    assert_eq!(
-        shown(client).await?["position"],
-        expected["position"],
-        "from {start}"
-    );
+    assert_eq!(shown(client).await?["position"], position(1));
     Ok(())
 }
 
