@@ -44,7 +44,7 @@
 //! and stays in its set, that every distinct result of the other side's moves at a `*`
 //! position is in the set, and that no position appears twice. Then from the root each
 //! side can play forever inside its set, never without a move: it never loses, whatever
-//! the other plays; the game is drawn (by repetition, the only other way it ends) or
+//! the other plays; the game is drawn (by repetition or a ply limit) or
 //! won by it if the other side runs out of moves. Neither side can force a win: a draw,
 //! whatever the game before the root.
 

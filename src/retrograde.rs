@@ -256,19 +256,12 @@ impl Graph {
         }
         strategy
     }
-}
 
-impl Graph {
     /// The positions `side` keeps to from the root outside `attacker`, the other side's
     /// pessimistic attractor: at its own, a move that stays outside (one exists, or the
     /// position would be in it); at the other's, every move stays outside (all listed:
     /// a cut list there counts as in the attractor).
-    fn holding(
-        &self,
-        variant: &Variant,
-        side: Side,
-        attacker: &[u32],
-    ) -> Vec<(Board, Option<Move>)> {
+    fn holding(&self, variant: &Variant, side: Side, attacker: &[u32]) -> Holding {
         let mut holds = Vec::new();
         let mut seen = HashSet::from([0usize]);
         let mut todo = vec![0usize];

@@ -380,6 +380,9 @@ async fn the_page_plays_a_game_by_clicks_in_chromium() {
     let closed = client.close().await;
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);
+    if std::env::var_os("ISOLO_SCREENSHOTS").is_none() {
+        let _ = std::fs::remove_dir_all(screenshot_dir());
+    }
     if let Err(e) = outcome {
         panic!("{e}");
     }

@@ -334,11 +334,11 @@ function askChoices(pit, moves, g) {
   box.style.left = `${Math.max(0, at.left - wrap.left - 40)}px`;
   box.style.top = `${at.bottom - wrap.top + 4}px`;
   const next = () => {
+    // (A sequence that ends here cannot also go on: the next capture met asks again.)
     const open = moves.filter((m) => m.move.startsWith(prefix));
-    const exact = open.find((m) => m.move === prefix);
-    if (open.length === 1 || (exact && open.length === 1)) {
+    if (open.length <= 1) {
       hideChoice();
-      return playMove(open[0].move);
+      return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
     const letters = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
     const met = prefix.length - String(pit).length + 1;
