@@ -24,7 +24,7 @@ use isolo_ai::engine::EngineSpec;
 use isolo_ai::rules::game::describe;
 use isolo_ai::rules::trace::{trace_move, Step, Trace};
 use isolo_ai::rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
-use isolo_ai::search::{Progress, SearchRequest};
+use isolo_ai::search::{searched_moves, Progress, SearchRequest};
 use isolo_ai::svg::{board_svg, SvgOptions};
 
 /// Table size of each search, in MB.
@@ -262,31 +262,40 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         }
         None => u32::MAX,
     } & variant.candidate_pits(&board);
-    let over = game.outcome().is_some();
+    let entry = |mv: String, child: &Board, laps: u32, captured: u32| {
+        json!({
+            "move": mv,
+            "position": variant.format_position(child),
+            "laps": laps,
+            "captured": captured,
+        })
+    };
     let mut listed = Vec::new();
     let mut complete = true;
-    let mut gen = MoveGen::new();
-    let mut keep = |m: &isolo_ai::rules::MoveOutcome| {
-        if listed.len() == MOST_MOVES_LISTED {
-            complete = false;
-            return false;
+    if game.outcome().is_some() {
+        // No move once the game is over.
+    } else if request.distinct {
+        // As `moves --distinct` and the searchers list them (a bound on turning points
+        // keeps vast Igisoro pits cheap; `complete` says when it cut).
+        let (moves, cut) = searched_moves(&variant, &board);
+        let from_pits = moves.iter().filter(|m| pits & (1 << (m.mv.pit - 1)) != 0);
+        for m in from_pits {
+            if listed.len() == MOST_MOVES_LISTED {
+                complete = false;
+                break;
+            }
+            listed.push(entry(m.mv.to_string(), &m.child, m.laps, m.captured));
         }
-        listed.push(json!({
-            "move": m.mv().to_string(),
-            "position": variant.format_position(&m.child),
-            "laps": m.laps,
-            "captured": m.captured,
-        }));
-        true
-    };
-    if !over {
-        if request.distinct {
-            variant.for_each_distinct_move_from(&board, pits, &mut gen, |m| {
-                keep(m);
-            });
-        } else {
-            variant.for_each_move_from_while(&board, pits, &mut gen, keep);
-        }
+        complete &= !cut;
+    } else {
+        variant.for_each_move_from_while(&board, pits, &mut MoveGen::new(), |m| {
+            if listed.len() == MOST_MOVES_LISTED {
+                complete = false;
+                return false;
+            }
+            listed.push(entry(m.mv().to_string(), &m.child, m.laps, m.captured));
+            true
+        });
     }
     let outcome = game.outcome();
     ok(json!({
@@ -294,7 +303,7 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         "to_move": board.to_move().letter().to_string(),
         "moves": listed,
         "result": outcome.and_then(|o| o.winner).map(|s| s.letter().to_string()),
-        "complete": complete && !gen.truncated(),
+        "complete": complete,
     }))
 }
 
