@@ -44,6 +44,13 @@ impl Server {
             .to_string()
     }
 
+    /// Sends Ctrl-C's signal and waits for the server to end; its exit status.
+    pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        self.child.wait().unwrap()
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()

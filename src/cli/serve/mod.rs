@@ -144,6 +144,11 @@ pub fn run(args: &ServeArgs) -> CliResult {
         super::emit(&format!(
             "isolo-ai serve: listening on {url} (Ctrl-C stops)\n"
         ))?;
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {bound}, not this machine only: anyone who can reach it can use the page and the API"
+            );
+        }
         if args.open {
             open_browser(&url);
         }
