@@ -557,5 +557,8 @@ fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
         &json!({"game": {"variant": "isolo-boys"}, "time_ms": 200}),
     );
     assert_eq!(status, 200, "the slots are free again: {text}");
-    assert!(server.interrupt().success(), "Ctrl-C stops the server cleanly");
+    assert!(
+        server.interrupt().success(),
+        "Ctrl-C stops the server cleanly"
+    );
 }
