@@ -100,16 +100,6 @@ impl Certificate {
         gzip(|out| self.write(out))
     }
 
-    /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        if path.extension().is_some_and(|e| e == "gz") {
-            return std::fs::write(path, self.to_gzip()?);
-        }
-        let mut out = BufWriter::new(File::create(path)?);
-        self.write(&mut out)?;
-        out.flush()
-    }
-
     /// Reads a win's or loss's certificate file, gzip-compressed or not (told by its
     /// first bytes); the error says what is wrong, without the file's name.
     pub fn load(path: &Path) -> Result<Certificate, String> {

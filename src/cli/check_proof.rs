@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::certificate::{self, Certificate, Checked, CheckedDraw, CheckedProof, Proof};
+use isolo_ai::certificate::{self, Checked, CheckedDraw, CheckedProof, Proof};
 
 #[derive(Args, Debug)]
 pub struct CheckProofArgs {
@@ -19,11 +19,7 @@ pub struct CheckProofArgs {
 }
 
 pub fn run(args: &CheckProofArgs) -> CliResult {
-    let path = &args.file;
-    let fail = |e: String| CliError(format!("{}: {e}", path.display()));
-    let proof = Proof::load(path).map_err(fail)?;
-    let checked =
-        certificate::check_proof(&proof).map_err(|e| fail(format!("not a proof: {e}")))?;
+    let checked = read_and_check(&args.file)?;
     let (json, text) = match &checked {
         CheckedProof::Win(c) => (checked_json(c), describe(c)),
         CheckedProof::Draw(c) => (draw_json(c), describe_draw(c)),
@@ -57,35 +53,25 @@ pub fn draw_json(checked: &CheckedDraw) -> serde_json::Value {
     })
 }
 
-/// Reads and checks a certificate file; the error names the file and what failed.
-pub fn read_and_check(path: &Path) -> Result<Checked, CliError> {
+/// Reads and checks a certificate file of either kind; the error names the file and
+/// what failed.
+pub fn read_and_check(path: &Path) -> Result<CheckedProof, CliError> {
     let fail = |e: String| CliError(format!("{}: {e}", path.display()));
-    let certificate = Certificate::load(path).map_err(fail)?;
-    certificate::check(&certificate).map_err(|e| fail(format!("not a proof: {e}")))
+    let proof = Proof::load(path).map_err(fail)?;
+    certificate::check_proof(&proof).map_err(|e| fail(format!("not a proof: {e}")))
 }
 
-/// Writes `certificate` to `path` (gzip-compressed where the name ends in `.gz`).
-pub fn write(path: &Path, certificate: &Certificate) -> Result<(), CliError> {
-    certificate
-        .save(path)
-        .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))
-}
-
-/// Writes a draw's certificate to `path` and checks the file written.
-pub fn write_draw(path: &Path, proof: Proof) -> Result<CheckedDraw, CliError> {
+/// Writes `proof` to `path` (gzip-compressed where the name ends in `.gz`) and checks
+/// the file written, as check-proof would.
+pub fn write_checked(path: &Path, proof: &Proof) -> Result<CheckedProof, CliError> {
     proof
         .save(path)
         .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))?;
-    let fail = |e: String| {
+    read_and_check(path).map_err(|e| {
         CliError(format!(
-            "--certificate: the certificate written fails its check: {}: {e}",
-            path.display()
+            "--certificate: the certificate written fails its check: {e}"
         ))
-    };
-    match certificate::check_proof(&Proof::load(path).map_err(fail)?).map_err(fail)? {
-        CheckedProof::Draw(checked) => Ok(checked),
-        CheckedProof::Win(_) => Err(fail("not a draw's certificate".into())),
-    }
+    })
 }
 
 /// One line saying what a checked certificate proves.

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_ai::certificate::{Certificate, DrawCertificate, Proof};
+use isolo_ai::certificate::{Certificate, CheckedProof, DrawCertificate, Proof};
 use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
 use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_ai::rules::{Board, Move, Side, Variant};
@@ -691,20 +691,41 @@ fn certify_draw(
         moves: root.moves.clone(),
         holds,
     });
-    let checked = super::check_proof::write_draw(path, proof)?;
+    let CheckedProof::Draw(checked) = super::check_proof::write_checked(path, &proof)? else {
+        return Err(read_back_as_other_kind(path));
+    };
+    let what = format!(
+        "South holds {} positions, North {}",
+        checked.positions[0], checked.positions[1]
+    );
+    Ok(certified(
+        path,
+        super::check_proof::draw_json(&checked),
+        what,
+    ))
+}
+
+/// A certificate file read back as the other kind than written (a bug).
+fn read_back_as_other_kind(path: &std::path::Path) -> CliError {
+    CliError(format!(
+        "internal error (please report): --certificate {} reads back as another kind of proof",
+        path.display()
+    ))
+}
+
+/// A certificate written and checked, as shown: `json` with the file's path and size,
+/// and a line saying `what` was checked.
+fn certified(path: &std::path::Path, mut json: serde_json::Value, what: String) -> Certified {
     let bytes = super::check_proof::file_bytes(path);
-    let mut json = super::check_proof::draw_json(&checked);
     json["path"] = json!(path.display().to_string());
     json["bytes"] = json!(bytes);
-    Ok(Certified {
+    Certified {
         text: format!(
-            "certificate {} ({bytes} bytes), checked: South holds {} positions, North {}\n",
-            path.display(),
-            checked.positions[0],
-            checked.positions[1]
+            "certificate {} ({bytes} bytes), checked: {what}\n",
+            path.display()
         ),
         json,
-    })
+    }
 }
 
 /// Writes the certificate of a proven result (`winner`: `None` for an unknown result,
@@ -728,25 +749,19 @@ fn certify(
         });
     };
     let strategy = strategy.map_err(|e| CliError(format!("--certificate: not written: {e}")))?;
-    let certificate = root.certificate(variant, winner, plies, strategy);
-    super::check_proof::write(path, &certificate)?;
-    let checked = super::check_proof::read_and_check(path).map_err(|e| {
-        CliError(format!(
-            "--certificate: the certificate written fails its check: {e}"
-        ))
-    })?;
-    let bytes = super::check_proof::file_bytes(path);
-    let mut json = super::check_proof::checked_json(&checked);
-    json["path"] = json!(path.display().to_string());
-    json["bytes"] = json!(bytes);
-    Ok(Certified {
-        text: format!(
-            "certificate {} ({bytes} bytes), checked: {} winner's moves, {} positions, won within {}\n",
-            path.display(),
-            checked.winner_positions,
-            checked.positions,
-            plies_text(checked.depth)
-        ),
-        json,
-    })
+    let proof = Proof::Win(root.certificate(variant, winner, plies, strategy));
+    let CheckedProof::Win(checked) = super::check_proof::write_checked(path, &proof)? else {
+        return Err(read_back_as_other_kind(path));
+    };
+    let what = format!(
+        "{} winner's moves, {} positions, won within {}",
+        checked.winner_positions,
+        checked.positions,
+        plies_text(checked.depth)
+    );
+    Ok(certified(
+        path,
+        super::check_proof::checked_json(&checked),
+        what,
+    ))
 }

@@ -220,16 +220,17 @@ fn state_json(game: &Game, flipped: bool) -> Value {
     })
 }
 
+/// A game's position to show (/api/state, /api/svg), North at the bottom if `flip`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StateRequest {
+struct ViewRequest {
     game: GameSpec,
     #[serde(default)]
     flip: bool,
 }
 
 async fn state_of(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
-    let request: StateRequest = parse_body(&body)?;
+    let request: ViewRequest = parse_body(&body)?;
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     ok(state_json(&game, request.flip))
@@ -541,17 +542,9 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         .expect("a valid response"))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SvgRequest {
-    game: GameSpec,
-    #[serde(default)]
-    flip: bool,
-}
-
 /// The position drawn as `show --svg` draws it.
 async fn svg(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
-    let request: SvgRequest = parse_body(&body)?;
+    let request: ViewRequest = parse_body(&body)?;
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let options = SvgOptions {
