@@ -181,6 +181,9 @@ pub struct FirstLaps {
     pub best_capture: u32,
     /// The pits whose first lap captures, as a bit set like `candidate_pits`.
     pub capturing: u32,
+    /// The seeds each pit's first-lap capture takes (by lane; 0 for no capture, at most
+    /// 255).
+    pub takes: [u8; 16],
 }
 
 /// An owned legal move with its result.
@@ -580,15 +583,13 @@ impl Variant {
         let opp = side.opponent();
         let protect = self.rules.overture_protects && board.in_overture(opp);
         let spots = &self.geo.capture[protect as usize];
-        let (mine, theirs) = (board.ring(side), board.ring(opp));
+        let theirs = board.ring(opp);
         let mut laps = FirstLaps::default();
         let mut pits = self.candidate_pits_for(board, side);
         while pits != 0 {
             let pit = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            let table = self.loop_table(self.loop_of_move(board, side, pit).0);
-            let seeds = ring::lane(mine, pit) as u32;
-            let (sown, end) = table.sow(ring::clear_lane(mine, pit), pit, seeds);
+            let (sown, end) = self.first_lap(board, side, pit);
             if ring::lane(sown, end) == 1 {
                 laps.ends += 1;
                 continue;
@@ -598,11 +599,21 @@ impl Variant {
                 take => {
                     laps.captures += 1;
                     laps.capturing |= 1 << pit;
+                    laps.takes[pit] = take.min(255) as u8;
                     laps.best_capture = laps.best_capture.max(take);
                 }
             }
         }
         laps
+    }
+
+    /// `side`'s ring after the first lap from `pit`, and the lane the lap ends in.
+    #[inline(always)]
+    fn first_lap(&self, board: &Board, side: Side, pit: usize) -> (Ring, usize) {
+        let mine = board.ring(side);
+        let table = self.loop_table(self.loop_of_move(board, side, pit).0);
+        let seeds = ring::lane(mine, pit) as u32;
+        table.sow(ring::clear_lane(mine, pit), pit, seeds)
     }
 
     /// Calls `visit` for every legal move, by pit and then with take before pass.
@@ -1089,6 +1100,17 @@ impl Variant {
     pub fn has_legal_move(&self, board: &Board, gen: &mut MoveGen) -> bool {
         let mut found = false;
         let pits = self.candidate_pits(board);
+        // A first lap that ends in an empty pit ends a legal move: most positions have
+        // one, found without listing any pit's moves.
+        let mut lanes = pits;
+        while lanes != 0 {
+            let pit = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let (sown, end) = self.first_lap(board, board.to_move, pit);
+            if ring::lane(sown, end) == 1 {
+                return true;
+            }
+        }
         // Exact whatever the generator's limit: the game's end depends on it.
         let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
         let listing = Listing::Distinct {

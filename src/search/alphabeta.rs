@@ -334,6 +334,32 @@ struct Walked {
 
 const UNTAINTED: usize = usize::MAX;
 
+/// Where the search of one node stands.
+struct NodeSearch {
+    alpha: i32,
+    beta: i32,
+    best: i32,
+    best_move: u16,
+    /// Moves searched so far.
+    searched: u32,
+}
+
+impl NodeSearch {
+    /// Takes in a searched move's value; true on a cut-off.
+    fn improve(&mut self, value: i32, code: u16) -> bool {
+        if value > self.best {
+            self.best = value;
+            self.best_move = code;
+            self.alpha = self.alpha.max(value);
+        }
+        self.cut()
+    }
+
+    fn cut(&self) -> bool {
+        self.alpha >= self.beta
+    }
+}
+
 /// A root move with its latest score.
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -503,57 +529,32 @@ impl<'a> Worker<'a> {
             }
         }
         // 5. Principal variation search: the table's move first, then the rest, ordered.
-        // Under optional captures the table's move is found by listing its pit alone, as
-        // a cut-off by it saves listing the others; a forced move list costs little.
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = NO_MOVE;
+        // Under optional captures the table's move is found by listing its pit alone, and
+        // the rest are listed a pit at a time, as a cut-off saves listing the pits after
+        // it; a forced move list costs little.
+        let mut node = NodeSearch {
+            alpha,
+            beta,
+            best: -INFINITY,
+            best_move: NO_MOVE,
+            searched: 0,
+        };
         self.path.push(key);
         let first = if self.shared.optional {
             self.table_child(board, table_move)
         } else {
             None
         };
-        let mut searched = 0;
-        let mut cut = false;
+        let mut done = false;
         if let Some(child) = first {
-            let value = self.search_child(board, &child, depth, (alpha, beta), ply, false);
-            searched += 1;
-            if !self.stopped() {
-                best = value;
-                best_move = child.code();
-                alpha = alpha.max(value);
-                cut = alpha >= beta;
-            }
+            done = self.search_next(board, &child, depth, ply, &mut node);
         }
-        if !cut && !self.stopped() {
-            let mut children = self.children(board, ply, table_move);
-            for i in 0..children.len() {
-                if i == ORDERED_FIRST && children.len() > ORDERED_FIRST {
-                    order_front(&mut children, ORDERED_FIRST);
-                }
-                let child = children[i];
-                if first.is_some_and(|f| f.same_move(&child)) {
-                    continue;
-                }
-                let later = searched > 0;
-                let value = self.search_child(board, &child, depth, (alpha, beta), ply, later);
-                searched += 1;
-                if self.stopped() {
-                    break;
-                }
-                if value > best {
-                    best = value;
-                    best_move = child.code();
-                    alpha = alpha.max(value);
-                    if alpha >= beta {
-                        self.reward_history(board, child.pit, depth);
-                        break;
-                    }
-                }
-            }
-            self.give_back(ply, children);
+        if !done {
+            self.search_listed(board, depth, ply, (table_move, first), &mut node);
         }
+        let NodeSearch {
+            best, best_move, ..
+        } = node;
         self.path.pop();
         if self.stopped() {
             return DRAW;
@@ -563,8 +564,78 @@ impl<'a> Worker<'a> {
             return loss_in(ply as i32);
         }
         // 6. Remember.
-        self.store(key, best, best_move, depth, (original_alpha, beta), ply);
+        self.store(key, best, best_move, depth, (alpha, beta), ply);
         best
+    }
+
+    /// Searches one move at a node (PVS: a null window once a move has been searched);
+    /// true when the node is done: a cut-off, or the search stopped.
+    fn search_next(
+        &mut self,
+        board: &Board,
+        child: &Child,
+        depth: u32,
+        ply: usize,
+        node: &mut NodeSearch,
+    ) -> bool {
+        let later = node.searched > 0;
+        let window = (node.alpha, node.beta);
+        let value = self.search_child(board, child, depth, window, ply, later);
+        node.searched += 1;
+        if self.stopped() {
+            return true;
+        }
+        node.improve(value, child.code())
+    }
+
+    /// Searches the whole list of moves, best ordered first, the table's move first
+    /// unless it was searched already (`first`).
+    fn search_listed(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        ply: usize,
+        (table_move, first): (u16, Option<Child>),
+        node: &mut NodeSearch,
+    ) {
+        let mut children = self.children(board, ply, table_move);
+        for i in 0..children.len() {
+            if i == ORDERED_FIRST && children.len() > ORDERED_FIRST {
+                order_front(&mut children, ORDERED_FIRST);
+            }
+            let child = children[i];
+            if first.is_some_and(|f| f.same_move(&child)) {
+                continue;
+            }
+            if self.search_next(board, &child, depth, ply, node) {
+                if node.cut() {
+                    self.reward_history(board, child.pit, depth);
+                }
+                break;
+            }
+        }
+        self.give_back(ply, children);
+    }
+
+    /// The lanes of `pits` in the order the quiescence search lists them: the larger
+    /// capture by the first lap first, then by history (lanes in order on ties).
+    fn pit_order(&self, board: &Board, pits: u32) -> ([u8; 16], usize) {
+        let takes = self.shared.variant.first_laps(board, board.to_move()).takes;
+        let history = &self.history[board.to_move() as usize];
+        let mut lanes = [0u8; 16];
+        let mut count = 0;
+        let mut rest = pits;
+        while rest != 0 {
+            lanes[count] = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            count += 1;
+        }
+        let key = |&lane: &u8| {
+            let l = lane as usize;
+            std::cmp::Reverse(takes[l] as i32 * CAPTURE_ORDER + history[l])
+        };
+        lanes[..count].sort_by_key(key);
+        (lanes, count)
     }
 
     /// The value of one move (for a walked pit, of its best move) for the side to move
@@ -805,32 +876,37 @@ impl<'a> Worker<'a> {
         if pits == 0 {
             return stand;
         }
-        let (children, _) = self.children_from(board, ply, NO_MOVE, pits, None);
-        if children.is_empty() {
-            self.give_back(ply, children);
-            return match self.shared.quiescence_moves {
-                QuiescenceMoves::AllCaptures => -EVAL_LIMIT,
-                // Other pits may still move.
-                QuiescenceMoves::FirstLap => stand,
-            };
-        }
+        // A pit at a time, the likeliest first: a capture good enough ends the search
+        // before the other pits are listed.
+        let (lanes, count) = self.pit_order(board, pits);
         let mut best = stand;
-        for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
-            self.count_node();
-            let value = -self.quiescence(&child.board, -beta, -alpha, ply + 1, plies - 1);
-            if self.stopped() {
-                break;
-            }
-            if value > best {
-                best = value;
-                alpha = alpha.max(value);
-                if alpha >= beta {
-                    break;
+        let mut moved = false;
+        'pits: for &lane in &lanes[..count] {
+            let (children, _) = self.children_from(board, ply, NO_MOVE, 1 << lane, None);
+            moved |= !children.is_empty();
+            for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
+                self.count_node();
+                let value = -self.quiescence(&child.board, -beta, -alpha, ply + 1, plies - 1);
+                if self.stopped() {
+                    self.give_back(ply, children);
+                    break 'pits;
+                }
+                if value > best {
+                    best = value;
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        self.give_back(ply, children);
+                        break 'pits;
+                    }
                 }
             }
+            self.give_back(ply, children);
         }
-        self.give_back(ply, children);
-        best
+        match self.shared.quiescence_moves {
+            QuiescenceMoves::AllCaptures if !moved => -EVAL_LIMIT,
+            // (Under `FirstLap` other pits may still move.)
+            _ => best,
+        }
     }
 
     /// One root move searched with the window `(alpha, beta)`; the value is from the

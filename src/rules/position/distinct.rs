@@ -93,6 +93,9 @@ impl Mixed for EndRings {
 
 /// Slots a `StampedSet` starts with.
 const FIRST_SLOTS: usize = 64;
+/// Slots a `StampedSet` goes back to when emptied (if it has grown past them): enough
+/// for most pits without growing, few enough to stay in the nearest cache.
+const REUSED_SLOTS: usize = 256;
 
 /// An open-addressing set emptied in O(1) by a new stamp: the generator empties its sets
 /// once per pit, and most pits meet only a few turning points, so clearing a table that
@@ -101,6 +104,10 @@ const FIRST_SLOTS: usize = 64;
 struct StampedSet<K> {
     /// Each slot with the stamp of the filling it belongs to.
     slots: Vec<(u32, K)>,
+    /// The slots in use: a prefix of `slots` that starts small again with each filling,
+    /// so a set that once grew large is not probed all over (a cache miss per key) when
+    /// it holds a few keys again.
+    used: usize,
     stamp: u32,
     len: usize,
 }
@@ -110,6 +117,7 @@ impl<K: Mixed + Default> Default for StampedSet<K> {
     fn default() -> Self {
         StampedSet {
             slots: Vec::new(),
+            used: 0,
             stamp: 1,
             len: 0,
         }
@@ -119,6 +127,12 @@ impl<K: Mixed + Default> Default for StampedSet<K> {
 impl<K: Mixed + Default> StampedSet<K> {
     fn clear(&mut self) {
         self.len = 0;
+        self.used = self.used.min(REUSED_SLOTS);
+        self.next_stamp();
+    }
+
+    /// A stamp that no slot holds.
+    fn next_stamp(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Old stamps could come back: forget them all.
@@ -133,10 +147,10 @@ impl<K: Mixed + Default> StampedSet<K> {
 
     /// Adds `key`; false if it was already there.
     fn insert(&mut self, key: K) -> bool {
-        if 2 * (self.len + 1) > self.slots.len() {
+        if 2 * (self.len + 1) > self.used {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.used - 1;
         let mut at = (key.mixed() >> 32) as usize & mask;
         loop {
             let (stamp, other) = self.slots[at];
@@ -152,16 +166,20 @@ impl<K: Mixed + Default> StampedSet<K> {
         }
     }
 
+    /// Doubles the slots in use, allocating more only when they are all in use.
     fn grow(&mut self) {
-        let live: Vec<K> = self
-            .slots
+        let live: Vec<K> = self.slots[..self.used]
             .iter()
             .filter(|slot| slot.0 == self.stamp)
             .map(|slot| slot.1)
             .collect();
-        let size = (self.slots.len() * 2).max(FIRST_SLOTS);
-        self.slots = vec![(0, K::default()); size];
-        self.stamp = 1;
+        self.used = (self.used * 2).max(FIRST_SLOTS);
+        if self.used > self.slots.len() {
+            self.slots = vec![(0, K::default()); self.used];
+            self.stamp = 1;
+        } else {
+            self.next_stamp();
+        }
         self.len = 0;
         for key in live {
             self.insert(key);
@@ -195,7 +213,7 @@ struct ListedEnd {
 /// Laps the sequence generator may sow for one pit before a distinct listing turns to
 /// the breadth-first search: most pits meet few choices, and listing their sequences
 /// depth first is cheaper than hashing every turning point.
-pub(super) const SMALL_LISTING_LAPS: u64 = 512;
+pub(super) const SMALL_LISTING_LAPS: u64 = 2048;
 
 impl Variant {
     /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
