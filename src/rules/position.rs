@@ -812,8 +812,8 @@ impl Variant {
                 CaptureChoice::Optional => {
                     let more = self.play_optional(
                         &frame,
-                        mine,
-                        theirs,
+                        (mine, theirs),
+                        0,
                         gen,
                         |mine, theirs, choices, laps, captured| {
                             visit(&MoveEnd {
@@ -938,11 +938,19 @@ impl Variant {
     /// depth first with take before pass. A sequence that returns to a turning point on
     /// its own path, or passes `max_laps`, is not a move. Returns false when `visit`
     /// asked to stop.
+    ///
+    /// With `unchecked_laps` above 0 the first laps of each sequence are not checked for
+    /// a return (each check hashes the point), for callers that want only the positions
+    /// moves reach: a sequence that came back to a point ends where the same sequence
+    /// without the loop ends (a loop takes nothing: a take leaves the opponent fewer
+    /// seeds for good), and that one is explored too, so the positions visited are
+    /// those of the legal moves; the loop repeats its points past `unchecked_laps`,
+    /// where it is caught.
     fn play_optional(
         &self,
         frame: &MoveFrame,
-        mine: Ring,
-        theirs: Ring,
+        (mine, theirs): (Ring, Ring),
+        unchecked_laps: u32,
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32) -> bool,
     ) -> bool {
@@ -982,7 +990,7 @@ impl Variant {
                     end: end as u8,
                     origin: origin as u8,
                 };
-                if !gen.path.insert(point) {
+                if state.laps > unchecked_laps && !gen.path.insert(point) {
                     break false;
                 }
                 let spot = &frame.spots[end];

@@ -210,6 +210,14 @@ struct ListedEnd {
     count: u32,
 }
 
+/// A small listing's moves up to this many are told apart by comparing pairs, more
+/// through a set.
+const ENDS_BY_PAIRS: usize = 8;
+
+/// Laps of each sequence not checked for a return to a point of its path when only the
+/// positions are listed (see `Variant::play_optional`).
+const UNCHECKED_LAPS: u32 = 64;
+
 /// Laps the sequence generator may sow for one pit before a distinct listing turns to
 /// the breadth-first search: most pits meet few choices, and listing their sequences
 /// depth first is cheaper than hashing every turning point.
@@ -337,38 +345,59 @@ impl Variant {
         }
         let mut listed = std::mem::take(&mut gen.distinct.listed);
         let mut choices = std::mem::take(&mut gen.distinct.listed_choices);
-        listed.clear();
-        choices.clear();
-        gen.lap_budget = gen.small_listing_laps;
-        gen.over_budget = false;
-        self.play_optional(
-            frame,
-            mine,
-            theirs,
-            gen,
-            |mine, theirs, path, laps, captured| {
-                listed.push(ListedEnd {
-                    mine,
-                    theirs,
-                    laps,
-                    captured,
-                    first: choices.len() as u32,
-                    count: path.len() as u32,
-                });
-                if with_choices {
-                    choices.extend_from_slice(path);
-                }
-                true
-            },
-        );
-        gen.lap_budget = u64::MAX;
-        let complete = !gen.over_budget;
-        gen.over_budget = false;
+        // Without choices, first with the early laps unchecked; should the loops that
+        // leaves in use up the budget, again with every lap checked, so the listing is
+        // the one the checked sequences give whenever they fit the budget.
+        let attempts: &[u32] = if with_choices {
+            &[0]
+        } else {
+            &[UNCHECKED_LAPS, 0]
+        };
+        let mut complete = false;
+        for &unchecked_laps in attempts {
+            listed.clear();
+            choices.clear();
+            gen.lap_budget = gen.small_listing_laps;
+            gen.over_budget = false;
+            self.play_optional(
+                frame,
+                (mine, theirs),
+                unchecked_laps,
+                gen,
+                |mine, theirs, path, laps, captured| {
+                    listed.push(ListedEnd {
+                        mine,
+                        theirs,
+                        laps,
+                        captured,
+                        first: choices.len() as u32,
+                        count: path.len() as u32,
+                    });
+                    if with_choices {
+                        choices.extend_from_slice(path);
+                    }
+                    true
+                },
+            );
+            gen.lap_budget = u64::MAX;
+            complete = !gen.over_budget;
+            gen.over_budget = false;
+            if complete {
+                break;
+            }
+        }
         let mut more = true;
         if complete {
+            let by_pairs = listed.len() <= ENDS_BY_PAIRS;
             gen.distinct.ends.clear();
-            for end in &listed {
-                if !gen.distinct.ends.insert(EndRings(end.mine, end.theirs)) {
+            for (i, end) in listed.iter().enumerate() {
+                let repeated = if by_pairs {
+                    let same = |e: &ListedEnd| e.mine == end.mine && e.theirs == end.theirs;
+                    listed[..i].iter().any(same)
+                } else {
+                    !gen.distinct.ends.insert(EndRings(end.mine, end.theirs))
+                };
+                if repeated {
                     continue;
                 }
                 let shown = if with_choices {
