@@ -529,9 +529,8 @@ impl<'a> Worker<'a> {
             }
         }
         // 5. Principal variation search: the table's move first, then the rest, ordered.
-        // Under optional captures the table's move is found by listing its pit alone, and
-        // the rest are listed a pit at a time, as a cut-off saves listing the pits after
-        // it; a forced move list costs little.
+        // Under optional captures the table's move is found by listing its pit alone, as
+        // a cut-off by it saves listing the others; a forced move list costs little.
         let mut node = NodeSearch {
             alpha,
             beta,
