@@ -93,9 +93,6 @@ impl Mixed for EndRings {
 
 /// Slots a `StampedSet` starts with.
 const FIRST_SLOTS: usize = 64;
-/// Slots a `StampedSet` goes back to when emptied (if it has grown past them): enough
-/// for most pits without growing, few enough to stay in the nearest cache.
-const REUSED_SLOTS: usize = 256;
 
 /// An open-addressing set emptied in O(1) by a new stamp: the generator empties its sets
 /// once per pit, and most pits meet only a few turning points, so clearing a table that
@@ -104,9 +101,9 @@ const REUSED_SLOTS: usize = 256;
 struct StampedSet<K> {
     /// Each slot with the stamp of the filling it belongs to.
     slots: Vec<(u32, K)>,
-    /// The slots in use: a prefix of `slots` that starts small again with each filling,
-    /// so a set that once grew large is not probed all over (a cache miss per key) when
-    /// it holds a few keys again.
+    /// The slots in use: a prefix of `slots` sized by the filling before, so a set that
+    /// once grew large is not probed all over (a cache miss per key) when it holds a few
+    /// keys again, nor grown again key by key when it is filled as much.
     used: usize,
     stamp: u32,
     len: usize,
@@ -125,9 +122,11 @@ impl<K: Mixed + Default> Default for StampedSet<K> {
 }
 
 impl<K: Mixed + Default> StampedSet<K> {
+    /// Empties the set, keeping in use slots for four times the keys it held.
     fn clear(&mut self) {
+        let wanted = (self.len * 4).next_power_of_two().max(FIRST_SLOTS);
+        self.used = self.used.min(wanted);
         self.len = 0;
-        self.used = self.used.min(REUSED_SLOTS);
         self.next_stamp();
     }
 
@@ -221,7 +220,7 @@ const UNCHECKED_LAPS: u32 = 64;
 /// Laps the sequence generator may sow for one pit before a distinct listing turns to
 /// the breadth-first search: most pits meet few choices, and listing their sequences
 /// depth first is cheaper than hashing every turning point.
-pub(super) const SMALL_LISTING_LAPS: u64 = 2048;
+pub(super) const SMALL_LISTING_LAPS: u64 = 1024;
 
 impl Variant {
     /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
