@@ -617,9 +617,9 @@ impl<'a> Worker<'a> {
     }
 
     /// The lanes of `pits` in the order the quiescence search lists them: the larger
-    /// capture by the first lap first, then by history (lanes in order on ties).
-    fn pit_order(&self, board: &Board, pits: u32) -> ([u8; 16], usize) {
-        let takes = self.shared.variant.first_laps(board, board.to_move()).takes;
+    /// capture by the first lap (`takes`, by lane) first, then by history (lanes in order
+    /// on ties).
+    fn pit_order(&self, board: &Board, pits: u32, takes: &[u8; 16]) -> ([u8; 16], usize) {
         let history = &self.history[board.to_move() as usize];
         let mut lanes = [0u8; 16];
         let mut count = 0;
@@ -867,39 +867,43 @@ impl<'a> Worker<'a> {
             return stand;
         }
         alpha = alpha.max(stand);
-        let variant = self.shared.variant;
+        let laps = self.shared.variant.first_laps(board, board.to_move());
         let pits = match self.shared.quiescence_moves {
-            QuiescenceMoves::AllCaptures => variant.candidate_pits(board),
-            QuiescenceMoves::FirstLap => variant.first_laps(board, board.to_move()).capturing,
+            QuiescenceMoves::AllCaptures => self.shared.variant.candidate_pits(board),
+            QuiescenceMoves::FirstLap => laps.capturing,
         };
         if pits == 0 {
             return stand;
         }
         // A pit at a time, the likeliest first: a capture good enough ends the search
         // before the other pits are listed.
-        let (lanes, count) = self.pit_order(board, pits);
+        let (lanes, count) = self.pit_order(board, pits, &laps.takes);
         let mut best = stand;
         let mut moved = false;
-        'pits: for &lane in &lanes[..count] {
+        for &lane in &lanes[..count] {
             let (children, _) = self.children_from(board, ply, NO_MOVE, 1 << lane, None);
             moved |= !children.is_empty();
+            let mut done = false;
             for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
                 self.count_node();
                 let value = -self.quiescence(&child.board, -beta, -alpha, ply + 1, plies - 1);
                 if self.stopped() {
-                    self.give_back(ply, children);
-                    break 'pits;
+                    done = true;
+                    break;
                 }
                 if value > best {
                     best = value;
                     alpha = alpha.max(value);
                     if alpha >= beta {
-                        self.give_back(ply, children);
-                        break 'pits;
+                        done = true;
+                        break;
                     }
                 }
             }
             self.give_back(ply, children);
+            if done {
+                break;
+            }
         }
         match self.shared.quiescence_moves {
             QuiescenceMoves::AllCaptures if !moved => -EVAL_LIMIT,
