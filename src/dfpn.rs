@@ -26,6 +26,7 @@ use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::rules::keys::{KeyMap, KeySet};
 use crate::rules::{Board, LegalMove, Move, Side, Variant};
 use crate::search::searched_moves;
 
@@ -172,12 +173,12 @@ struct Search<'a> {
     variant: &'a Variant,
     attacker: Side,
     limits: DfpnLimits,
-    history: &'a HashSet<u64>,
-    table: HashMap<u64, Entry>,
+    history: &'a KeySet,
+    table: KeyMap<Entry>,
     /// Proofs stored so far: the next proof's rank.
     proofs: u64,
     /// The positions of the current path (a position occurs on it once at most).
-    path: HashSet<u64>,
+    path: KeySet,
     /// When this search must stop.
     deadline: Option<Instant>,
     nodes: u64,
@@ -483,11 +484,11 @@ pub fn solve_from(
     state: &mut DfpnState,
 ) -> DfpnResult {
     let started = Instant::now();
-    let history: HashSet<u64> = history.iter().copied().collect();
+    let history: KeySet = history.iter().copied().collect();
     let mover = board.to_move();
     let stop = AtomicBool::new(false);
     let new_search = |attacker: Side,
-                      table: HashMap<u64, Entry>,
+                      table: KeyMap<Entry>,
                       proofs: u64,
                       nodes: u64,
                       budget: u64,
@@ -502,7 +503,7 @@ pub fn solve_from(
         history: &history,
         table,
         proofs,
-        path: HashSet::new(),
+        path: KeySet::default(),
         deadline: limits.time.map(|t| started + t / share),
         nodes,
         node_budget: budget.max(nodes + 1),
@@ -603,7 +604,7 @@ pub fn solve_from(
 /// The tables of both searches (by attacker), kept between runs of a long proof.
 #[derive(Default)]
 pub struct DfpnState {
-    tables: [HashMap<u64, Entry>; 2],
+    tables: [KeyMap<Entry>; 2],
     proofs: [u64; 2],
 }
 

@@ -16,9 +16,10 @@
 //! unable to move. So a position outside both sides' pessimistic attractors is a draw
 //! however the game reached it, and such a proof holds whatever the game before it.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
+use crate::rules::keys::KeyMap;
 use crate::rules::moves::searched_moves;
 use crate::rules::{Board, Move, Side, Variant};
 
@@ -112,7 +113,7 @@ impl Graph {
         limits: &RetroLimits,
         deadline: Option<Instant>,
     ) -> Graph {
-        let mut index: HashMap<u64, u32> = HashMap::from([(root.hash(), 0)]);
+        let mut index: KeyMap<u32> = KeyMap::from_iter([(root.hash(), 0)]);
         let mut graph = Graph {
             boards: vec![*root],
             offsets: vec![0],

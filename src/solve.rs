@@ -8,10 +8,10 @@
 //! repeats one of the game or the search path counts as a draw, never a proof, so a
 //! proven win holds however the loser tries to repeat.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use crate::eval::Weights;
+use crate::rules::keys::KeySet;
 use crate::rules::{Board, Move, MoveGen, Variant};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::tt::TableError;
@@ -252,7 +252,7 @@ impl<'v> Prover<'v> {
             Verdict::Unknown => return None,
         };
         let mut walk = ProofWalk {
-            seen: HashSet::new(),
+            seen: KeySet::default(),
             path: history.to_vec(),
             strategy: Vec::new(),
             cap,
@@ -321,7 +321,7 @@ pub struct ProofTree {
 
 /// The state of a walk over a proof.
 struct ProofWalk {
-    seen: HashSet<u64>,
+    seen: KeySet,
     path: Vec<u64>,
     strategy: Vec<(Board, Move)>,
     cap: usize,

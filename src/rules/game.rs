@@ -3,33 +3,12 @@
 //! with the same side to move draws; an optional ply cap adjudicates a draw). Matches,
 //! `play`, `replay`, `apply` and the searchers' history all use this one model.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use super::keys::KeyMap;
 use super::notation::{self, Move, NotationError};
 use super::position::{Board, LegalMove, MoveGen, Variant};
 use super::Side;
-
-/// A hasher for keys that are hashes already: the key is its own hash.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HashIsKey(u64);
-
-impl Hasher for HashIsKey {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// Plies a game with a ply cap makes room for when it starts (at most its cap).
 pub const RESERVED_PLIES: usize = 128;
@@ -84,7 +63,7 @@ pub struct Game<'v> {
     /// Their hashes, kept beside them: repetitions are looked up every ply.
     hashes: Vec<u64>,
     /// How often each hash occurs in `hashes`.
-    occurrences: HashMap<u64, u32, BuildHasherDefault<HashIsKey>>,
+    occurrences: KeyMap<u32>,
     /// How often the current position has occurred, this time included.
     seen_now: u32,
     moves: Vec<Move>,

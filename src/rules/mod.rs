@@ -2,6 +2,7 @@
 //! here knows about search, evaluation or the command line.
 
 pub mod game;
+pub mod keys;
 pub mod moves;
 pub mod notation;
 pub mod position;

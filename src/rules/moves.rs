@@ -4,9 +4,7 @@
 //! often meet), with a bound on the choices explored and a flag when the list was cut.
 //! Under forced captures a pit has one move and the list is every legal move.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use super::keys::KeySet;
 use super::position::{Board, LegalMove, MoveGen, Variant};
 use super::CaptureChoice;
 use super::Move;
@@ -83,27 +81,8 @@ pub fn dedup_by_position<T>(list: &mut Vec<T>, board: impl Fn(&T) -> &Board) {
         }
         list.truncate(kept);
     } else {
-        let mut seen: HashSet<u64, BuildHasherDefault<IdentityHasher>> =
-            HashSet::with_capacity_and_hasher(list.len(), BuildHasherDefault::default());
+        let mut seen: KeySet = KeySet::with_capacity_and_hasher(list.len(), Default::default());
         list.retain(|c| seen.insert(board(c).hash()));
-    }
-}
-
-/// Position hashes are already well mixed: hash sets use them as they are.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
     }
 }
 
