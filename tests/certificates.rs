@@ -45,14 +45,14 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
         max_depth: HORIZON,
         table_entries: 1 << 16,
         strategy: true,
-        parallel: false,
+        threads: 1,
         interrupt: None,
     };
     let mut certified = 0;
     for (i, (variant, board)) in small_positions(160, 0xce27, 4).into_iter().enumerate() {
-        // Every other position with the win and loss searches side by side.
+        // One, two or three agents on a shared table.
         let limits = DfpnLimits {
-            parallel: i % 2 == 1,
+            threads: 1 + i % 3,
             ..limits
         };
         let result = solve(&variant, &board, &[], limits, &|_| {});
@@ -139,7 +139,7 @@ fn boys_certificate() -> String {
         max_depth: 40,
         table_entries: 1 << 20,
         strategy: true,
-        parallel: false,
+        threads: 1,
         interrupt: None,
     };
     let result = solve(&boys, &boys.start(), &[], limits, &|_| {});

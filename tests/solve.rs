@@ -310,12 +310,17 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         max_depth: HORIZON,
         table_entries: 1 << 16,
         strategy: true,
-        parallel: false,
+        threads: 1,
         interrupt: None,
     };
     let (mut decided, mut found) = (0, 0);
-    for (variant, board) in small_positions(160, 0xdf9, 4) {
+    for (i, (variant, board)) in small_positions(160, 0xdf9, 4).into_iter().enumerate() {
         let truth = known_within(&variant, &board, HORIZON);
+        // Every other position with two agents on one table.
+        let limits = DfpnLimits {
+            threads: 1 + i % 2,
+            ..limits
+        };
         let result = solve(&variant, &board, &[], limits, &|_| {});
         let position = variant.format_position(&board);
         match (result.verdict, truth) {
@@ -344,6 +349,7 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
     let cramped = DfpnLimits {
         table_entries: 8,
         nodes: 20_000,
+        threads: 2,
         ..limits
     };
     for (variant, board) in small_positions(40, 0xdf9, 4) {
@@ -366,6 +372,39 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
 /// `solve ARGS --json`, which must succeed: its JSON.
 fn solve_json(args: &[&str]) -> serde_json::Value {
     common::process::json(&[&["solve"], args, &["--json"]].concat())
+}
+
+/// Where positions transpose into each other's subtrees, a repetition's failure makes
+/// numbers depend on the path, and searching one child can undo what searching its
+/// sibling did: here the search once went round in circles for good (a million nodes
+/// a second, no new position); the seesaw guard gets it out.
+#[test]
+fn dfpn_gets_out_of_a_seesaw_and_proves_the_boys_capture_both_game_on_7_columns() {
+    let dir = common::process::scratch("seesaw");
+    let rules = dir.join("boys7.toml");
+    std::fs::write(
+        &rules,
+        "base = \"isolo-boys\"\ncapture = \"both\"\ncolumns = 7\n\
+         start = \"17,0,2,0,2,0,2/0,1,2,0,2,0,2/2,0,2,0,2,1,0/2,0,2,0,2,0,17\"\n",
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let out = solve_json(&[
+            "--variant",
+            rules.to_str().unwrap(),
+            "--method",
+            "dfpn",
+            "--max-plies",
+            "1000",
+            "--nodes",
+            "4000000",
+            "--hash",
+            "256",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(out["result"], "win", "{threads} threads: {out}");
+    }
 }
 
 #[test]

@@ -39,7 +39,7 @@ pub struct SolveArgs {
     /// Give up after this many milliseconds (result unknown); 0: no time limit
     #[arg(long = "time-ms", default_value_t = DEFAULT_SOLVE_TIME_MS)]
     pub time_ms: u64,
-    /// Search threads (Lazy SMP)
+    /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MB
@@ -357,7 +357,7 @@ fn solve_dfpn(
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: args.certificate.is_some(),
-        parallel: args.threads >= 2,
+        threads: args.threads,
         interrupt: Some(super::interrupt::flag()),
     };
     let (board, history) = (&root.board, &root.history);

@@ -48,6 +48,9 @@ pub struct SolveTableArgs {
     /// Table size in MB for each prover
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Threads: Lazy SMP for the alpha-beta prover, agents on one table for df-pn
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Write the Markdown table to FILE as well as printing it
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -113,7 +116,7 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
     })?;
     let widths = parse_range("--widths", &args.widths, 2..=8)?;
     let seeds = parse_range("--seeds", &args.seeds, SEEDS_RANGE)?;
-    super::check_threads_and_hash(1, 1, args.hash)?;
+    super::check_threads_and_hash(args.threads, super::analyze::MAX_THREADS, args.hash)?;
     if !(1..=super::solve::DFPN_MAX_PLIES).contains(&args.max_plies) {
         return Err(CliError(format!(
             "--max-plies: must be 1..={}",
@@ -260,8 +263,8 @@ fn solve_cell(
     };
     let board = variant.start();
     let time = Duration::from_millis(args.time_ms);
-    let mut prover =
-        Prover::new(&variant, 1, args.hash).map_err(|e| CliError(format!("--hash: {e}")))?;
+    let mut prover = Prover::new(&variant, args.threads, args.hash)
+        .map_err(|e| CliError(format!("--hash: {e}")))?;
     let ab = prover.solve(&board, &[], args.ab_plies, Some(time / AB_SHARE));
     cell.nodes += ab.nodes;
     let limits = DfpnLimits {
@@ -270,7 +273,7 @@ fn solve_cell(
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: true,
-        parallel: false,
+        threads: args.threads,
         interrupt: None,
     };
     let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
