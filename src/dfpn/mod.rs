@@ -19,7 +19,8 @@
 //! whatever the game before it. Disproofs (the attacker fails) can depend on the path;
 //! the table keeps them anyway, so a search may miss a win (and answer unknown), never
 //! invent one. A win is a proof with the side to move attacking, a loss a proof with
-//! its opponent attacking.
+//! its opponent attacking. Several agents (threads) may search at once on one table
+//! (`table.rs`), each from the root.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, Read, Write};
@@ -45,8 +46,8 @@ pub struct DfpnLimits {
     pub time: Option<Duration>,
     /// Plies from the root past which a line counts as a failure for the attacker.
     pub max_depth: u32,
-    /// Table entries kept at most: when full, the unsolved entries are dropped first,
-    /// then the disproofs, and the proofs only if that is not enough.
+    /// Table slots at most, both searches together (rounded down to a power of two):
+    /// in a full bucket an unsolved entry goes before a disproof before a proof.
     pub table_entries: usize,
     /// Whether to read the winner's strategy out of the table after a proof (for a
     /// certificate).
@@ -321,9 +322,10 @@ impl<'a> Agent<'a> {
         self.view.get(hash, s.side).map(|e| e.numbers)
     }
 
-    /// A child's numbers as `child_numbers` says, and the agents searching it; an unsearched child's estimated from its
-    /// mobility (as df-pn+ does): a position where the defender can start moves from
-    /// many pits takes many proofs, one where the attacker can takes many disproofs.
+    /// A child's numbers as `child_numbers` says, and the other agents searching it; an
+    /// unsearched child's numbers estimated from its mobility (as df-pn+ does): a
+    /// position where the defender can start moves from many pits takes many proofs,
+    /// one where the attacker can takes many disproofs.
     /// Measured on the women's capture-ends reading on 5 columns: 2.0 M nodes against
     /// 5.0 M with (1, 1) for every unsearched child.
     fn child_numbers_of(&self, child: &Board, hash: u64) -> (Numbers, u32) {

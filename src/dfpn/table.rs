@@ -21,7 +21,7 @@ const BUCKET_SLOTS: usize = 4;
 /// A bucket: slots of two words, a checksum (the key mixed with the data) and the data.
 #[repr(align(64))]
 #[derive(Default)]
-pub(super) struct Bucket([[AtomicU64; 2]; BUCKET_SLOTS]);
+struct Bucket([[AtomicU64; 2]; BUCKET_SLOTS]);
 
 /// Buckets a table starts with (1 MB): it doubles when a quarter full, up to its limit, so
 /// a short proof touches little memory whatever `--hash` allows.
@@ -61,7 +61,7 @@ pub(super) struct Slot {
 }
 
 impl Slot {
-    pub(super) fn to_data(self) -> u64 {
+    fn to_data(self) -> u64 {
         let n = self.numbers;
         let (kind, body) = if n.proof == 0 {
             (data::PROVEN, self.proof_rank & data::RANK_MASK)
@@ -78,7 +78,7 @@ impl Slot {
         (kind << data::KIND_SHIFT) | (self.log_work.min(data::WORK_MASK) << data::WORK_SHIFT) | body
     }
 
-    pub(super) fn from_data(word: u64) -> Slot {
+    fn from_data(word: u64) -> Slot {
         let log_work = (word >> data::WORK_SHIFT) & data::WORK_MASK;
         let (numbers, proof_rank) = match word >> data::KIND_SHIFT {
             data::PROVEN => (Numbers::PROVEN, word & data::RANK_MASK),
@@ -100,7 +100,7 @@ impl Slot {
 
     /// Which slot of a full bucket goes first: unsolved before disproven before
     /// proven, then the least work.
-    pub(super) fn replace_order(word: u64) -> (u64, u64) {
+    fn replace_order(word: u64) -> (u64, u64) {
         let kind = word >> data::KIND_SHIFT;
         let class = if kind == data::PROVEN { 2 } else { kind };
         (class, (word >> data::WORK_SHIFT) & data::WORK_MASK)
@@ -108,12 +108,12 @@ impl Slot {
 }
 
 /// The bits `work` takes: 0 for none, 1 for 1, 2 for 2-3, 3 for 4-7...
-pub(super) fn log_work(work: u64) -> u64 {
+fn log_work(work: u64) -> u64 {
     u64::from(64 - work.leading_zeros())
 }
 
 /// The least work of `log_work` bits.
-pub(super) fn work_of_log(log: u64) -> u64 {
+fn work_of_log(log: u64) -> u64 {
     match log {
         0 => 0,
         l => 1 << (l - 1).min(62),
@@ -122,13 +122,13 @@ pub(super) fn work_of_log(log: u64) -> u64 {
 
 /// A position's key in the table: its hash with the attacker in the top bit, so that
 /// both searches share one table and a saved key tells whose it is.
-pub(super) fn table_key(hash: u64, side: usize) -> u64 {
+fn table_key(hash: u64, side: usize) -> u64 {
     (hash & !(1 << 63)) | ((side as u64) << 63)
 }
 
 /// Agents waiting for the table to grow.
 #[derive(Default)]
-pub(super) struct Rendezvous {
+struct Rendezvous {
     /// Agents still searching.
     active: usize,
     /// Of them, those waiting.
@@ -137,10 +137,10 @@ pub(super) struct Rendezvous {
     epoch: u64,
 }
 
-/// The table of both searches, shared by their agents without locks while they
-/// search: a slot is written word by word, and its first word is the key mixed with
-/// the data, so a slot read while another agent writes it, or written by two at once,
-/// does not check and reads as absent (lost work, never another position's numbers).
+/// The table of both searches, shared by their agents: reads take no lock. A slot is
+/// written word by word, and its first word is the key mixed with the data, so a slot
+/// read while another agent writes it does not check and reads as absent (lost work,
+/// never another position's numbers).
 /// It grows between searches' epochs: the agents return to the root and wait while one
 /// rehashes it (the lock is taken once an epoch, not at each look).
 pub(super) struct Table {
@@ -156,8 +156,8 @@ pub(super) struct Table {
     /// The last proof's rank. Ranks come from one counter, so a proof stored after its
     /// children's (which it read) ranks above them.
     proofs: AtomicU64,
-    /// Agents whose current path holds a position, by the low bits of its hash (none
-    /// with one agent).
+    /// Agents whose current path holds a position, by the low bits of its hash (kept
+    /// only with more than one agent).
     workers: Box<[AtomicU32]>,
 }
 
@@ -167,7 +167,7 @@ pub(super) struct Table {
 /// read of the buckets at all).
 /// Writes to a bucket take its lock (reads never do), so that an agent's write never
 /// undoes another's, such as a proof stored between its read and its write.
-pub(super) struct Slots {
+struct Slots {
     buckets: Box<[Bucket]>,
     tags: Box<[AtomicU8]>,
     locks: Box<[AtomicBool]>,
@@ -186,7 +186,7 @@ impl Slots {
 
     /// Takes bucket `index`'s lock (held for a few reads and writes: spins, yielding
     /// the core where the holder may have lost its own).
-    pub(super) fn lock(&self, index: usize) -> BucketLock<'_> {
+    fn lock(&self, index: usize) -> BucketLock<'_> {
         let lock = &self.locks[index];
         let mut spins = 0u32;
         while lock
@@ -208,12 +208,12 @@ impl Slots {
     }
 
     /// The index of `key`'s bucket.
-    pub(super) fn index(&self, key: u64) -> usize {
+    fn index(&self, key: u64) -> usize {
         key as usize & (self.buckets.len() - 1)
     }
 
     /// Writes slot `i` of `bucket` for `key`.
-    pub(super) fn write(&self, bucket: usize, i: usize, key: u64, word: u64) {
+    fn write(&self, bucket: usize, i: usize, key: u64, word: u64) {
         let cell = &self.buckets[bucket].0[i];
         cell[1].store(word, Ordering::Relaxed);
         cell[0].store(key ^ word, Ordering::Relaxed);
@@ -222,7 +222,7 @@ impl Slots {
 }
 
 /// A bucket's lock, held until dropped.
-pub(super) struct BucketLock<'a>(&'a AtomicBool);
+struct BucketLock<'a>(&'a AtomicBool);
 
 impl Drop for BucketLock<'_> {
     fn drop(&mut self) {
@@ -231,7 +231,7 @@ impl Drop for BucketLock<'_> {
 }
 
 /// A key's tag: seven bits of it (not the attacker's) and a set bit, never 0.
-pub(super) fn tag(key: u64) -> u8 {
+fn tag(key: u64) -> u8 {
     ((key >> 56) as u8) | 0x80
 }
 
@@ -269,7 +269,7 @@ impl Table {
         }
     }
 
-    pub(super) fn next_rank(&self) -> u64 {
+    fn next_rank(&self) -> u64 {
         self.proofs.fetch_add(1, Ordering::Relaxed) + 1
     }
 
@@ -356,13 +356,13 @@ impl Table {
         }
     }
 
-    pub(super) fn release(r: &mut Rendezvous, wake: &Condvar) {
+    fn release(r: &mut Rendezvous, wake: &Condvar) {
         r.waiting = 0;
         r.epoch += 1;
         wake.notify_all();
     }
 
-    pub(super) fn lock_rendezvous(&self) -> MutexGuard<'_, Rendezvous> {
+    fn lock_rendezvous(&self) -> MutexGuard<'_, Rendezvous> {
         self.rendezvous.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -418,7 +418,7 @@ pub(super) struct View<'t> {
 
 impl View<'_> {
     /// Counts a slot filled; past a quarter of the slots, asks for the table to grow.
-    pub(super) fn count_filled(&self) {
+    fn count_filled(&self) {
         let table = self.table;
         let filled = table.filled.fetch_add(1, Ordering::Relaxed) + 1;
         let buckets = self.slots.len();
@@ -452,14 +452,7 @@ impl View<'_> {
     }
 
     /// `store`, a new proof ranked `rank` where given.
-    pub(super) fn put(
-        &self,
-        hash: u64,
-        side: usize,
-        numbers: Numbers,
-        work: u64,
-        rank: Option<u64>,
-    ) {
+    fn put(&self, hash: u64, side: usize, numbers: Numbers, work: u64, rank: Option<u64>) {
         let key = table_key(hash, side);
         let table = self.table;
         let index = self.slots.index(key);
