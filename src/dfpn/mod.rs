@@ -288,27 +288,27 @@ struct Agent<'a> {
     unwind: Option<u32>,
     expanded: u64,
     out_of_budget: bool,
+    /// The root's numbers as this agent last combined them (the table has them only
+    /// when the root's loop returns), for progress reports.
+    root_numbers: Numbers,
 }
 
 impl<'a> Agent<'a> {
     fn new(shared: &'a Shared<'a>) -> Agent<'a> {
+        let view = shared.table.view();
+        let root_numbers = view
+            .get(shared.root_hash, shared.side)
+            .map_or(Numbers::UNKNOWN, |e| e.numbers);
         Agent {
             shared,
-            view: shared.table.view(),
+            view,
             path: KeySet::default(),
             line: Vec::new(),
             unwind: None,
             expanded: 0,
             out_of_budget: false,
+            root_numbers,
         }
-    }
-
-    /// The root's numbers in the table.
-    fn root(&self) -> Numbers {
-        let s = self.shared;
-        self.view
-            .get(s.root_hash, s.side)
-            .map_or(Numbers::UNKNOWN, |e| e.numbers)
     }
 
     /// A child's numbers: a failure for the attacker where it repeats `path` or the
@@ -359,7 +359,7 @@ impl<'a> Agent<'a> {
         self.expanded += 1;
         let nodes = s.nodes.fetch_add(1, Ordering::Relaxed) + 1;
         if nodes.is_multiple_of(REPORT_EVERY) {
-            let root = self.root();
+            let root = self.root_numbers;
             let finite = |n: u64| (n < INFINITE).then_some(n);
             (s.report)(&DfpnProgress {
                 attacker: s.attacker,
@@ -443,6 +443,9 @@ impl<'a> Agent<'a> {
         let numbers = loop {
             let c = self.combine(&children, attacking, threshold);
             let numbers = c.numbers;
+            if depth == 0 {
+                self.root_numbers = numbers;
+            }
             if self.must_return()
                 || numbers.proof >= threshold.proof
                 || numbers.disproof >= threshold.disproof
