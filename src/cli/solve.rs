@@ -364,12 +364,14 @@ fn solve_dfpn(
     let report = |p: &DfpnProgress| {
         let shown = |n: Option<u64>| n.map_or("inf".to_string(), |n| n.to_string());
         eprintln!(
-            "df-pn, {} attacking: nodes {}  root proof {} disproof {}  table {} entries",
+            "df-pn, {} attacking: nodes {}  root proof {} disproof {}  table {} entries of {} ({}%)",
             p.attacker,
             p.nodes,
             shown(p.proof),
             shown(p.disproof),
-            p.table_entries
+            p.table_entries,
+            p.table_slots,
+            p.table_entries * 100 / p.table_slots.max(1)
         )
     };
     let started = std::time::Instant::now();

@@ -103,6 +103,8 @@ pub struct DfpnProgress {
     pub disproof: Option<u64>,
     /// Table entries.
     pub table_entries: usize,
+    /// Slots the table may grow to (both searches together).
+    pub table_slots: usize,
 }
 
 /// A sum of proof or disproof numbers: infinite only where a term is, else at most one
@@ -367,6 +369,7 @@ impl<'a> Agent<'a> {
                 proof: finite(root.proof),
                 disproof: finite(root.disproof),
                 table_entries: s.table.len(),
+                table_slots: s.table.max_slots(),
             });
         }
         if s.agents > 1 && self.expanded.is_multiple_of(UNWIND_CHECK_EVERY) {

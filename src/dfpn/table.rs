@@ -291,6 +291,11 @@ impl Table {
         self.filled.load(Ordering::Relaxed)
     }
 
+    /// The slots it may grow to.
+    pub(super) fn max_slots(&self) -> usize {
+        self.max_buckets * BUCKET_SLOTS
+    }
+
     /// Doubles the buckets (no view may be held): every entry moves to its bucket in
     /// the larger table, which always has room (a bucket's entries split between two).
     pub(super) fn grow(&self) {
