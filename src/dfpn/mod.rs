@@ -22,7 +22,7 @@
 //! its opponent attacking. Several agents (threads) may search at once on one table
 //! (`table.rs`), each from the root.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -31,7 +31,7 @@ mod table;
 
 use table::{Table, View, INFINITE};
 
-use crate::rules::keys::{KeyMap, KeySet};
+use crate::rules::keys::KeySet;
 use crate::rules::{Board, LegalMove, Move, Side, Variant};
 use crate::search::searched_moves;
 
@@ -791,7 +791,8 @@ fn run_agents(shared: &Shared, board: &Board) -> (Numbers, bool) {
 /// live table of the last run, or the entries read from a file.
 #[derive(Default)]
 pub struct DfpnState {
-    tables: [KeyMap<Entry>; 2],
+    /// Each search's entries, listed (not hashed: they are only read in order).
+    tables: [Vec<(u64, Entry)>; 2],
     proofs: [u64; 2],
     live: Option<Table>,
 }
@@ -804,7 +805,7 @@ impl DfpnState {
     pub fn entries(&self) -> usize {
         match &self.live {
             Some(table) => table.len(),
-            None => self.tables.iter().map(HashMap::len).sum(),
+            None => self.tables.iter().map(Vec::len).sum(),
         }
     }
 
@@ -896,13 +897,13 @@ impl DfpnState {
                     proof: proof.min(most),
                     disproof: disproof.min(most),
                 };
-                state.tables[side].insert(
+                state.tables[side].push((
                     hash,
                     Entry {
                         numbers,
                         proof_rank: rank,
                     },
-                );
+                ));
             }
         }
         Ok(state)

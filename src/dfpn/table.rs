@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize,
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 
 use super::{DfpnState, Entry, Numbers};
-use crate::rules::keys::KeyMap;
 
 /// A proof or disproof number that stands for infinity (the largest a slot holds).
 pub(super) const INFINITE: u64 = (1 << data::NUMBER_BITS) - 1;
@@ -373,8 +372,8 @@ impl Table {
 
     /// Loads a saved state's entries, each proof with its rank.
     pub(super) fn load(&self, state: &DfpnState) {
-        for (side, map) in state.tables.iter().enumerate() {
-            for (&hash, e) in map {
+        for (side, list) in state.tables.iter().enumerate() {
+            for &(hash, e) in list {
                 let rank = (e.numbers.proof == 0).then_some(e.proof_rank);
                 self.view().put(hash, side, e.numbers, 0, rank);
                 if self.grow_wanted.load(Ordering::Relaxed) {
@@ -388,7 +387,7 @@ impl Table {
 
     /// Both searches' entries, for keeping.
     pub(super) fn save(&self, state: &mut DfpnState) {
-        let mut tables: [KeyMap<Entry>; 2] = Default::default();
+        let mut tables: [Vec<(u64, Entry)>; 2] = Default::default();
         let view = self.view();
         for (index, bucket) in view.slots.buckets.iter().enumerate() {
             for slot in &bucket.0 {
@@ -401,13 +400,13 @@ impl Table {
                     continue;
                 }
                 let s = Slot::from_data(word);
-                tables[(key >> 63) as usize].insert(
+                tables[(key >> 63) as usize].push((
                     key & !(1 << 63),
                     Entry {
                         numbers: s.numbers,
                         proof_rank: s.proof_rank,
                     },
-                );
+                ));
             }
         }
         state.tables = tables;
