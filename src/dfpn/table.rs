@@ -98,13 +98,20 @@ impl Slot {
     }
 
     /// Which slot of a full bucket goes first: unsolved before disproven before
-    /// proven, then the least work.
+    /// proven (`PROVEN_CLASS`), then the least work.
     fn replace_order(word: u64) -> (u64, u64) {
         let kind = word >> data::KIND_SHIFT;
-        let class = if kind == data::PROVEN { 2 } else { kind };
+        let class = if kind == data::PROVEN {
+            PROVEN_CLASS
+        } else {
+            kind
+        };
         (class, (word >> data::WORK_SHIFT) & data::WORK_MASK)
     }
 }
+
+/// A proof's class in `Slot::replace_order`: the last to go.
+const PROVEN_CLASS: u64 = 2;
 
 /// The bits `work` takes: 0 for none, 1 for 1, 2 for 2-3, 3 for 4-7...
 fn log_work(work: u64) -> u64 {
@@ -508,7 +515,17 @@ impl View<'_> {
                     self.count_filled();
                     i
                 }
-                (None, Some((i, _))) => i,
+                (None, Some((i, (class, _)))) => {
+                    // A bucket of proofs in a table that will grow: no proof makes way
+                    // for less (a certificate is read from the proofs kept); the new
+                    // entry is not kept (a node whose child is never kept is caught
+                    // as a seesaw).
+                    let grows = self.slots.len() < table.max_buckets;
+                    if grows && class == PROVEN_CLASS && numbers.proof != 0 {
+                        return;
+                    }
+                    i
+                }
                 (None, None) => return,
             };
             let slot = Slot {
@@ -605,6 +622,25 @@ mod tests {
         view.store(7 << 8, 0, unsolved(1, 1), 1);
         view.store(8 << 8, 0, unsolved(1, 1), 1);
         assert!(view.get(keys[0], 0).is_some() && view.get(keys[1], 0).is_some());
+    }
+
+    #[test]
+    fn a_bucket_of_proofs_keeps_them_while_the_table_may_grow() {
+        // A table that may still double (its limit above its first size).
+        let table = Table::new(FIRST_BUCKETS * BUCKET_SLOTS * 2);
+        let view = table.view();
+        let keys: Vec<u64> = (1..=5).map(|k| k << 40).collect();
+        for &key in &keys[..4] {
+            view.store(key, 0, Numbers::PROVEN, 1);
+        }
+        view.store(keys[4], 0, unsolved(1, 1), 1000);
+        assert!(view.get(keys[4], 0).is_none(), "the unsolved entry waits");
+        assert!(keys[..4].iter().all(|&k| view.get(k, 0).is_some()));
+        view.store(keys[4], 0, Numbers::PROVEN, 1);
+        assert!(
+            view.get(keys[4], 0).is_some(),
+            "a proof makes way for a proof"
+        );
     }
 
     #[test]
