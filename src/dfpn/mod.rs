@@ -389,16 +389,19 @@ impl<'a> Agent<'a> {
 
     /// Whether to return to the root: the budget is spent, or the table wants to grow.
     fn must_return(&mut self) -> bool {
-        self.budget_spent() || self.shared.table.grow_wanted.load(Ordering::Relaxed)
+        let look_at_clock = self.expanded.is_multiple_of(DEADLINE_CHECK_EVERY);
+        self.budget_spent(look_at_clock) || self.shared.table.grow_wanted.load(Ordering::Relaxed)
     }
 
-    fn budget_spent(&mut self) -> bool {
+    /// Whether the search must end: another agent ended it, the nodes are spent, or
+    /// (looked at only when `look_at_clock`, as it costs a system call) the time or the
+    /// user. The first agent to find it so stops the others.
+    fn budget_spent(&mut self, look_at_clock: bool) -> bool {
         if !self.out_of_budget {
             let s = self.shared;
             let spent = s.halt.load(Ordering::Relaxed)
                 || s.nodes.load(Ordering::Relaxed) >= s.node_budget
-                || (self.expanded.is_multiple_of(DEADLINE_CHECK_EVERY)
-                    && (s.interrupted() || s.late()));
+                || (look_at_clock && (s.interrupted() || s.late()));
             if spent {
                 self.out_of_budget = true;
                 s.halt.store(true, Ordering::Relaxed);
@@ -553,13 +556,7 @@ impl<'a> Agent<'a> {
                 s.halt.store(true, Ordering::Relaxed);
                 return Epoch::Done;
             }
-            let spent = s.halt.load(Ordering::Relaxed)
-                || s.late()
-                || s.interrupted()
-                || s.nodes.load(Ordering::Relaxed) >= s.node_budget;
-            if spent {
-                self.out_of_budget = true;
-                s.halt.store(true, Ordering::Relaxed);
+            if self.budget_spent(true) {
                 return Epoch::Done;
             }
             if s.table.grow_wanted.load(Ordering::Relaxed) {

@@ -218,6 +218,21 @@ impl Slots {
         key as usize & (self.buckets.len() - 1)
     }
 
+    /// The entries held, as keys and data words: every slot but the empty ones and
+    /// those whose key does not belong in their bucket (written half-way).
+    fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.buckets
+            .iter()
+            .enumerate()
+            .flat_map(move |(index, bucket)| {
+                bucket.0.iter().filter_map(move |slot| {
+                    let (check, word) = words(slot);
+                    let key = check ^ word;
+                    (word | check != 0 && self.index(key) == index).then_some((key, word))
+                })
+            })
+    }
+
     /// Writes slot `i` of `bucket` for `key`.
     fn write(&self, bucket: usize, i: usize, key: u64, word: u64) {
         let cell = &self.buckets[bucket].0[i];
@@ -225,6 +240,14 @@ impl Slots {
         cell[0].store(key ^ word, Ordering::Relaxed);
         self.tags[bucket * BUCKET_SLOTS + i].store(tag(key), Ordering::Relaxed);
     }
+}
+
+/// A slot's checksum and data words.
+fn words(slot: &[AtomicU64; 2]) -> (u64, u64) {
+    (
+        slot[0].load(Ordering::Relaxed),
+        slot[1].load(Ordering::Relaxed),
+    )
 }
 
 /// A bucket's lock, held until dropped.
@@ -310,24 +333,15 @@ impl Table {
         if count > slots.len() {
             let larger = Slots::new(count);
             let mut filled = 0;
-            for (index, bucket) in slots.buckets.iter().enumerate() {
-                for slot in &bucket.0 {
-                    let (check, word) = (
-                        slot[0].load(Ordering::Relaxed),
-                        slot[1].load(Ordering::Relaxed),
-                    );
-                    let key = check ^ word;
-                    if word | check == 0 || slots.index(key) != index {
-                        continue;
-                    }
-                    let target = larger.index(key);
-                    let free = larger.buckets[target].0.iter().position(|s| {
-                        s[1].load(Ordering::Relaxed) | s[0].load(Ordering::Relaxed) == 0
-                    });
-                    if let Some(i) = free {
-                        larger.write(target, i, key, word);
-                        filled += 1;
-                    }
+            for (key, word) in slots.entries() {
+                let target = larger.index(key);
+                let free = larger.buckets[target]
+                    .0
+                    .iter()
+                    .position(|s| words(s) == (0, 0));
+                if let Some(i) = free {
+                    larger.write(target, i, key, word);
+                    filled += 1;
                 }
             }
             *slots = larger;
@@ -379,12 +393,16 @@ impl Table {
 
     /// Loads a saved state's entries, each proof with its rank.
     pub(super) fn load(&self, state: &DfpnState) {
+        let mut view = self.view();
         for (side, list) in state.tables.iter().enumerate() {
             for &(hash, e) in list {
                 let rank = (e.numbers.proof == 0).then_some(e.proof_rank);
-                self.view().put(hash, side, e.numbers, 0, rank);
+                view.put(hash, side, e.numbers, 0, rank);
                 if self.grow_wanted.load(Ordering::Relaxed) {
+                    // (Growing takes the table whole: no view may be held.)
+                    drop(view);
                     self.grow();
+                    view = self.view();
                 }
             }
         }
@@ -395,26 +413,15 @@ impl Table {
     /// Both searches' entries, for keeping.
     pub(super) fn save(&self, state: &mut DfpnState) {
         let mut tables: [Vec<(u64, Entry)>; 2] = Default::default();
-        let view = self.view();
-        for (index, bucket) in view.slots.buckets.iter().enumerate() {
-            for slot in &bucket.0 {
-                let (check, word) = (
-                    slot[0].load(Ordering::Relaxed),
-                    slot[1].load(Ordering::Relaxed),
-                );
-                let key = check ^ word;
-                if word | check == 0 || view.slots.index(key) != index {
-                    continue;
-                }
-                let s = Slot::from_data(word);
-                tables[(key >> 63) as usize].push((
-                    key & !(1 << 63),
-                    Entry {
-                        numbers: s.numbers,
-                        proof_rank: s.proof_rank,
-                    },
-                ));
-            }
+        for (key, word) in self.view().slots.entries() {
+            let s = Slot::from_data(word);
+            tables[(key >> 63) as usize].push((
+                key & !(1 << 63),
+                Entry {
+                    numbers: s.numbers,
+                    proof_rank: s.proof_rank,
+                },
+            ));
         }
         state.tables = tables;
         state.proofs = [self.proofs.load(Ordering::Relaxed); 2];
@@ -447,8 +454,7 @@ impl View<'_> {
             if tags[i].load(Ordering::Relaxed) != tag {
                 return None;
             }
-            let word = bucket.0[i][1].load(Ordering::Relaxed);
-            let check = bucket.0[i][0].load(Ordering::Relaxed);
+            let (check, word) = words(&bucket.0[i]);
             (check ^ word == key).then(|| Slot::from_data(word))
         })
     }
@@ -474,8 +480,7 @@ impl View<'_> {
         let mut empty = None;
         let mut victim: Option<(usize, (u64, u64))> = None;
         for (i, slot) in bucket.0.iter().enumerate() {
-            let word = slot[1].load(Ordering::Relaxed);
-            let check = slot[0].load(Ordering::Relaxed);
+            let (check, word) = words(slot);
             if word | check == 0 {
                 empty = Some(i);
                 break;
