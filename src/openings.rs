@@ -1,5 +1,5 @@
 //! Opening suites: files of positions, one a line, and the generator that builds them
-//! from random plies, keeping positions a fixed search judges neither proven nor
+//! from random plies, keeping positions that fixed searches judge neither proven nor
 //! lopsided.
 
 use rand::rngs::SmallRng;
@@ -54,8 +54,9 @@ pub struct SuiteRequest {
     pub count: usize,
     /// Largest |evaluation| kept, in hundredths of a seed.
     pub max_eval: i32,
-    /// Depth of the judging search.
-    pub depth: u32,
+    /// Depths of the judging searches, shallowest first: a position is kept only if
+    /// every one judges it balanced, so most lopsided positions cost only the cheapest.
+    pub depths: Vec<u32>,
     /// Seed of the random plies.
     pub seed: u64,
     /// Random games tried at most, per position wanted.
@@ -65,7 +66,7 @@ pub struct SuiteRequest {
 /// What the generator kept and why it dropped the rest.
 #[derive(Clone, Debug, Default)]
 pub struct SuiteReport {
-    /// The positions kept, with the judging search's score.
+    /// The positions kept, with the deepest judging search's score.
     pub positions: Vec<(Board, Score)>,
     /// Random games tried.
     pub tried: usize,
@@ -73,9 +74,9 @@ pub struct SuiteReport {
     pub game_over: usize,
     /// Positions reached before.
     pub duplicates: usize,
-    /// Positions the search proved won or lost.
+    /// Positions a judging search proved won or lost.
     pub proven: usize,
-    /// Positions judged beyond the evaluation bound.
+    /// Positions a judging search scored beyond the evaluation bound.
     pub lopsided: usize,
 }
 
@@ -99,6 +100,50 @@ pub fn random_plies(
         board = moves[rng.random_range(0..moves.len())].child;
     }
     (board, true)
+}
+
+/// What the judging searches made of a position.
+enum Verdict {
+    Proven,
+    Lopsided,
+    /// Within the bound at every depth; the deepest search's score.
+    Balanced(Score),
+}
+
+/// Searches `board` to each of the request's depths in turn (one table for all, so each
+/// search starts from what the shallower ones found), stopping at the first that proves
+/// it or scores it beyond the bound.
+fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Verdict {
+    let mut judge = AlphaBeta::new(AlphaBetaConfig {
+        hash_mb: JUDGE_HASH_MB,
+        ..AlphaBetaConfig::default()
+    })
+    .expect("a 4 MB table allocates");
+    let mut score = Score::Draw;
+    for &depth in &request.depths {
+        let search = SearchRequest {
+            variant,
+            board,
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            multipv: 1,
+            stop: None,
+        };
+        score = judge
+            .search(&search, &mut |_| {})
+            .best()
+            .map(|l| l.score)
+            .unwrap_or(Score::Draw);
+        match score {
+            Score::Win(_) | Score::Loss(_) => return Verdict::Proven,
+            Score::Eval(v) if v.abs() > request.max_eval => return Verdict::Lopsided,
+            _ => {}
+        }
+    }
+    Verdict::Balanced(score)
 }
 
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
@@ -128,32 +173,54 @@ pub fn generate_suite_reporting(
             report.duplicates += 1;
             continue;
         }
-        let mut judge = AlphaBeta::new(AlphaBetaConfig {
-            hash_mb: JUDGE_HASH_MB,
-            ..AlphaBetaConfig::default()
-        })
-        .expect("a 4 MB table allocates");
-        let search = SearchRequest {
-            variant,
-            board,
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(request.depth),
-                ..Limits::default()
-            },
-            multipv: 1,
-            stop: None,
-        };
-        let score = judge
-            .search(&search, &mut |_| {})
-            .best()
-            .map(|l| l.score)
-            .unwrap_or(Score::Draw);
-        match score {
-            Score::Win(_) | Score::Loss(_) => report.proven += 1,
-            Score::Eval(v) if v.abs() > request.max_eval => report.lopsided += 1,
-            _ => report.positions.push((board, score)),
+        match judge(variant, board, request) {
+            Verdict::Proven => report.proven += 1,
+            Verdict::Lopsided => report.lopsided += 1,
+            Verdict::Balanced(score) => report.positions.push((board, score)),
         }
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(depths: Vec<u32>) -> SuiteRequest {
+        SuiteRequest {
+            plies: 4,
+            count: 6,
+            max_eval: 300,
+            depths,
+            seed: 3,
+            attempts_per_position: 50,
+        }
+    }
+
+    /// The score of a fresh search of `board` to `depth`.
+    fn score_at(variant: &Variant, board: Board, depth: u32) -> Score {
+        let mut only = request(vec![depth]);
+        only.max_eval = i32::MAX;
+        match judge(variant, board, &only) {
+            Verdict::Balanced(score) => score,
+            _ => panic!("no bound to pass, and the positions kept are not proven"),
+        }
+    }
+
+    #[test]
+    fn every_judging_depth_must_find_a_kept_position_balanced() {
+        let variant = Variant::load("isolo-boys-capture-ends").unwrap();
+        let report = generate_suite(&variant, &request(vec![2, 4]));
+        assert!(!report.positions.is_empty());
+        let dropped = report.game_over + report.duplicates + report.proven + report.lopsided;
+        assert_eq!(report.positions.len() + dropped, report.tried);
+        for &(board, deepest) in &report.positions {
+            // The first search is a fresh one: its score is within the bound too.
+            let Score::Eval(shallow) = score_at(&variant, board, 2) else {
+                panic!("a kept position is not proven");
+            };
+            assert!(shallow.abs() <= 300, "depth 2 scores {shallow}");
+            assert!(matches!(deepest, Score::Eval(v) if v.abs() <= 300));
+        }
+    }
 }

@@ -362,6 +362,34 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         ),
         (
             vec![
+                "openings",
+                "--variant",
+                "isolo-boys",
+                "--plies",
+                "4",
+                "--count",
+                "1",
+                "--depth",
+                "8,6",
+            ],
+            "--depth: the depths must rise (got 8,6)",
+        ),
+        (
+            vec![
+                "openings",
+                "--variant",
+                "isolo-boys",
+                "--plies",
+                "4",
+                "--count",
+                "1",
+                "--depth",
+                "4,0",
+            ],
+            "--depth: 0 is not 1..=",
+        ),
+        (
+            vec![
                 "results",
                 "--preset",
                 "chess",

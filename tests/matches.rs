@@ -503,6 +503,27 @@ fn openings_builds_a_suite_that_match_can_use() {
         "--json",
     ]);
     assert_eq!(summary["games"], 6);
+    // Rising judging depths: each must find a kept position balanced.
+    ok(&[
+        "openings",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--plies",
+        "4",
+        "--count",
+        "2",
+        "--depth",
+        "2,4",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains("--depth 2,4 --seed 0\n"), "{text}");
+    assert!(
+        text.contains("proven by the searches to depths 2, 4,"),
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 2);
     std::fs::write(&book, "1,2,3 S\n").unwrap();
     fails(
         &[

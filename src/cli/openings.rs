@@ -1,5 +1,5 @@
 //! `isolo-ai openings`: builds an opening suite of distinct positions reached by random
-//! plies, keeping those a fixed search judges neither proven nor lopsided.
+//! plies, keeping those that fixed searches judge neither proven nor lopsided.
 
 use clap::Args;
 
@@ -24,9 +24,15 @@ pub struct OpeningsArgs {
     /// Largest |evaluation| kept, in seeds
     #[arg(long = "max-eval", default_value_t = 2.0)]
     pub max_eval: f64,
-    /// Depth of the judging alpha-beta search
-    #[arg(long, default_value_t = 6)]
-    pub depth: u32,
+    /// Depth of the judging alpha-beta search, or rising depths (8,10,12): a position is
+    /// kept only if the search to every one of them judges it balanced
+    #[arg(
+        long,
+        value_name = "D[,D...]",
+        value_delimiter = ',',
+        default_value = "6"
+    )]
+    pub depth: Vec<u32>,
     /// Master seed: every random choice derives from it
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -43,12 +49,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
     if args.count == 0 {
         return Err(CliError("--count: must be at least 1".into()));
     }
-    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
-        return Err(CliError(format!(
-            "--depth: must be 1..={}",
-            isolo_ai::search::alphabeta::MAX_DEPTH
-        )));
-    }
+    check_depths(&args.depth)?;
     if args.max_eval.is_nan() || args.max_eval < 0.0 {
         return Err(CliError(
             "--max-eval: must be a number of seeds, at least 0".into(),
@@ -58,7 +59,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         plies: args.plies,
         count: args.count,
         max_eval: (args.max_eval * 100.0).round() as i32,
-        depth: args.depth,
+        depths: args.depth.clone(),
         seed: args.seed,
         attempts_per_position: ATTEMPTS_PER_POSITION,
     };
@@ -68,21 +69,30 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         bar.set_message(format!("{} random games tried", r.tried));
     });
     bar.finish_and_clear();
+    let depths: Vec<String> = args.depth.iter().map(u32::to_string).collect();
+    let judged_by = match depths.as_slice() {
+        [one] => format!("a depth-{one} search"),
+        many => format!("the searches to depths {}", many.join(", ")),
+    };
     let summary = format!(
-        "{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by a depth-{} search, {} lopsided beyond {} seeds",
+        "{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by {judged_by}, {} lopsided beyond {} seeds",
         report.positions.len(),
         args.count,
         report.tried,
         report.game_over,
         report.duplicates,
         report.proven,
-        args.depth,
         report.lopsided,
         args.max_eval
     );
     let mut text = format!(
         "# isolo-ai openings --variant {} --plies {} --count {} --max-eval {} --depth {} --seed {}\n# {summary}\n",
-        args.variant, args.plies, args.count, args.max_eval, args.depth, args.seed
+        args.variant,
+        args.plies,
+        args.count,
+        args.max_eval,
+        depths.join(","),
+        args.seed
     );
     for (board, score) in &report.positions {
         text.push_str(&format!("{}  # {score}\n", variant.format_position(board)));
@@ -93,4 +103,24 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
             .map_err(|e| CliError(format!("--out: cannot write {path}: {e}"))),
         None => emit(&text),
     }
+}
+
+/// Judging depths must each be a search depth and rise, so each search is deeper than the
+/// one it follows.
+fn check_depths(depths: &[u32]) -> CliResult {
+    let max = isolo_ai::search::alphabeta::MAX_DEPTH;
+    if let Some(bad) = depths.iter().find(|d| !(1..=max).contains(*d)) {
+        return Err(CliError(format!("--depth: {bad} is not 1..={max}")));
+    }
+    if depths.windows(2).any(|pair| pair[0] >= pair[1]) {
+        return Err(CliError(format!(
+            "--depth: the depths must rise (got {})",
+            depths
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        )));
+    }
+    Ok(())
 }
