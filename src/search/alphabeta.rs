@@ -200,7 +200,8 @@ fn generate(
         order,
         walk: true,
     };
-    let mut walks = [walked(1, 0); 16];
+    // The walked pits with their order, made into entries once the results are listed.
+    let mut walks = [(0u8, 0i32); 16];
     let mut walk_count = 0;
     let mut truncated = false;
     match walk {
@@ -211,7 +212,7 @@ fn generate(
                 let lane = lanes.trailing_zeros() as usize;
                 lanes &= lanes - 1;
                 let order = (capturing >> lane & 1) as i32 * CAPTURE_ORDER + history[lane];
-                walks[walk_count] = walked(lane as u8 + 1, order);
+                walks[walk_count] = (lane as u8 + 1, order);
                 walk_count += 1;
             }
         }
@@ -229,7 +230,7 @@ fn generate(
                     // pit's worth.
                     let order = list[first..].iter().map(|c| c.order).max().unwrap_or(0);
                     list.truncate(first);
-                    walks[walk_count] = walked(lane as u8 + 1, order);
+                    walks[walk_count] = (lane as u8 + 1, order);
                     walk_count += 1;
                 }
             }
@@ -244,7 +245,11 @@ fn generate(
     if optional {
         dedup_by_position(list, |c| &c.board);
     }
-    list.extend_from_slice(&walks[..walk_count]);
+    list.extend(
+        walks[..walk_count]
+            .iter()
+            .map(|&(pit, order)| walked(pit, order)),
+    );
     for (index, child) in list.iter_mut().enumerate() {
         child.index = index as u32;
     }
