@@ -69,10 +69,9 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         bar.set_message(format!("{} random games tried", r.tried));
     });
     bar.finish_and_clear();
-    let depths: Vec<String> = args.depth.iter().map(u32::to_string).collect();
-    let judged_by = match depths.as_slice() {
+    let judged_by = match args.depth.as_slice() {
         [one] => format!("a depth-{one} search"),
-        many => format!("the searches to depths {}", many.join(", ")),
+        many => format!("the searches to depths {}", joined(many, ", ")),
     };
     let summary = format!(
         "{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by {judged_by}, {} lopsided beyond {} seeds",
@@ -91,7 +90,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         args.plies,
         args.count,
         args.max_eval,
-        depths.join(","),
+        joined(&args.depth, ","),
         args.seed
     );
     for (board, score) in &report.positions {
@@ -115,12 +114,14 @@ fn check_depths(depths: &[u32]) -> CliResult {
     if depths.windows(2).any(|pair| pair[0] >= pair[1]) {
         return Err(CliError(format!(
             "--depth: the depths must rise (got {})",
-            depths
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
+            joined(depths, ",")
         )));
     }
     Ok(())
+}
+
+/// The depths as text, `separator` between them.
+fn joined(depths: &[u32], separator: &str) -> String {
+    let texts: Vec<String> = depths.iter().map(u32::to_string).collect();
+    texts.join(separator)
 }
