@@ -480,3 +480,106 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// A fortress (`rules::fortress`) is a proof that its owner cannot lose: on random
+/// `capture = both` boards, wherever a side holds one, exhaustive minimax never finds it
+/// lost within the horizon, whatever the opponent holds; the same few seeds outside a
+/// fortress it finds lost often.
+#[test]
+fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
+    use common::{random_rules, rows_text, Rng};
+    use isolo_ai::rules::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
+    use isolo_ai::rules::{CaptureChoice, CaptureCondition, Side};
+    let mut rng = Rng(0xf0e7);
+    let (mut held, mut tried, mut decided, mut lost_outside) = (0, 0, 0, 0);
+    while held < 400 {
+        let mut rules = random_rules(&mut rng);
+        if rules.capture != CaptureCondition::Both
+            || rules.overture
+            || rules.columns > 4
+            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 3
+        {
+            continue;
+        }
+        rules.max_laps = rules.max_laps.max(20);
+        let columns = rules.columns as usize;
+        let variant = Variant::new(rules).unwrap();
+        let table = Fortresses::of(&variant).unwrap();
+        let owner = rng.pick(&[Side::South, Side::North]);
+        let owner_rows = if owner == Side::South { [2, 3] } else { [0, 1] };
+        let seeds = 1 + rng.below(MAX_FORTRESS_SEEDS as u64) as usize;
+        let spots: Vec<(usize, usize)> = (0..seeds)
+            .map(|_| {
+                (
+                    owner_rows[rng.below(2) as usize],
+                    rng.below(columns as u64) as usize,
+                )
+            })
+            .collect();
+        let rows = rows_text(columns, |r, c| {
+            if owner_rows.contains(&r) {
+                spots.iter().filter(|&&s| s == (r, c)).count() as u32
+            } else {
+                rng.below(4) as u32
+            }
+        });
+        for to_move in ["S", "N"] {
+            tried += 1;
+            let Ok(board) = variant.parse_position(&format!("{rows} {to_move}")) else {
+                continue;
+            };
+            let holds = table.holds(&board, owner);
+            if !holds && tried % 8 != 0 {
+                continue;
+            }
+            let truth = known_within(&variant, &board, 8);
+            let lost = match truth {
+                Known::Win(_) => board.to_move() != owner,
+                Known::Loss(_) => board.to_move() == owner,
+                Known::Open => false,
+            };
+            if !holds {
+                // The same few seeds outside a fortress: often lost, so the search bites.
+                lost_outside += lost as usize;
+                continue;
+            }
+            held += 1;
+            decided += !matches!(truth, Known::Open) as usize;
+            assert!(
+                !lost,
+                "{}: {owner} holds a fortress, yet minimax says {truth:?}\n{}",
+                variant.format_position(&board),
+                variant.rules().to_toml()
+            );
+        }
+    }
+    println!(
+        "{held} fortresses of {tried} positions, none lost, {decided} won by their owner; \
+         {lost_outside} positions outside a fortress lost"
+    );
+    assert!(lost_outside > 20, "{lost_outside}");
+}
+
+/// df-pn counts a defender's fortress as the attacker's failure at once: where both sides
+/// hold one (a lone seed against two that relay round for ever) each search ends at the
+/// root.
+#[test]
+fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
+    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+    let igisoro = Variant::load("igisoro").unwrap();
+    let board = igisoro
+        .parse_position("0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,1,0,0,0,0 S")
+        .unwrap();
+    let limits = DfpnLimits {
+        nodes: 100_000,
+        time: None,
+        max_depth: 1000,
+        table_entries: 1 << 12,
+        strategy: false,
+        threads: 1,
+        interrupt: None,
+    };
+    let result = solve(&igisoro, &board, &[], limits, &|_| {});
+    assert_eq!(result.verdict, DfpnVerdict::Unknown);
+    assert_eq!(result.nodes, 2);
+}

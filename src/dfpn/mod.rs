@@ -10,7 +10,8 @@
 //! loses. A position repeating one of the game or of the current path counts as a
 //! failure for the attacker (a draw is not a win), and so does a defender's position
 //! whose moves the generator could not list whole: so repetitions and cut lists can
-//! only hide wins, never make one.
+//! only hide wins, never make one. A defender's fortress (`rules::fortress`: seeds that
+//! can never be captured) is a failure too, and a true one: no win passes through it.
 //!
 //! Why a proof holds on every path though repetitions depend on the path: a node is
 //! proven only from children proven before it, ending in positions where the defender
@@ -25,12 +26,14 @@
 use std::collections::HashSet;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod table;
 
 use table::{Table, View, INFINITE};
 
+use crate::rules::fortress::Fortresses;
 use crate::rules::keys::KeySet;
 use crate::rules::{Board, LegalMove, Move, Side, Variant};
 use crate::search::searched_moves;
@@ -191,9 +194,20 @@ struct Shared<'a> {
     halt: AtomicBool,
     report: &'a (dyn Fn(&DfpnProgress) + Sync),
     root_hash: u64,
+    /// The defender's rings that can never be captured (`rules::fortress`), where the
+    /// rules have them: the attacker cannot win there, whatever the path.
+    fortresses: Option<Arc<Fortresses>>,
 }
 
 impl Shared<'_> {
+    /// Whether the defender holds a fortress at `board`: a disproof that holds on
+    /// every path, unlike the others.
+    fn defender_holds(&self, board: &Board) -> bool {
+        self.fortresses
+            .as_ref()
+            .is_some_and(|f| f.holds(board, self.attacker.opponent()))
+    }
+
     /// Whether the user interrupted.
     fn interrupted(&self) -> bool {
         self.limits
@@ -340,6 +354,9 @@ impl<'a> Agent<'a> {
             };
             return (numbers, workers);
         }
+        if s.defender_holds(child) {
+            return (Numbers::DISPROVEN, 0);
+        }
         let pits = u64::from(s.variant.candidate_pits(child).count_ones()).max(1);
         let numbers = if child.to_move() == s.attacker {
             Numbers {
@@ -416,6 +433,10 @@ impl<'a> Agent<'a> {
         self.count_node();
         let s = self.shared;
         let attacking = board.to_move() == s.attacker;
+        if s.defender_holds(board) {
+            self.view.store(hash, s.side, Numbers::DISPROVEN, 1);
+            return Numbers::DISPROVEN;
+        }
         let (moves, cut) = searched_moves(s.variant, board);
         let settled = if moves.is_empty() {
             // The side to move has lost.
@@ -689,6 +710,7 @@ pub fn solve_from(
     let mover = board.to_move();
     let agents = limits.threads.max(1);
     let table = state.table(limits.table_entries);
+    let fortresses = Fortresses::of(variant);
     let mut nodes = 0;
     let mut out_of_budget = false;
     let mut result = None;
@@ -710,6 +732,7 @@ pub fn solve_from(
             halt: AtomicBool::new(false),
             report,
             root_hash: board.hash(),
+            fortresses: fortresses.clone(),
         };
         let (root, spent) = run_agents(&shared, board);
         nodes = shared.nodes.load(Ordering::Relaxed);

@@ -1,6 +1,7 @@
 //! The game alone: rules, the bit-packed board, move generation and notation. Nothing
 //! here knows about search, evaluation or the command line.
 
+pub mod fortress;
 pub mod game;
 pub mod keys;
 pub mod moves;
