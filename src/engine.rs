@@ -73,6 +73,11 @@ impl fmt::Display for EngineSpec {
 pub const MAX_THREADS: usize = 256;
 /// The most plies of captures an alpha-beta spec's `quiescence=` may ask for.
 pub const MAX_QUIESCENCE_PLIES: u32 = 16;
+/// The most seeds an alpha-beta spec's `contempt=` may ask for.
+pub const MAX_CONTEMPT_SEEDS: i32 = 100;
+/// `contempt=`'s default, in seeds (`alphabeta::DEFAULT_CONTEMPT`).
+pub const DEFAULT_CONTEMPT_SEEDS: usize =
+    (crate::search::alphabeta::DEFAULT_CONTEMPT / 100) as usize;
 
 /// What is wrong with an engine spec or one of its options.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -230,6 +235,9 @@ fn set_option(
             }
         }
         (EngineKind::AlphaBeta(c), "walk") => c.walk = choice_walk(key, value)?,
+        (EngineKind::AlphaBeta(c), "contempt") => {
+            c.contempt = 100 * count(key, value, 0i32, Some(MAX_CONTEMPT_SEEDS))?
+        }
         (EngineKind::Mcts(c), "walk") => c.walk = choice_walk(key, value)?,
         (EngineKind::AlphaBeta(c), "hash") => {
             let mb = count(key, value, 1usize, None)?;
@@ -765,6 +773,12 @@ mod tests {
                 "engine key `quiescence`: must be 0..=16, found 17",
             ),
             ("mcts:quiescence=2", "unknown key `quiescence`"),
+            (
+                "ab:contempt=101",
+                "engine key `contempt`: must be 0..=100, found 101",
+            ),
+            ("ab:contempt=-1", "engine key `contempt`"),
+            ("mcts:contempt=5", "unknown key `contempt`"),
             (
                 "ab:weights=/no/such/w.toml",
                 "engine key `weights`: weights file /no/such/w.toml",

@@ -23,15 +23,21 @@
 //! A weights file may add a small neural network over the same features (`[net]`, see
 //! `net`), trained on top of the weighted sum by `isolo-ai tune --net H`.
 //!
+//! One fact overrides the weights: a side holding a fortress (`rules::fortress`, a few
+//! seeds that can never be captured) cannot lose, so its opponent's score is held to a
+//! draw's at most (`Evaluator::with_contempt` says what the draw is worth).
+//!
 //! Weights are named and loaded from TOML (`--weights FILE`, or the tuned file shipped in
 //! `weights/` for the variant: see `Weights::for_variant`). Whatever the weights, an
 //! evaluation stays within `±EVAL_LIMIT`, far below every proven score, so no weights
 //! file can make a searcher claim a win or loss it has not proven.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::fortress::Fortresses;
 use crate::rules::notation::pit_at;
 use crate::rules::ring::{self, Ring, MAX_LANES};
 use crate::rules::{Board, CaptureCondition, Side, Variant};
@@ -354,6 +360,10 @@ pub struct Evaluator {
     rightmost: Ring,
     /// `columns[side]`: the columns as `side` sees them.
     columns: [Vec<Column>; 2],
+    /// The few-seed rings that cannot be captured (`capture = both` only).
+    fortresses: Option<Arc<Fortresses>>,
+    /// What a fortress's draw is worth to each side, to move (`with_contempt`).
+    fortress_draw: [i32; 2],
 }
 
 /// The largest weights file read (a file that never ends stops here).
@@ -401,6 +411,8 @@ impl Evaluator {
             protects: rules.overture && rules.overture_protects,
             rightmost: ring::lane_mask(w - 1) | ring::lane_mask(w),
             columns: [side_columns(Side::South), side_columns(Side::North)],
+            fortresses: Fortresses::of(variant),
+            fortress_draw: [0; 2],
         }
     }
 
@@ -417,12 +429,44 @@ impl Evaluator {
         &self.weights
     }
 
+    /// The evaluator with a draw in a fortress worth `-contempt` to `side` (the side the
+    /// engine plays) and `+contempt` to its opponent: so the engine takes a fortress only
+    /// when clearly behind, rather than a draw at the first small deficit, and never
+    /// counts on a win against one. Draws by repetition stay at 0.
+    pub fn with_contempt(mut self, side: Side, contempt: i32) -> Evaluator {
+        let contempt = contempt.clamp(0, EVAL_LIMIT);
+        self.fortress_draw[side as usize] = -contempt;
+        self.fortress_draw[side.opponent() as usize] = contempt;
+        self
+    }
+
     /// The score of `board` for the side to move, in hundredths of a seed (never 0): the
-    /// weights times the features, plus the net's output if there is one.
+    /// weights times the features, plus the net's output if there is one. Where a side
+    /// holds a fortress (`rules::fortress`: it can never be captured, so cannot lose) the
+    /// other cannot win: the score is no better than a draw for the attacker and no
+    /// worse for the defender, the draw valued as `with_contempt` says (0 by default).
     pub fn evaluate(&self, board: &Board) -> i32 {
-        if self.lone_seed_stands(board) {
-            return NOT_DRAW;
+        let me = board.to_move();
+        let held = self.fortresses.as_ref().map_or([false; 2], |f| {
+            [f.holds(board, me), f.holds(board, me.opponent())]
+        });
+        let draw = self.fortress_draw[me as usize];
+        let score = match held {
+            [true, true] => draw,
+            [true, false] => self.weighed(board).max(draw),
+            [false, true] => self.weighed(board).min(draw),
+            [false, false] => return self.weighed(board),
+        };
+        if score == 0 {
+            NOT_DRAW
+        } else {
+            score
         }
+    }
+
+    /// The weights times the features, plus the net's output, within `±EVAL_LIMIT` and
+    /// never 0.
+    fn weighed(&self, board: &Board) -> i32 {
         let features = self.features_for(board, self.first_laps);
         // Wide arithmetic and a clamp: no weights can reach a proven score.
         let sum: i64 = features
@@ -440,17 +484,6 @@ impl Evaluator {
         } else {
             score
         }
-    }
-
-    /// Whether a side is down to one seed where that can never be captured (both
-    /// facing pits must hold seeds for a capture) and always moves (`min_sow` 1): then
-    /// neither side can empty the other (short of endless moves everywhere), so however
-    /// many seeds the other holds the game is a draw, and winning means capturing the
-    /// last seeds together, never leaving one.
-    fn lone_seed_stands(&self, board: &Board) -> bool {
-        !self.any
-            && self.min_sow <= 1
-            && (board.side_total(Side::South) == 1 || board.side_total(Side::North) == 1)
     }
 
     /// Every feature of `board`, from the side to move.
@@ -708,21 +741,46 @@ mod tests {
     }
 
     #[test]
-    fn a_lone_seed_that_can_never_be_captured_is_a_draw() {
+    fn a_side_that_can_never_be_captured_cannot_lose() {
         let igisoro = Variant::load("igisoro").unwrap();
         let eval = Evaluator::for_config(&igisoro, None);
+        let score = |rows: &str, side: &str| {
+            eval.evaluate(&igisoro.parse_position(&format!("{rows} {side}")).unwrap())
+        };
+        // South's lone seed (pit 11) can never be taken: South cannot lose, North cannot
+        // win, and 63 seeds to 1 counts for nothing.
         let lone = "5,1,3,2,0,10,2,10/1,1,2,0,4,1,5,16/0,0,0,0,0,1,0,0/0,0,0,0,0,0,0,0";
-        for side in ["S", "N"] {
-            let board = igisoro.parse_position(&format!("{lone} {side}")).unwrap();
-            assert_eq!(eval.evaluate(&board), NOT_DRAW, "{side} to move");
-        }
-        let two = "5,1,3,2,0,10,2,9/1,1,2,0,4,1,5,16/0,0,0,0,0,1,0,0/0,0,0,0,0,0,0,1 S";
-        assert!(eval.evaluate(&igisoro.parse_position(two).unwrap()) < -1000);
+        assert_eq!(score(lone, "S"), NOT_DRAW);
+        assert_eq!(score(lone, "N"), NOT_DRAW);
+        // Two seeds in pits 1 and 2 relay round the ring two pits a move, never sharing a
+        // column; in pits 1 and 16 they share one, and North, to move, may take them.
+        let pair = "5,1,3,2,0,10,2,9/1,1,2,0,4,1,5,16/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0";
+        assert_eq!(score(pair, "N"), NOT_DRAW);
+        let column = "5,1,3,2,0,10,2,9/1,1,2,0,4,1,5,16/0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0";
+        assert!(score(column, "N") > 1000);
+        // With contempt the engine's side values the draw at -10 seeds, its opponent at
+        // +10: behind, it takes the fortress only when more than 10 seeds down; ahead, a
+        // fortress is worse for it than any lead.
+        let board =
+            |rows: &str, side: &str| igisoro.parse_position(&format!("{rows} {side}")).unwrap();
+        let north = Evaluator::for_config(&igisoro, None).with_contempt(Side::North, 1000);
+        assert_eq!(north.evaluate(&board(lone, "N")), -1000);
+        assert_eq!(north.evaluate(&board(lone, "S")), 1000);
+        let south = Evaluator::for_config(&igisoro, None).with_contempt(Side::South, 1000);
+        assert_eq!(south.evaluate(&board(lone, "S")), -1000);
+        assert_eq!(south.evaluate(&board(lone, "N")), 1000);
+        assert!(south.evaluate(&board(column, "N")) > 1000);
         // Where one seed can be captured (`capture = any`) or cannot move (`min_sow` 2),
         // seeds count as ever.
         let women = Variant::load("isolo-women").unwrap();
         let eval = Evaluator::for_config(&women, None);
         let board = women.parse_position(&format!("{lone} S")).unwrap();
+        assert!(eval.evaluate(&board) < -1000);
+        let mut rules = igisoro.rules().clone();
+        rules.min_sow = 2;
+        let stuck = Variant::new(rules).unwrap();
+        let eval = Evaluator::for_config(&stuck, None);
+        let board = stuck.parse_position(&format!("{lone} S")).unwrap();
         assert!(eval.evaluate(&board) < -1000);
     }
 

@@ -13,7 +13,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::clock::Clock;
-use crate::engine::{EngineSpec, SpecError, MAX_THREADS};
+use crate::engine::{
+    EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_THREADS,
+};
 use crate::eval::Weights;
 use crate::rules::{Board, Game, Side, Variant};
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
@@ -49,6 +51,8 @@ struct Settings {
     multipv: usize,
     weights: Option<Weights>,
     seed: u64,
+    /// Seeds a fortress's draw costs the engine (alpha-beta).
+    contempt: usize,
 }
 
 /// A search on its thread, and how to stop it.
@@ -91,6 +95,7 @@ pub fn run(input: impl BufRead, out: Output) {
             multipv: 1,
             weights: None,
             seed: 0,
+            contempt: DEFAULT_CONTEMPT_SEEDS,
         },
         searcher: None,
         generation: 0,
@@ -185,6 +190,9 @@ impl Session {
             "option name MultiPV type spin default 1 min 1 max 256".to_string(),
             "option name Weights type string default <empty>".to_string(),
             "option name Seed type string default 0".to_string(),
+            format!(
+                "option name Contempt type spin default {DEFAULT_CONTEMPT_SEEDS} min 0 max {MAX_CONTEMPT_SEEDS}"
+            ),
         ] {
             say(&self.out, &option);
         }
@@ -225,6 +233,9 @@ impl Session {
                 self.settings.hash_mb = number("Hash", 1, most)?;
             }
             "threads" => self.settings.threads = number("Threads", 1, MAX_THREADS)?,
+            "contempt" => {
+                self.settings.contempt = number("Contempt", 0, MAX_CONTEMPT_SEEDS as usize)?
+            }
             "multipv" => self.settings.multipv = number("MultiPV", 1, 256)?,
             "weights" => {
                 self.settings.weights = match value {
@@ -413,7 +424,10 @@ impl Session {
         let s = &self.settings;
         let mut options = vec![("threads", s.threads.to_string())];
         match s.engine.as_str() {
-            "ab" => options.push(("hash", s.hash_mb.to_string())),
+            "ab" => {
+                options.push(("hash", s.hash_mb.to_string()));
+                options.push(("contempt", s.contempt.to_string()));
+            }
             _ => options.push(("seed", s.seed.to_string())),
         }
         let pairs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();

@@ -146,6 +146,14 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             "--depth",
         ),
         (
+            vec!["analyze", "--variant", "igisoro", "--contempt", "101"],
+            "--contempt: must be 0..=100, found 101",
+        ),
+        (
+            vec!["analyze", "--variant", "igisoro", "--contempt", "-1"],
+            "--contempt: must be 0..=100, found -1",
+        ),
+        (
             vec!["analyze", "--variant", "isolo-boys", "--nodes", "0"],
             "--nodes",
         ),

@@ -94,7 +94,7 @@ fn handshake_options_and_queries() {
     let hello = e.until(|l| l == "ugiok");
     assert!(hello[0].starts_with("id name isolo-ai"), "{hello:?}");
     for option in [
-        "Variant", "Engine", "Hash", "Threads", "MultiPV", "Weights", "Seed",
+        "Variant", "Engine", "Hash", "Threads", "MultiPV", "Weights", "Seed", "Contempt",
     ] {
         assert!(
             hello
@@ -153,6 +153,10 @@ fn bad_commands_are_answered_and_ignored() {
         ("position fen 1,2 S", "position:"),
         ("position startpos moves 1 99", "move 2 of 2"),
         ("setoption name Hash value 0", "Hash: expected 1..="),
+        (
+            "setoption name Contempt value 101",
+            "Contempt: expected 0..=100",
+        ),
         (
             "setoption name Variant value chess",
             "Variant: unknown variant",

@@ -77,6 +77,10 @@ pub struct AnalyzeArgs {
     /// captures: vast (those with too many moves to list; default) or all
     #[arg(long, value_name = "vast|all")]
     pub walk: Option<String>,
+    /// Seeds a draw in a fortress (a side that can never be captured) costs the side to
+    /// move here (alpha-beta, 0-100; default 10)
+    #[arg(long, value_name = "SEEDS", allow_negative_numbers = true)]
+    pub contempt: Option<i32>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
     pub json: bool,
@@ -89,7 +93,7 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         EngineKind::Ab => ("ab", "nodes"),
         EngineKind::Mcts => ("mcts", "iters"),
     };
-    let flags: [(&str, &str, Option<String>); 12] = [
+    let flags: [(&str, &str, Option<String>); 13] = [
         ("--tc", "tc", args.tc.clone()),
         ("--depth", "depth", args.depth.map(|d| d.to_string())),
         ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
@@ -104,6 +108,11 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         ),
         ("--qmoves", "qmoves", args.qmoves.clone()),
         ("--walk", "walk", args.walk.clone()),
+        (
+            "--contempt",
+            "contempt",
+            args.contempt.map(|c| c.to_string()),
+        ),
         // Alpha-beta makes no random choice: a seed changes nothing there.
         (
             "--seed",

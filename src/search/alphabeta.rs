@@ -64,6 +64,9 @@ pub struct AlphaBetaConfig {
     pub quiescence_moves: QuiescenceMoves,
     /// Which pits' moves are walked a choice at a time (optional captures).
     pub walk: ChoiceWalk,
+    /// What a draw in a fortress costs the side searched for, in hundredths of a seed
+    /// (`Evaluator::with_contempt`).
+    pub contempt: i32,
 }
 
 /// The captures a quiescence search tries.
@@ -86,9 +89,14 @@ impl Default for AlphaBetaConfig {
             quiescence: DEFAULT_QUIESCENCE_PLIES,
             quiescence_moves: QuiescenceMoves::AllCaptures,
             walk: ChoiceWalk::Vast,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
+
+/// A fortress's draw is worth 10 seeds less than a level game to the side searched for:
+/// behind by less, the engine plays on; ahead, it never lets the opponent into one.
+pub const DEFAULT_CONTEMPT: i32 = 1000;
 
 /// Plies of captures past the horizon, by default: enough to settle the exchange a
 /// capture starts (a capture, the reply that takes back) without the cost of long chains.
@@ -1231,7 +1239,8 @@ impl Searcher for AlphaBeta {
             storable_laps: variant.rules().max_laps / 2,
             walk: self.config.walk,
             optional: variant.rules().capture_choice == crate::rules::CaptureChoice::Optional,
-            eval: Evaluator::for_config(variant, self.config.weights.as_ref()),
+            eval: Evaluator::for_config(variant, self.config.weights.as_ref())
+                .with_contempt(root.to_move(), self.config.contempt),
             tt: &self.tt,
             stop: AtomicBool::new(false),
             // Walking a pit's every move can take minutes: then limits hold from the start.
