@@ -14,8 +14,9 @@
 //! are those legal whatever the opponent holds and never capturing: under optional
 //! captures the all-pass move of each pit (found against an empty ring, which offers no
 //! capture), under forced ones the moves whose laps never end in an occupied front pit
-//! (found against a seed in every pit, keeping the moves that capture nothing). This is a proof, not a guess:
-//! whatever either side does, the owner keeps to the set and is never without a move.
+//! (found against a seed in every pit, keeping the moves that capture nothing). This is
+//! a proof, not a guess: whatever either side does, the owner keeps to the set and is
+//! never without a move.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -25,7 +26,7 @@ use super::ring::{self, Ring};
 use super::{CaptureChoice, CaptureCondition, Rules, Side};
 
 /// The most seeds a side may hold for its fortress to be looked up: 20,356 rings on
-/// 8 columns, listed in a few tens of milliseconds, once per rules.
+/// 8 columns, listed in about 15 ms, once per rules.
 pub const MAX_FORTRESS_SEEDS: u32 = 5;
 
 /// A table built, by the rules it was built for (their name and start aside).
