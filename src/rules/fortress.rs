@@ -79,12 +79,12 @@ impl Fortresses {
         let index: HashMap<Ring, usize> = rings.iter().enumerate().map(|(i, &r)| (r, i)).collect();
         // Each ring's moves to rings with no column filled (moves capture nothing, so
         // keep the seed count: every one is listed), each once, and the reverse.
+        let opponent = opponent_offering_no_escape(variant);
         let mut gen = MoveGen::new();
         let mut parents = vec![Vec::new(); rings.len()];
         let mut exits: Vec<usize> = Vec::with_capacity(rings.len());
         for (i, &r) in rings.iter().enumerate() {
-            let mut children: Vec<usize> = table
-                .quiet_moves(variant, r, &mut gen)
+            let mut children: Vec<usize> = quiet_moves(variant, r, opponent, &mut gen)
                 .into_iter()
                 .filter(|&c| !table.capturable(c))
                 .map(|c| index[&c])
@@ -121,30 +121,6 @@ impl Fortresses {
         table
     }
 
-    /// The owner's rings after each of its moves from `mine` that is legal and captures
-    /// nothing whatever the opponent holds (see the module's notes).
-    fn quiet_moves(&self, variant: &Variant, mine: Ring, gen: &mut MoveGen) -> Vec<Ring> {
-        // Under optional captures an empty ring offers no capture: each pit's one move is
-        // its all-pass move, and the listing stays short.
-        let opponent: Ring = if variant.rules().capture_choice == CaptureChoice::Optional {
-            0
-        } else {
-            (0..variant.pits()).fold(0, |r, lane| ring::set_lane(r, lane, 1))
-        };
-        let owner = Side::South;
-        let mut rings = [0; 2];
-        rings[owner as usize] = mine;
-        rings[owner.opponent() as usize] = opponent;
-        let board = Board::new(rings, owner, 0);
-        let mut out = Vec::new();
-        variant.for_each_distinct_result(&board, gen, |m| {
-            if m.captured == 0 {
-                out.push(m.child.ring(owner));
-            }
-        });
-        out
-    }
-
     /// Whether a column of `mine` has both pits occupied (so the opponent may capture).
     fn capturable(&self, mine: Ring) -> bool {
         self.columns
@@ -169,6 +145,36 @@ impl Fortresses {
             .filter(|&&r| ring::total(r) == seeds)
             .count()
     }
+}
+
+/// The opponent's ring to list the owner's quiet moves against. Under optional captures
+/// an empty ring, which offers no capture: each pit's one move is its all-pass move, and
+/// the listing stays short. Under forced ones a seed in every pit, so that every lap
+/// ending in an occupied front pit captures and `quiet_moves` drops it.
+fn opponent_offering_no_escape(variant: &Variant) -> Ring {
+    if variant.rules().capture_choice == CaptureChoice::Optional {
+        0
+    } else {
+        (0..variant.pits()).fold(0, |r, lane| ring::set_lane(r, lane, 1))
+    }
+}
+
+/// The owner's rings after each of its moves from `mine` that is legal and captures
+/// nothing whatever the opponent holds, listed against `opponent` (see the module's notes
+/// and `opponent_offering_no_escape`).
+fn quiet_moves(variant: &Variant, mine: Ring, opponent: Ring, gen: &mut MoveGen) -> Vec<Ring> {
+    let owner = Side::South;
+    let mut rings = [0; 2];
+    rings[owner as usize] = mine;
+    rings[owner.opponent() as usize] = opponent;
+    let board = Board::new(rings, owner, 0);
+    let mut out = Vec::new();
+    variant.for_each_distinct_result(&board, gen, |m| {
+        if m.captured == 0 {
+            out.push(m.child.ring(owner));
+        }
+    });
+    out
 }
 
 /// Appends every ring of `seeds` seeds in lanes `from..lanes` added to `base`.
