@@ -260,6 +260,31 @@ impl Shared<'_> {
             .is_some_and(|f| f.holds(board, self.attacker.opponent()))
     }
 
+    /// An unsearched position's numbers: a failure where the defender holds a
+    /// fortress, else estimated from its mobility (as df-pn+ does): a position where
+    /// the defender can start moves from many pits takes many proofs, one where the
+    /// attacker can takes many disproofs; each weighed by the seeds the sides hold
+    /// (`MATERIAL_STEEPNESS`). Measured on the women's capture-ends reading on 5
+    /// columns: 2.0 M nodes by mobility against 5.0 M with (1, 1) for every unsearched
+    /// child (an older table), 0.76 M by mobility and seeds.
+    fn estimate(&self, board: &Board) -> Numbers {
+        if self.defender_holds(board) {
+            return Numbers::DISPROVEN;
+        }
+        let pits = u64::from(self.variant.candidate_pits(board).count_ones()).max(1);
+        let (proof_leaves, disproof_leaves) = if board.to_move() == self.attacker {
+            (1, pits)
+        } else {
+            (pits, 1)
+        };
+        let (attacker, defender) = (self.attacker, self.attacker.opponent());
+        let (own, theirs) = (board.side_total(attacker), board.side_total(defender));
+        Numbers {
+            proof: proof_leaves * self.material.weight(own, theirs),
+            disproof: disproof_leaves * self.material.weight(theirs, own),
+        }
+    }
+
     /// Whether the user interrupted.
     fn interrupted(&self) -> bool {
         self.limits
@@ -270,6 +295,14 @@ impl Shared<'_> {
     fn late(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+}
+
+/// A move's result at an expanded position, with the numbers it starts from until the
+/// table has some (estimated once per expansion, not at each look).
+struct Child {
+    board: Board,
+    hash: u64,
+    estimate: Numbers,
 }
 
 /// A node's numbers from its children's, and which child to expand next.
@@ -390,39 +423,15 @@ impl<'a> Agent<'a> {
         self.view.get(hash, s.side).map(|e| e.numbers)
     }
 
-    /// A child's numbers as `child_numbers` says, and the other agents searching it; an
-    /// unsearched child's numbers estimated from its mobility (as df-pn+ does): a
-    /// position where the defender can start moves from many pits takes many proofs,
-    /// one where the attacker can takes many disproofs; each weighed by the seeds the
-    /// sides hold (`MATERIAL_STEEPNESS`). Measured on the women's capture-ends reading
-    /// on 5 columns: 2.0 M nodes by mobility against 5.0 M with (1, 1) for every
-    /// unsearched child (an older table), 0.56 M by mobility and seeds.
-    fn child_numbers_of(&self, child: &Board, hash: u64) -> (Numbers, u32) {
+    /// A child's numbers as `child_numbers` says, and the other agents searching it;
+    /// an unsearched child's its estimate.
+    fn child_numbers_of(&self, child: &Child) -> (Numbers, u32) {
         let s = self.shared;
-        if let Some(numbers) = self.child_numbers(hash) {
-            let workers = if s.agents > 1 {
-                s.table.workers(hash)
-            } else {
-                0
-            };
-            return (numbers, workers);
+        match self.child_numbers(child.hash) {
+            Some(numbers) if s.agents > 1 => (numbers, s.table.workers(child.hash)),
+            Some(numbers) => (numbers, 0),
+            None => (child.estimate, 0),
         }
-        if s.defender_holds(child) {
-            return (Numbers::DISPROVEN, 0);
-        }
-        let pits = u64::from(s.variant.candidate_pits(child).count_ones()).max(1);
-        let (proof_leaves, disproof_leaves) = if child.to_move() == s.attacker {
-            (1, pits)
-        } else {
-            (pits, 1)
-        };
-        let (attacker, defender) = (s.attacker, s.attacker.opponent());
-        let (own, theirs) = (child.side_total(attacker), child.side_total(defender));
-        let numbers = Numbers {
-            proof: proof_leaves * s.material.weight(own, theirs),
-            disproof: disproof_leaves * s.material.weight(theirs, own),
-        };
-        (numbers, 0)
     }
 
     /// Counts an expansion; reports progress now and then.
@@ -513,7 +522,14 @@ impl<'a> Agent<'a> {
             return numbers;
         }
         let expanded_before = self.expanded - 1;
-        let children: Vec<(Board, u64)> = moves.iter().map(|m| (m.child, m.child.hash())).collect();
+        let children: Vec<Child> = moves
+            .iter()
+            .map(|m| Child {
+                board: m.child,
+                hash: m.child.hash(),
+                estimate: s.estimate(&m.child),
+            })
+            .collect();
         if s.agents > 1 {
             s.table.mark(hash, true);
         }
@@ -541,8 +557,8 @@ impl<'a> Agent<'a> {
                 }
                 break numbers;
             }
-            let (child, child_hash) = children[c.best];
-            let (current, _) = self.child_numbers_of(&child, child_hash);
+            let child = &children[c.best];
+            let (current, _) = self.child_numbers_of(child);
             let child_threshold = if attacking {
                 Numbers {
                     proof: threshold.proof.min(widened(c.second)),
@@ -555,7 +571,7 @@ impl<'a> Agent<'a> {
                     disproof: threshold.disproof.min(widened(c.second)),
                 }
             };
-            self.expand(&child, child_hash, child_threshold, depth + 1);
+            self.expand(&child.board, child.hash, child_threshold, depth + 1);
         };
         self.path.remove(&hash);
         self.line.pop();
@@ -571,7 +587,7 @@ impl<'a> Agent<'a> {
     /// to expand next: the one of the smallest virtual number (proof at an OR node,
     /// disproof at an AND node) among those whose own number is under the node's
     /// threshold, so that the child expanded can always make progress.
-    fn combine(&self, children: &[(Board, u64)], attacking: bool, threshold: Numbers) -> Combined {
+    fn combine(&self, children: &[Child], attacking: bool, threshold: Numbers) -> Combined {
         let limit = if attacking {
             threshold.proof
         } else {
@@ -579,8 +595,8 @@ impl<'a> Agent<'a> {
         };
         let (mut best, mut best_key, mut first_real) = (0, (true, INFINITE), INFINITE);
         let (mut second, mut sum) = (INFINITE, 0u64);
-        for (i, (child, hash)) in children.iter().enumerate() {
-            let (n, workers) = self.child_numbers_of(child, *hash);
+        for (i, child) in children.iter().enumerate() {
+            let (n, workers) = self.child_numbers_of(child);
             let (key, other) = if attacking {
                 (n.proof, n.disproof)
             } else {
