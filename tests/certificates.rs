@@ -108,6 +108,31 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
     }
 }
 
+/// The boys' game with `capture = both` on 7 columns, a long df-pn win whose proof once
+/// lost a position to a bucket of proofs while the table was still growing.
+#[test]
+fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate() {
+    let rules = "base = \"isolo-boys\"\ncapture = \"both\"\ncolumns = 7\nstart = \"17,0,2,0,2,0,2/0,1,2,0,2,0,2/2,0,2,0,2,1,0/2,0,2,0,2,0,17\"\n";
+    let variant =
+        Variant::new(isolo_ai::rules::Rules::from_toml(rules, "boys-capture-both-w7").unwrap())
+            .unwrap();
+    let board = variant.start();
+    let limits = DfpnLimits {
+        nodes: 2_000_000,
+        time: None,
+        max_depth: 1000,
+        table_entries: (1024 << 20) / isolo_ai::dfpn::BYTES_PER_ENTRY,
+        strategy: true,
+        threads: 1,
+        interrupt: None,
+    };
+    let result = solve(&variant, &board, &[], limits, &|_| {});
+    assert_eq!(result.verdict, DfpnVerdict::Win);
+    let strategy = result.strategy.unwrap().expect("the whole proof is kept");
+    let checked = check(&certificate(&variant, &board, Side::South, None, strategy)).unwrap();
+    assert!(checked.win_for_side_to_move);
+}
+
 #[test]
 fn alpha_beta_proofs_write_certificates_with_their_exact_length() {
     let mut certified = 0;

@@ -23,7 +23,7 @@
 //! its opponent attacking. Several agents (threads) may search at once on one table
 //! (`table.rs`), each from the root.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -671,9 +671,13 @@ const UNWIND_CHECK_EVERY: u64 = 256;
 
 impl Shared<'_> {
     /// The attacker's move at each of its positions in the proof of `root` (proven),
-    /// read from the table: at each position a child proven before it (the attacker's
-    /// earliest-proven one, or every defence), so the proof's lines never loop. An error
-    /// where the table, when full, dropped part of it.
+    /// read from the table: at the attacker's positions its earliest-proven child, at
+    /// the defender's every child, all proven. A proof rests on children proven before
+    /// it, but a child's proof that a full bucket let go and the search proved again
+    /// ranks after its parent's, so ranks alone cannot rule out a loop: the walk is
+    /// depth first and refuses one (the attacker takes its next child instead, a
+    /// defence on the walk's own line is an error). An error where the table dropped
+    /// part of the proof.
     fn strategy(&self, root: &Board) -> Result<Vec<(Board, Move)>, String> {
         let view = self.table.view();
         let rank_of = |hash: u64| {
@@ -685,38 +689,53 @@ impl Shared<'_> {
             "the table, when full, dropped part of the proof (a larger --hash keeps it)".to_string()
         };
         let mut strategy = Vec::new();
-        let mut seen = HashSet::from([root.hash()]);
-        let mut todo = vec![*root];
-        while let Some(board) = todo.pop() {
-            let (moves, _) = searched_moves(self.variant, &board);
-            if moves.is_empty() {
-                continue;
+        // Positions on the walk's line (false) and those whose proof is read whole (true).
+        let mut walked: HashMap<u64, bool> = HashMap::new();
+        // Each position on the line with the children still to walk.
+        let mut line: Vec<(u64, Vec<Board>)> = Vec::new();
+        let mut next = Some(*root);
+        loop {
+            if let Some(board) = next.take() {
+                let (moves, _) = searched_moves(self.variant, &board);
+                let proven = |m: &&LegalMove| {
+                    let hash = m.child.hash();
+                    !self.history.contains(&hash) && rank_of(hash).is_some()
+                };
+                let children: Vec<Board> = if moves.is_empty() {
+                    Vec::new()
+                } else if board.to_move() == self.attacker {
+                    let off_line = |m: &&LegalMove| walked.get(&m.child.hash()) != Some(&false);
+                    let best = moves
+                        .iter()
+                        .filter(proven)
+                        .filter(off_line)
+                        .min_by_key(|m| rank_of(m.child.hash()))
+                        .ok_or_else(lost)?;
+                    strategy.push((board, best.mv.clone()));
+                    vec![best.child]
+                } else if moves.iter().all(|m| proven(&m)) {
+                    moves.iter().map(|m| m.child).collect()
+                } else {
+                    return Err(lost());
+                };
+                walked.insert(board.hash(), false);
+                line.push((board.hash(), children));
             }
-            let rank = rank_of(board.hash()).ok_or_else(lost)?;
-            let below = |m: &&LegalMove| {
-                let hash = m.child.hash();
-                !self.history.contains(&hash) && rank_of(hash).is_some_and(|r| r < rank)
+            let Some((hash, children)) = line.last_mut() else {
+                return Ok(strategy);
             };
-            let next: Vec<&LegalMove> = if board.to_move() == self.attacker {
-                let best = moves
-                    .iter()
-                    .filter(below)
-                    .min_by_key(|m| rank_of(m.child.hash()))
-                    .ok_or_else(lost)?;
-                strategy.push((board, best.mv.clone()));
-                vec![best]
-            } else if moves.iter().all(|m| below(&m)) {
-                moves.iter().collect()
-            } else {
-                return Err(lost());
-            };
-            for m in next {
-                if seen.insert(m.child.hash()) {
-                    todo.push(m.child);
+            match children.pop() {
+                Some(child) => match walked.get(&child.hash()) {
+                    None => next = Some(child),
+                    Some(true) => {}
+                    Some(false) => return Err("the table's proof loops".to_string()),
+                },
+                None => {
+                    walked.insert(*hash, true);
+                    line.pop();
                 }
             }
         }
-        Ok(strategy)
     }
 
     /// A move of the root to a child the search proved.

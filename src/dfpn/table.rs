@@ -522,11 +522,15 @@ impl View<'_> {
                 }
                 (None, Some((i, (class, _)))) => {
                     // A bucket of proofs in a table that will grow: no proof makes way
-                    // for less (a certificate is read from the proofs kept); the new
-                    // entry is not kept (a node whose child is never kept is caught
-                    // as a seesaw).
+                    // (a certificate is read from the proofs kept). The new entry is
+                    // not kept (a node whose child is never kept is caught as a
+                    // seesaw); a new proof makes the table grow first (the agents go
+                    // back to the root, and the search proves it again).
                     let grows = self.slots.len() < table.max_buckets;
-                    if grows && class == PROVEN_CLASS && numbers.proof != 0 {
+                    if grows && class == PROVEN_CLASS {
+                        if numbers.proof == 0 {
+                            table.grow_wanted.store(true, Ordering::Relaxed);
+                        }
                         return;
                     }
                     i
@@ -634,18 +638,46 @@ mod tests {
         // A table that may still double (its limit above its first size).
         let table = Table::new(FIRST_BUCKETS * BUCKET_SLOTS * 2);
         let view = table.view();
-        let keys: Vec<u64> = (1..=5).map(|k| k << 40).collect();
+        // One bucket now, two once the table doubles.
+        let keys: Vec<u64> = (1..=5u64)
+            .map(|k| (k << 40) | ((k & 1) * FIRST_BUCKETS as u64))
+            .collect();
         for &key in &keys[..4] {
             view.store(key, 0, Numbers::PROVEN, 1);
         }
         view.store(keys[4], 0, unsolved(1, 1), 1000);
         assert!(view.get(keys[4], 0).is_none(), "the unsolved entry waits");
         assert!(keys[..4].iter().all(|&k| view.get(k, 0).is_some()));
+        assert!(!table.grow_wanted.load(Ordering::Relaxed));
         view.store(keys[4], 0, Numbers::PROVEN, 1);
         assert!(
-            view.get(keys[4], 0).is_some(),
-            "a proof makes way for a proof"
+            view.get(keys[4], 0).is_none() && keys[..4].iter().all(|&k| view.get(k, 0).is_some()),
+            "no proof makes way for another (a certificate would lose it)"
         );
+        assert!(
+            table.grow_wanted.load(Ordering::Relaxed),
+            "the table grows first"
+        );
+        drop(view);
+        table.grow();
+        table.view().store(keys[4], 0, Numbers::PROVEN, 1);
+        assert!(keys.iter().all(|&k| table.view().get(k, 0).is_some()));
+    }
+
+    #[test]
+    fn a_proof_makes_way_for_a_proof_once_the_table_is_as_large_as_it_may_be() {
+        let table = Table::new(BUCKET_SLOTS);
+        let view = table.view();
+        let keys: Vec<u64> = (1..=5).map(|k| k << 40).collect();
+        for &key in &keys {
+            view.store(key, 0, Numbers::PROVEN, 1);
+        }
+        assert!(view.get(keys[4], 0).is_some());
+        assert_eq!(
+            keys.iter().filter(|&&k| view.get(k, 0).is_some()).count(),
+            4
+        );
+        assert!(!table.grow_wanted.load(Ordering::Relaxed));
     }
 
     #[test]
