@@ -2,7 +2,7 @@
 # Regenerates the "Solved boards" section at the end of docs/RESULTS.md and the
 # certificates in docs/proofs/: `isolo-ai solve-table` for every preset and the deep
 # readings, widths 2-8, seeds 1-4. TIME_MS (a cell, default 10000) and HASH (MB,
-# default 1024) set the budget; about 25 minutes on one core with the defaults.
+# default 1024) set the budget; about 15 minutes on one core with the defaults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TIME_MS=${TIME_MS:-10000}

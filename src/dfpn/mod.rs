@@ -207,10 +207,11 @@ struct Shared<'a> {
 /// seeds. A win takes seeds, so a position where the attacker is far ahead takes few
 /// proofs. Measured (`solve --method dfpn --max-plies 1000`, nodes) on the women's
 /// capture-ends reading on 5 columns, the boys' on 4 columns with 1 seed and the boys'
-/// `capture = both` on 7 columns: 1.66 M, 1.67 M and 0.51 M by mobility alone; at 1:
-/// 2.16 M, 1.00 M, 0.13 M; at 2: 1.37 M, 0.63 M, 0.17 M; at 3: 0.53 M, 0.53 M, 0.13 M;
-/// at 4: 0.56 M, 0.50 M, 0.11 M; at 5: 0.42 M, 0.40 M, 0.15 M; at 6: 0.65 M, 0.42 M,
-/// 0.16 M; at 8: 0.58 M, 0.64 M, 0.27 M.
+/// `capture = both` on 7 columns: 1.66 M, 1.67 M and 0.51 M by mobility alone; 0.79 M,
+/// 0.40 M and 0.11 M at 4, as here. A sweep with the leaves' product rounded instead (a
+/// first version): at 1 2.16 M, 1.00 M, 0.13 M; at 2 1.37 M, 0.63 M, 0.17 M; at 3
+/// 0.53 M, 0.53 M, 0.13 M; at 4 0.56 M, 0.50 M, 0.11 M; at 5 0.42 M, 0.40 M, 0.15 M; at
+/// 6 0.65 M, 0.42 M, 0.16 M; at 8 0.58 M, 0.64 M, 0.27 M: from 3 to 6 about the same.
 const MATERIAL_STEEPNESS: f64 = 4.0;
 
 /// An unsearched child's number where the seeds are even, per leaf its mobility counts:
@@ -266,7 +267,7 @@ impl Shared<'_> {
     /// attacker can takes many disproofs; each weighed by the seeds the sides hold
     /// (`MATERIAL_STEEPNESS`). Measured on the women's capture-ends reading on 5
     /// columns: 2.0 M nodes by mobility against 5.0 M with (1, 1) for every unsearched
-    /// child (an older table), 0.76 M by mobility and seeds.
+    /// child (an older table), 0.79 M by mobility and seeds.
     fn estimate(&self, board: &Board) -> Numbers {
         if self.defender_holds(board) {
             return Numbers::DISPROVEN;
