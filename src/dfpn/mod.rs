@@ -302,7 +302,6 @@ impl Shared<'_> {
 /// table has some (estimated once per expansion, not at each look).
 struct Child {
     board: Board,
-    hash: u64,
     estimate: Numbers,
 }
 
@@ -428,8 +427,9 @@ impl<'a> Agent<'a> {
     /// an unsearched child's its estimate.
     fn child_numbers_of(&self, child: &Child) -> (Numbers, u32) {
         let s = self.shared;
-        match self.child_numbers(child.hash) {
-            Some(numbers) if s.agents > 1 => (numbers, s.table.workers(child.hash)),
+        let hash = child.board.hash();
+        match self.child_numbers(hash) {
+            Some(numbers) if s.agents > 1 => (numbers, s.table.workers(hash)),
             Some(numbers) => (numbers, 0),
             None => (child.estimate, 0),
         }
@@ -527,7 +527,6 @@ impl<'a> Agent<'a> {
             .iter()
             .map(|m| Child {
                 board: m.child,
-                hash: m.child.hash(),
                 estimate: s.estimate(&m.child),
             })
             .collect();
@@ -572,7 +571,7 @@ impl<'a> Agent<'a> {
                     disproof: threshold.disproof.min(widened(c.second)),
                 }
             };
-            self.expand(&child.board, child.hash, child_threshold, depth + 1);
+            self.expand(&child.board, child.board.hash(), child_threshold, depth + 1);
         };
         self.path.remove(&hash);
         self.line.pop();
