@@ -16,6 +16,8 @@
 //! unable to move. So a position outside both sides' pessimistic attractors is a draw
 //! however the game reached it, and such a proof holds whatever the game before it.
 
+pub mod indexed;
+
 use std::collections::{HashSet, VecDeque};
 use std::time::{Duration, Instant};
 

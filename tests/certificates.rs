@@ -415,6 +415,145 @@ fn retrograde_values_agree_with_brute_force_and_certify() {
     );
 }
 
+/// The indexed analysis (every seed distribution numbered) finds the hash-map analysis'
+/// value wherever that one lists every reachable position, on random small games of
+/// every rules family (overtures included), and reaches as many positions.
+#[test]
+fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
+    use isolo_ai::retrograde::indexed::{self, IndexedError, IndexedLimits};
+    use isolo_ai::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    let limits = RetroLimits {
+        positions: 200_000,
+        time: None,
+        strategy: false,
+    };
+    let indexed_limits = IndexedLimits {
+        memory: 256 << 20,
+        time: None,
+        scratch: std::env::temp_dir(),
+    };
+    let mut compared = [0usize; 3];
+    for (variant, board) in small_positions(120, 0x1dec, 3) {
+        let expected = retro(&variant, &board, limits);
+        if !expected.complete {
+            continue;
+        }
+        let found = match indexed::solve(&variant, &board, &indexed_limits, &|_| {}) {
+            Err(IndexedError::NoMemory { .. } | IndexedError::TooLarge(_)) => continue,
+            other => other.unwrap(),
+        };
+        let position = variant.format_position(&board);
+        assert_eq!(found.verdict, expected.verdict, "{position}: {found:?}");
+        assert_eq!(found.reached, expected.expanded as u64, "{position}");
+        compared[match found.verdict {
+            RetroVerdict::Win => 0,
+            RetroVerdict::Loss => 1,
+            _ => 2,
+        }] += 1;
+    }
+    println!("indexed retrograde: wins, losses, draws compared {compared:?}");
+    assert!(compared.iter().all(|&n| n > 0), "{compared:?}");
+}
+
+/// `solve --method indexed` as a user runs it: the draw `retro` proves, the same
+/// positions counted, its JSON fields, and a clear refusal of what it cannot do.
+#[test]
+fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
+    let dir = std::env::temp_dir().join(format!("isolo-indexed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Igisoro on 3 columns with 1 seed a back pit: a draw (docs/RESULTS.md).
+    let rules = dir.join("igisoro-w3-s1.toml");
+    std::fs::write(
+        &rules,
+        "base = \"igisoro\"\ncolumns = 3\nstart = \"1,1,1/0,0,0/0,0,0/1,1,1\"\n",
+    )
+    .unwrap();
+    let rules = rules.display().to_string();
+    let solve =
+        |method: &str| isolo_json(&["solve", "--variant", &rules, "--method", method, "--json"]);
+    let (retro, indexed) = (solve("retro"), solve("indexed"));
+    assert_eq!(indexed["result"], "draw", "{indexed}");
+    assert_eq!(indexed["method"], "indexed");
+    assert_eq!(
+        indexed["positions"], retro["positions"],
+        "{indexed} {retro}"
+    );
+    assert_eq!(indexed["complete"], true);
+    assert!(indexed["stopped"].is_null());
+    assert!(indexed["index_size"].as_u64().unwrap() >= indexed["positions"].as_u64().unwrap());
+    let text = isolo(&["solve", "--variant", &rules, "--method", "indexed"]);
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("draw: neither side"));
+    let certificate = dir.join("c.proof").display().to_string();
+    for (extra, expected) in [
+        (
+            vec!["--certificate", &certificate],
+            "--method indexed takes no --certificate",
+        ),
+        (vec!["--moves", "1"], "--method indexed takes no --moves"),
+        (
+            vec!["--threads", "2"],
+            "--method indexed takes no --threads",
+        ),
+        (
+            vec!["--hash", "999999999"],
+            "--hash: the indexed analysis may take",
+        ),
+    ] {
+        let mut args = vec!["solve", "--variant", &rules, "--method", "indexed"];
+        args.extend(extra);
+        let out = isolo(&args);
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        common::assert_refused(&args, out.status.code(), &stdout, &stderr, expected);
+    }
+    // The full Igisoro board numbers more positions than the index can: a clear error.
+    let args = ["solve", "--variant", "igisoro", "--method", "indexed"];
+    let out = isolo(&args);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    common::assert_refused(
+        &args,
+        out.status.code(),
+        &stdout,
+        &stderr,
+        "more than the 2^32",
+    );
+    // Out of time or memory it says which, and proves nothing (2 seeds: about 1.9 M
+    // positions, 3 s to list).
+    let igisoro3 = dir.join("igisoro3.toml");
+    std::fs::write(
+        &igisoro3,
+        "base = \"igisoro\"\ncolumns = 3\nstart = \"2,2,2/0,0,0/0,0,0/2,2,2\"\n",
+    )
+    .unwrap();
+    for (limit, stopped) in [
+        ("--time-ms", "the time ran out while listing"),
+        (
+            "--hash",
+            "the memory limit (20 MB) was reached while listing",
+        ),
+    ] {
+        let value = if limit == "--hash" { "20" } else { "300" };
+        let json = isolo_json(&[
+            "solve",
+            "--variant",
+            igisoro3.to_str().unwrap(),
+            "--method",
+            "indexed",
+            limit,
+            value,
+            "--json",
+        ]);
+        assert_eq!(json["result"], "unknown", "{json}");
+        assert_eq!(json["stopped"], stopped, "{json}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn solve_proves_a_draw_by_retrograde_analysis() {
     // The boys' capture-ends reading on 2 columns with 1 seed where the preset has 2:

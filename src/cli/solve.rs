@@ -51,8 +51,9 @@ pub struct SolveArgs {
     /// The prover: ab (iterative-deepening alpha-beta: exact lengths), dfpn
     /// (proof-number search: deep wins and losses, no length), retro (retrograde
     /// analysis of the reachable positions, as many as --hash holds: draws, and exact
-    /// values of small games) or auto (ab for a quarter of the time, df-pn to half of
-    /// it, retro with the rest)
+    /// values of small games), indexed (the same over arrays indexed by seed
+    /// distribution: 20-40 times the positions in the same memory, no certificate) or
+    /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
     /// Positions df-pn expands at most (default: no limit but the time)
@@ -117,6 +118,9 @@ pub enum Method {
     Dfpn,
     /// Retrograde analysis of the reachable positions (draws; small games exactly).
     Retro,
+    /// Retrograde analysis over an index of every seed distribution: a few bytes a
+    /// position, --hash MB up to 7/8 of the memory, no certificate.
+    Indexed,
     /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
 }
@@ -136,10 +140,13 @@ pub fn run(args: &SolveArgs) -> CliResult {
         history: game.history(),
         moves: game.moves().to_vec(),
     };
+    if args.method == Method::Indexed {
+        return solve_indexed(args, &variant, &root);
+    }
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let most = match args.method {
         Method::Ab => isolo_ai::search::alphabeta::MAX_DEPTH,
-        Method::Dfpn | Method::Retro | Method::Auto => DFPN_MAX_PLIES,
+        Method::Dfpn | Method::Retro | Method::Indexed | Method::Auto => DFPN_MAX_PLIES,
     };
     if !(1..=most).contains(&args.max_plies) {
         return Err(CliError(format!(
@@ -200,6 +207,7 @@ fn method_name(method: Method) -> &'static str {
         Method::Ab => "ab",
         Method::Dfpn => "dfpn",
         Method::Retro => "retro",
+        Method::Indexed => "indexed",
         Method::Auto => "auto",
     }
 }
@@ -659,6 +667,107 @@ fn solve_retro(
     if let Some(e) = verify_error {
         out.push_str(&format!("not verified: {e}\n"));
     }
+    emit(&out)
+}
+
+/// The share of the machine's memory `--method indexed` may take (its arrays are its
+/// whole cost, and nothing else runs beside it).
+const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
+
+/// Proves by retrograde analysis over an index of every seed distribution.
+fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult {
+    let most_mb = isolo_ai::search::tt::physical_memory_mb()
+        .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
+        .unwrap_or(isolo_ai::search::tt::max_table_mb() as u64);
+    if args.hash == 0 || args.hash as u64 > most_mb {
+        return Err(CliError(format!(
+            "--hash: the indexed analysis may take 1..={most_mb} MB here, found {}",
+            args.hash
+        )));
+    }
+    let refused = [
+        (
+            args.threads != 1,
+            "--threads (it lists moves on every core)",
+        ),
+        (args.nodes.is_some(), "--nodes"),
+        (args.exact_length, "--exact-length"),
+        (args.verify, "--verify"),
+        (args.resume.is_some(), "--resume"),
+        (
+            args.certificate.is_some(),
+            "--certificate (use --method retro, whose proofs come with one)",
+        ),
+        (
+            !root.moves.is_empty(),
+            "--moves (its wins ignore the game before the position: give --position)",
+        ),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(bad, _)| *bad) {
+        return Err(CliError(format!("--method indexed takes no {flag}")));
+    }
+    let limits = retrograde::indexed::IndexedLimits {
+        memory: (args.hash as u64) << 20,
+        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+        scratch: std::env::temp_dir(),
+    };
+    let report = |p: &retrograde::indexed::IndexedProgress| {
+        eprintln!(
+            "indexed retrograde: {}: {} positions reached, {} moves, {:.1} s",
+            p.stage,
+            p.reached,
+            p.edges,
+            p.time.as_secs_f64()
+        )
+    };
+    let board = &root.board;
+    let result = retrograde::indexed::solve(variant, board, &limits, &report)
+        .map_err(|e| CliError(format!("--method indexed: {e}")))?;
+    let name = match result.verdict {
+        RetroVerdict::Win => "win",
+        RetroVerdict::Loss => "loss",
+        RetroVerdict::Draw => "draw",
+        RetroVerdict::Unknown => "unknown",
+    };
+    if args.json {
+        return emit_json(&json!({
+            "result": name,
+            "plies": Option::<u32>::None,
+            "length_exact": false,
+            "best_move": Option::<String>::None,
+            "pv": Vec::<String>::new(),
+            "nodes": result.reached,
+            "positions": result.reached,
+            "moves_listed": result.edges,
+            "index_size": result.index_size,
+            "cut_lists": result.cut,
+            "complete": result.stopped.is_none(),
+            "stopped": result.stopped,
+            "time_ms": result.time.as_millis() as u64,
+            "method": "indexed",
+        }));
+    }
+    let side = board.to_move();
+    let mut out = match result.verdict {
+        RetroVerdict::Win => format!(
+            "win for {side} (to move), proven by retrograde analysis (length not computed)\n"
+        ),
+        RetroVerdict::Loss => format!(
+            "loss for {side} (to move), proven by retrograde analysis (length not computed)\n"
+        ),
+        RetroVerdict::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
+        RetroVerdict::Unknown => format!(
+            "unknown: {}\n",
+            result.stopped.as_deref().unwrap_or("no verdict")
+        ),
+    };
+    out.push_str(&format!(
+        "{} positions reached of the index' {}, {} moves listed  time {} ms\n",
+        result.reached,
+        result.index_size,
+        result.edges,
+        result.time.as_millis()
+    ));
     emit(&out)
 }
 

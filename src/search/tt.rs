@@ -105,7 +105,7 @@ pub fn max_table_mb() -> usize {
 }
 
 /// `MemTotal` of `/proc/meminfo`, where there is one.
-fn physical_memory_mb() -> Option<u64> {
+pub fn physical_memory_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

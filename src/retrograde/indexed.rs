@@ -1,0 +1,674 @@
+//! Retrograde analysis over an index of every seed distribution: the same attractors as
+//! the hash-map analysis of the parent module, in a few bytes a position instead of
+//! about 140, for small boards whose reachable positions run to hundreds of millions.
+//!
+//! Sowing and capturing never remove seeds, so every position of a game holds the
+//! root's seeds, spread over the 4W pits. A position's index is the rank of that spread
+//! among all spreads (the combinatorial number system of compositions), times the
+//! overture flags, times the side to move: a dense range in which arrays replace the
+//! map of boards. The analysis:
+//!
+//! 1. lists the reachable positions level by level (the move lists generated on every
+//!    core), marking them in a bit set, counting each position's distinct moves and each
+//!    one's parents, and writing the move lists to a scratch file;
+//! 2. reads the file back once to lay out every position's parents in one array;
+//! 3. computes each side's attractor backwards from the positions without moves.
+//!
+//! It answers win, loss or draw (or unknown past its time or memory) and keeps no
+//! strategy: its results come without certificates.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::RetroVerdict;
+use crate::rules::moves::searched_moves;
+use crate::rules::ring::{self, MAX_LANES};
+use crate::rules::{Board, Side, Variant};
+
+/// Positions whose moves are generated between two merges (and looks at the clock).
+const BATCH: usize = 1 << 16;
+
+/// Time between two progress lines while listing.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// Indices sharing one 64-bit base offset into the parents array (the per-index
+/// offsets within a block fit 32 bits).
+const BLOCK_BITS: u32 = 12;
+
+/// A move count of this or more is kept in a map beside the byte array (take/pass
+/// choices give a few positions hundreds of moves).
+const MANY_MOVES: u8 = u8::MAX;
+
+/// Memory a position of the index costs whether reached or not: its move count, its
+/// parent offset, a countdown per attractor, and four bit sets.
+const BYTES_PER_INDEX: f64 = 1.0 + 4.0 + 1.0 + 4.0 / 8.0;
+
+/// Memory each listed move costs (its entry in the parents array), and each reached
+/// position (its place in a level's list or an attractor's queue).
+const BYTES_PER_EDGE: u64 = 4;
+const BYTES_PER_REACHED: u64 = 4;
+
+/// How far the analysis may go.
+#[derive(Clone, Debug)]
+pub struct IndexedLimits {
+    /// Memory it may take, in bytes.
+    pub memory: u64,
+    /// Wall time.
+    pub time: Option<Duration>,
+    /// Folder for the scratch file of move lists (deleted at the end).
+    pub scratch: PathBuf,
+}
+
+/// The analysis' answer.
+#[derive(Clone, Debug)]
+pub struct IndexedResult {
+    /// What was proven (unknown when it stopped early: see `stopped`).
+    pub verdict: RetroVerdict,
+    /// Positions in the index (every spread of the seeds, flags and side).
+    pub index_size: u64,
+    /// Positions reachable from the root (all of them when the analysis finished).
+    pub reached: u64,
+    /// Distinct moves listed (each position's moves to distinct positions).
+    pub edges: u64,
+    /// Reached positions whose move lists were cut short (counted pessimistically).
+    pub cut: u64,
+    /// Why it stopped before a verdict, where it did.
+    pub stopped: Option<String>,
+    /// Wall time.
+    pub time: Duration,
+}
+
+/// A stage reached, for a progress line.
+#[derive(Clone, Debug)]
+pub struct IndexedProgress {
+    /// What is being done.
+    pub stage: &'static str,
+    /// Positions reached so far.
+    pub reached: u64,
+    /// Moves listed so far.
+    pub edges: u64,
+    /// Wall time so far.
+    pub time: Duration,
+}
+
+/// Why the analysis cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexedError {
+    /// The index would number more positions than a `u32` can.
+    #[error("{0} positions in the index: more than the 2^32 it can number")]
+    TooLarge(u64),
+    /// The index' arrays alone exceed the memory limit.
+    #[error("the index of {positions} positions needs {needed_mb} MB before listing a move; the limit is {limit_mb} MB")]
+    NoMemory {
+        /// Positions in the index.
+        positions: u64,
+        /// What its arrays take.
+        needed_mb: u64,
+        /// The limit.
+        limit_mb: u64,
+    },
+    /// The scratch file could not be written or read.
+    #[error("the scratch file {path}: {error}")]
+    Scratch {
+        /// Its path.
+        path: String,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+}
+
+/// The numbering of every position with a given number of seeds.
+struct Index {
+    /// Pits on the board (both rings), in order: South's lanes, then North's.
+    pits: usize,
+    /// Lanes of one ring.
+    lanes: usize,
+    seeds: usize,
+    /// Overture flag values kept apart (1, or 4 where the rules have an overture).
+    flag_values: u64,
+    /// `compositions[m][n]`: the ways to spread `n` seeds over `m` pits.
+    compositions: Vec<Vec<u64>>,
+    size: u64,
+}
+
+impl Index {
+    fn new(variant: &Variant, seeds: usize) -> Index {
+        let lanes = variant.pits();
+        let pits = 2 * lanes;
+        let mut compositions = vec![vec![0u64; seeds + 1]; pits + 1];
+        compositions[0][0] = 1;
+        for m in 1..=pits {
+            // Spreads of n over m pits: the last pit's share v, the rest (n - v) over
+            // m - 1, summed over v: a running sum of the row before.
+            let mut sum = 0u64;
+            let fewer = compositions[m - 1].clone();
+            for (n, slot) in compositions[m].iter_mut().enumerate() {
+                sum = sum.saturating_add(fewer[n]);
+                *slot = sum;
+            }
+        }
+        let flag_values = if variant.rules().overture { 4 } else { 1 };
+        let size = compositions[pits][seeds]
+            .saturating_mul(flag_values)
+            .saturating_mul(2);
+        Index {
+            pits,
+            lanes,
+            seeds,
+            flag_values,
+            compositions,
+            size,
+        }
+    }
+
+    fn seeds_of(&self, board: &Board, pit: usize) -> usize {
+        let side = if pit < self.lanes {
+            Side::South
+        } else {
+            Side::North
+        };
+        ring::lane(board.ring(side), pit % self.lanes) as usize
+    }
+
+    fn of(&self, board: &Board) -> u32 {
+        let mut rank = 0u64;
+        let mut left = self.seeds;
+        for pit in 0..self.pits - 1 {
+            let here = self.seeds_of(board, pit);
+            let parts = self.pits - pit;
+            // The spreads whose pit `pit` holds fewer seeds come first.
+            rank += self.compositions[parts][left] - self.compositions[parts][left - here];
+            left -= here;
+        }
+        let flags = board.overture_flags() as u64 % self.flag_values;
+        ((rank * self.flag_values + flags) * 2 + board.to_move() as u64) as u32
+    }
+
+    fn board(&self, index: u32) -> Board {
+        let index = index as u64;
+        let to_move = Side::BOTH[(index & 1) as usize];
+        let flags = (index >> 1) % self.flag_values;
+        let mut rank = (index >> 1) / self.flag_values;
+        let mut rings = [0 as ring::Ring; 2];
+        let mut left = self.seeds;
+        for pit in 0..self.pits {
+            let parts = self.pits - pit;
+            let mut here = 0;
+            if parts == 1 {
+                here = left;
+            } else {
+                let all = self.compositions[parts][left];
+                while here < left && all - self.compositions[parts][left - here - 1] <= rank {
+                    here += 1;
+                }
+                rank -= all - self.compositions[parts][left - here];
+            }
+            let (side, lane) = (pit / self.lanes, pit % self.lanes);
+            rings[side] = ring::set_lane(rings[side], lane, here as u8);
+            left -= here;
+        }
+        Board::new(rings, to_move, flags as u8)
+    }
+}
+
+fn side_of(index: u32) -> Side {
+    Side::BOTH[(index & 1) as usize]
+}
+
+/// A bit per position of the index.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(size: u64) -> Bits {
+        Bits(vec![0; size.div_ceil(64) as usize])
+    }
+    fn get(&self, i: u32) -> bool {
+        self.0[i as usize >> 6] >> (i & 63) & 1 != 0
+    }
+    /// Sets the bit; whether it was clear.
+    fn set(&mut self, i: u32) -> bool {
+        let word = &mut self.0[i as usize >> 6];
+        let bit = 1u64 << (i & 63);
+        let was_clear = *word & bit == 0;
+        *word |= bit;
+        was_clear
+    }
+    fn ones(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    (w as u32) << 6 | bit
+                })
+            })
+        })
+    }
+}
+
+/// A count per position of the index, a byte each, the few large ones in a map.
+#[derive(Clone)]
+struct Countdown {
+    small: Vec<u8>,
+    many: HashMap<u32, u32>,
+}
+
+impl Countdown {
+    fn new(size: u64) -> Countdown {
+        Countdown {
+            small: vec![0; size as usize],
+            many: HashMap::new(),
+        }
+    }
+    fn get(&self, i: u32) -> u32 {
+        match self.small[i as usize] {
+            MANY_MOVES => self.many[&i],
+            n => n as u32,
+        }
+    }
+    fn set(&mut self, i: u32, count: u32) {
+        if count >= MANY_MOVES as u32 {
+            self.small[i as usize] = MANY_MOVES;
+            self.many.insert(i, count);
+        } else {
+            self.small[i as usize] = count as u8;
+        }
+    }
+    /// Takes one off the count; whether it reached 0.
+    fn count_down(&mut self, i: u32) -> bool {
+        match &mut self.small[i as usize] {
+            &mut MANY_MOVES => {
+                let n = self.many.get_mut(&i).expect("large counts are in the map");
+                *n -= 1;
+                *n == 0
+            }
+            n => {
+                *n -= 1;
+                *n == 0
+            }
+        }
+    }
+}
+
+/// The scratch file of move lists, deleted when dropped.
+struct Scratch {
+    path: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// One position's listing, as written to the scratch file: its index, then its move
+/// count with bit 31 set for a cut list, then the distinct children.
+fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
+    let (moves, cut) = searched_moves(variant, &index.board(position));
+    let start = out.len();
+    out.push(position);
+    out.push(0);
+    out.extend(moves.iter().map(|m| index.of(&m.child)));
+    out[start + 2..].sort_unstable();
+    let mut kept = start + 2;
+    for i in start + 2..out.len() {
+        if kept == start + 2 || out[i] != out[kept - 1] {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    out[start + 1] = (kept - start - 2) as u32 | (cut as u32) << 31;
+}
+
+/// The reachable graph, parents side.
+struct Graph {
+    reached: Bits,
+    cut: Bits,
+    /// Distinct moves of each reached position: `MANY_MOVES` or more in `many`.
+    moves: Countdown,
+    /// Where each index' parents end, from its block's base (see `parents_of`).
+    ends: Vec<u32>,
+    bases: Vec<u64>,
+    parents: Vec<u32>,
+    reached_count: u64,
+    cut_count: u64,
+}
+
+impl Graph {
+    fn parents_of(&self, i: u32) -> &[u32] {
+        let base = self.bases[(i >> BLOCK_BITS) as usize] as usize;
+        let first = i & ((1 << BLOCK_BITS) - 1) == 0;
+        let start = if first { 0 } else { self.ends[i as usize - 1] };
+        &self.parents[base + start as usize..base + self.ends[i as usize] as usize]
+    }
+
+    /// The attractor of `x` (see the parent module): a bit per position. `pessimistic`:
+    /// a cut list counts as won by `x` where `x` is to move, and as whole where the
+    /// other side is.
+    fn attractor(&self, x: Side, pessimistic: bool) -> Bits {
+        let mut inside = Bits::new(self.moves.small.len() as u64);
+        let mut waiting = self.moves.clone();
+        let mut queue: Vec<u32> = Vec::new();
+        for node in self.reached.ones() {
+            let cut = self.cut.get(node);
+            let seed = if self.moves.get(node) == 0 && !cut {
+                side_of(node) != x
+            } else {
+                pessimistic && cut && side_of(node) == x
+            };
+            if seed && inside.set(node) {
+                queue.push(node);
+            }
+        }
+        while let Some(node) = queue.pop() {
+            for &p in self.parents_of(node) {
+                if inside.get(p) {
+                    continue;
+                }
+                let enters =
+                    side_of(p) == x || waiting.count_down(p) && (pessimistic || !self.cut.get(p));
+                if enters {
+                    inside.set(p);
+                    queue.push(p);
+                }
+            }
+        }
+        inside
+    }
+}
+
+/// What the listing stage left: the graph's counts and the scratch file.
+struct Listing {
+    graph: Graph,
+    edges: u64,
+    scratch: Scratch,
+}
+
+/// Analyses every position reachable from `board` (the game before it plays no part:
+/// a draw holds however it was reached, a win along lines that never repeat).
+pub fn solve(
+    variant: &Variant,
+    board: &Board,
+    limits: &IndexedLimits,
+    progress: &dyn Fn(&IndexedProgress),
+) -> Result<IndexedResult, IndexedError> {
+    let started = Instant::now();
+    let seeds =
+        (ring::total(board.ring(Side::South)) + ring::total(board.ring(Side::North))) as usize;
+    debug_assert!(variant.pits() <= MAX_LANES);
+    let index = Index::new(variant, seeds);
+    if index.size > u32::MAX as u64 {
+        return Err(IndexedError::TooLarge(index.size));
+    }
+    let fixed = (index.size as f64 * BYTES_PER_INDEX) as u64;
+    if fixed > limits.memory {
+        return Err(IndexedError::NoMemory {
+            positions: index.size,
+            needed_mb: fixed >> 20,
+            limit_mb: limits.memory >> 20,
+        });
+    }
+    let mut result = IndexedResult {
+        verdict: RetroVerdict::Unknown,
+        index_size: index.size,
+        reached: 0,
+        edges: 0,
+        cut: 0,
+        stopped: None,
+        time: Duration::ZERO,
+    };
+    let deadline = limits.time.map(|t| started + t);
+    let listing = list(
+        variant, &index, board, limits, fixed, deadline, started, progress,
+    )?;
+    let mut listing = match listing {
+        Ok(listing) => listing,
+        Err((why, reached, edges)) => {
+            result.stopped = Some(why);
+            result.reached = reached;
+            result.edges = edges;
+            result.time = started.elapsed();
+            return Ok(result);
+        }
+    };
+    result.reached = listing.graph.reached_count;
+    result.edges = listing.edges;
+    result.cut = listing.graph.cut_count;
+    let report = |stage| {
+        progress(&IndexedProgress {
+            stage,
+            reached: result.reached,
+            edges: result.edges,
+            time: started.elapsed(),
+        })
+    };
+    report("laying out the parents");
+    link_parents(&mut listing)?;
+    drop(listing.scratch);
+    let graph = listing.graph;
+    let root = index.of(board);
+    let mover = board.to_move();
+    for (x, won) in [
+        (mover, RetroVerdict::Win),
+        (mover.opponent(), RetroVerdict::Loss),
+    ] {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            result.stopped = Some("the time ran out before the attractors".into());
+            result.time = started.elapsed();
+            return Ok(result);
+        }
+        report(if x == Side::South {
+            "South's attractor"
+        } else {
+            "North's attractor"
+        });
+        if graph.attractor(x, false).get(root) {
+            result.verdict = won;
+            result.time = started.elapsed();
+            return Ok(result);
+        }
+    }
+    // Without cut lists the pessimistic attractors are the ones just found.
+    let draw = graph.cut_count == 0
+        || Side::BOTH
+            .iter()
+            .all(|&x| !graph.attractor(x, true).get(root));
+    if draw {
+        result.verdict = RetroVerdict::Draw;
+    } else {
+        result.stopped = Some("cut move lists leave the value open".into());
+    }
+    result.time = started.elapsed();
+    Ok(result)
+}
+
+/// Stage 1: the reachable positions level by level, or why it stopped (with the counts
+/// so far).
+#[allow(clippy::too_many_arguments)]
+fn list(
+    variant: &Variant,
+    index: &Index,
+    board: &Board,
+    limits: &IndexedLimits,
+    fixed: u64,
+    deadline: Option<Instant>,
+    started: Instant,
+    progress: &dyn Fn(&IndexedProgress),
+) -> Result<Result<Listing, (String, u64, u64)>, IndexedError> {
+    let path = limits.scratch.join(format!(
+        "isolo-ai-retro-{}-{:x}.moves",
+        std::process::id(),
+        board.hash()
+    ));
+    let scratch_error = |error| IndexedError::Scratch {
+        path: path.display().to_string(),
+        error,
+    };
+    let file = File::create(&path).map_err(scratch_error)?;
+    let scratch = Scratch { path: path.clone() };
+    let mut out = BufWriter::with_capacity(1 << 22, file);
+    let mut graph = Graph {
+        reached: Bits::new(index.size),
+        cut: Bits::new(index.size),
+        moves: Countdown::new(index.size),
+        ends: vec![0; index.size as usize],
+        bases: Vec::new(),
+        parents: Vec::new(),
+        reached_count: 1,
+        cut_count: 0,
+    };
+    let root = index.of(board);
+    graph.reached.set(root);
+    let mut level = vec![root];
+    let mut edges = 0u64;
+    let mut reported = started;
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for batch in level.chunks(BATCH) {
+            let stop = if deadline.is_some_and(|d| Instant::now() >= d) {
+                Some("the time ran out while listing".to_string())
+            } else if fixed + edges * BYTES_PER_EDGE + graph.reached_count * BYTES_PER_REACHED
+                > limits.memory
+            {
+                Some(format!(
+                    "the memory limit ({} MB) was reached while listing",
+                    limits.memory >> 20
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = stop {
+                return Ok(Err((why, graph.reached_count, edges)));
+            }
+            let listed: Vec<Vec<u32>> = batch
+                .par_chunks(BATCH / 64)
+                .map(|part| {
+                    let mut out = Vec::new();
+                    for &p in part {
+                        list_moves(variant, index, p, &mut out);
+                    }
+                    out
+                })
+                .collect();
+            for records in &listed {
+                merge(&mut graph, records, &mut next, &mut edges);
+                write_words(&mut out, records).map_err(scratch_error)?;
+            }
+            if reported.elapsed() >= PROGRESS_EVERY {
+                reported = Instant::now();
+                progress(&IndexedProgress {
+                    stage: "listing",
+                    reached: graph.reached_count,
+                    edges,
+                    time: started.elapsed(),
+                });
+            }
+        }
+        level = next;
+    }
+    out.flush().map_err(scratch_error)?;
+    Ok(Ok(Listing {
+        graph,
+        edges,
+        scratch,
+    }))
+}
+
+/// Counts one batch's moves and parents, and queues the positions first reached.
+fn merge(graph: &mut Graph, records: &[u32], next: &mut Vec<u32>, edges: &mut u64) {
+    let mut at = 0;
+    while at < records.len() {
+        let (position, head) = (records[at], records[at + 1]);
+        let count = (head & !(1 << 31)) as usize;
+        graph.moves.set(position, count as u32);
+        if head >> 31 != 0 {
+            graph.cut.set(position);
+            graph.cut_count += 1;
+        }
+        for &child in &records[at + 2..at + 2 + count] {
+            graph.ends[child as usize] += 1;
+            if graph.reached.set(child) {
+                graph.reached_count += 1;
+                next.push(child);
+            }
+        }
+        *edges += count as u64;
+        at += 2 + count;
+    }
+}
+
+fn write_words(out: &mut impl Write, words: &[u32]) -> std::io::Result<()> {
+    for w in words {
+        out.write_all(&w.to_le_bytes())?;
+    }
+    Ok(())
+}
+
+/// Stage 2: every position's parents in one array, from the scratch file.
+fn link_parents(listing: &mut Listing) -> Result<(), IndexedError> {
+    let graph = &mut listing.graph;
+    // Counts become offsets within each block, blocks get 64-bit bases.
+    let block = 1usize << BLOCK_BITS;
+    let mut total = 0u64;
+    for chunk in graph.ends.chunks_mut(block) {
+        graph.bases.push(total);
+        let mut within = 0u32;
+        for slot in chunk.iter_mut() {
+            let count = *slot;
+            *slot = within;
+            within += count;
+        }
+        total += within as u64;
+    }
+    graph.parents = vec![0; total as usize];
+    let path = listing.scratch.path.clone();
+    let scratch_error = |error| IndexedError::Scratch {
+        path: path.display().to_string(),
+        error,
+    };
+    let mut input = BufReader::with_capacity(1 << 22, File::open(&path).map_err(scratch_error)?);
+    let mut word = [0u8; 4];
+    let mut read = |input: &mut BufReader<File>| -> std::io::Result<Option<u32>> {
+        match input.read_exact(&mut word) {
+            Ok(()) => Ok(Some(u32::from_le_bytes(word))),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    while let Some(parent) = read(&mut input).map_err(scratch_error)? {
+        let head = read(&mut input).map_err(scratch_error)?.unwrap_or(0);
+        for _ in 0..head & !(1 << 31) {
+            let child = read(&mut input).map_err(scratch_error)?.unwrap_or(0);
+            let base = graph.bases[(child >> BLOCK_BITS) as usize];
+            let slot = &mut graph.ends[child as usize];
+            graph.parents[(base + *slot as u64) as usize] = parent;
+            *slot += 1;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_index_names_the_board_that_names_it() {
+        let variant = Variant::load("isolo-boys").unwrap();
+        let index = Index::new(&variant, 3);
+        for i in (0..index.size as u32).step_by(7919) {
+            assert_eq!(index.of(&index.board(i)), i);
+        }
+        assert_eq!(
+            index.of(&index.board(index.size as u32 - 1)),
+            index.size as u32 - 1
+        );
+    }
+}
