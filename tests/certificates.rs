@@ -417,7 +417,8 @@ fn retrograde_values_agree_with_brute_force_and_certify() {
 
 /// The indexed analysis (every seed distribution numbered) finds the hash-map analysis'
 /// value wherever that one lists every reachable position, on random small games of
-/// every rules family (overtures included), and reaches as many positions.
+/// every rules family (overtures included), and reaches as many positions; so do its
+/// attractors by sweeps over the scratch file.
 #[test]
 fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
     use isolo_ai::retrograde::indexed::{self, IndexedError, IndexedLimits};
@@ -431,6 +432,7 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
         memory: 256 << 20,
         time: None,
         scratch: std::env::temp_dir(),
+        sweeps_only: false,
     };
     let mut compared = [0usize; 3];
     for (variant, board) in small_positions(120, 0x1dec, 3) {
@@ -445,6 +447,19 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
         let position = variant.format_position(&board);
         assert_eq!(found.verdict, expected.verdict, "{position}: {found:?}");
         assert_eq!(found.reached, expected.expanded as u64, "{position}");
+        assert_eq!(found.sweeps, 0, "{position}: the parents fit");
+        // The attractors by passes over the scratch file, as where the parents do not
+        // fit in memory.
+        let sweeps_only = IndexedLimits {
+            sweeps_only: true,
+            ..indexed_limits.clone()
+        };
+        let swept = indexed::solve(&variant, &board, &sweeps_only, &|_| {}).unwrap();
+        assert_eq!(
+            swept.verdict, expected.verdict,
+            "{position}: by sweeps {swept:?}"
+        );
+        assert!(swept.sweeps > 0, "{position}");
         compared[match found.verdict {
             RetroVerdict::Win => 0,
             RetroVerdict::Loss => 1,

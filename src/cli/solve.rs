@@ -710,10 +710,15 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
         memory: (args.hash as u64) << 20,
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         scratch: std::env::temp_dir(),
+        sweeps_only: false,
     };
     let report = |p: &retrograde::indexed::IndexedProgress| {
+        let sweep = match p.sweep {
+            (0, _) => String::new(),
+            (n, added) => format!(" {n} ({added} positions added)"),
+        };
         eprintln!(
-            "indexed retrograde: {}: {} positions reached, {} moves, {:.1} s",
+            "indexed retrograde: {}{sweep}: {} positions reached, {} moves, {:.1} s",
             p.stage,
             p.reached,
             p.edges,
@@ -741,6 +746,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
             "moves_listed": result.edges,
             "index_size": result.index_size,
             "cut_lists": result.cut,
+            "sweeps": result.sweeps,
             "complete": result.stopped.is_none(),
             "stopped": result.stopped,
             "time_ms": result.time.as_millis() as u64,

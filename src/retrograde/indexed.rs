@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::RetroVerdict;
-use crate::rules::moves::searched_moves;
+use crate::rules::moves::move_generator;
 use crate::rules::ring::{self, MAX_LANES};
 use crate::rules::{Board, Side, Variant};
 
@@ -62,6 +62,9 @@ pub struct IndexedLimits {
     pub time: Option<Duration>,
     /// Folder for the scratch file of move lists (deleted at the end).
     pub scratch: PathBuf,
+    /// Compute the attractors by sweeps over the scratch file even where the parents
+    /// would fit in memory (for tests and comparisons).
+    pub sweeps_only: bool,
 }
 
 /// The analysis' answer.
@@ -79,6 +82,9 @@ pub struct IndexedResult {
     pub cut: u64,
     /// Why it stopped before a verdict, where it did.
     pub stopped: Option<String>,
+    /// Passes over the scratch file, where the parents did not fit in memory (0: they
+    /// did).
+    pub sweeps: u32,
     /// Wall time.
     pub time: Duration,
 }
@@ -92,6 +98,9 @@ pub struct IndexedProgress {
     pub reached: u64,
     /// Moves listed so far.
     pub edges: u64,
+    /// In a sweep over the scratch file: its number (from 1) and the positions it added
+    /// to the attractor; 0 and 0 otherwise.
+    pub sweep: (u32, u64),
     /// Wall time so far.
     pub time: Duration,
 }
@@ -308,13 +317,19 @@ impl Drop for Scratch {
 }
 
 /// One position's listing, as written to the scratch file: its index, then its move
-/// count with bit 31 set for a cut list, then the distinct children.
+/// count with bit 31 set for a cut list, then the distinct children, then the count
+/// again.
 fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
-    let (moves, cut) = searched_moves(variant, &index.board(position));
+    // The shared list's positions (as `searched_moves` lists them), without building
+    // its moves' names.
+    let mut gen = move_generator();
     let start = out.len();
     out.push(position);
     out.push(0);
-    out.extend(moves.iter().map(|m| index.of(&m.child)));
+    variant.for_each_distinct_result(&index.board(position), &mut gen, |m| {
+        out.push(index.of(&m.child))
+    });
+    let cut = gen.truncated();
     out[start + 2..].sort_unstable();
     let mut kept = start + 2;
     for i in start + 2..out.len() {
@@ -324,7 +339,10 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
         }
     }
     out.truncate(kept);
-    out[start + 1] = (kept - start - 2) as u32 | (cut as u32) << 31;
+    let count = (kept - start - 2) as u32;
+    out[start + 1] = count | (cut as u32) << 31;
+    // Repeated last, so the file can be read backwards.
+    out.push(count);
 }
 
 /// The reachable graph, parents side.
@@ -349,12 +367,10 @@ impl Graph {
         &self.parents[base + start as usize..base + self.ends[i as usize] as usize]
     }
 
-    /// The attractor of `x` (see the parent module): a bit per position. `pessimistic`:
-    /// a cut list counts as won by `x` where `x` is to move, and as whole where the
-    /// other side is.
-    fn attractor(&self, x: Side, pessimistic: bool) -> Bits {
+    /// Where the attractor of `x` starts: positions whose mover has no move and is not
+    /// `x`, and where `pessimistic`, cut lists of `x`'s; as a bit set and a list.
+    fn attractor_seeds(&self, x: Side, pessimistic: bool) -> (Bits, Vec<u32>) {
         let mut inside = Bits::new(self.moves.small.len() as u64);
-        let mut waiting = self.moves.clone();
         let mut queue: Vec<u32> = Vec::new();
         for node in self.reached.ones() {
             let cut = self.cut.get(node);
@@ -367,6 +383,15 @@ impl Graph {
                 queue.push(node);
             }
         }
+        (inside, queue)
+    }
+
+    /// The attractor of `x` (see the parent module): a bit per position. `pessimistic`:
+    /// a cut list counts as won by `x` where `x` is to move, and as whole where the
+    /// other side is.
+    fn attractor(&self, x: Side, pessimistic: bool) -> Bits {
+        let (mut inside, mut queue) = self.attractor_seeds(x, pessimistic);
+        let mut waiting = self.moves.clone();
         while let Some(node) = queue.pop() {
             for &p in self.parents_of(node) {
                 if inside.get(p) {
@@ -422,6 +447,7 @@ pub fn solve(
         edges: 0,
         cut: 0,
         stopped: None,
+        sweeps: 0,
         time: Duration::ZERO,
     };
     let deadline = limits.time.map(|t| started + t);
@@ -441,20 +467,46 @@ pub fn solve(
     result.reached = listing.graph.reached_count;
     result.edges = listing.edges;
     result.cut = listing.graph.cut_count;
+    let (reached, edges) = (result.reached, result.edges);
     let report = |stage| {
         progress(&IndexedProgress {
             stage,
-            reached: result.reached,
-            edges: result.edges,
+            reached,
+            edges,
+            sweep: (0, 0),
             time: started.elapsed(),
         })
     };
-    report("laying out the parents");
-    link_parents(&mut listing)?;
-    drop(listing.scratch);
-    let graph = listing.graph;
+    let parents_fit = fixed + listing.edges * BYTES_PER_EDGE + result.reached * BYTES_PER_REACHED
+        <= limits.memory;
+    let backward = if parents_fit && !limits.sweeps_only {
+        report("laying out the parents");
+        link_parents(&mut listing)?;
+        Backward::Parents
+    } else {
+        // The in-degree counts are not needed without the parents array.
+        listing.graph.ends = Vec::new();
+        Backward::Sweeps(&listing.scratch.path)
+    };
+    let graph = &listing.graph;
     let root = index.of(board);
     let mover = board.to_move();
+    let attractor = |x: Side, pessimistic: bool, result: &mut IndexedResult| {
+        report(if x == Side::South {
+            "South's attractor"
+        } else {
+            "North's attractor"
+        });
+        backward.attractor(graph, x, pessimistic, result, &|sweep, added| {
+            progress(&IndexedProgress {
+                stage: "a sweep over the scratch file",
+                reached,
+                edges,
+                sweep: (sweep, added),
+                time: started.elapsed(),
+            })
+        })
+    };
     for (x, won) in [
         (mover, RetroVerdict::Win),
         (mover.opponent(), RetroVerdict::Loss),
@@ -464,22 +516,19 @@ pub fn solve(
             result.time = started.elapsed();
             return Ok(result);
         }
-        report(if x == Side::South {
-            "South's attractor"
-        } else {
-            "North's attractor"
-        });
-        if graph.attractor(x, false).get(root) {
+        if attractor(x, false, &mut result)?.get(root) {
             result.verdict = won;
             result.time = started.elapsed();
             return Ok(result);
         }
     }
     // Without cut lists the pessimistic attractors are the ones just found.
-    let draw = graph.cut_count == 0
-        || Side::BOTH
-            .iter()
-            .all(|&x| !graph.attractor(x, true).get(root));
+    let mut draw = true;
+    if graph.cut_count != 0 {
+        for x in Side::BOTH {
+            draw &= !attractor(x, true, &mut result)?.get(root);
+        }
+    }
     if draw {
         result.verdict = RetroVerdict::Draw;
     } else {
@@ -487,6 +536,111 @@ pub fn solve(
     }
     result.time = started.elapsed();
     Ok(result)
+}
+
+/// How the attractors are computed backwards.
+enum Backward<'a> {
+    /// From the parents array in memory: each position looked at once per parent.
+    Parents,
+    /// By passes over the scratch file, read from its end (the deepest positions
+    /// first), until a pass adds nothing: memory for the index alone.
+    Sweeps(&'a std::path::Path),
+}
+
+impl Backward<'_> {
+    fn attractor(
+        &self,
+        graph: &Graph,
+        x: Side,
+        pessimistic: bool,
+        result: &mut IndexedResult,
+        progress: &dyn Fn(u32, u64),
+    ) -> Result<Bits, IndexedError> {
+        let path = match self {
+            Backward::Parents => return Ok(graph.attractor(x, pessimistic)),
+            Backward::Sweeps(path) => path,
+        };
+        let scratch_error = |error| IndexedError::Scratch {
+            path: path.display().to_string(),
+            error,
+        };
+        let mut inside = graph.attractor_seeds(x, pessimistic).0;
+        loop {
+            let mut added = 0u64;
+            for_each_record_backwards(path, |position, head, children| {
+                if inside.get(position) {
+                    return;
+                }
+                let cut = head >> 31 != 0;
+                let enters = if side_of(position) == x {
+                    children.iter().any(|&c| inside.get(c))
+                } else {
+                    !children.is_empty()
+                        && (pessimistic || !cut)
+                        && children.iter().all(|&c| inside.get(c))
+                };
+                if enters {
+                    inside.set(position);
+                    added += 1;
+                }
+            })
+            .map_err(scratch_error)?;
+            result.sweeps += 1;
+            progress(result.sweeps, added);
+            if added == 0 {
+                return Ok(inside);
+            }
+        }
+    }
+}
+
+/// Words of the scratch file read at a time when reading it backwards.
+const SWEEP_CHUNK_WORDS: u64 = 1 << 22;
+
+/// Calls `visit(position, head, children)` on every record of the scratch file, from
+/// the last to the first.
+fn for_each_record_backwards(
+    path: &std::path::Path,
+    mut visit: impl FnMut(u32, u32, &[u32]),
+) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    let mut low = file.metadata()?.len() / 4;
+    // Words [low, low + buffer.len()) of the file, not yet visited.
+    let mut buffer: Vec<u32> = Vec::new();
+    let mut bytes = Vec::new();
+    loop {
+        while let Some(&count) = buffer.last() {
+            let length = count as usize + 3;
+            if length > buffer.len() {
+                break;
+            }
+            let start = buffer.len() - length;
+            let record = &buffer[start..];
+            visit(record[0], record[1], &record[2..length - 1]);
+            buffer.truncate(start);
+        }
+        if low == 0 {
+            return if buffer.is_empty() {
+                Ok(())
+            } else {
+                Err(std::io::Error::other(
+                    "a record cut short at the file's start",
+                ))
+            };
+        }
+        let take = SWEEP_CHUNK_WORDS.min(low);
+        low -= take;
+        file.seek(SeekFrom::Start(low * 4))?;
+        bytes.resize(take as usize * 4, 0);
+        file.read_exact(&mut bytes)?;
+        let mut words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        words.extend_from_slice(&buffer);
+        buffer = words;
+    }
 }
 
 /// Stage 1: the reachable positions level by level, or why it stopped (with the counts
@@ -534,9 +688,7 @@ fn list(
         for batch in level.chunks(BATCH) {
             let stop = if deadline.is_some_and(|d| Instant::now() >= d) {
                 Some("the time ran out while listing".to_string())
-            } else if fixed + edges * BYTES_PER_EDGE + graph.reached_count * BYTES_PER_REACHED
-                > limits.memory
-            {
+            } else if fixed + graph.reached_count * BYTES_PER_REACHED > limits.memory {
                 Some(format!(
                     "the memory limit ({} MB) was reached while listing",
                     limits.memory >> 20
@@ -567,6 +719,7 @@ fn list(
                     stage: "listing",
                     reached: graph.reached_count,
                     edges,
+                    sweep: (0, 0),
                     time: started.elapsed(),
                 });
             }
@@ -600,7 +753,7 @@ fn merge(graph: &mut Graph, records: &[u32], next: &mut Vec<u32>, edges: &mut u6
             }
         }
         *edges += count as u64;
-        at += 2 + count;
+        at += 3 + count;
     }
 }
 
@@ -651,6 +804,7 @@ fn link_parents(listing: &mut Listing) -> Result<(), IndexedError> {
             graph.parents[(base + *slot as u64) as usize] = parent;
             *slot += 1;
         }
+        read(&mut input).map_err(scratch_error)?;
     }
     Ok(())
 }
