@@ -433,6 +433,7 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
         time: None,
         scratch: std::env::temp_dir(),
         sweeps_only: false,
+        interrupt: None,
     };
     let mut compared = [0usize; 3];
     for (variant, board) in small_positions(120, 0x1dec, 3) {
@@ -476,14 +477,17 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
 fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
     let dir = std::env::temp_dir().join(format!("isolo-indexed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Igisoro on 3 columns with 1 seed a back pit: a draw (docs/RESULTS.md).
-    let rules = dir.join("igisoro-w3-s1.toml");
-    std::fs::write(
-        &rules,
-        "base = \"igisoro\"\ncolumns = 3\nstart = \"1,1,1/0,0,0/0,0,0/1,1,1\"\n",
-    )
-    .unwrap();
-    let rules = rules.display().to_string();
+    // Igisoro on 3 columns with K seeds a back pit, as a rules file.
+    let igisoro3 = |seeds: u8| {
+        let path = dir.join(format!("igisoro-w3-s{seeds}.toml"));
+        let row = format!("{seeds},{seeds},{seeds}");
+        let start = format!("{row}/0,0,0/0,0,0/{row}");
+        let text = format!("base = \"igisoro\"\ncolumns = 3\nstart = \"{start}\"\n");
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    // With 1 seed: a draw (docs/RESULTS.md).
+    let rules = igisoro3(1);
     let solve =
         |method: &str| isolo_json(&["solve", "--variant", &rules, "--method", method, "--json"]);
     let (retro, indexed) = (solve("retro"), solve("indexed"));
@@ -539,12 +543,7 @@ fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
     );
     // Out of time or memory it says which, and proves nothing (2 seeds: about 1.9 M
     // positions, 3 s to list).
-    let igisoro3 = dir.join("igisoro3.toml");
-    std::fs::write(
-        &igisoro3,
-        "base = \"igisoro\"\ncolumns = 3\nstart = \"2,2,2/0,0,0/0,0,0/2,2,2\"\n",
-    )
-    .unwrap();
+    let two_seeds = igisoro3(2);
     for (limit, stopped) in [
         ("--time-ms", "the time ran out while listing"),
         (
@@ -556,7 +555,7 @@ fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
         let json = isolo_json(&[
             "solve",
             "--variant",
-            igisoro3.to_str().unwrap(),
+            &two_seeds,
             "--method",
             "indexed",
             limit,

@@ -711,6 +711,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         scratch: std::env::temp_dir(),
         sweeps_only: false,
+        interrupt: Some(super::interrupt::flag()),
     };
     let report = |p: &retrograde::indexed::IndexedProgress| {
         let sweep = match p.sweep {

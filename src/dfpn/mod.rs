@@ -676,8 +676,9 @@ impl Shared<'_> {
     /// it, but a child's proof that a full bucket let go and the search proved again
     /// ranks after its parent's, so ranks alone cannot rule out a loop: the walk is
     /// depth first and refuses one (the attacker takes its next child instead, a
-    /// defence on the walk's own line is an error). An error where the table dropped
-    /// part of the proof.
+    /// defence on the walk's own line is an error, and so is an attacker's position
+    /// whose proven moves all lead back onto it). An error where the table dropped part
+    /// of the proof.
     fn strategy(&self, root: &Board) -> Result<Vec<(Board, Move)>, String> {
         let view = self.table.view();
         let rank_of = |hash: u64| {
@@ -705,12 +706,16 @@ impl Shared<'_> {
                     Vec::new()
                 } else if board.to_move() == self.attacker {
                     let off_line = |m: &&LegalMove| walked.get(&m.child.hash()) != Some(&false);
-                    let best = moves
-                        .iter()
-                        .filter(proven)
+                    let mut proven_moves = moves.iter().filter(proven).peekable();
+                    if proven_moves.peek().is_none() {
+                        return Err(lost());
+                    }
+                    let best = proven_moves
                         .filter(off_line)
                         .min_by_key(|m| rank_of(m.child.hash()))
-                        .ok_or_else(lost)?;
+                        .ok_or_else(|| {
+                            "the table's proof loops: an attacker's proven moves all lead back onto the line read".to_string()
+                        })?;
                     strategy.push((board, best.mv.clone()));
                     vec![best.child]
                 } else if moves.iter().all(|m| proven(&m)) {
@@ -728,7 +733,12 @@ impl Shared<'_> {
                 Some(child) => match walked.get(&child.hash()) {
                     None => next = Some(child),
                     Some(true) => {}
-                    Some(false) => return Err("the table's proof loops".to_string()),
+                    Some(false) => {
+                        return Err(
+                            "the table's proof loops: a defence leads back onto the line read"
+                                .to_string(),
+                        )
+                    }
                 },
                 None => {
                     walked.insert(*hash, true);

@@ -14,6 +14,9 @@
 //! 2. reads the file back once to lay out every position's parents in one array;
 //! 3. computes each side's attractor backwards from the positions without moves.
 //!
+//! Where the parents would not fit in memory, step 2 is skipped and each attractor is
+//! grown instead by passes over the file, read from its end, until a pass adds nothing.
+//!
 //! It answers win, loss or draw (or unknown past its time or memory) and keeps no
 //! strategy: its results come without certificates.
 
@@ -21,6 +24,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -65,6 +69,28 @@ pub struct IndexedLimits {
     /// Compute the attractors by sweeps over the scratch file even where the parents
     /// would fit in memory (for tests and comparisons).
     pub sweeps_only: bool,
+    /// Set to stop early (Ctrl-C): the answer is then unknown, and the scratch file is
+    /// deleted.
+    pub interrupt: Option<&'static AtomicBool>,
+}
+
+/// When to stop before a verdict: past the time limit or when interrupted.
+struct Stop {
+    deadline: Option<Instant>,
+    interrupt: Option<&'static AtomicBool>,
+}
+
+impl Stop {
+    /// Why to stop now, `when` it happens ("while listing"), if it is time to.
+    fn reason(&self, when: &str) -> Option<String> {
+        if self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            Some(format!("interrupted {when}"))
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(format!("the time ran out {when}"))
+        } else {
+            None
+        }
+    }
 }
 
 /// The analysis' answer.
@@ -105,7 +131,7 @@ pub struct IndexedProgress {
     pub time: Duration,
 }
 
-/// Why the analysis cannot start.
+/// Why the analysis cannot start, or its scratch file failed it.
 #[derive(Debug, thiserror::Error)]
 pub enum IndexedError {
     /// The index would number more positions than a `u32` can.
@@ -450,9 +476,12 @@ pub fn solve(
         sweeps: 0,
         time: Duration::ZERO,
     };
-    let deadline = limits.time.map(|t| started + t);
+    let stop = Stop {
+        deadline: limits.time.map(|t| started + t),
+        interrupt: limits.interrupt,
+    };
     let listing = list(
-        variant, &index, board, limits, fixed, deadline, started, progress,
+        variant, &index, board, limits, fixed, &stop, started, progress,
     )?;
     let mut listing = match listing {
         Ok(listing) => listing,
@@ -497,7 +526,7 @@ pub fn solve(
         } else {
             "North's attractor"
         });
-        backward.attractor(graph, x, pessimistic, result, &|sweep, added| {
+        backward.attractor(graph, x, pessimistic, result, &stop, &|sweep, added| {
             progress(&IndexedProgress {
                 stage: "a sweep over the scratch file",
                 reached,
@@ -511,22 +540,36 @@ pub fn solve(
         (mover, RetroVerdict::Win),
         (mover.opponent(), RetroVerdict::Loss),
     ] {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            result.stopped = Some("the time ran out before the attractors".into());
-            result.time = started.elapsed();
-            return Ok(result);
-        }
-        if attractor(x, false, &mut result)?.get(root) {
-            result.verdict = won;
-            result.time = started.elapsed();
-            return Ok(result);
+        let inside = match stop.reason("before the attractors") {
+            Some(why) => Err(why),
+            None => attractor(x, false, &mut result)?,
+        };
+        match inside {
+            Err(why) => {
+                result.stopped = Some(why);
+                result.time = started.elapsed();
+                return Ok(result);
+            }
+            Ok(inside) if inside.get(root) => {
+                result.verdict = won;
+                result.time = started.elapsed();
+                return Ok(result);
+            }
+            Ok(_) => {}
         }
     }
     // Without cut lists the pessimistic attractors are the ones just found.
     let mut draw = true;
     if graph.cut_count != 0 {
         for x in Side::BOTH {
-            draw &= !attractor(x, true, &mut result)?.get(root);
+            match attractor(x, true, &mut result)? {
+                Ok(inside) => draw &= !inside.get(root),
+                Err(why) => {
+                    result.stopped = Some(why);
+                    result.time = started.elapsed();
+                    return Ok(result);
+                }
+            }
         }
     }
     if draw {
@@ -554,10 +597,11 @@ impl Backward<'_> {
         x: Side,
         pessimistic: bool,
         result: &mut IndexedResult,
+        stop: &Stop,
         progress: &dyn Fn(u32, u64),
-    ) -> Result<Bits, IndexedError> {
+    ) -> Result<Result<Bits, String>, IndexedError> {
         let path = match self {
-            Backward::Parents => return Ok(graph.attractor(x, pessimistic)),
+            Backward::Parents => return Ok(Ok(graph.attractor(x, pessimistic))),
             Backward::Sweeps(path) => path,
         };
         let scratch_error = |error| IndexedError::Scratch {
@@ -588,7 +632,10 @@ impl Backward<'_> {
             result.sweeps += 1;
             progress(result.sweeps, added);
             if added == 0 {
-                return Ok(inside);
+                return Ok(Ok(inside));
+            }
+            if let Some(why) = stop.reason("during the passes") {
+                return Ok(Err(why));
             }
         }
     }
@@ -652,7 +699,7 @@ fn list(
     board: &Board,
     limits: &IndexedLimits,
     fixed: u64,
-    deadline: Option<Instant>,
+    stop: &Stop,
     started: Instant,
     progress: &dyn Fn(&IndexedProgress),
 ) -> Result<Result<Listing, (String, u64, u64)>, IndexedError> {
@@ -686,8 +733,8 @@ fn list(
     while !level.is_empty() {
         let mut next = Vec::new();
         for batch in level.chunks(BATCH) {
-            let stop = if deadline.is_some_and(|d| Instant::now() >= d) {
-                Some("the time ran out while listing".to_string())
+            let halt = if let Some(why) = stop.reason("while listing") {
+                Some(why)
             } else if fixed + graph.reached_count * BYTES_PER_REACHED > limits.memory {
                 Some(format!(
                     "the memory limit ({} MB) was reached while listing",
@@ -696,7 +743,7 @@ fn list(
             } else {
                 None
             };
-            if let Some(why) = stop {
+            if let Some(why) = halt {
                 return Ok(Err((why, graph.reached_count, edges)));
             }
             let listed: Vec<Vec<u32>> = batch
@@ -786,27 +833,68 @@ fn link_parents(listing: &mut Listing) -> Result<(), IndexedError> {
         path: path.display().to_string(),
         error,
     };
-    let mut input = BufReader::with_capacity(1 << 22, File::open(&path).map_err(scratch_error)?);
-    let mut word = [0u8; 4];
-    let mut read = |input: &mut BufReader<File>| -> std::io::Result<Option<u32>> {
-        match input.read_exact(&mut word) {
-            Ok(()) => Ok(Some(u32::from_le_bytes(word))),
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-            Err(e) => Err(e),
-        }
-    };
-    while let Some(parent) = read(&mut input).map_err(scratch_error)? {
-        let head = read(&mut input).map_err(scratch_error)?.unwrap_or(0);
-        for _ in 0..head & !(1 << 31) {
-            let child = read(&mut input).map_err(scratch_error)?.unwrap_or(0);
+    for_each_record(&path, |parent, _, children| {
+        for &child in children {
             let base = graph.bases[(child >> BLOCK_BITS) as usize];
             let slot = &mut graph.ends[child as usize];
             graph.parents[(base + *slot as u64) as usize] = parent;
             *slot += 1;
         }
-        read(&mut input).map_err(scratch_error)?;
+    })
+    .map_err(scratch_error)
+}
+
+/// Calls `visit(position, head, children)` on every record of the scratch file, first
+/// to last.
+fn for_each_record(
+    path: &std::path::Path,
+    mut visit: impl FnMut(u32, u32, &[u32]),
+) -> std::io::Result<()> {
+    let mut input = BufReader::with_capacity(1 << 22, File::open(path)?);
+    // Words read and not yet visited (a record cut by the end of a chunk waits here).
+    let mut buffer: Vec<u32> = Vec::new();
+    let mut bytes = vec![0u8; SWEEP_CHUNK_WORDS as usize * 4];
+    loop {
+        let read = read_up_to(&mut input, &mut bytes)?;
+        if read % 4 != 0 {
+            return Err(std::io::Error::other("the file ends inside a word"));
+        }
+        buffer.extend(
+            bytes[..read]
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])),
+        );
+        let mut at = 0;
+        while at + 2 <= buffer.len() {
+            let length = (buffer[at + 1] & !(1 << 31)) as usize + 3;
+            if at + length > buffer.len() {
+                break;
+            }
+            let record = &buffer[at..at + length];
+            visit(record[0], record[1], &record[2..length - 1]);
+            at += length;
+        }
+        buffer.drain(..at);
+        if read == 0 {
+            return if buffer.is_empty() {
+                Ok(())
+            } else {
+                Err(std::io::Error::other("the file ends inside a record"))
+            };
+        }
     }
-    Ok(())
+}
+
+/// Fills `bytes` as far as the file goes; how many were read.
+fn read_up_to(input: &mut impl Read, bytes: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match input.read(&mut bytes[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
 }
 
 #[cfg(test)]
