@@ -52,7 +52,7 @@ pub struct SolveArgs {
     /// (proof-number search: deep wins and losses, no length), retro (retrograde
     /// analysis of the reachable positions, as many as --hash holds: draws, and exact
     /// values of small games), indexed (the same over arrays indexed by seed
-    /// distribution: 20-40 times the positions in the same memory, no certificate) or
+    /// distribution: a quarter of retro's memory a position or less, no certificate) or
     /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
@@ -118,8 +118,9 @@ pub enum Method {
     Dfpn,
     /// Retrograde analysis of the reachable positions (draws; small games exactly).
     Retro,
-    /// Retrograde analysis over an index of every seed distribution: a few bytes a
-    /// position, --hash MB up to 7/8 of the memory, no certificate.
+    /// Retrograde analysis over arrays indexed by every spread of the seeds: a quarter
+    /// of retro's memory a position or less, --hash MB up to 7/8 of the memory, no
+    /// certificate.
     Indexed,
     /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
@@ -748,7 +749,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
             "index_size": result.index_size,
             "cut_lists": result.cut,
             "sweeps": result.sweeps,
-            "complete": result.stopped.is_none(),
+            "complete": result.complete,
             "stopped": result.stopped,
             "time_ms": result.time.as_millis() as u64,
             "method": "indexed",
