@@ -578,11 +578,11 @@ fn solve_retro(
         result.verdict = RetroVerdict::Unknown;
         result.strategy = None;
     }
-    let (name, winner) = match result.verdict {
-        RetroVerdict::Win => ("win", Some(board.to_move())),
-        RetroVerdict::Loss => ("loss", Some(board.to_move().opponent())),
-        RetroVerdict::Draw => ("draw", None),
-        RetroVerdict::Unknown => ("unknown", None),
+    let name = retro_verdict_name(result.verdict);
+    let winner = match result.verdict {
+        RetroVerdict::Win => Some(board.to_move()),
+        RetroVerdict::Loss => Some(board.to_move().opponent()),
+        RetroVerdict::Draw | RetroVerdict::Unknown => None,
     };
     let length = match winner {
         Some(_) if args.exact_length => {
@@ -671,6 +671,16 @@ fn solve_retro(
     emit(&out)
 }
 
+/// A retrograde verdict as the JSON's `result` names it.
+fn retro_verdict_name(verdict: RetroVerdict) -> &'static str {
+    match verdict {
+        RetroVerdict::Win => "win",
+        RetroVerdict::Loss => "loss",
+        RetroVerdict::Draw => "draw",
+        RetroVerdict::Unknown => "unknown",
+    }
+}
+
 /// The share of the machine's memory `--method indexed` may take (its arrays are its
 /// whole cost, and nothing else runs beside it).
 const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
@@ -730,12 +740,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
     let board = &root.board;
     let result = retrograde::indexed::solve(variant, board, &limits, &report)
         .map_err(|e| CliError(format!("--method indexed: {e}")))?;
-    let name = match result.verdict {
-        RetroVerdict::Win => "win",
-        RetroVerdict::Loss => "loss",
-        RetroVerdict::Draw => "draw",
-        RetroVerdict::Unknown => "unknown",
-    };
+    let name = retro_verdict_name(result.verdict);
     if args.json {
         return emit_json(&json!({
             "result": name,

@@ -23,7 +23,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -334,6 +334,33 @@ impl Countdown {
     }
 }
 
+/// The error of a failed read or write of the scratch file at `path`.
+fn scratch_error(path: &std::path::Path) -> impl Fn(std::io::Error) -> IndexedError + '_ {
+    move |error| IndexedError::Scratch {
+        path: path.display().to_string(),
+        error,
+    }
+}
+
+/// The scratch file's words from its bytes (little-endian).
+fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// Bit 31 of a record's head: its move list was cut short; the other bits count the
+/// moves.
+const CUT_BIT: u32 = 1 << 31;
+
+fn move_count(head: u32) -> usize {
+    (head & !CUT_BIT) as usize
+}
+
+fn is_cut(head: u32) -> bool {
+    head & CUT_BIT != 0
+}
+
 /// The scratch file of move lists, deleted when dropped.
 struct Scratch {
     path: PathBuf,
@@ -352,24 +379,16 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
     // The shared list's positions (as `searched_moves` lists them), without building
     // its moves' names.
     let mut gen = move_generator();
-    let start = out.len();
-    out.push(position);
-    out.push(0);
+    let mut children = Vec::new();
     variant.for_each_distinct_result(&index.board(position), &mut gen, |m| {
-        out.push(index.of(&m.child))
+        children.push(index.of(&m.child))
     });
-    let cut = gen.truncated();
-    out[start + 2..].sort_unstable();
-    let mut kept = start + 2;
-    for i in start + 2..out.len() {
-        if kept == start + 2 || out[i] != out[kept - 1] {
-            out[kept] = out[i];
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
-    let count = (kept - start - 2) as u32;
-    out[start + 1] = count | (cut as u32) << 31;
+    children.sort_unstable();
+    children.dedup();
+    let count = children.len() as u32;
+    let cut = if gen.truncated() { CUT_BIT } else { 0 };
+    out.extend([position, count | cut]);
+    out.extend(children);
     // Repeated last, so the file can be read backwards.
     out.push(count);
 }
@@ -454,8 +473,7 @@ pub fn solve(
     progress: &dyn Fn(&IndexedProgress),
 ) -> Result<IndexedResult, IndexedError> {
     let started = Instant::now();
-    let seeds =
-        (ring::total(board.ring(Side::South)) + ring::total(board.ring(Side::North))) as usize;
+    let seeds = (board.side_total(Side::South) + board.side_total(Side::North)) as usize;
     debug_assert!(variant.pits() <= MAX_LANES);
     let index = Index::new(variant, seeds);
     if index.size > u32::MAX as u64 {
@@ -609,10 +627,7 @@ impl Backward<'_> {
             Backward::Parents => return Ok(Ok(graph.attractor(x, pessimistic))),
             Backward::Sweeps(path) => path,
         };
-        let scratch_error = |error| IndexedError::Scratch {
-            path: path.display().to_string(),
-            error,
-        };
+        let scratch_error = scratch_error(path);
         let mut inside = graph.attractor_seeds(x, pessimistic).0;
         loop {
             let mut added = 0u64;
@@ -620,7 +635,7 @@ impl Backward<'_> {
                 if inside.get(position) {
                     return;
                 }
-                let cut = head >> 31 != 0;
+                let cut = is_cut(head);
                 let enters = if side_of(position) == x {
                     children.iter().any(|&c| inside.get(c))
                 } else {
@@ -633,7 +648,7 @@ impl Backward<'_> {
                     added += 1;
                 }
             })
-            .map_err(scratch_error)?;
+            .map_err(&scratch_error)?;
             result.sweeps += 1;
             progress(result.sweeps, added);
             if added == 0 {
@@ -686,12 +701,9 @@ fn for_each_record_backwards(
         file.seek(SeekFrom::Start(low * 4))?;
         bytes.resize(take as usize * 4, 0);
         file.read_exact(&mut bytes)?;
-        let mut words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        words.extend_from_slice(&buffer);
-        buffer = words;
+        let mut earlier: Vec<u32> = words(&bytes).collect();
+        earlier.extend_from_slice(&buffer);
+        buffer = earlier;
     }
 }
 
@@ -713,11 +725,8 @@ fn list(
         std::process::id(),
         board.hash()
     ));
-    let scratch_error = |error| IndexedError::Scratch {
-        path: path.display().to_string(),
-        error,
-    };
-    let file = File::create(&path).map_err(scratch_error)?;
+    let scratch_error = scratch_error(&path);
+    let file = File::create(&path).map_err(&scratch_error)?;
     let scratch = Scratch { path: path.clone() };
     let mut out = BufWriter::with_capacity(1 << 22, file);
     let mut graph = Graph {
@@ -763,7 +772,7 @@ fn list(
                 .collect();
             for records in &listed {
                 merge(&mut graph, records, &mut next, &mut edges);
-                write_words(&mut out, records).map_err(scratch_error)?;
+                write_words(&mut out, records).map_err(&scratch_error)?;
             }
             if reported.elapsed() >= PROGRESS_EVERY {
                 reported = Instant::now();
@@ -778,7 +787,7 @@ fn list(
         }
         level = next;
     }
-    out.flush().map_err(scratch_error)?;
+    out.flush().map_err(&scratch_error)?;
     Ok(Ok(Listing {
         graph,
         edges,
@@ -791,9 +800,9 @@ fn merge(graph: &mut Graph, records: &[u32], next: &mut Vec<u32>, edges: &mut u6
     let mut at = 0;
     while at < records.len() {
         let (position, head) = (records[at], records[at + 1]);
-        let count = (head & !(1 << 31)) as usize;
+        let count = move_count(head);
         graph.moves.set(position, count as u32);
-        if head >> 31 != 0 {
+        if is_cut(head) {
             graph.cut.set(position);
             graph.cut_count += 1;
         }
@@ -833,12 +842,8 @@ fn link_parents(listing: &mut Listing) -> Result<(), IndexedError> {
         total += within as u64;
     }
     graph.parents = vec![0; total as usize];
-    let path = listing.scratch.path.clone();
-    let scratch_error = |error| IndexedError::Scratch {
-        path: path.display().to_string(),
-        error,
-    };
-    for_each_record(&path, |parent, _, children| {
+    let path = &listing.scratch.path;
+    for_each_record(path, |parent, _, children| {
         for &child in children {
             let base = graph.bases[(child >> BLOCK_BITS) as usize];
             let slot = &mut graph.ends[child as usize];
@@ -846,7 +851,7 @@ fn link_parents(listing: &mut Listing) -> Result<(), IndexedError> {
             *slot += 1;
         }
     })
-    .map_err(scratch_error)
+    .map_err(scratch_error(path))
 }
 
 /// Calls `visit(position, head, children)` on every record of the scratch file, first
@@ -855,7 +860,8 @@ fn for_each_record(
     path: &std::path::Path,
     mut visit: impl FnMut(u32, u32, &[u32]),
 ) -> std::io::Result<()> {
-    let mut input = BufReader::with_capacity(1 << 22, File::open(path)?);
+    // Read in chunks of its own: a buffered reader would only copy them once more.
+    let mut input = File::open(path)?;
     // Words read and not yet visited (a record cut by the end of a chunk waits here).
     let mut buffer: Vec<u32> = Vec::new();
     let mut bytes = vec![0u8; SWEEP_CHUNK_WORDS as usize * 4];
@@ -864,14 +870,10 @@ fn for_each_record(
         if read % 4 != 0 {
             return Err(std::io::Error::other("the file ends inside a word"));
         }
-        buffer.extend(
-            bytes[..read]
-                .chunks_exact(4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])),
-        );
+        buffer.extend(words(&bytes[..read]));
         let mut at = 0;
         while at + 2 <= buffer.len() {
-            let length = (buffer[at + 1] & !(1 << 31)) as usize + 3;
+            let length = move_count(buffer[at + 1]) + 3;
             if at + length > buffer.len() {
                 break;
             }
