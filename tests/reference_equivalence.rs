@@ -83,6 +83,7 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
             !actual.is_empty()
         );
         let moves = variant.legal_moves(&board);
+        check_sides_alike(variant, &board, &moves);
         seen.merged += moves.len() - check_distinct_moves(variant, &board, &moves);
         check_play_move(variant, &board, &moves, rng);
         if actual.is_empty() {
@@ -91,6 +92,29 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
         }
         board = moves[rng.below(moves.len() as u64) as usize].child;
     }
+}
+
+/// The rules treat both players alike (the indexed retrograde analysis counts a
+/// position and its exchange once): with the sides exchanged, the mover has the same
+/// moves, in the same order, to the exchanged children.
+fn check_sides_alike(variant: &Variant, board: &Board, moves: &[LegalMove]) {
+    let swapped = board.swapped();
+    assert_eq!(swapped.swapped(), *board);
+    assert_eq!(variant.validate(&swapped), Ok(()));
+    let moves_of = |moves: &[LegalMove], exchange: bool| -> Vec<(String, Board, u32)> {
+        let child = |c: &Board| if exchange { c.swapped() } else { *c };
+        let seen = moves
+            .iter()
+            .map(|m| (m.mv.to_string(), child(&m.child), m.captured));
+        seen.collect()
+    };
+    assert_eq!(
+        moves_of(&variant.legal_moves(&swapped), true),
+        moves_of(moves, false),
+        "{}: moves of {} exchanged",
+        variant.name(),
+        variant.format_position(board)
+    );
 }
 
 /// The distinct moves reach exactly the positions the legal moves reach, once each per

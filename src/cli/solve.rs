@@ -52,7 +52,8 @@ pub struct SolveArgs {
     /// (proof-number search: deep wins and losses, no length), retro (retrograde
     /// analysis of the reachable positions, as many as --hash holds: draws, and exact
     /// values of small games), indexed (the same over arrays indexed by seed
-    /// distribution: a quarter of retro's memory a position or less, no certificate) or
+    /// distribution, a position and its exchange counted once: an eighth of retro's
+    /// memory a position or less, no certificate) or
     /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
@@ -118,7 +119,7 @@ pub enum Method {
     Dfpn,
     /// Retrograde analysis of the reachable positions (draws; small games exactly).
     Retro,
-    /// Retrograde analysis over arrays indexed by every spread of the seeds: a quarter
+    /// Retrograde analysis over arrays indexed by every spread of the seeds: an eighth
     /// of retro's memory a position or less, --hash MB up to 7/8 of the memory, no
     /// certificate.
     Indexed,
@@ -775,7 +776,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
         ),
     };
     out.push_str(&format!(
-        "{} positions reached of the index' {}, {} moves listed  time {} ms\n",
+        "{} positions reached of the index' {} (a position and its exchange counted once), {} moves listed  time {} ms\n",
         result.reached,
         result.index_size,
         result.edges,

@@ -1,22 +1,28 @@
-//! Retrograde analysis over an index of every seed distribution: the same attractors as
-//! the hash-map analysis of the parent module, in a quarter of its memory a position or
-//! less (about 145 bytes there), for small boards whose reachable positions run to
+//! Retrograde analysis over an index of every seed distribution: the same values as
+//! the hash-map analysis of the parent module, in an eighth of its memory a position
+//! or less (about 145 bytes there), for small boards whose reachable positions run to
 //! hundreds of millions.
 //!
 //! Sowing and capturing never remove seeds, so every position of a game holds the
-//! root's seeds, spread over the 4W pits. A position's index is the rank of that spread
-//! among all spreads (the combinatorial number system of compositions), times the
-//! overture flags, times the side to move: a dense range in which arrays replace the
-//! map of boards. The analysis:
+//! root's seeds, spread over the 4W pits. The rules treat both players alike, so a
+//! position and its exchange (`Board::swapped`: the other side to move on the mirrored
+//! board) have the same value for their movers, and share a number: positions are
+//! seen from the mover's side, as South to move. A position's index is the rank of the
+//! seeds' spread, the mover's pits first, among all spreads (the combinatorial number
+//! system of compositions), times the overture flags: a dense range in which arrays
+//! replace the map of boards, half the size it would be with the side to move in it.
+//! The analysis:
 //!
 //! 1. lists the reachable positions level by level (the move lists generated on every
 //!    core), marking them in a bit set, counting each position's distinct moves and each
 //!    one's parents, and writing the move lists to a scratch file;
 //! 2. reads the file back once to lay out every position's parents in one array;
-//! 3. computes each side's attractor backwards from the positions without moves.
+//! 3. labels positions won and lost for their mover backwards from those without moves
+//!    (both players' attractors at once: a position lost for its mover makes each
+//!    parent won, one whose every move is won for the opponent is lost).
 //!
-//! Where the parents would not fit in memory, step 2 is skipped and each attractor is
-//! grown instead by passes over the file, read from its end, until a pass adds nothing.
+//! Where the parents would not fit in memory, step 2 is skipped and the labels grow
+//! instead by passes over the file, read from its end, until a pass adds nothing.
 //!
 //! It answers win, loss or draw (or unknown past its time or memory) and keeps no
 //! strategy: its results come without certificates.
@@ -50,13 +56,14 @@ const BLOCK_BITS: u32 = 12;
 const MANY_MOVES: u8 = u8::MAX;
 
 /// Memory a position of the index costs whether reached or not: its move count, its
-/// parent offset, a countdown per attractor, and four bit sets.
+/// parent offset, its countdown of moves not yet won for the opponent, and four bit
+/// sets (reached, cut, won, lost).
 const BYTES_PER_INDEX: f64 = 1.0 + 4.0 + 1.0 + 4.0 / 8.0;
 
 /// Memory each listed move costs (its entry in the parents array), and each reached
-/// position (its place in a level's list or an attractor's queue).
+/// position (its place in a level's list, or in the labelling's two queues).
 const BYTES_PER_EDGE: u64 = 4;
-const BYTES_PER_REACHED: u64 = 4;
+const BYTES_PER_REACHED: u64 = 8;
 
 /// How far the analysis may go.
 #[derive(Clone, Debug)]
@@ -67,7 +74,7 @@ pub struct IndexedLimits {
     pub time: Option<Duration>,
     /// Folder for the scratch file of move lists (deleted at the end).
     pub scratch: PathBuf,
-    /// Compute the attractors by sweeps over the scratch file even where the parents
+    /// Compute the labels by sweeps over the scratch file even where the parents
     /// would fit in memory (for tests and comparisons).
     pub sweeps_only: bool,
     /// Set to stop early (Ctrl-C): the answer is then unknown, and the scratch file is
@@ -99,9 +106,11 @@ impl Stop {
 pub struct IndexedResult {
     /// What was proven (unknown when it stopped early: see `stopped`).
     pub verdict: RetroVerdict,
-    /// Positions in the index (every spread of the seeds, flags and side).
+    /// Positions in the index (every spread of the seeds, and the overture flags; a
+    /// position and its exchange counted once).
     pub index_size: u64,
-    /// Positions reachable from the root (all of them when the analysis finished).
+    /// Positions reachable from the root, a position and its exchange counted once (all
+    /// of them when the analysis finished).
     pub reached: u64,
     /// Distinct moves listed (each position's moves to distinct positions).
     pub edges: u64,
@@ -127,8 +136,8 @@ pub struct IndexedProgress {
     pub reached: u64,
     /// Moves listed so far.
     pub edges: u64,
-    /// In a sweep over the scratch file: its number (from 1) and the positions it added
-    /// to the attractor; 0 and 0 otherwise.
+    /// In a sweep over the scratch file: its number (from 1) and the labels it added;
+    /// 0 and 0 otherwise.
     pub sweep: (u32, u64),
     /// Wall time so far.
     pub time: Duration,
@@ -160,9 +169,9 @@ pub enum IndexedError {
     },
 }
 
-/// The numbering of every position with a given number of seeds.
+/// The numbering of every position with a given number of seeds, seen from its mover.
 struct Index {
-    /// Pits on the board (both rings), in order: South's lanes, then North's.
+    /// Pits on the board (both rings), in order: the mover's lanes, then the other's.
     pits: usize,
     /// Lanes of one ring.
     lanes: usize,
@@ -191,9 +200,7 @@ impl Index {
             }
         }
         let flag_values = if variant.rules().overture { 4 } else { 1 };
-        let size = compositions[pits][seeds]
-            .saturating_mul(flag_values)
-            .saturating_mul(2);
+        let size = compositions[pits][seeds].saturating_mul(flag_values);
         Index {
             pits,
             lanes,
@@ -204,34 +211,31 @@ impl Index {
         }
     }
 
-    fn seeds_of(&self, board: &Board, pit: usize) -> usize {
-        let side = if pit < self.lanes {
-            Side::South
-        } else {
-            Side::North
-        };
-        ring::lane(board.ring(side), pit % self.lanes) as usize
-    }
-
+    /// The number of `board`, and of its exchange.
     fn of(&self, board: &Board) -> u32 {
+        let mover = board.to_move();
+        let rings = [board.ring(mover), board.ring(mover.opponent())];
         let mut rank = 0u64;
         let mut left = self.seeds;
         for pit in 0..self.pits - 1 {
-            let here = self.seeds_of(board, pit);
+            let here = ring::lane(rings[pit / self.lanes], pit % self.lanes) as usize;
             let parts = self.pits - pit;
             // The spreads whose pit `pit` holds fewer seeds come first.
             rank += self.compositions[parts][left] - self.compositions[parts][left - here];
             left -= here;
         }
-        let flags = board.overture_flags() as u64 % self.flag_values;
-        ((rank * self.flag_values + flags) * 2 + board.to_move() as u64) as u32
+        // The flags as South's and North's bits would be on the exchanged board.
+        let flags =
+            board.in_overture(mover) as u64 | (board.in_overture(mover.opponent()) as u64) << 1;
+        let flags = flags % self.flag_values;
+        (rank * self.flag_values + flags) as u32
     }
 
+    /// The position numbered `index`, South to move.
     fn board(&self, index: u32) -> Board {
         let index = index as u64;
-        let to_move = Side::BOTH[(index & 1) as usize];
-        let flags = (index >> 1) % self.flag_values;
-        let mut rank = (index >> 1) / self.flag_values;
+        let flags = index % self.flag_values;
+        let mut rank = index / self.flag_values;
         let mut rings = [0 as ring::Ring; 2];
         let mut left = self.seeds;
         for pit in 0..self.pits {
@@ -250,12 +254,8 @@ impl Index {
             rings[side] = ring::set_lane(rings[side], lane, here as u8);
             left -= here;
         }
-        Board::new(rings, to_move, flags as u8)
+        Board::new(rings, Side::South, flags as u8)
     }
-}
-
-fn side_of(index: u32) -> Side {
-    Side::BOTH[(index & 1) as usize]
 }
 
 /// A bit per position of the index.
@@ -415,45 +415,84 @@ impl Graph {
         &self.parents[base + start as usize..base + self.ends[i as usize] as usize]
     }
 
-    /// Where the attractor of `x` starts: positions whose mover has no move and is not
-    /// `x`, and where `pessimistic`, cut lists of `x`'s; as a bit set and a list.
-    fn attractor_seeds(&self, x: Side, pessimistic: bool) -> (Bits, Vec<u32>) {
-        let mut inside = Bits::new(self.moves.small.len() as u64);
-        let mut queue: Vec<u32> = Vec::new();
+    /// Where the labelling starts: positions whose mover has no move are lost for it,
+    /// and where `pessimistic`, cut lists are won (the queue of lost positions first).
+    fn labels_seeds(&self, pessimistic: bool) -> (Labels, [Vec<u32>; 2]) {
+        let size = self.moves.small.len() as u64;
+        let mut labels = Labels {
+            lost: Bits::new(size),
+            won: Bits::new(size),
+        };
+        let mut queues = [Vec::new(), Vec::new()];
         for node in self.reached.ones() {
             let cut = self.cut.get(node);
-            let seed = if self.moves.get(node) == 0 && !cut {
-                side_of(node) != x
-            } else {
-                pessimistic && cut && side_of(node) == x
-            };
-            if seed && inside.set(node) {
-                queue.push(node);
+            if self.moves.get(node) == 0 && !cut {
+                labels.lost.set(node);
+                queues[0].push(node);
+            } else if pessimistic && cut {
+                labels.won.set(node);
+                queues[1].push(node);
             }
         }
-        (inside, queue)
+        (labels, queues)
     }
 
-    /// The attractor of `x` (see the parent module): a bit per position. `pessimistic`:
-    /// a cut list counts as won by `x` where `x` is to move, and as whole where the
-    /// other side is.
-    fn attractor(&self, x: Side, pessimistic: bool) -> Bits {
-        let (mut inside, mut queue) = self.attractor_seeds(x, pessimistic);
+    /// The positions won and lost for their mover (both sides' attractors of the parent
+    /// module, seen from the mover). `pessimistic`: a cut list counts as won for its
+    /// mover, and as whole when the question is whether it is lost.
+    fn labels(&self, pessimistic: bool) -> Labels {
+        let (mut labels, [mut lost, mut won]) = self.labels_seeds(pessimistic);
+        // Moves not yet known to be won for the opponent, per position.
         let mut waiting = self.moves.clone();
-        while let Some(node) = queue.pop() {
-            for &p in self.parents_of(node) {
-                if inside.get(p) {
-                    continue;
+        loop {
+            if let Some(node) = lost.pop() {
+                // A move into a position lost for its mover wins.
+                for &p in self.parents_of(node) {
+                    if labels.won.set(p) {
+                        won.push(p);
+                    }
                 }
-                let enters =
-                    side_of(p) == x || waiting.count_down(p) && (pessimistic || !self.cut.get(p));
-                if enters {
-                    inside.set(p);
-                    queue.push(p);
+            } else if let Some(node) = won.pop() {
+                for &p in self.parents_of(node) {
+                    if !labels.lost.get(p)
+                        && waiting.count_down(p)
+                        && (pessimistic || !self.cut.get(p))
+                    {
+                        labels.lost.set(p);
+                        lost.push(p);
+                    }
                 }
+            } else {
+                return labels;
             }
         }
-        inside
+    }
+}
+
+/// Positions (seen from their mover) won for it, and lost for it: a bit each.
+struct Labels {
+    won: Bits,
+    lost: Bits,
+}
+
+impl Labels {
+    /// Labels `position` from its children's labels where they settle it; how many it
+    /// gained.
+    fn settle(&mut self, position: u32, cut: bool, children: &[u32], pessimistic: bool) -> u64 {
+        let mut added = 0;
+        if !self.won.get(position) && children.iter().any(|&c| self.lost.get(c)) {
+            self.won.set(position);
+            added += 1;
+        }
+        if !self.lost.get(position)
+            && !children.is_empty()
+            && (pessimistic || !cut)
+            && children.iter().all(|&c| self.won.get(c))
+        {
+            self.lost.set(position);
+            added += 1;
+        }
+        added
     }
 }
 
@@ -542,14 +581,16 @@ pub fn solve(
     };
     let graph = &listing.graph;
     let root = index.of(board);
-    let mover = board.to_move();
-    let attractor = |x: Side, pessimistic: bool, result: &mut IndexedResult| {
-        report(if x == Side::South {
-            "South's attractor"
+    let labels = |pessimistic: bool, result: &mut IndexedResult| {
+        if let Some(why) = stop.reason("before the labelling") {
+            return Ok(Err(why));
+        }
+        report(if pessimistic {
+            "labelling again, cut lists counted as won"
         } else {
-            "North's attractor"
+            "labelling won and lost positions"
         });
-        backward.attractor(graph, x, pessimistic, result, &stop, &|sweep, added| {
+        backward.labels(graph, pessimistic, result, &stop, &|sweep, added| {
             progress(&IndexedProgress {
                 stage: "a sweep over the scratch file",
                 reached,
@@ -559,52 +600,36 @@ pub fn solve(
             })
         })
     };
-    for (x, won) in [
-        (mover, RetroVerdict::Win),
-        (mover.opponent(), RetroVerdict::Loss),
-    ] {
-        let inside = match stop.reason("before the attractors") {
-            Some(why) => Err(why),
-            None => attractor(x, false, &mut result)?,
-        };
-        match inside {
-            Err(why) => {
-                result.stopped = Some(why);
-                result.time = started.elapsed();
-                return Ok(result);
-            }
-            Ok(inside) if inside.get(root) => {
-                result.verdict = won;
-                result.time = started.elapsed();
-                return Ok(result);
-            }
-            Ok(_) => {}
+    let exact = match labels(false, &mut result)? {
+        Ok(exact) => exact,
+        Err(why) => {
+            result.stopped = Some(why);
+            result.time = started.elapsed();
+            return Ok(result);
         }
-    }
-    // Without cut lists the pessimistic attractors are the ones just found.
-    let mut draw = true;
-    if graph.cut_count != 0 {
-        for x in Side::BOTH {
-            match attractor(x, true, &mut result)? {
-                Ok(inside) => draw &= !inside.get(root),
-                Err(why) => {
-                    result.stopped = Some(why);
-                    result.time = started.elapsed();
-                    return Ok(result);
-                }
-            }
-        }
-    }
-    if draw {
+    };
+    if exact.won.get(root) {
+        result.verdict = RetroVerdict::Win;
+    } else if exact.lost.get(root) {
+        result.verdict = RetroVerdict::Loss;
+    } else if graph.cut_count == 0 {
+        // Without cut lists the pessimistic labels are the ones just found.
         result.verdict = RetroVerdict::Draw;
     } else {
-        result.stopped = Some("cut move lists leave the value open".into());
+        drop(exact);
+        match labels(true, &mut result)? {
+            Ok(open) if !open.won.get(root) && !open.lost.get(root) => {
+                result.verdict = RetroVerdict::Draw
+            }
+            Ok(_) => result.stopped = Some("cut move lists leave the value open".into()),
+            Err(why) => result.stopped = Some(why),
+        }
     }
     result.time = started.elapsed();
     Ok(result)
 }
 
-/// How the attractors are computed backwards.
+/// How the labels are computed backwards.
 enum Backward<'a> {
     /// From the parents array in memory: each position looked at once per parent.
     Parents,
@@ -614,45 +639,29 @@ enum Backward<'a> {
 }
 
 impl Backward<'_> {
-    fn attractor(
+    fn labels(
         &self,
         graph: &Graph,
-        x: Side,
         pessimistic: bool,
         result: &mut IndexedResult,
         stop: &Stop,
         progress: &dyn Fn(u32, u64),
-    ) -> Result<Result<Bits, String>, IndexedError> {
+    ) -> Result<Result<Labels, String>, IndexedError> {
         let path = match self {
-            Backward::Parents => return Ok(Ok(graph.attractor(x, pessimistic))),
+            Backward::Parents => return Ok(Ok(graph.labels(pessimistic))),
             Backward::Sweeps(path) => path,
         };
-        let scratch_error = scratch_error(path);
-        let mut inside = graph.attractor_seeds(x, pessimistic).0;
+        let mut labels = graph.labels_seeds(pessimistic).0;
         loop {
             let mut added = 0u64;
             for_each_record_backwards(path, |position, head, children| {
-                if inside.get(position) {
-                    return;
-                }
-                let cut = is_cut(head);
-                let enters = if side_of(position) == x {
-                    children.iter().any(|&c| inside.get(c))
-                } else {
-                    !children.is_empty()
-                        && (pessimistic || !cut)
-                        && children.iter().all(|&c| inside.get(c))
-                };
-                if enters {
-                    inside.set(position);
-                    added += 1;
-                }
+                added += labels.settle(position, is_cut(head), children, pessimistic);
             })
-            .map_err(&scratch_error)?;
+            .map_err(scratch_error(path))?;
             result.sweeps += 1;
             progress(result.sweeps, added);
             if added == 0 {
-                return Ok(Ok(inside));
+                return Ok(Ok(labels));
             }
             if let Some(why) = stop.reason("during the passes") {
                 return Ok(Err(why));
@@ -909,7 +918,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_index_names_the_board_that_names_it() {
+    fn every_index_names_the_board_that_names_it_and_its_exchange() {
         let variant = Variant::load("isolo-boys").unwrap();
         let index = Index::new(&variant, 3);
         for i in (0..index.size as u32).step_by(7919) {
@@ -919,5 +928,11 @@ mod tests {
             index.of(&index.board(index.size as u32 - 1)),
             index.size as u32 - 1
         );
+        // A position and its exchange share their number.
+        let mut board = variant.start();
+        for _ in 0..6 {
+            assert_eq!(index.of(&board), index.of(&board.swapped()));
+            board = variant.legal_moves(&board)[0].child;
+        }
     }
 }

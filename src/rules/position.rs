@@ -124,6 +124,14 @@ impl Board {
     pub fn side_total(&self, side: Side) -> u32 {
         ring::total(self.rings[side as usize])
     }
+    /// The same position with the players' places exchanged: the rings, the overture
+    /// flags and the side to move. The rules treat both sides alike, so its mover has
+    /// the same moves (same pit numbers, to the exchanged children) and the same value.
+    pub fn swapped(&self) -> Board {
+        let [south, north] = self.rings;
+        let flags = (self.overture & 1) << 1 | (self.overture >> 1) & 1;
+        Board::new([north, south], self.to_move.opponent(), flags)
+    }
 }
 
 /// A rules set with the tables its fast board needs.
