@@ -728,7 +728,7 @@ fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult 
     let report = |p: &retrograde::indexed::IndexedProgress| {
         let sweep = match p.sweep {
             (0, _) => String::new(),
-            (n, added) => format!(" {n} ({added} positions added)"),
+            (n, added) => format!(" {n} ({added} labels added)"),
         };
         eprintln!(
             "indexed retrograde: {}{sweep}: {} positions reached, {} moves, {:.1} s",
