@@ -477,7 +477,7 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
         );
         assert!(found.reached <= expected.expanded as u64, "{position}");
         assert_eq!(found.sweeps, 0, "{position}: the parents fit");
-        // The attractors by passes over the scratch file, as where the parents do not
+        // The labels by passes over the scratch file, as where the parents do not
         // fit in memory.
         let sweeps_only = IndexedLimits {
             sweeps_only: true,

@@ -923,16 +923,12 @@ mod tests {
         let index = Index::new(&variant, 3);
         for i in (0..index.size as u32).step_by(7919) {
             assert_eq!(index.of(&index.board(i)), i);
+            // A position and its exchange share their number.
+            assert_eq!(index.of(&index.board(i).swapped()), i);
         }
         assert_eq!(
             index.of(&index.board(index.size as u32 - 1)),
             index.size as u32 - 1
         );
-        // A position and its exchange share their number.
-        let mut board = variant.start();
-        for _ in 0..6 {
-            assert_eq!(index.of(&board), index.of(&board.swapped()));
-            board = variant.legal_moves(&board)[0].child;
-        }
     }
 }
