@@ -422,8 +422,8 @@ fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
         Side::South => b,
         Side::North => b.swapped(),
     };
-    let mut seen = std::collections::HashSet::from([mover_is_south(*board)]);
-    let mut todo: Vec<Board> = seen.iter().copied().collect();
+    let root = mover_is_south(*board);
+    let (mut seen, mut todo) = (std::collections::HashSet::from([root]), vec![root]);
     let (mut gen, mut children) = (MoveGen::new(), Vec::new());
     while let Some(b) = todo.pop() {
         children.clear();

@@ -224,10 +224,7 @@ impl Index {
             rank += self.compositions[parts][left] - self.compositions[parts][left - here];
             left -= here;
         }
-        // The flags as South's and North's bits would be on the exchanged board.
-        let flags =
-            board.in_overture(mover) as u64 | (board.in_overture(mover.opponent()) as u64) << 1;
-        let flags = flags % self.flag_values;
+        let flags = board.overture_flags_seen_by(mover) as u64 % self.flag_values;
         (rank * self.flag_values + flags) as u32
     }
 

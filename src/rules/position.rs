@@ -129,8 +129,12 @@ impl Board {
     /// the same moves (same pit numbers, to the exchanged children) and the same value.
     pub fn swapped(&self) -> Board {
         let [south, north] = self.rings;
-        let flags = (self.overture & 1) << 1 | (self.overture >> 1) & 1;
+        let flags = self.overture_flags_seen_by(Side::North);
         Board::new([north, south], self.to_move.opponent(), flags)
+    }
+    /// The overture flags as they read with `side` in South's place: its bit first.
+    pub fn overture_flags_seen_by(&self, side: Side) -> u8 {
+        self.in_overture(side) as u8 | (self.in_overture(side.opponent()) as u8) << 1
     }
 }
 
