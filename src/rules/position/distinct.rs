@@ -71,12 +71,6 @@ trait Mixed: Copy + Eq {
     fn mixed(&self) -> u64;
 }
 
-impl Mixed for TurningPoint {
-    fn mixed(&self) -> u64 {
-        TurningPoint::mixed(self)
-    }
-}
-
 /// The two rings a move ends with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct EndRings(Ring, Ring);
@@ -186,11 +180,94 @@ impl<K: Mixed + Default> StampedSet<K> {
     }
 }
 
+/// The turning points the breadth-first search has reached, as numbers into its list
+/// of them: a slot is 12 bytes where a point is 48, so a search over thousands of points
+/// probes a table that stays in cache. Emptied in O(1) by a new stamp, as `StampedSet`.
+#[derive(Debug, Default)]
+struct ReachedSet {
+    /// Each slot: its filling's stamp, the point's tag (bits of its mixed word), and its
+    /// number in the search's list.
+    slots: Vec<ReachedSlot>,
+    /// The slots in use (see `StampedSet::used`).
+    used: usize,
+    stamp: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct ReachedSlot {
+    stamp: u32,
+    tag: u32,
+    index: u32,
+}
+
+impl ReachedSet {
+    /// Empties the set, keeping in use slots for four times the points it held.
+    fn clear(&mut self) {
+        let wanted = (self.len * 4).next_power_of_two().max(FIRST_SLOTS);
+        self.used = self.used.min(wanted);
+        self.len = 0;
+        self.next_stamp();
+    }
+
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Adds `point` as number `reached.len()` (the caller then pushes it); false if
+    /// `reached` already holds it.
+    fn insert(&mut self, point: &TurningPoint, reached: &[Reached]) -> bool {
+        if 2 * (self.len + 1) > self.used {
+            self.grow(reached);
+        }
+        let mixed = point.mixed();
+        let tag = mixed as u32;
+        let mask = self.used - 1;
+        let mut at = (mixed >> 32) as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot.stamp != self.stamp {
+                self.slots[at] = ReachedSlot {
+                    stamp: self.stamp,
+                    tag,
+                    index: reached.len() as u32,
+                };
+                self.len += 1;
+                return true;
+            }
+            if slot.tag == tag && reached[slot.index as usize].point == *point {
+                return false;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Doubles the slots in use and files every point of `reached` again.
+    fn grow(&mut self, reached: &[Reached]) {
+        self.used = (self.used * 2).max(FIRST_SLOTS);
+        if self.used > self.slots.len() {
+            self.slots = vec![ReachedSlot::default(); self.used];
+            self.stamp = 1;
+        } else {
+            self.next_stamp();
+        }
+        self.len = 0;
+        for (index, node) in reached.iter().enumerate() {
+            let inserted = self.insert(&node.point, &reached[..index]);
+            debug_assert!(inserted, "the reached points are distinct");
+        }
+    }
+}
+
 /// Buffers of the breadth-first search over turning points.
 #[derive(Default, Debug)]
 pub(super) struct DistinctSearch {
     reached: Vec<Reached>,
-    points: StampedSet<TurningPoint>,
+    points: ReachedSet,
     ends: StampedSet<EndRings>,
     /// The moves of a small listing, before duplicates are dropped, and their choices.
     listed: Vec<ListedEnd>,
@@ -449,7 +526,7 @@ impl Variant {
             gen.truncated = true;
             return true;
         }
-        if search.points.insert(point) {
+        if search.points.insert(&point, &search.reached) {
             search.reached.push(Reached {
                 point,
                 laps: lap.laps,
@@ -475,4 +552,51 @@ fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<bool>) {
         at = node.earlier_choice;
     }
     out[first..].reverse();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(seed: u64) -> TurningPoint {
+        TurningPoint {
+            mine: (seed as Ring) << 3,
+            theirs: (seed % 7) as Ring,
+            end: (seed % 16) as u8,
+            origin: (seed % 5) as u8,
+        }
+    }
+
+    fn reached(point: TurningPoint) -> Reached {
+        Reached {
+            point,
+            laps: 1,
+            step: Step::Relay,
+            earlier_choice: NO_CHOICE,
+        }
+    }
+
+    #[test]
+    fn the_reached_set_knows_exactly_the_points_filed_since_it_was_cleared() {
+        let mut set = ReachedSet::default();
+        let mut list = Vec::new();
+        // Fillings of every size, so the set grows, shrinks its slots in use and
+        // meets keys of earlier fillings under old stamps.
+        for (filling, size) in [3usize, 700, 5, 40, 2000, 1, 300].into_iter().enumerate() {
+            set.clear();
+            list.clear();
+            for k in 0..size as u64 {
+                let key = k * 31 + filling as u64;
+                assert!(set.insert(&point(key), &list), "a new point is new");
+                list.push(reached(point(key)));
+                assert!(!set.insert(&point(key), &list), "a point filed is known");
+            }
+            for k in 0..size as u64 {
+                assert!(!set.insert(&point(k * 31 + filling as u64), &list));
+            }
+            // A point of another filling (its key is not of this one's form) is new.
+            let other = point((size as u64 + 1) * 31 + filling as u64 + 1);
+            assert!(set.insert(&other, &list));
+        }
+    }
 }
