@@ -7,7 +7,7 @@ mod common;
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
 use isolo_ai::certificate::{check, check_draw, check_proof, Certificate, DrawCertificate, Proof};
-use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
 use isolo_ai::rules::{Board, Move, MoveGen, Side, Variant};
 use isolo_ai::solve::{Prover, Verdict};
 
@@ -47,6 +47,7 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
         strategy: true,
         threads: 1,
         interrupt: None,
+        sought: Sought::Either,
     };
     let mut certified = 0;
     for (i, (variant, board)) in small_positions(160, 0xce27, 4).into_iter().enumerate() {
@@ -125,6 +126,7 @@ fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate()
         strategy: true,
         threads: 1,
         interrupt: None,
+        sought: Sought::Either,
     };
     let result = solve(&variant, &board, &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Win);
@@ -166,6 +168,7 @@ fn boys_certificate() -> String {
         strategy: true,
         threads: 1,
         interrupt: None,
+        sought: Sought::Either,
     };
     let result = solve(&boys, &boys.start(), &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Win);

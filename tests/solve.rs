@@ -303,7 +303,7 @@ fn results_page_for_one_preset() {
 /// (nearly) every one minimax finds.
 #[test]
 fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
-    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let limits = DfpnLimits {
         nodes: 200_000,
         time: None,
@@ -312,6 +312,7 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
         strategy: true,
         threads: 1,
         interrupt: None,
+        sought: Sought::Either,
     };
     let (mut decided, mut found) = (0, 0);
     for (i, (variant, board)) in small_positions(160, 0xdf9, 4).into_iter().enumerate() {
@@ -464,7 +465,27 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
     ]);
     assert_eq!(loss["result"], "loss", "{loss}");
     assert!(loss["best_move"].is_null());
+    // One search only: the loss found by it alone, none where only a win is sought.
+    let after = [
+        "--variant",
+        "isolo-boys",
+        "--moves",
+        &best,
+        "--method",
+        "dfpn",
+    ];
+    let only_loss = solve_json(&[&after[..], &["--max-plies", "40", "--prove", "loss"]].concat());
+    assert_eq!(
+        (only_loss["result"].as_str(), only_loss["sought"].as_str()),
+        (Some("loss"), Some("loss"))
+    );
+    let only_win = solve_json(&[&after[..], &["--max-plies", "40", "--prove", "win"]].concat());
+    assert_eq!(only_win["result"], "unknown", "{only_win}");
+    assert_eq!(plain["sought"], "either");
     for bad in [
+        vec!["--method", "ab", "--prove", "win"],
+        vec!["--method", "auto", "--prove", "loss"],
+        vec!["--method", "dfpn", "--prove", "draw"],
         vec!["--method", "ab", "--nodes", "5"],
         vec!["--method", "ab", "--exact-length"],
         vec!["--method", "ab", "--max-plies", "200"],
@@ -565,7 +586,7 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
 /// root.
 #[test]
 fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
-    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict};
+    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let igisoro = Variant::load("igisoro").unwrap();
     let board = igisoro
         .parse_position("0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,1,0,0,0,0 S")
@@ -578,6 +599,7 @@ fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
         strategy: false,
         threads: 1,
         interrupt: None,
+        sought: Sought::Either,
     };
     let result = solve(&igisoro, &board, &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Unknown);

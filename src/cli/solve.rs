@@ -64,6 +64,11 @@ pub struct SolveArgs {
     /// --max-plies, at most 100, in the time left)
     #[arg(long = "exact-length")]
     pub exact_length: bool,
+    /// What df-pn looks for (--method dfpn): either result (a win for the side to
+    /// move, then a loss, half the time each), or only a win or only a loss, with all
+    /// the time and table; an unknown then says nothing of the other
+    #[arg(long, value_enum, default_value_t = Prove::Either)]
+    pub prove: Prove,
     /// Write the proof to FILE (gzip-compressed if it ends in .gz) and check it, as
     /// check-proof does
     #[arg(long, value_name = "FILE")]
@@ -127,6 +132,27 @@ pub enum Method {
     Auto,
 }
 
+/// The results `--method dfpn` looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prove {
+    /// A win for the side to move, then a loss, with half the time each.
+    Either,
+    /// A win for the side to move only, with all the time and table.
+    Win,
+    /// A loss for the side to move (its opponent's win) only.
+    Loss,
+}
+
+impl From<Prove> for dfpn::Sought {
+    fn from(prove: Prove) -> dfpn::Sought {
+        match prove {
+            Prove::Either => dfpn::Sought::Either,
+            Prove::Win => dfpn::Sought::Win,
+            Prove::Loss => dfpn::Sought::Loss,
+        }
+    }
+}
+
 /// The deepest line df-pn follows (`--max-plies` for it).
 pub const DFPN_MAX_PLIES: u32 = 10_000;
 
@@ -167,6 +193,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     if !matches!(args.method, Method::Dfpn | Method::Auto) && args.resume.is_some() {
         return Err(CliError(
             "--resume keeps df-pn's tables: it needs --method dfpn or auto".into(),
+        ));
+    }
+    if args.method != Method::Dfpn && args.prove != Prove::Either {
+        return Err(CliError(
+            "--prove win|loss chooses df-pn's search: it needs --method dfpn".into(),
         ));
     }
     if args.method == Method::Ab && (args.nodes.is_some() || args.exact_length) {
@@ -369,6 +400,7 @@ fn solve_dfpn(
         strategy: args.certificate.is_some(),
         threads: args.threads,
         interrupt: Some(super::interrupt::flag()),
+        sought: args.prove.into(),
     };
     let (board, history) = (&root.board, &root.history);
     let report = |p: &DfpnProgress| {
@@ -397,7 +429,7 @@ fn solve_dfpn(
     let interrupted = super::interrupt::flag().load(std::sync::atomic::Ordering::Relaxed);
     if result.verdict == DfpnVerdict::Unknown && args.method == Method::Auto && !interrupted {
         let mut why = before.unwrap_or_default();
-        why.push_str(&dfpn_unknown_text(&result, args.max_plies));
+        why.push_str(&dfpn_unknown_text(&result, args.max_plies, args.prove));
         eprintln!("df-pn: no proof; retrograde analysis next");
         return Ok(Some(why));
     }
@@ -453,6 +485,7 @@ fn solve_dfpn(
             "nps": nps,
             "time_ms": result.time.as_millis() as u64,
             "method": "dfpn",
+            "sought": prove_name(args.prove),
             "alpha_beta": before.as_deref().map(str::trim_end),
             "table_entries": result.table_entries,
             "certificate": certificate.as_ref().map(|c| &c.json),
@@ -474,7 +507,7 @@ fn solve_dfpn(
     out.push_str(&match result.verdict {
         DfpnVerdict::Win => format!("win for {side} (to move), proven by df-pn, {length_text}\n"),
         DfpnVerdict::Loss => format!("loss for {side} (to move), proven by df-pn, {length_text}\n"),
-        DfpnVerdict::Unknown => dfpn_unknown_text(&result, args.max_plies),
+        DfpnVerdict::Unknown => dfpn_unknown_text(&result, args.max_plies, args.prove),
     });
     if let Some(best) = &result.best_move {
         out.push_str(&format!("best move {best}\n"));
@@ -545,13 +578,32 @@ fn save_state(
     Ok(())
 }
 
-/// Why df-pn proved nothing.
-fn dfpn_unknown_text(result: &dfpn::DfpnResult, max_plies: u32) -> String {
+/// `--prove`'s value as written.
+fn prove_name(prove: Prove) -> &'static str {
+    match prove {
+        Prove::Either => "either",
+        Prove::Win => "win",
+        Prove::Loss => "loss",
+    }
+}
+
+/// Why df-pn proved nothing, looking for `prove`.
+fn dfpn_unknown_text(result: &dfpn::DfpnResult, max_plies: u32, prove: Prove) -> String {
+    let sought = match prove {
+        Prove::Either => "no proof",
+        Prove::Win => "no win for the side to move (a loss was not looked for)",
+        Prove::Loss => "no loss for the side to move (a win was not looked for)",
+    };
     if result.out_of_budget {
-        "unknown: df-pn found no proof before its time or node limit\n".to_string()
+        format!("unknown: df-pn found {sought} before its time or node limit\n")
     } else {
+        let none = match prove {
+            Prove::Either => "no win for either side",
+            Prove::Win => "no win for the side to move",
+            Prove::Loss => "no win for the side not to move",
+        };
         format!(
-            "unknown: df-pn found no win for either side (lines of at most {}, a repetition counting as no win)\n",
+            "unknown: df-pn found {none} (lines of at most {}, a repetition counting as no win)\n",
             plies_text(max_plies)
         )
     }

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_ai::certificate::{self, Certificate, DrawCertificate};
-use isolo_ai::dfpn::{self, DfpnLimits, DfpnVerdict};
+use isolo_ai::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
 use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_ai::rules::variant::{pattern_start, preset_family};
 use isolo_ai::rules::{Board, Move, Rules, Side, Variant};
@@ -275,6 +275,7 @@ fn solve_cell(
         strategy: true,
         threads: args.threads,
         interrupt: None,
+        sought: Sought::Either,
     };
     let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
     cell.nodes += proof.nodes;

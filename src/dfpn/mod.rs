@@ -60,6 +60,20 @@ pub struct DfpnLimits {
     pub threads: usize,
     /// A flag that stops the search when set (Ctrl-C), as the time limit would.
     pub interrupt: Option<&'static AtomicBool>,
+    /// Which results are looked for.
+    pub sought: Sought,
+}
+
+/// The results a df-pn run looks for: a search of its own each, on one table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sought {
+    /// A win for the side to move, then a loss, with half the nodes and time each.
+    #[default]
+    Either,
+    /// A win for the side to move only, with every node and all the time.
+    Win,
+    /// A loss for the side to move (a win for its opponent) only.
+    Loss,
 }
 
 /// What df-pn established for the side to move.
@@ -771,8 +785,9 @@ impl Shared<'_> {
 }
 
 /// Proves `board` a win or a loss for the side to move, within `limits`: whether it
-/// wins, then whether its opponent does. The first search gets half the nodes and half
-/// the time and the second what is left; each runs `limits.threads` agents on one
+/// wins, then whether its opponent does (or only one of them, as `limits.sought`
+/// says). The first of two searches gets half the nodes and half the time and the
+/// second what is left; each runs `limits.threads` agents on one
 /// table. `history` holds the hashes of the game's earlier positions; `report` sees
 /// progress about every 65,536 positions.
 pub fn solve(
@@ -812,10 +827,15 @@ pub fn solve_from(
     let mut nodes = 0;
     let mut out_of_budget = false;
     let mut result = None;
-    for (attacker, verdict, budget, share) in [
-        (mover, DfpnVerdict::Win, limits.nodes / 2, 2),
-        (mover.opponent(), DfpnVerdict::Loss, limits.nodes, 1),
-    ] {
+    let searches: &[(Side, DfpnVerdict, u64, u32)] = match limits.sought {
+        Sought::Either => &[
+            (mover, DfpnVerdict::Win, limits.nodes / 2, 2),
+            (mover.opponent(), DfpnVerdict::Loss, limits.nodes, 1),
+        ],
+        Sought::Win => &[(mover, DfpnVerdict::Win, limits.nodes, 1)],
+        Sought::Loss => &[(mover.opponent(), DfpnVerdict::Loss, limits.nodes, 1)],
+    };
+    for &(attacker, verdict, budget, share) in searches {
         let shared = Shared {
             variant,
             attacker,
