@@ -452,8 +452,9 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
         (auto["method"].as_str(), auto["plies"].as_u64()),
         (Some("ab"), Some(5))
     );
-    // A loss (a proof with the opponent attacking): North after that move.
-    let loss = solve_json(&[
+    // A loss (a proof with the opponent attacking): North after that move; then one
+    // search only: the loss found by it alone, none where only a win is sought.
+    let after = [
         "--variant",
         "isolo-boys",
         "--moves",
@@ -462,24 +463,16 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
         "dfpn",
         "--max-plies",
         "40",
-    ]);
+    ];
+    let loss = solve_json(&after);
     assert_eq!(loss["result"], "loss", "{loss}");
     assert!(loss["best_move"].is_null());
-    // One search only: the loss found by it alone, none where only a win is sought.
-    let after = [
-        "--variant",
-        "isolo-boys",
-        "--moves",
-        &best,
-        "--method",
-        "dfpn",
-    ];
-    let only_loss = solve_json(&[&after[..], &["--max-plies", "40", "--prove", "loss"]].concat());
+    let only_loss = solve_json(&[&after[..], &["--prove", "loss"]].concat());
     assert_eq!(
         (only_loss["result"].as_str(), only_loss["sought"].as_str()),
         (Some("loss"), Some("loss"))
     );
-    let only_win = solve_json(&[&after[..], &["--max-plies", "40", "--prove", "win"]].concat());
+    let only_win = solve_json(&[&after[..], &["--prove", "win"]].concat());
     assert_eq!(only_win["result"], "unknown", "{only_win}");
     assert_eq!(plain["sought"], "either");
     for bad in [

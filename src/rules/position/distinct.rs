@@ -85,16 +85,22 @@ impl Mixed for EndRings {
     }
 }
 
-/// Slots a `StampedSet` starts with.
+/// Slots a stamped table starts with.
 const FIRST_SLOTS: usize = 64;
 
-/// An open-addressing set emptied in O(1) by a new stamp: the generator empties its sets
+/// A slot of a `StampedSlots` table: it belongs to the filling whose stamp it holds.
+trait Slot: Copy + Default {
+    fn stamp(&self) -> u32;
+    /// Makes the slot belong to no filling.
+    fn forget(&mut self);
+}
+
+/// Open-addressing slots emptied in O(1) by a new stamp: the generator empties its sets
 /// once per pit, and most pits meet only a few turning points, so clearing a table that
 /// grew large once must not cost its size every time.
 #[derive(Debug)]
-struct StampedSet<K> {
-    /// Each slot with the stamp of the filling it belongs to.
-    slots: Vec<(u32, K)>,
+struct StampedSlots<S> {
+    slots: Vec<S>,
     /// The slots in use: a prefix of `slots` sized by the filling before, so a set that
     /// once grew large is not probed all over (a cache miss per key) when it holds a few
     /// keys again, nor grown again key by key when it is filled as much.
@@ -103,10 +109,10 @@ struct StampedSet<K> {
     len: usize,
 }
 
-impl<K: Mixed + Default> Default for StampedSet<K> {
-    /// An empty set; its first `FIRST_SLOTS` slots come with the first key.
+impl<S: Slot> Default for StampedSlots<S> {
+    /// No slots; the first `FIRST_SLOTS` come with the first key.
     fn default() -> Self {
-        StampedSet {
+        StampedSlots {
             slots: Vec::new(),
             used: 0,
             stamp: 1,
@@ -115,8 +121,8 @@ impl<K: Mixed + Default> Default for StampedSet<K> {
     }
 }
 
-impl<K: Mixed + Default> StampedSet<K> {
-    /// Empties the set, keeping in use slots for four times the keys it held.
+impl<S: Slot> StampedSlots<S> {
+    /// Empties the table, keeping in use slots for four times the keys it held.
     fn clear(&mut self) {
         let wanted = (self.len * 4).next_power_of_two().max(FIRST_SLOTS);
         self.used = self.used.min(wanted);
@@ -129,51 +135,105 @@ impl<K: Mixed + Default> StampedSet<K> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Old stamps could come back: forget them all.
-            self.slots.iter_mut().for_each(|slot| slot.0 = 0);
+            self.slots.iter_mut().for_each(S::forget);
             self.stamp = 1;
         }
     }
 
+    /// Whether one more key would fill more than half the slots in use.
+    fn full(&self) -> bool {
+        2 * (self.len + 1) > self.used
+    }
+
+    /// Where the probe for a key of mixed word `mixed` starts, and the mask to wrap it.
+    fn probe(&self, mixed: u64) -> (usize, usize) {
+        let mask = self.used - 1;
+        ((mixed >> 32) as usize & mask, mask)
+    }
+
+    fn is_free(&self, at: usize) -> bool {
+        self.slots[at].stamp() != self.stamp
+    }
+
+    /// Fills slot `at` (free) with `slot`.
+    fn fill(&mut self, at: usize, slot: S) {
+        self.slots[at] = slot;
+        self.len += 1;
+    }
+
+    /// Doubles the slots in use, allocating more only when they are all in use, and
+    /// empties them: the caller files its keys again.
+    fn double(&mut self) {
+        self.used = (self.used * 2).max(FIRST_SLOTS);
+        if self.used > self.slots.len() {
+            self.slots = vec![S::default(); self.used];
+            self.stamp = 1;
+        } else {
+            self.next_stamp();
+        }
+        self.len = 0;
+    }
+}
+
+impl<K: Copy + Default> Slot for (u32, K) {
+    fn stamp(&self) -> u32 {
+        self.0
+    }
+
+    fn forget(&mut self) {
+        self.0 = 0;
+    }
+}
+
+/// A set of keys in stamped slots, each key in its slot.
+#[derive(Debug)]
+struct StampedSet<K> {
+    table: StampedSlots<(u32, K)>,
+}
+
+impl<K: Mixed + Default> Default for StampedSet<K> {
+    fn default() -> Self {
+        StampedSet {
+            table: StampedSlots::default(),
+        }
+    }
+}
+
+impl<K: Mixed + Default> StampedSet<K> {
+    fn clear(&mut self) {
+        self.table.clear();
+    }
+
     fn is_empty(&self) -> bool {
-        self.len == 0
+        self.table.len == 0
     }
 
     /// Adds `key`; false if it was already there.
     fn insert(&mut self, key: K) -> bool {
-        if 2 * (self.len + 1) > self.used {
+        if self.table.full() {
             self.grow();
         }
-        let mask = self.used - 1;
-        let mut at = (key.mixed() >> 32) as usize & mask;
+        let (mut at, mask) = self.table.probe(key.mixed());
         loop {
-            let (stamp, other) = self.slots[at];
-            if stamp != self.stamp {
-                self.slots[at] = (self.stamp, key);
-                self.len += 1;
+            if self.table.is_free(at) {
+                self.table.fill(at, (self.table.stamp, key));
                 return true;
             }
-            if other == key {
+            if self.table.slots[at].1 == key {
                 return false;
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// Doubles the slots in use, allocating more only when they are all in use.
     fn grow(&mut self) {
-        let live: Vec<K> = self.slots[..self.used]
+        let table = &self.table;
+        let live: Vec<K> = table.slots[..table.used]
             .iter()
-            .filter(|slot| slot.0 == self.stamp)
+            .filter(|slot| slot.0 == table.stamp)
             .map(|slot| slot.1)
             .collect();
-        self.used = (self.used * 2).max(FIRST_SLOTS);
-        if self.used > self.slots.len() {
-            self.slots = vec![(0, K::default()); self.used];
-            self.stamp = 1;
-        } else {
-            self.next_stamp();
-        }
-        self.len = 0;
+        self.table.double();
         for key in live {
             self.insert(key);
         }
@@ -182,18 +242,14 @@ impl<K: Mixed + Default> StampedSet<K> {
 
 /// The turning points the breadth-first search has reached, as numbers into its list
 /// of them: a slot is 12 bytes where a point is 48, so a search over thousands of points
-/// probes a table that stays in cache. Emptied in O(1) by a new stamp, as `StampedSet`.
+/// probes a table that stays in cache.
 #[derive(Debug, Default)]
 struct ReachedSet {
-    /// Each slot: its filling's stamp, the point's tag (bits of its mixed word), and its
-    /// number in the search's list.
-    slots: Vec<ReachedSlot>,
-    /// The slots in use (see `StampedSet::used`).
-    used: usize,
-    stamp: u32,
-    len: usize,
+    table: StampedSlots<ReachedSlot>,
 }
 
+/// A slot of a `ReachedSet`: its filling's stamp, the point's tag (bits of its mixed
+/// word), and its number in the search's list.
 #[derive(Clone, Copy, Debug, Default)]
 struct ReachedSlot {
     stamp: u32,
@@ -201,44 +257,41 @@ struct ReachedSlot {
     index: u32,
 }
 
-impl ReachedSet {
-    /// Empties the set, keeping in use slots for four times the points it held.
-    fn clear(&mut self) {
-        let wanted = (self.len * 4).next_power_of_two().max(FIRST_SLOTS);
-        self.used = self.used.min(wanted);
-        self.len = 0;
-        self.next_stamp();
+impl Slot for ReachedSlot {
+    fn stamp(&self) -> u32 {
+        self.stamp
     }
 
-    fn next_stamp(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.slots.iter_mut().for_each(|slot| slot.stamp = 0);
-            self.stamp = 1;
-        }
+    fn forget(&mut self) {
+        self.stamp = 0;
+    }
+}
+
+impl ReachedSet {
+    fn clear(&mut self) {
+        self.table.clear();
     }
 
     /// Adds `point` as number `reached.len()` (the caller then pushes it); false if
     /// `reached` already holds it.
     fn insert(&mut self, point: &TurningPoint, reached: &[Reached]) -> bool {
-        if 2 * (self.len + 1) > self.used {
+        if self.table.full() {
             self.grow(reached);
         }
         let mixed = point.mixed();
         let tag = mixed as u32;
-        let mask = self.used - 1;
-        let mut at = (mixed >> 32) as usize & mask;
+        let (mut at, mask) = self.table.probe(mixed);
         loop {
-            let slot = self.slots[at];
-            if slot.stamp != self.stamp {
-                self.slots[at] = ReachedSlot {
-                    stamp: self.stamp,
+            if self.table.is_free(at) {
+                let slot = ReachedSlot {
+                    stamp: self.table.stamp,
                     tag,
                     index: reached.len() as u32,
                 };
-                self.len += 1;
+                self.table.fill(at, slot);
                 return true;
             }
+            let slot = self.table.slots[at];
             if slot.tag == tag && reached[slot.index as usize].point == *point {
                 return false;
             }
@@ -248,14 +301,7 @@ impl ReachedSet {
 
     /// Doubles the slots in use and files every point of `reached` again.
     fn grow(&mut self, reached: &[Reached]) {
-        self.used = (self.used * 2).max(FIRST_SLOTS);
-        if self.used > self.slots.len() {
-            self.slots = vec![ReachedSlot::default(); self.used];
-            self.stamp = 1;
-        } else {
-            self.next_stamp();
-        }
-        self.len = 0;
+        self.table.double();
         for (index, node) in reached.iter().enumerate() {
             let inserted = self.insert(&node.point, &reached[..index]);
             debug_assert!(inserted, "the reached points are distinct");
