@@ -589,21 +589,24 @@ fn prove_name(prove: Prove) -> &'static str {
 
 /// Why df-pn proved nothing, looking for `prove`.
 fn dfpn_unknown_text(result: &dfpn::DfpnResult, max_plies: u32, prove: Prove) -> String {
-    let sought = match prove {
-        Prove::Either => "no proof",
-        Prove::Win => "no win for the side to move (a loss was not looked for)",
-        Prove::Loss => "no loss for the side to move (a win was not looked for)",
+    let (unproven, unwon, not_sought) = match prove {
+        Prove::Either => ("no proof", "no win for either side", ""),
+        Prove::Win => (
+            "no win for the side to move",
+            "no win for the side to move",
+            "; a loss was not looked for",
+        ),
+        Prove::Loss => (
+            "no loss for the side to move",
+            "no win for its opponent",
+            "; a win was not looked for",
+        ),
     };
     if result.out_of_budget {
-        format!("unknown: df-pn found {sought} before its time or node limit\n")
+        format!("unknown: df-pn found {unproven} before its time or node limit{not_sought}\n")
     } else {
-        let none = match prove {
-            Prove::Either => "no win for either side",
-            Prove::Win => "no win for the side to move",
-            Prove::Loss => "no win for the side not to move",
-        };
         format!(
-            "unknown: df-pn found {none} (lines of at most {}, a repetition counting as no win)\n",
+            "unknown: df-pn found {unwon} (lines of at most {}, a repetition counting as no win){not_sought}\n",
             plies_text(max_plies)
         )
     }
