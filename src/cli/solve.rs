@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use super::analyze::MAX_THREADS;
@@ -116,7 +116,7 @@ impl Root {
 const AB_CERTIFICATE_CAP: usize = 2_000_000;
 
 /// Which prover `solve` runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
     /// The iterative-deepening alpha-beta prover.
     Ab,
@@ -133,7 +133,7 @@ pub enum Method {
 }
 
 /// The results `--method dfpn` looks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Prove {
     /// A win for the side to move, then a loss, with half the time each.
     Either,
@@ -485,7 +485,7 @@ fn solve_dfpn(
             "nps": nps,
             "time_ms": result.time.as_millis() as u64,
             "method": "dfpn",
-            "sought": prove_name(args.prove),
+            "sought": args.prove.to_possible_value().map(|v| v.get_name().to_string()),
             "alpha_beta": before.as_deref().map(str::trim_end),
             "table_entries": result.table_entries,
             "certificate": certificate.as_ref().map(|c| &c.json),
@@ -576,15 +576,6 @@ fn save_state(
         state.entries()
     );
     Ok(())
-}
-
-/// `--prove`'s value as written.
-fn prove_name(prove: Prove) -> &'static str {
-    match prove {
-        Prove::Either => "either",
-        Prove::Win => "win",
-        Prove::Loss => "loss",
-    }
 }
 
 /// Why df-pn proved nothing, looking for `prove`.

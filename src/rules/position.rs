@@ -132,6 +132,7 @@ impl Board {
         let flags = self.overture_flags_seen_by(Side::North);
         Board::new([north, south], self.to_move.opponent(), flags)
     }
+
     /// The overture flags as they read with `side` in South's place: its bit first.
     pub fn overture_flags_seen_by(&self, side: Side) -> u8 {
         self.in_overture(side) as u8 | (self.in_overture(side.opponent()) as u8) << 1
