@@ -5,8 +5,8 @@
 //! searchers' listing of distinct results.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use isolo_ai::perft::perft;
-use isolo_ai::rules::{Board, MoveGen, Side, Variant};
+use isolo_rules::perft::perft;
+use isolo_rules::{Board, MoveGen, Side, Variant};
 
 #[path = "../tests/common/reference.rs"]
 mod reference;
@@ -94,8 +94,8 @@ const MANY_SEQUENCES: [&str; 3] = [
 ];
 
 fn sequences_against_distinct(c: &mut Criterion) {
-    let mut rules = isolo_ai::rules::Rules::preset("igisoro").unwrap();
-    rules.capture_sow_from = isolo_ai::rules::SowOrigin::CapturePit;
+    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap();
+    rules.capture_sow_from = isolo_rules::SowOrigin::CapturePit;
     let variant = Variant::new(rules).unwrap();
     let positions: Vec<Board> = MANY_SEQUENCES
         .iter()
@@ -113,7 +113,7 @@ fn sequences_against_distinct(c: &mut Criterion) {
             n
         })
     });
-    let mut limited = isolo_ai::search::move_generator();
+    let mut limited = isolo_engine::search::move_generator();
     group.bench_function("distinct results, searchers' limit", |b| {
         b.iter(|| {
             let mut n = 0;

@@ -2,10 +2,10 @@
 //! MCTS rate), and an alpha-beta search of each preset's start to a fixed depth.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use isolo_ai::rules::{Variant, PRESETS};
-use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_ai::search::mcts::random_playouts;
-use isolo_ai::search::{Limits, SearchRequest, Searcher};
+use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_engine::search::mcts::random_playouts;
+use isolo_engine::search::{Limits, SearchRequest, Searcher};
+use isolo_rules::{Variant, PRESETS};
 
 /// Table size of the benched alpha-beta searches, in MB.
 const BENCH_HASH_MB: usize = 4;

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use isolo_ai::rules::{Game, Variant};
-use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_ai::search::{Limits, SearchRequest, Searcher};
+use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_engine::search::{Limits, SearchRequest, Searcher};
+use isolo_rules::{Game, Variant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let boys = Variant::load("isolo-boys")?;

@@ -3,11 +3,11 @@
 //!
 //! `cargo run --release --example play_match`
 
-use isolo_ai::engine::EngineSpec;
-use isolo_ai::rules::Variant;
-use isolo_ai::runner::{play_job, PlaySettings, Slot};
-use isolo_ai::schedule::Schedule;
-use isolo_ai::stats::{elo_estimate, Pentanomial};
+use isolo_engine::engine::EngineSpec;
+use isolo_engine::runner::{play_job, PlaySettings, Slot};
+use isolo_engine::schedule::Schedule;
+use isolo_engine::stats::{elo_estimate, Pentanomial};
+use isolo_rules::Variant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let women = Variant::load("isolo-women")?;
@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             play_job(&women, &engines, &job, &settings, &mut slot, None)?.expect("no interrupt");
         // Points of engine 0 in this game, in halves.
         let points = match record.winner() {
-            Some(side) if (side == isolo_ai::rules::Side::South) == (job.south == 0) => 2,
+            Some(side) if (side == isolo_rules::Side::South) == (job.south == 0) => 2,
             Some(_) => 0,
             None => 1,
         };

@@ -6,7 +6,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 mod cli;
-mod plot;
+mod render;
 
 use cli::CliResult;
 

@@ -20,7 +20,7 @@ use common::process::json as cli_json;
 use common::server::Server;
 use common::Rng;
 use fantoccini::{Client, ClientBuilder, Locator};
-use isolo_ai::rules::{Side, Variant};
+use isolo_rules::{Side, Variant};
 use serde_json::{json, Value};
 
 type TestResult<T = ()> = Result<T, Box<dyn std::error::Error>>;

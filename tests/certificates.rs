@@ -6,10 +6,12 @@ mod common;
 
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
-use isolo_ai::certificate::{check, check_draw, check_proof, Certificate, DrawCertificate, Proof};
-use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
-use isolo_ai::rules::{Board, Move, MoveGen, Side, Variant};
-use isolo_ai::solve::{Prover, Verdict};
+use isolo_engine::certificate::{
+    check, check_draw, check_proof, Certificate, DrawCertificate, Proof,
+};
+use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+use isolo_engine::solve::{Prover, Verdict};
+use isolo_rules::{Board, Move, MoveGen, Side, Variant};
 
 const HORIZON: u32 = 7;
 
@@ -115,14 +117,14 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
 fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate() {
     let rules = "base = \"isolo-boys\"\ncapture = \"both\"\ncolumns = 7\nstart = \"17,0,2,0,2,0,2/0,1,2,0,2,0,2/2,0,2,0,2,1,0/2,0,2,0,2,0,17\"\n";
     let variant =
-        Variant::new(isolo_ai::rules::Rules::from_toml(rules, "boys-capture-both-w7").unwrap())
+        Variant::new(isolo_rules::Rules::from_toml(rules, "boys-capture-both-w7").unwrap())
             .unwrap();
     let board = variant.start();
     let limits = DfpnLimits {
         nodes: 2_000_000,
         time: None,
         max_depth: 1000,
-        table_entries: (1024 << 20) / isolo_ai::dfpn::BYTES_PER_ENTRY,
+        table_entries: (1024 << 20) / isolo_engine::dfpn::BYTES_PER_ENTRY,
         strategy: true,
         threads: 1,
         interrupt: None,
@@ -184,7 +186,7 @@ fn boys_certificate() -> String {
     String::from_utf8(text).unwrap()
 }
 
-fn check_text(text: &str) -> Result<isolo_ai::certificate::Checked, String> {
+fn check_text(text: &str) -> Result<isolo_engine::certificate::Checked, String> {
     check(&Certificate::read(&mut text.as_bytes())?)
 }
 
@@ -376,7 +378,7 @@ fn solve_writes_certificates_that_check_proof_accepts() {
 /// with draw certificates that check.
 #[test]
 fn retrograde_values_agree_with_brute_force_and_certify() {
-    use isolo_ai::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    use isolo_engine::retrograde::{solve as retro, RetroLimits, RetroVerdict};
     let limits = RetroLimits {
         positions: 30_000,
         time: None,
@@ -446,8 +448,8 @@ fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
 /// exchange; so do its labels by sweeps over the scratch file.
 #[test]
 fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
-    use isolo_ai::retrograde::indexed::{self, IndexedError, IndexedLimits};
-    use isolo_ai::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    use isolo_engine::retrograde::indexed::{self, IndexedError, IndexedLimits};
+    use isolo_engine::retrograde::{solve as retro, RetroLimits, RetroVerdict};
     let limits = RetroLimits {
         positions: 200_000,
         time: None,

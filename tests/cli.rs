@@ -697,7 +697,7 @@ fn moves_distinct_lists_one_move_per_position() {
 
 #[test]
 fn moves_streams_every_sequence_as_valid_json_and_text() {
-    let variant = isolo_ai::rules::Variant::load("igisoro").unwrap();
+    let variant = isolo_rules::Variant::load("igisoro").unwrap();
     let position = "4,4,4,4,4,4,4,4/0,0,0,0,3,0,0,0/0,0,0,0,2,0,0,3/4,4,4,4,4,4,4,4 S";
     let board = variant.parse_position(position).unwrap();
     let expected: Vec<String> = variant

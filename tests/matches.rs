@@ -543,13 +543,13 @@ fn openings_builds_a_suite_that_match_can_use() {
 
 #[test]
 fn the_committed_opening_suites_load() {
-    let names = isolo_ai::rules::PRESETS
+    let names = isolo_rules::PRESETS
         .iter()
-        .chain(isolo_ai::rules::READINGS.iter());
+        .chain(isolo_rules::READINGS.iter());
     for preset in names {
-        let variant = isolo_ai::rules::Variant::load(preset).unwrap();
+        let variant = isolo_rules::Variant::load(preset).unwrap();
         let path = format!("{}/openings/{preset}.txt", env!("CARGO_MANIFEST_DIR"));
-        let suite = isolo_ai::openings::load_suite(&variant, &path).unwrap();
+        let suite = isolo_engine::openings::load_suite(&variant, &path).unwrap();
         assert!(suite.len() >= 40, "{preset}: {} positions", suite.len());
     }
 }
@@ -750,7 +750,7 @@ fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
 
 #[test]
 fn records_errors_are_typed() {
-    use isolo_ai::records::{read_records, RecordsError};
+    use isolo_engine::records::{read_records, RecordsError};
     let dir = scratch("typed");
     let path = dir.join("r.jsonl");
     std::fs::write(&path, "{\"game\": 0}\n").unwrap();

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{random_rules, Rng};
-use isolo_ai::rules::{Position, Rules, Variant};
+use isolo_rules::{Position, Rules, Variant};
 
 fn preset(name: &str) -> Variant {
     Variant::load(name).unwrap()
@@ -381,17 +381,14 @@ fn a_rules_file_overrides_its_base() {
         (rules.name.as_str(), rules.columns, rules.min_sow),
         ("women-6", 6, 2)
     );
-    assert_eq!(
-        rules.capture_sow_from,
-        isolo_ai::rules::SowOrigin::CapturePit
-    );
+    assert_eq!(rules.capture_sow_from, isolo_rules::SowOrigin::CapturePit);
     let v = Variant::new(rules).unwrap();
     assert_eq!(v.legal_moves(&v.start()).len(), 12);
 }
 
 #[test]
 fn errors_are_typed_by_what_was_wrong() {
-    use isolo_ai::rules::{NotationError, Rules, RulesError};
+    use isolo_rules::{NotationError, Rules, RulesError};
     let women = Variant::load("isolo-women").unwrap();
     assert!(matches!(
         women.parse_position("1,2 S"),

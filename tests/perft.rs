@@ -1,7 +1,7 @@
 //! Known-answer perft counts from RULES.md section 9.
 
-use isolo_ai::perft::perft;
-use isolo_ai::rules::{Rules, SowOrigin, Variant};
+use isolo_rules::perft::perft;
+use isolo_rules::{Rules, SowOrigin, Variant};
 
 fn check(variant: &Variant, expected: &[u64]) {
     let start = variant.start();

@@ -9,7 +9,7 @@ use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
 use std::collections::BTreeSet;
 
-use isolo_ai::rules::{Board, LegalMove, MoveGen, Rules, Side, SowOrigin, Variant};
+use isolo_rules::{Board, LegalMove, MoveGen, Rules, Side, SowOrigin, Variant};
 use proptest::prelude::*;
 
 /// The fast board's moves in the reference's terms.

@@ -12,9 +12,7 @@
 
 mod common;
 
-use isolo_ai::rules::{
-    CaptureChoice, CaptureCondition, LegalMove, Rules, Side, SowOrigin, Variant,
-};
+use isolo_rules::{CaptureChoice, CaptureCondition, LegalMove, Rules, Side, SowOrigin, Variant};
 
 /// Rows notation from a drawing of four lines of seed counts.
 fn rows(drawing: &str) -> String {
@@ -33,8 +31,7 @@ fn four_columns(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
     let mut rules = Rules::preset(base).unwrap();
     rules.columns = 4;
     rules.start =
-        isolo_ai::rules::notation::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4)
-            .unwrap();
+        isolo_rules::notation::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4).unwrap();
     change(&mut rules);
     Variant::new(rules).unwrap()
 }
@@ -380,7 +377,7 @@ mod igisoro_lesson {
     }
 
     /// South's pits 1..=16 as a list.
-    fn south_pits(v: &Variant, board: &isolo_ai::rules::Board) -> Vec<u8> {
+    fn south_pits(v: &Variant, board: &isolo_rules::Board) -> Vec<u8> {
         let _ = v;
         (1..=16).map(|p| board.seeds(Side::South, p)).collect()
     }

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{brute_force, known_within, small_positions, Known, Rng};
-use isolo_ai::eval::{Evaluator, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
-use isolo_ai::rules::{Board, CaptureChoice, MoveGen, Variant};
-use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
-use isolo_ai::search::mcts::{Mcts, MctsConfig, Playout};
-use isolo_ai::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
+use isolo_engine::eval::{Evaluator, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
+use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
+use isolo_engine::search::mcts::{Mcts, MctsConfig, Playout};
+use isolo_engine::search::{Limits, Score, SearchRequest, SearchResult, Searcher};
+use isolo_rules::{Board, CaptureChoice, MoveGen, Variant};
 
 fn search(
     searcher: &mut dyn Searcher,
@@ -226,13 +226,13 @@ fn a_proven_line_ends_the_game() {
     for mv in &best.pv {
         board = boys.play_text(&board, &mv.to_string()).unwrap().child;
     }
-    assert_eq!(boys.winner(&board), Some(isolo_ai::rules::Side::South));
+    assert_eq!(boys.winner(&board), Some(isolo_rules::Side::South));
 }
 
 #[test]
 fn engines_only_return_legal_moves() {
     let mut rng = Rng(0x1e9a1);
-    for name in isolo_ai::rules::PRESETS {
+    for name in isolo_rules::PRESETS {
         let variant = Variant::load(name).unwrap();
         let mut board = variant.start();
         for _ in 0..12 {
@@ -370,7 +370,7 @@ fn lazy_smp_finds_the_same_proof() {
 
 #[test]
 fn both_mcts_parallel_modes_prove_the_womens_win() {
-    use isolo_ai::search::mcts::Parallelism;
+    use isolo_engine::search::mcts::Parallelism;
     let women = Variant::load("isolo-women").unwrap();
     for parallel in [Parallelism::Root, Parallelism::Tree] {
         let mut searcher = Mcts::new(MctsConfig {
@@ -394,7 +394,7 @@ fn both_mcts_parallel_modes_prove_the_womens_win() {
 
 #[test]
 fn a_tiny_budget_still_completes_the_first_iteration() {
-    for name in isolo_ai::rules::PRESETS {
+    for name in isolo_rules::PRESETS {
         let variant = Variant::load(name).unwrap();
         let limits = Limits {
             nodes: Some(1),
@@ -425,8 +425,8 @@ fn a_tiny_budget_still_completes_the_first_iteration() {
 const VAST_POSITION: &str = "2,3,10,1,6,1,2,1/1,2,1,2,3,2,0,6/0,0,2,1,1,2,1,0/2,0,1,1,1,7,1,1 N";
 
 fn capture_pit_igisoro() -> Variant {
-    let mut rules = isolo_ai::rules::Rules::preset("igisoro").unwrap();
-    rules.capture_sow_from = isolo_ai::rules::SowOrigin::CapturePit;
+    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap();
+    rules.capture_sow_from = isolo_rules::SowOrigin::CapturePit;
     Variant::new(rules).unwrap()
 }
 
@@ -434,7 +434,7 @@ fn capture_pit_igisoro() -> Variant {
 fn vast_move_lists_are_cut_for_listings_and_walked_whole_by_alpha_beta() {
     let variant = capture_pit_igisoro();
     let board = variant.parse_position(VAST_POSITION).unwrap();
-    let (moves, truncated) = isolo_ai::search::searched_moves(&variant, &board);
+    let (moves, truncated) = isolo_engine::search::searched_moves(&variant, &board);
     assert!(truncated, "the point limit binds here");
     let pits: std::collections::BTreeSet<u8> = moves.iter().map(|m| m.mv.pit).collect();
     let mut legal_pits = std::collections::BTreeSet::new();
@@ -570,7 +570,7 @@ fn positions_with_shared_results(count: usize) -> Vec<(Variant, Board)> {
             let mut board = variant.start();
             for _ in 0..120 {
                 // Each pit's distinct results, before the shared list merges them.
-                let gen = &mut isolo_ai::search::move_generator();
+                let gen = &mut isolo_engine::search::move_generator();
                 let moves = variant.distinct_moves_with(&board, gen);
                 if moves.is_empty() {
                     break;
@@ -578,7 +578,7 @@ fn positions_with_shared_results(count: usize) -> Vec<(Variant, Board)> {
                 let distinct: std::collections::HashSet<u64> =
                     moves.iter().map(|m| m.child.hash()).collect();
                 if distinct.len() < moves.len() && moves.len() < 400 && found < count {
-                    let (shared, _) = isolo_ai::search::searched_moves(&variant, &board);
+                    let (shared, _) = isolo_engine::search::searched_moves(&variant, &board);
                     assert_eq!(shared.len(), distinct.len(), "one move per position");
                     out.push((variant.clone(), board));
                     found += 1;
@@ -655,7 +655,7 @@ fn every_multipv_line_starts_with_its_move() {
 #[test]
 fn clocked_searches_stop_near_their_target() {
     let igisoro = Variant::load("igisoro").unwrap();
-    let clock = isolo_ai::clock::Clock {
+    let clock = isolo_engine::clock::Clock {
         left: std::time::Duration::from_secs(100),
         increment: std::time::Duration::ZERO,
     };

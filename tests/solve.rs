@@ -3,8 +3,8 @@
 mod common;
 
 use common::{known_within, small_positions, Known};
-use isolo_ai::rules::Variant;
-use isolo_ai::solve::{Prover, Verdict};
+use isolo_engine::solve::{Prover, Verdict};
+use isolo_rules::Variant;
 
 const HORIZON: u32 = 7;
 
@@ -303,7 +303,7 @@ fn results_page_for_one_preset() {
 /// (nearly) every one minimax finds.
 #[test]
 fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
-    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let limits = DfpnLimits {
         nodes: 200_000,
         time: None,
@@ -502,8 +502,8 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
 #[test]
 fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
     use common::{random_rules, rows_text, Rng};
-    use isolo_ai::rules::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
-    use isolo_ai::rules::{CaptureChoice, CaptureCondition, Side};
+    use isolo_rules::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
+    use isolo_rules::{CaptureChoice, CaptureCondition, Side};
     let mut rng = Rng(0xf0e7);
     let (mut held, mut tried, mut decided, mut lost_outside) = (0, 0, 0, 0);
     while held < 400 {
@@ -579,7 +579,7 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
 /// root.
 #[test]
 fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
-    use isolo_ai::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let igisoro = Variant::load("igisoro").unwrap();
     let board = igisoro
         .parse_position("0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,1,0,0,0,0 S")

@@ -3,10 +3,10 @@
 //! greedy mover, 100 games a pairing with colours alternated, on every preset
 //! (`PRESETS=a,b`, `GAMES=N` and `TC=BASE+INC` change them).
 
-use isolo_ai::clock::TimeControl;
-use isolo_ai::engine::EngineSpec;
-use isolo_ai::game::{play_game, TimeControls, DEFAULT_MAX_PLIES};
-use isolo_ai::rules::{Side, Variant};
+use isolo_engine::clock::TimeControl;
+use isolo_engine::engine::EngineSpec;
+use isolo_engine::game::{play_game, TimeControls, DEFAULT_MAX_PLIES};
+use isolo_rules::{Side, Variant};
 
 /// The searcher's clock (`TC=BASE+INC` overrides).
 fn clock() -> TimeControl {
@@ -81,12 +81,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
 fn searchers_against_random_and_greedy() {
     let presets: Vec<String> = std::env::var("PRESETS")
         .map(|s| s.split(',').map(str::to_string).collect())
-        .unwrap_or_else(|_| {
-            isolo_ai::rules::PRESETS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
-        });
+        .unwrap_or_else(|_| isolo_rules::PRESETS.iter().map(|s| s.to_string()).collect());
     for name in presets {
         let variant = Variant::load(&name).unwrap();
         for engine in ["ab", "mcts"] {

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{random_rules, Rng};
-use isolo_ai::rules::trace::{trace_move, Step};
-use isolo_ai::rules::{Board, Move, MoveGen, Side, Variant};
+use isolo_rules::trace::{trace_move, Step};
+use isolo_rules::{Board, Move, MoveGen, Side, Variant};
 
 fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
     let side = |s| {

@@ -11,9 +11,9 @@ use serde_json::json;
 use super::{emit, emit_json, CliError, CliResult};
 
 mod playouts;
-use isolo_ai::rules::Variant;
-use isolo_ai::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_ai::search::{Limits, SearchRequest, Searcher};
+use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use isolo_engine::search::{Limits, SearchRequest, Searcher};
+use isolo_rules::Variant;
 
 /// The bench positions: each preset's start and positions reached by random plies.
 pub const POSITIONS: [(&str, &str); 24] = [
@@ -140,7 +140,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 10_000, requires = "playouts")]
     pub games: u64,
     /// With --playouts: plies after which a random game stops undecided
-    #[arg(long = "max-plies", default_value_t = isolo_ai::search::mcts::DEFAULT_PLAYOUT_PLIES, requires = "playouts")]
+    #[arg(long = "max-plies", default_value_t = isolo_engine::search::mcts::DEFAULT_PLAYOUT_PLIES, requires = "playouts")]
     pub max_plies: u32,
     /// With --playouts: master seed of the random games
     #[arg(long, default_value_t = 1, requires = "playouts")]
@@ -212,10 +212,10 @@ pub fn run(args: &BenchArgs) -> CliResult {
             json: args.json,
         });
     }
-    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
+    if !(1..=isolo_engine::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
         return Err(CliError(format!(
             "--depth: must be 1..={}, found {}",
-            isolo_ai::search::alphabeta::MAX_DEPTH,
+            isolo_engine::search::alphabeta::MAX_DEPTH,
             args.depth
         )));
     }

@@ -9,16 +9,16 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::clock::TimeControl;
-use isolo_ai::engine::{EngineKind, EngineSpec};
-use isolo_ai::external::DEFAULT_HANDSHAKE_TIMEOUT;
-use isolo_ai::game::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
-use isolo_ai::openings::load_suite;
-use isolo_ai::records::{self, GameResult, Header, Record};
-use isolo_ai::rules::{Side, Variant};
-use isolo_ai::runner::{self, PlaySettings, RunOutcome};
-use isolo_ai::schedule::{Schedule, Shard};
-use isolo_ai::stats::{elo_estimate, Pentanomial, Sprt};
+use isolo_engine::clock::TimeControl;
+use isolo_engine::engine::{EngineKind, EngineSpec};
+use isolo_engine::external::DEFAULT_HANDSHAKE_TIMEOUT;
+use isolo_engine::game::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
+use isolo_engine::openings::load_suite;
+use isolo_engine::records::{self, GameResult, Header, Record};
+use isolo_engine::runner::{self, PlaySettings, RunOutcome};
+use isolo_engine::schedule::{Schedule, Shard};
+use isolo_engine::stats::{elo_estimate, Pentanomial, Sprt};
+use isolo_rules::{Side, Variant};
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Debug, Clone)]
@@ -226,7 +226,7 @@ impl RunArgs {
         }
         for engine in engines {
             if let EngineKind::External(config) = &engine.kind {
-                isolo_ai::external::check_command(config)
+                isolo_engine::external::check_command(config)
                     .map_err(|e| CliError(format!("--engine {}: {e}", engine.label)))?;
             }
         }
@@ -307,7 +307,7 @@ impl RunArgs {
 /// reading a file written to the temporary folder), so that engines which know only the
 /// presets and rules files (an older isolo-ai, say) play the same rules.
 fn variant_option(given: &str, variant: &Variant) -> Result<String, CliError> {
-    if isolo_ai::rules::PRESETS.contains(&given) {
+    if isolo_rules::PRESETS.contains(&given) {
         return Ok(given.to_string());
     }
     if let Ok(path) = std::fs::canonicalize(given) {
@@ -520,7 +520,9 @@ pub fn run(args: &MatchArgs) -> CliResult {
                 .unwrap_or_default();
             bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         }
-        sprt.is_some_and(|s| s.state(&t.pentanomial).verdict != isolo_ai::stats::Verdict::Continue)
+        sprt.is_some_and(|s| {
+            s.state(&t.pentanomial).verdict != isolo_engine::stats::Verdict::Continue
+        })
     })?;
     let summary = MatchSummary {
         engines: (&a, &b),
@@ -714,13 +716,13 @@ impl MatchSummary<'_> {
         out.push_str(&self.forfeits.text());
         if let Some(s) = &sprt_state {
             let verdict = match s.verdict {
-                isolo_ai::stats::Verdict::H1 => {
+                isolo_engine::stats::Verdict::H1 => {
                     format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
                 }
-                isolo_ai::stats::Verdict::H0 => {
+                isolo_engine::stats::Verdict::H0 => {
                     format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
                 }
-                isolo_ai::stats::Verdict::Continue => "no verdict yet".to_string(),
+                isolo_engine::stats::Verdict::Continue => "no verdict yet".to_string(),
             };
             out.push_str(&format!(
                 "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
@@ -735,9 +737,9 @@ impl MatchSummary<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isolo_ai::game::Termination;
-    use isolo_ai::records::GameResult;
-    use isolo_ai::rules::Variant;
+    use isolo_engine::game::Termination;
+    use isolo_engine::records::GameResult;
+    use isolo_rules::Variant;
 
     fn record(game: u64, a_is_south: bool, result: GameResult) -> Record {
         let (south, north) = if a_is_south { ("a", "b") } else { ("b", "a") };

@@ -29,7 +29,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use isolo_ai::rules::{Board, Game, NotationError, RulesError, Side, Variant};
+use isolo_rules::{Board, Game, NotationError, RulesError, Side, Variant};
 
 /// A user-facing error: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -61,8 +61,12 @@ pub struct PositionArgs {
     /// A preset (isolo-women, isolo-boys, igisoro) or the path of a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
-    /// Position in RULES.md notation ("ROWS SIDE [OVERTURE]"); default: the variant's start
-    #[arg(long, value_name = "POSITION")]
+    // (Not a doc comment: rustdoc would read the brackets as a link.)
+    #[arg(
+        long,
+        value_name = "POSITION",
+        help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE]\"); default: the variant's start"
+    )]
     pub position: Option<String>,
 }
 
@@ -108,7 +112,7 @@ pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> Cli
             "--threads: must be 1..={max}, found {threads}"
         )));
     }
-    isolo_ai::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
+    isolo_engine::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 
 /// Checks before any work that `path` can be written for `flag`: its folder exists and
@@ -152,7 +156,7 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
 pub fn shard_option(
     text: Option<&str>,
     has_out: bool,
-) -> Result<Option<isolo_ai::schedule::Shard>, CliError> {
+) -> Result<Option<isolo_engine::schedule::Shard>, CliError> {
     let Some(text) = text else {
         return Ok(None);
     };

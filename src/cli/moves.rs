@@ -10,8 +10,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
-use isolo_ai::rules::{Board, LegalMove, MoveGen, Variant};
-use isolo_ai::search::searched_moves;
+use isolo_engine::search::searched_moves;
+use isolo_rules::{Board, LegalMove, MoveGen, Variant};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {

@@ -4,8 +4,8 @@
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use isolo_ai::openings::{generate_suite_reporting, SuiteRequest};
-use isolo_ai::rules::Variant;
+use isolo_engine::openings::{generate_suite_reporting, SuiteRequest};
+use isolo_rules::Variant;
 
 /// Random games tried per position wanted, at most.
 const ATTEMPTS_PER_POSITION: usize = 200;
@@ -107,7 +107,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
 /// Judging depths must each be a search depth and rise, so each search is deeper than the
 /// one it follows.
 fn check_depths(depths: &[u32]) -> CliResult {
-    let max = isolo_ai::search::alphabeta::MAX_DEPTH;
+    let max = isolo_engine::search::alphabeta::MAX_DEPTH;
     if let Some(bad) = depths.iter().find(|d| !(1..=max).contains(*d)) {
         return Err(CliError(format!("--depth: {bad} is not 1..={max}")));
     }

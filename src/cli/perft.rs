@@ -6,9 +6,9 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_ai::perft::{divide_reporting, perft};
+use isolo_rules::perft::{divide_reporting, perft};
 
-use isolo_ai::engine::MAX_THREADS;
+use isolo_engine::engine::MAX_THREADS;
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;

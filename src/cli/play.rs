@@ -7,10 +7,10 @@ use clap::Args;
 use super::{emit, CliError, CliResult, PositionArgs};
 use std::time::Instant;
 
-use isolo_ai::clock::{Clock, TimeControl};
-use isolo_ai::engine::EngineSpec;
-use isolo_ai::rules::{Board, Game, Outcome, Side, Variant};
-use isolo_ai::search::{searched_moves, Progress};
+use isolo_engine::clock::{Clock, TimeControl};
+use isolo_engine::engine::EngineSpec;
+use isolo_engine::search::{searched_moves, Progress};
+use isolo_rules::{Board, Game, Outcome, Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {

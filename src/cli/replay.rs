@@ -6,8 +6,8 @@ use std::path::Path;
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use isolo_ai::records::{self, Record, RecordsFile};
-use isolo_ai::rules::{game::describe, Game, Outcome};
+use isolo_engine::records::{self, Record, RecordsFile};
+use isolo_rules::{game::describe, Game, Outcome};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {

@@ -3,9 +3,9 @@
 use clap::Args;
 
 use super::{emit, play_moves, CliError, CliResult, PositionArgs};
-use isolo_ai::rules::notation::{format_overture, pit_at};
-use isolo_ai::rules::{Board, Side, Variant};
-use isolo_ai::svg::{board_svg, SvgOptions};
+use crate::render::svg::{board_svg, SvgOptions};
+use isolo_rules::notation::{format_overture, pit_at};
+use isolo_rules::{Board, Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {

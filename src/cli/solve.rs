@@ -9,12 +9,12 @@ use serde_json::json;
 
 use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_ai::certificate::{Certificate, CheckedProof, DrawCertificate, Proof};
-use isolo_ai::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
-use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
-use isolo_ai::rules::{Board, Move, Side, Variant};
-use isolo_ai::search::Progress;
-use isolo_ai::solve::{Prover, Verdict};
+use isolo_engine::certificate::{Certificate, CheckedProof, DrawCertificate, Proof};
+use isolo_engine::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
+use isolo_engine::retrograde::{self, RetroLimits, RetroVerdict};
+use isolo_engine::search::Progress;
+use isolo_engine::solve::{Prover, Verdict};
+use isolo_rules::{Board, Move, Side, Variant};
 
 fn plies_text(n: u32) -> String {
     super::plural(n as u64, "ply", "plies")
@@ -173,7 +173,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
     }
     super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
     let most = match args.method {
-        Method::Ab => isolo_ai::search::alphabeta::MAX_DEPTH,
+        Method::Ab => isolo_engine::search::alphabeta::MAX_DEPTH,
         Method::Dfpn | Method::Retro | Method::Indexed | Method::Auto => DFPN_MAX_PLIES,
     };
     if !(1..=most).contains(&args.max_plies) {
@@ -207,7 +207,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
     }
     let started = std::time::Instant::now();
     let time = (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms));
-    let ab_plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+    let ab_plies = args
+        .max_plies
+        .min(isolo_engine::search::alphabeta::MAX_DEPTH);
     let left = |share: u32| time.map(|t| (t / share).saturating_sub(started.elapsed()));
     let mut before = None;
     if matches!(args.method, Method::Ab | Method::Auto) {
@@ -261,7 +263,7 @@ fn solve_ab(
             "depth {:3}  {}  nodes {}  time {} ms",
             p.depth,
             match p.score {
-                isolo_ai::search::Score::Win(_) | isolo_ai::search::Score::Loss(_) =>
+                isolo_engine::search::Score::Win(_) | isolo_engine::search::Score::Loss(_) =>
                     p.score.to_string(),
                 _ => "no proof yet".to_string(),
             },
@@ -372,7 +374,7 @@ fn solve_ab(
 }
 
 /// Why the alpha-beta prover found nothing.
-fn unknown_text(solution: &isolo_ai::solve::Solution, max_plies: u32) -> String {
+fn unknown_text(solution: &isolo_engine::solve::Solution, max_plies: u32) -> String {
     if solution.depth < max_plies {
         format!(
             "unknown: time ran out at depth {} of {} (no proof that short)\n",
@@ -437,7 +439,9 @@ fn solve_dfpn(
         DfpnVerdict::Unknown => None,
         _ if args.exact_length => {
             let left = time.map(|t| t.saturating_sub(started.elapsed()));
-            let plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+            let plies = args
+                .max_plies
+                .min(isolo_engine::search::alphabeta::MAX_DEPTH);
             let mut prover = Prover::new(variant, args.threads, args.hash)
                 .map_err(|e| CliError(format!("--hash: {e}")))?;
             match prover.solve(board, history, plies, left).verdict {
@@ -536,7 +540,7 @@ fn search_digest(variant: &Variant, root: &Root, max_plies: u32) -> String {
         variant.format_position(&root.board),
         history.join(",")
     );
-    isolo_ai::records::fingerprint_of(&text)
+    isolo_engine::records::fingerprint_of(&text)
 }
 
 fn load_state(path: &std::path::Path, digest: &str) -> Result<dfpn::DfpnState, CliError> {
@@ -633,7 +637,9 @@ fn solve_retro(
     };
     let length = match winner {
         Some(_) if args.exact_length => {
-            let plies = args.max_plies.min(isolo_ai::search::alphabeta::MAX_DEPTH);
+            let plies = args
+                .max_plies
+                .min(isolo_engine::search::alphabeta::MAX_DEPTH);
             let mut prover = Prover::new(variant, args.threads, args.hash)
                 .map_err(|e| CliError(format!("--hash: {e}")))?;
             match prover.solve(board, &root.history, plies, None).verdict {
@@ -734,9 +740,9 @@ const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
 
 /// Proves by retrograde analysis over an index of every seed distribution.
 fn solve_indexed(args: &SolveArgs, variant: &Variant, root: &Root) -> CliResult {
-    let most_mb = isolo_ai::search::tt::physical_memory_mb()
+    let most_mb = isolo_engine::search::tt::physical_memory_mb()
         .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
-        .unwrap_or(isolo_ai::search::tt::max_table_mb() as u64);
+        .unwrap_or(isolo_engine::search::tt::max_table_mb() as u64);
     if args.hash == 0 || args.hash as u64 > most_mb {
         return Err(CliError(format!(
             "--hash: the indexed analysis may take 1..={most_mb} MB here, found {}",
@@ -840,7 +846,7 @@ fn retro_win_holds(variant: &Variant, root: &Root, result: &retrograde::RetroRes
         _ => return true,
     };
     let strategy = result.strategy.clone().unwrap_or_default();
-    isolo_ai::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()
+    isolo_engine::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()
 }
 
 /// A certificate as shown: a line of text and the JSON object.
@@ -854,7 +860,7 @@ fn certify_draw(
     path: &std::path::Path,
     variant: &Variant,
     root: &Root,
-    holds: [isolo_ai::retrograde::Holding; 2],
+    holds: [isolo_engine::retrograde::Holding; 2],
 ) -> Result<Certified, CliError> {
     let proof = Proof::Draw(DrawCertificate {
         rules: variant.rules().clone(),

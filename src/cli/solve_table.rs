@@ -10,12 +10,12 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::certificate::{self, Certificate, DrawCertificate};
-use isolo_ai::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
-use isolo_ai::retrograde::{self, RetroLimits, RetroVerdict};
-use isolo_ai::rules::variant::{pattern_start, preset_family};
-use isolo_ai::rules::{Board, Move, Rules, Side, Variant};
-use isolo_ai::solve::{Prover, Verdict};
+use isolo_engine::certificate::{self, Certificate, DrawCertificate};
+use isolo_engine::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+use isolo_engine::retrograde::{self, RetroLimits, RetroVerdict};
+use isolo_engine::solve::{Prover, Verdict};
+use isolo_rules::variant::{pattern_start, preset_family};
+use isolo_rules::{Board, Move, Rules, Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct SolveTableArgs {
@@ -111,7 +111,7 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
         CliError(format!(
             "--preset: '{}' is not a preset or named reading ({})",
             args.preset,
-            isolo_ai::rules::preset_names()
+            isolo_rules::preset_names()
         ))
     })?;
     let widths = parse_range("--widths", &args.widths, 2..=8)?;
@@ -123,10 +123,10 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
             super::solve::DFPN_MAX_PLIES
         )));
     }
-    if !(1..=isolo_ai::search::alphabeta::MAX_DEPTH).contains(&args.ab_plies) {
+    if !(1..=isolo_engine::search::alphabeta::MAX_DEPTH).contains(&args.ab_plies) {
         return Err(CliError(format!(
             "--ab-plies: must be 1..={}",
-            isolo_ai::search::alphabeta::MAX_DEPTH
+            isolo_engine::search::alphabeta::MAX_DEPTH
         )));
     }
     if args.nodes == Some(0) {
@@ -375,7 +375,7 @@ fn certify_draw(
     args: &SolveTableArgs,
     variant: &Variant,
     board: &Board,
-    holds: [isolo_ai::retrograde::Holding; 2],
+    holds: [isolo_engine::retrograde::Holding; 2],
     cell: &mut Cell,
 ) -> CliResult {
     if holds[0].len() + holds[1].len() > DRAW_CERTIFICATE_CAP {

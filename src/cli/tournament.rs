@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::matches::{half_points, shard_json, shard_note, Forfeits, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_ai::records::Record;
-use isolo_ai::stats::{ratings, PairResult};
+use isolo_engine::records::Record;
+use isolo_engine::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use clap::Args;
 
 use super::CliResult;
-use isolo_ai::ugi;
+use isolo_engine::ugi;
 
 #[derive(Args, Debug)]
 pub struct UgiArgs {}

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::{emit, CliResult};
-use isolo_ai::rules::{Rules, PRESETS, READINGS};
+use isolo_rules::{Rules, PRESETS, READINGS};
 
 #[derive(Args, Debug)]
 pub struct VariantsArgs {

@@ -6,7 +6,7 @@ pub mod process;
 pub mod reference;
 pub mod server;
 
-use isolo_ai::rules::{
+use isolo_rules::{
     Board, CaptureChoice, CaptureCondition, MoveGen, Rules, Side, SowOrigin, Variant,
 };
 use reference::RefPosition;
@@ -68,7 +68,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     Rules {
         name: "random".into(),
         columns,
-        start: isolo_ai::rules::notation::parse_rows(&start, columns).unwrap(),
+        start: isolo_rules::notation::parse_rows(&start, columns).unwrap(),
         min_sow: rng.pick(&[1, 1, 2, 2, 3]),
         capture: rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]),
         capture_choice: rng.pick(&[CaptureChoice::Forced, CaptureChoice::Optional]),

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use isolo_ai::rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
+use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
 
 pub const SOUTH: usize = 0;
 pub const NORTH: usize = 1;

@@ -16,8 +16,8 @@
 
 use std::io::{BufRead, Write};
 
-use isolo_ai::rules::{Board, Game, Variant};
-use isolo_ai::search::searched_moves;
+use isolo_engine::search::searched_moves;
+use isolo_rules::{Board, Game, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -1,14 +1,14 @@
 //! `isolo-ai bench --playouts`: random games per second, per variant (see
-//! `isolo_ai::playout`).
+//! `isolo_engine::playout`).
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use isolo_ai::playout::{random_game, RandomGame, RandomMover};
-use isolo_ai::rules::{Variant, PRESETS, READINGS};
-use isolo_ai::schedule::game_seed;
+use isolo_engine::schedule::game_seed;
+use isolo_rules::playout::{random_game, RandomGame, RandomMover};
+use isolo_rules::{Variant, PRESETS, READINGS};
 
 use super::super::{emit, emit_json, CliError, CliResult};
 

@@ -20,12 +20,12 @@ use tokio_stream::StreamExt;
 
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::cli::analyze::result_json;
-use isolo_ai::engine::EngineSpec;
-use isolo_ai::rules::game::describe;
-use isolo_ai::rules::trace::{trace_move, Step, Trace};
-use isolo_ai::rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
-use isolo_ai::search::{searched_moves, Progress, SearchRequest};
-use isolo_ai::svg::{board_svg, SvgOptions};
+use crate::render::svg::{board_svg, SvgOptions};
+use isolo_engine::engine::EngineSpec;
+use isolo_engine::search::{searched_moves, Progress, SearchRequest};
+use isolo_rules::game::describe;
+use isolo_rules::trace::{trace_move, Step, Trace};
+use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
 
 /// Table size of each search, in MB.
 pub const HASH_MB: usize = 32;
@@ -500,7 +500,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let _permit = permit;
             let stop = AtomicBool::new(false);
             let mut limits = match &spec.clock {
-                Some(tc) => isolo_ai::clock::Clock::start(tc).limits(spec.limits),
+                Some(tc) => isolo_engine::clock::Clock::start(tc).limits(spec.limits),
                 None => spec.limits,
             };
             limits.time = Some(limits.time.map_or(hard_cap, |t| t.min(hard_cap)));
@@ -558,7 +558,7 @@ async fn svg(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         .into_response())
 }
 
-fn records_file(state: &AppState) -> Result<&isolo_ai::records::RecordsFile, ApiError> {
+fn records_file(state: &AppState) -> Result<&isolo_engine::records::RecordsFile, ApiError> {
     state.records.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,

@@ -17,8 +17,8 @@ use clap::Args;
 use tokio::sync::Semaphore;
 
 use super::{CliError, CliResult};
-use isolo_ai::records::{self, RecordsFile};
-use isolo_ai::rules::{Variant, PRESETS, READINGS};
+use isolo_engine::records::{self, RecordsFile};
+use isolo_rules::{Variant, PRESETS, READINGS};
 
 /// Largest request body read, in bytes (a position, a game of moves, a rules file).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;

@@ -1,0 +1,340 @@
+//! `compare`'s records file (`--out`), which `merge` combines across shards. The first
+//! line is a [`CompareHeader`]: every variant's label and complete rules (and its
+//! opening positions when they came from a suite), the engine, games per variant,
+//! openings, ply cap and seed, fingerprinted like a match's header (the shard left out
+//! of the digest). Each further line is one game as the statistics use it
+//! ([`GameSummary`]), variant by variant, game by game.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::GameSummary;
+use crate::records::{fingerprint_of, read_line, GameResult, FORMAT_VERSION};
+use crate::schedule::Shard;
+use isolo_rules::{EndReason, Side};
+
+/// One compared variant, as the header names it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantEntry {
+    /// Its label in the output.
+    pub label: String,
+    /// Its rules' name.
+    pub name: String,
+    /// Its complete rules as a rules file.
+    pub rules: String,
+}
+
+/// Everything that defines a comparison, as the first line of its records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareHeader {
+    /// The format version.
+    pub isolo_ai_records: u32,
+    /// `compare`.
+    pub kind: String,
+    /// The variants, in order.
+    pub variants: Vec<VariantEntry>,
+    /// The engine's spec.
+    pub engine: String,
+    /// Games of each variant.
+    pub games_per_variant: u64,
+    /// `--openings`: `start`, `random:K` or a suite file's name.
+    pub openings: String,
+    /// The suite's positions, each variant's (a suite's positions are read under each
+    /// variant's rules); empty without a suite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suite: Vec<Vec<String>>,
+    /// Plies after which a game is drawn.
+    pub max_plies: usize,
+    /// The master seed.
+    pub seed: u64,
+    /// A digest of the fields above.
+    pub fingerprint: String,
+    /// The share of the games this file holds (`K/N`); absent for a whole comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+impl CompareHeader {
+    /// The header of a comparison; its fingerprint is computed here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        variants: Vec<VariantEntry>,
+        engine: &str,
+        games_per_variant: u64,
+        openings: &str,
+        suite: Vec<Vec<String>>,
+        max_plies: usize,
+        seed: u64,
+        shard: Option<Shard>,
+    ) -> CompareHeader {
+        let mut header = CompareHeader {
+            isolo_ai_records: FORMAT_VERSION,
+            kind: "compare".into(),
+            variants,
+            engine: engine.to_string(),
+            games_per_variant,
+            openings: openings.to_string(),
+            suite,
+            max_plies,
+            seed,
+            fingerprint: String::new(),
+            shard: shard.map(|s| s.to_string()),
+        };
+        header.fingerprint = header.digest();
+        header
+    }
+
+    fn digest(&self) -> String {
+        let mut unsigned = self.clone();
+        unsigned.fingerprint.clear();
+        unsigned.shard = None;
+        fingerprint_of(&serde_json::to_string(&unsigned).expect("headers serialise"))
+    }
+
+    /// The shard the header names, if any.
+    pub fn shard(&self) -> Result<Option<Shard>, String> {
+        self.shard
+            .as_deref()
+            .map(|s| s.parse().map_err(|e| format!("header shard: {e}")))
+            .transpose()
+    }
+
+    /// Each way `other` differs from this header, named.
+    pub fn differences(&self, other: &CompareHeader) -> Vec<String> {
+        let mut out = Vec::new();
+        let labels = |h: &CompareHeader| {
+            h.variants
+                .iter()
+                .map(|v| v.label.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let fields = [
+            ("variants", labels(self), labels(other)),
+            (
+                "rules",
+                format!("{:?}", self.variants),
+                format!("{:?}", other.variants),
+            ),
+            ("engine", self.engine.clone(), other.engine.clone()),
+            (
+                "games",
+                self.games_per_variant.to_string(),
+                other.games_per_variant.to_string(),
+            ),
+            ("openings", self.openings.clone(), other.openings.clone()),
+            (
+                "suite",
+                format!("{:?}", self.suite),
+                format!("{:?}", other.suite),
+            ),
+            (
+                "max-plies",
+                self.max_plies.to_string(),
+                other.max_plies.to_string(),
+            ),
+            ("seed", self.seed.to_string(), other.seed.to_string()),
+        ];
+        for (name, here, there) in fields {
+            if here != there {
+                let shown = |t: String| if t.len() > 60 { "(differs)".into() } else { t };
+                out.push(format!(
+                    "{name}: {} here, {} in the file",
+                    shown(here),
+                    shown(there)
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// A game as a line of the file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameLine {
+    variant: usize,
+    game: u64,
+    seed: u64,
+    first: String,
+    result: GameResult,
+    reason: EndReason,
+    plies: u32,
+    branching: Option<f64>,
+    laps_per_move: Option<f64>,
+    endless_share: Option<f64>,
+    captured_per_move: Option<f64>,
+}
+
+/// A compared game read back: which variant, which game, its seed and its summary.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ComparedGame {
+    /// The variant's index in the header.
+    pub variant: usize,
+    /// The game's index within its variant.
+    pub game: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// What the statistics use.
+    pub summary: GameSummary,
+}
+
+impl ComparedGame {
+    /// The game's line (no newline).
+    pub fn to_line(&self) -> String {
+        let s = &self.summary;
+        let line = GameLine {
+            variant: self.variant,
+            game: self.game,
+            seed: self.seed,
+            first: s.first.letter().to_string(),
+            result: GameResult::of_winner(s.winner),
+            reason: s.reason,
+            plies: s.plies,
+            branching: s.branching,
+            laps_per_move: s.laps_per_move,
+            endless_share: s.endless_share,
+            captured_per_move: s.captured_per_move,
+        };
+        serde_json::to_string(&line).expect("records serialise")
+    }
+
+    fn from_line(text: &str) -> Result<ComparedGame, String> {
+        let line: GameLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let first = match line.first.as_str() {
+            "S" => Side::South,
+            "N" => Side::North,
+            other => return Err(format!("first: expected S or N, found '{other}'")),
+        };
+        Ok(ComparedGame {
+            variant: line.variant,
+            game: line.game,
+            seed: line.seed,
+            summary: GameSummary {
+                first,
+                winner: line.result.winner(),
+                reason: line.reason,
+                plies: line.plies,
+                branching: line.branching,
+                laps_per_move: line.laps_per_move,
+                endless_share: line.endless_share,
+                captured_per_move: line.captured_per_move,
+            },
+        })
+    }
+}
+
+/// Writes a comparison's records, buffered (a comparison is not resumed, so a line cut
+/// short by an interruption costs nothing).
+pub struct CompareWriter {
+    name: String,
+    out: BufWriter<File>,
+}
+
+impl CompareWriter {
+    /// A new file holding `header`; an existing file is refused.
+    pub fn create(path: &Path, header: &CompareHeader) -> Result<CompareWriter, String> {
+        let name = path.display().to_string();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => {
+                    format!("{name} already exists: choose another file")
+                }
+                _ => format!("cannot create {name}: {e}"),
+            })?;
+        let mut writer = CompareWriter {
+            name,
+            out: BufWriter::new(file),
+        };
+        writer.line(&serde_json::to_string(header).expect("headers serialise"))?;
+        Ok(writer)
+    }
+
+    /// Writes one line.
+    pub fn line(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.out, "{text}").map_err(|e| format!("cannot write {}: {e}", self.name))
+    }
+
+    /// Flushes the file.
+    pub fn finish(mut self) -> Result<(), String> {
+        self.out
+            .flush()
+            .map_err(|e| format!("cannot write {}: {e}", self.name))
+    }
+}
+
+/// A comparison's records read a game at a time.
+pub struct CompareReader {
+    name: String,
+    reader: BufReader<File>,
+    line: usize,
+    /// The comparison the file holds.
+    pub header: CompareHeader,
+}
+
+impl CompareReader {
+    /// Opens a file and reads its header, which must be a comparison's, with a
+    /// fingerprint that matches its contents.
+    pub fn open(path: &Path) -> Result<CompareReader, String> {
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+        let mut reader = BufReader::new(file);
+        let mut line = 0;
+        loop {
+            let (text, _) = read_line(&mut reader)
+                .map_err(|e| format!("{name}: {e}"))?
+                .ok_or_else(|| format!("{name}: no header"))?;
+            line += 1;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let header: CompareHeader = serde_json::from_str(&text)
+                .map_err(|e| format!("{name}, line {line}: header: {e}"))?;
+            if header.isolo_ai_records != FORMAT_VERSION || header.kind != "compare" {
+                return Err(format!("{name}: not a comparison's records"));
+            }
+            if header.digest() != header.fingerprint {
+                return Err(format!(
+                    "{name}, line {line}: header: fingerprint {} does not match its contents (edited?)",
+                    header.fingerprint
+                ));
+            }
+            return Ok(CompareReader {
+                name,
+                reader,
+                line,
+                header,
+            });
+        }
+    }
+
+    /// The next game, `None` at the end of the file; a bad or cut line is an error
+    /// naming it.
+    pub fn next_game(&mut self) -> Result<Option<ComparedGame>, String> {
+        loop {
+            let Some((text, ended)) =
+                read_line(&mut self.reader).map_err(|e| format!("{}: {e}", self.name))?
+            else {
+                return Ok(None);
+            };
+            self.line += 1;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let at = |e: String| format!("{}, line {}: {e}", self.name, self.line);
+            return match ComparedGame::from_line(&text) {
+                Ok(game) => Ok(Some(game)),
+                Err(_) if !ended => Err(at("cut short (an interrupted run)".into())),
+                Err(e) => Err(at(e)),
+            };
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Opening suites: files of positions, one a line, and the generator that builds them
+//! from random plies, keeping positions that fixed searches judge neither proven nor
+//! lopsided.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
+use isolo_rules::{Board, MoveGen, Variant};
+
+/// Reads a suite: one position a line; `#` starts a comment (a whole line or after the
+/// position). A bad line is an error naming its number.
+pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Board>, String> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let board = variant
+            .parse_position(line)
+            .map_err(|e| format!("{name}, line {}: {e}", i + 1))?;
+        if !variant.has_legal_move(&board, &mut MoveGen::new()) {
+            return Err(format!(
+                "{name}, line {}: the game is already over in this position",
+                i + 1
+            ));
+        }
+        positions.push(board);
+    }
+    if positions.is_empty() {
+        return Err(format!("{name}: no positions"));
+    }
+    Ok(positions)
+}
+
+/// The largest openings file read.
+const MAX_SUITE_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Loads a suite file.
+pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, String> {
+    let text = isolo_rules::read_text_file(std::path::Path::new(path), MAX_SUITE_FILE_BYTES)
+        .map_err(|e| format!("openings file {path}: {e}"))?;
+    parse_suite(variant, &text, &format!("openings file {path}"))
+}
+
+/// Settings of the generator.
+#[derive(Clone, Debug)]
+pub struct SuiteRequest {
+    /// Random plies from the start.
+    pub plies: u32,
+    /// Positions wanted.
+    pub count: usize,
+    /// Largest |evaluation| kept, in hundredths of a seed.
+    pub max_eval: i32,
+    /// Depths of the judging searches, shallowest first: a position is kept only if
+    /// every one judges it balanced, so most lopsided positions cost only the cheapest.
+    pub depths: Vec<u32>,
+    /// Seed of the random plies.
+    pub seed: u64,
+    /// Random games tried at most, per position wanted.
+    pub attempts_per_position: usize,
+}
+
+/// What the generator kept and why it dropped the rest.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteReport {
+    /// The positions kept, with the deepest judging search's score.
+    pub positions: Vec<(Board, Score)>,
+    /// Random games tried.
+    pub tried: usize,
+    /// Games that ended before their last ply.
+    pub game_over: usize,
+    /// Positions reached before.
+    pub duplicates: usize,
+    /// Positions a judging search proved won or lost.
+    pub proven: usize,
+    /// Positions a judging search scored beyond the evaluation bound.
+    pub lopsided: usize,
+}
+
+/// Table size of the judging searches, in MB.
+const JUDGE_HASH_MB: usize = 4;
+
+/// Plays `plies` moves of the shared list (`searched_moves`) chosen uniformly at random
+/// from `board`: where it gets to, and false if the game ended on the way.
+pub fn random_plies(
+    variant: &Variant,
+    board: Board,
+    plies: u32,
+    rng: &mut impl Rng,
+) -> (Board, bool) {
+    let mut board = board;
+    for _ in 0..plies {
+        let (moves, _) = searched_moves(variant, &board);
+        if moves.is_empty() {
+            return (board, false);
+        }
+        board = moves[rng.random_range(0..moves.len())].child;
+    }
+    (board, true)
+}
+
+/// What the judging searches made of a position.
+enum Verdict {
+    Proven,
+    Lopsided,
+    /// Within the bound at every depth; the deepest search's score.
+    Balanced(Score),
+}
+
+/// Searches `board` to each of the request's depths in turn (one table for all, so each
+/// search starts from what the shallower ones found), stopping at the first that proves
+/// it or scores it beyond the bound.
+fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Verdict {
+    let mut judge = AlphaBeta::new(AlphaBetaConfig {
+        hash_mb: JUDGE_HASH_MB,
+        ..AlphaBetaConfig::default()
+    })
+    .expect("a 4 MB table allocates");
+    let mut score = Score::Draw;
+    for &depth in &request.depths {
+        let search = SearchRequest {
+            variant,
+            board,
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            multipv: 1,
+            stop: None,
+        };
+        score = judge
+            .search(&search, &mut |_| {})
+            .best()
+            .map(|l| l.score)
+            .unwrap_or(Score::Draw);
+        match score {
+            Score::Win(_) | Score::Loss(_) => return Verdict::Proven,
+            Score::Eval(v) if v.abs() > request.max_eval => return Verdict::Lopsided,
+            _ => {}
+        }
+    }
+    Verdict::Balanced(score)
+}
+
+/// Builds a suite of distinct positions reached by `plies` random plies from the start.
+pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
+    generate_suite_reporting(variant, request, &mut |_| {})
+}
+
+/// `generate_suite`, calling `kept(positions kept so far)` after each random game tried.
+pub fn generate_suite_reporting(
+    variant: &Variant,
+    request: &SuiteRequest,
+    kept: &mut dyn FnMut(&SuiteReport),
+) -> SuiteReport {
+    let mut rng = SmallRng::seed_from_u64(request.seed);
+    let mut report = SuiteReport::default();
+    let mut seen = std::collections::HashSet::new();
+    let budget = request.count.saturating_mul(request.attempts_per_position);
+    while report.positions.len() < request.count && report.tried < budget {
+        kept(&report);
+        report.tried += 1;
+        let (board, played) = random_plies(variant, variant.start(), request.plies, &mut rng);
+        if !played || !variant.has_legal_move(&board, &mut MoveGen::new()) {
+            report.game_over += 1;
+            continue;
+        }
+        if !seen.insert(board.hash()) {
+            report.duplicates += 1;
+            continue;
+        }
+        match judge(variant, board, request) {
+            Verdict::Proven => report.proven += 1,
+            Verdict::Lopsided => report.lopsided += 1,
+            Verdict::Balanced(score) => report.positions.push((board, score)),
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(depths: Vec<u32>) -> SuiteRequest {
+        SuiteRequest {
+            plies: 4,
+            count: 6,
+            max_eval: 300,
+            depths,
+            seed: 3,
+            attempts_per_position: 50,
+        }
+    }
+
+    /// The score of a fresh search of `board` to `depth`.
+    fn score_at(variant: &Variant, board: Board, depth: u32) -> Score {
+        let mut only = request(vec![depth]);
+        only.max_eval = i32::MAX;
+        match judge(variant, board, &only) {
+            Verdict::Balanced(score) => score,
+            _ => panic!("no bound to pass, and the positions kept are not proven"),
+        }
+    }
+
+    #[test]
+    fn every_judging_depth_must_find_a_kept_position_balanced() {
+        let variant = Variant::load("isolo-boys-capture-ends").unwrap();
+        let report = generate_suite(&variant, &request(vec![2, 4]));
+        assert!(!report.positions.is_empty());
+        let dropped = report.game_over + report.duplicates + report.proven + report.lopsided;
+        assert_eq!(report.positions.len() + dropped, report.tried);
+        for &(board, deepest) in &report.positions {
+            // The first search is a fresh one: its score is within the bound too.
+            let Score::Eval(shallow) = score_at(&variant, board, 2) else {
+                panic!("a kept position is not proven");
+            };
+            assert!(shallow.abs() <= 300, "depth 2 scores {shallow}");
+            assert!(matches!(deepest, Score::Eval(v) if v.abs() <= 300));
+        }
+    }
+}

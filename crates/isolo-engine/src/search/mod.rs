@@ -1,0 +1,170 @@
+//! Searchers: alpha-beta and Monte Carlo tree search, with the types they share: scores
+//! (evaluations and exact proven results), limits and results.
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod score;
+
+pub mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use isolo_rules::{Board, Move, Variant};
+
+pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
+
+pub use isolo_rules::moves::{move_generator, searched_moves, POINTS_PER_PIT};
+
+/// Which pits' moves a search walks a take/pass choice at a time (each choice a ply or
+/// tree node of its own) instead of listing them, under optional captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChoiceWalk {
+    /// Pits whose moves are too many to list (past `POINTS_PER_PIT` turning points): the
+    /// others are listed, each result once (alpha-beta orders them by the seeds they
+    /// capture).
+    Vast,
+    /// Every pit: no list is built (alpha-beta can cut off before a pit's moves are all
+    /// found).
+    All,
+}
+
+/// When to stop searching; `None` everywhere means the searcher's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Iterations of alpha-beta (plies).
+    pub depth: Option<u32>,
+    /// Nodes for alpha-beta, iterations (playouts) for MCTS.
+    pub nodes: Option<u64>,
+    /// Wall time, never passed.
+    pub time: Option<Duration>,
+    /// A target time (a clock's share for this move): the search stops near it once its
+    /// best move is settled, runs on towards `time` while it is not, and stops on a
+    /// proven result at once. Set by [`crate::clock::Clock::limits`].
+    pub soft_time: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether no limit is set.
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
+    }
+}
+
+/// How far past its target a search may run while its best move is unsettled (the hard
+/// limit still holds).
+pub const UNSETTLED_STRETCH: f64 = 2.5;
+
+/// One root move with its score and line.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The root move.
+    pub mv: Move,
+    /// Its score for the side to move.
+    pub score: Score,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best line first; with multi-PV the K best root moves.
+    pub lines: Vec<Line>,
+    /// Completed depth (alpha-beta) or the deepest tree path (MCTS).
+    pub depth: u32,
+    /// Nodes (alpha-beta) or iterations (MCTS).
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// `ab` or `mcts`.
+    pub engine: &'static str,
+    /// How full the searcher's memory is, in permille: alpha-beta's table (entries of
+    /// this search), or MCTS's tree against its node cap.
+    pub hashfull: u32,
+}
+
+impl SearchResult {
+    /// The best line, if the position had a move.
+    pub fn best(&self) -> Option<&Line> {
+        self.lines.first()
+    }
+
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let secs = self.time.as_secs_f64();
+        if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// A progress report: a completed depth (alpha-beta) or an interval (MCTS).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Completed depth (alpha-beta) or the deepest tree path (MCTS).
+    pub depth: u32,
+    /// The best score so far.
+    pub score: Score,
+    /// The best line so far.
+    pub pv: Vec<Move>,
+    /// Nodes or iterations so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// How full the searcher's memory is, in permille (see `SearchResult::hashfull`).
+    pub hashfull: u32,
+}
+
+/// A search to run on one position.
+pub struct SearchRequest<'a> {
+    /// The rules.
+    pub variant: &'a Variant,
+    /// The position to search.
+    pub board: Board,
+    /// Hashes of the earlier positions of the game, oldest first, for repetitions.
+    pub history: Vec<u64>,
+    /// When to stop.
+    pub limits: Limits,
+    /// How many root moves to score exactly (1 = just the best).
+    pub multipv: usize,
+    /// Set from outside to end the search as a limit would (a protocol's `stop`, an
+    /// interrupted match); the first iteration still completes.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl SearchRequest<'_> {
+    /// Whether the caller has asked the search to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// Anything that searches a position.
+pub trait Searcher {
+    /// Searches `request`, calling `report` with progress now and then.
+    fn search(
+        &mut self,
+        request: &SearchRequest,
+        report: &mut dyn FnMut(&Progress),
+    ) -> SearchResult;
+}
+
+/// Names the moves of a line given as the positions it reaches from `board`, stopping
+/// where a position is not reached by a legal move.
+pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Vec<Move> {
+    let mut board = *board;
+    let mut line = Vec::new();
+    for next in boards {
+        let pits = variant.candidate_pits(&board);
+        let Some(mv) = isolo_rules::moves::listed_move(variant, &board, pits, next) else {
+            break;
+        };
+        line.push(mv);
+        board = *next;
+    }
+    line
+}

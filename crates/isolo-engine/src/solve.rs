@@ -1,0 +1,328 @@
+//! The prover behind `solve`: the game-theoretic value of a position as a win or loss in
+//! an exact number of plies, or unknown within the limits, never a guess.
+//!
+//! It is an exact alpha-beta with a transposition table (the alpha-beta searcher with an
+//! evaluation that is the same for every unproven position, so only proofs count),
+//! deepened one ply at a time up to `max_plies`: the first depth at which a result is
+//! proven is its exact length (the shortest win, the longest defence). A position that
+//! repeats one of the game or the search path counts as a draw, never a proof, so a
+//! proven win holds however the loser tries to repeat.
+
+use std::time::{Duration, Instant};
+
+use crate::eval::Weights;
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use crate::search::tt::TableError;
+use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
+use isolo_rules::keys::KeySet;
+use isolo_rules::{Board, Move, MoveGen, Variant};
+
+/// What the prover established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move wins in exactly this many plies.
+    Win(u32),
+    /// The side to move loses in exactly this many plies (the longest defence).
+    Loss(u32),
+    /// Not proven within the limits.
+    Unknown,
+}
+
+/// The prover's answer.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// What was proven.
+    pub verdict: Verdict,
+    /// The winning move, or the longest defence.
+    pub best_move: Option<Move>,
+    /// The line to the game's end.
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Deepest completed iteration.
+    pub depth: u32,
+}
+
+/// A prover for one variant.
+pub struct Prover<'v> {
+    variant: &'v Variant,
+    searcher: AlphaBeta,
+    /// Nodes searched by this prover, its checks included.
+    pub nodes: u64,
+}
+
+impl<'v> Prover<'v> {
+    /// A prover with a table of `hash_mb` MB, or why the table cannot be made.
+    pub fn new(
+        variant: &'v Variant,
+        threads: usize,
+        hash_mb: usize,
+    ) -> Result<Prover<'v>, TableError> {
+        let searcher = AlphaBeta::new(AlphaBetaConfig {
+            threads,
+            hash_mb,
+            weights: Some(Weights::zero()),
+            // The prover needs proofs, not estimates.
+            quiescence: 0,
+            ..AlphaBetaConfig::default()
+        })?;
+        Ok(Prover {
+            variant,
+            searcher,
+            nodes: 0,
+        })
+    }
+
+    /// Proves `board` within `max_plies` (and `time`, if given).
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        history: &[u64],
+        max_plies: u32,
+        time: Option<Duration>,
+    ) -> Solution {
+        self.solve_reporting(board, history, max_plies, time, &mut |_| {})
+    }
+
+    /// `solve`, calling `report` after each completed depth.
+    pub fn solve_reporting(
+        &mut self,
+        board: &Board,
+        history: &[u64],
+        max_plies: u32,
+        time: Option<Duration>,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Solution {
+        let started = Instant::now();
+        let request = SearchRequest {
+            variant: self.variant,
+            board: *board,
+            history: history.to_vec(),
+            limits: Limits {
+                depth: Some(max_plies.max(1)),
+                time,
+                nodes: None,
+                soft_time: None,
+            },
+            multipv: 1,
+            stop: None,
+        };
+        let result = self.searcher.search(&request, report);
+        self.nodes += result.nodes;
+        let best = result.best();
+        let verdict = match best.map(|l| l.score) {
+            Some(Score::Win(p)) if p <= max_plies => Verdict::Win(p),
+            Some(Score::Loss(p)) if p <= max_plies => Verdict::Loss(p),
+            None => Verdict::Loss(0),
+            _ => Verdict::Unknown,
+        };
+        let proven = !matches!(verdict, Verdict::Unknown);
+        Solution {
+            verdict,
+            best_move: best.filter(|_| proven).map(|l| l.mv.clone()),
+            pv: best
+                .filter(|_| proven)
+                .map(|l| l.pv.clone())
+                .unwrap_or_default(),
+            nodes: result.nodes,
+            time: started.elapsed(),
+            depth: result.depth,
+        }
+    }
+
+    /// Whether the side to move at `board` wins within `plies`.
+    fn wins_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        matches!(self.solve(board, history, plies, None).verdict, Verdict::Win(p) if p <= plies)
+    }
+
+    /// Whether the side to move at `board` loses within `plies` whatever it does.
+    fn loses_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
+            return true;
+        }
+        matches!(self.solve(board, history, plies, None).verdict, Verdict::Loss(p) if p <= plies)
+    }
+
+    /// Checks a claimed result: the line is legal and ends the game as claimed; every
+    /// alternative defence along it loses in time; and no shorter win (or, for a loss,
+    /// no longer defence) exists at the root. The error says what failed.
+    pub fn verify(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        pv: &[Move],
+    ) -> Result<(), String> {
+        let (plies, root_wins) = match verdict {
+            Verdict::Win(p) => (p, true),
+            Verdict::Loss(p) => (p, false),
+            Verdict::Unknown => return Ok(()),
+        };
+        if pv.len() as u32 != plies {
+            return Err(format!(
+                "the line has {} moves for a result in {plies} plies",
+                pv.len()
+            ));
+        }
+        // 1. Exactness at the root.
+        if root_wins && plies > 1 && self.wins_within(root, history, plies - 2) {
+            return Err(format!("a win shorter than {plies} plies exists"));
+        }
+        if !root_wins && !self.loses_within(root, history, plies) {
+            return Err(format!("the root does not lose within {plies} plies"));
+        }
+        if !root_wins && plies >= 2 && self.loses_within(root, history, plies - 2) {
+            return Err(format!("no defence lasts {plies} plies"));
+        }
+        // 2. The line, and every defence along it.
+        let mut board = *root;
+        let mut path = history.to_vec();
+        for (i, mv) in pv.iter().enumerate() {
+            let left = plies - i as u32 - 1;
+            let winner_to_move = (i % 2 == 0) == root_wins;
+            let Some(played) = self.variant.play_move(&board, mv) else {
+                return Err(format!("move {} ({mv}) of the line is not legal", i + 1));
+            };
+            path.push(board.hash());
+            if winner_to_move {
+                if !self.loses_within(&played.child, &path, left) {
+                    return Err(format!(
+                        "move {} ({mv}) does not win within {} plies",
+                        i + 1,
+                        left + 1
+                    ));
+                }
+            } else {
+                let (moves, truncated) = searched_moves(self.variant, &board);
+                if truncated {
+                    return Err(format!(
+                        "after move {i}, the defences reach too many positions to check them all"
+                    ));
+                }
+                for defence in &moves {
+                    if !self.loses_within_after(&defence.child, &path, left) {
+                        return Err(format!(
+                            "after move {}, the defence {} escapes a loss within {} plies",
+                            i,
+                            defence.mv,
+                            left + 1
+                        ));
+                    }
+                }
+            }
+            board = played.child;
+        }
+        if self.variant.winner(&board).is_none() {
+            return Err("the line does not end the game".into());
+        }
+        Ok(())
+    }
+
+    /// After a defence, the winner (to move) wins within `plies`.
+    fn loses_within_after(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
+        plies > 0 && self.wins_within(board, history, plies)
+    }
+
+    /// Positions in the proof tree of a proven result (transpositions counted once), or
+    /// `None` past `cap` positions.
+    pub fn proof_size(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        cap: usize,
+    ) -> Option<usize> {
+        self.proof(root, history, verdict, cap).map(|p| p.positions)
+    }
+
+    /// The proof tree of a proven result: its size and the winner's move at each of its
+    /// positions; `None` past `cap` positions or for an unknown result.
+    pub fn proof(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        verdict: Verdict,
+        cap: usize,
+    ) -> Option<ProofTree> {
+        let (plies, root_wins) = match verdict {
+            Verdict::Win(p) => (p, true),
+            Verdict::Loss(p) => (p, false),
+            Verdict::Unknown => return None,
+        };
+        let mut walk = ProofWalk {
+            seen: KeySet::default(),
+            path: history.to_vec(),
+            strategy: Vec::new(),
+            cap,
+        };
+        self.proof_walk(root, plies, root_wins, &mut walk)
+            .then_some(ProofTree {
+                positions: walk.seen.len(),
+                strategy: walk.strategy,
+            })
+    }
+
+    /// Adds the proof of `board` (winner to move if `winner`, proven within `plies`);
+    /// false once past the cap.
+    fn proof_walk(
+        &mut self,
+        board: &Board,
+        plies: u32,
+        winner: bool,
+        walk: &mut ProofWalk,
+    ) -> bool {
+        if !walk.seen.insert(board.hash()) {
+            return true;
+        }
+        if walk.seen.len() > walk.cap {
+            return false;
+        }
+        let (moves, truncated) = searched_moves(self.variant, board);
+        if moves.is_empty() || plies == 0 {
+            return true;
+        }
+        if truncated && !winner {
+            // (A proof never passes there: the searchers prove no loss where moves were
+            // left out.)
+            return false;
+        }
+        walk.path.push(board.hash());
+        let ok = if winner {
+            // One winning move suffices: the first that keeps the loser lost in time.
+            let mut found = false;
+            for m in &moves {
+                if self.loses_within(&m.child, &walk.path, plies - 1) {
+                    walk.strategy.push((*board, m.mv.clone()));
+                    found = self.proof_walk(&m.child, plies - 1, false, walk);
+                    break;
+                }
+            }
+            found
+        } else {
+            moves
+                .iter()
+                .all(|m| self.proof_walk(&m.child, plies - 1, true, walk))
+        };
+        walk.path.pop();
+        ok
+    }
+}
+
+/// The proof of a proven result, as `Prover::proof` finds it.
+#[derive(Clone, Debug)]
+pub struct ProofTree {
+    /// Distinct positions in it.
+    pub positions: usize,
+    /// The winner's move at each of its positions.
+    pub strategy: Vec<(Board, Move)>,
+}
+
+/// The state of a walk over a proof.
+struct ProofWalk {
+    seen: KeySet,
+    path: Vec<u64>,
+    strategy: Vec<(Board, Move)>,
+    cap: usize,
+}

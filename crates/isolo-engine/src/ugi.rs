@@ -1,0 +1,564 @@
+//! The engine side of UGI (the Universal Game Interface of the cutegames manager: UCI's
+//! commands plus `query`), with the notation of RULES.md. A manager or GUI writes
+//! commands, one a line; the engine answers on its output. A search runs on its own
+//! thread, so `stop`, `isready` and `quit` are obeyed while it runs.
+//!
+//! Scores are from the side to move: `score seeds +3.40` (an estimate), `score win N` or
+//! `score loss N` (proven, N plies to the end), `score draw`. Player 1 is South.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::engine::{
+    EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_THREADS,
+};
+use crate::eval::Weights;
+use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
+use isolo_rules::{Board, Game, Side, Variant};
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = concat!("isolo-ai ", env!("CARGO_PKG_VERSION"));
+/// The variant before any `setoption name Variant`.
+pub const DEFAULT_VARIANT: &str = "isolo-boys";
+/// "Until stopped": a year.
+const INFINITE: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// Where answers go: shared by the command loop and the search thread, one whole line
+/// at a time.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+fn say(out: &Output, line: &str) {
+    let mut out = out.lock().expect("output lock");
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(out: &Output, message: &str) {
+    say(out, &format!("info string error: {message}"));
+}
+
+/// The settings `setoption` changes.
+#[derive(Clone, Debug)]
+struct Settings {
+    variant: Arc<Variant>,
+    engine: String,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    weights: Option<Weights>,
+    seed: u64,
+    /// Seeds a fortress's draw costs the engine (alpha-beta).
+    contempt: usize,
+}
+
+/// A search on its thread, and how to stop it.
+struct Running {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<Box<dyn Searcher + Send>>,
+    /// Set just before the search says `bestmove`.
+    answered: Arc<AtomicBool>,
+    /// The session's `generation` when it started.
+    generation: u64,
+}
+
+/// The engine's state between commands.
+struct Session {
+    out: Output,
+    settings: Settings,
+    board: Board,
+    /// Hashes of the positions before `board`, for repetitions.
+    history: Vec<u64>,
+    /// The searcher, kept between searches (alpha-beta's table lives across a game);
+    /// `None` while a search has it or after a setting changed.
+    searcher: Option<Box<dyn Searcher + Send>>,
+    /// Counts the changes that make a searcher stale.
+    generation: u64,
+    running: Option<Running>,
+}
+
+/// Runs the protocol until `quit` or the end of `input`.
+pub fn run(input: impl BufRead, out: Output) {
+    let variant = Arc::new(Variant::load(DEFAULT_VARIANT).expect("the presets load"));
+    let mut session = Session {
+        out,
+        board: variant.start(),
+        history: Vec::new(),
+        settings: Settings {
+            variant,
+            engine: "ab".into(),
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            weights: None,
+            seed: 0,
+            contempt: DEFAULT_CONTEMPT_SEEDS,
+        },
+        searcher: None,
+        generation: 0,
+        running: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !session.handle(line.trim()) {
+            break;
+        }
+    }
+    session.finish_search();
+}
+
+impl Session {
+    /// Handles one command; false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        // A search that has said bestmove hands its searcher back (at once: saying it is
+        // the last thing its thread does).
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.answered.load(Ordering::SeqCst))
+        {
+            self.finish_search();
+        }
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "ugi" => self.identify(),
+            "isready" => say(&self.out, "readyok"),
+            // These change what the next search sees; a running one keeps its own copy.
+            "setoption" => self.report(|s| s.set_option(&rest)),
+            "uginewgame" => self.report(|s| {
+                s.discard_searcher();
+                s.board = s.settings.variant.start();
+                s.history.clear();
+                Ok(())
+            }),
+            "position" => self.report(|s| s.set_position(&rest)),
+            "go" => self.go(&rest),
+            "stop" => self.finish_search(),
+            "query" => self.query(&rest),
+            "perft" => self.guarded(|s| s.perft(&rest)),
+            "moves" => self.list_moves(),
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            other => error(&self.out, &format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    /// Runs a command that may not start while a search runs (it would compete for the
+    /// cores or the searcher).
+    fn guarded(&mut self, act: impl FnOnce(&mut Session) -> Result<(), String>) {
+        if self.running.is_some() {
+            return error(&self.out, "a search is running: send stop first");
+        }
+        self.report(act);
+    }
+
+    /// Runs a command, answering its error.
+    fn report(&mut self, act: impl FnOnce(&mut Session) -> Result<(), String>) {
+        if let Err(e) = act(self) {
+            error(&self.out, &e);
+        }
+    }
+
+    /// Forgets the searcher (its settings or its game changed), also the one a running
+    /// search will hand back.
+    fn discard_searcher(&mut self) {
+        self.searcher = None;
+        self.generation += 1;
+    }
+
+    fn identify(&self) {
+        say(&self.out, &format!("id name {ENGINE_NAME}"));
+        say(&self.out, "id author the isolo-ai developers");
+        for option in [
+            format!("option name Variant type string default {DEFAULT_VARIANT}"),
+            "option name Engine type combo default ab var ab var mcts".to_string(),
+            format!(
+                "option name Hash type spin default 64 min 1 max {}",
+                crate::search::tt::max_table_mb()
+            ),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            "option name MultiPV type spin default 1 min 1 max 256".to_string(),
+            "option name Weights type string default <empty>".to_string(),
+            "option name Seed type string default 0".to_string(),
+            format!(
+                "option name Contempt type spin default {DEFAULT_CONTEMPT_SEEDS} min 0 max {MAX_CONTEMPT_SEEDS}"
+            ),
+        ] {
+            say(&self.out, &option);
+        }
+        say(&self.out, "ugiok");
+    }
+
+    /// `setoption name NAME value VALUE` (names are case-insensitive).
+    fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        let text = words.join(" ");
+        let body = text
+            .strip_prefix("name ")
+            .ok_or("setoption: expected 'name NAME value VALUE'")?;
+        let (name, value) = match body.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (body.trim(), ""),
+        };
+        let number = |what: &str, least: usize, most: usize| -> Result<usize, String> {
+            match value.parse::<usize>() {
+                Ok(n) if (least..=most).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "{what}: expected {least}..={most}, found '{value}'"
+                )),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "variant" => {
+                let variant = Variant::load(value).map_err(|e| format!("Variant: {e}"))?;
+                self.board = variant.start();
+                self.history.clear();
+                self.settings.variant = Arc::new(variant);
+            }
+            "engine" => match value {
+                "ab" | "mcts" => self.settings.engine = value.to_string(),
+                _ => return Err(format!("Engine: expected ab or mcts, found '{value}'")),
+            },
+            "hash" => {
+                let most = crate::search::tt::max_table_mb();
+                self.settings.hash_mb = number("Hash", 1, most)?;
+            }
+            "threads" => self.settings.threads = number("Threads", 1, MAX_THREADS)?,
+            "contempt" => {
+                self.settings.contempt = number("Contempt", 0, MAX_CONTEMPT_SEEDS as usize)?
+            }
+            "multipv" => self.settings.multipv = number("MultiPV", 1, 256)?,
+            "weights" => {
+                self.settings.weights = match value {
+                    "" | "<empty>" => None,
+                    choice => Weights::choose(choice)?,
+                }
+            }
+            "seed" => {
+                self.settings.seed = value
+                    .parse()
+                    .map_err(|_| format!("Seed: '{value}' is not a number"))?
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        self.discard_searcher();
+        Ok(())
+    }
+
+    /// `position startpos|fen ROWS SIDE [OVERTURE] [moves M...]`.
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        let variant = Arc::clone(&self.settings.variant);
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let (spec, moves) = match moves_at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let start = match spec {
+            ["startpos"] => variant.start(),
+            ["fen", fields @ ..] if !fields.is_empty() => variant
+                .parse_position(&fields.join(" "))
+                .map_err(|e| format!("position: {e}"))?,
+            _ => return Err("position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE]'".into()),
+        };
+        let mut game = Game::new(&variant, start);
+        game.play_list(&moves.join(" "))
+            .map_err(|e| format!("position: {e}"))?;
+        self.board = *game.board();
+        self.history = game.history();
+        Ok(())
+    }
+
+    /// How the game stands by the rules, for `query`.
+    fn outcome(&self) -> Option<isolo_rules::Outcome> {
+        let history = self.history.iter().copied();
+        isolo_rules::game::rules_outcome(&self.settings.variant, &self.board, history)
+    }
+
+    /// `query gameover|p1turn|result`.
+    fn query(&self, words: &[&str]) {
+        let answer = match words {
+            ["gameover"] => self.outcome().is_some().to_string(),
+            ["p1turn"] => (self.board.to_move() == Side::South).to_string(),
+            ["result"] => match self.outcome() {
+                None => "none".into(),
+                Some(o) => match o.winner {
+                    Some(Side::South) => "p1win".into(),
+                    Some(Side::North) => "p2win".into(),
+                    None => "draw".into(),
+                },
+            },
+            _ => return error(&self.out, "query: expected gameover, p1turn or result"),
+        };
+        say(&self.out, &format!("response {answer}"));
+    }
+
+    /// `perft N` (an extension): the leaf count to depth N.
+    fn perft(&self, words: &[&str]) -> Result<(), String> {
+        let depth: u32 = match words {
+            [n] => n
+                .parse()
+                .map_err(|_| format!("perft: '{n}' is not a depth"))?,
+            _ => return Err("perft: expected a depth".into()),
+        };
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!("perft: at most {MAX_PERFT_DEPTH} here"));
+        }
+        let nodes = isolo_rules::perft::perft(&self.settings.variant, &self.board, depth);
+        say(
+            &self.out,
+            &format!("info string perft {depth} nodes {nodes}"),
+        );
+        Ok(())
+    }
+
+    /// `moves` (an extension): the searchers' list, one move per position.
+    fn list_moves(&self) {
+        let (moves, cut) = searched_moves(&self.settings.variant, &self.board);
+        let list: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+        let more = if cut { " ..." } else { "" };
+        say(
+            &self.out,
+            &format!("info string moves {}{more}", list.join(" ")),
+        );
+    }
+
+    /// The limits of a `go` command, and whether they come from the clock alone (a move
+    /// on the clock is not worth thinking over when it is the only one).
+    fn limits(&self, words: &[&str]) -> Result<(Limits, bool), String> {
+        let mut limits = Limits::default();
+        let mut clock = [None, None];
+        let mut increment = [0u64, 0u64];
+        let mut infinite = false;
+        let mut i = 0;
+        let number = |i: usize| -> Result<u64, String> {
+            let word = words
+                .get(i + 1)
+                .ok_or(format!("go: {} needs a value", words[i]))?;
+            word.parse()
+                .map_err(|_| format!("go: {}: '{word}' is not a number", words[i]))
+        };
+        while i < words.len() {
+            match words[i] {
+                "infinite" => {
+                    infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "p1time" => clock[0] = Some(number(i)?),
+                "p2time" => clock[1] = Some(number(i)?),
+                "p1inc" => increment[0] = number(i)?,
+                "p2inc" => increment[1] = number(i)?,
+                "movetime" => limits.time = Some(Duration::from_millis(number(i)?.max(1))),
+                "nodes" => limits.nodes = Some(number(i)?.max(1)),
+                "depth" => {
+                    let depth = number(i)?.clamp(1, crate::search::alphabeta::MAX_DEPTH as u64);
+                    limits.depth = Some(depth as u32);
+                }
+                other => return Err(format!("go: unknown parameter '{other}'")),
+            }
+            i += 2;
+        }
+        let mover = self.board.to_move() as usize;
+        let clocked = limits.is_unbounded() && !infinite && clock[mover].is_some();
+        if let (None, Some(left)) = (limits.time, clock[mover]) {
+            let clock = Clock {
+                left: Duration::from_millis(left),
+                increment: Duration::from_millis(increment[mover]),
+            };
+            limits = clock.limits(limits);
+        }
+        if infinite || limits.is_unbounded() {
+            limits.time = Some(INFINITE);
+        }
+        Ok((limits, clocked))
+    }
+
+    /// `go ...`: starts a search on its own thread.
+    fn go(&mut self, words: &[&str]) {
+        if self.running.is_some() {
+            return error(&self.out, "a search is running: send stop first");
+        }
+        let (limits, clocked) = match self.limits(words) {
+            Ok(found) => found,
+            Err(e) => return error(&self.out, &e),
+        };
+        let searcher = match self.searcher.take() {
+            Some(searcher) => searcher,
+            None => match self.new_searcher() {
+                Ok(searcher) => searcher,
+                Err(e) => return error(&self.out, &e),
+            },
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            answered: Arc::clone(&answered),
+            out: Arc::clone(&self.out),
+            variant: Arc::clone(&self.settings.variant),
+            board: self.board,
+            history: self.history.clone(),
+            limits,
+            clocked,
+            multipv: self.settings.multipv,
+            stop: Arc::clone(&stop),
+        };
+        let thread = std::thread::spawn(move || job.run(searcher));
+        self.running = Some(Running {
+            stop,
+            thread,
+            answered,
+            generation: self.generation,
+        });
+    }
+
+    fn new_searcher(&self) -> Result<Box<dyn Searcher + Send>, String> {
+        let s = &self.settings;
+        let mut options = vec![("threads", s.threads.to_string())];
+        match s.engine.as_str() {
+            "ab" => {
+                options.push(("hash", s.hash_mb.to_string()));
+                options.push(("contempt", s.contempt.to_string()));
+            }
+            _ => options.push(("seed", s.seed.to_string())),
+        }
+        let pairs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let spec = EngineSpec::from_options(&s.engine, &pairs)
+            .map_err(|e: SpecError| e.to_string())?
+            .with_weights(s.weights.clone());
+        spec.searcher()
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| "the engine does not search".to_string())
+    }
+
+    /// Stops a running search, waits for its `bestmove`, and keeps its searcher.
+    fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            if let Ok(searcher) = running.thread.join() {
+                if running.generation == self.generation {
+                    self.searcher = Some(searcher);
+                }
+            }
+        }
+    }
+}
+
+/// The deepest `perft` the protocol runs (it blocks the command loop).
+const MAX_PERFT_DEPTH: u32 = 8;
+
+/// What a search thread needs.
+struct SearchJob {
+    out: Output,
+    variant: Arc<Variant>,
+    board: Board,
+    history: Vec<u64>,
+    limits: Limits,
+    /// Whether the time came from the clock alone.
+    clocked: bool,
+    multipv: usize,
+    stop: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
+}
+
+impl SearchJob {
+    /// Says `bestmove`, marking the search answered first, so the next command finds it
+    /// done.
+    fn answer(&self, mv: &str) {
+        self.answered.store(true, Ordering::SeqCst);
+        say(&self.out, &format!("bestmove {mv}"));
+    }
+
+    /// Searches, reporting `info` lines, and ends with `bestmove`; hands the searcher
+    /// back.
+    fn run(self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
+        let (moves, cut) = searched_moves(&self.variant, &self.board);
+        if moves.is_empty() {
+            self.answer("none");
+            return searcher;
+        }
+        if self.clocked && moves.len() == 1 && !cut {
+            say(&self.out, "info string the only move: played at once");
+            self.answer(&moves[0].mv.to_string());
+            return searcher;
+        }
+        let request = SearchRequest {
+            variant: &self.variant,
+            board: self.board,
+            history: self.history.clone(),
+            limits: self.limits,
+            multipv: self.multipv,
+            stop: Some(&self.stop),
+        };
+        let out = Arc::clone(&self.out);
+        let result = searcher.search(&request, &mut |p: &Progress| {
+            let counts = Counts {
+                nodes: p.nodes,
+                time: p.time,
+                hashfull: p.hashfull,
+            };
+            say(&out, &info_line(p.depth, 1, p.score, &counts, &p.pv));
+        });
+        let counts = Counts {
+            nodes: result.nodes,
+            time: result.time,
+            hashfull: result.hashfull,
+        };
+        for (k, line) in result.lines.iter().enumerate() {
+            say(
+                &self.out,
+                &info_line(result.depth, k + 1, line.score, &counts, &line.pv),
+            );
+        }
+        match result.best() {
+            Some(best) => self.answer(&best.mv.to_string()),
+            None => self.answer("none"),
+        }
+        searcher
+    }
+}
+
+/// `score seeds +3.40`, `score win 5`, `score loss 4` or `score draw`.
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Win(n) => format!("win {n}"),
+        Score::Loss(n) => format!("loss {n}"),
+        Score::Draw => "draw".into(),
+        Score::Eval(v) => format!("seeds {:+.2}", v as f64 / 100.0),
+    }
+}
+
+/// What a search has spent, for `info` lines.
+struct Counts {
+    nodes: u64,
+    time: Duration,
+    hashfull: u32,
+}
+
+/// An `info` line; `seldepth` is the depth (the searchers extend no line past it).
+fn info_line(
+    depth: u32,
+    multipv: usize,
+    score: Score,
+    counts: &Counts,
+    pv: &[isolo_rules::Move],
+) -> String {
+    let ms = counts.time.as_millis() as u64;
+    let nps = (counts.nodes as u128 * 1_000_000 / counts.time.as_micros().max(1)) as u64;
+    let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {depth} seldepth {depth} multipv {multipv} score {} nodes {} nps {nps} time {ms} hashfull {} pv {}",
+        score_text(score),
+        counts.nodes,
+        counts.hashfull,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,341 @@
+//! Fortresses: a few seeds their owner can keep out of capture for ever.
+//!
+//! Under `capture = both` a side's seeds can be taken only from a column where both its
+//! pits hold seeds, and only the owner's own moves change its ring (sowing fills the
+//! mover's ring alone). So a side whose seeds never stand two in a column when the
+//! opponent is to move can never be captured, always has a move, and cannot lose. With
+//! few seeds this is common: two seeds in neighbouring pits 1-2, 3-4, ... relay round the
+//! ring two pits a move and never share a column; on 8 columns 106 of the 136 ways to
+//! hold 2 seeds, and 1,846 of the 3,876 ways to hold 4, are such fortresses.
+//!
+//! The table lists, for every ring of up to `MAX_FORTRESS_SEEDS` seeds, whether its
+//! owner, to move, can keep it so: the greatest set of rings from each of which one of
+//! the owner's moves leads to a ring of the set with no column filled. The moves counted
+//! are those legal whatever the opponent holds and never capturing: under optional
+//! captures the all-pass move of each pit (found against an empty ring, which offers no
+//! capture), under forced ones the moves whose laps never end in an occupied front pit
+//! (found against a seed in every pit, keeping the moves that capture nothing). This is
+//! a proof, not a guess: whatever either side does, the owner keeps to the set and is
+//! never without a move.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::position::{Board, MoveGen, Variant};
+use super::ring::{self, Ring};
+use super::{CaptureChoice, CaptureCondition, Rules, Side};
+
+/// The most seeds a side may hold for its fortress to be looked up: 20,356 rings on
+/// 8 columns, listed in about 15 ms, once per rules.
+pub const MAX_FORTRESS_SEEDS: u32 = 5;
+
+/// A table built, by the rules it was built for (their name and start aside).
+type Built = (Rules, Arc<Fortresses>);
+
+/// The rings of up to `MAX_FORTRESS_SEEDS` seeds that their owner can hold for ever.
+#[derive(Debug)]
+pub struct Fortresses {
+    /// Pairs of lanes that make up a column of the owner's (back, front).
+    columns: Vec<(usize, usize)>,
+    /// Rings the owner, to move, can keep out of capture for ever.
+    safe: HashSet<Ring>,
+}
+
+impl Fortresses {
+    /// The table for `variant`, shared by every caller with the same rules; `None` where
+    /// the rules allow no fortress (`capture = any`: a single seed can be taken).
+    pub fn of(variant: &Variant) -> Option<Arc<Fortresses>> {
+        if variant.rules().capture != CaptureCondition::Both {
+            return None;
+        }
+        static TABLES: OnceLock<Mutex<Vec<Built>>> = OnceLock::new();
+        let key = Rules {
+            name: String::new(),
+            start: [0, 0],
+            ..variant.rules().clone()
+        };
+        let tables = TABLES.get_or_init(|| Mutex::new(Vec::new()));
+        let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, table)) = tables.iter().find(|(rules, _)| *rules == key) {
+            return Some(table.clone());
+        }
+        let table = Arc::new(Fortresses::build(variant));
+        tables.push((key, table.clone()));
+        Some(table)
+    }
+
+    /// Lists every ring of up to `MAX_FORTRESS_SEEDS` seeds and keeps the fortresses.
+    fn build(variant: &Variant) -> Fortresses {
+        let lanes = variant.pits();
+        let columns = (0..lanes / 2).map(|c| (c, lanes - 1 - c)).collect();
+        let mut table = Fortresses {
+            columns,
+            safe: HashSet::new(),
+        };
+        let mut rings = Vec::new();
+        for seeds in 1..=MAX_FORTRESS_SEEDS {
+            rings_of(lanes, seeds, 0, 0, &mut rings);
+        }
+        let index: HashMap<Ring, usize> = rings.iter().enumerate().map(|(i, &r)| (r, i)).collect();
+        // Each ring's moves to rings with no column filled (moves capture nothing, so
+        // keep the seed count: every one is listed), each once, and the reverse.
+        let opponent = opponent_offering_no_escape(variant);
+        let mut gen = MoveGen::new();
+        let mut parents = vec![Vec::new(); rings.len()];
+        let mut exits: Vec<usize> = Vec::with_capacity(rings.len());
+        for (i, &r) in rings.iter().enumerate() {
+            let mut children: Vec<usize> = quiet_moves(variant, r, opponent, &mut gen)
+                .into_iter()
+                .filter(|&c| !table.capturable(c))
+                .map(|c| index[&c])
+                .collect();
+            children.sort_unstable();
+            children.dedup();
+            for &c in &children {
+                parents[c].push(i);
+            }
+            exits.push(children.len());
+        }
+        // The greatest fixed point: a ring with no move left into the set leaves it, and
+        // its parents lose that move.
+        let mut dropped: Vec<usize> = (0..rings.len()).filter(|&i| exits[i] == 0).collect();
+        let mut safe = vec![true; rings.len()];
+        for &i in &dropped {
+            safe[i] = false;
+        }
+        while let Some(i) = dropped.pop() {
+            for &p in &parents[i] {
+                exits[p] -= 1;
+                if exits[p] == 0 && safe[p] {
+                    safe[p] = false;
+                    dropped.push(p);
+                }
+            }
+        }
+        table.safe = rings
+            .iter()
+            .zip(&safe)
+            .filter(|(_, &s)| s)
+            .map(|(&r, _)| r)
+            .collect();
+        table
+    }
+
+    /// Whether a column of `mine` has both pits occupied (so the opponent may capture).
+    fn capturable(&self, mine: Ring) -> bool {
+        self.columns
+            .iter()
+            .any(|&(back, front)| ring::lane(mine, back) > 0 && ring::lane(mine, front) > 0)
+    }
+
+    /// Whether `side` holds a fortress on `board`: it cannot lose from here, whatever
+    /// either side plays.
+    pub fn holds(&self, board: &Board, side: Side) -> bool {
+        if board.side_total(side) > MAX_FORTRESS_SEEDS || board.in_overture(side) {
+            return false;
+        }
+        let mine = board.ring(side);
+        (board.to_move() == side || !self.capturable(mine)) && self.safe.contains(&mine)
+    }
+
+    /// How many rings of `seeds` seeds are fortresses for their owner to move.
+    pub fn count(&self, seeds: u32) -> usize {
+        self.safe
+            .iter()
+            .filter(|&&r| ring::total(r) == seeds)
+            .count()
+    }
+}
+
+/// The opponent's ring to list the owner's quiet moves against. Under optional captures
+/// an empty ring, which offers no capture: each pit's one move is its all-pass move, and
+/// the listing stays short. Under forced ones a seed in every pit, so that every lap
+/// ending in an occupied front pit captures and `quiet_moves` drops it.
+fn opponent_offering_no_escape(variant: &Variant) -> Ring {
+    if variant.rules().capture_choice == CaptureChoice::Optional {
+        0
+    } else {
+        (0..variant.pits()).fold(0, |r, lane| ring::set_lane(r, lane, 1))
+    }
+}
+
+/// The owner's rings after each of its moves from `mine` that is legal and captures
+/// nothing whatever the opponent holds, listed against `opponent` (see the module's notes
+/// and `opponent_offering_no_escape`).
+fn quiet_moves(variant: &Variant, mine: Ring, opponent: Ring, gen: &mut MoveGen) -> Vec<Ring> {
+    let owner = Side::South;
+    let mut rings = [0; 2];
+    rings[owner as usize] = mine;
+    rings[owner.opponent() as usize] = opponent;
+    let board = Board::from_parts(rings, owner, 0);
+    let mut out = Vec::new();
+    variant.for_each_distinct_result(&board, gen, |m| {
+        if m.captured == 0 {
+            out.push(m.child.ring(owner));
+        }
+    });
+    out
+}
+
+/// Appends every ring of `seeds` seeds in lanes `from..lanes` added to `base`.
+fn rings_of(lanes: usize, seeds: u32, from: usize, base: Ring, out: &mut Vec<Ring>) {
+    if seeds == 0 {
+        out.push(base);
+        return;
+    }
+    for lane in from..lanes {
+        let more = ring::set_lane(base, lane, ring::lane(base, lane) + 1);
+        rings_of(lanes, seeds - 1, lane, more, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn igisoro() -> Variant {
+        Variant::load("igisoro").unwrap()
+    }
+
+    /// The owner's rings after each pit's sowing, relays only (no opponent seeds to take),
+    /// in plain arrays: a move that comes back to a lap's end is a loop, not a move.
+    fn plain_moves(ring: &[u8]) -> Vec<Vec<u8>> {
+        let n = ring.len();
+        let mut out = Vec::new();
+        for start in (0..n).filter(|&p| ring[p] > 0) {
+            let mut r = ring.to_vec();
+            let mut pit = start;
+            let mut ends = Vec::new();
+            loop {
+                let seeds = std::mem::take(&mut r[pit]);
+                for _ in 0..seeds {
+                    pit = (pit + 1) % n;
+                    r[pit] += 1;
+                }
+                if r[pit] == 1 {
+                    out.push(r);
+                    break;
+                }
+                if ends.contains(&(r.clone(), pit)) {
+                    break;
+                }
+                ends.push((r.clone(), pit));
+            }
+        }
+        out
+    }
+
+    /// Every way to hold 1 to `most` seeds in `n` pits.
+    fn plain_holdings(n: usize, most: u8) -> Vec<Vec<u8>> {
+        let mut all = vec![vec![0; n]];
+        for _ in 0..most {
+            let mut grown = all.clone();
+            for r in &all {
+                for lane in 0..n {
+                    let mut more = r.clone();
+                    more[lane] += 1;
+                    grown.push(more);
+                }
+            }
+            grown.sort();
+            grown.dedup();
+            all = grown;
+        }
+        all.retain(|r| r.iter().any(|&s| s > 0));
+        all
+    }
+
+    /// The fortresses of up to `most` seeds on `columns` columns, the plain way.
+    fn plain_fortresses(columns: usize, most: u8) -> Vec<Vec<u8>> {
+        let n = 2 * columns;
+        let filled = |r: &[u8]| (0..columns).any(|c| r[c] > 0 && r[n - 1 - c] > 0);
+        let mut safe = plain_holdings(n, most);
+        loop {
+            let kept: Vec<Vec<u8>> = safe
+                .iter()
+                .filter(|r| {
+                    plain_moves(r)
+                        .iter()
+                        .any(|c| !filled(c) && safe.contains(c))
+                })
+                .cloned()
+                .collect();
+            if kept.len() == safe.len() {
+                return kept;
+            }
+            safe = kept;
+        }
+    }
+
+    fn ring_of(lanes: &[u8]) -> Ring {
+        lanes
+            .iter()
+            .enumerate()
+            .fold(0, |r, (lane, &s)| ring::set_lane(r, lane, s))
+    }
+
+    fn igisoro_on(columns: u8) -> Variant {
+        let row = |seeds: &str| vec![seeds; columns as usize].join(",");
+        let (back, front) = (row("4"), row("0"));
+        let text = format!(
+            "base = \"igisoro\"\ncolumns = {columns}\nstart = \"{back}/{front}/{front}/{back}\"\n"
+        );
+        Variant::new(Rules::from_toml(&text, "igisoro-narrow").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_table_is_the_plain_listing_of_relays() {
+        for (columns, most) in [(3u8, 5u8), (4, 4), (8, 3)] {
+            let v = igisoro_on(columns);
+            let table = Fortresses::build(&v);
+            let plain: HashSet<Ring> = plain_fortresses(columns as usize, most)
+                .iter()
+                .map(|r| ring_of(r))
+                .collect();
+            let fast: HashSet<Ring> = table
+                .safe
+                .iter()
+                .copied()
+                .filter(|&r| ring::total(r) <= most as u32)
+                .collect();
+            assert_eq!(fast, plain, "{columns} columns");
+        }
+        let eight = Fortresses::of(&igisoro()).unwrap();
+        let counts: Vec<usize> = (1..=4).map(|k| eight.count(k)).collect();
+        assert_eq!(counts, vec![16, 106, 568, 1846]);
+    }
+
+    #[test]
+    fn a_relaying_pair_holds_and_a_filled_column_does_not() {
+        let v = igisoro();
+        let table = Fortresses::of(&v).unwrap();
+        let rows = "8,8,8,8,8,8,7,7/0,0,0,0,0,0,0,0";
+        // South's pits 1 and 2 (back row, left): they relay to 3-4, 5-6, ... for ever.
+        let pair = v
+            .parse_position(&format!("{rows}/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0 N"))
+            .unwrap();
+        assert!(table.holds(&pair, Side::South));
+        // Pits 1 and 16 share column 1: North, to move, may take them.
+        let column = v
+            .parse_position(&format!("{rows}/0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0 N"))
+            .unwrap();
+        assert!(!table.holds(&column, Side::South));
+    }
+
+    #[test]
+    fn capture_any_allows_no_fortress() {
+        assert!(Fortresses::of(&Variant::load("isolo-women").unwrap()).is_none());
+    }
+
+    #[test]
+    fn forced_captures_hold_fewer_rings_never_more() {
+        let optional = Fortresses::of(&igisoro()).unwrap();
+        let mut rules = igisoro().rules().clone();
+        rules.capture_choice = crate::CaptureChoice::Forced;
+        let forced = Fortresses::of(&Variant::new(rules).unwrap()).unwrap();
+        assert!(forced.safe.is_subset(&optional.safe));
+        assert!(forced.safe.len() < optional.safe.len());
+        // A lone seed never lands on a seed, so it is never made to capture.
+        assert_eq!(forced.count(1), 16);
+    }
+}

@@ -1,0 +1,352 @@
+//! A game: its start, its moves, every position reached, and how it ends (RULES.md 3.6:
+//! the side to move without a legal move loses; a position occurring for the third time
+//! with the same side to move draws; an optional ply cap adjudicates a draw). Matches,
+//! `play`, `replay`, `apply` and the searchers' history all use this one model.
+
+use std::fmt;
+
+use super::keys::KeyMap;
+use super::notation::{self, Move, NotationError};
+use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::Side;
+
+/// Plies a game with a ply cap makes room for when it starts (at most its cap).
+pub const RESERVED_PLIES: usize = 128;
+
+/// Occurrences of a position, same side to move, that draw the game (RULES.md 3.6).
+pub const DRAW_REPETITIONS: usize = 3;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The side to move had no legal move and lost.
+    NoMoves,
+    /// A position occurred for the third time.
+    Repetition,
+    /// The ply cap was reached.
+    PlyLimit,
+}
+
+impl EndReason {
+    /// The name used in records and JSON.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no-moves",
+            EndReason::Repetition => "repetition",
+            EndReason::PlyLimit => "ply-limit",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A finished game's result and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game<'v> {
+    variant: &'v Variant,
+    /// Every position from the start, the current one last.
+    positions: Vec<Board>,
+    /// Their hashes, kept beside them: repetitions are looked up every ply.
+    hashes: Vec<u64>,
+    /// How often each hash occurs in `hashes`.
+    occurrences: KeyMap<u32>,
+    /// How often the current position has occurred, this time included.
+    seen_now: u32,
+    moves: Vec<Move>,
+    max_plies: Option<usize>,
+}
+
+impl<'v> Game<'v> {
+    /// A game from `start`, without a ply cap.
+    pub fn new(variant: &'v Variant, start: Board) -> Game<'v> {
+        Game {
+            variant,
+            positions: vec![start],
+            hashes: vec![start.hash()],
+            occurrences: [(start.hash(), 1)].into_iter().collect(),
+            seen_now: 1,
+            moves: Vec::new(),
+            max_plies: None,
+        }
+    }
+
+    /// The same game, drawn once it has `max_plies` moves.
+    pub fn with_max_plies(mut self, max_plies: usize) -> Game<'v> {
+        self.max_plies = Some(max_plies);
+        // Room for the whole game up front, or for a long one, instead of growing.
+        let room = max_plies.min(RESERVED_PLIES);
+        self.positions.reserve(room);
+        self.hashes.reserve(room);
+        self.moves.reserve(room);
+        self.occurrences.reserve(room);
+        self
+    }
+
+    /// The game's variant.
+    pub fn variant(&self) -> &'v Variant {
+        self.variant
+    }
+
+    /// The starting position.
+    pub fn start(&self) -> &Board {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.positions.last().expect("a game has a position")
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The moves played, taken out of the finished game.
+    pub fn into_moves(self) -> Vec<Move> {
+        self.moves
+    }
+
+    /// Every position so far, the start first.
+    pub fn positions(&self) -> &[Board] {
+        &self.positions
+    }
+
+    /// Moves played so far.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Hashes of the positions before the current one, oldest first: what a search needs
+    /// to see repetitions.
+    pub fn history(&self) -> Vec<u64> {
+        self.earlier_hashes().to_vec()
+    }
+
+    /// The same hashes, borrowed.
+    pub fn earlier_hashes(&self) -> &[u64] {
+        &self.hashes[..self.hashes.len() - 1]
+    }
+
+    /// How often the current position has occurred, this time included.
+    pub fn repetitions(&self) -> usize {
+        self.seen_now as usize
+    }
+
+    /// How the game has ended, or `None` while it goes on. A side without a legal move
+    /// has lost even on the ply cap: the rules' result comes before adjudication.
+    pub fn outcome(&self) -> Option<Outcome> {
+        outcome_after(self.variant, self.board(), self.repetitions()).or_else(|| {
+            self.max_plies
+                .filter(|&cap| self.plies() >= cap)
+                .map(|_| Outcome {
+                    winner: None,
+                    reason: EndReason::PlyLimit,
+                })
+        })
+    }
+
+    /// How the game has ended if the side to move has a legal move: a third repetition
+    /// or the ply cap; `None` while it goes on. (`outcome` also looks for a legal move.)
+    pub fn outcome_if_moves(&self) -> Option<Outcome> {
+        if self.repetitions() >= DRAW_REPETITIONS {
+            return Some(Outcome {
+                winner: None,
+                reason: EndReason::Repetition,
+            });
+        }
+        self.max_plies
+            .filter(|&cap| self.plies() >= cap)
+            .map(|_| Outcome {
+                winner: None,
+                reason: EndReason::PlyLimit,
+            })
+    }
+
+    /// Plays `mv` if it is legal here and the game goes on.
+    pub fn play_move(&mut self, mv: &Move) -> Result<LegalMove, GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        let played = self
+            .variant
+            .play_move(self.board(), mv)
+            .ok_or_else(|| GameError::Illegal(mv.clone()))?;
+        self.play_generated(&played);
+        Ok(played)
+    }
+
+    /// Parses and plays one move; the error says why it was refused.
+    pub fn play_text(&mut self, text: &str) -> Result<LegalMove, GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        let played = self
+            .variant
+            .play_text(self.board(), text)
+            .map_err(GameError::Notation)?;
+        self.play_generated(&played);
+        Ok(played)
+    }
+
+    /// Plays a list of moves (spaces or commas between them); the error names the move.
+    pub fn play_list(&mut self, moves: &str) -> Result<(), GameError> {
+        let list = notation::split_moves(moves);
+        for (index, text) in list.iter().enumerate() {
+            self.play_text(text).map_err(|e| GameError::InList {
+                index: index + 1,
+                count: list.len(),
+                error: Box::new(e),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Plays a move the variant generated at the current position (a searcher's or a
+    /// bot's choice, one of `variant.legal_moves(game.board())`), without generating it
+    /// again: a match's game loop saves the replay. Debug builds check that it is what the
+    /// rules make of the move; [`Game::play_move`] checks any move.
+    pub fn play_generated(&mut self, played: &LegalMove) {
+        debug_assert_eq!(
+            self.variant
+                .play_move(self.board(), &played.mv)
+                .map(|m| m.child),
+            Some(played.child)
+        );
+        self.moves.push(played.mv.clone());
+        self.positions.push(played.child);
+        let hash = played.child.hash();
+        self.hashes.push(hash);
+        let count = self.occurrences.entry(hash).or_insert(0);
+        *count += 1;
+        self.seen_now = *count;
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        let hash = self.hashes.pop().expect("a hash a position");
+        if let Some(count) = self.occurrences.get_mut(&hash) {
+            *count -= 1;
+            if *count == 0 {
+                self.occurrences.remove(&hash);
+            }
+        }
+        let now = self.hashes[self.hashes.len() - 1];
+        self.seen_now = self.occurrences.get(&now).copied().unwrap_or(1);
+        Some(mv)
+    }
+}
+
+/// How a game at `board` has ended by the rules alone (RULES.md 3.6), given the hashes of
+/// the positions before it: the side to move without a legal move has lost; a position
+/// occurring for the third time is a draw. `None` while the game goes on.
+pub fn rules_outcome(
+    variant: &Variant,
+    board: &Board,
+    earlier: impl IntoIterator<Item = u64>,
+) -> Option<Outcome> {
+    let now = board.hash();
+    let seen = 1 + earlier.into_iter().filter(|&h| h == now).count();
+    outcome_after(variant, board, seen)
+}
+
+/// The rules' outcome at `board`, a position that has occurred `seen` times.
+fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcome> {
+    if !variant.has_legal_move(board, &mut MoveGen::new()) {
+        return Some(Outcome {
+            winner: Some(board.to_move().opponent()),
+            reason: EndReason::NoMoves,
+        });
+    }
+    (seen >= DRAW_REPETITIONS).then_some(Outcome {
+        winner: None,
+        reason: EndReason::Repetition,
+    })
+}
+
+/// Why a move was not played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is over ({})", describe(.0))]
+    /// The game had already ended.
+    Over(Outcome),
+    #[error("move '{0}' is not legal here")]
+    /// The move is not legal in the position.
+    Illegal(Move),
+    #[error("{0}")]
+    /// The move text was refused.
+    Notation(NotationError),
+    #[error("move {index} of {count}: {error}")]
+    /// A move of a list was refused.
+    InList {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// Moves in the list.
+        count: usize,
+        /// Why it was refused.
+        error: Box<GameError>,
+    },
+}
+
+/// "South wins (no-moves)" or "draw (repetition)".
+pub fn describe(outcome: &Outcome) -> String {
+    match outcome.winner {
+        Some(side) => format!("{side} wins, {}", outcome.reason),
+        None => format!("draw, {}", outcome.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_records_positions_and_undoes() {
+        let women = Variant::load("isolo-women").unwrap();
+        let mut game = Game::new(&women, women.start());
+        game.play_list("2 4").unwrap();
+        assert_eq!(game.plies(), 2);
+        assert_eq!(game.history().len(), 2);
+        assert_eq!(game.undo(), Some(Move::pit(4)));
+        assert_eq!(game.plies(), 1);
+        let err = game.play_list("4 99").unwrap_err().to_string();
+        assert!(err.starts_with("move 2 of 2: move '99'"), "{err}");
+    }
+
+    #[test]
+    fn the_ply_cap_draws_but_a_loss_by_the_rules_comes_first() {
+        let women = Variant::load("isolo-women").unwrap();
+        let mut game = Game::new(&women, women.start()).with_max_plies(1);
+        assert_eq!(game.outcome(), None);
+        game.play_list("2").unwrap();
+        assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::PlyLimit));
+        assert!(matches!(game.play_text("3"), Err(GameError::Over(_))));
+        let lost = women
+            .parse_position("0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S")
+            .unwrap();
+        let game = Game::new(&women, lost).with_max_plies(0);
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome {
+                winner: Some(Side::North),
+                reason: EndReason::NoMoves
+            })
+        );
+    }
+}

@@ -1,0 +1,111 @@
+#![warn(missing_docs)]
+//! isolo-rules: the rules of Isolo (Sukuma, Tanzania) and Igisoro (Rwanda, Burundi),
+//! four-row mancala games, and nothing else: a bit-packed board, exact move generation
+//! for every preset and rules file, the notation of `docs/RULES.md`, [`Game`] (history,
+//! repetition, ply cap, outcome), [`perft`] and random [`playout`]s. Nothing here knows
+//! about search, evaluation or the command line: this crate depends on none of them.
+//!
+//! ```
+//! use isolo_rules::{Game, Variant};
+//! let women = Variant::load("isolo-women").unwrap();
+//! let mut game = Game::new(&women, women.start());
+//! assert_eq!(women.legal_moves(game.board()).len(), 16);
+//! game.play_list("2 4").unwrap();
+//! assert_eq!(game.plies(), 2);
+//! assert!(game.outcome().is_none());
+//! ```
+
+pub mod fortress;
+pub mod game;
+pub mod keys;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod playout;
+pub mod position;
+pub mod ring;
+pub mod trace;
+pub mod variant;
+
+use std::fmt;
+
+pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS, RESERVED_PLIES};
+pub use notation::{Move, NotationError};
+pub use position::{
+    Board, ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
+    Position, Variant,
+};
+pub use variant::{
+    preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+};
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// The player who moves first from the presets' starts, seated at the bottom.
+    South = 0,
+    /// The other player, seated at the top.
+    North = 1,
+}
+
+impl Side {
+    /// Both players, South first.
+    pub const BOTH: [Side; 2] = [Side::South, Side::North];
+
+    /// The other player.
+    #[inline(always)]
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    /// `S` or `N`, as in position notation.
+    pub fn letter(self) -> char {
+        match self {
+            Side::South => 'S',
+            Side::North => 'N',
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::South => "South",
+            Side::North => "North",
+        })
+    }
+}
+
+/// Reads a text file of at most `max_bytes` bytes: a larger file (or one that never ends,
+/// such as `/dev/zero`) is an error naming the limit, not a hang.
+pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(format!(
+            "larger than {max_bytes} bytes: not a file of this kind"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// A TOML error's first line, with the line and column where it was found.
+pub fn toml_error_text(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message().lines().next().unwrap_or("").to_string();
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}

@@ -1,0 +1,127 @@
+//! The move list that searchers, bots, the prover and the tools share, so a move's index
+//! means the same everywhere: one move for each distinct position the moves lead to,
+//! deduplicated across pits under optional captures (where two pits' take/pass choices
+//! often meet), with a bound on the choices explored and a flag when the list was cut.
+//! Under forced captures a pit has one move and the list is every legal move.
+
+use super::keys::KeySet;
+use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::CaptureChoice;
+use super::Move;
+
+/// Turning points explored from each pit when listing a position's moves (see
+/// `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional captures
+/// get there, where one pit's take/pass sequences reach hundreds of thousands of
+/// positions) the list holds the moves of fewest laps and says it was cut.
+pub const POINTS_PER_PIT: usize = 4096;
+
+/// Lists up to this long are deduplicated by comparing pairs; longer ones by a set.
+const DEDUP_BY_PAIRS: usize = 64;
+
+/// The generator of the shared list.
+pub fn move_generator() -> MoveGen {
+    MoveGen::with_point_limit(POINTS_PER_PIT)
+}
+
+/// Whether the rules let two pits' moves reach one position often enough to list
+/// positions rather than moves.
+pub fn dedups_across_pits(variant: &Variant) -> bool {
+    variant.rules().capture_choice == CaptureChoice::Optional
+}
+
+/// The shared list at `board`, in its order, and whether legal results were left out.
+pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool) {
+    let mut gen = move_generator();
+    let mut moves = variant.distinct_moves_with(board, &mut gen);
+    if dedups_across_pits(variant) {
+        dedup_by_position(&mut moves, |m| &m.child);
+    }
+    (moves, gen.truncated())
+}
+
+/// The move that names the way from `board` to `child` among the moves of `pits` (a bit
+/// set as from `candidate_pits`): the shared list's move where the list holds it, else
+/// (a pit too vast to list whole) one from that pit's exact listing.
+pub fn listed_move(variant: &Variant, board: &Board, pits: u32, child: &Board) -> Option<Move> {
+    let mut lanes = pits & variant.candidate_pits(board);
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros();
+        lanes &= lanes - 1;
+        for mut gen in [move_generator(), MoveGen::new()] {
+            let mut found = None;
+            variant.for_each_distinct_move_from(board, 1 << lane, &mut gen, |m| {
+                if found.is_none() && m.child == *child {
+                    found = Some(m.mv());
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
+            if !gen.truncated() {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Keeps the first entry of each position, in order.
+pub fn dedup_by_position<T>(list: &mut Vec<T>, board: impl Fn(&T) -> &Board) {
+    if list.len() <= 1 {
+        return;
+    }
+    if list.len() <= DEDUP_BY_PAIRS {
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let hash = board(&list[i]).hash();
+            if !list[..kept].iter().any(|c| board(c).hash() == hash) {
+                list.swap(kept, i);
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    } else {
+        let mut seen: KeySet = KeySet::with_capacity_and_hasher(list.len(), Default::default());
+        list.retain(|c| seen.insert(board(c).hash()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_strict_limit_gives_up_on_a_pit_whose_moves_all_loop() {
+        let mut rules = crate::Rules::load("igisoro").unwrap();
+        rules.capture_sow_from = crate::SowOrigin::CapturePit;
+        let v = Variant::new(rules).unwrap();
+        // Pit 13's sequences all come back to a turning point: listing it exactly
+        // explores every point (about 0.4 s); a strict limit stops at the limit.
+        let board = v
+            .parse_position("13,1,0,1,2,1,2,3/14,7,2,3,2,0,1,6/1,1,0,0,1,0,0,0/0,1,0,0,1,1,0,0 N")
+            .unwrap();
+        let mut gen = move_generator().strict();
+        let mut found = 0;
+        v.for_each_distinct_result_from(&board, 1 << 12, &mut gen, |_| found += 1);
+        assert_eq!(found, 0);
+        assert!(gen.truncated(), "the pit was cut, not found moveless");
+        assert!(v.has_legal_move(&board, &mut gen), "other pits move");
+    }
+
+    #[test]
+    fn dedup_keeps_the_first_of_each_position_in_order() {
+        let v = Variant::load("isolo-women").unwrap();
+        let (a, b, c) = (
+            v.start(),
+            v.legal_moves(&v.start())[0].child,
+            v.legal_moves(&v.start())[1].child,
+        );
+        for len in [5, 100] {
+            let mut list: Vec<(usize, Board)> =
+                (0..len).map(|i| (i, [a, b, a, c, b][i % 5])).collect();
+            dedup_by_position(&mut list, |e| &e.1);
+            let kept: Vec<usize> = list.iter().map(|e| e.0).collect();
+            assert_eq!(kept, [0, 1, 3]);
+        }
+    }
+}

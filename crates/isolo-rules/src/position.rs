@@ -1,0 +1,1339 @@
+//! The fast board: positions as two packed rings, exact move generation (relays,
+//! captures, overture, endless moves), make/unmake and game end.
+
+use super::notation::{self, format_overture, format_rows, Move, NotationError};
+use super::ring::{self, LoopTable, Ring};
+use super::variant::{
+    CaptureChoice, CaptureCondition, CaptureSpot, Geometry, Rules, RulesError, SowOrigin,
+};
+use super::Side;
+
+mod distinct;
+mod stepwise;
+
+pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
+
+/// A position: both rings, the side to move, who is still in overture, and a 64-bit
+/// hash of all three. Small and `Copy`, so make/unmake push whole boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    rings: [Ring; 2],
+    to_move: Side,
+    /// Bit 0: South in overture; bit 1: North.
+    overture: u8,
+    hash: u64,
+}
+
+/// Both rings, South's first, from `me`'s ring and the opponent's.
+#[inline(always)]
+fn rings_of(me: Side, mine: Ring, theirs: Ring) -> [Ring; 2] {
+    let mut rings = [0; 2];
+    rings[me as usize] = mine;
+    rings[me.opponent() as usize] = theirs;
+    rings
+}
+
+/// splitmix64's finaliser: a strong 64-bit mixer.
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
+const HASH_KEYS: [u64; 5] = [
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+    0x8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3,
+    0x1d8e_4e27_c47d_124f,
+];
+
+/// The 128-bit product of two words, folded to 64 bits.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    product as u64 ^ (product >> 64) as u64
+}
+
+impl Board {
+    /// A board from its parts (rings in their owners' numbering), for a prover that
+    /// numbers positions itself; the hash is computed here. Not checked against any
+    /// variant: [`Variant::validate`] checks one (seed totals, out-of-play pits).
+    pub fn from_parts(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
+        let mut board = Board {
+            rings,
+            to_move,
+            overture: overture & 3,
+            hash: 0,
+        };
+        board.hash = board.compute_hash();
+        board
+    }
+
+    /// The hash recomputed from the board (equal to `hash()` on a valid board).
+    ///
+    /// Three independent 64x64->128-bit multiply-folds (as in wyhash) and a final mix:
+    /// cheap enough to hash every generated child, strong enough for table keys.
+    pub fn compute_hash(&self) -> u64 {
+        let state = (self.to_move as u64) | ((self.overture as u64) << 1);
+        let [south, north] = self.rings;
+        let a = fold(
+            south as u64 ^ HASH_KEYS[0],
+            (south >> 64) as u64 ^ HASH_KEYS[1],
+        );
+        let b = fold(
+            north as u64 ^ HASH_KEYS[2],
+            (north >> 64) as u64 ^ HASH_KEYS[3],
+        );
+        mix(fold(a ^ HASH_KEYS[4] ^ state, b ^ HASH_SEED))
+    }
+
+    /// A 64-bit hash of the rings, the side to move and the overture flags.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    /// The ring of `side`, in its own numbering.
+    pub fn ring(&self, side: Side) -> Ring {
+        self.rings[side as usize]
+    }
+    /// Both rings, South's first.
+    pub fn rings(&self) -> [Ring; 2] {
+        self.rings
+    }
+    /// The overture flags (bit 0 South, bit 1 North).
+    pub fn overture_flags(&self) -> u8 {
+        self.overture
+    }
+    /// Whether `side` is still in its overture.
+    pub fn in_overture(&self, side: Side) -> bool {
+        self.overture & (1 << side as u8) != 0
+    }
+    /// Seeds in `pit` (1-based, `side`'s numbering).
+    pub fn seeds(&self, side: Side, pit: usize) -> u8 {
+        ring::lane(self.rings[side as usize], pit - 1)
+    }
+    /// Seeds on one side.
+    pub fn side_total(&self, side: Side) -> u32 {
+        ring::total(self.rings[side as usize])
+    }
+    /// The same position with the players' places exchanged: the rings, the overture
+    /// flags and the side to move. The rules treat both sides alike, so its mover has
+    /// the same moves (same pit numbers, to the exchanged children) and the same value.
+    pub fn swapped(&self) -> Board {
+        let [south, north] = self.rings;
+        let flags = self.overture_flags_seen_by(Side::North);
+        Board::from_parts([north, south], self.to_move.opponent(), flags)
+    }
+
+    /// The overture flags as they read with `side` in South's place: its bit first.
+    pub fn overture_flags_seen_by(&self, side: Side) -> u8 {
+        self.in_overture(side) as u8 | (self.in_overture(side.opponent()) as u8) << 1
+    }
+}
+
+/// A rules set with the tables its fast board needs.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    rules: Rules,
+    geo: Geometry,
+}
+
+/// Everything the generator reports about one legal move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveOutcome<'a> {
+    /// The chosen pit (1-based).
+    pub pit: u8,
+    /// Capture choices met, in order (`true` = take); empty with forced captures.
+    pub choices: &'a [bool],
+    /// The position the move leads to.
+    pub child: Board,
+    /// Laps sown: the first, every relay and every capture lap.
+    pub laps: u32,
+    /// Seeds taken from the opponent.
+    pub captured: u32,
+}
+
+impl MoveOutcome<'_> {
+    /// The move's notation (pit and choices).
+    pub fn mv(&self) -> Move {
+        Move {
+            pit: self.pit,
+            choices: self.choices.to_vec(),
+        }
+    }
+
+    /// The move as an owned value with its result.
+    pub fn to_legal_move(&self) -> LegalMove {
+        LegalMove {
+            mv: self.mv(),
+            child: self.child,
+            laps: self.laps,
+            captured: self.captured,
+        }
+    }
+}
+
+/// What the first laps of a side's candidate pits do (see `Variant::first_laps`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FirstLaps {
+    /// Pits whose first lap ends in an empty pit, ending the move.
+    pub ends: u32,
+    /// Pits whose first lap ends in a capture.
+    pub captures: u32,
+    /// Pits whose first lap ends in an occupied pit without a capture: a relay.
+    pub relays: u32,
+    /// The most seeds one of those first-lap captures takes.
+    pub best_capture: u32,
+    /// The pits whose first lap captures, as a bit set like `candidate_pits`.
+    pub capturing: u32,
+    /// The seeds each pit's first-lap capture takes (by lane; 0 for no capture, at most
+    /// 255).
+    pub takes: [u8; 16],
+}
+
+/// An owned legal move with its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it leads to.
+    pub child: Board,
+    /// Laps sown.
+    pub laps: u32,
+    /// Seeds captured.
+    pub captured: u32,
+}
+
+/// The moment a lap ends in an occupied pit (RULES.md 3.5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TurningPoint {
+    mine: Ring,
+    theirs: Ring,
+    end: u8,
+    origin: u8,
+}
+
+/// The state at which a lap is about to be sown.
+#[derive(Clone, Copy, Debug)]
+struct LapState {
+    mine: Ring,
+    theirs: Ring,
+    /// The lane the lap is sown from (its seeds go into the pits after it).
+    from: usize,
+    seeds: u32,
+    laps: u32,
+    captured: u32,
+}
+
+/// A capture opportunity whose pass branch is still to be explored.
+#[derive(Clone, Copy, Debug)]
+struct PendingPass {
+    /// The state after the capturing lap, before the choice.
+    state: LapState,
+    end: usize,
+    path_len: usize,
+    choices_len: usize,
+}
+
+/// Buckets of the index over the turning points of the current path.
+const PATH_BUCKETS: usize = 4096;
+const NO_POINT: u32 = u32::MAX;
+
+/// The turning points of the move being explored, hashed into buckets that chain the
+/// points of the path, so "is this point already on the path?" compares only the few
+/// points of one bucket. Truncation unlinks points in reverse order.
+#[derive(Debug)]
+struct TurningPath {
+    /// Each point with the previous point of its bucket.
+    points: Vec<(TurningPoint, u32)>,
+    /// The latest point of each bucket.
+    heads: Vec<u32>,
+}
+
+impl Default for TurningPath {
+    /// An empty path; its buckets are allocated by the first point (many generators
+    /// are made for one listing, and most listings never meet a turning point).
+    fn default() -> Self {
+        TurningPath {
+            points: Vec::new(),
+            heads: Vec::new(),
+        }
+    }
+}
+
+impl TurningPoint {
+    /// The point's fields mixed into one word.
+    #[inline(always)]
+    fn mixed(&self) -> u64 {
+        let words = (self.mine as u64)
+            ^ ((self.mine >> 64) as u64).rotate_left(29)
+            ^ (self.theirs as u64).rotate_left(13)
+            ^ ((self.theirs >> 64) as u64).rotate_left(43)
+            ^ (self.end as u64) << 8
+            ^ self.origin as u64;
+        words.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The point's bucket.
+    #[inline(always)]
+    fn bucket(&self) -> usize {
+        (self.mixed() >> 52) as usize
+    }
+}
+
+impl TurningPath {
+    fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Adds `point` unless it is already on the path; false if it was.
+    #[inline(always)]
+    fn insert(&mut self, point: TurningPoint) -> bool {
+        self.find_or_insert(point).is_none()
+    }
+
+    /// Where `point` already is on the path, or `None` after adding it.
+    #[inline(always)]
+    fn find_or_insert(&mut self, point: TurningPoint) -> Option<usize> {
+        if self.heads.is_empty() {
+            self.heads = vec![NO_POINT; PATH_BUCKETS];
+        }
+        let bucket = point.bucket();
+        let mut at = self.heads[bucket];
+        while at != NO_POINT {
+            let (other, previous) = self.points[at as usize];
+            if other == point {
+                return Some(at as usize);
+            }
+            at = previous;
+        }
+        self.points.push((point, self.heads[bucket]));
+        self.heads[bucket] = (self.points.len() - 1) as u32;
+        None
+    }
+
+    fn truncate(&mut self, len: usize) {
+        while self.points.len() > len {
+            let (point, previous) = self.points.pop().expect("longer than len");
+            self.heads[point.bucket()] = previous;
+        }
+    }
+}
+
+/// Reusable buffers for move generation (optional captures explore a tree of choices).
+#[derive(Debug)]
+pub struct MoveGen {
+    path: TurningPath,
+    pending: Vec<PendingPass>,
+    choices: Vec<bool>,
+    distinct: distinct::DistinctSearch,
+    /// Most turning points the distinct-move search explores from one pit.
+    point_limit: usize,
+    /// Whether the limit binds before the pit has a move too.
+    strict_limit: bool,
+    /// Whether the last generation left turning points unexplored.
+    truncated: bool,
+    /// Laps the sequence generator may still sow before it gives up (see
+    /// `distinct::SMALL_LISTING_LAPS`), and whether it did.
+    lap_budget: u64,
+    over_budget: bool,
+    /// Laps a distinct listing may spend listing a pit's sequences before it searches
+    /// breadth first instead.
+    small_listing_laps: u64,
+}
+
+impl Default for MoveGen {
+    fn default() -> Self {
+        MoveGen {
+            path: TurningPath::default(),
+            pending: Vec::new(),
+            choices: Vec::new(),
+            distinct: distinct::DistinctSearch::default(),
+            point_limit: usize::MAX,
+            strict_limit: false,
+            truncated: false,
+            lap_budget: u64::MAX,
+            over_budget: false,
+            small_listing_laps: distinct::SMALL_LISTING_LAPS,
+        }
+    }
+}
+
+impl MoveGen {
+    /// A generator that lists every move (no point limit).
+    pub fn new() -> MoveGen {
+        MoveGen::default()
+    }
+
+    /// A generator whose distinct-move listings explore at most `points` turning points
+    /// from each pit once the pit has a move, so positions where optional captures open
+    /// a vast number of results cost bounded time and memory. Those listings then hold
+    /// the results of fewest laps (and at least one move from every pit that has one),
+    /// and `truncated` tells when some were left out. Other listings, and
+    /// `has_legal_move`, stay exact.
+    pub fn with_point_limit(points: usize) -> MoveGen {
+        MoveGen {
+            point_limit: points.max(1),
+            ..MoveGen::default()
+        }
+    }
+
+    /// This generator with its point limit binding before a pit has a move too, so
+    /// listing a pit whose moves all loop costs no more than any other: such a pit may
+    /// then list nothing though it has moves, `truncated` saying so. For heuristics such
+    /// as random playouts; `has_legal_move` stays exact.
+    pub fn strict(mut self) -> MoveGen {
+        self.strict_limit = true;
+        self
+    }
+
+    /// This generator with distinct listings that go breadth first at once (or after
+    /// `laps` laps of listing a pit's sequences, the default being 512): for tests and
+    /// benchmarks of the two ways, which list the same positions.
+    pub fn with_small_listing_laps(mut self, laps: u64) -> MoveGen {
+        self.small_listing_laps = laps;
+        self
+    }
+
+    /// Whether the last distinct-move listing left results out (see `with_point_limit`).
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+}
+
+/// How a generated move ended, before its child board is built.
+struct MoveEnd<'a> {
+    pit: u8,
+    choices: &'a [bool],
+    mine: Ring,
+    theirs: Ring,
+    overture: u8,
+    laps: u32,
+    captured: u32,
+}
+
+/// The fixed facts of one move being generated.
+struct MoveFrame<'a> {
+    table: &'a LoopTable,
+    spots: &'a [CaptureSpot; ring::MAX_LANES],
+    pit: usize,
+}
+
+/// Which moves a generator reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Every legal move (every sequence of capture choices).
+    Sequences,
+    /// One move for each distinct position a pit's moves lead to, with its capture
+    /// choices or (cheaper) without.
+    Distinct { with_choices: bool },
+}
+
+/// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
+type Played = Option<(Ring, Ring, u32, u32)>;
+
+impl Variant {
+    /// Compiles validated rules.
+    pub fn new(rules: Rules) -> Result<Variant, RulesError> {
+        rules.validate()?;
+        let geo = Geometry::new(rules.columns);
+        Ok(Variant { rules, geo })
+    }
+
+    /// A preset name or rules-file path.
+    pub fn load(spec: &str) -> Result<Variant, RulesError> {
+        Variant::new(Rules::load(spec)?)
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The rules' name.
+    pub fn name(&self) -> &str {
+        &self.rules.name
+    }
+    /// Columns of the board (W).
+    pub fn columns(&self) -> u8 {
+        self.rules.columns
+    }
+    /// Pits per side (2W).
+    pub fn pits(&self) -> usize {
+        self.rules.pits()
+    }
+
+    /// The start position: South to move, both in overture where the rules have one.
+    pub fn start(&self) -> Board {
+        let overture = if self.rules.overture { 3 } else { 0 };
+        Board::from_parts(self.rules.start, Side::South, overture)
+    }
+
+    /// Parses `ROWS SIDE [OVERTURE]`.
+    pub fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if !(2..=3).contains(&fields.len()) {
+            return Err(NotationError::Position(format!(
+                "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{text}'",
+                fields.len()
+            )));
+        }
+        let rings = notation::parse_rows(fields[0], self.rules.columns)?;
+        let side = notation::parse_side(fields[1])?;
+        let overture = match fields.get(2) {
+            Some(flags) => notation::parse_overture(flags)?,
+            None => 0,
+        };
+        if overture != 0 && !self.rules.overture {
+            return Err(NotationError::Overture(format!(
+                "overture flags '{}' given, but variant '{}' has no overture",
+                fields[2], self.rules.name
+            )));
+        }
+        let board = Board::from_parts(rings, side, overture);
+        self.check_out_of_play(&board)?;
+        Ok(board)
+    }
+
+    /// Seeds in the front pit of the rightmost column while its owner is in overture are
+    /// out of play: no lap reaches that pit and no move may start there.
+    fn check_out_of_play(&self, board: &Board) -> Result<(), NotationError> {
+        for side in Side::BOTH {
+            let seeds = ring::lane(board.ring(side), self.geo.front_right);
+            if board.in_overture(side) && seeds != 0 {
+                return Err(NotationError::Position(format!(
+                    "{side} has {seeds} seed(s) in pit {}, which is out of play during its overture",
+                    self.geo.front_right + 1
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Canonical text of a position: the overture field is written exactly when the
+    /// variant has an overture.
+    pub fn format_position(&self, board: &Board) -> String {
+        let rows = format_rows(&board.rings, self.rules.columns);
+        let side = board.to_move.letter();
+        if self.rules.overture {
+            format!("{rows} {side} {}", format_overture(board.overture))
+        } else {
+            format!("{rows} {side}")
+        }
+    }
+
+    /// Checks a board's invariants: hash, lanes past the board, out-of-play pits,
+    /// overture flags, seed total.
+    pub fn validate(&self, board: &Board) -> Result<(), String> {
+        if board.hash != board.compute_hash() {
+            return Err("hash differs from the recomputed hash".into());
+        }
+        let pits = self.pits();
+        for side in Side::BOTH {
+            if pits < ring::MAX_LANES && board.ring(side) >> (8 * pits) != 0 {
+                return Err(format!("{side} has seeds past pit {pits}"));
+            }
+        }
+        if !self.rules.overture && board.overture != 0 {
+            return Err("overture flags set in a variant without overture".into());
+        }
+        if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
+            return Err("more than 255 seeds".into());
+        }
+        self.check_out_of_play(board)
+            .map_err(|e| e.message().to_string())
+    }
+
+    /// Bit set of the pits (bit `i` = pit `i + 1`) the side to move may start a move
+    /// from: enough seeds, and in the loop or the ng'hana. A candidate's move may still be
+    /// endless, and so not legal.
+    pub fn candidate_pits(&self, board: &Board) -> u32 {
+        self.candidate_pits_for(board, board.to_move)
+    }
+
+    /// `candidate_pits` for `side`, whether or not it is to move.
+    pub fn candidate_pits_for(&self, board: &Board, side: Side) -> u32 {
+        let ring = board.ring(side);
+        let mut allowed = self.geo.all_lanes;
+        if board.in_overture(side) {
+            allowed &= !(1 << self.geo.front_right);
+        }
+        ring::high_bits_to_lane_set(ring::lanes_at_least(ring, self.rules.min_sow)) & allowed
+    }
+
+    /// Whether `side`'s move from `lane` sows round the full loop (out of overture, or
+    /// from the ng'hana, which ends the overture: RULES.md 4), and the overture flags
+    /// after it.
+    fn loop_of_move(&self, board: &Board, side: Side, lane: usize) -> (bool, u8) {
+        let full_loop = !board.in_overture(side) || lane == self.geo.nghana;
+        let mut overture = board.overture;
+        if full_loop {
+            overture &= !(1 << side as u8);
+        }
+        (full_loop, overture)
+    }
+
+    /// The lap tables of the full loop, or of the overture loop.
+    fn loop_table(&self, full_loop: bool) -> &ring::LoopTable {
+        if full_loop {
+            &self.geo.full
+        } else {
+            &self.geo.overture
+        }
+    }
+
+    /// What the first lap from each pit `side` could start a move from would do, were it
+    /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
+    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
+    pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
+        let opp = side.opponent();
+        let protect = self.rules.overture_protects && board.in_overture(opp);
+        let spots = &self.geo.capture[protect as usize];
+        let theirs = board.ring(opp);
+        let mut laps = FirstLaps::default();
+        let mut pits = self.candidate_pits_for(board, side);
+        while pits != 0 {
+            let pit = pits.trailing_zeros() as usize;
+            pits &= pits - 1;
+            let (sown, end) = self.first_lap(board, side, pit);
+            if ring::lane(sown, end) == 1 {
+                laps.ends += 1;
+                continue;
+            }
+            match self.capturable(&spots[end], theirs) {
+                0 => laps.relays += 1,
+                take => {
+                    laps.captures += 1;
+                    laps.capturing |= 1 << pit;
+                    laps.takes[pit] = take.min(255) as u8;
+                    laps.best_capture = laps.best_capture.max(take);
+                }
+            }
+        }
+        laps
+    }
+
+    /// `side`'s ring after the first lap from `pit`, and the lane the lap ends in.
+    #[inline(always)]
+    fn first_lap(&self, board: &Board, side: Side, pit: usize) -> (Ring, usize) {
+        let mine = board.ring(side);
+        let table = self.loop_table(self.loop_of_move(board, side, pit).0);
+        let seeds = ring::lane(mine, pit) as u32;
+        table.sow(ring::clear_lane(mine, pit), pit, seeds)
+    }
+
+    /// Calls `visit` for every legal move, by pit and then with take before pass.
+    pub fn for_each_move(&self, board: &Board, gen: &mut MoveGen, visit: impl FnMut(&MoveOutcome)) {
+        self.for_each_move_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_move`, for the moves starting from the pits in `pits` (a bit set as
+    /// from `candidate_pits`) only.
+    pub fn for_each_move_from(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.visit_outcomes(board, pits, Listing::Sequences, gen, visit);
+    }
+
+    /// Calls `visit` once for each distinct position the moves from each pit lead to,
+    /// with one legal move that reaches it. With forced captures this is every legal
+    /// move. With optional captures it skips the many sequences of choices that lead to
+    /// the same position: a pit with few sequences keeps the first of each position;
+    /// otherwise a breadth-first search over turning points finds each position by its
+    /// move of fewest laps, at a cost in distinct turning points rather than in
+    /// sequences (which can run to tens of millions in Igisoro). Searchers use this.
+    pub fn for_each_distinct_move(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.for_each_distinct_move_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_distinct_move`, for the pits in `pits` only.
+    pub fn for_each_distinct_move_from(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        let listing = Listing::Distinct { with_choices: true };
+        self.visit_outcomes(board, pits, listing, gen, visit);
+    }
+
+    /// Like `for_each_distinct_move`, without the capture choices (`choices` is empty):
+    /// for searchers, which need the positions and name only the moves they report.
+    pub fn for_each_distinct_result(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.for_each_distinct_result_from(board, self.candidate_pits(board), gen, visit);
+    }
+
+    /// Like `for_each_distinct_result`, for the pits in `pits` only.
+    pub fn for_each_distinct_result_from(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome),
+    ) {
+        let listing = Listing::Distinct {
+            with_choices: false,
+        };
+        self.visit_outcomes(board, pits, listing, gen, visit);
+    }
+
+    /// Like `for_each_move`, stopping as soon as `visit` returns false: for callers
+    /// that stream moves out (a position can have millions).
+    pub fn for_each_move_while(
+        &self,
+        board: &Board,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        let pits = self.candidate_pits(board);
+        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
+    }
+
+    /// Like `for_each_move_from`, stopping as soon as `visit` returns false.
+    pub fn for_each_move_from_while(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
+    }
+
+    fn visit_outcomes(
+        &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveOutcome),
+    ) {
+        self.visit_outcomes_while(board, pits, listing, gen, |m| {
+            visit(m);
+            true
+        });
+    }
+
+    fn visit_outcomes_while(
+        &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        let me = board.to_move;
+        let pits = pits & self.candidate_pits(board);
+        self.for_each_result(board, pits, listing, gen, |end| {
+            let rings = rings_of(me, end.mine, end.theirs);
+            visit(&MoveOutcome {
+                pit: end.pit,
+                choices: end.choices,
+                child: Board::from_parts(rings, me.opponent(), end.overture),
+                laps: end.laps,
+                captured: end.captured,
+            })
+        });
+    }
+
+    /// Generates every legal move and reports its rings before a child board (and its
+    /// hash) is built, so counting moves costs no hashing. Stops when `visit` returns
+    /// false.
+    fn for_each_result(
+        &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(&MoveEnd) -> bool,
+    ) {
+        let me = board.to_move;
+        let opp = me.opponent();
+        let protect = self.rules.overture_protects && board.in_overture(opp);
+        let spots = &self.geo.capture[protect as usize];
+        let (mine, theirs) = (board.ring(me), board.ring(opp));
+        gen.truncated = false;
+        let mut lanes = pits;
+        while lanes != 0 {
+            let pit = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let (full_loop, overture) = self.loop_of_move(board, me, pit);
+            let table = self.loop_table(full_loop);
+            let frame = MoveFrame { table, spots, pit };
+            let template = MoveEnd {
+                pit: pit as u8 + 1,
+                choices: &[],
+                mine: 0,
+                theirs: 0,
+                overture,
+                laps: 0,
+                captured: 0,
+            };
+            match self.rules.capture_choice {
+                CaptureChoice::Forced => {
+                    if let Some((mine, theirs, laps, captured)) =
+                        self.play_forced(&frame, mine, theirs)
+                    {
+                        let more = visit(&MoveEnd {
+                            mine,
+                            theirs,
+                            laps,
+                            captured,
+                            ..template
+                        });
+                        if !more {
+                            return;
+                        }
+                    }
+                }
+                CaptureChoice::Optional if matches!(listing, Listing::Distinct { .. }) => {
+                    let with_choices = listing == Listing::Distinct { with_choices: true };
+                    let more = self.play_distinct(
+                        &frame,
+                        (mine, theirs),
+                        gen,
+                        with_choices,
+                        &template,
+                        &mut visit,
+                    );
+                    if !more {
+                        return;
+                    }
+                }
+                CaptureChoice::Optional => {
+                    let more = self.play_optional(
+                        &frame,
+                        (mine, theirs),
+                        0,
+                        gen,
+                        |mine, theirs, choices, laps, captured| {
+                            visit(&MoveEnd {
+                                mine,
+                                theirs,
+                                choices,
+                                laps,
+                                captured,
+                                ..template
+                            })
+                        },
+                    );
+                    if !more {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none).
+    #[inline(always)]
+    fn capturable(&self, spot: &CaptureSpot, theirs: Ring) -> u32 {
+        let mut sum = 0;
+        let mut empty = false;
+        for &l in &spot.lanes[..spot.count as usize] {
+            let seeds = ring::lane(theirs, l as usize) as u32;
+            sum += seeds;
+            empty |= seeds == 0;
+        }
+        match self.rules.capture {
+            CaptureCondition::Any => sum,
+            CaptureCondition::Both if empty => 0,
+            CaptureCondition::Both => sum,
+        }
+    }
+
+    #[inline(always)]
+    fn take_captured(spot: &CaptureSpot, theirs: Ring) -> Ring {
+        let mut rest = theirs;
+        for &l in &spot.lanes[..spot.count as usize] {
+            rest = ring::clear_lane(rest, l as usize);
+        }
+        rest
+    }
+
+    /// The lane captured seeds are sown after, for a capture at `end` by a lap sown
+    /// from `from`.
+    #[inline(always)]
+    fn origin(&self, frame: &MoveFrame, from: usize, end: usize) -> usize {
+        match self.rules.capture_sow_from {
+            SowOrigin::LapStart => from,
+            SowOrigin::CapturePit => end,
+            SowOrigin::TurnStart => frame.pit,
+        }
+    }
+
+    /// Plays a move with forced captures. A repeated turning point means the move can
+    /// never end; Brent's cycle check finds it with O(1) memory. Either way an endless
+    /// move would pass `max_laps`, so the check only makes the answer come sooner.
+    fn play_forced(&self, frame: &MoveFrame, mine: Ring, theirs: Ring) -> Played {
+        let max_laps = self.rules.max_laps;
+        let mut mine = mine;
+        let mut theirs = theirs;
+        let mut seeds = ring::lane(mine, frame.pit) as u32;
+        mine = ring::clear_lane(mine, frame.pit);
+        let mut from = frame.pit;
+        let (mut laps, mut captured) = (0u32, 0u32);
+        let mut saved: Option<TurningPoint> = None;
+        let (mut power, mut steps) = (1u32, 0u32);
+        loop {
+            laps += 1;
+            if laps > max_laps {
+                return None;
+            }
+            let (sown, end) = frame.table.sow(mine, from, seeds);
+            mine = sown;
+            let here = ring::lane(mine, end) as u32;
+            if here == 1 {
+                return Some((mine, theirs, laps, captured));
+            }
+            let origin = self.origin(frame, from, end);
+            let point = TurningPoint {
+                mine,
+                theirs,
+                end: end as u8,
+                origin: origin as u8,
+            };
+            if saved == Some(point) {
+                return None;
+            }
+            steps += 1;
+            if steps == power {
+                saved = Some(point);
+                power *= 2;
+                steps = 0;
+            }
+            let spot = &frame.spots[end];
+            let take = self.capturable(spot, theirs);
+            if take > 0 {
+                theirs = Self::take_captured(spot, theirs);
+                captured += take;
+                if self.rules.capture_ends_move {
+                    laps += 1;
+                    if laps > max_laps {
+                        return None;
+                    }
+                    mine = frame.table.sow(mine, origin, take).0;
+                    return Some((mine, theirs, laps, captured));
+                }
+                from = origin;
+                seeds = take;
+            } else {
+                mine = ring::clear_lane(mine, end);
+                from = end;
+                seeds = here;
+            }
+        }
+    }
+
+    /// Explores every sequence of take/pass choices of a move with optional captures,
+    /// depth first with take before pass. A sequence that returns to a turning point on
+    /// its own path, or passes `max_laps`, is not a move. Returns false when `visit`
+    /// asked to stop.
+    ///
+    /// With `unchecked_laps` above 0 the first laps of each sequence are not checked for
+    /// a return (each check hashes the point), for callers that want only the positions
+    /// moves reach: a sequence that came back to a point ends where the same sequence
+    /// without the loop ends (a loop takes nothing: a take leaves the opponent fewer
+    /// seeds for good), and that one is explored too, so the positions visited are
+    /// those of the legal moves; the loop repeats its points past `unchecked_laps`,
+    /// where it is caught.
+    fn play_optional(
+        &self,
+        frame: &MoveFrame,
+        (mine, theirs): (Ring, Ring),
+        unchecked_laps: u32,
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32) -> bool,
+    ) -> bool {
+        let max_laps = self.rules.max_laps;
+        gen.path.truncate(0);
+        gen.pending.clear();
+        gen.choices.clear();
+        let mut state = LapState {
+            mine: ring::clear_lane(mine, frame.pit),
+            theirs,
+            from: frame.pit,
+            seeds: ring::lane(mine, frame.pit) as u32,
+            laps: 0,
+            captured: 0,
+        };
+        loop {
+            // 1. Sow laps until the move ends, dies, or meets a capture opportunity.
+            let finished = loop {
+                state.laps += 1;
+                if state.laps > max_laps {
+                    break false;
+                }
+                gen.lap_budget -= 1;
+                if gen.lap_budget == 0 {
+                    gen.over_budget = true;
+                    return true;
+                }
+                let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
+                state.mine = sown;
+                if ring::lane(state.mine, end) == 1 {
+                    break true;
+                }
+                let origin = self.origin(frame, state.from, end);
+                let point = TurningPoint {
+                    mine: state.mine,
+                    theirs: state.theirs,
+                    end: end as u8,
+                    origin: origin as u8,
+                };
+                if state.laps > unchecked_laps && !gen.path.insert(point) {
+                    break false;
+                }
+                let spot = &frame.spots[end];
+                let take = self.capturable(spot, state.theirs);
+                if take > 0 {
+                    // 2. Take now; remember the pass for later.
+                    gen.pending.push(PendingPass {
+                        state,
+                        end,
+                        path_len: gen.path.len(),
+                        choices_len: gen.choices.len(),
+                    });
+                    gen.choices.push(true);
+                    state.theirs = Self::take_captured(spot, state.theirs);
+                    state.captured += take;
+                    if self.rules.capture_ends_move {
+                        state.laps += 1;
+                        if state.laps > max_laps {
+                            break false;
+                        }
+                        state.mine = frame.table.sow(state.mine, origin, take).0;
+                        break true;
+                    }
+                    state.from = origin;
+                    state.seeds = take;
+                } else {
+                    state = Self::relay(state, end);
+                }
+            };
+            if finished
+                && !visit(
+                    state.mine,
+                    state.theirs,
+                    &gen.choices,
+                    state.laps,
+                    state.captured,
+                )
+            {
+                return false;
+            }
+            // 3. Backtrack to the latest pass not yet explored.
+            let Some(pass) = gen.pending.pop() else {
+                return true;
+            };
+            gen.path.truncate(pass.path_len);
+            gen.choices.truncate(pass.choices_len);
+            gen.choices.push(false);
+            state = Self::relay(pass.state, pass.end);
+        }
+    }
+
+    /// The state after picking up the pit where a lap ended, for a relay lap.
+    #[inline(always)]
+    fn relay(state: LapState, end: usize) -> LapState {
+        LapState {
+            seeds: ring::lane(state.mine, end) as u32,
+            mine: ring::clear_lane(state.mine, end),
+            from: end,
+            ..state
+        }
+    }
+
+    /// Every legal move with its result, by pit and then with take before pass.
+    pub fn legal_moves(&self, board: &Board) -> Vec<LegalMove> {
+        let mut moves = Vec::new();
+        self.for_each_move(board, &mut MoveGen::new(), |m| {
+            moves.push(m.to_legal_move())
+        });
+        moves
+    }
+
+    /// One legal move for each distinct position a pit's moves lead to (see
+    /// `for_each_distinct_move`), exact: no point limit.
+    pub fn distinct_moves(&self, board: &Board) -> Vec<LegalMove> {
+        self.distinct_moves_with(board, &mut MoveGen::new())
+    }
+
+    /// Like `distinct_moves`, listed by `gen` (whose point limit, if any, applies; its
+    /// `truncated` says whether moves were left out).
+    pub fn distinct_moves_with(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
+        let mut moves = Vec::new();
+        self.for_each_distinct_move(board, gen, |m| moves.push(m.to_legal_move()));
+        moves
+    }
+
+    /// Appends the positions the legal moves lead to.
+    pub fn children(&self, board: &Board, gen: &mut MoveGen, out: &mut Vec<Board>) {
+        self.for_each_move(board, gen, |m| out.push(m.child));
+    }
+
+    /// Number of legal moves, counting no further than `most` (optional captures can
+    /// make tens of millions).
+    pub fn count_moves_up_to(&self, board: &Board, gen: &mut MoveGen, most: u64) -> u64 {
+        let mut count = 0;
+        let pits = self.candidate_pits(board);
+        self.for_each_result(board, pits, Listing::Sequences, gen, |_| {
+            count += 1;
+            count < most
+        });
+        count
+    }
+
+    /// Number of legal moves.
+    pub fn count_moves(&self, board: &Board, gen: &mut MoveGen) -> u64 {
+        let mut count = 0;
+        let pits = self.candidate_pits(board);
+        self.for_each_result(board, pits, Listing::Sequences, gen, |_| {
+            count += 1;
+            true
+        });
+        count
+    }
+
+    /// Whether the side to move has a legal move; stops at the first one found.
+    pub fn has_legal_move(&self, board: &Board, gen: &mut MoveGen) -> bool {
+        let mut found = false;
+        let pits = self.candidate_pits(board);
+        // A first lap that ends in an empty pit ends a legal move: most positions have
+        // one, found without listing any pit's moves.
+        let mut lanes = pits;
+        while lanes != 0 {
+            let pit = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let (sown, end) = self.first_lap(board, board.to_move, pit);
+            if ring::lane(sown, end) == 1 {
+                return true;
+            }
+        }
+        // Exact whatever the generator's limit: the game's end depends on it.
+        let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
+        let listing = Listing::Distinct {
+            with_choices: false,
+        };
+        self.for_each_result(board, pits, listing, gen, |_| {
+            found = true;
+            false
+        });
+        gen.point_limit = limit;
+        gen.truncated = false;
+        found
+    }
+
+    /// One legal move from each pit that has one, by pit (exact, whatever the
+    /// generator's limit): a searcher that walks a pit's choices itself starts from these.
+    pub fn first_move_of_each_pit(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
+        let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
+        let listing = Listing::Distinct { with_choices: true };
+        let mut firsts = Vec::new();
+        let mut pits = self.candidate_pits(board);
+        while pits != 0 {
+            let lane = pits.trailing_zeros();
+            pits &= pits - 1;
+            self.visit_outcomes_while(board, 1 << lane, listing, gen, |m| {
+                firsts.push(m.to_legal_move());
+                false
+            });
+        }
+        gen.point_limit = limit;
+        gen.truncated = false;
+        firsts
+    }
+
+    /// The winner if the side to move has no legal move (RULES.md 3.6), else `None`.
+    pub fn winner(&self, board: &Board) -> Option<Side> {
+        let any = self.has_legal_move(board, &mut MoveGen::new());
+        (!any).then(|| board.to_move.opponent())
+    }
+
+    /// Reads a move in these rules' notation (take/pass letters where captures are
+    /// optional), without checking that it is legal anywhere.
+    pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        Move::parse(text, self.rules.columns, optional)
+    }
+
+    /// Parses and plays one move; the error lists the legal moves (one for each distinct
+    /// result where capture choices make many).
+    pub fn play_text(&self, board: &Board, text: &str) -> Result<LegalMove, NotationError> {
+        let mv = self.parse_move(text)?;
+        if let Some(found) = self.play_move(board, &mv) {
+            return Ok(found);
+        }
+        let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
+        let moves = self.distinct_moves_with(board, &mut gen);
+        if let Some(hint) = missing_choices(&mv, &moves) {
+            return Err(NotationError::Illegal(format!("move '{text}': {hint}")));
+        }
+        let mut legal: Vec<String> = moves
+            .iter()
+            .take(MOVES_LISTED_IN_ERRORS)
+            .map(|m| m.mv.to_string())
+            .collect();
+        if moves.len() > MOVES_LISTED_IN_ERRORS || gen.truncated() {
+            legal.push("and more".into());
+        }
+        let legal = if legal.is_empty() {
+            "none, the game is over".to_string()
+        } else {
+            legal.join(" ")
+        };
+        let label = if moves.iter().any(|m| !m.mv.choices.is_empty()) {
+            "legal moves, one for each resulting position"
+        } else {
+            "legal moves"
+        };
+        Err(NotationError::Illegal(format!(
+            "move '{text}' is not legal here ({label}: {legal})"
+        )))
+    }
+
+    /// The legal move `mv`, or `None` if it is not legal here. Plays only that move's
+    /// choices, so it costs one move however many sequences the position has.
+    pub fn play_move(&self, board: &Board, mv: &Move) -> Option<LegalMove> {
+        let pit = mv
+            .pit
+            .checked_sub(1)
+            .filter(|&p| (p as usize) < self.pits())?;
+        if self.candidate_pits(board) & (1 << pit) == 0 {
+            return None;
+        }
+        match self.rules.capture_choice {
+            CaptureChoice::Optional => {
+                let MoveStep::End {
+                    child,
+                    laps,
+                    captured,
+                } = self.walk_choices(board, mv, &mut MoveWalk::new())?
+                else {
+                    return None;
+                };
+                Some(LegalMove {
+                    mv: mv.clone(),
+                    child,
+                    laps,
+                    captured,
+                })
+            }
+            CaptureChoice::Forced if mv.choices.is_empty() => {
+                let mut found = None;
+                let listing = Listing::Sequences;
+                self.visit_outcomes_while(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
+                    found = Some(m.to_legal_move());
+                    false
+                });
+                found
+            }
+            CaptureChoice::Forced => None,
+        }
+    }
+}
+
+/// When `mv` is the start of legal moves that make more capture choices, what to type:
+/// "pit 3 needs a choice: 3x or 3p".
+fn missing_choices(mv: &Move, legal: &[LegalMove]) -> Option<String> {
+    let mut longer: Vec<String> = legal
+        .iter()
+        .filter(|m| m.mv.pit == mv.pit && m.mv.choices.starts_with(&mv.choices))
+        .filter(|m| m.mv.choices.len() > mv.choices.len())
+        .map(|m| m.mv.to_string())
+        .collect();
+    if longer.is_empty() {
+        return None;
+    }
+    longer.truncate(MOVES_LISTED_IN_ERRORS);
+    let listed = match longer.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [] => unreachable!("checked above"),
+    };
+    let what = if mv.choices.is_empty() {
+        "a choice"
+    } else {
+        "more choices"
+    };
+    Some(format!("pit {} needs {what}: {listed}", mv.pit))
+}
+
+/// Most legal moves an illegal-move error lists.
+const MOVES_LISTED_IN_ERRORS: usize = 60;
+/// Turning points explored from each pit to list them (an exact list can take seconds).
+const ERROR_LISTING_POINTS: usize = 4096;
+
+/// A board with a history, for make/unmake along a game or a search path.
+#[derive(Clone, Debug)]
+pub struct Position<'v> {
+    variant: &'v Variant,
+    board: Board,
+    stack: Vec<Board>,
+}
+
+impl<'v> Position<'v> {
+    /// A position at `board` with nothing to unmake.
+    pub fn new(variant: &'v Variant, board: Board) -> Position<'v> {
+        Position {
+            variant,
+            board,
+            stack: Vec::new(),
+        }
+    }
+    /// The variant.
+    pub fn variant(&self) -> &'v Variant {
+        self.variant
+    }
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    /// Plies made and not unmade.
+    pub fn ply(&self) -> usize {
+        self.stack.len()
+    }
+    /// Makes a move given by the position it leads to (from the generator).
+    pub fn make(&mut self, child: Board) {
+        self.stack.push(self.board);
+        self.board = child;
+    }
+    /// Parses and makes a move.
+    pub fn play_text(&mut self, text: &str) -> Result<LegalMove, NotationError> {
+        let played = self.variant.play_text(&self.board, text)?;
+        self.make(played.child);
+        Ok(played)
+    }
+    /// Restores the position before the last make; false if nothing to unmake.
+    pub fn unmake(&mut self) -> bool {
+        match self.stack.pop() {
+            Some(previous) => {
+                self.board = previous;
+                true
+            }
+            None => false,
+        }
+    }
+}

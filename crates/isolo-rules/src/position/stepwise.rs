@@ -1,0 +1,463 @@
+//! Moves with optional captures played one take/pass choice at a time, for searchers
+//! that make each choice a ply of its own: no list of a position's moves is built, so
+//! none is cut short however many sequences the choices open, and a searcher can prune
+//! among a pit's sequences as among its pits.
+//!
+//! A walk starts a move from a pit (`Variant::begin_move`), sows up to the next capture
+//! opportunity, and stops there with a `ChoicePoint`; `Variant::continue_move` takes or
+//! passes and sows on. The walk keeps the move's path of turning points, so a sequence
+//! that comes back to one (RULES.md 3.5) dies, naming the point it came back to; that is
+//! what a searcher needs to know before it may store a choice point's value apart from
+//! the path that led there. Walking every branch take first gives exactly the moves of
+//! `Variant::legal_moves`, in its order.
+
+use super::{Board, LapState, MoveFrame, TurningPath, TurningPoint, Variant};
+use crate::ring;
+use crate::{CaptureChoice, Move, Side};
+
+/// A move stopped at a capture opportunity: the mover's next choice is take or pass.
+#[derive(Clone, Copy, Debug)]
+pub struct ChoicePoint {
+    /// After the lap that ended at `end`, before the choice.
+    state: LapState,
+    end: u8,
+    origin: u8,
+    /// The chosen pit's lane.
+    pit: u8,
+    /// Overture flags after the move.
+    overture: u8,
+    /// Whether the mover sows round the full loop (not the overture loop).
+    full_loop: bool,
+    /// Whether the opponent's rightmost column is protected.
+    protected: bool,
+    to_move: Side,
+    /// Seeds a take captures.
+    take: u32,
+    /// This point's place on the move's path of turning points.
+    index: u32,
+}
+
+/// Salt that keeps choice-point keys apart from position hashes.
+const CHOICE_SALT: u64 = 0x6a09_e667_f3bc_c908;
+
+impl ChoicePoint {
+    /// A 64-bit key of everything the rest of the move can depend on (both sides'
+    /// seeds, where the lap ended, where a capture would resow from, the pit the move
+    /// started from, the loop, the side): two points with one key have the same
+    /// continuations, whatever choices led to them.
+    pub fn key(&self) -> u64 {
+        let rings = super::rings_of(self.to_move, self.state.mine, self.state.theirs);
+        let board = Board::from_parts(rings, self.to_move, self.overture);
+        let fields = (self.end as u64)
+            | (self.origin as u64) << 8
+            | (self.pit as u64) << 16
+            | (self.full_loop as u64) << 24
+            | (self.protected as u64) << 25;
+        super::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
+    }
+
+    /// Laps sown so far.
+    pub fn laps(&self) -> u32 {
+        self.state.laps
+    }
+
+    /// Seeds captured so far.
+    pub fn captured(&self) -> u32 {
+        self.state.captured
+    }
+
+    /// Seeds a take would capture.
+    pub fn capturable(&self) -> u32 {
+        self.take
+    }
+
+    /// The chosen pit (1-based).
+    pub fn pit(&self) -> u8 {
+        self.pit + 1
+    }
+
+    /// This point's place on the move's path of turning points (0 = the first).
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+}
+
+/// Where a walk stands after sowing up to the next choice.
+#[derive(Clone, Copy, Debug)]
+pub enum MoveStep {
+    /// The move ended here.
+    End {
+        /// The position it leads to.
+        child: Board,
+        /// Laps sown.
+        laps: u32,
+        /// Seeds captured.
+        captured: u32,
+    },
+    /// A take/pass choice comes next.
+    Choice(ChoicePoint),
+    /// No legal move goes this way.
+    Dead {
+        /// The place on the path of the turning point the sequence came back to, or
+        /// `None` if it would pass `max_laps` laps.
+        repeated: Option<usize>,
+    },
+}
+
+/// The path of turning points of a move being walked; reused from move to move.
+#[derive(Debug, Default)]
+pub struct MoveWalk {
+    path: TurningPath,
+}
+
+impl MoveWalk {
+    /// A walk with empty buffers.
+    pub fn new() -> MoveWalk {
+        MoveWalk::default()
+    }
+}
+
+impl Variant {
+    /// Starts the move from `pit` (1-based; a pit `candidate_pits` allows) under optional
+    /// captures, sowing up to its first choice or its end.
+    pub fn begin_move(&self, board: &Board, pit: u8, walk: &mut MoveWalk) -> MoveStep {
+        debug_assert_eq!(self.rules.capture_choice, CaptureChoice::Optional);
+        let lane = (pit - 1) as usize;
+        debug_assert!(self.candidate_pits(board) & (1 << lane) != 0);
+        let me = board.to_move;
+        let opp = me.opponent();
+        let (full_loop, overture) = self.loop_of_move(board, me, lane);
+        let protected = self.rules.overture_protects && board.in_overture(opp);
+        let mine = board.ring(me);
+        let state = LapState {
+            mine: ring::clear_lane(mine, lane),
+            theirs: board.ring(opp),
+            from: lane,
+            seeds: ring::lane(mine, lane) as u32,
+            laps: 0,
+            captured: 0,
+        };
+        let point = ChoicePoint {
+            state,
+            end: 0,
+            origin: 0,
+            pit: lane as u8,
+            overture,
+            full_loop,
+            protected,
+            to_move: me,
+            take: 0,
+            index: 0,
+        };
+        walk.path.truncate(0);
+        self.sow_to_choice(&point, state, walk)
+    }
+
+    /// Takes (`take`) or passes at `point` and sows on to the next choice or the end.
+    /// Forgets the path walked past `point`, so a point's two branches can be walked one
+    /// after the other.
+    pub fn continue_move(&self, point: &ChoicePoint, take: bool, walk: &mut MoveWalk) -> MoveStep {
+        walk.path.truncate(point.index as usize + 1);
+        let end = point.end as usize;
+        let mut state = point.state;
+        if !take {
+            return self.sow_to_choice(point, Self::relay(state, end), walk);
+        }
+        let spot = &self.geo.capture[point.protected as usize][end];
+        state.theirs = Self::take_captured(spot, state.theirs);
+        state.captured += point.take;
+        if self.rules.capture_ends_move {
+            state.laps += 1;
+            if state.laps > self.rules.max_laps {
+                return MoveStep::Dead { repeated: None };
+            }
+            state.mine = self
+                .loop_table(point.full_loop)
+                .sow(state.mine, point.origin as usize, point.take)
+                .0;
+            return self.ended(point, state);
+        }
+        state.from = point.origin as usize;
+        state.seeds = point.take;
+        self.sow_to_choice(point, state, walk)
+    }
+
+    /// Plays `mv`'s pit and then its choices, one for each capture opportunity met:
+    /// where the walk stands once they are used up (`End` only if the move ends right
+    /// there), or `None` if the move ends or dies before they are.
+    pub fn walk_choices(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
+        let mut step = self.begin_move(board, mv.pit, walk);
+        for &take in &mv.choices {
+            let MoveStep::Choice(point) = step else {
+                return None;
+            };
+            step = self.continue_move(&point, take, walk);
+        }
+        Some(step)
+    }
+
+    fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
+        let rings = super::rings_of(point.to_move, state.mine, state.theirs);
+        MoveStep::End {
+            child: Board::from_parts(rings, point.to_move.opponent(), point.overture),
+            laps: state.laps,
+            captured: state.captured,
+        }
+    }
+
+    /// Sows laps from `state` (relays as they come) until the move ends, dies or meets a
+    /// capture opportunity. `move_of` gives the move's fixed facts.
+    fn sow_to_choice(
+        &self,
+        move_of: &ChoicePoint,
+        mut state: LapState,
+        walk: &mut MoveWalk,
+    ) -> MoveStep {
+        let frame = MoveFrame {
+            table: self.loop_table(move_of.full_loop),
+            spots: &self.geo.capture[move_of.protected as usize],
+            pit: move_of.pit as usize,
+        };
+        loop {
+            state.laps += 1;
+            if state.laps > self.rules.max_laps {
+                return MoveStep::Dead { repeated: None };
+            }
+            let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
+            state.mine = sown;
+            if ring::lane(state.mine, end) == 1 {
+                return self.ended(move_of, state);
+            }
+            let origin = self.origin(&frame, state.from, end);
+            let point = TurningPoint {
+                mine: state.mine,
+                theirs: state.theirs,
+                end: end as u8,
+                origin: origin as u8,
+            };
+            if let Some(at) = walk.path.find_or_insert(point) {
+                return MoveStep::Dead { repeated: Some(at) };
+            }
+            let take = self.capturable(&frame.spots[end], state.theirs);
+            if take > 0 {
+                return MoveStep::Choice(ChoicePoint {
+                    state,
+                    end: end as u8,
+                    origin: origin as u8,
+                    take,
+                    index: (walk.path.len() - 1) as u32,
+                    ..*move_of
+                });
+            }
+            state = Self::relay(state, end);
+        }
+    }
+}
+
+/// What a search for one completion of a move found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// The first legal completion, take before pass: its further choices and result.
+    Found(Vec<bool>, Board),
+    /// No legal move continues from the point.
+    None,
+    /// The search gave up after its budget of steps.
+    Unknown,
+}
+
+impl Variant {
+    /// The first legal completion of the move at `point`, take before pass, trying at
+    /// most `budget` choices: a quick check that a choice point leads somewhere (nearly
+    /// always the first sequence tried ends the move).
+    pub fn first_completion(
+        &self,
+        point: &ChoicePoint,
+        walk: &mut MoveWalk,
+        budget: usize,
+    ) -> Completion {
+        let mut choices = Vec::new();
+        let mut tried = 0;
+        match self.complete_from(point, walk, &mut choices, &mut tried, budget) {
+            Some(Some(child)) => Completion::Found(choices, child),
+            Some(None) => Completion::None,
+            None => Completion::Unknown,
+        }
+    }
+
+    /// Depth first below `point`: `Some(Some(child))` when a completion is found (its
+    /// choices in `choices`), `Some(None)` when there is none, `None` past the budget.
+    fn complete_from(
+        &self,
+        point: &ChoicePoint,
+        walk: &mut MoveWalk,
+        choices: &mut Vec<bool>,
+        tried: &mut usize,
+        budget: usize,
+    ) -> Option<Option<Board>> {
+        for take in [true, false] {
+            *tried += 1;
+            if *tried > budget {
+                return None;
+            }
+            choices.push(take);
+            match self.continue_move(point, take, walk) {
+                MoveStep::End { child, .. } => return Some(Some(child)),
+                MoveStep::Dead { .. } => {}
+                MoveStep::Choice(next) => {
+                    if let Some(child) = self.complete_from(&next, walk, choices, tried, budget)? {
+                        return Some(Some(child));
+                    }
+                }
+            }
+            choices.pop();
+        }
+        Some(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LegalMove, Move};
+
+    /// Every move by walking every branch, take first.
+    fn walk_all(v: &Variant, board: &Board) -> Vec<LegalMove> {
+        fn branch(
+            v: &Variant,
+            step: MoveStep,
+            mv: &mut Move,
+            walk: &mut MoveWalk,
+            out: &mut Vec<LegalMove>,
+        ) {
+            match step {
+                MoveStep::End {
+                    child,
+                    laps,
+                    captured,
+                } => out.push(LegalMove {
+                    mv: mv.clone(),
+                    child,
+                    laps,
+                    captured,
+                }),
+                MoveStep::Dead { .. } => {}
+                MoveStep::Choice(point) => {
+                    for take in [true, false] {
+                        mv.choices.push(take);
+                        let next = v.continue_move(&point, take, walk);
+                        branch(v, next, mv, walk, out);
+                        mv.choices.pop();
+                    }
+                }
+            }
+        }
+        let mut walk = MoveWalk::new();
+        let mut out = Vec::new();
+        let mut pits = v.candidate_pits(board);
+        while pits != 0 {
+            let pit = pits.trailing_zeros() as u8 + 1;
+            pits &= pits - 1;
+            let mut mv = Move {
+                pit,
+                choices: Vec::new(),
+            };
+            let step = v.begin_move(board, pit, &mut walk);
+            branch(v, step, &mut mv, &mut walk, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn walking_every_choice_gives_the_legal_moves_in_order() {
+        for spec in ["igisoro", "isolo-women"] {
+            let mut rules = crate::Rules::load(spec).unwrap();
+            rules.capture_choice = CaptureChoice::Optional;
+            for ends in [false, true] {
+                rules.capture_ends_move = ends;
+                let v = Variant::new(rules.clone()).unwrap();
+                let mut board = v.start();
+                for ply in 0..120 {
+                    let legal = v.legal_moves(&board);
+                    assert_eq!(walk_all(&v, &board), legal, "{spec} ends={ends} ply {ply}");
+                    let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
+                        break;
+                    };
+                    board = next.child;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_completion_is_the_first_legal_move_through_the_point() {
+        let v = Variant::load("igisoro").unwrap();
+        let mut walk = MoveWalk::new();
+        let mut board = v.start();
+        let mut found = 0;
+        for ply in 0..150 {
+            let legal = v.legal_moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            for m in legal.iter().filter(|m| !m.mv.choices.is_empty()) {
+                // The point before the move's first choice.
+                let MoveStep::Choice(point) = v.begin_move(&board, m.mv.pit, &mut walk) else {
+                    panic!("{} starts with a choice", m.mv);
+                };
+                let first = legal
+                    .iter()
+                    .find(|l| l.mv.pit == m.mv.pit && !l.mv.choices.is_empty())
+                    .expect("this move at least");
+                let expected = Completion::Found(first.mv.choices.clone(), first.child);
+                assert_eq!(v.first_completion(&point, &mut walk, usize::MAX), expected);
+                assert_eq!(
+                    v.first_completion(&point, &mut walk, 0),
+                    Completion::Unknown
+                );
+                found += 1;
+            }
+            board = legal[ply * 3 % legal.len()].child;
+        }
+        assert!(found > 20, "{found} moves with choices");
+    }
+
+    #[test]
+    fn choice_keys_are_equal_exactly_when_the_continuations_are() {
+        let v = Variant::load("igisoro").unwrap();
+        let mut walk = MoveWalk::new();
+        let mut seen: std::collections::HashMap<u64, (TurningPoint, u8, Side)> = Default::default();
+        let mut board = v.start();
+        let mut points = 0;
+        for ply in 0..200 {
+            let legal = v.legal_moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            let mut pits = v.candidate_pits(&board);
+            while pits != 0 {
+                let pit = pits.trailing_zeros() as u8 + 1;
+                pits &= pits - 1;
+                let mut step = v.begin_move(&board, pit, &mut walk);
+                // Follow pass, take, pass... through the first few choices.
+                for k in 0..6 {
+                    let MoveStep::Choice(p) = step else { break };
+                    points += 1;
+                    let state = TurningPoint {
+                        mine: p.state.mine,
+                        theirs: p.state.theirs,
+                        end: p.end,
+                        origin: p.origin,
+                    };
+                    let facts = (state, p.pit, p.to_move);
+                    assert_ne!(p.key(), board.hash());
+                    if let Some(other) = seen.insert(p.key(), facts) {
+                        assert_eq!(other, facts, "key collision");
+                    }
+                    step = v.continue_move(&p, k % 2 == 1, &mut walk);
+                }
+            }
+            board = legal[ply * 5 % legal.len()].child;
+        }
+        assert!(points > 100, "{points} choice points");
+    }
+}

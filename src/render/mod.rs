@@ -1,0 +1,5 @@
+//! Pictures for people: the board as SVG (`show --svg`, the web page) and plots
+//! (`compare --plot`).
+
+pub mod plot;
+pub mod svg;
