@@ -3,9 +3,9 @@
 //!
 //! `cargo run --release --example play_match`
 
-use isolo_engine::engine::EngineSpec;
-use isolo_engine::runner::{play_job, PlaySettings, Slot};
-use isolo_engine::schedule::Schedule;
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::runner::{play_job, PlaySettings, Slot};
+use isolo_engine::matches::schedule::Schedule;
 use isolo_engine::stats::{elo_estimate, Pentanomial};
 use isolo_rules::Variant;
 

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 mod render;
+mod server;
 
 use cli::CliResult;
 

@@ -6,11 +6,11 @@ mod common;
 
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
-use isolo_engine::certificate::{
+use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::certificate::{
     check, check_draw, check_proof, Certificate, DrawCertificate, Proof,
 };
-use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
-use isolo_engine::solve::{Prover, Verdict};
+use isolo_engine::prove::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
 use isolo_rules::{Board, Move, MoveGen, Side, Variant};
 
 const HORIZON: u32 = 7;
@@ -124,7 +124,7 @@ fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate()
         nodes: 2_000_000,
         time: None,
         max_depth: 1000,
-        table_entries: (1024 << 20) / isolo_engine::dfpn::BYTES_PER_ENTRY,
+        table_entries: (1024 << 20) / isolo_engine::prove::dfpn::BYTES_PER_ENTRY,
         strategy: true,
         threads: 1,
         interrupt: None,
@@ -186,7 +186,7 @@ fn boys_certificate() -> String {
     String::from_utf8(text).unwrap()
 }
 
-fn check_text(text: &str) -> Result<isolo_engine::certificate::Checked, String> {
+fn check_text(text: &str) -> Result<isolo_engine::prove::certificate::Checked, String> {
     check(&Certificate::read(&mut text.as_bytes())?)
 }
 
@@ -378,7 +378,7 @@ fn solve_writes_certificates_that_check_proof_accepts() {
 /// with draw certificates that check.
 #[test]
 fn retrograde_values_agree_with_brute_force_and_certify() {
-    use isolo_engine::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    use isolo_engine::prove::retrograde::{solve as retro, RetroLimits, RetroVerdict};
     let limits = RetroLimits {
         positions: 30_000,
         time: None,
@@ -448,8 +448,8 @@ fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
 /// exchange; so do its labels by sweeps over the scratch file.
 #[test]
 fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
-    use isolo_engine::retrograde::indexed::{self, IndexedError, IndexedLimits};
-    use isolo_engine::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    use isolo_engine::prove::retrograde::indexed::{self, IndexedError, IndexedLimits};
+    use isolo_engine::prove::retrograde::{solve as retro, RetroLimits, RetroVerdict};
     let limits = RetroLimits {
         positions: 200_000,
         time: None,

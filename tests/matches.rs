@@ -549,7 +549,7 @@ fn the_committed_opening_suites_load() {
     for preset in names {
         let variant = isolo_rules::Variant::load(preset).unwrap();
         let path = format!("{}/openings/{preset}.txt", env!("CARGO_MANIFEST_DIR"));
-        let suite = isolo_engine::openings::load_suite(&variant, &path).unwrap();
+        let suite = isolo_engine::matches::openings::load_suite(&variant, &path).unwrap();
         assert!(suite.len() >= 40, "{preset}: {} positions", suite.len());
     }
 }
@@ -750,7 +750,7 @@ fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
 
 #[test]
 fn records_errors_are_typed() {
-    use isolo_engine::records::{read_records, RecordsError};
+    use isolo_engine::matches::records::{read_records, RecordsError};
     let dir = scratch("typed");
     let path = dir.join("r.jsonl");
     std::fs::write(&path, "{\"game\": 0}\n").unwrap();

@@ -655,7 +655,7 @@ fn every_multipv_line_starts_with_its_move() {
 #[test]
 fn clocked_searches_stop_near_their_target() {
     let igisoro = Variant::load("igisoro").unwrap();
-    let clock = isolo_engine::clock::Clock {
+    let clock = isolo_engine::search::clock::Clock {
         left: std::time::Duration::from_secs(100),
         increment: std::time::Duration::ZERO,
     };

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{known_within, small_positions, Known};
-use isolo_engine::solve::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{Prover, Verdict};
 use isolo_rules::Variant;
 
 const HORIZON: u32 = 7;
@@ -303,7 +303,7 @@ fn results_page_for_one_preset() {
 /// (nearly) every one minimax finds.
 #[test]
 fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
-    use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::prove::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let limits = DfpnLimits {
         nodes: 200_000,
         time: None,
@@ -579,7 +579,7 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
 /// root.
 #[test]
 fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
-    use isolo_engine::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::prove::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
     let igisoro = Variant::load("igisoro").unwrap();
     let board = igisoro
         .parse_position("0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,1,0,0,0,0 S")

@@ -3,9 +3,9 @@
 //! greedy mover, 100 games a pairing with colours alternated, on every preset
 //! (`PRESETS=a,b`, `GAMES=N` and `TC=BASE+INC` change them).
 
-use isolo_engine::clock::TimeControl;
-use isolo_engine::engine::EngineSpec;
-use isolo_engine::game::{play_game, TimeControls, DEFAULT_MAX_PLIES};
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::game_loop::{play_game, TimeControls, DEFAULT_MAX_PLIES};
+use isolo_engine::search::clock::TimeControl;
 use isolo_rules::{Side, Variant};
 
 /// The searcher's clock (`TC=BASE+INC` overrides).

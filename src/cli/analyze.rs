@@ -4,11 +4,11 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
-use isolo_engine::engine::{EngineSpec, SpecError};
+use isolo_engine::matches::engine::{EngineSpec, SpecError};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_rules::{Board, Move, Variant};
 
-pub use isolo_engine::engine::MAX_THREADS;
+pub use isolo_engine::matches::engine::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineKind {
@@ -182,7 +182,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     let spec = engine_of_flags(args)?;
     let limits = match &spec.clock {
         Some(tc) => {
-            let clock = isolo_engine::clock::Clock::start(tc);
+            let clock = isolo_engine::search::clock::Clock::start(tc);
             if !args.json {
                 let budget = clock.budget();
                 eprintln!(

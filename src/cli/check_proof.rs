@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::certificate::{self, Checked, CheckedDraw, CheckedProof, Proof};
+use isolo_engine::prove::certificate::{self, Checked, CheckedDraw, CheckedProof, Proof};
 
 #[derive(Args, Debug)]
 pub struct CheckProofArgs {

@@ -9,16 +9,18 @@ use serde_json::json;
 
 use super::matches::{progress_bar, Notes};
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::compare::records::{CompareHeader, CompareWriter, ComparedGame, VariantEntry};
-use isolo_engine::compare::{
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES;
+use isolo_engine::matches::openings::load_suite;
+use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::matches::schedule::Shard;
+use isolo_engine::research::compare::summaries::{
+    CompareHeader, CompareWriter, ComparedGame, VariantEntry,
+};
+use isolo_engine::research::compare::{
     first_player_test, opening, play_compared, play_in_order, shard_games, Openings, VariantStats,
     VariantTally,
 };
-use isolo_engine::engine::EngineSpec;
-use isolo_engine::game::DEFAULT_MAX_PLIES;
-use isolo_engine::openings::load_suite;
-use isolo_engine::schedule::game_seed;
-use isolo_engine::schedule::Shard;
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
@@ -326,7 +328,7 @@ fn header(
 }
 
 /// Percent with its interval.
-fn pct(p: &isolo_engine::compare::Proportion) -> String {
+fn pct(p: &isolo_engine::research::compare::Proportion) -> String {
     format!(
         "{:.1}% [{:.1}, {:.1}]",
         100.0 * p.rate,
@@ -335,13 +337,13 @@ fn pct(p: &isolo_engine::compare::Proportion) -> String {
     )
 }
 
-fn mean(m: &isolo_engine::compare::Mean) -> String {
+fn mean(m: &isolo_engine::research::compare::Mean) -> String {
     format!("{:.2} [{:.2}, {:.2}]", m.mean, m.ci95[0], m.ci95[1])
 }
 
 fn text(
     stats: &[VariantStats],
-    tests: &[isolo_engine::compare::AdvantageTest],
+    tests: &[isolo_engine::research::compare::AdvantageTest],
     engine: &str,
 ) -> String {
     let mut out = format!("{engine} playing both seats; 95% intervals in brackets\n");
@@ -398,7 +400,7 @@ fn csv(stats: &[VariantStats]) -> String {
         "variant,games,south_win_rate,south_lo,south_hi,north_win_rate,north_lo,north_hi,draw_rate,draw_lo,draw_hi,first_player_win_rate,first_lo,first_hi,plies_mean,plies_lo,plies_hi,plies_median,plies_sd,branching,laps_per_move,endless_share,captured_per_move,end_no_moves,end_repetition,end_ply_limit\n",
     );
     for s in stats {
-        let p = |x: &isolo_engine::compare::Proportion| {
+        let p = |x: &isolo_engine::research::compare::Proportion| {
             format!("{:.6},{:.6},{:.6}", x.rate, x.ci95[0], x.ci95[1])
         };
         out.push_str(&format!(

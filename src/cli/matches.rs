@@ -9,14 +9,14 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::clock::TimeControl;
-use isolo_engine::engine::{EngineKind, EngineSpec};
-use isolo_engine::external::DEFAULT_HANDSHAKE_TIMEOUT;
-use isolo_engine::game::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
-use isolo_engine::openings::load_suite;
-use isolo_engine::records::{self, GameResult, Header, Record};
-use isolo_engine::runner::{self, PlaySettings, RunOutcome};
-use isolo_engine::schedule::{Schedule, Shard};
+use isolo_engine::matches::engine::{EngineKind, EngineSpec};
+use isolo_engine::matches::external::DEFAULT_HANDSHAKE_TIMEOUT;
+use isolo_engine::matches::game_loop::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
+use isolo_engine::matches::openings::load_suite;
+use isolo_engine::matches::records::{self, GameResult, Header, Record};
+use isolo_engine::matches::runner::{self, PlaySettings, RunOutcome};
+use isolo_engine::matches::schedule::{Schedule, Shard};
+use isolo_engine::search::clock::TimeControl;
 use isolo_engine::stats::{elo_estimate, Pentanomial, Sprt};
 use isolo_rules::{Side, Variant};
 
@@ -226,7 +226,7 @@ impl RunArgs {
         }
         for engine in engines {
             if let EngineKind::External(config) = &engine.kind {
-                isolo_engine::external::check_command(config)
+                isolo_engine::matches::external::check_command(config)
                     .map_err(|e| CliError(format!("--engine {}: {e}", engine.label)))?;
             }
         }
@@ -737,8 +737,8 @@ impl MatchSummary<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isolo_engine::game::Termination;
-    use isolo_engine::records::GameResult;
+    use isolo_engine::matches::player::Termination;
+    use isolo_engine::matches::records::GameResult;
     use isolo_rules::Variant;
 
     fn record(game: u64, a_is_south: bool, result: GameResult) -> Record {

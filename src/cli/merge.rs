@@ -14,8 +14,8 @@ use serde_json::json;
 use super::matches::{Forfeits, MatchSummary, Notes, RunningTally};
 use super::tournament::{anchor_index, Crosstable, TournamentSummary};
 use super::{CliError, CliResult};
-use isolo_engine::records::{self, Record, RecordsReader};
-use isolo_engine::schedule::{Schedule, Shard};
+use isolo_engine::matches::records::{self, Record, RecordsReader};
+use isolo_engine::matches::schedule::{Schedule, Shard};
 use isolo_engine::stats::{Sprt, Verdict};
 
 #[derive(Args, Debug)]
@@ -467,9 +467,9 @@ mod merge_compare {
     use super::{check_shard_set, notes, reorder, MergeArgs, MergedFile, ShardId};
     use crate::cli::compare::{report, Outputs};
     use crate::cli::{CliError, CliResult};
-    use isolo_engine::compare::records::{CompareHeader, CompareReader};
-    use isolo_engine::compare::VariantTally;
-    use isolo_engine::schedule::game_seed;
+    use isolo_engine::matches::schedule::game_seed;
+    use isolo_engine::research::compare::summaries::{CompareHeader, CompareReader};
+    use isolo_engine::research::compare::VariantTally;
 
     struct Shard {
         path: String,
@@ -592,7 +592,7 @@ mod merge_compare {
         let mut shards = open_shards(args)?;
         let mut whole = shards[0].reader.header.clone();
         whole.shard = None;
-        let engine = isolo_engine::engine::EngineSpec::parse(&whole.engine)
+        let engine = isolo_engine::matches::engine::EngineSpec::parse(&whole.engine)
             .map_err(|e| CliError(format!("{}: header engine: {e}", shards[0].path)))?;
         let mut out = MergedFile::create(
             &args.out,

@@ -156,7 +156,7 @@ pub fn plural(count: u64, one: &str, many: &str) -> String {
 pub fn shard_option(
     text: Option<&str>,
     has_out: bool,
-) -> Result<Option<isolo_engine::schedule::Shard>, CliError> {
+) -> Result<Option<isolo_engine::matches::schedule::Shard>, CliError> {
     let Some(text) = text else {
         return Ok(None);
     };

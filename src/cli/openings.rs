@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use isolo_engine::openings::{generate_suite_reporting, SuiteRequest};
+use isolo_engine::matches::openings::{generate_suite_reporting, SuiteRequest};
 use isolo_rules::Variant;
 
 /// Random games tried per position wanted, at most.

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_rules::perft::{divide_reporting, perft};
 
-use isolo_engine::engine::MAX_THREADS;
+use isolo_engine::matches::engine::MAX_THREADS;
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;

@@ -7,8 +7,8 @@ use clap::Args;
 use super::{emit, CliError, CliResult, PositionArgs};
 use std::time::Instant;
 
-use isolo_engine::clock::{Clock, TimeControl};
-use isolo_engine::engine::EngineSpec;
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::{searched_moves, Progress};
 use isolo_rules::{Board, Game, Outcome, Side, Variant};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use clap::Args;
 
 use super::{emit, CliError, CliResult};
-use isolo_engine::records::{self, Record, RecordsFile};
+use isolo_engine::matches::records::{self, Record, RecordsFile};
 use isolo_rules::{game::describe, Game, Outcome};
 
 #[derive(Args, Debug)]

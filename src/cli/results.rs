@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::{CliError, CliResult};
-use isolo_engine::compare::{
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::research::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
-use isolo_engine::engine::EngineSpec;
-use isolo_engine::schedule::game_seed;
-use isolo_engine::solve::{Prover, Verdict};
 use isolo_rules::variant::pattern_start;
 use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
 
@@ -38,7 +38,7 @@ pub struct ResultsArgs {
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
     /// Plies after which a compared game is a draw
-    #[arg(long = "game-plies", default_value_t = isolo_engine::game::DEFAULT_MAX_PLIES)]
+    #[arg(long = "game-plies", default_value_t = isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES)]
     pub game_plies: usize,
     /// Time for one reading's games, in milliseconds: no game starts after it (the page
     /// says how many were played)
@@ -335,7 +335,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                 ),
                 Verdict::Unknown => {
                     let s = play_reading(&variant, &engine, args, &pool)?;
-                    let pct = |p: &isolo_engine::compare::Proportion| {
+                    let pct = |p: &isolo_engine::research::compare::Proportion| {
                         format!(
                             "{:.0}% [{:.0}, {:.0}]",
                             100.0 * p.rate,

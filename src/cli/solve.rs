@@ -9,11 +9,11 @@ use serde_json::json;
 
 use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_engine::certificate::{Certificate, CheckedProof, DrawCertificate, Proof};
-use isolo_engine::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
-use isolo_engine::retrograde::{self, RetroLimits, RetroVerdict};
+use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::certificate::{Certificate, CheckedProof, DrawCertificate, Proof};
+use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnVerdict};
+use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_engine::search::Progress;
-use isolo_engine::solve::{Prover, Verdict};
 use isolo_rules::{Board, Move, Side, Variant};
 
 fn plies_text(n: u32) -> String {
@@ -374,7 +374,7 @@ fn solve_ab(
 }
 
 /// Why the alpha-beta prover found nothing.
-fn unknown_text(solution: &isolo_engine::solve::Solution, max_plies: u32) -> String {
+fn unknown_text(solution: &isolo_engine::prove::alphabeta::Solution, max_plies: u32) -> String {
     if solution.depth < max_plies {
         format!(
             "unknown: time ran out at depth {} of {} (no proof that short)\n",
@@ -540,7 +540,7 @@ fn search_digest(variant: &Variant, root: &Root, max_plies: u32) -> String {
         variant.format_position(&root.board),
         history.join(",")
     );
-    isolo_engine::records::fingerprint_of(&text)
+    isolo_engine::matches::records::fingerprint_of(&text)
 }
 
 fn load_state(path: &std::path::Path, digest: &str) -> Result<dfpn::DfpnState, CliError> {
@@ -846,7 +846,8 @@ fn retro_win_holds(variant: &Variant, root: &Root, result: &retrograde::RetroRes
         _ => return true,
     };
     let strategy = result.strategy.clone().unwrap_or_default();
-    isolo_engine::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()
+    isolo_engine::prove::certificate::check(&root.certificate(variant, winner, None, strategy))
+        .is_ok()
 }
 
 /// A certificate as shown: a line of text and the JSON object.
@@ -860,7 +861,7 @@ fn certify_draw(
     path: &std::path::Path,
     variant: &Variant,
     root: &Root,
-    holds: [isolo_engine::retrograde::Holding; 2],
+    holds: [isolo_engine::prove::retrograde::Holding; 2],
 ) -> Result<Certified, CliError> {
     let proof = Proof::Draw(DrawCertificate {
         rules: variant.rules().clone(),

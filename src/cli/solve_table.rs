@@ -10,10 +10,10 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::certificate::{self, Certificate, DrawCertificate};
-use isolo_engine::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
-use isolo_engine::retrograde::{self, RetroLimits, RetroVerdict};
-use isolo_engine::solve::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::certificate::{self, Certificate, DrawCertificate};
+use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
 use isolo_rules::variant::{pattern_start, preset_family};
 use isolo_rules::{Board, Move, Rules, Side, Variant};
 
@@ -375,7 +375,7 @@ fn certify_draw(
     args: &SolveTableArgs,
     variant: &Variant,
     board: &Board,
-    holds: [isolo_engine::retrograde::Holding; 2],
+    holds: [isolo_engine::prove::retrograde::Holding; 2],
     cell: &mut Cell,
 ) -> CliResult {
     if holds[0].len() + holds[1].len() > DRAW_CERTIFICATE_CAP {

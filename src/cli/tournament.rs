@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::matches::{half_points, shard_json, shard_note, Forfeits, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::records::Record;
+use isolo_engine::matches::records::Record;
 use isolo_engine::stats::{ratings, PairResult};
 
 #[derive(Args, Debug)]

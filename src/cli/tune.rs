@@ -1,5 +1,5 @@
 //! `isolo-ai tune`: Texel tuning of the evaluation weights from self-play (see
-//! `isolo_engine::tune`), written as a weights file.
+//! `isolo_engine::research::tune`), written as a weights file.
 
 use clap::Args;
 use serde_json::json;
@@ -7,8 +7,8 @@ use serde_json::json;
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::eval::net::MAX_HIDDEN;
 use isolo_engine::eval::Weights;
-use isolo_engine::openings::load_suite;
-use isolo_engine::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
+use isolo_engine::matches::openings::load_suite;
+use isolo_engine::research::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
@@ -93,10 +93,10 @@ pub fn run(args: &TuneArgs) -> CliResult {
     if args.net > 0 && args.net_epochs == 0 {
         return Err(CliError("--net-epochs: must be at least 1".into()));
     }
-    if args.quiet_plies > isolo_engine::engine::MAX_QUIESCENCE_PLIES {
+    if args.quiet_plies > isolo_engine::matches::engine::MAX_QUIESCENCE_PLIES {
         return Err(CliError(format!(
             "--quiet-plies: must be 0..={}",
-            isolo_engine::engine::MAX_QUIESCENCE_PLIES
+            isolo_engine::matches::engine::MAX_QUIESCENCE_PLIES
         )));
     }
     let threads = match args.threads {
@@ -202,7 +202,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
             report.k,
             report.train_before,
             report.train_after,
-            isolo_engine::tune::VALIDATION_EVERY,
+            isolo_engine::research::tune::VALIDATION_EVERY,
             report.validation_before,
             report.validation_after
         ),

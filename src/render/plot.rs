@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use isolo_engine::compare::{Proportion, VariantStats};
+use isolo_engine::research::compare::{Proportion, VariantStats};
 
 const WIDTH: u32 = 1100;
 /// Top of the win-rate axis: room for the legend above 100%.

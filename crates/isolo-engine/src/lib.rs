@@ -3,39 +3,58 @@
 //! Tanzania) and Igisoro (Rwanda, Burundi), four-row mancala games, over the rules crate
 //! [`isolo_rules`] (which knows nothing of this one).
 //!
-//! - [`eval`] and [`search`]: a bounded evaluation, alpha-beta and MCTS with exact proven
-//!   scores; [`solve`], the exact prover, with [`dfpn`], [`retrograde`] and
-//!   [`certificate`].
-//! - [`engine`]: engine specs (one option parser) and bots; [`game`], [`schedule`],
-//!   [`runner`] and [`records`]: matches, their schedule and their self-contained records;
-//!   [`external`] and [`ugi`]: the protocol, both sides.
-//! - [`stats`], [`compare`], [`tune`], [`openings`].
+//! - [`eval`]: a bounded evaluation (features, tuned weights, a small net).
+//! - [`search`]: alpha-beta and MCTS with exact proven scores, the transposition table,
+//!   clocks and time management.
+//! - [`prove`]: the exact provers (alpha-beta, df-pn, retrograde, indexed retrograde)
+//!   and the certificates that let the rules alone check a result.
+//! - [`matches`](mod@matches): the player seam, engine specs and bots, external engines, the game
+//!   loop, schedules, the runner, records files and opening suites.
+//! - [`ugi`]: the engine side of the protocol; [`stats`]: Elo, SPRT, ratings;
+//!   [`research`]: variant comparison and tuning.
+//!
+//! The main types are re-exported here. Alpha-beta to depth 4 on the boys' game:
 //!
 //! ```
-//! use isolo_engine::search::{alphabeta::AlphaBeta, Limits, SearchRequest, Searcher};
+//! use isolo_engine::{AlphaBeta, AlphaBetaConfig, Limits, SearchRequest, Searcher};
 //! use isolo_rules::{Game, Variant};
+//!
 //! let boys = Variant::load("isolo-boys").unwrap();
-//! let game = Game::new(&boys, boys.start());
-//! # let _ = (&game, std::any::type_name::<AlphaBeta>());
+//! let mut game = Game::new(&boys, boys.start());
+//! game.play_list("7 13").unwrap();
+//! let mut searcher = AlphaBeta::new(AlphaBetaConfig::default()).unwrap();
+//! let request = SearchRequest {
+//!     variant: &boys,
+//!     board: *game.board(),
+//!     history: game.history(),
+//!     limits: Limits { depth: Some(4), ..Limits::default() },
+//!     multipv: 1,
+//!     stop: None,
+//! };
+//! let result = searcher.search(&request, &mut |_| {});
+//! let best = result.best().unwrap();
+//! assert!(boys.legal_moves(game.board()).iter().any(|m| m.mv == best.mv));
 //! ```
 //!
 //! `examples/analyse.rs` searches a position; `examples/play_match.rs` plays a match.
 
-pub mod certificate;
-pub mod clock;
-pub mod compare;
-pub mod dfpn;
-pub mod engine;
 pub mod eval;
-pub mod external;
-pub mod game;
-pub mod openings;
-pub mod records;
-pub mod retrograde;
-pub mod runner;
-pub mod schedule;
+pub mod matches;
+pub mod prove;
+pub mod research;
 pub mod search;
-pub mod solve;
 pub mod stats;
-pub mod tune;
 pub mod ugi;
+
+pub use eval::Weights;
+pub use matches::engine::{Bot, EngineSpec};
+pub use matches::game_loop::{play_game, GameRecord};
+pub use matches::player::{Forfeit, Player, Reply, Termination, Turn};
+pub use matches::schedule::Schedule;
+pub use prove::certificate::{check_proof, Certificate, CheckedProof, Proof};
+pub use search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+pub use search::clock::{Clock, TimeControl};
+pub use search::mcts::{Mcts, MctsConfig};
+pub use search::score::Score;
+pub use search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
+pub use stats::{elo_estimate, EloEstimate, Pentanomial};

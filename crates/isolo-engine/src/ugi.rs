@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::clock::Clock;
-use crate::engine::{
+use crate::eval::Weights;
+use crate::matches::engine::{
     EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_THREADS,
 };
-use crate::eval::Weights;
+use crate::search::clock::Clock;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, Side, Variant};
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use isolo_engine::schedule::game_seed;
+use isolo_engine::matches::schedule::game_seed;
 use isolo_rules::playout::{random_game, RandomGame, RandomMover};
 use isolo_rules::{Variant, PRESETS, READINGS};
 

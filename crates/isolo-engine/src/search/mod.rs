@@ -1,10 +1,11 @@
 //! Searchers: alpha-beta and Monte Carlo tree search, with the types they share: scores
-//! (evaluations and exact proven results), limits and results.
+//! (evaluations and exact proven results), limits and results, the transposition table,
+//! and the [`clock`]s and time management of every built-in engine.
 
 pub mod alphabeta;
+pub mod clock;
 pub mod mcts;
 pub mod score;
-
 pub mod tt;
 
 use std::sync::atomic::AtomicBool;
@@ -40,7 +41,7 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// A target time (a clock's share for this move): the search stops near it once its
     /// best move is settled, runs on towards `time` while it is not, and stops on a
-    /// proven result at once. Set by [`crate::clock::Clock::limits`].
+    /// proven result at once. Set by [`crate::search::clock::Clock::limits`].
     pub soft_time: Option<Duration>,
 }
 

@@ -21,7 +21,7 @@ use tokio_stream::StreamExt;
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::cli::analyze::result_json;
 use crate::render::svg::{board_svg, SvgOptions};
-use isolo_engine::engine::EngineSpec;
+use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::describe;
 use isolo_rules::trace::{trace_move, Step, Trace};
@@ -500,7 +500,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let _permit = permit;
             let stop = AtomicBool::new(false);
             let mut limits = match &spec.clock {
-                Some(tc) => isolo_engine::clock::Clock::start(tc).limits(spec.limits),
+                Some(tc) => isolo_engine::search::clock::Clock::start(tc).limits(spec.limits),
                 None => spec.limits,
             };
             limits.time = Some(limits.time.map_or(hard_cap, |t| t.min(hard_cap)));
@@ -558,7 +558,9 @@ async fn svg(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         .into_response())
 }
 
-fn records_file(state: &AppState) -> Result<&isolo_engine::records::RecordsFile, ApiError> {
+fn records_file(
+    state: &AppState,
+) -> Result<&isolo_engine::matches::records::RecordsFile, ApiError> {
     state.records.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,

@@ -4,16 +4,17 @@
 //! move.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::clock::{Clock, TimeControl};
 use crate::eval::Weights;
-use crate::external::ExternalConfig;
+use crate::matches::external::ExternalConfig;
+use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
+use crate::search::clock::{Clock, TimeControl};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
@@ -33,7 +34,7 @@ pub enum EngineKind {
     AlphaBeta(AlphaBetaConfig),
     /// Monte Carlo tree search with these settings.
     Mcts(MctsConfig),
-    /// A program speaking UGI (see [`crate::external`]).
+    /// A program speaking UGI (see [`crate::matches::external`]).
     External(ExternalConfig),
 }
 
@@ -485,7 +486,7 @@ impl EngineSpec {
 
     /// A bot playing by this spec; `seed` drives its random choices. Fails when the
     /// alpha-beta table cannot be allocated, and for an external engine (which plays
-    /// through [`crate::external`]).
+    /// through [`crate::matches::external`]).
     pub fn bot(&self, seed: u64) -> Result<Bot, BotError> {
         if self.is_external() {
             return Err(BotError::External(self.label.clone()));
@@ -653,6 +654,42 @@ impl Bot {
                 })
             }
             EngineKind::External(_) => unreachable!("external engines make no bot"),
+        }
+    }
+}
+
+impl Player for Bot {
+    fn finds_every_move(&self) -> bool {
+        true
+    }
+
+    fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+        let game = turn.game;
+        let choice = self.choose(
+            game.variant(),
+            game.board(),
+            game.earlier_hashes(),
+            turn.own_clock().as_ref(),
+            &mut |_| {},
+        );
+        if turn.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Ok(None);
+        }
+        let answered = Instant::now();
+        let thought = answered.saturating_duration_since(turn.asked);
+        match choice {
+            Some(c) => Ok(Some(Reply {
+                mv: c.played.mv.clone(),
+                thought,
+                played: Some(c.played),
+                answered: Some(answered),
+            })),
+            // No move (the game loop leaves that search to bots): the rules' verdict stands,
+            // not an interruption, which would end the run.
+            None => Err(Forfeit {
+                reason: Termination::NoMoves,
+                detail: "no legal move".into(),
+            }),
         }
     }
 }

@@ -1,13 +1,5 @@
-//! `isolo-ai serve`: a local web server for one page that plays and analyses in the
-//! browser, and the JSON API it uses (`api`). The page's files are compiled into the
-//! binary (`assets`): no network, no build step.
-//!
-//! Safe by default: it binds 127.0.0.1, reads no file but those named on its command
-//! line, caps each request body, each search's time and the searches running at once,
-//! and answers a bad request with an error, never by stopping.
-
-mod api;
-mod assets;
+//! `isolo-ai serve`: its arguments, and the server's state built from them; the server
+//! itself is [`crate::server`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,11 +9,9 @@ use clap::Args;
 use tokio::sync::Semaphore;
 
 use super::{CliError, CliResult};
-use isolo_engine::records::{self, RecordsFile};
+use crate::server::{api, AppState, Choice};
+use isolo_engine::matches::records;
 use isolo_rules::{Variant, PRESETS, READINGS};
-
-/// Largest request body read, in bytes (a position, a game of moves, a rules file).
-pub const MAX_BODY_BYTES: usize = 256 * 1024;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -48,24 +38,6 @@ pub struct ServeArgs {
     pub max_searches: usize,
     /// Threads of each search
     #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-}
-
-/// A variant the page may choose, by name.
-pub struct Choice {
-    pub name: String,
-    /// `preset`, `reading` or `file`.
-    pub kind: &'static str,
-    pub variant: Variant,
-}
-
-/// What every request may use.
-pub struct AppState {
-    pub choices: Vec<Choice>,
-    pub records: Option<RecordsFile>,
-    pub searches: Arc<Semaphore>,
-    pub max_searches: usize,
-    pub max_time: Duration,
     pub threads: usize,
 }
 

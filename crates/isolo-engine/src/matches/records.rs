@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::EngineSpec;
-use crate::game::Termination;
-use crate::schedule::{Job, Schedule, Shard};
+use crate::matches::engine::EngineSpec;
+use crate::matches::player::Termination;
+use crate::matches::schedule::{Job, Schedule, Shard};
 use isolo_rules::{Board, Move, Rules, Side, Variant};
 
 /// The records format written by this version.
@@ -193,7 +193,7 @@ impl Header {
     /// any engine is on a clock.
     pub fn with_clocks(
         mut self,
-        time_control: Option<&crate::clock::TimeControl>,
+        time_control: Option<&crate::search::clock::TimeControl>,
         margin: Option<std::time::Duration>,
     ) -> Header {
         self.time_control = time_control.map(|t| t.to_string());

@@ -3,7 +3,7 @@
 //! as `position startpos|fen ... moves ...` and a `go` with both clocks (or the engine's
 //! own `movetime`, `depth` or `nodes`), and holds every answer to account: a reply that
 //! is not a legal move, a crash, silence past the clock, or output that is not the
-//! protocol forfeits the game (see [`crate::game::Termination`]).
+//! protocol forfeits the game (see [`crate::matches::player::Termination`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::clock::Clock;
-use crate::game::{Forfeit, Reply, Termination, Turn};
+use crate::matches::player::{Forfeit, Reply, Termination, Turn};
+use crate::search::clock::Clock;
 use crate::search::Limits;
 use isolo_rules::{Move, Side, Variant};
 

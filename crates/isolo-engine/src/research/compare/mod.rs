@@ -2,7 +2,7 @@
 //! statistics with 95% intervals, and a test of whether the first player's advantage
 //! differs between variants.
 
-pub mod records;
+pub mod summaries;
 
 use std::collections::BTreeMap;
 
@@ -10,9 +10,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::engine::BotError;
-use crate::engine::EngineSpec;
-use crate::game::{play_game, TimeControls};
+use crate::matches::engine::BotError;
+use crate::matches::engine::EngineSpec;
+use crate::matches::game_loop::{play_game, TimeControls};
 use crate::search::{move_generator, searched_moves};
 use crate::stats::{normal_cdf, Z95};
 use isolo_rules::EndReason;
@@ -119,8 +119,11 @@ pub fn play_in_order<T: Send>(
 }
 
 /// The games of each variant that `shard` plays: game `i` is shard `i mod N`'s.
-pub fn shard_games(games: u64, shard: Option<crate::schedule::Shard>) -> impl Iterator<Item = u64> {
-    let shard = shard.unwrap_or(crate::schedule::Shard::WHOLE);
+pub fn shard_games(
+    games: u64,
+    shard: Option<crate::matches::schedule::Shard>,
+) -> impl Iterator<Item = u64> {
+    let shard = shard.unwrap_or(crate::matches::schedule::Shard::WHOLE);
     (shard.index..games).step_by(shard.count as usize)
 }
 

@@ -21,7 +21,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::eval::{Evaluator, Features, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
-use crate::schedule::game_seed;
+use crate::matches::schedule::game_seed;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::{Limits, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, MoveGen, Side, Variant};
@@ -139,7 +139,7 @@ fn play_one(
 ) -> GamePlayed {
     let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
     let (start, _) =
-        crate::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
+        crate::matches::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
     let mut game = Game::new(variant, start).with_max_plies(settings.max_plies);
     let mut searcher = AlphaBeta::new(AlphaBetaConfig {
         hash_mb: SELF_PLAY_HASH_MB,

@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::GameSummary;
-use crate::records::{fingerprint_of, read_line, GameResult, FORMAT_VERSION};
-use crate::schedule::Shard;
+use crate::matches::records::{fingerprint_of, read_line, GameResult, FORMAT_VERSION};
+use crate::matches::schedule::Shard;
 use isolo_rules::{EndReason, Side};
 
 /// One compared variant, as the header names it.

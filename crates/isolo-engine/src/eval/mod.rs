@@ -129,19 +129,19 @@ impl Default for Weights {
 const SHIPPED: [(&str, &str); 4] = [
     (
         "isolo-women",
-        include_str!("../../../weights/isolo-women.toml"),
+        include_str!("../../../../weights/isolo-women.toml"),
     ),
     (
         "isolo-boys",
-        include_str!("../../../weights/isolo-boys.toml"),
+        include_str!("../../../../weights/isolo-boys.toml"),
     ),
     (
         "isolo-women-capture-ends",
-        include_str!("../../../weights/isolo-women-capture-ends.toml"),
+        include_str!("../../../../weights/isolo-women-capture-ends.toml"),
     ),
     (
         "isolo-boys-capture-ends",
-        include_str!("../../../weights/isolo-boys-capture-ends.toml"),
+        include_str!("../../../../weights/isolo-boys-capture-ends.toml"),
     ),
 ];
 

@@ -8,14 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::clock::TimeControl;
-use crate::engine::{EngineKind, EngineSpec};
-use crate::external::{ExternalConfig, ExternalEngine, DEFAULT_HANDSHAKE_TIMEOUT};
-use crate::game::{
-    play_game, Forfeit, Player, Reply, Termination, TimeControls, Turn, DEFAULT_TIME_MARGIN,
-};
-use crate::records::{self, GameResult, Record};
-use crate::schedule::{Job, Schedule};
+use crate::matches::engine::{EngineKind, EngineSpec};
+use crate::matches::external::{ExternalConfig, ExternalEngine, DEFAULT_HANDSHAKE_TIMEOUT};
+use crate::matches::game_loop::{play_game, TimeControls, DEFAULT_TIME_MARGIN};
+use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
+use crate::matches::records::{self, GameResult, Record};
+use crate::matches::schedule::{Job, Schedule};
+use crate::search::clock::TimeControl;
 use crate::search::Limits;
 use isolo_rules::Variant;
 
@@ -62,7 +61,7 @@ pub struct Slot {
     id: usize,
     running: Vec<Option<ExternalEngine>>,
     /// Bots without search state (random, greedy), kept for the next game and reseeded.
-    bots: Vec<Option<crate::engine::Bot>>,
+    bots: Vec<Option<crate::matches::engine::Bot>>,
 }
 
 impl Slot {
@@ -130,7 +129,7 @@ impl Player for ExternalPlayer<'_> {
 
 /// One side of a game: an in-process bot or an external engine from the slot.
 enum Seat<'a> {
-    Bot(Box<crate::engine::Bot>),
+    Bot(Box<crate::matches::engine::Bot>),
     External(ExternalPlayer<'a>),
 }
 

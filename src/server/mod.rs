@@ -1,0 +1,39 @@
+//! The web server of `isolo-ai serve`: one page that plays and analyses in the browser,
+//! and the JSON API it uses ([`api`]). The page's files are compiled into the binary
+//! ([`assets`]): no network, no build step.
+//!
+//! Safe by default: it binds 127.0.0.1, reads no file but those named on its command
+//! line, caps each request body, each search's time and the searches running at once,
+//! and answers a bad request with an error, never by stopping.
+
+pub mod api;
+pub mod assets;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use isolo_engine::matches::records::RecordsFile;
+use isolo_rules::Variant;
+
+/// Largest request body read, in bytes (a position, a game of moves, a rules file).
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// A variant the page may choose, by name.
+pub struct Choice {
+    pub name: String,
+    /// `preset`, `reading` or `file`.
+    pub kind: &'static str,
+    pub variant: Variant,
+}
+
+/// What every request may use.
+pub struct AppState {
+    pub choices: Vec<Choice>,
+    pub records: Option<RecordsFile>,
+    pub searches: Arc<Semaphore>,
+    pub max_searches: usize,
+    pub max_time: Duration,
+    pub threads: usize,
+}
