@@ -13,7 +13,7 @@ use isolo_engine::prove::alphabeta::{Prover, Verdict};
 use isolo_engine::research::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
-use isolo_rules::variant::pattern_start;
+use isolo_rules::rules_file::pattern_start;
 use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
 
 /// Random plies before each compared game, so a deterministic engine does not replay

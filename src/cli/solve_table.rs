@@ -14,7 +14,7 @@ use isolo_engine::prove::alphabeta::{Prover, Verdict};
 use isolo_engine::prove::certificate::{self, Certificate, DrawCertificate};
 use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
 use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
-use isolo_rules::variant::{pattern_start, preset_family};
+use isolo_rules::rules_file::{pattern_start, preset_family};
 use isolo_rules::{Board, Move, Rules, Side, Variant};
 
 #[derive(Args, Debug)]

@@ -21,8 +21,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::position::{Board, MoveGen, Variant};
+use super::board::Board;
 use super::ring::{self, Ring};
+use super::variant::{MoveGen, Variant};
 use super::{CaptureChoice, CaptureCondition, Rules, Side};
 
 /// The most seeds a side may hold for its fortress to be looked up: 20,356 rings on

@@ -5,9 +5,10 @@
 
 use std::fmt;
 
+use super::board::Board;
 use super::keys::KeyMap;
 use super::notation::{self, Move, NotationError};
-use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::variant::{LegalMove, MoveGen, Variant};
 use super::Side;
 
 /// Plies a game with a ply cap makes room for when it starts (at most its cap).

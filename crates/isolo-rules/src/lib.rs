@@ -15,6 +15,7 @@
 //! assert!(game.outcome().is_none());
 //! ```
 
+pub mod board;
 pub mod fortress;
 pub mod game;
 pub mod keys;
@@ -22,21 +23,22 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod playout;
-pub mod position;
 pub mod ring;
+pub mod rules_file;
 pub mod trace;
 pub mod variant;
 
 use std::fmt;
 
+pub use board::Board;
 pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use notation::{Move, NotationError};
-pub use position::{
-    Board, ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
-    Position, Variant,
+pub use rules_file::{
+    preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use variant::{
-    preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+    ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
+    Position, Variant,
 };
 
 /// A player.

@@ -4,8 +4,9 @@
 //! often meet), with a bound on the choices explored and a flag when the list was cut.
 //! Under forced captures a pit has one move and the list is every legal move.
 
+use super::board::Board;
 use super::keys::KeySet;
-use super::position::{Board, LegalMove, MoveGen, Variant};
+use super::variant::{LegalMove, MoveGen, Variant};
 use super::CaptureChoice;
 use super::Move;
 

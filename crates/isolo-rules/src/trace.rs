@@ -5,8 +5,9 @@
 //!
 //! Written plainly over arrays (RULES.md 3): pits `1..=2W` in each side's numbering.
 
-use super::position::{Board, Variant};
-use super::variant::{CaptureChoice, CaptureCondition, SowOrigin};
+use super::board::Board;
+use super::rules_file::{CaptureChoice, CaptureCondition, SowOrigin};
+use super::variant::Variant;
 use super::{Move, Side};
 
 /// Seeds sown in one retelling before it stops (a move of thousands of laps is shown as

@@ -46,14 +46,14 @@ impl ChoicePoint {
     /// started from, the loop, the side): two points with one key have the same
     /// continuations, whatever choices led to them.
     pub fn key(&self) -> u64 {
-        let rings = super::rings_of(self.to_move, self.state.mine, self.state.theirs);
+        let rings = crate::board::rings_of(self.to_move, self.state.mine, self.state.theirs);
         let board = Board::from_parts(rings, self.to_move, self.overture);
         let fields = (self.end as u64)
             | (self.origin as u64) << 8
             | (self.pit as u64) << 16
             | (self.full_loop as u64) << 24
             | (self.protected as u64) << 25;
-        super::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
+        crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
     /// Laps sown so far.
@@ -197,7 +197,7 @@ impl Variant {
     }
 
     fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
-        let rings = super::rings_of(point.to_move, state.mine, state.theirs);
+        let rings = crate::board::rings_of(point.to_move, state.mine, state.theirs);
         MoveStep::End {
             child: Board::from_parts(rings, point.to_move.opponent(), point.overture),
             laps: state.laps,

@@ -1,0 +1,131 @@
+//! The fast board: a position as two packed rings (one a side, in its owner's
+//! numbering), the side to move, the overture flags and a 64-bit hash of all three.
+
+use super::ring::{self, Ring};
+use super::Side;
+
+/// A position: both rings, the side to move, who is still in overture, and a 64-bit
+/// hash of all three. Small and `Copy`, so make/unmake push whole boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub(crate) rings: [Ring; 2],
+    pub(crate) to_move: Side,
+    /// Bit 0: South in overture; bit 1: North.
+    pub(crate) overture: u8,
+    pub(crate) hash: u64,
+}
+
+/// Both rings, South's first, from `me`'s ring and the opponent's.
+#[inline(always)]
+pub(crate) fn rings_of(me: Side, mine: Ring, theirs: Ring) -> [Ring; 2] {
+    let mut rings = [0; 2];
+    rings[me as usize] = mine;
+    rings[me.opponent() as usize] = theirs;
+    rings
+}
+
+/// splitmix64's finaliser: a strong 64-bit mixer.
+#[inline(always)]
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
+const HASH_KEYS: [u64; 5] = [
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+    0x8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3,
+    0x1d8e_4e27_c47d_124f,
+];
+
+/// The 128-bit product of two words, folded to 64 bits.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    product as u64 ^ (product >> 64) as u64
+}
+
+impl Board {
+    /// A board from its parts (rings in their owners' numbering), for a prover that
+    /// numbers positions itself; the hash is computed here. Not checked against any
+    /// variant: [`crate::Variant::validate`] checks one (seed totals, out-of-play pits).
+    pub fn from_parts(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
+        let mut board = Board {
+            rings,
+            to_move,
+            overture: overture & 3,
+            hash: 0,
+        };
+        board.hash = board.compute_hash();
+        board
+    }
+
+    /// The hash recomputed from the board (equal to `hash()` on a valid board).
+    ///
+    /// Three independent 64x64->128-bit multiply-folds (as in wyhash) and a final mix:
+    /// cheap enough to hash every generated child, strong enough for table keys.
+    pub fn compute_hash(&self) -> u64 {
+        let state = (self.to_move as u64) | ((self.overture as u64) << 1);
+        let [south, north] = self.rings;
+        let a = fold(
+            south as u64 ^ HASH_KEYS[0],
+            (south >> 64) as u64 ^ HASH_KEYS[1],
+        );
+        let b = fold(
+            north as u64 ^ HASH_KEYS[2],
+            (north >> 64) as u64 ^ HASH_KEYS[3],
+        );
+        mix(fold(a ^ HASH_KEYS[4] ^ state, b ^ HASH_SEED))
+    }
+
+    /// A 64-bit hash of the rings, the side to move and the overture flags.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    /// The ring of `side`, in its own numbering.
+    pub fn ring(&self, side: Side) -> Ring {
+        self.rings[side as usize]
+    }
+    /// Both rings, South's first.
+    pub fn rings(&self) -> [Ring; 2] {
+        self.rings
+    }
+    /// The overture flags (bit 0 South, bit 1 North).
+    pub fn overture_flags(&self) -> u8 {
+        self.overture
+    }
+    /// Whether `side` is still in its overture.
+    pub fn in_overture(&self, side: Side) -> bool {
+        self.overture & (1 << side as u8) != 0
+    }
+    /// Seeds in `pit` (1-based, `side`'s numbering).
+    pub fn seeds(&self, side: Side, pit: usize) -> u8 {
+        ring::lane(self.rings[side as usize], pit - 1)
+    }
+    /// Seeds on one side.
+    pub fn side_total(&self, side: Side) -> u32 {
+        ring::total(self.rings[side as usize])
+    }
+    /// The same position with the players' places exchanged: the rings, the overture
+    /// flags and the side to move. The rules treat both sides alike, so its mover has
+    /// the same moves (same pit numbers, to the exchanged children) and the same value.
+    pub fn swapped(&self) -> Board {
+        let [south, north] = self.rings;
+        let flags = self.overture_flags_seen_by(Side::North);
+        Board::from_parts([north, south], self.to_move.opponent(), flags)
+    }
+
+    /// The overture flags as they read with `side` in South's place: its bit first.
+    pub fn overture_flags_seen_by(&self, side: Side) -> u8 {
+        self.in_overture(side) as u8 | (self.in_overture(side.opponent()) as u8) << 1
+    }
+}
