@@ -13,12 +13,13 @@ use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::external::DEFAULT_HANDSHAKE_TIMEOUT;
 use isolo_engine::matches::game_loop::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
 use isolo_engine::matches::openings::load_suite;
-use isolo_engine::matches::records::{self, GameResult, Header, Record};
+use isolo_engine::matches::records::{self, Header, Record};
 use isolo_engine::matches::runner::{self, PlaySettings, RunOutcome};
 use isolo_engine::matches::schedule::{Schedule, Shard};
+use isolo_engine::matches::tally::{Forfeits, RunningTally, Tally};
 use isolo_engine::search::clock::TimeControl;
-use isolo_engine::stats::{elo_estimate, Pentanomial, Sprt};
-use isolo_rules::{Side, Variant};
+use isolo_engine::stats::{elo_estimate, Sprt};
+use isolo_rules::Variant;
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Debug, Clone)]
@@ -371,117 +372,20 @@ pub struct MatchArgs {
     pub sprt: Option<String>,
 }
 
-/// Wins, draws, losses and pair outcomes of engine `a` against `b`.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    pub a_wins: u64,
-    pub b_wins: u64,
-    pub draws: u64,
-    pub pentanomial: Pentanomial,
-}
-
-/// Forfeits of each engine, by reason, counted record by record: the loser of a
-/// forfeited game is the side that was to move, the side that did not win.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-#[serde(transparent)]
-pub struct Forfeits(
-    std::collections::BTreeMap<String, std::collections::BTreeMap<&'static str, u64>>,
-);
-
-impl Forfeits {
-    pub fn add(&mut self, r: &Record) {
-        if !r.reason.is_forfeit() {
-            return;
-        }
-        let loser = match r.winner() {
-            Some(Side::South) => &r.north,
-            _ => &r.south,
-        };
-        *self
-            .0
-            .entry(loser.clone())
-            .or_default()
-            .entry(r.reason.name())
-            .or_insert(0) += 1;
+/// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
+pub fn forfeits_text(forfeits: &Forfeits) -> String {
+    if forfeits.is_empty() {
+        return String::new();
     }
-
-    /// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
-    pub fn text(&self) -> String {
-        if self.0.is_empty() {
-            return String::new();
-        }
-        let engines: Vec<String> = self
-            .0
-            .iter()
-            .map(|(engine, reasons)| {
-                let total: u64 = reasons.values().sum();
-                let each: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-                format!("{engine} {total} ({})", each.join(", "))
-            })
-            .collect();
-        format!("forfeits: {}\n", engines.join("; "))
-    }
-}
-
-/// Points (0, 1/2, 1 in halves) of `label` in a record it played.
-pub fn half_points(record: &Record, label: &str) -> u64 {
-    let side = if record.south == label {
-        Side::South
-    } else {
-        Side::North
-    };
-    match record.result {
-        GameResult::Draw => 1,
-        result if result.winner() == Some(side) => 2,
-        _ => 0,
-    }
-}
-
-/// A tally of `a` against `b` kept up to date record by record (pairs are games `2k`,
-/// `2k + 1`): each record is counted once and dropped, and only pairs with one game
-/// counted are held, so neither time nor memory grows faster than the games.
-pub struct RunningTally {
-    a: String,
-    b: String,
-    tally: Tally,
-    /// Pairs with one game counted: the pair and the points of `a` in it (in halves).
-    open_pairs: std::collections::HashMap<u64, u64>,
-}
-
-impl RunningTally {
-    pub fn new(a: &str, b: &str) -> RunningTally {
-        RunningTally {
-            a: a.to_string(),
-            b: b.to_string(),
-            tally: Tally::default(),
-            open_pairs: Default::default(),
-        }
-    }
-
-    /// The tally so far.
-    pub fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    /// Counts `r` (if `a` and `b` played it) and returns the tally.
-    pub fn add(&mut self, r: &Record) -> &Tally {
-        let (a, b) = (self.a.as_str(), self.b.as_str());
-        if (r.south == a && r.north == b) || (r.south == b && r.north == a) {
-            let points = half_points(r, a);
-            match points {
-                2 => self.tally.a_wins += 1,
-                1 => self.tally.draws += 1,
-                _ => self.tally.b_wins += 1,
-            }
-            match self.open_pairs.remove(&(r.game / 2)) {
-                Some(first) => self.tally.pentanomial[(first + points) as usize] += 1,
-                None => {
-                    self.open_pairs.insert(r.game / 2, points);
-                }
-            }
-        }
-        &self.tally
-    }
+    let engines: Vec<String> = forfeits
+        .by_engine()
+        .map(|(engine, reasons)| {
+            let total: u64 = reasons.values().sum();
+            let each: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            format!("{engine} {total} ({})", each.join(", "))
+        })
+        .collect();
+    format!("forfeits: {}\n", engines.join("; "))
 }
 
 pub fn run(args: &MatchArgs) -> CliResult {
@@ -527,7 +431,7 @@ pub fn run(args: &MatchArgs) -> CliResult {
     let summary = MatchSummary {
         engines: (&a, &b),
         variant: &variant,
-        tally: &running.tally,
+        tally: running.tally(),
         forfeits: &forfeits,
         sprt,
         stopped: outcome.stopped,
@@ -648,15 +552,7 @@ pub struct MatchSummary<'a> {
 impl MatchSummary<'_> {
     pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
         let ((a, b), t) = (self.engines, self.tally);
-        let games = t.a_wins + t.draws + t.b_wins;
-        let share = |n: u64| {
-            if games > 0 {
-                n as f64 / games as f64
-            } else {
-                0.0
-            }
-        };
-        let score = share(2 * t.a_wins + t.draws) / 2.0;
+        let (games, score, draw_rate) = (t.games(), t.score(), t.draw_rate());
         let estimate = elo_estimate(&t.pentanomial);
         let sprt_state = self.sprt.map(|s| s.state(&t.pentanomial));
         if json {
@@ -671,7 +567,7 @@ impl MatchSummary<'_> {
                 "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
                 "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
                 "los": estimate.as_ref().map(|e| e.los),
-                "draw_rate": share(t.draws),
+                "draw_rate": draw_rate,
                 "pentanomial": t.pentanomial,
                 "sprt": sprt_state,
                 "forfeits": self.forfeits,
@@ -690,7 +586,7 @@ impl MatchSummary<'_> {
             t.draws,
             t.b_wins,
             100.0 * score,
-            100.0 * share(t.draws)
+            100.0 * draw_rate
         ));
         match &estimate {
             Some(e) if e.caveat.is_some() => out.push_str(&format!(
@@ -713,7 +609,7 @@ impl MatchSummary<'_> {
             "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
             t.pentanomial
         ));
-        out.push_str(&self.forfeits.text());
+        out.push_str(&forfeits_text(self.forfeits));
         if let Some(s) = &sprt_state {
             let verdict = match s.verdict {
                 isolo_engine::stats::Verdict::H1 => {
@@ -731,72 +627,5 @@ impl MatchSummary<'_> {
         }
         out.push_str(&notes.text());
         emit(&out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use isolo_engine::matches::player::Termination;
-    use isolo_engine::matches::records::GameResult;
-    use isolo_rules::Variant;
-
-    fn record(game: u64, a_is_south: bool, result: GameResult) -> Record {
-        let (south, north) = if a_is_south { ("a", "b") } else { ("b", "a") };
-        Record {
-            game,
-            opening: Variant::load("isolo-boys").unwrap().start(),
-            south: south.into(),
-            north: north.into(),
-            moves: Vec::new(),
-            result,
-            reason: Termination::NoMoves,
-            detail: None,
-            seed: 0,
-            time_ms: 0,
-            move_ms: Vec::new(),
-            clock_ms: Vec::new(),
-        }
-    }
-
-    /// The pentanomial recounted from scratch, the obvious way.
-    fn recounted(records: &[Record]) -> Pentanomial {
-        let mut pairs = std::collections::BTreeMap::<u64, Vec<u64>>::new();
-        for r in records {
-            pairs
-                .entry(r.game / 2)
-                .or_default()
-                .push(half_points(r, "a"));
-        }
-        let mut out = Pentanomial::default();
-        for points in pairs.values().filter(|p| p.len() == 2) {
-            out[(points[0] + points[1]) as usize] += 1;
-        }
-        out
-    }
-
-    #[test]
-    fn a_running_tally_equals_a_recount_after_every_record() {
-        let results = [
-            GameResult::SouthWins,
-            GameResult::NorthWins,
-            GameResult::Draw,
-        ];
-        let records: Vec<Record> = (0..60u64)
-            .map(|g| record(g, g % 2 == 0, results[(g * 7 % 11 % 3) as usize]))
-            .collect();
-        let mut running = RunningTally::new("a", "b");
-        for n in 1..=records.len() {
-            let t = running.add(&records[n - 1]).clone();
-            assert_eq!(t.pentanomial, recounted(&records[..n]), "after {n} records");
-            let points: u64 = records[..n].iter().map(|r| half_points(r, "a")).sum();
-            assert_eq!(2 * t.a_wins + t.draws, points);
-            assert_eq!(t.a_wins + t.draws + t.b_wins, n as u64);
-        }
-        // Records of other engines are not counted.
-        let mut other = record(60, true, GameResult::SouthWins);
-        other.north = "c".into();
-        let t = running.add(&other);
-        assert_eq!(t.a_wins + t.draws + t.b_wins, 60);
     }
 }

@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{Forfeits, MatchSummary, Notes, RunningTally};
-use super::tournament::{anchor_index, Crosstable, TournamentSummary};
+use super::matches::{MatchSummary, Notes};
+use super::tournament::{anchor_index, TournamentSummary};
 use super::{CliError, CliResult};
 use isolo_engine::matches::records::{self, Record, RecordsReader};
 use isolo_engine::matches::schedule::{Schedule, Shard};
+use isolo_engine::matches::tally::{Crosstable, Forfeits, RunningTally};
 use isolo_engine::stats::{Sprt, Verdict};
 
 #[derive(Args, Debug)]

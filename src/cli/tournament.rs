@@ -4,10 +4,9 @@
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{half_points, shard_json, shard_note, Forfeits, Notes, RunArgs};
+use super::matches::{forfeits_text, shard_json, shard_note, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::matches::records::Record;
-use isolo_engine::stats::{ratings, PairResult};
+use isolo_engine::matches::tally::{Crosstable, Forfeits, Standings};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -19,35 +18,6 @@ pub struct TournamentArgs {
     /// Fix this engine's rating at 0 (default: the mean rating is 0)
     #[arg(long, value_name = "LABEL")]
     pub anchor: Option<String>,
-}
-
-/// Points and games of each engine against each other, counted record by record.
-pub struct Crosstable<'a> {
-    labels: &'a [String],
-    /// `cells[i][j]`: engine `i`'s points and games against engine `j`.
-    cells: Vec<Vec<(f64, u64)>>,
-}
-
-impl<'a> Crosstable<'a> {
-    pub fn new(labels: &'a [String]) -> Crosstable<'a> {
-        let n = labels.len();
-        Crosstable {
-            labels,
-            cells: vec![vec![(0.0, 0u64); n]; n],
-        }
-    }
-
-    pub fn add(&mut self, r: &Record) {
-        let index = |label: &str| self.labels.iter().position(|l| l == label);
-        let (Some(s), Some(t)) = (index(&r.south), index(&r.north)) else {
-            return;
-        };
-        let south_points = half_points(r, &r.south) as f64 / 2.0;
-        self.cells[s][t].0 += south_points;
-        self.cells[s][t].1 += 1;
-        self.cells[t][s].0 += 1.0 - south_points;
-        self.cells[t][s].1 += 1;
-    }
 }
 
 pub fn run(args: &TournamentArgs) -> CliResult {
@@ -118,34 +88,17 @@ pub struct TournamentSummary<'a> {
 impl TournamentSummary<'_> {
     /// The standings, crosstable and ratings, as text or JSON.
     pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
-        let (labels, table) = (self.crosstable.labels, &self.crosstable.cells);
-        let (n, anchor, forfeits) = (labels.len(), self.anchor, self.forfeits);
-        let anchor_label = anchor.map(|i| labels[i].clone());
-        let games_played: u64 = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .map(|(i, j)| table[i][j].1)
-            .sum();
-        let results: Vec<PairResult> = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .filter(|&(i, j)| table[i][j].1 > 0)
-            .map(|(i, j)| PairResult {
-                a: i,
-                b: j,
-                points: table[i][j].0,
-                games: table[i][j].1 as f64,
-            })
-            .collect();
-        let rated = ratings(n, &results, anchor);
-        let points: Vec<f64> = table
-            .iter()
-            .map(|row| row.iter().map(|c| c.0).sum())
-            .collect();
-        let games: Vec<u64> = table
-            .iter()
-            .map(|row| row.iter().map(|c| c.1).sum())
-            .collect();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
+        let (table, forfeits) = (self.crosstable, self.forfeits);
+        let labels = table.labels();
+        let n = labels.len();
+        let anchor_label = self.anchor.map(|i| labels[i].clone());
+        let games_played = table.games_played();
+        let Standings {
+            points,
+            games,
+            ratings: rated,
+            order,
+        } = table.standings(self.anchor);
         if json {
             let standings: Vec<_> = order
                 .iter()
@@ -160,7 +113,7 @@ impl TournamentSummary<'_> {
                 })
                 .collect();
             let cross: Vec<_> = (0..n)
-            .map(|i| json!({"engine": labels[i], "points": (0..n).map(|j| if i == j { None } else { Some(table[i][j].0) }).collect::<Vec<_>>(), "games": (0..n).map(|j| table[i][j].1).collect::<Vec<_>>()}))
+            .map(|i| json!({"engine": labels[i], "points": (0..n).map(|j| if i == j { None } else { Some(table.cell(i, j).0) }).collect::<Vec<_>>(), "games": (0..n).map(|j| table.cell(i, j).1).collect::<Vec<_>>()}))
             .collect();
             let mut value = json!({
                 "engines": labels,
@@ -207,10 +160,11 @@ impl TournamentSummary<'_> {
         for &i in &order {
             out.push_str(&format!("{:<width$}", labels[i]));
             for &j in &order {
-                let cell = if i == j || table[i][j].1 == 0 {
+                let (points, games) = table.cell(i, j);
+                let cell = if i == j || games == 0 {
                     "-".to_string()
                 } else {
-                    format!("{:.1}/{}", table[i][j].0, table[i][j].1)
+                    format!("{points:.1}/{games}")
                 };
                 out.push_str(&format!(" {cell:>10}"));
             }
@@ -220,7 +174,7 @@ impl TournamentSummary<'_> {
             Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
             None => out.push_str("ratings: mean 0\n"),
         }
-        out.push_str(&forfeits.text());
+        out.push_str(&forfeits_text(forfeits));
         out.push_str(&notes.text());
         emit(&out)
     }

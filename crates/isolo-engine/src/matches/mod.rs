@@ -11,3 +11,4 @@ pub mod player;
 pub mod records;
 pub mod runner;
 pub mod schedule;
+pub mod tally;

@@ -1,0 +1,318 @@
+//! What a run's records add up to, counted record by record as they finish (or as a
+//! records file is read): a match's [`RunningTally`] of wins, draws, losses and pair
+//! outcomes, the [`Forfeits`] of each engine, and a tournament's [`Crosstable`] with its
+//! [`Standings`]. Nothing here keeps the records themselves, so neither time nor memory
+//! grows faster than the games.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use crate::matches::records::{GameResult, Record};
+use crate::stats::{ratings, PairResult, Pentanomial, Rating};
+use isolo_rules::Side;
+
+/// Wins, draws, losses and pair outcomes of engine `a` against `b`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games `a` won.
+    pub a_wins: u64,
+    /// Games `b` won.
+    pub b_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Outcomes of the colour-reversed pairs, from `a`'s view (`[LL, LD, WL+DD, WD, WW]`).
+    pub pentanomial: Pentanomial,
+}
+
+impl Tally {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.a_wins + self.draws + self.b_wins
+    }
+
+    /// `n`'s share of the games counted (0 before any game).
+    fn share(&self, n: u64) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            games => n as f64 / games as f64,
+        }
+    }
+
+    /// `a`'s score, from 0 to 1 (a draw counts a half).
+    pub fn score(&self) -> f64 {
+        self.share(2 * self.a_wins + self.draws) / 2.0
+    }
+
+    /// The share of draws, from 0 to 1.
+    pub fn draw_rate(&self) -> f64 {
+        self.share(self.draws)
+    }
+}
+
+/// Points (0, 1/2, 1 in halves) of `label` in a record it played.
+pub fn half_points(record: &Record, label: &str) -> u64 {
+    let side = if record.south == label {
+        Side::South
+    } else {
+        Side::North
+    };
+    match record.result {
+        GameResult::Draw => 1,
+        result if result.winner() == Some(side) => 2,
+        _ => 0,
+    }
+}
+
+/// A tally of `a` against `b` kept up to date record by record (pairs are games `2k`,
+/// `2k + 1`): each record is counted once and dropped, and only pairs with one game
+/// counted are held.
+#[derive(Clone, Debug)]
+pub struct RunningTally {
+    a: String,
+    b: String,
+    tally: Tally,
+    /// Pairs with one game counted: the pair and the points of `a` in it (in halves).
+    open_pairs: HashMap<u64, u64>,
+}
+
+impl RunningTally {
+    /// An empty tally of `a` against `b`.
+    pub fn new(a: &str, b: &str) -> RunningTally {
+        RunningTally {
+            a: a.to_string(),
+            b: b.to_string(),
+            tally: Tally::default(),
+            open_pairs: HashMap::new(),
+        }
+    }
+
+    /// The tally so far.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// Counts `r` (if `a` and `b` played it) and returns the tally.
+    pub fn add(&mut self, r: &Record) -> &Tally {
+        let (a, b) = (self.a.as_str(), self.b.as_str());
+        if (r.south == a && r.north == b) || (r.south == b && r.north == a) {
+            let points = half_points(r, a);
+            match points {
+                2 => self.tally.a_wins += 1,
+                1 => self.tally.draws += 1,
+                _ => self.tally.b_wins += 1,
+            }
+            match self.open_pairs.remove(&(r.game / 2)) {
+                Some(first) => self.tally.pentanomial[(first + points) as usize] += 1,
+                None => {
+                    self.open_pairs.insert(r.game / 2, points);
+                }
+            }
+        }
+        &self.tally
+    }
+}
+
+/// Forfeits of each engine, by reason, counted record by record: the loser of a
+/// forfeited game is the side that was to move, the side that did not win. Serialises
+/// as `{"engine": {"reason": count}}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Forfeits(BTreeMap<String, BTreeMap<&'static str, u64>>);
+
+impl Forfeits {
+    /// Counts `r` if it was forfeited.
+    pub fn add(&mut self, r: &Record) {
+        if !r.reason.is_forfeit() {
+            return;
+        }
+        let loser = match r.winner() {
+            Some(Side::South) => &r.north,
+            _ => &r.south,
+        };
+        *self
+            .0
+            .entry(loser.clone())
+            .or_default()
+            .entry(r.reason.name())
+            .or_insert(0) += 1;
+    }
+
+    /// Whether no game was forfeited.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each engine that forfeited, in label order, with its forfeits by reason.
+    pub fn by_engine(&self) -> impl Iterator<Item = (&str, &BTreeMap<&'static str, u64>)> {
+        self.0
+            .iter()
+            .map(|(engine, reasons)| (engine.as_str(), reasons))
+    }
+}
+
+/// Points and games of each engine against each other, counted record by record.
+#[derive(Clone, Debug)]
+pub struct Crosstable<'a> {
+    labels: &'a [String],
+    /// `cells[i][j]`: engine `i`'s points and games against engine `j`.
+    cells: Vec<Vec<(f64, u64)>>,
+}
+
+impl<'a> Crosstable<'a> {
+    /// An empty crosstable of the engines labelled `labels`.
+    pub fn new(labels: &'a [String]) -> Crosstable<'a> {
+        let n = labels.len();
+        Crosstable {
+            labels,
+            cells: vec![vec![(0.0, 0u64); n]; n],
+        }
+    }
+
+    /// Counts `r` (if both its engines are in the table).
+    pub fn add(&mut self, r: &Record) {
+        let index = |label: &str| self.labels.iter().position(|l| l == label);
+        let (Some(s), Some(t)) = (index(&r.south), index(&r.north)) else {
+            return;
+        };
+        let south_points = half_points(r, &r.south) as f64 / 2.0;
+        self.cells[s][t].0 += south_points;
+        self.cells[s][t].1 += 1;
+        self.cells[t][s].0 += 1.0 - south_points;
+        self.cells[t][s].1 += 1;
+    }
+
+    /// The engines' labels, in the table's order.
+    pub fn labels(&self) -> &'a [String] {
+        self.labels
+    }
+
+    /// Engine `i`'s points and games against engine `j`.
+    pub fn cell(&self, i: usize, j: usize) -> (f64, u64) {
+        self.cells[i][j]
+    }
+
+    /// Each pairing `(i, j)` with `i < j`.
+    fn pairings(&self) -> impl Iterator<Item = (usize, usize)> {
+        let n = self.labels.len();
+        (0..n).flat_map(move |i| (i + 1..n).map(move |j| (i, j)))
+    }
+
+    /// Games counted.
+    pub fn games_played(&self) -> u64 {
+        self.pairings().map(|(i, j)| self.cells[i][j].1).sum()
+    }
+
+    /// Points, games and maximum-likelihood ratings (anchored at `anchor`'s engine, or of
+    /// mean 0), with the ranking by rating. An engine without games ranks last.
+    pub fn standings(&self, anchor: Option<usize>) -> Standings {
+        let results: Vec<PairResult> = self
+            .pairings()
+            .filter(|&(i, j)| self.cells[i][j].1 > 0)
+            .map(|(i, j)| PairResult {
+                a: i,
+                b: j,
+                points: self.cells[i][j].0,
+                games: self.cells[i][j].1 as f64,
+            })
+            .collect();
+        let rated = ratings(self.labels.len(), &results, anchor);
+        let points: Vec<f64> = self
+            .cells
+            .iter()
+            .map(|row| row.iter().map(|c| c.0).sum())
+            .collect();
+        let games: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|row| row.iter().map(|c| c.1).sum())
+            .collect();
+        let mut order: Vec<usize> = (0..self.labels.len()).collect();
+        order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
+        Standings {
+            points,
+            games,
+            ratings: rated,
+            order,
+        }
+    }
+}
+
+/// A tournament's standings, engine by engine in the crosstable's order.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    /// Each engine's points.
+    pub points: Vec<f64>,
+    /// Each engine's games.
+    pub games: Vec<u64>,
+    /// Each engine's rating and its 95% interval.
+    pub ratings: Vec<Rating>,
+    /// The engines' indices, best rated first.
+    pub order: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::player::Termination;
+    use isolo_rules::Variant;
+
+    fn record(game: u64, a_is_south: bool, result: GameResult) -> Record {
+        let (south, north) = if a_is_south { ("a", "b") } else { ("b", "a") };
+        Record {
+            game,
+            opening: Variant::load("isolo-boys").unwrap().start(),
+            south: south.into(),
+            north: north.into(),
+            moves: Vec::new(),
+            result,
+            reason: Termination::NoMoves,
+            detail: None,
+            seed: 0,
+            time_ms: 0,
+            move_ms: Vec::new(),
+            clock_ms: Vec::new(),
+        }
+    }
+
+    /// The pentanomial recounted from scratch, the obvious way.
+    fn recounted(records: &[Record]) -> Pentanomial {
+        let mut pairs = BTreeMap::<u64, Vec<u64>>::new();
+        for r in records {
+            pairs
+                .entry(r.game / 2)
+                .or_default()
+                .push(half_points(r, "a"));
+        }
+        let mut out = Pentanomial::default();
+        for points in pairs.values().filter(|p| p.len() == 2) {
+            out[(points[0] + points[1]) as usize] += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn a_running_tally_equals_a_recount_after_every_record() {
+        let results = [
+            GameResult::SouthWins,
+            GameResult::NorthWins,
+            GameResult::Draw,
+        ];
+        let records: Vec<Record> = (0..60u64)
+            .map(|g| record(g, g % 2 == 0, results[(g * 7 % 11 % 3) as usize]))
+            .collect();
+        let mut running = RunningTally::new("a", "b");
+        for n in 1..=records.len() {
+            let t = running.add(&records[n - 1]).clone();
+            assert_eq!(t.pentanomial, recounted(&records[..n]), "after {n} records");
+            let points: u64 = records[..n].iter().map(|r| half_points(r, "a")).sum();
+            assert_eq!(2 * t.a_wins + t.draws, points);
+            assert_eq!(t.a_wins + t.draws + t.b_wins, n as u64);
+        }
+        // Records of other engines are not counted.
+        let mut other = record(60, true, GameResult::SouthWins);
+        other.north = "c".into();
+        let t = running.add(&other);
+        assert_eq!(t.a_wins + t.draws + t.b_wins, 60);
+    }
+}
