@@ -257,7 +257,7 @@ fn clocks_are_kept_and_recorded() {
 
 #[test]
 fn built_in_engines_do_not_lose_on_a_short_clock() {
-    // The full check (200 games at 1+0.01, two at once) is in the README; this is a
+    // The full check (200 games at 1+0.01, two at once) is in docs/matches.md; this is a
     // smaller one of the same kind.
     let text = ok(&[
         "match",

@@ -2,7 +2,7 @@
 //! its peak memory is the same at 10,000 games as at 1,000,000 (issue 12). Ignored by
 //! `cargo test` (the long run takes minutes); run it with
 //! `cargo test --release --test memory -- --ignored --nocapture`, which prints the
-//! figures the README quotes.
+//! figures CHANGELOG.md quotes.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

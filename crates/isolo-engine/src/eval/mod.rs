@@ -125,7 +125,7 @@ impl Default for Weights {
 
 /// Tuned weights shipped with the program, by the preset or reading they were tuned for
 /// (`isolo-ai tune`; see weights/README.md). Igisoro keeps the hand-set weights: its
-/// tuned ones lost their SPRT (README, Evaluation).
+/// tuned ones lost their SPRT (docs/search.md, Evaluation).
 const SHIPPED: [(&str, &str); 4] = [
     (
         "isolo-women",

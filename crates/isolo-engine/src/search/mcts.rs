@@ -36,7 +36,7 @@ pub const DEFAULT_EXPLORATION: f64 = 1.2;
 pub const DEFAULT_PLAYOUT_PLIES: u32 = 400;
 /// Random plies of a default playout before the evaluation scores it: cut playouts beat
 /// random ones to the end by +812 Elo on isolo-women-capture-ends and +120 on Igisoro
-/// (README, Measured gains).
+/// (CHANGELOG.md, Measured gains).
 pub const DEFAULT_CUT_PLIES: u32 = 20;
 /// A leaf's playouts before it is expanded (keeps the tree's memory in check).
 const EXPAND_AFTER: u32 = 2;
