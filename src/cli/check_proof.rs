@@ -1,13 +1,12 @@
 //! `isolo-ai check-proof`: checks a proof certificate (as `solve --certificate` writes
 //! it) with the rules alone, no search.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::prove::certificate::{self, Checked, CheckedDraw, CheckedProof, Proof};
+use isolo_engine::prove::certificate::{self, Checked, CheckedDraw, CheckedProof};
 
 #[derive(Args, Debug)]
 pub struct CheckProofArgs {
@@ -19,14 +18,14 @@ pub struct CheckProofArgs {
 }
 
 pub fn run(args: &CheckProofArgs) -> CliResult {
-    let checked = read_and_check(&args.file)?;
-    let (json, text) = match &checked {
-        CheckedProof::Win(c) => (checked_json(c), describe(c)),
-        CheckedProof::Draw(c) => (draw_json(c), describe_draw(c)),
-    };
+    let checked = certificate::read_and_check(&args.file).map_err(|e| CliError(e.to_string()))?;
     if args.json {
-        return emit_json(&json);
+        return emit_json(&checked.to_json());
     }
+    let text = match &checked {
+        CheckedProof::Win(c) => describe(c),
+        CheckedProof::Draw(c) => describe_draw(c),
+    };
     emit(&format!("valid: {text}\n"))
 }
 
@@ -39,39 +38,6 @@ pub fn describe_draw(checked: &CheckedDraw) -> String {
         super::plural(south as u64, "position", "positions"),
         super::plural(north as u64, "position", "positions"),
     )
-}
-
-/// The JSON fields of a checked draw's certificate.
-pub fn draw_json(checked: &CheckedDraw) -> serde_json::Value {
-    json!({
-        "valid": true,
-        "position": checked.root_text,
-        "result": "draw",
-        "winner": null,
-        "positions": checked.positions[0] + checked.positions[1],
-        "holds": {"S": checked.positions[0], "N": checked.positions[1]},
-    })
-}
-
-/// Reads and checks a certificate file of either kind; the error names the file and
-/// what failed.
-pub fn read_and_check(path: &Path) -> Result<CheckedProof, CliError> {
-    let fail = |e: String| CliError(format!("{}: {e}", path.display()));
-    let proof = Proof::load(path).map_err(fail)?;
-    certificate::check_proof(&proof).map_err(|e| fail(format!("not a proof: {e}")))
-}
-
-/// Writes `proof` to `path` (gzip-compressed where the name ends in `.gz`) and checks
-/// the file written, as check-proof would.
-pub fn write_checked(path: &Path, proof: &Proof) -> Result<CheckedProof, CliError> {
-    proof
-        .save(path)
-        .map_err(|e| CliError(format!("--certificate {}: {e}", path.display())))?;
-    read_and_check(path).map_err(|e| {
-        CliError(format!(
-            "--certificate: the certificate written fails its check: {e}"
-        ))
-    })
 }
 
 /// One line saying what a checked certificate proves.
@@ -106,24 +72,4 @@ pub fn describe(checked: &Checked) -> String {
         checked.positions,
         checked.winner_positions,
     )
-}
-
-/// The JSON fields of a checked certificate.
-pub fn checked_json(checked: &Checked) -> serde_json::Value {
-    json!({
-        "valid": true,
-        "position": checked.root_text,
-        "result": if checked.win_for_side_to_move { "win" } else { "loss" },
-        "winner": checked.winner.letter().to_string(),
-        "depth": checked.depth,
-        "plies": checked.plies,
-        "positions": checked.positions,
-        "winner_positions": checked.winner_positions,
-        "unused_lines": checked.unused,
-    })
-}
-
-/// The size of a file in bytes (0 where it cannot be read).
-pub fn file_bytes(path: &Path) -> u64 {
-    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }

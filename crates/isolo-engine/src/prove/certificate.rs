@@ -754,3 +754,101 @@ pub fn check_proof(proof: &Proof) -> Result<CheckedProof, String> {
         Proof::Draw(c) => check_draw(c).map(CheckedProof::Draw),
     }
 }
+
+impl CheckedProof {
+    /// What the check established, as `check-proof --json` prints it.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            CheckedProof::Win(c) => serde_json::json!({
+                "valid": true,
+                "position": c.root_text,
+                "result": if c.win_for_side_to_move { "win" } else { "loss" },
+                "winner": c.winner.letter().to_string(),
+                "depth": c.depth,
+                "plies": c.plies,
+                "positions": c.positions,
+                "winner_positions": c.winner_positions,
+                "unused_lines": c.unused,
+            }),
+            CheckedProof::Draw(c) => serde_json::json!({
+                "valid": true,
+                "position": c.root_text,
+                "result": "draw",
+                "winner": null,
+                "positions": c.positions[0] + c.positions[1],
+                "holds": {"S": c.positions[0], "N": c.positions[1]},
+            }),
+        }
+    }
+}
+
+/// Why a certificate file could not be read, written or confirmed.
+#[derive(Debug, thiserror::Error)]
+pub enum CertificateFileError {
+    /// The file could not be read as a certificate.
+    #[error("{}: {reason}", path.display())]
+    Unreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong (the line, where the text is at fault).
+        reason: String,
+    },
+    /// The file is a certificate that proves nothing.
+    #[error("{}: not a proof: {reason}", path.display())]
+    NotAProof {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Where the check failed.
+        reason: String,
+    },
+    /// The file could not be written.
+    #[error("{}: {source}", path.display())]
+    Unwritable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The file written does not check (a bug in the prover that wrote it).
+    #[error("the certificate written fails its check: {0}")]
+    WrittenFailsCheck(Box<CertificateFileError>),
+    /// The file written reads back as the other kind of proof (a bug).
+    #[error("{} reads back as another kind of proof", path.display())]
+    OtherKind {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
+/// Reads and checks a certificate file of either kind.
+pub fn read_and_check(path: &Path) -> Result<CheckedProof, CertificateFileError> {
+    let proof = Proof::load(path).map_err(|reason| CertificateFileError::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    })?;
+    check_proof(&proof).map_err(|reason| CertificateFileError::NotAProof {
+        path: path.to_path_buf(),
+        reason,
+    })
+}
+
+/// Writes `proof` to `path` (gzip-compressed where the name ends in `.gz`) and checks
+/// the file written, as `check-proof` would: what it proves, of the kind written.
+pub fn write_checked(path: &Path, proof: &Proof) -> Result<CheckedProof, CertificateFileError> {
+    proof
+        .save(path)
+        .map_err(|source| CertificateFileError::Unwritable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let checked =
+        read_and_check(path).map_err(|e| CertificateFileError::WrittenFailsCheck(Box::new(e)))?;
+    match (proof, &checked) {
+        (Proof::Win(_), CheckedProof::Win(_)) | (Proof::Draw(_), CheckedProof::Draw(_)) => {
+            Ok(checked)
+        }
+        _ => Err(CertificateFileError::OtherKind {
+            path: path.to_path_buf(),
+        }),
+    }
+}

@@ -6,4 +6,5 @@
 pub mod alphabeta;
 pub mod certificate;
 pub mod dfpn;
+pub mod pipeline;
 pub mod retrograde;

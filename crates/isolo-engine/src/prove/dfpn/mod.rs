@@ -76,6 +76,17 @@ pub enum Sought {
     Loss,
 }
 
+impl Sought {
+    /// The name used on the command line and in `solve --json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sought::Either => "either",
+            Sought::Win => "win",
+            Sought::Loss => "loss",
+        }
+    }
+}
+
 /// What df-pn established for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DfpnVerdict {

@@ -1,0 +1,972 @@
+//! The solve pipeline behind `isolo-ai solve`: the provers run in turn on one position
+//! (the alpha-beta prover, df-pn, retrograde analysis, or the indexed retrograde
+//! analysis alone), each given its share of the time; a proof's certificate written and
+//! checked; df-pn's tables kept across runs. It returns one [`SolveReport`], which
+//! serialises to `solve --json`.
+//!
+//! With [`Method::Auto`] the alpha-beta prover has a quarter of the time, df-pn runs to
+//! half of it, and retrograde analysis takes the rest; each later report says why the
+//! provers before it found nothing.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Serialize, Serializer};
+use serde_json::json;
+
+use crate::matches::records::fingerprint_of;
+use crate::prove::alphabeta::{Prover, Solution, Verdict};
+use crate::prove::certificate::{
+    write_checked, Certificate, CertificateFileError, CheckedProof, DrawCertificate, Proof,
+};
+use crate::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnResult, DfpnVerdict, Sought};
+use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
+use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
+use crate::search::alphabeta::MAX_DEPTH;
+use crate::search::tt::TableError;
+use crate::search::Progress;
+use isolo_rules::{Board, Game, Move, Side, Variant};
+
+/// Why `verify` checks nothing on an unknown result.
+pub const NOTHING_TO_VERIFY: &str = "the result is unknown, so there is no proof to verify";
+
+/// Positions past which the alpha-beta prover's proof size is not counted.
+pub const PROOF_SIZE_CAP: usize = 200_000;
+
+/// Positions past which the alpha-beta prover writes no certificate (its walk re-proves
+/// every winner's position).
+pub const AB_CERTIFICATE_CAP: usize = 2_000_000;
+
+/// The deepest line df-pn and retrograde analysis follow (`max_plies` for them).
+pub const DFPN_MAX_PLIES: u32 = 10_000;
+
+/// Which prover runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The iterative-deepening alpha-beta prover: exact lengths.
+    Ab,
+    /// Depth-first proof-number search: deep wins and losses, no length.
+    Dfpn,
+    /// Retrograde analysis of the reachable positions: draws, and small games exactly.
+    Retro,
+    /// Retrograde analysis over arrays indexed by every spread of the seeds.
+    Indexed,
+    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
+    Auto,
+}
+
+impl Method {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Ab => "ab",
+            Method::Dfpn => "dfpn",
+            Method::Retro => "retro",
+            Method::Indexed => "indexed",
+            Method::Auto => "auto",
+        }
+    }
+
+    /// The longest `max_plies` the method takes.
+    pub fn most_plies(self) -> u32 {
+        match self {
+            Method::Ab => MAX_DEPTH,
+            Method::Dfpn | Method::Retro | Method::Indexed | Method::Auto => DFPN_MAX_PLIES,
+        }
+    }
+}
+
+/// How to solve: the method and its limits.
+#[derive(Clone, Debug)]
+pub struct SolveSettings {
+    /// Which prover runs.
+    pub method: Method,
+    /// Longest result looked for, in plies.
+    pub max_plies: u32,
+    /// Wall time for all the provers together.
+    pub time: Option<Duration>,
+    /// Search threads.
+    pub threads: usize,
+    /// Memory of the tables, in MB.
+    pub hash_mb: usize,
+    /// Replay the alpha-beta prover's line and check every defence along it.
+    pub verify: bool,
+    /// Positions df-pn expands at most.
+    pub nodes: Option<u64>,
+    /// After a df-pn or retrograde proof, find its exact length with the alpha-beta
+    /// prover.
+    pub exact_length: bool,
+    /// What df-pn looks for.
+    pub sought: Sought,
+    /// Where to write the proof's certificate (checked once written).
+    pub certificate: Option<PathBuf>,
+    /// Where df-pn's tables are kept across runs.
+    pub resume: Option<PathBuf>,
+    /// The folder of the indexed analysis' scratch file.
+    pub scratch: PathBuf,
+    /// Set to stop early (Ctrl-C).
+    pub interrupt: Option<&'static AtomicBool>,
+}
+
+impl Default for SolveSettings {
+    fn default() -> SolveSettings {
+        SolveSettings {
+            method: Method::Auto,
+            max_plies: 30,
+            time: Some(Duration::from_secs(60)),
+            threads: 1,
+            hash_mb: 256,
+            verify: false,
+            nodes: None,
+            exact_length: false,
+            sought: Sought::Either,
+            certificate: None,
+            resume: None,
+            scratch: std::env::temp_dir(),
+            interrupt: None,
+        }
+    }
+}
+
+/// The position to prove and the game that led to it.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The game's start.
+    pub start: Board,
+    /// The moves from the start.
+    pub moves: Vec<Move>,
+    /// The position to prove.
+    pub board: Board,
+    /// The game's earlier positions' hashes (for repetitions).
+    pub history: Vec<u64>,
+}
+
+impl Root {
+    /// The current position of `game`, with the game that led to it.
+    pub fn of_game(game: &Game) -> Root {
+        Root {
+            start: *game.start(),
+            moves: game.moves().to_vec(),
+            board: *game.board(),
+            history: game.history(),
+        }
+    }
+
+    /// The certificate of a proof from this position: the game to it, the winner and
+    /// its strategy.
+    fn certificate(
+        &self,
+        variant: &Variant,
+        winner: Side,
+        plies: Option<u32>,
+        strategy: Vec<(Board, Move)>,
+    ) -> Certificate {
+        Certificate {
+            rules: variant.rules().clone(),
+            start: self.start,
+            moves: self.moves.clone(),
+            winner,
+            plies,
+            strategy,
+        }
+    }
+}
+
+/// What the pipeline reports as it goes.
+pub enum SolveEvent<'a> {
+    /// The alpha-beta prover completed a depth.
+    Depth(&'a Progress),
+    /// df-pn's progress.
+    Dfpn(&'a DfpnProgress),
+    /// The indexed analysis' progress.
+    Indexed(&'a IndexedProgress),
+    /// A line for the user: a prover hands over to the next, a search is resumed or
+    /// saved.
+    Note(String),
+}
+
+/// Why the pipeline could not run or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The transposition table could not be had.
+    #[error("{0}")]
+    Table(#[from] TableError),
+    /// A saved df-pn search could not be read.
+    #[error("{}: {reason}", path.display())]
+    ResumeRead {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        reason: String,
+    },
+    /// The df-pn search could not be saved.
+    #[error("{}: cannot save: {source}", path.display())]
+    ResumeSave {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The proof's strategy could not be had, so no certificate was written.
+    #[error("not written: {0}")]
+    CertificateNotWritten(String),
+    /// The certificate could not be written, or the file written fails its check.
+    #[error(transparent)]
+    Certificate(#[from] CertificateFileError),
+    /// The indexed analysis could not run.
+    #[error("{0}")]
+    Indexed(String),
+}
+
+/// The result a report states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A win for the side to move.
+    Win,
+    /// A loss for the side to move.
+    Loss,
+    /// A draw: neither side can force a win.
+    Draw,
+    /// Nothing proven within the limits.
+    Unknown,
+}
+
+/// A certificate written and checked.
+#[derive(Clone, Debug)]
+pub struct CertificateReport {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// What the check of the file written established.
+    pub checked: CheckedProof,
+}
+
+impl Serialize for CertificateReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = self.checked.to_json();
+        value["path"] = json!(self.path.display().to_string());
+        value["bytes"] = json!(self.bytes);
+        value.serialize(serializer)
+    }
+}
+
+/// Moves as their text.
+fn moves_as_text<S: Serializer>(moves: &[Move], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(moves.iter().map(|m| m.to_string()))
+}
+
+/// A move as its text.
+fn move_as_text<S: Serializer>(mv: &Option<Move>, serializer: S) -> Result<S::Ok, S::Error> {
+    match mv {
+        Some(m) => serializer.serialize_some(&m.to_string()),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// Nodes a second over `time` (0 when no time passed).
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let secs = time.as_secs_f64();
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    }
+}
+
+/// `1 ply`, `N plies`.
+pub fn plies_text(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
+/// What the alpha-beta prover established.
+#[derive(Clone, Debug, Serialize)]
+pub struct AbReport {
+    /// The result.
+    pub result: Outcome,
+    /// Its exact length.
+    pub plies: Option<u32>,
+    /// The first move of the line.
+    #[serde(serialize_with = "move_as_text")]
+    pub best_move: Option<Move>,
+    /// The line: the shortest win, the longest defence.
+    #[serde(serialize_with = "moves_as_text")]
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes a second.
+    pub nps: u64,
+    /// Wall time.
+    pub time_ms: u64,
+    /// The deepest depth completed.
+    pub depth: u32,
+    /// `ab`.
+    pub method: &'static str,
+    /// Distinct positions of the proof (`None` past [`PROOF_SIZE_CAP`] or unknown).
+    pub proof_size: Option<usize>,
+    /// The certificate written, if one was asked for.
+    pub certificate: Option<CertificateReport>,
+    /// Whether the line verified, if verification was asked for and there was a proof.
+    pub verified: Option<bool>,
+    /// Why it did not verify, or why there was nothing to verify.
+    pub verify_error: Option<String>,
+    /// Why the prover found nothing (for an unknown result).
+    #[serde(skip)]
+    pub unknown: String,
+    /// Whether a certificate was asked for when the result was unknown.
+    #[serde(skip)]
+    pub certificate_asked: bool,
+}
+
+/// What df-pn established.
+#[derive(Clone, Debug, Serialize)]
+pub struct DfpnReport {
+    /// The result.
+    pub result: Outcome,
+    /// Its exact length, where `exact_length` found it.
+    pub plies: Option<u32>,
+    /// Whether `plies` is known.
+    pub length_exact: bool,
+    /// For a win, a winning move.
+    #[serde(serialize_with = "move_as_text")]
+    pub best_move: Option<Move>,
+    /// Always empty: df-pn gives no line.
+    #[serde(serialize_with = "moves_as_text")]
+    pub pv: Vec<Move>,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Positions a second.
+    pub nps: u64,
+    /// Wall time.
+    pub time_ms: u64,
+    /// `dfpn`.
+    pub method: &'static str,
+    /// What it looked for: `either`, `win` or `loss`.
+    pub sought: &'static str,
+    /// Why the alpha-beta prover found nothing, where it ran first.
+    pub alpha_beta: Option<String>,
+    /// Table entries at the end.
+    pub table_entries: usize,
+    /// The certificate written, if one was asked for.
+    pub certificate: Option<CertificateReport>,
+    /// `Some(false)` when verification was asked for: df-pn gives no line.
+    pub verified: Option<bool>,
+    /// Why nothing was verified.
+    pub verify_error: Option<&'static str>,
+    /// Why df-pn found nothing (for an unknown result).
+    #[serde(skip)]
+    pub unknown: String,
+    /// Whether a certificate was asked for when the result was unknown.
+    #[serde(skip)]
+    pub certificate_asked: bool,
+}
+
+/// What retrograde analysis established.
+#[derive(Clone, Debug, Serialize)]
+pub struct RetroReport {
+    /// The result.
+    pub result: Outcome,
+    /// A win's length, where `exact_length` found it.
+    pub plies: Option<u32>,
+    /// Whether `plies` is known.
+    pub length_exact: bool,
+    /// Always none: retrograde analysis gives no line.
+    #[serde(serialize_with = "move_as_text")]
+    pub best_move: Option<Move>,
+    /// Always empty.
+    #[serde(serialize_with = "moves_as_text")]
+    pub pv: Vec<Move>,
+    /// Positions listed.
+    pub nodes: usize,
+    /// `Some(false)` when verification was asked for.
+    pub verified: Option<bool>,
+    /// Why nothing was verified.
+    pub verify_error: Option<&'static str>,
+    /// Positions listed.
+    pub positions: usize,
+    /// Positions reached but not listed.
+    pub frontier: usize,
+    /// Whether every reachable position was listed.
+    pub complete: bool,
+    /// Wall time.
+    pub time_ms: u64,
+    /// `retro`.
+    pub method: &'static str,
+    /// Why the provers before it found nothing, where they ran.
+    pub earlier_provers: Option<String>,
+    /// The certificate written, if one was asked for.
+    pub certificate: Option<CertificateReport>,
+    /// Whether a certificate was asked for when the result was unknown.
+    #[serde(skip)]
+    pub certificate_asked: bool,
+}
+
+/// What the indexed retrograde analysis established.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexedReport {
+    /// The result.
+    pub result: Outcome,
+    /// Always none: the length is not computed.
+    pub plies: Option<u32>,
+    /// Always false.
+    pub length_exact: bool,
+    /// Always none.
+    #[serde(serialize_with = "move_as_text")]
+    pub best_move: Option<Move>,
+    /// Always empty.
+    #[serde(serialize_with = "moves_as_text")]
+    pub pv: Vec<Move>,
+    /// Positions reached (a position and its exchange counted once).
+    pub nodes: u64,
+    /// The same.
+    pub positions: u64,
+    /// Moves listed.
+    pub moves_listed: u64,
+    /// Positions the index numbers.
+    pub index_size: u64,
+    /// Move lists cut by the take/pass limit.
+    pub cut_lists: u64,
+    /// Passes over the scratch file.
+    pub sweeps: u32,
+    /// Whether every reachable position was listed.
+    pub complete: bool,
+    /// Why it stopped early, if it did.
+    pub stopped: Option<String>,
+    /// Wall time.
+    pub time_ms: u64,
+    /// `indexed`.
+    pub method: &'static str,
+}
+
+/// The answer of [`solve`]: the report of the prover that answered. Serialises as
+/// `solve --json` prints it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SolveReport {
+    /// The alpha-beta prover answered.
+    Ab(AbReport),
+    /// df-pn answered.
+    Dfpn(DfpnReport),
+    /// Retrograde analysis answered.
+    Retro(RetroReport),
+    /// The indexed retrograde analysis answered.
+    Indexed(IndexedReport),
+}
+
+impl SolveReport {
+    /// The result stated.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            SolveReport::Ab(r) => r.result,
+            SolveReport::Dfpn(r) => r.result,
+            SolveReport::Retro(r) => r.result,
+            SolveReport::Indexed(r) => r.result,
+        }
+    }
+}
+
+/// The events' sink.
+type Events<'a> = &'a (dyn Fn(SolveEvent) + Sync);
+
+/// Solves `root` as `settings` say (which the caller has checked: the flags each method
+/// takes, `max_plies` within [`Method::most_plies`]).
+pub fn solve(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    events: Events,
+) -> Result<SolveReport, SolveError> {
+    if settings.method == Method::Indexed {
+        return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);
+    }
+    let started = Instant::now();
+    let time = settings.time;
+    let left = |share: u32| time.map(|t| (t / share).saturating_sub(started.elapsed()));
+    let mut before = None;
+    if matches!(settings.method, Method::Ab | Method::Auto) {
+        let ab_time = if settings.method == Method::Ab {
+            time
+        } else {
+            left(4)
+        };
+        match solve_ab(variant, root, settings, ab_time, events)? {
+            Ok(report) => return Ok(SolveReport::Ab(report)),
+            Err(why) => before = Some(why),
+        }
+    }
+    if matches!(settings.method, Method::Dfpn | Method::Auto) {
+        let dfpn_time = if settings.method == Method::Dfpn {
+            left(1)
+        } else {
+            left(2)
+        };
+        match solve_dfpn(variant, root, settings, dfpn_time, before, events)? {
+            Ok(report) => return Ok(SolveReport::Dfpn(report)),
+            Err(why) => before = Some(why),
+        }
+    }
+    solve_retro(variant, root, settings, left(1), before).map(SolveReport::Retro)
+}
+
+/// The alpha-beta prover's report, or (when it proved nothing and df-pn is to follow)
+/// why it found nothing, for df-pn's report.
+fn solve_ab(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    time: Option<Duration>,
+    events: Events,
+) -> Result<Result<AbReport, String>, SolveError> {
+    let max_plies = settings.max_plies.min(MAX_DEPTH);
+    let mut prover = Prover::new(variant, settings.threads, settings.hash_mb)?;
+    let (board, history) = (&root.board, &root.history);
+    let solution = prover.solve_reporting(board, history, max_plies, time, &mut |p| {
+        events(SolveEvent::Depth(p))
+    });
+    let proven = solution.verdict != Verdict::Unknown;
+    if !proven && settings.method == Method::Auto {
+        let why = ab_unknown_text(&solution, max_plies);
+        events(SolveEvent::Note(format!(
+            "alpha-beta: {}; df-pn next",
+            why.trim_end()
+        )));
+        return Ok(Err(why));
+    }
+    let winner = match solution.verdict {
+        Verdict::Win(_) => Some(board.to_move()),
+        Verdict::Loss(_) => Some(board.to_move().opponent()),
+        Verdict::Unknown => None,
+    };
+    let (result, plies) = match solution.verdict {
+        Verdict::Win(p) => (Outcome::Win, Some(p)),
+        Verdict::Loss(p) => (Outcome::Loss, Some(p)),
+        Verdict::Unknown => (Outcome::Unknown, None),
+    };
+    let (proof_size, certificate) = match &settings.certificate {
+        Some(path) => {
+            let proof = prover.proof(board, history, solution.verdict, AB_CERTIFICATE_CAP);
+            let size = proof.as_ref().map(|p| p.positions);
+            let strategy = proof.map(|p| p.strategy).ok_or(format!(
+                "the proof has over {AB_CERTIFICATE_CAP} positions, too many for the alpha-beta prover to write (--method dfpn writes larger ones)"
+            ));
+            (size, certify(path, variant, root, winner, plies, strategy)?)
+        }
+        None => (
+            prover.proof_size(board, history, solution.verdict, PROOF_SIZE_CAP),
+            None,
+        ),
+    };
+    let verified = (settings.verify && proven)
+        .then(|| prover.verify(board, history, solution.verdict, &solution.pv));
+    let verify_error = match &verified {
+        Some(Err(e)) => Some(e.clone()),
+        None if settings.verify => Some(NOTHING_TO_VERIFY.to_string()),
+        _ => None,
+    };
+    Ok(Ok(AbReport {
+        result,
+        plies,
+        best_move: solution.best_move.clone(),
+        pv: solution.pv.clone(),
+        nodes: solution.nodes,
+        nps: nps(solution.nodes, solution.time),
+        time_ms: solution.time.as_millis() as u64,
+        depth: solution.depth,
+        method: Method::Ab.name(),
+        proof_size,
+        certificate,
+        verified: verified.as_ref().map(|v| v.is_ok()),
+        verify_error,
+        unknown: ab_unknown_text(&solution, max_plies),
+        certificate_asked: settings.certificate.is_some(),
+    }))
+}
+
+/// Why the alpha-beta prover found nothing.
+fn ab_unknown_text(solution: &Solution, max_plies: u32) -> String {
+    if solution.depth < max_plies {
+        format!(
+            "unknown: time ran out at depth {} of {} (no proof that short)\n",
+            solution.depth, max_plies
+        )
+    } else {
+        format!("unknown: no proof within {}\n", plies_text(max_plies))
+    }
+}
+
+/// The exact length of a proven result, by the alpha-beta prover within `time`.
+fn exact_length(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    time: Option<Duration>,
+) -> Result<Option<u32>, SolveError> {
+    let plies = settings.max_plies.min(MAX_DEPTH);
+    let mut prover = Prover::new(variant, settings.threads, settings.hash_mb)?;
+    Ok(
+        match prover
+            .solve(&root.board, &root.history, plies, time)
+            .verdict
+        {
+            Verdict::Win(p) | Verdict::Loss(p) => Some(p),
+            Verdict::Unknown => None,
+        },
+    )
+}
+
+/// df-pn's report (with, where asked, a proof's length), or (when it proved nothing
+/// and retrograde analysis is to follow) why the provers so far found nothing.
+fn solve_dfpn(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    time: Option<Duration>,
+    before: Option<String>,
+    events: Events,
+) -> Result<Result<DfpnReport, String>, SolveError> {
+    let limits = DfpnLimits {
+        nodes: settings.nodes.unwrap_or(u64::MAX),
+        time,
+        max_depth: settings.max_plies,
+        table_entries: (settings.hash_mb << 20) / dfpn::BYTES_PER_ENTRY,
+        strategy: settings.certificate.is_some(),
+        threads: settings.threads,
+        interrupt: settings.interrupt,
+        sought: settings.sought,
+    };
+    let (board, history) = (&root.board, &root.history);
+    let started = Instant::now();
+    let digest = search_digest(variant, root, settings.max_plies);
+    let mut state = match &settings.resume {
+        Some(path) if path.exists() => load_state(path, &digest, events)?,
+        _ => dfpn::DfpnState::default(),
+    };
+    let report = |p: &DfpnProgress| events(SolveEvent::Dfpn(p));
+    let result = dfpn::solve_from(variant, board, history, limits, &report, &mut state);
+    if let Some(path) = &settings.resume {
+        save_state(path, &state, &digest, result.verdict, events)?;
+    }
+    let interrupted = settings
+        .interrupt
+        .is_some_and(|flag| flag.load(Ordering::Relaxed));
+    if result.verdict == DfpnVerdict::Unknown && settings.method == Method::Auto && !interrupted {
+        let mut why = before.unwrap_or_default();
+        why.push_str(&dfpn_unknown_text(
+            &result,
+            settings.max_plies,
+            settings.sought,
+        ));
+        events(SolveEvent::Note(
+            "df-pn: no proof; retrograde analysis next".into(),
+        ));
+        return Ok(Err(why));
+    }
+    let length = match result.verdict {
+        DfpnVerdict::Unknown => None,
+        _ if settings.exact_length => {
+            let left = time.map(|t| t.saturating_sub(started.elapsed()));
+            exact_length(variant, root, settings, left)?
+        }
+        _ => None,
+    };
+    let certificate = match &settings.certificate {
+        Some(path) => {
+            let winner = match result.verdict {
+                DfpnVerdict::Win => Some(board.to_move()),
+                DfpnVerdict::Loss => Some(board.to_move().opponent()),
+                DfpnVerdict::Unknown => None,
+            };
+            let strategy = result.strategy.clone().unwrap_or(Ok(Vec::new()));
+            certify(path, variant, root, winner, length, strategy)?
+        }
+        None => None,
+    };
+    let result_name = match result.verdict {
+        DfpnVerdict::Win => Outcome::Win,
+        DfpnVerdict::Loss => Outcome::Loss,
+        DfpnVerdict::Unknown => Outcome::Unknown,
+    };
+    let verify_error = settings.verify.then_some(match result.verdict {
+        DfpnVerdict::Unknown => NOTHING_TO_VERIFY,
+        _ => "df-pn gives no line to verify (the alpha-beta prover does: --method ab)",
+    });
+    Ok(Ok(DfpnReport {
+        result: result_name,
+        plies: length,
+        length_exact: length.is_some(),
+        best_move: result.best_move.clone(),
+        pv: Vec::new(),
+        nodes: result.nodes,
+        nps: nps(result.nodes, result.time),
+        time_ms: result.time.as_millis() as u64,
+        method: Method::Dfpn.name(),
+        sought: settings.sought.name(),
+        alpha_beta: before.as_deref().map(|b| b.trim_end().to_string()),
+        table_entries: result.table_entries,
+        certificate,
+        verified: settings.verify.then_some(false),
+        verify_error,
+        unknown: format!(
+            "{}{}",
+            before.unwrap_or_default(),
+            dfpn_unknown_text(&result, settings.max_plies, settings.sought)
+        ),
+        certificate_asked: settings.certificate.is_some(),
+    }))
+}
+
+/// What a saved df-pn search was searching: its rules, position, game and line limit.
+fn search_digest(variant: &Variant, root: &Root, max_plies: u32) -> String {
+    let history: Vec<String> = root.history.iter().map(|h| format!("{h:x}")).collect();
+    let text = format!(
+        "{}\n{}\n{}\n{max_plies}",
+        variant.rules().to_toml(),
+        variant.format_position(&root.board),
+        history.join(",")
+    );
+    fingerprint_of(&text)
+}
+
+fn load_state(path: &Path, digest: &str, events: Events) -> Result<dfpn::DfpnState, SolveError> {
+    let fail = |reason: String| SolveError::ResumeRead {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest).map_err(fail)?;
+    events(SolveEvent::Note(format!(
+        "df-pn: resuming from {} ({} table entries)",
+        path.display(),
+        state.entries()
+    )));
+    Ok(state)
+}
+
+/// Saves the search (through a temporary file, so an interrupted save loses nothing).
+fn save_state(
+    path: &Path,
+    state: &dfpn::DfpnState,
+    digest: &str,
+    verdict: DfpnVerdict,
+    events: Events,
+) -> Result<(), SolveError> {
+    let fail = |source: std::io::Error| SolveError::ResumeSave {
+        path: path.to_path_buf(),
+        source,
+    };
+    let partial = path.with_extension("partial");
+    let file = std::fs::File::create(&partial).map_err(fail)?;
+    state
+        .save(&mut std::io::BufWriter::new(file), digest)
+        .map_err(fail)?;
+    std::fs::rename(&partial, path).map_err(fail)?;
+    let next = match verdict {
+        DfpnVerdict::Unknown => "; run the same command again to continue",
+        _ => "",
+    };
+    events(SolveEvent::Note(format!(
+        "df-pn: search saved to {} ({} table entries){next}",
+        path.display(),
+        state.entries()
+    )));
+    Ok(())
+}
+
+/// Why df-pn proved nothing, looking for `sought`.
+fn dfpn_unknown_text(result: &DfpnResult, max_plies: u32, sought: Sought) -> String {
+    let (unproven, unwon, not_sought) = match sought {
+        Sought::Either => ("no proof", "no win for either side", ""),
+        Sought::Win => (
+            "no win for the side to move",
+            "no win for the side to move",
+            "; a loss was not looked for",
+        ),
+        Sought::Loss => (
+            "no loss for the side to move",
+            "no win for its opponent",
+            "; a win was not looked for",
+        ),
+    };
+    if result.out_of_budget {
+        format!("unknown: df-pn found {unproven} before its time or node limit{not_sought}\n")
+    } else {
+        format!(
+            "unknown: df-pn found {unwon} (lines of at most {}, a repetition counting as no win){not_sought}\n",
+            plies_text(max_plies)
+        )
+    }
+}
+
+/// Retrograde analysis' report (with, where asked, a win's length); `before` says why
+/// the provers before it found nothing.
+fn solve_retro(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    time: Option<Duration>,
+    before: Option<String>,
+) -> Result<RetroReport, SolveError> {
+    // Its wins ignore the game before the root; where there is one, the win is kept
+    // only if its strategy checks against that game.
+    let limits = RetroLimits {
+        positions: (settings.hash_mb << 20) / retrograde::BYTES_PER_POSITION,
+        time,
+        strategy: settings.certificate.is_some() || !root.history.is_empty(),
+    };
+    let board = &root.board;
+    let mut result = retrograde::solve(variant, board, limits);
+    if !root.history.is_empty() && !retro_win_holds(variant, root, &result) {
+        result.verdict = RetroVerdict::Unknown;
+        result.strategy = None;
+    }
+    let winner = match result.verdict {
+        RetroVerdict::Win => Some(board.to_move()),
+        RetroVerdict::Loss => Some(board.to_move().opponent()),
+        RetroVerdict::Draw | RetroVerdict::Unknown => None,
+    };
+    let length = match winner {
+        Some(_) if settings.exact_length => exact_length(variant, root, settings, None)?,
+        _ => None,
+    };
+    let certificate = match &settings.certificate {
+        Some(path) if result.verdict == RetroVerdict::Draw => {
+            let holds = result
+                .holds
+                .clone()
+                .expect("a draw's strategies were asked for");
+            Some(certify_draw(path, variant, root, holds)?)
+        }
+        Some(path) => {
+            let strategy = result.strategy.clone().unwrap_or_default();
+            certify(path, variant, root, winner, length, Ok(strategy))?
+        }
+        None => None,
+    };
+    let verify_error = settings.verify.then_some(match result.verdict {
+        RetroVerdict::Unknown => NOTHING_TO_VERIFY,
+        _ => {
+            "retrograde analysis gives no line to verify (the alpha-beta prover does: --method ab)"
+        }
+    });
+    Ok(RetroReport {
+        result: retro_outcome(result.verdict),
+        plies: length,
+        length_exact: length.is_some(),
+        best_move: None,
+        pv: Vec::new(),
+        nodes: result.expanded,
+        verified: settings.verify.then_some(false),
+        verify_error,
+        positions: result.expanded,
+        frontier: result.frontier,
+        complete: result.complete,
+        time_ms: result.time.as_millis() as u64,
+        method: Method::Retro.name(),
+        earlier_provers: before.as_deref().map(|b| b.trim_end().to_string()),
+        certificate,
+        certificate_asked: settings.certificate.is_some(),
+    })
+}
+
+/// A retrograde verdict as a report states it.
+fn retro_outcome(verdict: RetroVerdict) -> Outcome {
+    match verdict {
+        RetroVerdict::Win => Outcome::Win,
+        RetroVerdict::Loss => Outcome::Loss,
+        RetroVerdict::Draw => Outcome::Draw,
+        RetroVerdict::Unknown => Outcome::Unknown,
+    }
+}
+
+/// The indexed retrograde analysis' report.
+fn solve_indexed(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    events: Events,
+) -> Result<IndexedReport, SolveError> {
+    let limits = IndexedLimits {
+        memory: (settings.hash_mb as u64) << 20,
+        time: settings.time,
+        scratch: settings.scratch.clone(),
+        sweeps_only: false,
+        interrupt: settings.interrupt,
+    };
+    let report = |p: &IndexedProgress| events(SolveEvent::Indexed(p));
+    let result = indexed::solve(variant, &root.board, &limits, &report)
+        .map_err(|e| SolveError::Indexed(e.to_string()))?;
+    Ok(IndexedReport {
+        result: retro_outcome(result.verdict),
+        plies: None,
+        length_exact: false,
+        best_move: None,
+        pv: Vec::new(),
+        nodes: result.reached,
+        positions: result.reached,
+        moves_listed: result.edges,
+        index_size: result.index_size,
+        cut_lists: result.cut,
+        sweeps: result.sweeps,
+        complete: result.complete,
+        stopped: result.stopped,
+        time_ms: result.time.as_millis() as u64,
+        method: Method::Indexed.name(),
+    })
+}
+
+/// Whether a retrograde win or loss (anything else passes) holds after the game
+/// before the root: its strategy, checked as a certificate would be.
+fn retro_win_holds(variant: &Variant, root: &Root, result: &RetroResult) -> bool {
+    let winner = match result.verdict {
+        RetroVerdict::Win => root.board.to_move(),
+        RetroVerdict::Loss => root.board.to_move().opponent(),
+        _ => return true,
+    };
+    let strategy = result.strategy.clone().unwrap_or_default();
+    crate::prove::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()
+}
+
+/// Writes the certificate of a proven draw and checks the file written.
+fn certify_draw(
+    path: &Path,
+    variant: &Variant,
+    root: &Root,
+    holds: [Holding; 2],
+) -> Result<CertificateReport, SolveError> {
+    let proof = Proof::Draw(DrawCertificate {
+        rules: variant.rules().clone(),
+        start: root.start,
+        moves: root.moves.clone(),
+        holds,
+    });
+    written(path, write_checked(path, &proof)?)
+}
+
+/// Writes the certificate of a proven result (`winner`: `None` for an unknown result,
+/// which has none: then `None`) and checks the file written, as check-proof does.
+fn certify(
+    path: &Path,
+    variant: &Variant,
+    root: &Root,
+    winner: Option<Side>,
+    plies: Option<u32>,
+    strategy: Result<Vec<(Board, Move)>, String>,
+) -> Result<Option<CertificateReport>, SolveError> {
+    let Some(winner) = winner else {
+        return Ok(None);
+    };
+    let strategy = strategy.map_err(SolveError::CertificateNotWritten)?;
+    let proof = Proof::Win(root.certificate(variant, winner, plies, strategy));
+    written(path, write_checked(path, &proof)?).map(Some)
+}
+
+/// The report of a certificate written at `path` and checked.
+fn written(path: &Path, checked: CheckedProof) -> Result<CertificateReport, SolveError> {
+    Ok(CertificateReport {
+        path: path.to_path_buf(),
+        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        checked,
+    })
+}
