@@ -2,7 +2,7 @@
 //! the fast generator gives, on many random rule sets and positions, and their steps
 //! add up: every seed lifted or taken is sown.
 
-mod common;
+use crate::common;
 
 use common::{random_rules, Rng};
 use isolo_rules::trace::{trace_move, Step};

@@ -1,7 +1,7 @@
 //! A hostile-input corpus run as processes: every bad input gets one line on stderr
 //! naming the problem, exit status 2, no panic, and no hang (each run has a deadline).
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! Every subcommand run as a process, its output checked.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! that the rules-only checker accepts; tampered certificates are refused with the
 //! reason; `solve --certificate` and `check-proof` as a user runs them.
 
-mod common;
+use crate::common;
 
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};

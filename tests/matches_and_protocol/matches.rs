@@ -1,6 +1,6 @@
 //! match, tournament, openings and replay as a user runs them.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

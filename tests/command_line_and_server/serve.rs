@@ -2,7 +2,7 @@
 //! refusals; and a bounded load test on localhost (a burst of malformed requests and
 //! more analyses than the server runs at once). The browser test is tests/browser.rs.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -2,7 +2,7 @@
 //! and the summary of the run played in one process; merge refuses shards that do not
 //! make up one run exactly.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -10,8 +10,6 @@
 //!   South back    1 2 3 4
 //! ```
 
-mod common;
-
 use isolo_rules::{CaptureChoice, CaptureCondition, LegalMove, Rules, Side, SowOrigin, Variant};
 
 /// Rows notation from a drawing of four lines of seed counts.

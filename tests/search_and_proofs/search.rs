@@ -1,7 +1,7 @@
 //! The searchers: exact proven results (checked against brute force), agreement between
 //! alpha-beta and MCTS, legal moves only, and reproducible runs.
 
-mod common;
+use crate::common;
 
 use common::{brute_force, known_within, small_positions, Known, Rng};
 use isolo_engine::eval::{Evaluator, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};

@@ -1,7 +1,7 @@
 //! Text round trips, make/unmake, and corpora of invalid positions, moves and rules
 //! files, each with the error message it must give.
 
-mod common;
+use crate::common;
 
 use common::{random_rules, Rng};
 use isolo_rules::{Position, Rules, Variant};

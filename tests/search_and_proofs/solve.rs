@@ -1,6 +1,6 @@
 //! The prover against exhaustive minimax on small boards, and `solve` as a user runs it.
 
-mod common;
+use crate::common;
 
 use common::{known_within, small_positions, Known};
 use isolo_engine::prove::alphabeta::{Prover, Verdict};

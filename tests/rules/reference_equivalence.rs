@@ -3,7 +3,7 @@
 //! same first laps (the evaluation's view of captures in reach), on random reachable
 //! positions of the presets and of random rules files.
 
-mod common;
+use crate::common;
 
 use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};

@@ -1,7 +1,7 @@
 //! External engines in matches: the project's own binary over UGI against the built-in
 //! engine, misbehaving engines adjudicated, clocks kept, logs written.
 
-mod common;
+use crate::common;
 
 use common::process::{game_lines as games, ok, run, scratch, Scratch};
 

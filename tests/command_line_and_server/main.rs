@@ -1,0 +1,11 @@
+//! The command line as a process, hostile inputs, the web server, and the documents' links.
+//!
+//! One test binary for the group: each file is a module, and they share `common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli;
+mod docs;
+mod hostile;
+mod serve;

@@ -1,0 +1,12 @@
+//! The rules: perft, rule cases drawn in ASCII, the fast board against the naive reference, move traces, notation and inputs.
+//!
+//! One test binary for the group: each file is a module, and they share `common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod notation_and_inputs;
+mod perft;
+mod reference_equivalence;
+mod rule_cases;
+mod trace;
