@@ -84,7 +84,7 @@ fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
             }),
             None => load_suite(variant, text)
                 .map(Openings::Suite)
-                .map_err(CliError),
+                .map_err(CliError::from),
         },
     }
 }

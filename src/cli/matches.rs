@@ -172,7 +172,7 @@ impl RunArgs {
             return Err(CliError("--max-plies: must be at least 1".into()));
         }
         let (openings, source) = match &self.openings {
-            Some(path) => (load_suite(&variant, path).map_err(CliError)?, path.clone()),
+            Some(path) => (load_suite(&variant, path)?, path.clone()),
             None => (vec![variant.start()], "start".to_string()),
         };
         let shard = super::shard_option(self.shard.as_deref(), self.out.is_some())?;

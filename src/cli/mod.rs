@@ -29,6 +29,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
+use isolo_engine::matches::openings::OpeningsError;
 use isolo_rules::{Board, Game, NotationError, RulesError, Side, Variant};
 
 /// A user-facing error: printed as one line, exit code 2.
@@ -49,6 +50,12 @@ impl From<RulesError> for CliError {
 
 impl From<NotationError> for CliError {
     fn from(e: NotationError) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+impl From<OpeningsError> for CliError {
+    fn from(e: OpeningsError) -> Self {
         CliError(e.to_string())
     }
 }

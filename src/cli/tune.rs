@@ -113,7 +113,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
     };
     let start = chosen.unwrap_or_else(|| Weights::for_variant(&variant));
     let openings = match &args.openings {
-        Some(path) => load_suite(&variant, path).map_err(CliError)?,
+        Some(path) => load_suite(&variant, path)?,
         None => vec![variant.start()],
     };
     let settings = SelfPlay {

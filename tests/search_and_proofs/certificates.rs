@@ -187,12 +187,36 @@ fn boys_certificate() -> String {
 }
 
 fn check_text(text: &str) -> Result<isolo_engine::prove::certificate::Checked, String> {
-    check(&Certificate::read(&mut text.as_bytes())?)
+    let certificate = Certificate::read(&mut text.as_bytes()).map_err(|e| e.to_string())?;
+    check(&certificate).map_err(|e| e.to_string())
 }
 
 /// The index of the first line after `winner` (the first position line).
 fn first_position_line(lines: &[&str]) -> usize {
     lines.iter().position(|l| l.starts_with("winner ")).unwrap() + 1
+}
+
+#[test]
+fn a_text_that_is_no_certificate_and_a_certificate_that_proves_nothing_are_told_apart() {
+    use isolo_engine::prove::certificate::CertificateError;
+    let text = boys_certificate();
+    let malformed = text.replacen("isolo-ai proof 1", "isolo-ai proof 2", 1);
+    assert!(matches!(
+        Certificate::read(&mut malformed.as_bytes()),
+        Err(CertificateError::Malformed(_))
+    ));
+    let lines: Vec<&str> = text.lines().collect();
+    let first = first_position_line(&lines);
+    // The winner's first move replaced by another legal-looking pit: it reads, but it
+    // is no longer the proof.
+    let (position, mv) = lines[first].rsplit_once(' ').unwrap();
+    let other = if mv == "1" { "2" } else { "1" };
+    let tampered = text.replacen(lines[first], &format!("{position} {other}"), 1);
+    let certificate = Certificate::read(&mut tampered.as_bytes()).unwrap();
+    assert!(matches!(
+        check(&certificate),
+        Err(CertificateError::Refused(_))
+    ));
 }
 
 #[test]
@@ -822,7 +846,7 @@ fn draw_tamper_corpus(packed: &[u8]) {
         let result = Proof::read(&mut bad.as_bytes()).and_then(|p| check_proof(&p));
         match result {
             Ok(_) => panic!("accepted: expected an error with '{expected}'"),
-            Err(e) => assert!(e.contains(expected), "'{e}' lacks '{expected}'"),
+            Err(e) => assert!(e.to_string().contains(expected), "'{e}' lacks '{expected}'"),
         }
     }
 }

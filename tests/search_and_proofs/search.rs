@@ -548,14 +548,18 @@ fn weights_beyond_the_bound_are_refused_by_name() {
     std::fs::write(&path, "seeds = 50000\n").unwrap();
     let err = Weights::load(&path).unwrap_err();
     assert!(
-        err.contains("weight `seeds` = 50000 is out of range"),
+        err.reason
+            .contains("weight `seeds` = 50000 is out of range"),
         "{err}"
     );
     std::fs::write(&path, "threats = -2147483648\n").unwrap();
-    assert!(Weights::load(&path).unwrap_err().contains("`threats`"));
+    assert!(Weights::load(&path)
+        .unwrap_err()
+        .reason
+        .contains("`threats`"));
     std::fs::write(&path, "seeds = 1\nbogus = 3\n").unwrap();
     let err = Weights::load(&path).unwrap_err();
-    assert!(err.contains("line 2"), "{err}");
+    assert!(err.reason.contains("line 2"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -240,7 +240,7 @@ impl Session {
             "weights" => {
                 self.settings.weights = match value {
                     "" | "<empty>" => None,
-                    choice => Weights::choose(choice)?,
+                    choice => Weights::choose(choice).map_err(|e| e.to_string())?,
                 }
             }
             "seed" => {

@@ -74,6 +74,17 @@ pub const FEATURES: usize = SCALAR_FEATURES.len() + MAX_LANES;
 /// A position's feature values, in the order of `Weights::vector`.
 pub type Features = [i32; FEATURES];
 
+/// Why a weights file could not be had: the file (or the shipped weights' name) and
+/// what is wrong with it (unreadable, not TOML, an unknown key, a weight out of range).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("weights file {file}: {reason}")]
+pub struct WeightsError {
+    /// The file.
+    pub file: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
 /// Hundredths of a seed per unit of each feature.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -289,22 +300,20 @@ impl Weights {
     }
 
     /// Weights from TOML text (`name` in errors); see `load`.
-    fn parse(text: &str, name: &str) -> Result<Weights, String> {
-        let weights: Weights = toml::from_str(text).map_err(|e: toml::de::Error| {
-            format!(
-                "weights file {name}: {}",
-                isolo_rules::toml_error_text(&e, text)
-            )
-        })?;
-        weights
-            .validate()
-            .map_err(|e| format!("weights file {name}: {e}"))?;
+    fn parse(text: &str, name: &str) -> Result<Weights, WeightsError> {
+        let fail = |reason: String| WeightsError {
+            file: name.to_string(),
+            reason,
+        };
+        let weights: Weights = toml::from_str(text)
+            .map_err(|e: toml::de::Error| fail(isolo_rules::toml_error_text(&e, text)))?;
+        weights.validate().map_err(fail)?;
         Ok(weights)
     }
 
     /// Weights by name or file: `auto` (`None`: the variant's own, tuned where shipped),
     /// `hand` (the hand-set weights), or the path of a TOML file.
-    pub fn choose(text: &str) -> Result<Option<Weights>, String> {
+    pub fn choose(text: &str) -> Result<Option<Weights>, WeightsError> {
         match text {
             "auto" => Ok(None),
             "hand" => Ok(Some(Weights::default())),
@@ -314,9 +323,13 @@ impl Weights {
 
     /// Weights from a TOML file; missing keys keep their hand-set defaults, unknown keys
     /// and weights beyond `±MAX_WEIGHT` are errors.
-    pub fn load(path: &Path) -> Result<Weights, String> {
-        let text = isolo_rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES)
-            .map_err(|e| format!("weights file {}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<Weights, WeightsError> {
+        let text = isolo_rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES).map_err(|reason| {
+            WeightsError {
+                file: path.display().to_string(),
+                reason,
+            }
+        })?;
         Weights::parse(&text, &path.display().to_string())
     }
 
@@ -688,9 +701,13 @@ mod tests {
         let long = format!("pits = [{}]\n", vec!["1"; 17].join(","));
         assert!(Weights::parse(&long, "t")
             .unwrap_err()
+            .reason
             .contains("at most 16 pits"));
         let big = "pits = [0, 20000]\n";
-        assert!(Weights::parse(big, "t").unwrap_err().contains("pit 2"));
+        assert!(Weights::parse(big, "t")
+            .unwrap_err()
+            .reason
+            .contains("pit 2"));
         assert_eq!(Weights::choose("auto").unwrap(), None);
         assert_eq!(Weights::choose("hand").unwrap(), Some(Weights::default()));
         assert!(Weights::choose("/no/such/file").is_err());
@@ -710,9 +727,13 @@ mod tests {
         let short = text.replace("bias = [0.25, -3.0]", "bias = [0.25]");
         assert!(Weights::parse(&short, "t")
             .unwrap_err()
+            .reason
             .contains("`net.bias` has 1 rows"));
         let nan = text.replace("bias = [0.25, -3.0]", "bias = [0.25, nan]");
-        assert!(Weights::parse(&nan, "t").unwrap_err().contains("finite"));
+        assert!(Weights::parse(&nan, "t")
+            .unwrap_err()
+            .reason
+            .contains("finite"));
     }
 
     #[test]

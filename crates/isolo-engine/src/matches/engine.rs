@@ -290,10 +290,10 @@ fn set_option(
         }
         (EngineKind::Mcts(c), "seed") => c.seed = count(key, value, 0u64, None)?,
         (EngineKind::AlphaBeta(c), "weights") => {
-            c.weights = Weights::choose(value).map_err(|e| bad(key, e))?
+            c.weights = Weights::choose(value).map_err(|e| bad(key, e.to_string()))?
         }
         (EngineKind::Mcts(c), "weights") => {
-            c.weights = Weights::choose(value).map_err(|e| bad(key, e))?
+            c.weights = Weights::choose(value).map_err(|e| bad(key, e.to_string()))?
         }
         _ => return Ok(false),
     }

@@ -9,9 +9,47 @@ use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, MoveGen, Variant};
 
+/// Why a suite could not be had. `suite` names it in messages (`openings file PATH`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// The file could not be read as text.
+    #[error("{suite}: {reason}")]
+    Unreadable {
+        /// The suite's name.
+        suite: String,
+        /// What failed.
+        reason: String,
+    },
+    /// A line is not a position of the variant.
+    #[error("{suite}, line {line}: {reason}")]
+    BadPosition {
+        /// The suite's name.
+        suite: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A line's position has no legal move: no game can start there.
+    #[error("{suite}, line {line}: the game is already over in this position")]
+    GameOver {
+        /// The suite's name.
+        suite: String,
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// The suite holds no position.
+    #[error("{suite}: no positions")]
+    Empty {
+        /// The suite's name.
+        suite: String,
+    },
+}
+
 /// Reads a suite: one position a line; `#` starts a comment (a whole line or after the
 /// position). A bad line is an error naming its number.
-pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Board>, String> {
+pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Board>, OpeningsError> {
+    let suite = || name.to_string();
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -20,17 +58,21 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
         }
         let board = variant
             .parse_position(line)
-            .map_err(|e| format!("{name}, line {}: {e}", i + 1))?;
+            .map_err(|e| OpeningsError::BadPosition {
+                suite: suite(),
+                line: i + 1,
+                reason: e.to_string(),
+            })?;
         if !variant.has_legal_move(&board, &mut MoveGen::new()) {
-            return Err(format!(
-                "{name}, line {}: the game is already over in this position",
-                i + 1
-            ));
+            return Err(OpeningsError::GameOver {
+                suite: suite(),
+                line: i + 1,
+            });
         }
         positions.push(board);
     }
     if positions.is_empty() {
-        return Err(format!("{name}: no positions"));
+        return Err(OpeningsError::Empty { suite: suite() });
     }
     Ok(positions)
 }
@@ -39,10 +81,14 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
 const MAX_SUITE_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Loads a suite file.
-pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, String> {
+pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, OpeningsError> {
+    let suite = format!("openings file {path}");
     let text = isolo_rules::read_text_file(std::path::Path::new(path), MAX_SUITE_FILE_BYTES)
-        .map_err(|e| format!("openings file {path}: {e}"))?;
-    parse_suite(variant, &text, &format!("openings file {path}"))
+        .map_err(|reason| OpeningsError::Unreadable {
+            suite: suite.clone(),
+            reason,
+        })?;
+    parse_suite(variant, &text, &suite)
 }
 
 /// Settings of the generator.

@@ -55,6 +55,19 @@ use std::path::Path;
 
 use isolo_rules::{Board, Game, Move, MoveGen, Rules, Side, Variant, DRAW_REPETITIONS};
 
+/// Why a certificate proves nothing: its text is not a certificate, or it reads but
+/// its check fails. The message names the line or the position at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CertificateError {
+    /// The text is not a certificate (a line that does not parse, a missing end, the
+    /// wrong kind of certificate).
+    #[error("{0}")]
+    Malformed(String),
+    /// The certificate reads, but the checker refuses it: where and why.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// The longest line a certificate may have (a position and a move with its choices).
 const MAX_LINE_BYTES: u64 = 1 << 16;
 
@@ -102,19 +115,13 @@ impl Certificate {
 
     /// Reads a win's or loss's certificate file, gzip-compressed or not (told by its
     /// first bytes); the error says what is wrong, without the file's name.
-    pub fn load(path: &Path) -> Result<Certificate, String> {
-        match Proof::load(path)? {
-            Proof::Win(certificate) => Ok(certificate),
-            Proof::Draw(_) => Err("a draw's certificate, not a win's".into()),
-        }
+    pub fn load(path: &Path) -> Result<Certificate, CertificateError> {
+        Proof::load(path)?.into_win()
     }
 
     /// Reads a win's or loss's certificate; the error names the line and what is wrong.
-    pub fn read(input: &mut dyn BufRead) -> Result<Certificate, String> {
-        match Proof::read(input)? {
-            Proof::Win(certificate) => Ok(certificate),
-            Proof::Draw(_) => Err("a draw's certificate, not a win's".into()),
-        }
+    pub fn read(input: &mut dyn BufRead) -> Result<Certificate, CertificateError> {
+        Proof::read(input)?.into_win()
     }
 }
 
@@ -278,8 +285,22 @@ pub enum Proof {
 }
 
 impl Proof {
+    /// The win's or loss's certificate, refusing a draw's.
+    fn into_win(self) -> Result<Certificate, CertificateError> {
+        match self {
+            Proof::Win(certificate) => Ok(certificate),
+            Proof::Draw(_) => Err(CertificateError::Malformed(
+                "a draw's certificate, not a win's".into(),
+            )),
+        }
+    }
+
     /// Reads a certificate of either kind; the error names the line and what is wrong.
-    pub fn read(input: &mut dyn BufRead) -> Result<Proof, String> {
+    pub fn read(input: &mut dyn BufRead) -> Result<Proof, CertificateError> {
+        Proof::read_lines(input).map_err(CertificateError::Malformed)
+    }
+
+    fn read_lines(input: &mut dyn BufRead) -> Result<Proof, String> {
         let mut lines = Lines {
             input,
             number: 0,
@@ -301,8 +322,8 @@ impl Proof {
     }
 
     /// Reads a certificate file of either kind, gzip-compressed or not.
-    pub fn load(path: &Path) -> Result<Proof, String> {
-        let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    pub fn load(path: &Path) -> Result<Proof, CertificateError> {
+        let cannot = |e: std::io::Error| CertificateError::Malformed(format!("cannot read: {e}"));
         let mut file = BufReader::new(File::open(path).map_err(cannot)?);
         if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
             Proof::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
@@ -484,7 +505,11 @@ struct Frame {
 
 /// Checks a certificate with the rules alone; the error names the position where the
 /// proof fails and why.
-pub fn check(certificate: &Certificate) -> Result<Checked, String> {
+pub fn check(certificate: &Certificate) -> Result<Checked, CertificateError> {
+    check_win_text(certificate).map_err(CertificateError::Refused)
+}
+
+fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
     let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
     let mut game = Game::new(&variant, certificate.start);
     for (i, mv) in certificate.moves.iter().enumerate() {
@@ -651,7 +676,11 @@ pub struct CheckedDraw {
 
 /// Checks a draw's certificate with the rules alone; the error names the position where
 /// a side's set fails and why.
-pub fn check_draw(certificate: &DrawCertificate) -> Result<CheckedDraw, String> {
+pub fn check_draw(certificate: &DrawCertificate) -> Result<CheckedDraw, CertificateError> {
+    check_draw_text(certificate).map_err(CertificateError::Refused)
+}
+
+fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String> {
     let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
     let mut game = Game::new(&variant, certificate.start);
     for (i, mv) in certificate.moves.iter().enumerate() {
@@ -748,7 +777,7 @@ pub enum CheckedProof {
 }
 
 /// Checks a certificate of either kind.
-pub fn check_proof(proof: &Proof) -> Result<CheckedProof, String> {
+pub fn check_proof(proof: &Proof) -> Result<CheckedProof, CertificateError> {
     match proof {
         Proof::Win(c) => check(c).map(CheckedProof::Win),
         Proof::Draw(c) => check_draw(c).map(CheckedProof::Draw),
@@ -791,7 +820,7 @@ pub enum CertificateFileError {
         /// The file.
         path: std::path::PathBuf,
         /// What is wrong (the line, where the text is at fault).
-        reason: String,
+        reason: CertificateError,
     },
     /// The file is a certificate that proves nothing.
     #[error("{}: not a proof: {reason}", path.display())]
@@ -799,7 +828,7 @@ pub enum CertificateFileError {
         /// The file.
         path: std::path::PathBuf,
         /// Where the check failed.
-        reason: String,
+        reason: CertificateError,
     },
     /// The file could not be written.
     #[error("{}: {source}", path.display())]
