@@ -425,7 +425,7 @@ pub fn run(args: &MatchArgs) -> CliResult {
             bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         }
         sprt.is_some_and(|s| {
-            s.state(&t.pentanomial).verdict != isolo_engine::stats::Verdict::Continue
+            s.state(&t.pentanomial).verdict != isolo_engine::stats::SprtVerdict::Continue
         })
     })?;
     let summary = MatchSummary {
@@ -612,13 +612,13 @@ impl MatchSummary<'_> {
         out.push_str(&forfeits_text(self.forfeits));
         if let Some(s) = &sprt_state {
             let verdict = match s.verdict {
-                isolo_engine::stats::Verdict::H1 => {
+                isolo_engine::stats::SprtVerdict::H1 => {
                     format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
                 }
-                isolo_engine::stats::Verdict::H0 => {
+                isolo_engine::stats::SprtVerdict::H0 => {
                     format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
                 }
-                isolo_engine::stats::Verdict::Continue => "no verdict yet".to_string(),
+                isolo_engine::stats::SprtVerdict::Continue => "no verdict yet".to_string(),
             };
             out.push_str(&format!(
                 "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",

@@ -17,7 +17,7 @@ use super::{CliError, CliResult};
 use isolo_engine::matches::records::{self, Record, RecordsReader};
 use isolo_engine::matches::schedule::{Schedule, Shard};
 use isolo_engine::matches::tally::{Crosstable, Forfeits, RunningTally};
-use isolo_engine::stats::{Sprt, Verdict};
+use isolo_engine::stats::{Sprt, SprtVerdict};
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -211,7 +211,9 @@ impl Summary<'_> {
                 }
                 forfeits.add(record);
                 let tally = running.add(record);
-                if sprt.is_some_and(|s| s.state(&tally.pentanomial).verdict != Verdict::Continue) {
+                if sprt
+                    .is_some_and(|s| s.state(&tally.pentanomial).verdict != SprtVerdict::Continue)
+                {
                     *decided_at = Some(record.game);
                 }
             }

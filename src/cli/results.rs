@@ -9,7 +9,7 @@ use clap::Args;
 use super::{CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
 use isolo_engine::research::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
@@ -321,19 +321,19 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             );
             let line: Vec<String> = solution.pv.iter().take(6).map(|m| m.to_string()).collect();
             let row = match solution.verdict {
-                Verdict::Win(p) => format!(
+                AbVerdict::Win(p) => format!(
                     "South wins in {p} plies | {} ({} nodes, {} ms) |",
                     line.join(" "),
                     solution.nodes,
                     solution.time.as_millis()
                 ),
-                Verdict::Loss(p) => format!(
+                AbVerdict::Loss(p) => format!(
                     "South loses in {p} plies | {} ({} nodes, {} ms) |",
                     line.join(" "),
                     solution.nodes,
                     solution.time.as_millis()
                 ),
-                Verdict::Unknown => {
+                AbVerdict::Unknown => {
                     let s = play_reading(&variant, &engine, args, &pool)?;
                     let pct = |p: &isolo_engine::research::compare::Proportion| {
                         format!(

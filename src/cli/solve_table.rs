@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
 use isolo_engine::prove::certificate::{self, Certificate, DrawCertificate};
 use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
 use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
@@ -280,17 +280,17 @@ fn solve_cell(
     let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
     cell.nodes += proof.nodes;
     let mover_wins = match (ab.verdict, proof.verdict) {
-        (Verdict::Win(_), DfpnVerdict::Loss) | (Verdict::Loss(_), DfpnVerdict::Win) => {
+        (AbVerdict::Win(_), DfpnVerdict::Loss) | (AbVerdict::Loss(_), DfpnVerdict::Win) => {
             return Err(CliError(format!(
                 "internal error (please report): the provers disagree on {}",
                 variant.format_position(&board)
             )))
         }
-        (Verdict::Win(p), _) => (Some(true), Some(p)),
-        (Verdict::Loss(p), _) => (Some(false), Some(p)),
-        (Verdict::Unknown, DfpnVerdict::Win) => (Some(true), None),
-        (Verdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
-        (Verdict::Unknown, DfpnVerdict::Unknown) => (None, None),
+        (AbVerdict::Win(p), _) => (Some(true), Some(p)),
+        (AbVerdict::Loss(p), _) => (Some(false), Some(p)),
+        (AbVerdict::Unknown, DfpnVerdict::Win) => (Some(true), None),
+        (AbVerdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
+        (AbVerdict::Unknown, DfpnVerdict::Unknown) => (None, None),
     };
     let (wins, plies, strategy) = match mover_wins {
         (Some(wins), plies) => {

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::process::{json as isolo_json, run as isolo};
 use common::{known_within, small_positions, Known};
-use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
 use isolo_engine::prove::certificate::{
     check, check_draw, check_proof, Certificate, DrawCertificate, Proof,
 };
@@ -144,9 +144,9 @@ fn alpha_beta_proofs_write_certificates_with_their_exact_length() {
         let mut prover = Prover::new(&variant, 1, 4).unwrap();
         let verdict = prover.solve(&board, &[], HORIZON, None).verdict;
         let (winner, plies) = match verdict {
-            Verdict::Win(p) => (board.to_move(), p),
-            Verdict::Loss(p) => (board.to_move().opponent(), p),
-            Verdict::Unknown => continue,
+            AbVerdict::Win(p) => (board.to_move(), p),
+            AbVerdict::Loss(p) => (board.to_move().opponent(), p),
+            AbVerdict::Unknown => continue,
         };
         let proof = prover.proof(&board, &[], verdict, 100_000).unwrap();
         let c = certificate(&variant, &board, winner, Some(plies), proof.strategy);

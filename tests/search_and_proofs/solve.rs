@@ -3,7 +3,7 @@
 use crate::common;
 
 use common::{known_within, small_positions, Known};
-use isolo_engine::prove::alphabeta::{Prover, Verdict};
+use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
 use isolo_rules::Variant;
 
 const HORIZON: u32 = 7;
@@ -17,9 +17,9 @@ fn solve_agrees_with_brute_force_on_small_boards() {
         let mut prover = Prover::new(&variant, 1, 4).unwrap();
         let solution = prover.solve(&board, &[], HORIZON, None);
         let expected = match truth {
-            Known::Win(n) => Verdict::Win(n),
-            Known::Loss(n) => Verdict::Loss(n),
-            Known::Open => Verdict::Unknown,
+            Known::Win(n) => AbVerdict::Win(n),
+            Known::Loss(n) => AbVerdict::Loss(n),
+            Known::Open => AbVerdict::Unknown,
         };
         let position = variant.format_position(&board);
         assert_eq!(
@@ -28,7 +28,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
             "{position}\n{}",
             variant.rules().to_toml()
         );
-        if let Verdict::Win(n) | Verdict::Loss(n) = solution.verdict {
+        if let AbVerdict::Win(n) | AbVerdict::Loss(n) = solution.verdict {
             proven += 1;
             // Exact: exhaustive search two plies shorter finds no such result.
             if n >= 2 {
@@ -36,7 +36,7 @@ fn solve_agrees_with_brute_force_on_small_boards() {
                 assert!(
                     !matches!(
                         (shorter, solution.verdict),
-                        (Known::Win(_), Verdict::Win(_)) | (Known::Loss(_), Verdict::Loss(_))
+                        (Known::Win(_), AbVerdict::Win(_)) | (Known::Loss(_), AbVerdict::Loss(_))
                     ),
                     "{position}"
                 );
@@ -57,15 +57,15 @@ fn verify_rejects_a_wrong_claim() {
     let women = Variant::load("isolo-women").unwrap();
     let mut prover = Prover::new(&women, 1, 4).unwrap();
     let solution = prover.solve(&women.start(), &[], 9, None);
-    assert_eq!(solution.verdict, Verdict::Win(5));
+    assert_eq!(solution.verdict, AbVerdict::Win(5));
     assert!(
         prover
-            .verify(&women.start(), &[], Verdict::Win(7), &solution.pv)
+            .verify(&women.start(), &[], AbVerdict::Win(7), &solution.pv)
             .is_err(),
         "wrong length"
     );
     let err = prover
-        .verify(&women.start(), &[], Verdict::Win(5), &solution.pv[..4])
+        .verify(&women.start(), &[], AbVerdict::Win(5), &solution.pv[..4])
         .unwrap_err();
     assert!(err.contains("the line has 4 moves"), "{err}");
     let mut wrong = solution.pv.clone();
@@ -76,7 +76,7 @@ fn verify_rejects_a_wrong_claim() {
         .find(|m| *m != solution.pv[0])
         .unwrap();
     assert!(prover
-        .verify(&women.start(), &[], Verdict::Win(5), &wrong)
+        .verify(&women.start(), &[], AbVerdict::Win(5), &wrong)
         .is_err());
 }
 
@@ -431,7 +431,7 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
     let mut prover = Prover::new(&boys, 1, 16).unwrap();
     assert_eq!(
         prover.solve(&child, &[], 14, None).verdict,
-        Verdict::Loss(14)
+        AbVerdict::Loss(14)
     );
     let exact = solve_json(&[
         "--variant",

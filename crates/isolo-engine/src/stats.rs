@@ -178,7 +178,7 @@ pub struct Sprt {
 /// The verdict of an SPRT so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum SprtVerdict {
     /// `elo >= elo1` accepted.
     H1,
     /// `elo <= elo0` accepted.
@@ -205,7 +205,7 @@ pub struct SprtState {
     /// The bound at which H1 is accepted.
     pub upper: f64,
     /// The verdict so far.
-    pub verdict: Verdict,
+    pub verdict: SprtVerdict,
 }
 
 impl Sprt {
@@ -267,11 +267,11 @@ impl Sprt {
     pub fn state(&self, p: &Pentanomial) -> SprtState {
         let llr = self.llr(p);
         let verdict = if llr >= self.upper() {
-            Verdict::H1
+            SprtVerdict::H1
         } else if llr <= self.lower() {
-            Verdict::H0
+            SprtVerdict::H0
         } else {
-            Verdict::Continue
+            SprtVerdict::Continue
         };
         SprtState {
             elo0: self.elo0,
@@ -579,19 +579,19 @@ mod tests {
         // approx = 1000 * 0.0143868 * (1.03 - 1.0143868) / 0.12455 = 1.8035.
         assert!(close(mu, 0.515, 1e-12) && close(var, 0.062275, 1e-12));
         assert!(close(approx, 1.8035, 0.001), "{approx}");
-        assert_eq!(sprt.state(&p).verdict, Verdict::Continue);
+        assert_eq!(sprt.state(&p).verdict, SprtVerdict::Continue);
         // Twice the pairs, the same shares: the LLR doubles and passes the upper bound.
         let doubled = p.map(|c| 2 * c);
         assert!(close(sprt.llr(&doubled), 2.0 * llr, 1e-6));
-        assert_eq!(sprt.state(&doubled).verdict, Verdict::H1);
+        assert_eq!(sprt.state(&doubled).verdict, SprtVerdict::H1);
     }
 
     #[test]
     fn sprt_bounds_and_verdicts() {
         let sprt = Sprt::parse("0,5,0.05,0.05").unwrap();
         assert!(close(sprt.lower(), -2.944439, 1e-6) && close(sprt.upper(), 2.944439, 1e-6));
-        assert_eq!(sprt.state(&[0; 5]).verdict, Verdict::Continue);
-        assert_eq!(sprt.state(&[200, 100, 50, 10, 5]).verdict, Verdict::H0);
+        assert_eq!(sprt.state(&[0; 5]).verdict, SprtVerdict::Continue);
+        assert_eq!(sprt.state(&[200, 100, 50, 10, 5]).verdict, SprtVerdict::H0);
         assert!(Sprt::parse("5,0,0.05,0.05").is_err());
         assert!(Sprt::parse("0,5,0.05").is_err());
         assert!(Sprt::parse("0,5,0.7,0.05").is_err());

@@ -149,7 +149,7 @@ pub fn random_plies(
 }
 
 /// What the judging searches made of a position.
-enum Verdict {
+enum Judgement {
     Proven,
     Lopsided,
     /// Within the bound at every depth; the deepest search's score.
@@ -159,7 +159,7 @@ enum Verdict {
 /// Searches `board` to each of the request's depths in turn (one table for all, so each
 /// search starts from what the shallower ones found), stopping at the first that proves
 /// it or scores it beyond the bound.
-fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Verdict {
+fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Judgement {
     let mut judge = AlphaBeta::new(AlphaBetaConfig {
         hash_mb: JUDGE_HASH_MB,
         ..AlphaBetaConfig::default()
@@ -184,12 +184,12 @@ fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Verdict {
             .map(|l| l.score)
             .unwrap_or(Score::Draw);
         match score {
-            Score::Win(_) | Score::Loss(_) => return Verdict::Proven,
-            Score::Eval(v) if v.abs() > request.max_eval => return Verdict::Lopsided,
+            Score::Win(_) | Score::Loss(_) => return Judgement::Proven,
+            Score::Eval(v) if v.abs() > request.max_eval => return Judgement::Lopsided,
             _ => {}
         }
     }
-    Verdict::Balanced(score)
+    Judgement::Balanced(score)
 }
 
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
@@ -220,9 +220,9 @@ pub fn generate_suite_reporting(
             continue;
         }
         match judge(variant, board, request) {
-            Verdict::Proven => report.proven += 1,
-            Verdict::Lopsided => report.lopsided += 1,
-            Verdict::Balanced(score) => report.positions.push((board, score)),
+            Judgement::Proven => report.proven += 1,
+            Judgement::Lopsided => report.lopsided += 1,
+            Judgement::Balanced(score) => report.positions.push((board, score)),
         }
     }
     report
@@ -248,7 +248,7 @@ mod tests {
         let mut only = request(vec![depth]);
         only.max_eval = i32::MAX;
         match judge(variant, board, &only) {
-            Verdict::Balanced(score) => score,
+            Judgement::Balanced(score) => score,
             _ => panic!("no bound to pass, and the positions kept are not proven"),
         }
     }

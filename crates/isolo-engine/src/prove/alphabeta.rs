@@ -19,7 +19,7 @@ use isolo_rules::{Board, Move, MoveGen, Variant};
 
 /// What the prover established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum AbVerdict {
     /// The side to move wins in exactly this many plies.
     Win(u32),
     /// The side to move loses in exactly this many plies (the longest defence).
@@ -32,7 +32,7 @@ pub enum Verdict {
 #[derive(Clone, Debug)]
 pub struct Solution {
     /// What was proven.
-    pub verdict: Verdict,
+    pub verdict: AbVerdict,
     /// The winning move, or the longest defence.
     pub best_move: Option<Move>,
     /// The line to the game's end.
@@ -113,12 +113,12 @@ impl<'v> Prover<'v> {
         self.nodes += result.nodes;
         let best = result.best();
         let verdict = match best.map(|l| l.score) {
-            Some(Score::Win(p)) if p <= max_plies => Verdict::Win(p),
-            Some(Score::Loss(p)) if p <= max_plies => Verdict::Loss(p),
-            None => Verdict::Loss(0),
-            _ => Verdict::Unknown,
+            Some(Score::Win(p)) if p <= max_plies => AbVerdict::Win(p),
+            Some(Score::Loss(p)) if p <= max_plies => AbVerdict::Loss(p),
+            None => AbVerdict::Loss(0),
+            _ => AbVerdict::Unknown,
         };
-        let proven = !matches!(verdict, Verdict::Unknown);
+        let proven = !matches!(verdict, AbVerdict::Unknown);
         Solution {
             verdict,
             best_move: best.filter(|_| proven).map(|l| l.mv.clone()),
@@ -134,7 +134,7 @@ impl<'v> Prover<'v> {
 
     /// Whether the side to move at `board` wins within `plies`.
     fn wins_within(&mut self, board: &Board, history: &[u64], plies: u32) -> bool {
-        matches!(self.solve(board, history, plies, None).verdict, Verdict::Win(p) if p <= plies)
+        matches!(self.solve(board, history, plies, None).verdict, AbVerdict::Win(p) if p <= plies)
     }
 
     /// Whether the side to move at `board` loses within `plies` whatever it does.
@@ -142,7 +142,7 @@ impl<'v> Prover<'v> {
         if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
             return true;
         }
-        matches!(self.solve(board, history, plies, None).verdict, Verdict::Loss(p) if p <= plies)
+        matches!(self.solve(board, history, plies, None).verdict, AbVerdict::Loss(p) if p <= plies)
     }
 
     /// Checks a claimed result: the line is legal and ends the game as claimed; every
@@ -152,13 +152,13 @@ impl<'v> Prover<'v> {
         &mut self,
         root: &Board,
         history: &[u64],
-        verdict: Verdict,
+        verdict: AbVerdict,
         pv: &[Move],
     ) -> Result<(), String> {
         let (plies, root_wins) = match verdict {
-            Verdict::Win(p) => (p, true),
-            Verdict::Loss(p) => (p, false),
-            Verdict::Unknown => return Ok(()),
+            AbVerdict::Win(p) => (p, true),
+            AbVerdict::Loss(p) => (p, false),
+            AbVerdict::Unknown => return Ok(()),
         };
         if pv.len() as u32 != plies {
             return Err(format!(
@@ -231,7 +231,7 @@ impl<'v> Prover<'v> {
         &mut self,
         root: &Board,
         history: &[u64],
-        verdict: Verdict,
+        verdict: AbVerdict,
         cap: usize,
     ) -> Option<usize> {
         self.proof(root, history, verdict, cap).map(|p| p.positions)
@@ -243,13 +243,13 @@ impl<'v> Prover<'v> {
         &mut self,
         root: &Board,
         history: &[u64],
-        verdict: Verdict,
+        verdict: AbVerdict,
         cap: usize,
     ) -> Option<ProofTree> {
         let (plies, root_wins) = match verdict {
-            Verdict::Win(p) => (p, true),
-            Verdict::Loss(p) => (p, false),
-            Verdict::Unknown => return None,
+            AbVerdict::Win(p) => (p, true),
+            AbVerdict::Loss(p) => (p, false),
+            AbVerdict::Unknown => return None,
         };
         let mut walk = ProofWalk {
             seen: KeySet::default(),

@@ -16,7 +16,7 @@ use serde::{Serialize, Serializer};
 use serde_json::json;
 
 use crate::matches::records::fingerprint_of;
-use crate::prove::alphabeta::{Prover, Solution, Verdict};
+use crate::prove::alphabeta::{AbVerdict, Prover, Solution};
 use crate::prove::certificate::{
     write_checked, Certificate, CertificateFileError, CheckedProof, DrawCertificate, Proof,
 };
@@ -525,7 +525,7 @@ fn solve_ab(
     let solution = prover.solve_reporting(board, history, max_plies, time, &mut |p| {
         events(SolveEvent::Depth(p))
     });
-    let proven = solution.verdict != Verdict::Unknown;
+    let proven = solution.verdict != AbVerdict::Unknown;
     if !proven && settings.method == Method::Auto {
         let why = ab_unknown_text(&solution, max_plies);
         events(SolveEvent::Note(format!(
@@ -535,14 +535,14 @@ fn solve_ab(
         return Ok(Err(why));
     }
     let winner = match solution.verdict {
-        Verdict::Win(_) => Some(board.to_move()),
-        Verdict::Loss(_) => Some(board.to_move().opponent()),
-        Verdict::Unknown => None,
+        AbVerdict::Win(_) => Some(board.to_move()),
+        AbVerdict::Loss(_) => Some(board.to_move().opponent()),
+        AbVerdict::Unknown => None,
     };
     let (result, plies) = match solution.verdict {
-        Verdict::Win(p) => (Outcome::Win, Some(p)),
-        Verdict::Loss(p) => (Outcome::Loss, Some(p)),
-        Verdict::Unknown => (Outcome::Unknown, None),
+        AbVerdict::Win(p) => (Outcome::Win, Some(p)),
+        AbVerdict::Loss(p) => (Outcome::Loss, Some(p)),
+        AbVerdict::Unknown => (Outcome::Unknown, None),
     };
     let (proof_size, certificate) = match &settings.certificate {
         Some(path) => {
@@ -610,8 +610,8 @@ fn exact_length(
             .solve(&root.board, &root.history, plies, time)
             .verdict
         {
-            Verdict::Win(p) | Verdict::Loss(p) => Some(p),
-            Verdict::Unknown => None,
+            AbVerdict::Win(p) | AbVerdict::Loss(p) => Some(p),
+            AbVerdict::Unknown => None,
         },
     )
 }
