@@ -484,7 +484,7 @@ mod merge_compare {
     fn open_shards(args: &MergeArgs) -> Result<Vec<Shard>, CliError> {
         let mut shards = Vec::new();
         for path in &args.shards {
-            let reader = CompareReader::open(Path::new(path)).map_err(CliError)?;
+            let reader = CompareReader::open(Path::new(path))?;
             let Some(id) = reader
                 .header
                 .shard()
@@ -534,7 +534,7 @@ mod merge_compare {
             let label = &header.variants[v].label;
             for i in 0..header.games_per_variant {
                 let shard = &mut shards[(i % count) as usize];
-                let game = shard.reader.next_game().map_err(CliError)?.ok_or_else(|| {
+                let game = shard.reader.next_game()?.ok_or_else(|| {
                     CliError(format!(
                         "game {i} of {label} is missing: {} (shard {}/{count}) ends before it (an interrupted shard: run it again)",
                         shard.path,
@@ -570,7 +570,7 @@ mod merge_compare {
             }
         }
         for shard in shards.iter_mut() {
-            if let Some(extra) = shard.reader.next_game().map_err(CliError)? {
+            if let Some(extra) = shard.reader.next_game()? {
                 return Err(CliError(format!(
                     "{}: game {} of variant {} is beyond the comparison's games or recorded twice",
                     shard.path, extra.game, extra.variant

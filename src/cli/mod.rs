@@ -30,6 +30,7 @@ use std::io::{self, Write};
 use clap::Args;
 
 use isolo_engine::matches::openings::OpeningsError;
+use isolo_engine::matches::records::RecordsError;
 use isolo_rules::{Board, Game, NotationError, RulesError, Side, Variant};
 
 /// A user-facing error: printed as one line, exit code 2.
@@ -50,6 +51,12 @@ impl From<RulesError> for CliError {
 
 impl From<NotationError> for CliError {
     fn from(e: NotationError) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+impl From<RecordsError> for CliError {
+    fn from(e: RecordsError) -> Self {
         CliError(e.to_string())
     }
 }

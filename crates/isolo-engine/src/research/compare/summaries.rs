@@ -12,7 +12,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::GameSummary;
-use crate::matches::records::{fingerprint_of, read_line, GameResult, FORMAT_VERSION};
+use crate::matches::records::{
+    fingerprint_of, read_line, GameResult, RecordsError, FORMAT_VERSION,
+};
 use crate::matches::schedule::Shard;
 use isolo_rules::{EndReason, Side};
 
@@ -238,17 +240,19 @@ pub struct CompareWriter {
 
 impl CompareWriter {
     /// A new file holding `header`; an existing file is refused.
-    pub fn create(path: &Path, header: &CompareHeader) -> Result<CompareWriter, String> {
+    pub fn create(path: &Path, header: &CompareHeader) -> Result<CompareWriter, RecordsError> {
         let name = path.display().to_string();
         let file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(path)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::AlreadyExists => {
-                    format!("{name} already exists: choose another file")
-                }
-                _ => format!("cannot create {name}: {e}"),
+            .map_err(|e| {
+                RecordsError::Io(match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => {
+                        format!("{name} already exists: choose another file")
+                    }
+                    _ => format!("cannot create {name}: {e}"),
+                })
             })?;
         let mut writer = CompareWriter {
             name,
@@ -259,15 +263,16 @@ impl CompareWriter {
     }
 
     /// Writes one line.
-    pub fn line(&mut self, text: &str) -> Result<(), String> {
-        writeln!(self.out, "{text}").map_err(|e| format!("cannot write {}: {e}", self.name))
+    pub fn line(&mut self, text: &str) -> Result<(), RecordsError> {
+        writeln!(self.out, "{text}")
+            .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
     }
 
     /// Flushes the file.
-    pub fn finish(mut self) -> Result<(), String> {
+    pub fn finish(mut self) -> Result<(), RecordsError> {
         self.out
             .flush()
-            .map_err(|e| format!("cannot write {}: {e}", self.name))
+            .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
     }
 }
 
@@ -283,29 +288,37 @@ pub struct CompareReader {
 impl CompareReader {
     /// Opens a file and reads its header, which must be a comparison's, with a
     /// fingerprint that matches its contents.
-    pub fn open(path: &Path) -> Result<CompareReader, String> {
+    pub fn open(path: &Path) -> Result<CompareReader, RecordsError> {
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+        let file =
+            File::open(path).map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
         let mut reader = BufReader::new(file);
         let mut line = 0;
         loop {
             let (text, _) = read_line(&mut reader)
-                .map_err(|e| format!("{name}: {e}"))?
-                .ok_or_else(|| format!("{name}: no header"))?;
+                .map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+                .ok_or_else(|| RecordsError::Header(format!("{name}: no header")))?;
             line += 1;
             if text.trim().is_empty() {
                 continue;
             }
-            let header: CompareHeader = serde_json::from_str(&text)
-                .map_err(|e| format!("{name}, line {line}: header: {e}"))?;
+            let at_line = |message: String| RecordsError::Line {
+                path: name.clone(),
+                line,
+                message,
+            };
+            let header: CompareHeader =
+                serde_json::from_str(&text).map_err(|e| at_line(format!("header: {e}")))?;
             if header.isolo_ai_records != FORMAT_VERSION || header.kind != "compare" {
-                return Err(format!("{name}: not a comparison's records"));
+                return Err(RecordsError::Header(format!(
+                    "{name}: not a comparison's records"
+                )));
             }
             if header.digest() != header.fingerprint {
-                return Err(format!(
-                    "{name}, line {line}: header: fingerprint {} does not match its contents (edited?)",
+                return Err(at_line(format!(
+                    "header: fingerprint {} does not match its contents (edited?)",
                     header.fingerprint
-                ));
+                )));
             }
             return Ok(CompareReader {
                 name,
@@ -318,10 +331,10 @@ impl CompareReader {
 
     /// The next game, `None` at the end of the file; a bad or cut line is an error
     /// naming it.
-    pub fn next_game(&mut self) -> Result<Option<ComparedGame>, String> {
+    pub fn next_game(&mut self) -> Result<Option<ComparedGame>, RecordsError> {
         loop {
-            let Some((text, ended)) =
-                read_line(&mut self.reader).map_err(|e| format!("{}: {e}", self.name))?
+            let Some((text, ended)) = read_line(&mut self.reader)
+                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
             else {
                 return Ok(None);
             };
@@ -329,7 +342,11 @@ impl CompareReader {
             if text.trim().is_empty() {
                 continue;
             }
-            let at = |e: String| format!("{}, line {}: {e}", self.name, self.line);
+            let at = |message: String| RecordsError::Line {
+                path: self.name.clone(),
+                line: self.line,
+                message,
+            };
             return match ComparedGame::from_line(&text) {
                 Ok(game) => Ok(Some(game)),
                 Err(_) if !ended => Err(at("cut short (an interrupted run)".into())),
