@@ -724,7 +724,7 @@ pub fn check_sequence(
 
 fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> Result<(), String> {
     let mut check = SequenceCheck::new(schedule, engines);
-    records.iter().try_for_each(|r| check.next(r))
+    records.iter().try_for_each(|r| check.next_text(r))
 }
 
 /// `check_sequence` a record at a time, for files too large to hold: each record must
@@ -748,22 +748,30 @@ impl<'a> SequenceCheck<'a> {
     }
 
     /// Checks the next record; the error names what is wrong.
-    pub fn next(&mut self, r: &Record) -> Result<(), String> {
+    pub fn next(&mut self, r: &Record) -> Result<(), RecordsError> {
+        self.next_text(r).map_err(RecordsError::Sequence)
+    }
+
+    fn next_text(&mut self, r: &Record) -> Result<(), String> {
         let Some(expected) = self.expected.next() else {
             return Err(match self.previous {
                 Some(p) if r.game <= p => format!("game {} is recorded twice", r.game),
                 _ => format!("game {} is beyond the games this file plays", r.game),
             });
         };
-        check_game(r, expected, self.previous, self.schedule)?;
+        game_in_place(r, expected, self.previous, self.schedule)?;
         self.previous = Some(r.game);
-        check_job(r, self.schedule, self.engines)
+        job_as_scheduled(r, self.schedule, self.engines)
     }
 }
 
 /// Checks that a record was played by the engines, from the opening and with the seed
 /// that its schedule gives its game.
-pub fn check_job(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<(), String> {
+pub fn check_job(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<(), RecordsError> {
+    job_as_scheduled(r, schedule, engines).map_err(RecordsError::Sequence)
+}
+
+fn job_as_scheduled(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<(), String> {
     let job: Job = schedule.job(r.game);
     let (south, north) = (&engines[job.south], &engines[job.north]);
     if r.south != *south || r.north != *north || r.seed != job.seed || r.opening != job.opening {
@@ -778,6 +786,15 @@ pub fn check_job(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<
 /// Checks that a record holds game `expected` of the schedule's shard, coming after game
 /// `previous`; the error names what is wrong.
 pub fn check_game(
+    r: &Record,
+    expected: u64,
+    previous: Option<u64>,
+    schedule: &Schedule,
+) -> Result<(), RecordsError> {
+    game_in_place(r, expected, previous, schedule).map_err(RecordsError::Sequence)
+}
+
+fn game_in_place(
     r: &Record,
     expected: u64,
     previous: Option<u64>,
