@@ -204,7 +204,7 @@ impl<'a> Crosstable<'a> {
     }
 
     /// Points, games and maximum-likelihood ratings (anchored at `anchor`'s engine, or of
-    /// mean 0), with the ranking by rating. An engine without games ranks last.
+    /// mean 0), with the ranking by rating.
     pub fn standings(&self, anchor: Option<usize>) -> Standings {
         let results: Vec<PairResult> = self
             .pairings()
