@@ -81,21 +81,31 @@ impl fmt::Display for Side {
     }
 }
 
+/// Why a text file could not be read (the file's name is the caller's to add).
+#[derive(Debug, thiserror::Error)]
+pub enum TextFileError {
+    /// Opening or reading it failed.
+    #[error("cannot read: {0}")]
+    Unreadable(#[from] std::io::Error),
+    /// It is larger than the kind of file asked for may be.
+    #[error("larger than {0} bytes: not a file of this kind")]
+    TooLarge(u64),
+    /// Its bytes are not UTF-8.
+    #[error("not UTF-8 text")]
+    NotText,
+}
+
 /// Reads a text file of at most `max_bytes` bytes: a larger file (or one that never ends,
 /// such as `/dev/zero`) is an error naming the limit, not a hang.
-pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {
+pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, TextFileError> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
-    file.take(max_bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(format!(
-            "larger than {max_bytes} bytes: not a file of this kind"
-        ));
+        return Err(TextFileError::TooLarge(max_bytes));
     }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+    String::from_utf8(bytes).map_err(|_| TextFileError::NotText)
 }
 
 /// A TOML error's first line, with the line and column where it was found.

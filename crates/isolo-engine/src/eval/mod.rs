@@ -324,10 +324,10 @@ impl Weights {
     /// Weights from a TOML file; missing keys keep their hand-set defaults, unknown keys
     /// and weights beyond `±MAX_WEIGHT` are errors.
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = isolo_rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES).map_err(|reason| {
+        let text = isolo_rules::read_text_file(path, MAX_WEIGHTS_FILE_BYTES).map_err(|e| {
             WeightsError {
                 file: path.display().to_string(),
-                reason,
+                reason: e.to_string(),
             }
         })?;
         Weights::parse(&text, &path.display().to_string())

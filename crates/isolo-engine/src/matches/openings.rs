@@ -84,9 +84,9 @@ const MAX_SUITE_FILE_BYTES: u64 = 16 * 1024 * 1024;
 pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, OpeningsError> {
     let suite = format!("openings file {path}");
     let text = isolo_rules::read_text_file(std::path::Path::new(path), MAX_SUITE_FILE_BYTES)
-        .map_err(|reason| OpeningsError::Unreadable {
+        .map_err(|e| OpeningsError::Unreadable {
             suite: suite.clone(),
-            reason,
+            reason: e.to_string(),
         })?;
     parse_suite(variant, &text, &suite)
 }
