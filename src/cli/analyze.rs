@@ -258,12 +258,7 @@ fn line_text(pv: &[Move]) -> String {
 }
 
 fn progress_line(p: &Progress) -> String {
-    let secs = p.time.as_secs_f64();
-    let nps = if secs > 0.0 {
-        (p.nodes as f64 / secs) as u64
-    } else {
-        0
-    };
+    let nps = isolo_engine::search::nodes_per_second(p.nodes, p.time);
     format!(
         "depth {:>3}  score {:>10}  nodes {:>11}  nps {:>9}  time {:>7} ms  pv {}",
         p.depth,

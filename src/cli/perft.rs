@@ -58,13 +58,9 @@ pub fn run(args: &PerftArgs) -> CliResult {
         (perft(&variant, &board, args.depth), Vec::new())
     };
     bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let time_ms = seconds * 1000.0;
-    let nps = if seconds > 0.0 {
-        (nodes as f64 / seconds) as u64
-    } else {
-        0
-    };
+    let elapsed = started.elapsed();
+    let time_ms = elapsed.as_secs_f64() * 1000.0;
+    let nps = isolo_engine::search::nodes_per_second(nodes, elapsed);
     if args.json {
         let mut value = json!({
             "depth": args.depth,

@@ -23,9 +23,6 @@ use isolo_rules::Side;
 /// The deepest line df-pn follows (`--max-plies` for it).
 pub const DFPN_MAX_PLIES: u32 = pipeline::DFPN_MAX_PLIES;
 
-/// The time `solve` takes at most unless told otherwise: a minute.
-pub const DEFAULT_SOLVE_TIME_MS: u64 = 60_000;
-
 /// The share of the machine's memory `--method indexed` may take (its arrays are its
 /// whole cost, and nothing else runs beside it).
 const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
@@ -38,16 +35,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "\"M1 M2 ...\"")]
     pub moves: Option<String>,
     /// Longest result looked for, in plies
-    #[arg(long = "max-plies", default_value_t = 30)]
+    #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
     /// Give up after this many milliseconds (result unknown); 0: no time limit
-    #[arg(long = "time-ms", default_value_t = DEFAULT_SOLVE_TIME_MS)]
+    #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS)]
     pub time_ms: u64,
     /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MB
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = pipeline::DEFAULT_HASH_MB)]
     pub hash: usize,
     /// Replay the line and check every alternative defence, and that the length is exact
     #[arg(long)]

@@ -12,7 +12,7 @@ use super::{emit, emit_json, CliError, CliResult};
 
 mod playouts;
 use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use isolo_engine::search::{Limits, SearchRequest, Searcher};
+use isolo_engine::search::{nodes_per_second, Limits, SearchRequest, Searcher};
 use isolo_rules::Variant;
 
 /// The bench positions: each preset's start and positions reached by random plies.
@@ -185,15 +185,6 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64
     (nodes, time)
 }
 
-fn nps(nodes: u64, time: Duration) -> u64 {
-    let secs = time.as_secs_f64();
-    if secs > 0.0 {
-        (nodes as f64 / secs) as u64
-    } else {
-        0
-    }
-}
-
 pub fn run(args: &BenchArgs) -> CliResult {
     if !(1..=super::analyze::MAX_THREADS).contains(&args.threads) {
         return Err(CliError(format!(
@@ -231,14 +222,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
             "depth": args.depth,
             "nodes": nodes,
             "time_ms": time.as_millis() as u64,
-            "nps": nps(nodes, time),
+            "nps": nodes_per_second(nodes, time),
         });
         if let Some((p_nodes, p_time)) = parallel {
             value["parallel"] = json!({
                 "threads": args.threads,
                 "nodes": p_nodes,
                 "time_ms": p_time.as_millis() as u64,
-                "nps": nps(p_nodes, p_time),
+                "nps": nodes_per_second(p_nodes, p_time),
                 "time_ratio": p_time.as_secs_f64() / time.as_secs_f64().max(1e-9),
             });
         }
@@ -249,14 +240,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
         POSITIONS.len(),
         args.depth,
         time.as_millis(),
-        nps(nodes, time)
+        nodes_per_second(nodes, time)
     );
     if let Some((p_nodes, p_time)) = parallel {
         out.push_str(&format!(
             "{} threads: nodes {p_nodes}  time {} ms  nps {}  time ratio {:.2} (vs 1 thread)\n",
             args.threads,
             p_time.as_millis(),
-            nps(p_nodes, p_time),
+            nodes_per_second(p_nodes, p_time),
             p_time.as_secs_f64() / time.as_secs_f64().max(1e-9)
         ));
     }

@@ -25,7 +25,7 @@ use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
 use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::tt::TableError;
-use crate::search::Progress;
+use crate::search::{nodes_per_second, Progress};
 use isolo_rules::{Board, Game, Move, Side, Variant};
 
 /// Why `verify` checks nothing on an unknown result.
@@ -37,6 +37,15 @@ pub const PROOF_SIZE_CAP: usize = 200_000;
 /// Positions past which the alpha-beta prover writes no certificate (its walk re-proves
 /// every winner's position).
 pub const AB_CERTIFICATE_CAP: usize = 2_000_000;
+
+/// The longest result looked for unless told otherwise, in plies.
+pub const DEFAULT_MAX_PLIES: u32 = 30;
+
+/// The time the pipeline takes at most unless told otherwise: a minute.
+pub const DEFAULT_TIME_MS: u64 = 60_000;
+
+/// The tables' memory unless told otherwise, in MB.
+pub const DEFAULT_HASH_MB: usize = 256;
 
 /// The deepest line df-pn and retrograde analysis follow (`max_plies` for them).
 pub const DFPN_MAX_PLIES: u32 = 10_000;
@@ -113,10 +122,10 @@ impl Default for SolveSettings {
     fn default() -> SolveSettings {
         SolveSettings {
             method: Method::Auto,
-            max_plies: 30,
-            time: Some(Duration::from_secs(60)),
+            max_plies: DEFAULT_MAX_PLIES,
+            time: Some(Duration::from_millis(DEFAULT_TIME_MS)),
             threads: 1,
-            hash_mb: 256,
+            hash_mb: DEFAULT_HASH_MB,
             verify: false,
             nodes: None,
             exact_length: false,
@@ -263,16 +272,6 @@ fn move_as_text<S: Serializer>(mv: &Option<Move>, serializer: S) -> Result<S::Ok
     match mv {
         Some(m) => serializer.serialize_some(&m.to_string()),
         None => serializer.serialize_none(),
-    }
-}
-
-/// Nodes a second over `time` (0 when no time passed).
-fn nps(nodes: u64, time: Duration) -> u64 {
-    let secs = time.as_secs_f64();
-    if secs > 0.0 {
-        (nodes as f64 / secs) as u64
-    } else {
-        0
     }
 }
 
@@ -571,7 +570,7 @@ fn solve_ab(
         best_move: solution.best_move.clone(),
         pv: solution.pv.clone(),
         nodes: solution.nodes,
-        nps: nps(solution.nodes, solution.time),
+        nps: nodes_per_second(solution.nodes, solution.time),
         time_ms: solution.time.as_millis() as u64,
         depth: solution.depth,
         method: Method::Ab.name(),
@@ -699,7 +698,7 @@ fn solve_dfpn(
         best_move: result.best_move.clone(),
         pv: Vec::new(),
         nodes: result.nodes,
-        nps: nps(result.nodes, result.time),
+        nps: nodes_per_second(result.nodes, result.time),
         time_ms: result.time.as_millis() as u64,
         method: Method::Dfpn.name(),
         sought: settings.sought.name(),

@@ -93,12 +93,17 @@ impl SearchResult {
 
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
-        let secs = self.time.as_secs_f64();
-        if secs > 0.0 {
-            (self.nodes as f64 / secs) as u64
-        } else {
-            0
-        }
+        nodes_per_second(self.nodes, self.time)
+    }
+}
+
+/// `nodes` over `time`, per second (0 when no time passed).
+pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
+    let secs = time.as_secs_f64();
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
     }
 }
 
