@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 mod render;
@@ -72,7 +72,10 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (please report): {info}");
     }));
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -94,6 +97,24 @@ fn main() -> ExitCode {
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+/// The command line, where every flag's value may start with a minus sign (`--depth -1`):
+/// its own check then says what is wrong with it, rather than clap's "unexpected
+/// argument".
+fn command() -> clap::Command {
+    fn values_may_be_negative(command: clap::Command) -> clap::Command {
+        command
+            .mut_args(|arg| {
+                if arg.get_action().takes_values() {
+                    arg.allow_negative_numbers(true)
+                } else {
+                    arg
+                }
+            })
+            .mut_subcommands(values_may_be_negative)
+    }
+    values_may_be_negative(Cli::command())
 }
 
 /// Clap's message up to its first blank line, joined into one line.
@@ -133,5 +154,124 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Results(args) => cli::results::run(args),
         Command::Tune(args) => cli::tune::run(args),
         Command::Ugi(args) => cli::ugi::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::builder::ValueParser;
+    use clap::value_parser;
+
+    /// Every (subcommand, flag) whose value is a number.
+    fn numeric_flags() -> Vec<(String, String)> {
+        let numbers = [
+            ValueParser::from(value_parser!(u16)).type_id(),
+            ValueParser::from(value_parser!(u32)).type_id(),
+            ValueParser::from(value_parser!(u64)).type_id(),
+            ValueParser::from(value_parser!(usize)).type_id(),
+            ValueParser::from(value_parser!(i32)).type_id(),
+            ValueParser::from(value_parser!(f64)).type_id(),
+        ];
+        let mut found = Vec::new();
+        for sub in super::command().get_subcommands() {
+            for arg in sub.get_arguments() {
+                if numbers.contains(&arg.get_value_parser().type_id()) {
+                    let long = arg.get_long().expect("numeric flags are long flags");
+                    found.push((sub.get_name().to_string(), format!("--{long}")));
+                }
+            }
+        }
+        found
+    }
+
+    /// The rows of the flags' table in docs/commands.md#ranges: flag, range, commands.
+    fn documented_ranges() -> Vec<(String, String, Vec<String>)> {
+        let doc = include_str!("../docs/commands.md");
+        let section = &doc[doc.find("\n## Ranges").expect("a Ranges section")..];
+        let ticked = |cell: &str| cell.trim().trim_matches('`').to_string();
+        section
+            .lines()
+            .skip_while(|l| !l.starts_with("| Flag"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|line| {
+                let cells: Vec<&str> = line.trim_matches('|').split('|').collect();
+                let commands = cells[2]
+                    .split(',')
+                    .map(|c| ticked(c.split('(').next().unwrap_or(c)))
+                    .collect();
+                (ticked(cells[0]), cells[1].trim().to_string(), commands)
+            })
+            .collect()
+    }
+
+    /// The first `A..=B` or `at least A` of a range's text: its bounds.
+    fn bounds(range: &str) -> (f64, Option<f64>) {
+        let number = |t: &str| {
+            let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+            digits.parse::<f64>().expect("a bound")
+        };
+        if let Some(at) = range.find("at least ") {
+            return (number(&range[at + "at least ".len()..]), None);
+        }
+        let dots = range.find("..=").expect("A..=B or at least A");
+        let start = range[..dots]
+            .rfind(|c: char| !c.is_ascii_digit())
+            .map_or(0, |i| i + 1);
+        (
+            number(&range[start..dots]),
+            Some(number(&range[dots + 3..])),
+        )
+    }
+
+    /// Whether clap takes `value` for `flag` of `command` (other errors, such as a
+    /// missing `--variant`, do not count).
+    fn takes(command: &str, flag: &str, value: &str) -> bool {
+        match super::command().try_get_matches_from(["isolo-ai", command, flag, value]) {
+            Ok(_) => true,
+            Err(e) => e.kind() != clap::error::ErrorKind::ValueValidation,
+        }
+    }
+
+    #[test]
+    fn every_numeric_flag_has_its_documented_range() {
+        let rows = documented_ranges();
+        let numeric = numeric_flags();
+        for (command, flag) in &numeric {
+            let matching: Vec<_> = rows
+                .iter()
+                .filter(|(f, _, cs)| f == flag && cs.contains(command))
+                .collect();
+            assert_eq!(matching.len(), 1, "{command} {flag}: rows {matching:?}");
+            let (least, most) = bounds(&matching[0].1);
+            let text = |x: f64| format!("{x}");
+            assert!(
+                takes(command, flag, &text(least)),
+                "{command} {flag} {least}"
+            );
+            assert!(
+                !takes(command, flag, &text(least - 1.0)),
+                "{command} {flag} below"
+            );
+            match most {
+                Some(most) => {
+                    assert!(takes(command, flag, &text(most)), "{command} {flag} {most}");
+                    assert!(
+                        !takes(command, flag, &text(most + 1.0)),
+                        "{command} {flag} above"
+                    );
+                }
+                None => assert!(!takes(command, flag, "99999999999999999999999")),
+            }
+        }
+        for (flag, _, commands) in &rows {
+            for command in commands {
+                let pair = (command.clone(), flag.clone());
+                assert!(
+                    numeric.contains(&pair),
+                    "docs name {command} {flag}, which takes no number"
+                );
+            }
+        }
     }
 }

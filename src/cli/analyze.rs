@@ -8,8 +8,6 @@ use isolo_engine::matches::engine::{EngineSpec, SpecError};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_rules::{Board, Move, Variant};
 
-pub use isolo_engine::matches::engine::MAX_THREADS;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineKind {
     /// Alpha-beta (iterative deepening PVS, Lazy SMP)
@@ -29,29 +27,29 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first (their positions count for repetitions)
-    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// The searcher
     #[arg(long, value_enum, default_value_t = EngineKind::Ab)]
     pub engine: EngineKind,
     /// Depth limit in plies (alpha-beta)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::DEPTH)]
     pub depth: Option<u32>,
     /// Node limit (alpha-beta) or iteration limit (MCTS)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::NODES)]
     pub nodes: Option<u64>,
     /// Time limit in milliseconds (default about 5 s when no limit is given)
-    #[arg(long = "time-ms")]
+    #[arg(long = "time-ms", value_parser = super::ranges::TIME_MS)]
     pub time_ms: Option<u64>,
     /// Think as a move on this clock would (SECONDS+INCREMENT left, e.g. 60+1): the
     /// time management of matches and ugi decides when to stop
     #[arg(long, value_name = "LEFT+INC")]
     pub tc: Option<String>,
     /// Search threads (Lazy SMP for alpha-beta, root or tree parallel MCTS)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Transposition table size in MB (alpha-beta; default 64)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::HASH_MB)]
     pub hash: Option<usize>,
     /// How many root moves to show with exact scores: a number or "all"
     #[arg(long, default_value = "1")]
@@ -60,14 +58,14 @@ pub struct AnalyzeArgs {
     #[arg(long = "mcts-parallel", value_enum)]
     pub mcts_parallel: Option<MctsParallel>,
     /// Seed for every random choice (MCTS; default 0)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::SEED)]
     pub seed: Option<u64>,
     /// Evaluation weights: auto (the variant's tuned weights where shipped), hand (the
     /// hand-set ones) or a TOML file
     #[arg(long, value_name = "auto|hand|FILE")]
     pub weights: Option<String>,
     /// Plies of captures searched past the horizon (alpha-beta, 0-16; default 2)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::QUIESCENCE)]
     pub quiescence: Option<u32>,
     /// Which captures the quiescence search tries: all, or first-lap (the moves of pits
     /// whose first lap captures)
@@ -79,7 +77,7 @@ pub struct AnalyzeArgs {
     pub walk: Option<String>,
     /// Seeds a draw in a fortress (a side that can never be captured) costs the side to
     /// move here (alpha-beta, 0-100; default 10)
-    #[arg(long, value_name = "SEEDS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SEEDS", allow_negative_numbers = true, value_parser = super::ranges::CONTEMPT)]
     pub contempt: Option<i32>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
@@ -98,7 +96,11 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         ("--depth", "depth", args.depth.map(|d| d.to_string())),
         ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
         ("--time-ms", "time-ms", args.time_ms.map(|t| t.to_string())),
-        ("--threads", "threads", Some(args.threads.to_string())),
+        (
+            "--threads",
+            "threads",
+            Some(super::ranges::search_threads("--threads", args.threads).to_string()),
+        ),
         ("--hash", "hash", args.hash.map(|h| h.to_string())),
         ("--weights", "weights", args.weights.clone()),
         (

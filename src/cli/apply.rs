@@ -10,7 +10,7 @@ pub struct ApplyArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play, separated by spaces or commas
-    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: String,
     /// Print machine-readable JSON instead of text
     #[arg(long)]

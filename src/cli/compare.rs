@@ -32,18 +32,18 @@ pub struct CompareArgs {
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
     /// Games per variant
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::ranges::GAMES)]
     pub games: u64,
     /// FILE (one suite for every variant), random:K (K random plies from the start, drawn
     /// from each game's seed) or start
     #[arg(long, value_name = "FILE|random:K|start", default_value = "random:2")]
     pub openings: String,
     /// Master seed: every random choice derives from it
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::CONCURRENCY)]
     pub concurrency: usize,
-    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES)]
+    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub max_plies: usize,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
@@ -178,11 +178,6 @@ pub fn run(args: &CompareArgs) -> CliResult {
             args.variants.len()
         )));
     }
-    if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
-        return Err(CliError(
-            "--games, --concurrency and --max-plies must be at least 1".into(),
-        ));
-    }
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
     let outputs = Outputs {
         json: args.json,
@@ -220,11 +215,16 @@ pub fn run(args: &CompareArgs) -> CliResult {
         }
         None => None,
     };
+    let per_variant = shard_games(args.games, shard).count() as u64;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.concurrency)
+        .num_threads(super::ranges::workers(
+            "--concurrency",
+            args.concurrency,
+            per_variant,
+            "games per variant",
+        ))
         .build()
         .map_err(|e| CliError(format!("--concurrency: {e}")))?;
-    let per_variant = shard_games(args.games, shard).count() as u64;
     let bar = progress_bar(per_variant * variants.len() as u64, 0);
     let mut stats: Vec<VariantStats> = Vec::new();
     for (v, (variant, openings)) in variants.iter().zip(&openings).enumerate() {

@@ -35,29 +35,29 @@ pub struct RunArgs {
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
     /// How far past its clock a reply may come before it loses on time, in ms
-    #[arg(long = "time-margin-ms", value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64)]
+    #[arg(long = "time-margin-ms", value_name = "MS", default_value_t = DEFAULT_TIME_MARGIN.as_millis() as u64, value_parser = super::ranges::MARGIN_MS)]
     pub time_margin_ms: u64,
     /// Write external engines' stderr and protocol exchanges to DIR/NAME-SLOT.log and
     /// DIR/NAME-SLOT.ugi.log
     #[arg(long = "engine-log", value_name = "DIR")]
     pub engine_log: Option<String>,
     /// How long an external engine may take to answer ugi and isready, in ms
-    #[arg(long = "handshake-ms", value_name = "MS", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT.as_millis() as u64)]
+    #[arg(long = "handshake-ms", value_name = "MS", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT.as_millis() as u64, value_parser = super::ranges::WAIT_MS)]
     pub handshake_ms: u64,
     /// Games per pairing
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::ranges::GAMES)]
     pub games: u64,
     /// Opening suite: one position a line (default: the variant's start)
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Games played at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::CONCURRENCY)]
     pub concurrency: usize,
     /// Master seed; each game's seed derives from it and the game's index
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Plies after which a game is a draw
-    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES)]
+    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub max_plies: usize,
     /// Write one JSON line per finished game here
     #[arg(long, value_name = "FILE")]
@@ -113,7 +113,8 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Plays the schedule with a progress bar; `on_record` sees each record, the resumed
+    /// Plays the schedule with a progress bar, on at most as many threads as games to
+    /// play and cores (warning when the engines' threads outnumber the cores); `on_record` sees each record, the resumed
     /// ones first, in game order (and the bar, for its message) and says whether to
     /// stop.
     pub fn play(
@@ -121,6 +122,10 @@ impl Prepared {
         run: &RunArgs,
         mut on_record: impl FnMut(&Record, &ProgressBar) -> bool + Send,
     ) -> Result<RunOutcome, CliError> {
+        let to_play = self.schedule.shard_len().saturating_sub(self.done.games);
+        let concurrency =
+            super::ranges::workers("--concurrency", run.concurrency, to_play, "games to play");
+        warn_oversubscription(concurrency, &self.engines);
         let mut seen = 0;
         let bar = progress_bar(self.schedule.shard_len(), self.done.games);
         let outcome = runner::run(
@@ -128,7 +133,7 @@ impl Prepared {
             &self.engines,
             &self.schedule,
             self.done.records()?,
-            run.concurrency,
+            concurrency,
             &self.settings,
             self.out,
             Some(super::interrupt::flag()),
@@ -145,8 +150,7 @@ impl Prepared {
 }
 
 impl RunArgs {
-    /// Loads everything and checks the options and the records to resume; warns when
-    /// threads outnumber cores. `kind` is `match` or `tournament`.
+    /// Loads everything and checks the options and the records to resume. `kind` is `match` or `tournament`.
     pub fn prepare(&self, kind: &str, pairings: Vec<(usize, usize)>) -> Result<Prepared, CliError> {
         let variant = Variant::load(&self.variant)?;
         let engines: Vec<EngineSpec> = self
@@ -162,15 +166,6 @@ impl RunArgs {
                 )));
             }
         }
-        if self.games == 0 {
-            return Err(CliError("--games: must be at least 1".into()));
-        }
-        if self.concurrency == 0 {
-            return Err(CliError("--concurrency: must be at least 1".into()));
-        }
-        if self.max_plies == 0 {
-            return Err(CliError("--max-plies: must be at least 1".into()));
-        }
         let (openings, source) = match &self.openings {
             Some(path) => (load_suite(&variant, path)?, path.clone()),
             None => (vec![variant.start()], "start".to_string()),
@@ -179,7 +174,6 @@ impl RunArgs {
         let schedule = Schedule::new(pairings, openings, self.games, self.seed)
             .with_shard(shard.unwrap_or(Shard::WHOLE));
         let settings = self.settings(&engines, &variant)?;
-        warn_oversubscription(self.concurrency, &engines);
         warn_replayed_games(&engines, schedule.openings().len(), self.games);
         let clocked = engines.iter().any(|e| settings.clock_of(e).is_some());
         let header = Header::new(kind, &variant, &engines, &schedule, &source, self.max_plies)
@@ -216,9 +210,6 @@ impl RunArgs {
             );
         }
         settings.margin = std::time::Duration::from_millis(self.time_margin_ms);
-        if self.handshake_ms == 0 {
-            return Err(CliError("--handshake-ms: must be at least 1".into()));
-        }
         settings.handshake = std::time::Duration::from_millis(self.handshake_ms);
         if let Some(dir) = &self.engine_log {
             std::fs::create_dir_all(dir)

@@ -13,6 +13,7 @@ pub mod moves;
 pub mod openings;
 pub mod perft;
 pub mod play;
+pub mod ranges;
 pub mod replay;
 pub mod results;
 pub mod serve;
@@ -79,6 +80,7 @@ pub struct PositionArgs {
     #[arg(
         long,
         value_name = "POSITION",
+        allow_hyphen_values = true,
         help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE]\"); default: the variant's start"
     )]
     pub position: Option<String>,
@@ -118,14 +120,8 @@ pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board,
     Ok(*game_after(variant, board, Some(moves))?.board())
 }
 
-/// Checks `--threads` (1..=`max`) and `--hash` (1 MB up to what the machine allows) of
-/// a searching command.
-pub fn check_threads_and_hash(threads: usize, max: usize, hash_mb: usize) -> CliResult {
-    if !(1..=max).contains(&threads) {
-        return Err(CliError(format!(
-            "--threads: must be 1..={max}, found {threads}"
-        )));
-    }
+/// Checks `--hash` against what this machine allows (its range is checked at parsing).
+pub fn check_hash(hash_mb: usize) -> CliResult {
     isolo_engine::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 

@@ -17,6 +17,9 @@ use isolo_rules::{Board, LegalMove, MoveGen, Variant};
 pub struct MovesArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    /// Moves to play first: the moves listed are those of the position they reach
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
+    pub moves: Option<String>,
     /// One move per distinct resulting position, as the searchers list them (take/pass
     /// sequences can run to millions)
     #[arg(long)]
@@ -28,6 +31,10 @@ pub struct MovesArgs {
 
 pub fn run(args: &MovesArgs) -> CliResult {
     let (variant, board) = args.position.load()?;
+    let board = match &args.moves {
+        Some(moves) => super::play_moves(&variant, board, moves)?,
+        None => board,
+    };
     if args.distinct {
         let (moves, cut) = searched_moves(&variant, &board);
         return print_distinct(&variant, &board, &moves, cut, args.json);

@@ -16,13 +16,13 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
     /// Random plies from the start
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::RANDOM_PLIES)]
     pub plies: u32,
     /// Positions wanted
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::SUITE_SIZE)]
     pub count: usize,
     /// Largest |evaluation| kept, in seeds
-    #[arg(long = "max-eval", default_value_t = 2.0)]
+    #[arg(long = "max-eval", default_value_t = 2.0, value_parser = super::ranges::BALANCE_SEEDS)]
     pub max_eval: f64,
     /// Depth of the judging alpha-beta search, or rising depths (8,10,12): a position is
     /// kept only if the search to every one of them judges it balanced
@@ -31,10 +31,10 @@ pub struct OpeningsArgs {
         value_name = "D[,D...]",
         value_delimiter = ',',
         default_value = "6"
-    )]
+    , value_parser = super::ranges::DEPTH)]
     pub depth: Vec<u32>,
     /// Master seed: every random choice derives from it
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Write the suite here instead of to standard output
     #[arg(long, value_name = "FILE")]
@@ -46,15 +46,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
     if let Some(path) = &args.out {
         super::check_output("--out", path)?;
     }
-    if args.count == 0 {
-        return Err(CliError("--count: must be at least 1".into()));
-    }
     check_depths(&args.depth)?;
-    if args.max_eval.is_nan() || args.max_eval < 0.0 {
-        return Err(CliError(
-            "--max-eval: must be a number of seeds, at least 0".into(),
-        ));
-    }
     let request = SuiteRequest {
         plies: args.plies,
         count: args.count,
@@ -107,10 +99,6 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
 /// Judging depths must each be a search depth and rise, so each search is deeper than the
 /// one it follows.
 fn check_depths(depths: &[u32]) -> CliResult {
-    let max = isolo_engine::search::alphabeta::MAX_DEPTH;
-    if let Some(bad) = depths.iter().find(|d| !(1..=max).contains(*d)) {
-        return Err(CliError(format!("--depth: {bad} is not 1..={max}")));
-    }
     if depths.windows(2).any(|pair| pair[0] >= pair[1]) {
         return Err(CliError(format!(
             "--depth: the depths must rise (got {})",

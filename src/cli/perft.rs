@@ -8,8 +8,6 @@ use serde_json::json;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_rules::perft::{divide_reporting, perft};
 
-use isolo_engine::matches::engine::MAX_THREADS;
-
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;
 
@@ -18,13 +16,13 @@ pub struct PerftArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Plies to count
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::PERFT_DEPTH)]
     pub depth: u32,
     /// Show the count under each root move
     #[arg(long)]
     pub divide: bool,
     /// Threads to spread the root moves over
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
@@ -33,14 +31,8 @@ pub struct PerftArgs {
 
 pub fn run(args: &PerftArgs) -> CliResult {
     let (variant, board) = args.position.load()?;
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        return Err(CliError(format!(
-            "--threads: must be 1..={MAX_THREADS}, found {}",
-            args.threads
-        )));
-    }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(super::ranges::search_threads("--threads", args.threads))
         .build()
         .map_err(|e| CliError(format!("--threads: cannot start threads: {e}")))?;
     let started = Instant::now();

@@ -23,7 +23,7 @@ pub struct PlayArgs {
     #[arg(long = "as", default_value = "S")]
     pub side: String,
     /// Seed for the engine's random choices
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Play on a clock, both sides: SECONDS+INCREMENT (e.g. 300+5); the engine manages
     /// its time, and a side whose clock runs out loses

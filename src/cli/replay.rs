@@ -14,7 +14,7 @@ pub struct ReplayArgs {
     /// A records file written by match or tournament (--out)
     pub file: String,
     /// Show this game (its "game" number) move by move
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::GAME_NUMBER)]
     pub game: Option<u64>,
 }
 

@@ -26,32 +26,32 @@ pub struct ResultsArgs {
     #[arg(long, default_value = "docs/RESULTS.md")]
     pub out: String,
     /// Longest proof looked for, in plies
-    #[arg(long = "max-plies", default_value_t = 40)]
+    #[arg(long = "max-plies", default_value_t = 40, value_parser = super::ranges::PROOF_PLIES)]
     pub max_plies: u32,
     /// Prover time per reading, in milliseconds
-    #[arg(long = "time-ms", default_value_t = 10_000)]
+    #[arg(long = "time-ms", default_value_t = 10_000, value_parser = super::ranges::TIME_MS)]
     pub time_ms: u64,
     /// Games per unsolved reading for the statistics
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::ranges::GAMES)]
     pub games: u64,
     /// The engine playing both seats in those games
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
     /// Plies after which a compared game is a draw
-    #[arg(long = "game-plies", default_value_t = isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES)]
+    #[arg(long = "game-plies", default_value_t = isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub game_plies: usize,
     /// Time for one reading's games, in milliseconds: no game starts after it (the page
     /// says how many were played)
-    #[arg(long = "games-time-ms")]
+    #[arg(long = "games-time-ms", value_parser = super::ranges::TIME_MS)]
     pub games_time_ms: Option<u64>,
     /// Compared games played at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::CONCURRENCY)]
     pub concurrency: usize,
     /// Prover threads (Lazy SMP)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Master seed of the compared games
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Only these presets (default: all)
     #[arg(long = "preset", value_name = "NAME")]
@@ -195,9 +195,6 @@ fn page_header(args: &ResultsArgs) -> String {
     )
 }
 
-/// Most games played at once.
-const MAX_CONCURRENCY: usize = 256;
-
 /// The compared games of one unsolved reading, in index order; with `--games-time-ms`,
 /// the first and those that started within it.
 /// The prover's table size for each reading.
@@ -271,15 +268,6 @@ fn check_partial_page(args: &ResultsArgs) -> CliResult {
 
 pub fn run(args: &ResultsArgs) -> CliResult {
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
-    if args.games == 0 {
-        return Err(CliError("--games: must be at least 1".into()));
-    }
-    if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
-        return Err(CliError(format!(
-            "--concurrency: must be 1 to {MAX_CONCURRENCY}, found {}",
-            args.concurrency
-        )));
-    }
     let mut page = page_header(args);
     for name in &args.presets {
         if !PRESETS.contains(&name.as_str()) {
@@ -298,8 +286,14 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             .map_err(|e| CliError(format!("--out: cannot create {}: {e}", dir.display())))?;
     }
     super::check_output("--out", &args.out)?;
+    let threads = super::ranges::search_threads("--threads", args.threads);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.concurrency)
+        .num_threads(super::ranges::workers(
+            "--concurrency",
+            args.concurrency,
+            args.games,
+            "games per reading",
+        ))
         .build()
         .map_err(|e| CliError(format!("--concurrency: cannot start threads: {e}")))?;
     for (preset, list) in readings() {
@@ -310,7 +304,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         for reading in list {
             let variant = Variant::new(reading.rules)
                 .map_err(|e| CliError(format!("{preset}, {}: {e}", reading.name)))?;
-            let mut prover = Prover::new(&variant, args.threads, RESULTS_HASH_MB)
+            let mut prover = Prover::new(&variant, threads, RESULTS_HASH_MB)
                 .map_err(|e| CliError(format!("prover table: {e}")))?;
             let start = variant.start();
             let solution = prover.solve(

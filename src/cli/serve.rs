@@ -19,7 +19,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Port to listen on (0: any free port, printed at start)
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = super::ranges::PORT)]
     pub port: u16,
     /// Open the page in the default browser (xdg-open)
     #[arg(long)]
@@ -31,30 +31,17 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub records: Option<String>,
     /// Longest search a request may ask for, in milliseconds
-    #[arg(long = "max-time-ms", default_value_t = 10_000)]
+    #[arg(long = "max-time-ms", default_value_t = 10_000, value_parser = super::ranges::TIME_MS)]
     pub max_time_ms: u64,
     /// Searches that may run at once; more are refused with 503 until one ends
-    #[arg(long = "max-searches", default_value_t = 2)]
+    #[arg(long = "max-searches", default_value_t = 2, value_parser = super::ranges::SEARCHES)]
     pub max_searches: usize,
     /// Threads of each search
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
 }
 
-/// Largest `--max-searches`, `--threads`.
-const MOST_SEARCHES: usize = 64;
-
 fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
-    if !(1..=MOST_SEARCHES).contains(&args.max_searches) {
-        return Err(CliError(format!(
-            "--max-searches: must be 1..={MOST_SEARCHES}, found {}",
-            args.max_searches
-        )));
-    }
-    super::check_threads_and_hash(args.threads, super::analyze::MAX_THREADS, api::HASH_MB)?;
-    if args.max_time_ms == 0 {
-        return Err(CliError("--max-time-ms: must be at least 1".into()));
-    }
     let mut choices = Vec::new();
     for (names, kind) in [(&PRESETS[..], "preset"), (&READINGS[..], "reading")] {
         for name in names {
@@ -94,7 +81,7 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
         searches: Arc::new(Semaphore::new(args.max_searches)),
         max_searches: args.max_searches,
         max_time: Duration::from_millis(args.max_time_ms),
-        threads: args.threads,
+        threads: super::ranges::search_threads("--threads", args.threads),
     })
 }
 

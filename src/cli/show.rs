@@ -12,7 +12,7 @@ pub struct ShowArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first, separated by spaces or commas
-    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Also write the board as SVG to FILE (the web page's drawing), for papers and slides
     #[arg(long, value_name = "FILE")]

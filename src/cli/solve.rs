@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::analyze::MAX_THREADS;
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::prove::certificate::{CertificateFileError, CheckedProof};
 use isolo_engine::prove::dfpn::{DfpnProgress, Sought};
@@ -20,9 +19,6 @@ use isolo_engine::prove::retrograde::indexed::IndexedProgress;
 use isolo_engine::search::{Progress, Score};
 use isolo_rules::Side;
 
-/// The deepest line df-pn follows (`--max-plies` for it).
-pub const DFPN_MAX_PLIES: u32 = pipeline::DFPN_MAX_PLIES;
-
 /// The share of the machine's memory `--method indexed` may take (its arrays are its
 /// whole cost, and nothing else runs beside it).
 const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
@@ -32,19 +28,19 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first (their positions count for repetitions)
-    #[arg(long, value_name = "\"M1 M2 ...\"")]
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Longest result looked for, in plies
-    #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_MAX_PLIES)]
+    #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_MAX_PLIES, value_parser = super::ranges::PROOF_PLIES)]
     pub max_plies: u32,
     /// Give up after this many milliseconds (result unknown); 0: no time limit
-    #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS)]
+    #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS, value_parser = super::ranges::TIME_MS)]
     pub time_ms: u64,
     /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Transposition table size in MB
-    #[arg(long, default_value_t = pipeline::DEFAULT_HASH_MB)]
+    #[arg(long, default_value_t = pipeline::DEFAULT_HASH_MB, value_parser = super::ranges::HASH_MB)]
     pub hash: usize,
     /// Replay the line and check every alternative defence, and that the length is exact
     #[arg(long)]
@@ -59,7 +55,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
     /// Positions df-pn expands at most (default: no limit but the time)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::ranges::NODES)]
     pub nodes: Option<u64>,
     /// After a df-pn proof, find its exact length with the alpha-beta prover (up to
     /// --max-plies, at most 100, in the time left)
@@ -146,7 +142,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
         method: args.method.into(),
         max_plies: args.max_plies,
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
-        threads: args.threads,
+        threads: super::ranges::search_threads("--threads", args.threads),
         hash_mb: args.hash,
         verify: args.verify,
         nodes: args.nodes,
@@ -174,7 +170,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
 
 /// The checks of every method but the indexed analysis.
 fn check_provers(args: &SolveArgs) -> CliResult {
-    super::check_threads_and_hash(args.threads, MAX_THREADS, args.hash)?;
+    super::check_hash(args.hash)?;
     let method = pipeline::Method::from(args.method);
     let most = method.most_plies();
     if !(1..=most).contains(&args.max_plies) {
@@ -182,9 +178,6 @@ fn check_provers(args: &SolveArgs) -> CliResult {
             "--max-plies: must be 1..={most} with --method {}",
             method.name()
         )));
-    }
-    if args.nodes == Some(0) {
-        return Err(CliError("--nodes: must be at least 1".into()));
     }
     if args.method == Method::Retro && args.nodes.is_some() {
         return Err(CliError(

@@ -34,22 +34,22 @@ pub struct SolveTableArgs {
     #[arg(long, default_value = "1..4")]
     pub seeds: String,
     /// Time a cell in milliseconds
-    #[arg(long = "time-ms", default_value_t = 10_000)]
+    #[arg(long = "time-ms", default_value_t = 10_000, value_parser = super::ranges::TIME_MS)]
     pub time_ms: u64,
     /// Positions df-pn expands at most a cell (default: no limit but the time)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::ranges::NODES)]
     pub nodes: Option<u64>,
     /// Longest line df-pn follows, in plies
-    #[arg(long = "max-plies", default_value_t = 1000)]
+    #[arg(long = "max-plies", default_value_t = 1000, value_parser = super::ranges::PROOF_PLIES)]
     pub max_plies: u32,
     /// Longest result the alpha-beta prover looks for (it gives exact lengths), in plies
-    #[arg(long = "ab-plies", default_value_t = 30)]
+    #[arg(long = "ab-plies", default_value_t = 30, value_parser = super::ranges::DEPTH)]
     pub ab_plies: u32,
     /// Table size in MB for each prover
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = super::ranges::HASH_MB)]
     pub hash: usize,
     /// Threads: Lazy SMP for the alpha-beta prover, agents on one table for df-pn
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Write the Markdown table to FILE as well as printing it
     #[arg(long, value_name = "FILE")]
@@ -116,30 +116,16 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
     })?;
     let widths = parse_range("--widths", &args.widths, 2..=8)?;
     let seeds = parse_range("--seeds", &args.seeds, SEEDS_RANGE)?;
-    super::check_threads_and_hash(args.threads, super::analyze::MAX_THREADS, args.hash)?;
-    if !(1..=super::solve::DFPN_MAX_PLIES).contains(&args.max_plies) {
-        return Err(CliError(format!(
-            "--max-plies: must be 1..={}",
-            super::solve::DFPN_MAX_PLIES
-        )));
-    }
-    if !(1..=isolo_engine::search::alphabeta::MAX_DEPTH).contains(&args.ab_plies) {
-        return Err(CliError(format!(
-            "--ab-plies: must be 1..={}",
-            isolo_engine::search::alphabeta::MAX_DEPTH
-        )));
-    }
-    if args.nodes == Some(0) {
-        return Err(CliError("--nodes: must be at least 1".into()));
-    }
+    super::check_hash(args.hash)?;
     if let Some(dir) = &args.certificates {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("--certificates {}: {e}", dir.display())))?;
     }
+    let threads = super::ranges::search_threads("--threads", args.threads);
     let mut cells = Vec::new();
     for &columns in &widths {
         for &k in &seeds {
-            let cell = solve_cell(args, &base, family, columns, k)?;
+            let cell = solve_cell(args, threads, &base, family, columns, k)?;
             eprintln!(
                 "{}, {}: {} ({} nodes, {} ms)",
                 super::plural(columns as u64, "column", "columns"),
@@ -234,6 +220,7 @@ fn parse_range(
 /// values of small games); a win's or loss's certificate is checked.
 fn solve_cell(
     args: &SolveTableArgs,
+    threads: usize,
     base: &Rules,
     family: &str,
     columns: u8,
@@ -263,8 +250,8 @@ fn solve_cell(
     };
     let board = variant.start();
     let time = Duration::from_millis(args.time_ms);
-    let mut prover = Prover::new(&variant, args.threads, args.hash)
-        .map_err(|e| CliError(format!("--hash: {e}")))?;
+    let mut prover =
+        Prover::new(&variant, threads, args.hash).map_err(|e| CliError(format!("--hash: {e}")))?;
     let ab = prover.solve(&board, &[], args.ab_plies, Some(time / AB_SHARE));
     cell.nodes += ab.nodes;
     let limits = DfpnLimits {
@@ -273,7 +260,7 @@ fn solve_cell(
         max_depth: args.max_plies,
         table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: true,
-        threads: args.threads,
+        threads,
         interrupt: None,
         sought: Sought::Either,
     };

@@ -5,7 +5,6 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::eval::net::MAX_HIDDEN;
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::openings::load_suite;
 use isolo_engine::research::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
@@ -17,46 +16,46 @@ pub struct TuneArgs {
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
     /// Self-play games
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = super::ranges::TUNE_GAMES)]
     pub games: usize,
     /// Openings file (cycled through); default: the start
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Random plies after the opening, for variety
-    #[arg(long = "random-plies", default_value_t = 6)]
+    #[arg(long = "random-plies", default_value_t = 6, value_parser = super::ranges::RANDOM_PLIES)]
     pub random_plies: u32,
     /// Alpha-beta nodes per self-play move
-    #[arg(long, default_value_t = 1500)]
+    #[arg(long, default_value_t = 1500, value_parser = super::ranges::NODES)]
     pub nodes: u64,
     /// Plies after which a self-play game is drawn
-    #[arg(long = "max-plies", default_value_t = 400)]
+    #[arg(long = "max-plies", default_value_t = 400, value_parser = super::ranges::GAME_PLIES)]
     pub max_plies: usize,
     /// Capture plies a position is resolved over to count as quiet (0: keep every
     /// position)
-    #[arg(long = "quiet-plies", default_value_t = 2)]
+    #[arg(long = "quiet-plies", default_value_t = 2, value_parser = super::ranges::QUIESCENCE)]
     pub quiet_plies: u32,
     /// Learn from decided games only (drawn games give no samples)
     #[arg(long = "decided-only")]
     pub decided_only: bool,
     /// Gradient steps of the fit (0 keeps the starting weights, to train only a net
     /// over them)
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, value_parser = super::ranges::EPOCHS)]
     pub epochs: usize,
     /// Train a net of this many hidden units on top of the fitted weights (0: none);
     /// kept only if it predicts the held-out games better
-    #[arg(long, default_value_t = 0, value_name = "HIDDEN")]
+    #[arg(long, default_value_t = 0, value_name = "HIDDEN", value_parser = super::ranges::HIDDEN_UNITS)]
     pub net: usize,
     /// Passes over the samples when training the net
-    #[arg(long = "net-epochs", default_value_t = 20)]
+    #[arg(long = "net-epochs", default_value_t = 20, value_parser = super::ranges::EPOCHS)]
     pub net_epochs: usize,
     /// Starting weights, also those of the self-play engine: auto, hand or a TOML file
     #[arg(long, default_value = "auto", value_name = "auto|hand|FILE")]
     pub start: String,
     /// Games played at once (default: the cores)
-    #[arg(long)]
+    #[arg(long, value_parser = super::ranges::THREADS)]
     pub threads: Option<usize>,
     /// Master seed: every random choice derives from it
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Write the tuned weights here (TOML); default: standard output only
     #[arg(long, value_name = "FILE")]
@@ -66,43 +65,14 @@ pub struct TuneArgs {
     pub json: bool,
 }
 
-/// The most self-play games one run may ask for.
-const MAX_GAMES: usize = 1_000_000;
-
 pub fn run(args: &TuneArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
     if let Some(path) = &args.out {
         super::check_output("--out", path)?;
     }
-    if !(1..=MAX_GAMES).contains(&args.games) {
-        return Err(CliError(format!("--games: must be 1..={MAX_GAMES}")));
-    }
-    for (flag, value) in [
-        ("--nodes", args.nodes as usize),
-        ("--max-plies", args.max_plies),
-    ] {
-        if value == 0 {
-            return Err(CliError(format!("{flag}: must be at least 1")));
-        }
-    }
-    if args.net > MAX_HIDDEN {
-        return Err(CliError(format!(
-            "--net: must be 0..={MAX_HIDDEN} hidden units"
-        )));
-    }
-    if args.net > 0 && args.net_epochs == 0 {
-        return Err(CliError("--net-epochs: must be at least 1".into()));
-    }
-    if args.quiet_plies > isolo_engine::matches::engine::MAX_QUIESCENCE_PLIES {
-        return Err(CliError(format!(
-            "--quiet-plies: must be 0..={}",
-            isolo_engine::matches::engine::MAX_QUIESCENCE_PLIES
-        )));
-    }
     let threads = match args.threads {
-        Some(0) => return Err(CliError("--threads: must be at least 1".into())),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t) => super::ranges::workers("--threads", t, args.games as u64, "games"),
+        None => super::ranges::cores(),
     };
     let chosen = Weights::choose(&args.start).map_err(|e| CliError(format!("--start: {e}")))?;
     // Named as the weights they stand for today, so the file's command stays true.

@@ -270,7 +270,7 @@ fn bad_input_gives_one_line_and_exit_code_2() {
     );
     fails(
         &["perft", "--variant", "isolo-women", "--depth", "x"],
-        "invalid value 'x' for '--depth <DEPTH>'",
+        "--depth: 'x' is not a whole number (0..=64 plies)",
     );
     fails(
         &[
@@ -464,11 +464,15 @@ fn analyze_rejects_bad_limits() {
     );
     fails(
         &["analyze", "--variant", "isolo-women", "--depth", "0"],
-        "--depth: must be 1..=100, found 0",
+        "--depth: must be 1..=100 plies, found 0",
     );
     fails(
         &["analyze", "--variant", "isolo-women", "--nodes", "0"],
         "--nodes: must be at least 1, found 0",
+    );
+    fails(
+        &["analyze", "--variant", "isolo-women", "--hash", "1000000"],
+        "--hash: hash 1000000 MB is more than this machine allows",
     );
     fails(
         &[
@@ -478,7 +482,7 @@ fn analyze_rejects_bad_limits() {
             "--hash",
             "1000000000",
         ],
-        "--hash: hash 1000000000 MB is more than this machine allows",
+        "--hash: must be 1..=1048576 MB, found 1000000000",
     );
     fails(
         &[
@@ -488,7 +492,7 @@ fn analyze_rejects_bad_limits() {
             "--hash",
             "18446744073709551615",
         ],
-        "--hash: hash 18446744073709551615 MB is more than this machine allows",
+        "--hash: must be 1..=1048576 MB, found 18446744073709551615",
     );
     fails(
         &[
@@ -579,7 +583,7 @@ fn bench_playouts_counts_random_games_the_same_on_any_threads() {
         (vec!["--playouts", "--games", "0"], "--games: must be 1..="),
         (
             vec!["--playouts", "--max-plies", "0"],
-            "--max-plies: must be at least 1",
+            "--max-plies: must be 1..=1000000 plies, found 0",
         ),
         (
             vec!["--playouts", "--variant", "nope"],

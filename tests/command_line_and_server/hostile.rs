@@ -89,7 +89,10 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         (match_with(&["--tc", "0+5"]), "the base must be more than 0"),
         (match_with(&["--tc", "+"]), "--tc"),
         (match_with(&["--handshake-ms", "0"]), "--handshake-ms"),
-        (match_with(&["--time-margin-ms", "-1"]), "'-1'"),
+        (
+            match_with(&["--time-margin-ms", "-1"]),
+            "--time-margin-ms: must be 0..=86400000 ms, found -1",
+        ),
         (
             match_with(&["--engine-log", "/dev/null/logs"]),
             "--engine-log",
@@ -147,11 +150,11 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         ),
         (
             vec!["analyze", "--variant", "igisoro", "--contempt", "101"],
-            "--contempt: must be 0..=100, found 101",
+            "--contempt: must be 0..=100 seeds, found 101",
         ),
         (
             vec!["analyze", "--variant", "igisoro", "--contempt", "-1"],
-            "--contempt: must be 0..=100, found -1",
+            "--contempt: must be 0..=100 seeds, found -1",
         ),
         (
             vec!["analyze", "--variant", "isolo-boys", "--nodes", "0"],
@@ -394,7 +397,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
                 "--depth",
                 "4,0",
             ],
-            "--depth: 0 is not 1..=",
+            "--depth: must be 1..=100 plies, found 0",
         ),
         (
             vec![
@@ -416,4 +419,97 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         common::assert_refused(&args, code, &stdout, &stderr, expected);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Numbers outside their range, negative and huge ones included, are refused at
+/// parsing in the domain's words; never a stack overflow or a flood of threads.
+#[test]
+fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
+    let corpus: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["perft", "--variant", "isolo-women", "--depth", "100000"],
+            "--depth: must be 0..=64 plies, found 100000",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--depth", "-1"],
+            "--depth: must be 1..=100 plies, found -1",
+        ),
+        (
+            vec!["solve", "--variant", "isolo-boys", "--time-ms", "-5"],
+            "--time-ms: must be 1..=86400000 ms, found -5",
+        ),
+        (
+            vec!["analyze", "--variant", "isolo-boys", "--nodes", "1e9"],
+            "--nodes: '1e9' is not a whole number (at least 1)",
+        ),
+        (
+            vec!["serve", "--port", "65536"],
+            "--port: must be 0..=65535, found 65536",
+        ),
+        (
+            vec![
+                "openings",
+                "--variant",
+                "isolo-boys",
+                "--plies",
+                "2",
+                "--count",
+                "1",
+                "--max-eval",
+                "NaN",
+            ],
+            "--max-eval: must be 0..=10000 seeds, found NaN",
+        ),
+        (
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--concurrency",
+                "100000",
+            ],
+            "--concurrency: must be 1..=1024 games at once, found 100000",
+        ),
+        // Text starting with a minus sign reaches its own parser.
+        (
+            vec!["show", "--variant", "isolo-boys", "--position", "-1,2 S"],
+            "--position: expected 4 rows",
+        ),
+        (
+            vec!["moves", "--variant", "isolo-boys", "--moves", "-3"],
+            "--moves: move 1 of 1: move '-3' must start with a pit number",
+        ),
+    ];
+    for (args, expected) in corpus {
+        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
+            panic!("{args:?} did not finish within {DEADLINE:?}");
+        };
+        common::assert_refused(&args, code, &stdout, &stderr, expected);
+    }
+    // In range but more than the games: two games, two threads at most, and a note.
+    let args = [
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--concurrency",
+        "1000",
+    ];
+    let Some((code, _, stderr)) = run_with_deadline(&args) else {
+        panic!("a two-game match with --concurrency 1000 did not finish");
+    };
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: --concurrency 1000 is more than the "),
+        "{stderr}"
+    );
 }

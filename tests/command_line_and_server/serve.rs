@@ -447,7 +447,7 @@ fn the_server_refuses_bad_flags_before_listening() {
         ),
         (
             vec!["--max-time-ms", "0"],
-            "--max-time-ms: must be at least 1",
+            "--max-time-ms: must be 1..=86400000 ms, found 0",
         ),
         (vec!["--rules", "/no/such/file.toml"], "--rules:"),
         (vec!["--records", "/no/such/records.jsonl"], "--records:"),

@@ -576,7 +576,7 @@ fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
             "--method indexed takes no --threads",
         ),
         (
-            vec!["--hash", "999999999"],
+            vec!["--hash", "1000000"],
             "--hash: the indexed analysis may take",
         ),
     ] {

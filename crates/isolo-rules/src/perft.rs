@@ -5,8 +5,20 @@ use rayon::prelude::*;
 
 use crate::{Board, MoveGen, Variant};
 
+/// The deepest count: the recursion is as deep as the count, and no tree of these games
+/// can be counted so far in a lifetime anyway.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 /// Leaves at `depth` plies below `board` (repetition and ply limits ignored).
+///
+/// # Panics
+///
+/// If `depth` is more than [`MAX_PERFT_DEPTH`].
 pub fn perft(variant: &Variant, board: &Board, depth: u32) -> u64 {
+    assert!(
+        depth <= MAX_PERFT_DEPTH,
+        "perft depth {depth} is more than {MAX_PERFT_DEPTH}"
+    );
     let mut buffers = Vec::new();
     perft_with(variant, board, depth, &mut MoveGen::new(), &mut buffers)
 }
@@ -38,11 +50,19 @@ fn perft_with(
 
 /// The count under each root move, in generation order; root moves are spread over the
 /// current rayon pool.
+///
+/// # Panics
+///
+/// If `depth` is more than [`MAX_PERFT_DEPTH`].
 pub fn divide(variant: &Variant, board: &Board, depth: u32) -> Vec<(String, u64)> {
     divide_reporting(variant, board, depth, &|_, _| {})
 }
 
 /// `divide`, calling `done(moves finished, root moves)` as each root move is counted.
+///
+/// # Panics
+///
+/// If `depth` is more than [`MAX_PERFT_DEPTH`].
 pub fn divide_reporting(
     variant: &Variant,
     board: &Board,

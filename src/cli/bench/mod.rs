@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::json;
 
-use super::{emit, emit_json, CliError, CliResult};
+use super::{emit, emit_json, CliResult};
 
 mod playouts;
 use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
@@ -123,10 +123,10 @@ const BENCH_HASH_MB: usize = 16;
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Depth to search each position to
-    #[arg(long, default_value_t = DEFAULT_DEPTH, conflicts_with = "playouts")]
+    #[arg(long, default_value_t = DEFAULT_DEPTH, conflicts_with = "playouts", value_parser = crate::cli::ranges::DEPTH)]
     pub depth: u32,
     /// Also run with this many threads and report the speed-up
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::ranges::THREADS)]
     pub threads: usize,
     /// Benchmark random games (playouts) instead of the search: games, plies and laps
     /// per second for each variant
@@ -137,13 +137,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "NAME|FILE", requires = "playouts")]
     pub variant: Vec<String>,
     /// With --playouts: random games per variant
-    #[arg(long, default_value_t = 10_000, requires = "playouts")]
+    #[arg(long, default_value_t = 10_000, requires = "playouts", value_parser = crate::cli::ranges::GAMES)]
     pub games: u64,
     /// With --playouts: plies after which a random game stops undecided
-    #[arg(long = "max-plies", default_value_t = isolo_engine::search::mcts::DEFAULT_PLAYOUT_PLIES, requires = "playouts")]
+    #[arg(long = "max-plies", default_value_t = isolo_engine::search::mcts::DEFAULT_PLAYOUT_PLIES, requires = "playouts", value_parser = crate::cli::ranges::PLAYOUT_PLIES)]
     pub max_plies: u32,
     /// With --playouts: master seed of the random games
-    #[arg(long, default_value_t = 1, requires = "playouts")]
+    #[arg(long, default_value_t = 1, requires = "playouts", value_parser = crate::cli::ranges::SEED)]
     pub seed: u64,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
@@ -186,35 +186,22 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
-    if !(1..=super::analyze::MAX_THREADS).contains(&args.threads) {
-        return Err(CliError(format!(
-            "--threads: must be 1..={}, found {}",
-            super::analyze::MAX_THREADS,
-            args.threads
-        )));
-    }
+    let threads = crate::cli::ranges::search_threads("--threads", args.threads);
     if args.playouts {
         return playouts::run(&playouts::PlayoutBench {
             variants: &args.variant,
             games: args.games,
             max_plies: args.max_plies,
-            threads: args.threads,
+            threads,
             seed: args.seed,
             json: args.json,
         });
     }
-    if !(1..=isolo_engine::search::alphabeta::MAX_DEPTH).contains(&args.depth) {
-        return Err(CliError(format!(
-            "--depth: must be 1..={}, found {}",
-            isolo_engine::search::alphabeta::MAX_DEPTH,
-            args.depth
-        )));
-    }
-    let runs = if args.threads > 1 { 2 } else { 1 };
+    let runs = if threads > 1 { 2 } else { 1 };
     let bar = super::progress((runs * POSITIONS.len()) as u64, "positions");
     let (nodes, time) = run_set_reporting(args.depth, 1, &mut || bar.inc(1));
     let parallel =
-        (args.threads > 1).then(|| run_set_reporting(args.depth, args.threads, &mut || bar.inc(1)));
+        (threads > 1).then(|| run_set_reporting(args.depth, threads, &mut || bar.inc(1)));
     bar.finish_and_clear();
     if args.json {
         let mut value = json!({
@@ -226,7 +213,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         });
         if let Some((p_nodes, p_time)) = parallel {
             value["parallel"] = json!({
-                "threads": args.threads,
+                "threads": threads,
                 "nodes": p_nodes,
                 "time_ms": p_time.as_millis() as u64,
                 "nps": nodes_per_second(p_nodes, p_time),
@@ -245,7 +232,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     if let Some((p_nodes, p_time)) = parallel {
         out.push_str(&format!(
             "{} threads: nodes {p_nodes}  time {} ms  nps {}  time ratio {:.2} (vs 1 thread)\n",
-            args.threads,
+            threads,
             p_time.as_millis(),
             nodes_per_second(p_nodes, p_time),
             p_time.as_secs_f64() / time.as_secs_f64().max(1e-9)

@@ -72,6 +72,10 @@ impl fmt::Display for EngineSpec {
 
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 256;
+/// The longest time an engine spec's `time-ms=` or `stall-ms=` may give, in ms (a day).
+pub const MAX_MOVE_TIME_MS: u64 = 86_400_000;
+/// The longest MCTS playout `playout=cutN` may ask for, in plies.
+pub const MAX_PLAYOUT_PLIES: u32 = 1_000_000;
 /// The most plies of captures an alpha-beta spec's `quiescence=` may ask for.
 pub const MAX_QUIESCENCE_PLIES: u32 = 16;
 /// The most seeds an alpha-beta spec's `contempt=` may ask for.
@@ -185,7 +189,12 @@ fn set_option(
             )
         }
         (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) | EngineKind::External(_), "time-ms") => {
-            limits.time = Some(Duration::from_millis(count(key, value, 1u64, None)?));
+            limits.time = Some(Duration::from_millis(count(
+                key,
+                value,
+                1u64,
+                Some(MAX_MOVE_TIME_MS),
+            )?));
         }
         (EngineKind::AlphaBeta(_) | EngineKind::External(_), "depth") => {
             limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
@@ -195,7 +204,12 @@ fn set_option(
             limits.nodes = Some(count(key, value, 1u64, None)?);
         }
         (EngineKind::External(c), "stall-ms") => {
-            c.stall = Some(Duration::from_millis(count(key, value, 1u64, None)?))
+            c.stall = Some(Duration::from_millis(count(
+                key,
+                value,
+                1u64,
+                Some(MAX_MOVE_TIME_MS),
+            )?))
         }
         (EngineKind::External(c), option) if option.starts_with("option.") => {
             let name = &option["option.".len()..];
@@ -271,7 +285,9 @@ fn set_option(
             c.playout = match value {
                 "random" => Playout::Random,
                 cut => match cut.strip_prefix("cut") {
-                    Some(plies) => Playout::Cut(count(key, plies, 1u32, None)?),
+                    Some(plies) => {
+                        Playout::Cut(count(key, plies, 1u32, Some(MAX_PLAYOUT_PLIES))?)
+                    }
                     None => {
                         return Err(bad(
                             key,
@@ -836,7 +852,10 @@ mod tests {
             ),
             ("ab:nodes=0", "engine key `nodes`: must be at least 1"),
             ("mcts:iters=0", "engine key `iters`: must be at least 1"),
-            ("mcts:time-ms=0", "engine key `time-ms`: must be at least 1"),
+            (
+                "mcts:time-ms=0",
+                "engine key `time-ms`: must be 1..=86400000, found 0",
+            ),
             (
                 "mcts:c=NaN",
                 "engine key `c`: must be a positive finite number",
@@ -851,7 +870,7 @@ mod tests {
             ),
             (
                 "mcts:playout=cut0",
-                "engine key `playout`: must be at least 1",
+                "engine key `playout`: must be 1..=1000000, found 0",
             ),
             ("ab:depth=3,depth=4", "key `depth` given twice"),
             ("ab:", "an empty option"),

@@ -300,7 +300,8 @@ impl RunOutcome {
 }
 
 /// Plays the games of `schedule`'s shard after `done` (its first games, checked by
-/// `records::SequenceCheck`, read one at a time) on `concurrency` threads, each with its own slot of
+/// `records::SequenceCheck`, read one at a time) on `concurrency` threads (no more than
+/// the games left), each with its own slot of
 /// external engines. Every record, the resumed ones first, reaches `on_record` (and
 /// each new one `out`, one JSON line) in index order, and is then dropped: memory does
 /// not grow with the games. `on_record` says after each whether to start no more
@@ -339,8 +340,11 @@ pub fn run(
     let to_play = Mutex::new(schedule.games().skip(resumed));
     let mut to_write = schedule.games().skip(resumed);
     let halt = AtomicBool::new(false);
+    // Never more game threads than games left to play.
+    let left = schedule.shard_len().saturating_sub(resumed as u64);
+    let concurrency = concurrency.clamp(1, usize::try_from(left).unwrap_or(usize::MAX).max(1));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(concurrency.max(1))
+        .num_threads(concurrency)
         .build()
         .map_err(|e| format!("cannot start {concurrency} game threads: {e}"))?;
     let collector = Mutex::new(Collector {
@@ -355,7 +359,7 @@ pub fn run(
         error: None,
     });
     pool.in_place_scope(|scope| {
-        for id in 0..concurrency.max(1) {
+        for id in 0..concurrency {
             let (to_play, halt, collector) = (&to_play, &halt, &collector);
             let mut slot = Slot::new(id, engines.len());
             scope.spawn(move |_| loop {
