@@ -85,7 +85,7 @@ pub struct Resumed {
 
 impl Resumed {
     /// The games, in file order, read as they are asked for.
-    fn records(&self) -> Result<impl Iterator<Item = Result<Record, String>>, CliError> {
+    fn records(&self) -> Result<impl Iterator<Item = Result<Record, records::RecordsError>>, CliError> {
         let mut reader = match &self.path {
             Some(path) if self.games > 0 => records::RecordsReader::open(path)
                 .map_err(|e| CliError(format!("--resume: {e}")))?,
@@ -93,7 +93,7 @@ impl Resumed {
         };
         Ok(std::iter::from_fn(move || {
             let reader = reader.as_mut()?;
-            reader.next_record().map_err(|e| e.to_string()).transpose()
+            reader.next_record().transpose()
         })
         .take(self.games as usize))
     }
@@ -143,7 +143,7 @@ impl Prepared {
                 on_record(record, &bar)
             },
         )
-        .map_err(CliError)?;
+        .map_err(|e| CliError(e.to_string()))?;
         bar.finish_and_clear();
         Ok(outcome)
     }

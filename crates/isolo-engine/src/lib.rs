@@ -38,6 +38,25 @@
 //!
 //! `examples/analyse.rs` searches a position; `examples/play_match.rs` plays a match.
 
+/// Declares an error that is one message naming the problem, for checks whose problems
+/// are many and only ever shown: a type of its own, so a caller matches on the type and
+/// never parses the text.
+macro_rules! message_error {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+        #[error("{0}")]
+        pub struct $name(pub(crate) String);
+
+        impl $name {
+            /// What is wrong, as shown to the user.
+            pub fn message(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
 pub mod eval;
 pub mod matches;
 pub mod prove;

@@ -208,15 +208,21 @@ pub struct SprtState {
     pub verdict: SprtVerdict,
 }
 
+message_error! {
+    /// An SPRT's bounds that do not parse or make no test (`elo0 >= elo1`, an error rate
+    /// outside 0..0.5).
+    SprtError
+}
+
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`.
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         let numbers: Vec<f64> = parts.iter().filter_map(|p| p.parse().ok()).collect();
         if parts.len() != 4 || numbers.len() != 4 {
-            return Err(format!(
+            return Err(SprtError(format!(
                 "expected elo0,elo1,alpha,beta (four numbers), found '{text}'"
-            ));
+            )));
         }
         let sprt = Sprt {
             elo0: numbers[0],
@@ -225,13 +231,15 @@ impl Sprt {
             beta: numbers[3],
         };
         if sprt.elo0 >= sprt.elo1 {
-            return Err(format!(
+            return Err(SprtError(format!(
                 "elo0 ({}) must be below elo1 ({})",
                 sprt.elo0, sprt.elo1
-            ));
+            )));
         }
         if !(0.0 < sprt.alpha && sprt.alpha < 0.5 && 0.0 < sprt.beta && sprt.beta < 0.5) {
-            return Err("alpha and beta must lie between 0 and 0.5".into());
+            return Err(SprtError(
+                "alpha and beta must lie between 0 and 0.5".into(),
+            ));
         }
         Ok(sprt)
     }

@@ -37,8 +37,8 @@ pub use rules_file::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use variant::{
-    ChoicePoint, Completion, FirstLaps, LegalMove, MoveGen, MoveOutcome, MoveStep, MoveWalk,
-    Position, Variant,
+    ChoicePoint, Completion, FirstLaps, InvalidBoard, LegalMove, MoveGen, MoveOutcome, MoveStep,
+    MoveWalk, Position, Variant,
 };
 
 /// A player.

@@ -74,6 +74,11 @@ pub const FEATURES: usize = SCALAR_FEATURES.len() + MAX_LANES;
 /// A position's feature values, in the order of `Weights::vector`.
 pub type Features = [i32; FEATURES];
 
+message_error! {
+    /// A weight out of range or a table of the wrong shape (the first problem found).
+    InvalidWeights
+}
+
 /// Why a weights file could not be had: the file (or the shipped weights' name) and
 /// what is wrong with it (unreadable, not TOML, an unknown key, a weight out of range).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -271,12 +276,12 @@ impl Weights {
 
     /// Checks that every weight lies within `±MAX_WEIGHT` and that the pit table has at
     /// most one weight per pit, naming the first problem.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidWeights> {
         if self.pits.len() > MAX_LANES {
-            return Err(format!(
+            return Err(InvalidWeights(format!(
                 "`pits` has {} weights; a side has at most {MAX_LANES} pits",
                 self.pits.len()
-            ));
+            )));
         }
         let named = self.named();
         let pits = self.pits.iter().enumerate().map(|(i, &w)| (i, w));
@@ -284,16 +289,16 @@ impl Weights {
             .iter()
             .find(|(_, w)| w.unsigned_abs() > MAX_WEIGHT as u32)
         {
-            return Err(format!(
+            return Err(InvalidWeights(format!(
                 "weight `{name}` = {w} is out of range (-{MAX_WEIGHT}..={MAX_WEIGHT})"
-            ));
+            )));
         }
         for (i, w) in pits {
             if w.unsigned_abs() > MAX_WEIGHT as u32 {
-                return Err(format!(
+                return Err(InvalidWeights(format!(
                     "weight `pits[{i}]` (pit {}) = {w} is out of range (-{MAX_WEIGHT}..={MAX_WEIGHT})",
                     i + 1
-                ));
+                )));
             }
         }
         self.net.as_ref().map_or(Ok(()), Net::validate)
@@ -307,7 +312,7 @@ impl Weights {
         };
         let weights: Weights = toml::from_str(text)
             .map_err(|e: toml::de::Error| fail(isolo_rules::toml_error_text(&e, text)))?;
-        weights.validate().map_err(fail)?;
+        weights.validate().map_err(|e| fail(e.0))?;
         Ok(weights)
     }
 

@@ -38,31 +38,31 @@ impl Net {
 
     /// Checks the shapes and that every number is finite and within `±MAX_NET_VALUE`,
     /// naming the first problem.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), super::InvalidWeights> {
         let hidden = self.hidden();
         if !(1..=MAX_HIDDEN).contains(&hidden) {
-            return Err(format!(
+            return Err(super::InvalidWeights(format!(
                 "`net.output` has {hidden} weights; a net has 1..={MAX_HIDDEN} hidden units"
-            ));
+            )));
         }
         if self.scale.len() != FEATURES {
-            return Err(format!(
+            return Err(super::InvalidWeights(format!(
                 "`net.scale` has {} numbers; there are {FEATURES} features",
                 self.scale.len()
-            ));
+            )));
         }
         for (name, len) in [("input", self.input.len()), ("bias", self.bias.len())] {
             if len != hidden {
-                return Err(format!(
+                return Err(super::InvalidWeights(format!(
                     "`net.{name}` has {len} rows; `net.output` has {hidden} hidden units"
-                ));
+                )));
             }
         }
         if let Some(row) = self.input.iter().position(|r| r.len() != FEATURES) {
-            return Err(format!(
+            return Err(super::InvalidWeights(format!(
                 "`net.input[{row}]` has {} weights; there are {FEATURES} features",
                 self.input[row].len()
-            ));
+            )));
         }
         let tables = [
             ("scale", &self.scale),
@@ -75,9 +75,9 @@ impl Net {
                 .iter()
                 .find(|x| !x.is_finite() || x.abs() > MAX_NET_VALUE)
             {
-                return Err(format!(
+                return Err(super::InvalidWeights(format!(
                     "`net.{name}` holds {x}: numbers must be finite and within ±{MAX_NET_VALUE}"
-                ));
+                )));
             }
         }
         Ok(())
@@ -192,7 +192,7 @@ mod tests {
             let mut net = tiny();
             spoil(&mut net);
             let error = net.validate().unwrap_err();
-            assert!(error.contains(message), "{error}");
+            assert!(error.message().contains(message), "{error}");
         }
     }
 }

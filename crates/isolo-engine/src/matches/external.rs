@@ -46,15 +46,20 @@ pub struct ExternalConfig {
     pub stall: Option<Duration>,
 }
 
+message_error! {
+    /// An external engine's program that cannot be started.
+    EngineStartError
+}
+
 /// Whether the program can be started at all: a match checks this before it plays.
-pub fn check_command(config: &ExternalConfig) -> Result<(), String> {
+pub fn check_command(config: &ExternalConfig) -> Result<(), EngineStartError> {
     let mut child = Command::new(&config.command[0])
         .args(&config.command[1..])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot start '{}': {e}", config.command[0]))?;
+        .map_err(|e| EngineStartError(format!("cannot start '{}': {e}", config.command[0])))?;
     let _ = child.kill();
     let _ = child.wait();
     Ok(())

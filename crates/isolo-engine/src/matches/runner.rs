@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::matches::engine::{EngineKind, EngineSpec};
+use crate::matches::engine::{BotError, EngineKind, EngineSpec};
 use crate::matches::external::{ExternalConfig, ExternalEngine, DEFAULT_HANDSHAKE_TIMEOUT};
 use crate::matches::game_loop::{play_game, TimeControls, DEFAULT_TIME_MARGIN};
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
-use crate::matches::records::{self, GameResult, Record};
+use crate::matches::records::{self, GameResult, Record, RecordsError};
 use crate::matches::schedule::{Job, Schedule};
 use crate::search::clock::TimeControl;
 use crate::search::Limits;
@@ -146,6 +146,33 @@ impl Player for Seat<'_> {
     }
 }
 
+/// Why a run of games stopped short of its schedule.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A record to resume could not be read or is not the schedule's.
+    #[error(transparent)]
+    Resumed(#[from] RecordsError),
+    /// The game threads could not be started.
+    #[error("cannot start {count} game threads: {reason}")]
+    Threads {
+        /// The threads asked for.
+        count: usize,
+        /// What the system said.
+        reason: String,
+    },
+    /// A built-in engine could not be built (its weights, its table).
+    #[error("engine {label}: {error}")]
+    Engine {
+        /// The engine's label.
+        label: String,
+        /// What is wrong.
+        error: BotError,
+    },
+    /// A finished game's record could not be written.
+    #[error("cannot write a record: {0}")]
+    Write(String),
+}
+
 /// Plays one scheduled game; `Ok(None)` if `interrupt` was set before it ended.
 /// External engines come from `slot` and go back to it.
 pub fn play_job(
@@ -155,8 +182,8 @@ pub fn play_job(
     settings: &PlaySettings,
     slot: &mut Slot,
     interrupt: Option<&'static AtomicBool>,
-) -> Result<Option<Record>, String> {
-    let seat = |slot: &mut Slot, engine: usize, seed: u64| -> Result<Seat, String> {
+) -> Result<Option<Record>, RunError> {
+    let seat = |slot: &mut Slot, engine: usize, seed: u64| -> Result<Seat, RunError> {
         let spec = &engines[engine];
         Ok(match &spec.kind {
             EngineKind::External(config) => Seat::External(ExternalPlayer {
@@ -175,7 +202,10 @@ pub fn play_job(
                     Some(bot) => bot,
                     None => spec
                         .bot(seed)
-                        .map_err(|e| format!("engine {}: {e}", spec.label))?,
+                        .map_err(|error| RunError::Engine {
+                            label: spec.label.clone(),
+                            error,
+                        })?,
                 };
                 if let Some(flag) = interrupt {
                     bot.stop_on(flag);
@@ -245,12 +275,12 @@ struct Collector<'a, I, F> {
     games: usize,
     stopped: bool,
     /// The first write or game error.
-    error: Option<String>,
+    error: Option<RunError>,
 }
 
 impl<I: Iterator<Item = u64>, F: FnMut(&Record) -> bool> Collector<'_, I, F> {
     /// Takes a game's result; says whether to start more games.
-    fn take(&mut self, result: Result<Option<Record>, String>) -> bool {
+    fn take(&mut self, result: Result<Option<Record>, RunError>) -> bool {
         let record = match result {
             Ok(Some(record)) => record,
             // A game abandoned at an interrupt: no more records can follow it.
@@ -265,8 +295,7 @@ impl<I: Iterator<Item = u64>, F: FnMut(&Record) -> bool> Collector<'_, I, F> {
             self.next_to_write = self.to_write.next();
             if let Some(file) = self.out.as_mut() {
                 if let Err(e) = records::write_line(file, &record.to_line(self.variant)) {
-                    self.error
-                        .get_or_insert(format!("cannot write a record: {e}"));
+                    self.error.get_or_insert(RunError::Write(e.to_string()));
                 }
             }
             self.games += 1;
@@ -311,13 +340,13 @@ pub fn run(
     variant: &Variant,
     engines: &[EngineSpec],
     schedule: &Schedule,
-    done: impl Iterator<Item = Result<Record, String>>,
+    done: impl Iterator<Item = Result<Record, RecordsError>>,
     concurrency: usize,
     settings: &PlaySettings,
     out: Option<File>,
     interrupt: Option<&'static AtomicBool>,
     mut on_record: impl FnMut(&Record) -> bool + Send,
-) -> Result<RunOutcome, String> {
+) -> Result<RunOutcome, RunError> {
     let started = std::time::Instant::now();
     let mut resumed = 0;
     let mut stop_now = false;
@@ -346,7 +375,10 @@ pub fn run(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency)
         .build()
-        .map_err(|e| format!("cannot start {concurrency} game threads: {e}"))?;
+        .map_err(|e| RunError::Threads {
+            count: concurrency,
+            reason: e.to_string(),
+        })?;
     let collector = Mutex::new(Collector {
         waiting: BTreeMap::new(),
         next_to_write: to_write.next(),

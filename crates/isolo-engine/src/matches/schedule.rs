@@ -68,12 +68,21 @@ impl std::fmt::Display for Shard {
     }
 }
 
+message_error! {
+    /// A shard that is not `K/N` with `1 <= K <= N`.
+    ShardError
+}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `K/N` with `1 <= K <= N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("expected K/N with 1 <= K <= N (e.g. 2/8), found '{text}'");
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || {
+            ShardError(format!(
+                "expected K/N with 1 <= K <= N (e.g. 2/8), found '{text}'"
+            ))
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (u64, u64) = (
             k.trim().parse().map_err(|_| bad())?,

@@ -734,7 +734,8 @@ fn load_state(path: &Path, digest: &str, events: Events) -> Result<dfpn::DfpnSta
         reason,
     };
     let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
-    let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest).map_err(fail)?;
+    let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest)
+        .map_err(|e| fail(e.to_string()))?;
     events(SolveEvent::Note(format!(
         "df-pn: resuming from {} ({} table entries)",
         path.display(),

@@ -316,6 +316,31 @@ enum Listing {
 /// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
 type Played = Option<(Ring, Ring, u32, u32)>;
 
+/// A board that breaks an invariant of its variant ([`Variant::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidBoard {
+    /// The incremental hash differs from the one recomputed from the pits.
+    #[error("hash differs from the recomputed hash")]
+    Hash,
+    /// Seeds in lanes beyond the variant's pits.
+    #[error("{side} has seeds past pit {pits}")]
+    SeedsPastBoard {
+        /// The side.
+        side: Side,
+        /// The variant's pits a side.
+        pits: usize,
+    },
+    /// Overture flags in a variant without an overture.
+    #[error("overture flags set in a variant without overture")]
+    Overture,
+    /// More seeds than the notation can hold.
+    #[error("more than 255 seeds")]
+    TooManySeeds,
+    /// Seeds in a pit out of play.
+    #[error("{0}")]
+    OutOfPlay(String),
+}
+
 impl Variant {
     /// Compiles validated rules.
     pub fn new(rules: Rules) -> Result<Variant, RulesError> {
@@ -407,24 +432,24 @@ impl Variant {
 
     /// Checks a board's invariants: hash, lanes past the board, out-of-play pits,
     /// overture flags, seed total.
-    pub fn validate(&self, board: &Board) -> Result<(), String> {
+    pub fn validate(&self, board: &Board) -> Result<(), InvalidBoard> {
         if board.hash != board.compute_hash() {
-            return Err("hash differs from the recomputed hash".into());
+            return Err(InvalidBoard::Hash);
         }
         let pits = self.pits();
         for side in Side::BOTH {
             if pits < ring::MAX_LANES && board.ring(side) >> (8 * pits) != 0 {
-                return Err(format!("{side} has seeds past pit {pits}"));
+                return Err(InvalidBoard::SeedsPastBoard { side, pits });
             }
         }
         if !self.rules.overture && board.overture != 0 {
-            return Err("overture flags set in a variant without overture".into());
+            return Err(InvalidBoard::Overture);
         }
         if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
-            return Err("more than 255 seeds".into());
+            return Err(InvalidBoard::TooManySeeds);
         }
         self.check_out_of_play(board)
-            .map_err(|e| e.message().to_string())
+            .map_err(|e| InvalidBoard::OutOfPlay(e.message().to_string()))
     }
 
     /// Bit set of the pits (bit `i` = pit `i + 1`) the side to move may start a move

@@ -1003,7 +1003,11 @@ impl DfpnState {
     }
 
     /// Reads a state saved for the same `search`; the error says what is wrong.
-    pub fn load(input: &mut dyn BufRead, search: &str) -> Result<DfpnState, String> {
+    pub fn load(input: &mut dyn BufRead, search: &str) -> Result<DfpnState, StateFileError> {
+        Self::read(input, search).map_err(StateFileError)
+    }
+
+    fn read(input: &mut dyn BufRead, search: &str) -> Result<DfpnState, String> {
         let mut line = |what: &str| {
             let mut text = String::new();
             input
@@ -1060,6 +1064,12 @@ impl DfpnState {
         }
         Ok(state)
     }
+}
+
+message_error! {
+    /// A saved df-pn state that cannot be resumed: unreadable, cut short, or saved from
+    /// another search.
+    StateFileError
 }
 
 /// The longest text line a saved state may have.

@@ -99,10 +99,13 @@ impl CompareHeader {
     }
 
     /// The shard the header names, if any.
-    pub fn shard(&self) -> Result<Option<Shard>, String> {
+    pub fn shard(&self) -> Result<Option<Shard>, RecordsError> {
         self.shard
             .as_deref()
-            .map(|s| s.parse().map_err(|e| format!("header shard: {e}")))
+            .map(|s| {
+                s.parse()
+                    .map_err(|e| RecordsError::Header(format!("header shard: {e}")))
+            })
             .transpose()
     }
 
