@@ -85,7 +85,9 @@ pub struct Resumed {
 
 impl Resumed {
     /// The games, in file order, read as they are asked for.
-    fn records(&self) -> Result<impl Iterator<Item = Result<Record, records::RecordsError>>, CliError> {
+    fn records(
+        &self,
+    ) -> Result<impl Iterator<Item = Result<Record, records::RecordsError>>, CliError> {
         let mut reader = match &self.path {
             Some(path) if self.games > 0 => records::RecordsReader::open(path)
                 .map_err(|e| CliError(format!("--resume: {e}")))?,

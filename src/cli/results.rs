@@ -2,23 +2,17 @@
 //! prover does not finish, the compare statistics) of the start position under every
 //! preset and each alternative reading of RULES.md.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 
 use super::{CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
-use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
-use isolo_engine::research::compare::{
-    opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
+use isolo_engine::research::readings::{
+    readings, sample_reading, SampleSettings, RANDOM_OPENING_PLIES,
 };
-use isolo_rules::rules_file::pattern_start;
-use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
-
-/// Random plies before each compared game, so a deterministic engine does not replay
-/// one game over and over.
-const RANDOM_OPENING_PLIES: u32 = 2;
+use isolo_rules::{Variant, PRESETS};
 
 #[derive(Args, Debug)]
 pub struct ResultsArgs {
@@ -59,92 +53,6 @@ pub struct ResultsArgs {
     /// With --preset, replace a page that holds other presets' results too
     #[arg(long)]
     pub overwrite: bool,
-}
-
-/// A reading: its description and rules.
-struct Reading {
-    name: String,
-    rules: Rules,
-}
-
-fn readings() -> Vec<(String, Vec<Reading>)> {
-    PRESETS
-        .iter()
-        .map(|&preset| {
-            let base = Rules::preset(preset).expect("presets load");
-            let with = |name: String, change: &dyn Fn(&mut Rules)| {
-                let mut rules = base.clone();
-                change(&mut rules);
-                rules.name = format!("{preset}, {name}");
-                Reading { name, rules }
-            };
-            let mut list = vec![with("as the preset".into(), &|_| {})];
-            for origin in [
-                SowOrigin::LapStart,
-                SowOrigin::CapturePit,
-                SowOrigin::TurnStart,
-            ] {
-                if origin != base.capture_sow_from {
-                    list.push(with(
-                        format!("capture_sow_from = {}", origin_name(origin)),
-                        &|r| r.capture_sow_from = origin,
-                    ));
-                }
-            }
-            let capture = if base.capture == CaptureCondition::Any {
-                CaptureCondition::Both
-            } else {
-                CaptureCondition::Any
-            };
-            list.push(with(
-                format!(
-                    "capture = {}",
-                    if capture == CaptureCondition::Any {
-                        "any"
-                    } else {
-                        "both"
-                    }
-                ),
-                &|r| r.capture = capture,
-            ));
-            let choice = if base.capture_choice == CaptureChoice::Forced {
-                CaptureChoice::Optional
-            } else {
-                CaptureChoice::Forced
-            };
-            list.push(with(
-                format!(
-                    "capture_choice = {}",
-                    if choice == CaptureChoice::Forced {
-                        "forced"
-                    } else {
-                        "optional"
-                    }
-                ),
-                &|r| r.capture_choice = choice,
-            ));
-            list.push(with(
-                format!("capture_ends_move = {}", !base.capture_ends_move),
-                &|r| r.capture_ends_move = !base.capture_ends_move,
-            ));
-            for columns in 4..=7u8 {
-                list.push(with(format!("columns = {columns}"), &|r| {
-                    r.columns = columns;
-                    let seeds = if preset == "igisoro" { 4 } else { 2 };
-                    r.start = pattern_start(preset, columns, seeds).expect("presets have patterns");
-                }));
-            }
-            (preset.to_string(), list)
-        })
-        .collect()
-}
-
-fn origin_name(origin: SowOrigin) -> &'static str {
-    match origin {
-        SowOrigin::LapStart => "lap-start",
-        SowOrigin::CapturePit => "capture-pit",
-        SowOrigin::TurnStart => "turn-start",
-    }
 }
 
 /// The page's opening paragraphs, with the command that regenerates it.
@@ -199,47 +107,6 @@ fn page_header(args: &ResultsArgs) -> String {
 /// the first and those that started within it.
 /// The prover's table size for each reading.
 const RESULTS_HASH_MB: usize = 64;
-
-fn play_reading(
-    variant: &Variant,
-    engine: &EngineSpec,
-    args: &ResultsArgs,
-    pool: &rayon::ThreadPool,
-) -> Result<VariantStats, CliError> {
-    let started = Instant::now();
-    let budget = args.games_time_ms.map(Duration::from_millis);
-    let mut tally = VariantTally::default();
-    let mut failure = None;
-    play_in_order(
-        pool,
-        0..args.games,
-        |i| {
-            // (The first game always plays, so every row has statistics.)
-            if i > 0 && budget.is_some_and(|b| started.elapsed() >= b) {
-                return None;
-            }
-            let seed = game_seed(args.seed, i);
-            let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
-            Some(play_compared(variant, engine, start, seed, args.game_plies).map(|f| f.summary()))
-        },
-        |_, game| match game {
-            Some(Ok(summary)) => {
-                tally.add(&summary);
-                true
-            }
-            Some(Err(e)) => {
-                failure = Some(CliError(format!("--engine: {e}")));
-                false
-            }
-            // A game past the budget: the others of its chunk may have played.
-            None => true,
-        },
-    );
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(tally.stats(variant.name())),
-    }
-}
 
 /// A page for some presets only must not replace a page holding others, unless asked.
 fn check_partial_page(args: &ResultsArgs) -> CliResult {
@@ -296,6 +163,12 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         ))
         .build()
         .map_err(|e| CliError(format!("--concurrency: cannot start threads: {e}")))?;
+    let sample = SampleSettings {
+        games: args.games,
+        seed: args.seed,
+        max_plies: args.game_plies,
+        budget: args.games_time_ms.map(Duration::from_millis),
+    };
     for (preset, list) in readings() {
         if !args.presets.is_empty() && !args.presets.contains(&preset) {
             continue;
@@ -328,7 +201,8 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     solution.time.as_millis()
                 ),
                 AbVerdict::Unknown => {
-                    let s = play_reading(&variant, &engine, args, &pool)?;
+                    let s = sample_reading(&variant, &engine, &sample, &pool)
+                        .map_err(|e| CliError(format!("--engine: {e}")))?;
                     let pct = |p: &isolo_engine::research::compare::Proportion| {
                         format!(
                             "{:.0}% [{:.0}, {:.0}]",

@@ -4,18 +4,17 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::prove::alphabeta::{AbVerdict, Prover};
-use isolo_engine::prove::certificate::{self, Certificate, DrawCertificate};
-use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
-use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
-use isolo_rules::rules_file::{pattern_start, preset_family};
-use isolo_rules::{Board, Move, Rules, Side, Variant};
+use isolo_engine::research::solve_table::{
+    solve_cell, Cell, CellSettings, CellValue as Value, DRAW_CERTIFICATE_CAP,
+};
+use isolo_rules::rules_file::preset_family;
+use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct SolveTableArgs {
@@ -68,43 +67,6 @@ pub struct SolveTableArgs {
 /// Widths and seed counts a table may ask for.
 const SEEDS_RANGE: std::ops::RangeInclusive<u8> = 1..=8;
 
-/// The share of a cell's time the alpha-beta prover gets for an exact length.
-const AB_SHARE: u32 = 4;
-
-/// Position lines past which a draw gets no certificate in the table (its two sets can
-/// hold millions of positions where retrograde analysis listed tens of millions).
-const DRAW_CERTIFICATE_CAP: usize = 2_000_000;
-
-/// Positions past which the alpha-beta prover's proof is not walked for a certificate.
-const AB_CERTIFICATE_CAP: usize = 500_000;
-
-/// A cell's value for South, who moves first.
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    Win,
-    Loss,
-    /// Neither side can force a win (retrograde analysis).
-    Draw,
-    Open,
-    /// The rules refuse this start (the error).
-    Invalid(String),
-}
-
-/// One cell of the table.
-struct Cell {
-    columns: u8,
-    seeds: u8,
-    value: Value,
-    /// The exact length, from the alpha-beta prover.
-    plies: Option<u32>,
-    /// The longest line of the checked certificate.
-    depth: Option<u32>,
-    nodes: u64,
-    time: Duration,
-    /// The certificate's position lines and compressed bytes.
-    certificate: Option<(usize, usize)>,
-}
-
 pub fn run(args: &SolveTableArgs) -> CliResult {
     let base = base_rules(args)?;
     let family = preset_family(&args.preset).ok_or_else(|| {
@@ -121,11 +83,20 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("--certificates {}: {e}", dir.display())))?;
     }
-    let threads = super::ranges::search_threads("--threads", args.threads);
+    let settings = CellSettings {
+        time: Duration::from_millis(args.time_ms),
+        nodes: args.nodes,
+        max_plies: args.max_plies,
+        ab_plies: args.ab_plies,
+        hash_mb: args.hash,
+        threads: super::ranges::search_threads("--threads", args.threads),
+    };
     let mut cells = Vec::new();
     for &columns in &widths {
         for &k in &seeds {
-            let cell = solve_cell(args, threads, &base, family, columns, k)?;
+            let cell = solve_cell(&base, family, columns, k, &settings)
+                .map_err(|e| CliError(e.to_string()))?;
+            write_certificate(args, &cell)?;
             eprintln!(
                 "{}, {}: {} ({} nodes, {} ms)",
                 super::plural(columns as u64, "column", "columns"),
@@ -214,190 +185,16 @@ fn parse_range(
     Ok(list)
 }
 
-/// Solves the start on `columns` columns with `seeds`: the alpha-beta prover first (a
-/// quarter of the time, for an exact length), then df-pn (a proof where alpha-beta found
-/// none, and the certificate) to half of it, then retrograde analysis (draws, and the
-/// values of small games); a win's or loss's certificate is checked.
-fn solve_cell(
-    args: &SolveTableArgs,
-    threads: usize,
-    base: &Rules,
-    family: &str,
-    columns: u8,
-    seeds: u8,
-) -> Result<Cell, CliError> {
-    let started = Instant::now();
-    let mut cell = Cell {
-        columns,
-        seeds,
-        value: Value::Open,
-        plies: None,
-        depth: None,
-        nodes: 0,
-        time: Duration::ZERO,
-        certificate: None,
-    };
-    let mut rules = base.clone();
-    rules.columns = columns;
-    rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
-    rules.name = format!("{}, {columns} columns, {seeds} seeds", base.name);
-    let variant = match Variant::new(rules) {
-        Ok(v) => v,
-        Err(e) => {
-            cell.value = Value::Invalid(e.to_string());
-            return Ok(cell);
-        }
-    };
-    let board = variant.start();
-    let time = Duration::from_millis(args.time_ms);
-    let mut prover =
-        Prover::new(&variant, threads, args.hash).map_err(|e| CliError(format!("--hash: {e}")))?;
-    let ab = prover.solve(&board, &[], args.ab_plies, Some(time / AB_SHARE));
-    cell.nodes += ab.nodes;
-    let limits = DfpnLimits {
-        nodes: args.nodes.unwrap_or(u64::MAX),
-        time: Some((time / 2).saturating_sub(started.elapsed())),
-        max_depth: args.max_plies,
-        table_entries: (args.hash << 20) / dfpn::BYTES_PER_ENTRY,
-        strategy: true,
-        threads,
-        interrupt: None,
-        sought: Sought::Either,
-    };
-    let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
-    cell.nodes += proof.nodes;
-    let mover_wins = match (ab.verdict, proof.verdict) {
-        (AbVerdict::Win(_), DfpnVerdict::Loss) | (AbVerdict::Loss(_), DfpnVerdict::Win) => {
-            return Err(CliError(format!(
-                "internal error (please report): the provers disagree on {}",
-                variant.format_position(&board)
-            )))
-        }
-        (AbVerdict::Win(p), _) => (Some(true), Some(p)),
-        (AbVerdict::Loss(p), _) => (Some(false), Some(p)),
-        (AbVerdict::Unknown, DfpnVerdict::Win) => (Some(true), None),
-        (AbVerdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
-        (AbVerdict::Unknown, DfpnVerdict::Unknown) => (None, None),
-    };
-    let (wins, plies, strategy) = match mover_wins {
-        (Some(wins), plies) => {
-            let strategy = match proof.strategy {
-                Some(Ok(strategy)) => Some(strategy),
-                _ => prover
-                    .proof(&board, &[], ab.verdict, AB_CERTIFICATE_CAP)
-                    .map(|p| p.strategy),
-            };
-            (wins, plies, strategy)
-        }
-        (None, _) => {
-            let limits = RetroLimits {
-                positions: (args.hash << 20) / retrograde::BYTES_PER_POSITION,
-                time: Some(time.saturating_sub(started.elapsed())),
-                strategy: true,
-            };
-            let retro = retrograde::solve(&variant, &board, limits);
-            cell.nodes += retro.expanded as u64;
-            let wins = match retro.verdict {
-                RetroVerdict::Win => true,
-                RetroVerdict::Loss => false,
-                RetroVerdict::Draw | RetroVerdict::Unknown => {
-                    if let Some(holds) = retro.holds {
-                        cell.value = Value::Draw;
-                        certify_draw(args, &variant, &board, holds, &mut cell)?;
-                    }
-                    cell.time = started.elapsed();
-                    return Ok(cell);
-                }
-            };
-            (wins, None, retro.strategy)
-        }
-    };
-    cell.value = if wins { Value::Win } else { Value::Loss };
-    cell.plies = plies;
-    let winner = if wins { Side::South } else { Side::North };
-    if let Some(strategy) = strategy {
-        // (Without one, the proof's table was lost: the cell has no certificate.)
-        certify(args, &variant, &board, winner, plies, strategy, &mut cell)?;
-    }
-    cell.time = started.elapsed();
-    Ok(cell)
-}
-
-/// Checks the cell's certificate with the rules alone and records its size; writes it
-/// under `--certificates`. A certificate that fails is an error (a prover's bug).
-fn certify(
-    args: &SolveTableArgs,
-    variant: &Variant,
-    board: &Board,
-    winner: Side,
-    plies: Option<u32>,
-    strategy: Vec<(Board, Move)>,
-    cell: &mut Cell,
-) -> CliResult {
-    let certificate = Certificate {
-        rules: variant.rules().clone(),
-        start: *board,
-        moves: Vec::new(),
-        winner,
-        plies,
-        strategy,
-    };
-    let checked = certificate::check(&certificate).map_err(|e| {
-        CliError(format!(
-            "internal error (please report): the certificate of {} fails its check: {e}",
-            variant.format_position(board)
-        ))
-    })?;
-    cell.depth = Some(checked.depth);
-    let bytes = certificate
-        .to_gzip()
-        .map_err(|e| CliError(format!("certificate: {e}")))?;
-    cell.certificate = Some((certificate.strategy.len(), bytes.len()));
-    write_certificate(args, cell, &bytes)
-}
-
-/// `isolo-boys-capture=both-w5-s2.proof.gz`.
-/// A draw's certificate, as `certify` does a win's; none past `DRAW_CERTIFICATE_CAP`.
-fn certify_draw(
-    args: &SolveTableArgs,
-    variant: &Variant,
-    board: &Board,
-    holds: [isolo_engine::prove::retrograde::Holding; 2],
-    cell: &mut Cell,
-) -> CliResult {
-    if holds[0].len() + holds[1].len() > DRAW_CERTIFICATE_CAP {
-        return Ok(());
-    }
-    let certificate = DrawCertificate {
-        rules: variant.rules().clone(),
-        start: *board,
-        moves: Vec::new(),
-        holds,
-    };
-    certificate::check_draw(&certificate).map_err(|e| {
-        CliError(format!(
-            "internal error (please report): the draw certificate of {} fails its check: {e}",
-            variant.format_position(board)
-        ))
-    })?;
-    let bytes = certificate
-        .to_gzip()
-        .map_err(|e| CliError(format!("certificate: {e}")))?;
-    let lines = certificate.holds[0].len() + certificate.holds[1].len();
-    cell.certificate = Some((lines, bytes.len()));
-    write_certificate(args, cell, &bytes)
-}
-
 /// Writes a cell's compressed certificate under `--certificates`, if asked.
-fn write_certificate(args: &SolveTableArgs, cell: &Cell, bytes: &[u8]) -> CliResult {
-    if let Some(dir) = &args.certificates {
+fn write_certificate(args: &SolveTableArgs, cell: &Cell) -> CliResult {
+    if let (Some(dir), Some(certificate)) = (&args.certificates, &cell.certificate) {
         let path = dir.join(certificate_name(
             &args.preset,
             &args.set,
             cell.columns,
             cell.seeds,
         ));
-        std::fs::write(&path, bytes)
+        std::fs::write(&path, &certificate.gzip)
             .map_err(|e| CliError(format!("--certificates {}: {e}", path.display())))?;
     }
     Ok(())
@@ -491,7 +288,7 @@ fn markdown(
         "\n| columns | seeds | value | nodes | time (ms) | certificate |\n|---|---|---|---|---|---|"
     );
     for c in cells {
-        let certificate = match (c.certificate, &c.value) {
+        let certificate = match (size(c), &c.value) {
             (Some((lines, bytes)), Value::Draw) => format!(
                 "{} held, {bytes} bytes gzip",
                 super::plural(lines as u64, "position", "positions")
@@ -523,8 +320,7 @@ fn csv(cells: &[Cell]) -> String {
     for c in cells {
         let (value, _) = value_word(&c.value);
         let opt = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
-        let (moves, bytes) = c
-            .certificate
+        let (moves, bytes) = size(c)
             .map(|(m, b)| (m.to_string(), b.to_string()))
             .unwrap_or_default();
         let _ = writeln!(
@@ -539,6 +335,11 @@ fn csv(cells: &[Cell]) -> String {
         );
     }
     out
+}
+
+/// A cell's certificate's position lines and compressed bytes.
+fn size(c: &Cell) -> Option<(usize, usize)> {
+    c.certificate.as_ref().map(|k| (k.lines, k.gzip.len()))
 }
 
 /// The value's word, and the rules' error for an invalid start.
@@ -562,8 +363,8 @@ fn cell_json(c: &Cell) -> serde_json::Value {
         "depth": c.depth,
         "nodes": c.nodes,
         "time_ms": c.time.as_millis() as u64,
-        "certificate_moves": c.certificate.map(|c| c.0),
-        "certificate_bytes": c.certificate.map(|c| c.1),
+        "certificate_moves": size(c).map(|(lines, _)| lines),
+        "certificate_bytes": size(c).map(|(_, bytes)| bytes),
         "error": error,
     })
 }

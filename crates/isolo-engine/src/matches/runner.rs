@@ -200,12 +200,10 @@ pub fn play_job(
                     .and_then(|mut bot| bot.reseed(seed).then_some(bot));
                 let mut bot = match kept {
                     Some(bot) => bot,
-                    None => spec
-                        .bot(seed)
-                        .map_err(|error| RunError::Engine {
-                            label: spec.label.clone(),
-                            error,
-                        })?,
+                    None => spec.bot(seed).map_err(|error| RunError::Engine {
+                        label: spec.label.clone(),
+                        error,
+                    })?,
                 };
                 if let Some(flag) = interrupt {
                     bot.stop_on(flag);

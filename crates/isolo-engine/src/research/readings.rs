@@ -1,0 +1,150 @@
+//! The readings of `docs/RESULTS.md`: each preset as it is and with one rule read
+//! another way (the capture's sowing origin, the capture condition, forced or optional
+//! captures, whether a capture ends the move, narrower boards), and the statistics of
+//! engine games under a reading the prover does not solve.
+
+use std::time::{Duration, Instant};
+
+use crate::matches::engine::{BotError, EngineSpec};
+use crate::matches::schedule::game_seed;
+use crate::research::compare::{
+    opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
+};
+use isolo_rules::rules_file::pattern_start;
+use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
+
+/// Random plies before each sampled game, so a deterministic engine does not replay
+/// one game over and over.
+pub const RANDOM_OPENING_PLIES: u32 = 2;
+
+/// A reading: its description and rules.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// What differs from the preset (`capture = both`), or `as the preset`.
+    pub name: String,
+    /// The rules, named `PRESET, NAME`.
+    pub rules: Rules,
+}
+
+/// Each preset's name with its readings, the preset itself first.
+pub fn readings() -> Vec<(String, Vec<Reading>)> {
+    PRESETS
+        .iter()
+        .map(|&preset| (preset.to_string(), readings_of(preset)))
+        .collect()
+}
+
+fn readings_of(preset: &str) -> Vec<Reading> {
+    let base = Rules::preset(preset).expect("presets load");
+    let with = |name: String, change: &dyn Fn(&mut Rules)| {
+        let mut rules = base.clone();
+        change(&mut rules);
+        rules.name = format!("{preset}, {name}");
+        Reading { name, rules }
+    };
+    let mut list = vec![with("as the preset".into(), &|_| {})];
+    for origin in [
+        SowOrigin::LapStart,
+        SowOrigin::CapturePit,
+        SowOrigin::TurnStart,
+    ] {
+        if origin != base.capture_sow_from {
+            list.push(with(
+                format!("capture_sow_from = {}", origin_name(origin)),
+                &|r| r.capture_sow_from = origin,
+            ));
+        }
+    }
+    let (capture, capture_name) = match base.capture {
+        CaptureCondition::Any => (CaptureCondition::Both, "both"),
+        _ => (CaptureCondition::Any, "any"),
+    };
+    list.push(with(format!("capture = {capture_name}"), &|r| {
+        r.capture = capture
+    }));
+    let (choice, choice_name) = match base.capture_choice {
+        CaptureChoice::Forced => (CaptureChoice::Optional, "optional"),
+        _ => (CaptureChoice::Forced, "forced"),
+    };
+    list.push(with(format!("capture_choice = {choice_name}"), &|r| {
+        r.capture_choice = choice
+    }));
+    list.push(with(
+        format!("capture_ends_move = {}", !base.capture_ends_move),
+        &|r| r.capture_ends_move = !base.capture_ends_move,
+    ));
+    for columns in 4..=7u8 {
+        list.push(with(format!("columns = {columns}"), &|r| {
+            r.columns = columns;
+            let seeds = if preset == "igisoro" { 4 } else { 2 };
+            r.start = pattern_start(preset, columns, seeds).expect("presets have patterns");
+        }));
+    }
+    list
+}
+
+fn origin_name(origin: SowOrigin) -> &'static str {
+    match origin {
+        SowOrigin::LapStart => "lap-start",
+        SowOrigin::CapturePit => "capture-pit",
+        SowOrigin::TurnStart => "turn-start",
+    }
+}
+
+/// The games of a reading's sample.
+#[derive(Clone, Debug)]
+pub struct SampleSettings {
+    /// Games at most.
+    pub games: u64,
+    /// Master seed: game `i` plays with `game_seed(seed, i)`.
+    pub seed: u64,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// Wall time after which no further game starts (the first always plays).
+    pub budget: Option<Duration>,
+}
+
+/// Self-play statistics of `engine` under `variant`, each game from the start after
+/// [`RANDOM_OPENING_PLIES`] random plies, played on `pool` and tallied in game order.
+pub fn sample_reading(
+    variant: &Variant,
+    engine: &EngineSpec,
+    settings: &SampleSettings,
+    pool: &rayon::ThreadPool,
+) -> Result<VariantStats, BotError> {
+    let started = Instant::now();
+    let mut tally = VariantTally::default();
+    let mut failure = None;
+    play_in_order(
+        pool,
+        0..settings.games,
+        |i| {
+            // (The first game always plays, so every reading has statistics.)
+            if i > 0 && settings.budget.is_some_and(|b| started.elapsed() >= b) {
+                return None;
+            }
+            let seed = game_seed(settings.seed, i);
+            let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
+            Some(
+                play_compared(variant, engine, start, seed, settings.max_plies)
+                    .map(|f| f.summary()),
+            )
+        },
+        |_, game| match game {
+            Some(Ok(summary)) => {
+                tally.add(&summary);
+                true
+            }
+            Some(Err(e)) => {
+                failure = Some(e);
+                false
+            }
+            // A game past the budget: the others of its chunk may have played.
+            None => true,
+        },
+    );
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(tally.stats(variant.name())),
+    }
+}
