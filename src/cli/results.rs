@@ -113,7 +113,7 @@ fn check_partial_page(args: &ResultsArgs) -> CliResult {
     if args.presets.is_empty() || args.overwrite {
         return Ok(());
     }
-    let Ok(existing) = std::fs::read_to_string(&args.out) else {
+    let Some(existing) = read_page(&args.out) else {
         return Ok(());
     };
     let dropped: Vec<&str> = PRESETS
@@ -242,10 +242,17 @@ pub fn run(args: &ResultsArgs) -> CliResult {
 /// `scripts/solve-tables.sh` writes and a regenerated page keeps.
 const SOLVED_SECTION: &str = "\n## Solved boards\n";
 
+/// The largest page `results` reads back.
+const MAX_PAGE_BYTES: u64 = 16 << 20;
+
+/// The page at `path`, if there is one to read.
+fn read_page(path: &str) -> Option<String> {
+    isolo_rules::read_text_file(std::path::Path::new(path), MAX_PAGE_BYTES).ok()
+}
+
 /// The solved-boards section of the page at `path`, if it has one.
 fn solved_section(path: &str) -> String {
-    std::fs::read_to_string(path)
-        .ok()
+    read_page(path)
         .and_then(|page| page.find(SOLVED_SECTION).map(|at| page[at..].to_string()))
         .unwrap_or_default()
 }

@@ -875,31 +875,37 @@ fn output_paths_are_checked_before_any_work() {
 }
 
 #[test]
-fn files_that_never_end_are_refused_at_a_sane_size() {
-    for args in [
-        vec!["show", "--variant", "/dev/zero"],
-        vec![
-            "analyze",
-            "--variant",
-            "isolo-boys",
-            "--weights",
-            "/dev/zero",
-        ],
-        vec![
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "random",
-            "--engine",
-            "greedy",
-            "--openings",
-            "/dev/zero",
-        ],
-        vec!["replay", "/dev/zero"],
+fn files_too_large_or_not_files_are_refused_before_reading() {
+    // A sparse file: large, but nothing written.
+    let large = std::env::temp_dir().join(format!("isolo-large-{}", std::process::id()));
+    std::fs::File::create(&large)
+        .and_then(|f| f.set_len(1 << 30))
+        .unwrap();
+    let large_path = large.to_str().unwrap();
+    for (file, expected) in [
+        (large_path, "larger than"),
+        ("/dev/zero", "not a regular file"),
     ] {
-        fails(&args, "larger than");
+        for args in [
+            vec!["show", "--variant", file],
+            vec!["analyze", "--variant", "isolo-boys", "--weights", file],
+            vec![
+                "match",
+                "--variant",
+                "isolo-boys",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--openings",
+                file,
+            ],
+        ] {
+            fails(&args, expected);
+        }
     }
+    fails(&["replay", "/dev/zero"], "not a regular file");
+    std::fs::remove_file(&large).unwrap();
 }
 
 #[test]

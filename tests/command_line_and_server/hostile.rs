@@ -186,7 +186,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         ),
         (vec!["analyze", "--variant", &bad_toml], "columns"),
         (vec!["analyze", "--variant", &not_toml], "line 1"),
-        (vec!["analyze", "--variant", "/dev/zero"], "larger than"),
+        (vec!["analyze", "--variant", "/dev/zero"], "not a regular file"),
         (
             vec!["analyze", "--variant", "/no/such/rules.toml"],
             "unknown variant",
@@ -298,7 +298,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
                 "--openings",
                 "/dev/zero",
             ],
-            "larger than",
+            "not a regular file",
         ),
         (
             vec![
@@ -343,7 +343,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             "--games",
         ),
         (vec!["replay", &not_records], "records header"),
-        (vec!["replay", "/dev/zero"], "larger than"),
+        (vec!["replay", "/dev/zero"], "not a regular file"),
         (vec!["replay", &binary], "r"),
         (
             vec![
@@ -512,4 +512,64 @@ fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
         stderr.contains("note: --concurrency 1000 is more than the "),
         "{stderr}"
     );
+}
+
+/// A named pipe (or a folder) where a file is read is refused at once, never opened:
+/// opening a pipe for reading would wait for a writer for ever.
+#[test]
+fn files_that_are_not_files_are_refused_without_waiting() {
+    let dir = scratch().join("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo runs");
+    let pipe = fifo.to_str().unwrap();
+    let folder = dir.to_str().unwrap();
+    let refusal = "not a regular file";
+    for args in [
+        vec!["moves", "--variant", pipe],
+        vec!["moves", "--variant", folder],
+        vec!["replay", pipe],
+        vec!["check-proof", pipe],
+        vec!["analyze", "--variant", "isolo-boys", "--weights", pipe],
+        vec![
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--openings",
+            pipe,
+        ],
+        vec![
+            "match",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--out",
+            pipe,
+            "--resume",
+        ],
+        vec![
+            "solve",
+            "--variant",
+            "isolo-boys",
+            "--method",
+            "dfpn",
+            "--resume",
+            pipe,
+        ],
+        vec!["serve", "--port", "0", "--records", pipe],
+    ] {
+        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
+            panic!("{args:?} waited on the pipe");
+        };
+        common::assert_refused(&args, code, &stdout, &stderr, refusal);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -43,6 +43,14 @@ impl Engine {
         }
     }
 
+    /// Sends raw bytes, a line that need not be text.
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("> {}", String::from_utf8_lossy(bytes)));
+        self.input.write_all(bytes).unwrap();
+        self.input.flush().unwrap();
+    }
+
     fn send(&mut self, command: &str) {
         self.transcript.push(format!("> {command}"));
         writeln!(self.input, "{command}").unwrap();
@@ -173,6 +181,16 @@ fn bad_commands_are_answered_and_ignored() {
         e.ask("perft 2", "info string perft"),
         "info string perft 2 nodes 51"
     );
+    // Bytes that are not text, and a line too long to hold, are reported and skipped.
+    e.send_bytes(b"\xff\xfe isready\n");
+    let answer = e.until(|l| l.starts_with("info string error: "));
+    assert!(answer.concat().contains("not UTF-8"), "{answer:?}");
+    let mut long = vec![b'a'; 1 << 21];
+    long.push(b'\n');
+    e.send_bytes(&long);
+    let answer = e.until(|l| l.starts_with("info string error: "));
+    assert!(answer.concat().contains("is over"), "{answer:?}");
+    assert_eq!(e.ask("isready", "readyok"), "readyok");
 }
 
 #[test]

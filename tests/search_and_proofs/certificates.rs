@@ -384,7 +384,7 @@ fn solve_writes_certificates_that_check_proof_accepts() {
     for (file, expected) in [
         (broken.clone(), "not a proof: no move is given at"),
         (path("missing.txt"), "cannot read"),
-        ("/dev/null".to_string(), "ends early"),
+        ("/dev/null".to_string(), "not a regular file"),
     ] {
         let out = isolo(&["check-proof", &file]);
         let stderr = String::from_utf8_lossy(&out.stderr);

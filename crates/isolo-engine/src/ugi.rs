@@ -6,7 +6,7 @@
 //! Scores are from the side to move: `score seeds +3.40` (an estimate), `score win N` or
 //! `score loss N` (proven, N plies to the end), `score draw`. Player 1 is South.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -101,13 +101,82 @@ pub fn run(input: impl BufRead, out: Output) {
         generation: 0,
         running: None,
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    let mut input = input;
+    loop {
+        let line = match read_command(&mut input) {
+            Ok(Command::Text(line)) => line,
+            Ok(Command::NotText) => {
+                error(&session.out, "the line is not UTF-8 text: ignored");
+                continue;
+            }
+            Ok(Command::TooLong) => {
+                error(
+                    &session.out,
+                    &format!("the line is over {MAX_COMMAND_BYTES} bytes: ignored"),
+                );
+                continue;
+            }
+            Ok(Command::End) | Err(_) => break,
+        };
         if !session.handle(line.trim()) {
             break;
         }
     }
     session.finish_search();
+}
+
+/// The longest command line read; a longer one is skipped whole and reported.
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+
+/// One line of input as the protocol sees it.
+enum Command {
+    Text(String),
+    /// A line that is not UTF-8.
+    NotText,
+    /// A line longer than [`MAX_COMMAND_BYTES`] (read to its end and dropped).
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line, never holding more than [`MAX_COMMAND_BYTES`] of it.
+fn read_command(input: &mut impl BufRead) -> std::io::Result<Command> {
+    let mut bytes = Vec::new();
+    let read = input
+        .by_ref()
+        .take(MAX_COMMAND_BYTES as u64 + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if read == 0 {
+        return Ok(Command::End);
+    }
+    if bytes.last() != Some(&b'\n') && bytes.len() > MAX_COMMAND_BYTES {
+        skip_line(input)?;
+        return Ok(Command::TooLong);
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Command::Text(text),
+        Err(_) => Command::NotText,
+    })
+}
+
+/// Reads and drops the rest of a line.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let len = chunk.len();
+                input.consume(len);
+            }
+        }
+    }
 }
 
 impl Session {

@@ -95,11 +95,23 @@ pub enum TextFileError {
     NotText,
 }
 
-/// Reads a text file of at most `max_bytes` bytes: a larger file (or one that never ends,
-/// such as `/dev/zero`) is an error naming the limit, not a hang.
+/// Opens a file for reading once it is known to be a regular file: a folder, a named
+/// pipe (which would wait for a writer for ever) or a device is refused, never opened.
+pub fn open_regular_file(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, a pipe or a device)",
+        ));
+    }
+    std::fs::File::open(path)
+}
+
+/// Reads a regular text file ([`open_regular_file`]) of at most `max_bytes` bytes: a
+/// larger file is an error naming the limit.
 pub fn read_text_file(path: &std::path::Path, max_bytes: u64) -> Result<String, TextFileError> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
+    let file = open_regular_file(path)?;
     let mut bytes = Vec::new();
     file.take(max_bytes + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max_bytes {

@@ -370,8 +370,8 @@ pub fn fingerprint_of(text: &str) -> String {
 /// from its first line that is not blank; `None` for a file without one.
 pub fn kind_of(path: &Path) -> Result<Option<String>, RecordsError> {
     let name = path.display();
-    let file =
-        File::open(path).map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
+    let file = isolo_rules::open_regular_file(path)
+        .map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
     let mut reader = BufReader::new(file);
     while let Some((text, _)) =
         read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
@@ -589,7 +589,7 @@ impl RecordsReader {
     /// (see `cut_line`); any other bad line is an error naming its line number.
     pub fn open(path: &Path) -> Result<Option<RecordsReader>, RecordsError> {
         let name = path.display().to_string();
-        let file = match File::open(path) {
+        let file = match isolo_rules::open_regular_file(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),

@@ -324,7 +324,7 @@ impl Proof {
     /// Reads a certificate file of either kind, gzip-compressed or not.
     pub fn load(path: &Path) -> Result<Proof, CertificateError> {
         let cannot = |e: std::io::Error| CertificateError::Malformed(format!("cannot read: {e}"));
-        let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+        let mut file = BufReader::new(isolo_rules::open_regular_file(path).map_err(cannot)?);
         if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
             Proof::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
         } else {

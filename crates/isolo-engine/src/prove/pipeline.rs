@@ -733,7 +733,8 @@ fn load_state(path: &Path, digest: &str, events: Events) -> Result<dfpn::DfpnSta
         path: path.to_path_buf(),
         reason,
     };
-    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let file =
+        isolo_rules::open_regular_file(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest)
         .map_err(|e| fail(e.to_string()))?;
     events(SolveEvent::Note(format!(

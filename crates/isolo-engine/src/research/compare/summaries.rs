@@ -293,8 +293,8 @@ impl CompareReader {
     /// fingerprint that matches its contents.
     pub fn open(path: &Path) -> Result<CompareReader, RecordsError> {
         let name = path.display().to_string();
-        let file =
-            File::open(path).map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
+        let file = isolo_rules::open_regular_file(path)
+            .map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
         let mut reader = BufReader::new(file);
         let mut line = 0;
         loop {
