@@ -207,6 +207,7 @@ pub fn run(args: &CompareArgs) -> CliResult {
     let labels = labels(&variants, &args.variants);
     let mut out = match &args.out {
         Some(path) => {
+            super::check_output("--out", path)?;
             let header = header(args, &variants, &labels, &openings, shard);
             Some(
                 CompareWriter::create(Path::new(path), &header)

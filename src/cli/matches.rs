@@ -243,6 +243,7 @@ impl RunArgs {
             }
             return Ok((None, Resumed::default()));
         };
+        super::check_output("--out", path)?;
         let path = Path::new(path);
         let existing = records::RecordsReader::open(path).map_err(|e| {
             let advice = if self.resume {

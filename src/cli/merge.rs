@@ -334,6 +334,9 @@ fn merge_games(
 }
 
 pub fn run(args: &MergeArgs) -> CliResult {
+    if let Some(path) = &args.csv {
+        super::check_output("--csv", path)?;
+    }
     let sprt = match &args.sprt {
         Some(text) => Some(Sprt::parse(text).map_err(|e| CliError(format!("--sprt: {e}")))?),
         None => None,

@@ -126,13 +126,21 @@ pub fn check_hash(hash_mb: usize) -> CliResult {
 }
 
 /// Checks before any work that `path` can be written for `flag`: its folder exists and
-/// it is not a folder itself. Nothing is left behind: a file created to check is removed.
-pub fn check_output(flag: &str, path: &str) -> CliResult {
-    let target = std::path::Path::new(path);
+/// it is a regular file or none yet (a folder, a named pipe, which would wait for a
+/// reader, or a device is refused). Nothing is left behind: a file created to check is
+/// removed.
+pub fn check_output(flag: &str, path: impl AsRef<std::path::Path>) -> CliResult {
+    let target = path.as_ref();
+    let path = target.display();
     if target.is_dir() {
         return Err(CliError(format!("{flag}: {path} is a folder, not a file")));
     }
     let existed = target.exists();
+    if existed && !target.is_file() {
+        return Err(CliError(format!(
+            "{flag}: {path} is not a regular file (a pipe or a device)"
+        )));
+    }
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)

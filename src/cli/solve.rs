@@ -138,10 +138,17 @@ pub fn run(args: &SolveArgs) -> CliResult {
     } else {
         check_provers(args)?;
     }
+    // Before the search, which may take hours, not after it.
+    if let Some(path) = &args.certificate {
+        super::check_output("--certificate", path)?;
+    }
+    if let Some(path) = &args.resume {
+        super::check_output("--resume", path)?;
+    }
     let settings = SolveSettings {
         method: args.method.into(),
         max_plies: args.max_plies,
-        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+        time: Some(Duration::from_millis(args.time_ms)),
         threads: super::ranges::search_threads("--threads", args.threads),
         hash_mb: args.hash,
         verify: args.verify,

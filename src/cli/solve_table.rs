@@ -79,6 +79,11 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
     let widths = parse_range("--widths", &args.widths, 2..=8)?;
     let seeds = parse_range("--seeds", &args.seeds, SEEDS_RANGE)?;
     super::check_hash(args.hash)?;
+    for (flag, path) in [("--out", &args.out), ("--csv", &args.csv)] {
+        if let Some(path) = path {
+            super::check_output(flag, path)?;
+        }
+    }
     if let Some(dir) = &args.certificates {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("--certificates {}: {e}", dir.display())))?;

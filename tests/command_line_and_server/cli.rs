@@ -870,7 +870,7 @@ fn output_paths_are_checked_before_any_work() {
             "--out",
             "/no/such/folder/games.jsonl",
         ],
-        "--out: cannot create /no/such/folder/games.jsonl",
+        "--out: cannot write /no/such/folder/games.jsonl",
     );
 }
 

@@ -186,7 +186,10 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         ),
         (vec!["analyze", "--variant", &bad_toml], "columns"),
         (vec!["analyze", "--variant", &not_toml], "line 1"),
-        (vec!["analyze", "--variant", "/dev/zero"], "not a regular file"),
+        (
+            vec!["analyze", "--variant", "/dev/zero"],
+            "not a regular file",
+        ),
         (
             vec!["analyze", "--variant", "/no/such/rules.toml"],
             "unknown variant",
@@ -570,6 +573,75 @@ fn files_that_are_not_files_are_refused_without_waiting() {
             panic!("{args:?} waited on the pipe");
         };
         common::assert_refused(&args, code, &stdout, &stderr, refusal);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An output that cannot be written is refused before the work, not after it: each of
+/// these would search for a minute or more first.
+#[test]
+fn outputs_are_checked_before_any_work() {
+    let dir = scratch().join("outputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo runs");
+    let pipe = fifo.to_str().unwrap();
+    let long_solve = ["solve", "--variant", "igisoro", "--time-ms", "600000"];
+    for (extra, expected) in [
+        (
+            vec!["--certificate", "/proc/no/x.gz"],
+            "--certificate: cannot write",
+        ),
+        (vec!["--certificate", pipe], "--certificate: "),
+        (
+            vec!["--method", "dfpn", "--resume", "/proc/no/state"],
+            "--resume: cannot write",
+        ),
+    ] {
+        let args = [&long_solve[..], &extra].concat();
+        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
+            panic!("{args:?} searched before checking its output");
+        };
+        common::assert_refused(&args, code, &stdout, &stderr, expected);
+    }
+    for args in [
+        vec![
+            "match",
+            "--variant",
+            "igisoro",
+            "--engine",
+            "ab:time-ms=60000",
+            "--engine",
+            "random",
+            "--out",
+            pipe,
+        ],
+        vec![
+            "compare",
+            "--variant",
+            "igisoro",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "ab:time-ms=60000",
+            "--out",
+            pipe,
+        ],
+        vec![
+            "solve-table",
+            "--preset",
+            "igisoro",
+            "--time-ms",
+            "600000",
+            "--csv",
+            "/proc/no/x.csv",
+        ],
+    ] {
+        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
+            panic!("{args:?} played before checking its output");
+        };
+        common::assert_refused(&args, code, &stdout, &stderr, "");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
