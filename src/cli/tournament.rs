@@ -91,7 +91,6 @@ impl TournamentSummary<'_> {
         let (table, forfeits) = (self.crosstable, self.forfeits);
         let labels = table.labels();
         let n = labels.len();
-        let anchor_label = self.anchor.map(|i| labels[i].clone());
         let games_played = table.games_played();
         let Standings {
             points,
@@ -99,6 +98,11 @@ impl TournamentSummary<'_> {
             ratings: rated,
             order,
         } = table.standings(self.anchor);
+        // An anchor without games anchors nothing: the ratings then have mean 0.
+        let anchor_label = self
+            .anchor
+            .filter(|&i| rated[i].is_some())
+            .map(|i| labels[i].clone());
         if json {
             let standings: Vec<_> = order
                 .iter()
@@ -107,8 +111,8 @@ impl TournamentSummary<'_> {
                         "engine": labels[i],
                         "points": points[i],
                         "games": games[i],
-                        "elo": rated[i].elo,
-                        "elo_ci95": [rated[i].elo - rated[i].ci95, rated[i].elo + rated[i].ci95],
+                        "elo": rated[i].map(|r| r.elo),
+                        "elo_ci95": rated[i].map(|r| [r.elo - r.ci95, r.elo + r.ci95]),
                     })
                 })
                 .collect();
@@ -139,14 +143,17 @@ impl TournamentSummary<'_> {
             "#", "engine", "points", "games", "Elo", "+-95%"
         ));
         for (rank, &i) in order.iter().enumerate() {
+            let (elo, ci95) = match rated[i] {
+                Some(r) => (format!("{:+.1}", r.elo), format!("{:.1}", r.ci95)),
+                // No games: no rating, and no rank but last.
+                None => ("-".to_string(), "-".to_string()),
+            };
             out.push_str(&format!(
-                "{:<3} {:<width$} {:>8.1} {:>6} {:>+9.1} {:>8.1}\n",
+                "{:<3} {:<width$} {:>8.1} {:>6} {elo:>9} {ci95:>8}\n",
                 rank + 1,
                 labels[i],
                 points[i],
                 games[i],
-                rated[i].elo,
-                rated[i].ci95
             ));
         }
         out.push_str(&format!(

@@ -204,19 +204,32 @@ impl<'a> Crosstable<'a> {
     }
 
     /// Points, games and maximum-likelihood ratings (anchored at `anchor`'s engine, or of
-    /// mean 0), with the ranking by rating.
+    /// mean 0 over the engines that played), with the ranking by rating. An engine
+    /// without games has no rating and ranks last: nothing is known of it.
     pub fn standings(&self, anchor: Option<usize>) -> Standings {
+        let n = self.labels.len();
+        let played: Vec<usize> = (0..n)
+            .filter(|&i| self.cells[i].iter().any(|c| c.1 > 0))
+            .collect();
+        // Ratings are fitted over the engines that played, in their own numbering.
+        let local = |engine: usize| played.iter().position(|&p| p == engine);
         let results: Vec<PairResult> = self
             .pairings()
             .filter(|&(i, j)| self.cells[i][j].1 > 0)
-            .map(|(i, j)| PairResult {
-                a: i,
-                b: j,
-                points: self.cells[i][j].0,
-                games: self.cells[i][j].1 as f64,
+            .filter_map(|(i, j)| {
+                Some(PairResult {
+                    a: local(i)?,
+                    b: local(j)?,
+                    points: self.cells[i][j].0,
+                    games: self.cells[i][j].1 as f64,
+                })
             })
             .collect();
-        let rated = ratings(self.labels.len(), &results, anchor);
+        let fitted = ratings(played.len(), &results, anchor.and_then(local));
+        let mut rated: Vec<Option<Rating>> = vec![None; n];
+        for (k, &engine) in played.iter().enumerate() {
+            rated[engine] = Some(fitted[k]);
+        }
         let points: Vec<f64> = self
             .cells
             .iter()
@@ -227,8 +240,9 @@ impl<'a> Crosstable<'a> {
             .iter()
             .map(|row| row.iter().map(|c| c.1).sum())
             .collect();
-        let mut order: Vec<usize> = (0..self.labels.len()).collect();
-        order.sort_by(|&a, &b| rated[b].elo.total_cmp(&rated[a].elo));
+        let elo = |i: usize| rated[i].map_or(f64::NEG_INFINITY, |r| r.elo);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| elo(b).total_cmp(&elo(a)));
         Standings {
             points,
             games,
@@ -245,8 +259,8 @@ pub struct Standings {
     pub points: Vec<f64>,
     /// Each engine's games.
     pub games: Vec<u64>,
-    /// Each engine's rating and its 95% interval.
-    pub ratings: Vec<Rating>,
+    /// Each engine's rating and its 95% interval; `None` for an engine without games.
+    pub ratings: Vec<Option<Rating>>,
     /// The engines' indices, best rated first.
     pub order: Vec<usize>,
 }
@@ -315,4 +329,21 @@ mod tests {
         let t = running.add(&other);
         assert_eq!(t.a_wins + t.draws + t.b_wins, 60);
     }
+
+    #[test]
+    fn an_engine_without_games_has_no_rating_and_ranks_last() {
+        let labels: Vec<String> = ["c", "a", "b"].iter().map(|s| s.to_string()).collect();
+        let mut table = Crosstable::new(&labels);
+        table.add(&record(0, true, GameResult::SouthWins));
+        table.add(&record(1, false, GameResult::Draw));
+        let standings = table.standings(None);
+        assert_eq!(standings.ratings[0], None, "c played no game");
+        assert_eq!(standings.order.last(), Some(&0));
+        let (a, b) = (standings.ratings[1].unwrap(), standings.ratings[2].unwrap());
+        assert!(a.elo > b.elo);
+        assert!((a.elo + b.elo).abs() < 1e-6, "mean 0 over the engines that played");
+        // Anchored at an engine without games: the mean is 0 among the others.
+        assert_eq!(table.standings(Some(0)).ratings[1], standings.ratings[1]);
+    }
+
 }
