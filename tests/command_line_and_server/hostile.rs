@@ -47,10 +47,15 @@ fn run_with_deadline(args: &[&str]) -> Option<(Option<i32>, String, String)> {
     }
 }
 
-fn scratch() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("isolo-ai-hostile-{}", std::process::id()));
+/// A scratch folder of this test alone (tests run in parallel and remove their own).
+fn scratch_for(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("isolo-ai-hostile-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+fn scratch() -> std::path::PathBuf {
+    scratch_for("corpus")
 }
 
 #[test]
@@ -521,8 +526,7 @@ fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
 /// opening a pipe for reading would wait for a writer for ever.
 #[test]
 fn files_that_are_not_files_are_refused_without_waiting() {
-    let dir = scratch().join("fifo");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_for("fifo");
     let fifo = dir.join("pipe");
     let made = Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo runs");
@@ -581,8 +585,7 @@ fn files_that_are_not_files_are_refused_without_waiting() {
 /// these would search for a minute or more first.
 #[test]
 fn outputs_are_checked_before_any_work() {
-    let dir = scratch().join("outputs");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_for("outputs");
     let fifo = dir.join("pipe");
     let made = Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo runs");

@@ -341,9 +341,11 @@ mod tests {
         assert_eq!(standings.order.last(), Some(&0));
         let (a, b) = (standings.ratings[1].unwrap(), standings.ratings[2].unwrap());
         assert!(a.elo > b.elo);
-        assert!((a.elo + b.elo).abs() < 1e-6, "mean 0 over the engines that played");
+        assert!(
+            (a.elo + b.elo).abs() < 1e-6,
+            "mean 0 over the engines that played"
+        );
         // Anchored at an engine without games: the mean is 0 among the others.
         assert_eq!(table.standings(Some(0)).ratings[1], standings.ratings[1]);
     }
-
 }
