@@ -51,7 +51,44 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/records/{game}", get(record))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(errors_as_json))
         .with_state(state)
+}
+
+/// Every error answer as `{"error": ...}`, including those axum makes itself (a body
+/// over the limit, a method a route does not take), which are plain text or empty.
+async fn errors_as_json(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("request body: more than {MAX_BODY_BYTES} bytes")
+        }
+        StatusCode::METHOD_NOT_ALLOWED => format!("{path} does not take {method}"),
+        other => format!(
+            "{path}: {}",
+            other.canonical_reason().unwrap_or("request refused")
+        ),
+    };
+    let mut answer = ApiError::new(status, message).into_response();
+    // (Keeps `Allow` and the like.)
+    for (name, value) in response.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
 }
 
 /// An error answer: a status and one line.
@@ -107,7 +144,10 @@ struct GameSpec {
 impl GameSpec {
     fn variant(&self, state: &AppState) -> Result<Variant, ApiError> {
         match (&self.variant, &self.rules) {
-            (_, Some(text)) => {
+            (Some(_), Some(_)) => Err(ApiError::bad(
+                "game: give a variant or rules, not both",
+            )),
+            (None, Some(text)) => {
                 if text.len() > MAX_RULES_BYTES {
                     return Err(ApiError::bad(format!(
                         "rules: {} bytes, more than {MAX_RULES_BYTES}",

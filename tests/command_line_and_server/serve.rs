@@ -286,6 +286,28 @@ fn bad_requests_are_refused_with_the_command_line_messages() {
     refused(
         &server,
         "api/state",
+        &json!({"game": {"variant": "isolo-women", "rules": "base = \"igisoro\""}}),
+        400,
+        "give a variant or rules, not both",
+    );
+    // Errors axum answers itself are JSON too: a body over the limit, a wrong method.
+    let huge = "a".repeat(3 << 20);
+    let mut response = agent()
+        .post(&server.at("api/state"))
+        .send(huge.as_str())
+        .unwrap();
+    let text = response.body_mut().read_to_string().unwrap();
+    assert_eq!(response.status().as_u16(), 413, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert!(answer["error"].as_str().unwrap().contains("request body: more than"));
+    let mut response = agent().delete(&server.at("api/state")).call().unwrap();
+    let text = response.body_mut().read_to_string().unwrap();
+    assert_eq!(response.status().as_u16(), 405, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["error"], "/api/state does not take DELETE");
+    refused(
+        &server,
+        "api/state",
         &json!({"game": {"variant": "isolo-women", "start": "1,2 S"}}),
         400,
         "start:",
