@@ -196,8 +196,8 @@ impl RunArgs {
         })
     }
 
-    /// The clocks, logs and handshake time, checked; external engines' programs are
-    /// checked to start.
+    /// The clocks, logs and handshake time, checked; each external engine must start and
+    /// complete the handshake once.
     fn settings(
         &self,
         engines: &[EngineSpec],
@@ -220,8 +220,18 @@ impl RunArgs {
         }
         for engine in engines {
             if let EngineKind::External(config) = &engine.kind {
-                isolo_engine::matches::external::check_command(config)
-                    .map_err(|e| CliError(format!("--engine {}: {e}", engine.label)))?;
+                isolo_engine::matches::external::check_handshake(
+                    &engine.label,
+                    config,
+                    &variant_option,
+                    settings.handshake,
+                )
+                .map_err(|e| {
+                    CliError(format!(
+                        "--engine {}: refused before the first game: {e}",
+                        engine.label
+                    ))
+                })?;
             }
         }
         Ok(settings)

@@ -150,7 +150,7 @@ fn a_crashed_engine_is_restarted_for_the_next_game() {
 }
 
 #[test]
-fn chatter_is_not_a_forfeit_and_a_slow_handshake_is_waited_for() {
+fn chatter_is_not_a_forfeit_a_slow_handshake_is_waited_for_and_a_stalled_one_refused() {
     let dir = scratch("patient");
     assert!(forfeits(&against(&dir, "chatty", "chatty 2", &[])).is_empty());
     let slow = against(
@@ -160,18 +160,29 @@ fn chatter_is_not_a_forfeit_and_a_slow_handshake_is_waited_for() {
         &["--handshake-ms", "3000"],
     );
     assert!(forfeits(&slow).is_empty());
-    // A handshake past its time is a stall, and the engine is tried again next game.
-    let stalled = against(
-        &dir,
-        "stalled",
-        "slow-handshake:400",
-        &["--handshake-ms", "100"],
+    // An engine that never completes the handshake in time is refused before play,
+    // rather than forfeiting every game by stall.
+    let spec = format!("bad=cmd:\"{} slow-handshake:400\"", misbehaving());
+    let out = run(&[
+        "match",
+        "--variant",
+        "isolo-women",
+        "--engine",
+        "good=greedy",
+        "--engine",
+        &spec,
+        "--games",
+        "4",
+        "--handshake-ms",
+        "100",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--engine bad: refused before the first game: no ugiok in time"),
+        "{stderr}"
     );
-    let lost = forfeits(&stalled);
-    assert_eq!(lost.len(), stalled.len(), "{stalled:?}");
-    assert!(lost
-        .iter()
-        .all(|(r, d)| r == "stall" && d.contains("no ugiok")));
+    assert!(out.stdout.is_empty());
 }
 
 #[test]
@@ -288,7 +299,7 @@ fn bad_external_specs_and_programs_are_refused_before_play() {
         ("x=cmd:\"./x", "no closing quote"),
         (
             "x=cmd:/no/such/engine",
-            "--engine x: cannot start '/no/such/engine'",
+            "--engine x: refused before the first game: cannot start '/no/such/engine'",
         ),
         (
             "x=cmd:./x,tc=0",

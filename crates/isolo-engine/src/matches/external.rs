@@ -47,22 +47,22 @@ pub struct ExternalConfig {
 }
 
 message_error! {
-    /// An external engine's program that cannot be started.
+    /// An external engine that cannot be started or does not complete the handshake.
     EngineStartError
 }
 
-/// Whether the program can be started at all: a match checks this before it plays.
-pub fn check_command(config: &ExternalConfig) -> Result<(), EngineStartError> {
-    let mut child = Command::new(&config.command[0])
-        .args(&config.command[1..])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| EngineStartError(format!("cannot start '{}': {e}", config.command[0])))?;
-    let _ = child.kill();
-    let _ = child.wait();
-    Ok(())
+/// Starts the program and completes the handshake once, then ends it: a match checks
+/// this before it plays, so an engine that cannot play is refused, naming it, rather
+/// than forfeiting every game.
+pub fn check_handshake(
+    label: &str,
+    config: &ExternalConfig,
+    variant: &str,
+    handshake: Duration,
+) -> Result<(), EngineStartError> {
+    ExternalEngine::start(label, config, variant, None, handshake)
+        .map(drop)
+        .map_err(|f| EngineStartError(f.detail))
 }
 
 /// What the reader thread saw: a line (with when it arrived), a line that is not text,
