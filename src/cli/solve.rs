@@ -163,16 +163,34 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let report = pipeline::solve(&variant, &root, &settings, &show_event).map_err(cli_error)?;
     if args.json {
         let value = serde_json::to_value(&report).expect("a report is plain data");
-        return emit_json(&value);
+        emit_json(&value)?;
+    } else {
+        let side = root.board.to_move();
+        let text = match &report {
+            SolveReport::Ab(r) => ab_text(r, side)?,
+            SolveReport::Dfpn(r) => dfpn_text(r, side, args.exact_length),
+            SolveReport::Retro(r) => retro_text(r, side),
+            SolveReport::Indexed(r) => indexed_text(r, side),
+        };
+        emit(&text)?;
     }
-    let side = root.board.to_move();
-    let text = match &report {
-        SolveReport::Ab(r) => ab_text(r, side)?,
-        SolveReport::Dfpn(r) => dfpn_text(r, side, args.exact_length),
-        SolveReport::Retro(r) => retro_text(r, side),
-        SolveReport::Indexed(r) => indexed_text(r, side),
-    };
-    emit(&text)
+    if report.interrupted() {
+        exit_interrupted(args);
+    }
+    Ok(())
+}
+
+/// After Ctrl-C (the report printed says what was proven before it): how to go on, and
+/// the interrupted status.
+fn exit_interrupted(args: &SolveArgs) -> ! {
+    match &args.resume {
+        Some(path) => eprintln!(
+            "interrupted: df-pn's tables are saved in {}; the same command continues",
+            path.display()
+        ),
+        None => eprintln!("interrupted: the result above is what was proven before it"),
+    }
+    std::process::exit(super::interrupt::INTERRUPTED_EXIT)
 }
 
 /// The checks of every method but the indexed analysis.

@@ -57,10 +57,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 /// Every error answer as `{"error": ...}`, including those axum makes itself (a body
 /// over the limit, a method a route does not take), which are plain text or empty.
-async fn errors_as_json(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
+async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
     let status = response.status();
@@ -144,9 +141,7 @@ struct GameSpec {
 impl GameSpec {
     fn variant(&self, state: &AppState) -> Result<Variant, ApiError> {
         match (&self.variant, &self.rules) {
-            (Some(_), Some(_)) => Err(ApiError::bad(
-                "game: give a variant or rules, not both",
-            )),
+            (Some(_), Some(_)) => Err(ApiError::bad("game: give a variant or rules, not both")),
             (None, Some(text)) => {
                 if text.len() > MAX_RULES_BYTES {
                     return Err(ApiError::bad(format!(

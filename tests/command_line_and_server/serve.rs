@@ -299,7 +299,10 @@ fn bad_requests_are_refused_with_the_command_line_messages() {
     let text = response.body_mut().read_to_string().unwrap();
     assert_eq!(response.status().as_u16(), 413, "{text}");
     let answer: Value = serde_json::from_str(&text).unwrap();
-    assert!(answer["error"].as_str().unwrap().contains("request body: more than"));
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("request body: more than"));
     let mut response = agent().delete(&server.at("api/state")).call().unwrap();
     let text = response.body_mut().read_to_string().unwrap();
     assert_eq!(response.status().as_u16(), 405, "{text}");

@@ -407,6 +407,7 @@ fn retrograde_values_agree_with_brute_force_and_certify() {
         positions: 30_000,
         time: None,
         strategy: true,
+        interrupt: None,
     };
     let (mut decided, mut draws, mut complete) = (0, 0, 0);
     for (variant, board) in small_positions(160, 0x7e7, 3) {
@@ -478,6 +479,7 @@ fn indexed_retrograde_agrees_with_the_hash_map_analysis() {
         positions: 200_000,
         time: None,
         strategy: false,
+        interrupt: None,
     };
     let indexed_limits = IndexedLimits {
         memory: 256 << 20,

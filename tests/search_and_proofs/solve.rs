@@ -598,3 +598,49 @@ fn dfpn_stops_at_once_where_both_sides_hold_fortresses() {
     assert_eq!(result.verdict, DfpnVerdict::Unknown);
     assert_eq!(result.nodes, 2);
 }
+
+/// Ctrl-C during a long solve prints what was proven (text and JSON, with
+/// `"interrupted": true`) and exits 130, whichever prover was running.
+#[test]
+fn an_interrupted_solve_prints_its_report_and_exits_130() {
+    use std::process::{Command, Stdio};
+    for (method, json) in [("auto", true), ("ab", false), ("dfpn", true)] {
+        let mut args = vec![
+            "solve",
+            "--variant",
+            "igisoro",
+            "--method",
+            method,
+            "--time-ms",
+            "600000",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // (Long enough for the Ctrl-C handler to be installed even on a busy machine.)
+        std::thread::sleep(std::time::Duration::from_millis(2000));
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let done = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "{method}: {stdout} {stderr}");
+        assert!(stderr.contains("interrupted: the result above"), "{stderr}");
+        if json {
+            let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(report["interrupted"], true, "{report}");
+            assert_eq!(report["result"], "unknown", "{report}");
+        } else {
+            assert!(stdout.contains("unknown: interrupted at depth"), "{stdout}");
+        }
+    }
+}

@@ -8,6 +8,7 @@
 //! repeats one of the game or the search path counts as a draw, never a proof, so a
 //! proven win holds however the loser tries to repeat.
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::Weights;
@@ -51,6 +52,8 @@ pub struct Prover<'v> {
     searcher: AlphaBeta,
     /// Nodes searched by this prover, its checks included.
     pub nodes: u64,
+    /// Set to stop a proof early (Ctrl-C): the search ends as at its time limit.
+    interrupt: Option<&'static AtomicBool>,
 }
 
 impl<'v> Prover<'v> {
@@ -72,7 +75,14 @@ impl<'v> Prover<'v> {
             variant,
             searcher,
             nodes: 0,
+            interrupt: None,
         })
+    }
+
+    /// The prover, stopping its proofs early once `flag` is set.
+    pub fn stopping_on(mut self, flag: Option<&'static AtomicBool>) -> Prover<'v> {
+        self.interrupt = flag;
+        self
     }
 
     /// Proves `board` within `max_plies` (and `time`, if given).
@@ -107,7 +117,7 @@ impl<'v> Prover<'v> {
                 soft_time: None,
             },
             multipv: 1,
-            stop: None,
+            stop: self.interrupt,
         };
         let result = self.searcher.search(&request, report);
         self.nodes += result.nodes;

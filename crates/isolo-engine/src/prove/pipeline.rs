@@ -303,6 +303,8 @@ pub struct AbReport {
     pub depth: u32,
     /// `ab`.
     pub method: &'static str,
+    /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
+    pub interrupted: bool,
     /// Distinct positions of the proof (`None` past [`PROOF_SIZE_CAP`] or unknown).
     pub proof_size: Option<usize>,
     /// The certificate written, if one was asked for.
@@ -342,6 +344,8 @@ pub struct DfpnReport {
     pub time_ms: u64,
     /// `dfpn`.
     pub method: &'static str,
+    /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
+    pub interrupted: bool,
     /// What it looked for: `either`, `win` or `loss`.
     pub sought: &'static str,
     /// Why the alpha-beta prover found nothing, where it ran first.
@@ -393,6 +397,8 @@ pub struct RetroReport {
     pub time_ms: u64,
     /// `retro`.
     pub method: &'static str,
+    /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
+    pub interrupted: bool,
     /// Why the provers before it found nothing, where they ran.
     pub earlier_provers: Option<String>,
     /// The certificate written, if one was asked for.
@@ -437,6 +443,8 @@ pub struct IndexedReport {
     pub time_ms: u64,
     /// `indexed`.
     pub method: &'static str,
+    /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
+    pub interrupted: bool,
 }
 
 /// The answer of [`solve`]: the report of the prover that answered. Serialises as
@@ -455,6 +463,16 @@ pub enum SolveReport {
 }
 
 impl SolveReport {
+    /// Whether Ctrl-C ended the search before its limits.
+    pub fn interrupted(&self) -> bool {
+        match self {
+            SolveReport::Ab(r) => r.interrupted,
+            SolveReport::Dfpn(r) => r.interrupted,
+            SolveReport::Retro(r) => r.interrupted,
+            SolveReport::Indexed(r) => r.interrupted,
+        }
+    }
+
     /// The result stated.
     pub fn outcome(&self) -> Outcome {
         match self {
@@ -519,13 +537,14 @@ fn solve_ab(
     events: Events,
 ) -> Result<Result<AbReport, String>, SolveError> {
     let max_plies = settings.max_plies.min(MAX_DEPTH);
-    let mut prover = Prover::new(variant, settings.threads, settings.hash_mb)?;
+    let mut prover =
+        Prover::new(variant, settings.threads, settings.hash_mb)?.stopping_on(settings.interrupt);
     let (board, history) = (&root.board, &root.history);
     let solution = prover.solve_reporting(board, history, max_plies, time, &mut |p| {
         events(SolveEvent::Depth(p))
     });
     let proven = solution.verdict != AbVerdict::Unknown;
-    if !proven && settings.method == Method::Auto {
+    if !proven && settings.method == Method::Auto && !interrupted(settings) {
         let why = ab_unknown_text(&solution, max_plies);
         events(SolveEvent::Note(format!(
             "alpha-beta: {}; df-pn next",
@@ -574,13 +593,29 @@ fn solve_ab(
         time_ms: solution.time.as_millis() as u64,
         depth: solution.depth,
         method: Method::Ab.name(),
+        interrupted: interrupted(settings),
         proof_size,
         certificate,
         verified: verified.as_ref().map(|v| v.is_ok()),
         verify_error,
-        unknown: ab_unknown_text(&solution, max_plies),
+        unknown: if interrupted(settings) {
+            format!(
+                "unknown: interrupted at depth {} of {max_plies} (no proof that short)\n",
+                solution.depth
+            )
+        } else {
+            ab_unknown_text(&solution, max_plies)
+        },
         certificate_asked: settings.certificate.is_some(),
     }))
+}
+
+/// Whether Ctrl-C has asked the pipeline to stop: the prover running reports what it
+/// has and no later prover starts.
+fn interrupted(settings: &SolveSettings) -> bool {
+    settings
+        .interrupt
+        .is_some_and(|flag| flag.load(Ordering::Relaxed))
 }
 
 /// Why the alpha-beta prover found nothing.
@@ -603,7 +638,8 @@ fn exact_length(
     time: Option<Duration>,
 ) -> Result<Option<u32>, SolveError> {
     let plies = settings.max_plies.min(MAX_DEPTH);
-    let mut prover = Prover::new(variant, settings.threads, settings.hash_mb)?;
+    let mut prover =
+        Prover::new(variant, settings.threads, settings.hash_mb)?.stopping_on(settings.interrupt);
     Ok(
         match prover
             .solve(&root.board, &root.history, plies, time)
@@ -647,10 +683,10 @@ fn solve_dfpn(
     if let Some(path) = &settings.resume {
         save_state(path, &state, &digest, result.verdict, events)?;
     }
-    let interrupted = settings
-        .interrupt
-        .is_some_and(|flag| flag.load(Ordering::Relaxed));
-    if result.verdict == DfpnVerdict::Unknown && settings.method == Method::Auto && !interrupted {
+    if result.verdict == DfpnVerdict::Unknown
+        && settings.method == Method::Auto
+        && !interrupted(settings)
+    {
         let mut why = before.unwrap_or_default();
         why.push_str(&dfpn_unknown_text(
             &result,
@@ -701,6 +737,7 @@ fn solve_dfpn(
         nps: nodes_per_second(result.nodes, result.time),
         time_ms: result.time.as_millis() as u64,
         method: Method::Dfpn.name(),
+        interrupted: interrupted(settings),
         sought: settings.sought.name(),
         alpha_beta: before.as_deref().map(|b| b.trim_end().to_string()),
         table_entries: result.table_entries,
@@ -710,7 +747,11 @@ fn solve_dfpn(
         unknown: format!(
             "{}{}",
             before.unwrap_or_default(),
-            dfpn_unknown_text(&result, settings.max_plies, settings.sought)
+            if interrupted(settings) {
+                "unknown: df-pn was interrupted before a proof\n".to_string()
+            } else {
+                dfpn_unknown_text(&result, settings.max_plies, settings.sought)
+            }
         ),
         certificate_asked: settings.certificate.is_some(),
     }))
@@ -815,6 +856,7 @@ fn solve_retro(
         positions: (settings.hash_mb << 20) / retrograde::BYTES_PER_POSITION,
         time,
         strategy: settings.certificate.is_some() || !root.history.is_empty(),
+        interrupt: settings.interrupt,
     };
     let board = &root.board;
     let mut result = retrograde::solve(variant, board, limits);
@@ -865,6 +907,7 @@ fn solve_retro(
         complete: result.complete,
         time_ms: result.time.as_millis() as u64,
         method: Method::Retro.name(),
+        interrupted: interrupted(settings),
         earlier_provers: before.as_deref().map(|b| b.trim_end().to_string()),
         certificate,
         certificate_asked: settings.certificate.is_some(),
@@ -914,6 +957,7 @@ fn solve_indexed(
         stopped: result.stopped,
         time_ms: result.time.as_millis() as u64,
         method: Method::Indexed.name(),
+        interrupted: interrupted(settings),
     })
 }
 

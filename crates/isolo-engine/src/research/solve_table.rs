@@ -187,6 +187,7 @@ pub fn solve_cell(
                 positions: (settings.hash_mb << 20) / retrograde::BYTES_PER_POSITION,
                 time: Some(time.saturating_sub(started.elapsed())),
                 strategy: true,
+                interrupt: None,
             };
             let retro = retrograde::solve(&variant, &board, limits);
             cell.nodes += retro.expanded as u64;

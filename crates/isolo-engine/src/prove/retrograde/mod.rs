@@ -42,6 +42,8 @@ pub struct RetroLimits {
     /// Whether to read the winner's strategy after a win or loss, or each side's
     /// strategy that never loses after a draw (for a certificate).
     pub strategy: bool,
+    /// Set to stop listing early (Ctrl-C), as the time limit does.
+    pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// The value of the position for the side to move.
@@ -128,7 +130,12 @@ impl Graph {
         // The current position's children, each once.
         let mut ids: Vec<u32> = Vec::new();
         while next < graph.boards.len() && graph.boards.len() < limits.positions.max(1) {
-            if next % DEADLINE_CHECK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if next % DEADLINE_CHECK_EVERY == 0
+                && (deadline.is_some_and(|d| Instant::now() >= d)
+                    || limits
+                        .interrupt
+                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)))
+            {
                 break;
             }
             let (moves, cut) = searched_moves(variant, &graph.boards[next]);
