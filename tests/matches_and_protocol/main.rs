@@ -1,4 +1,4 @@
-//! Matches and the protocol: match and tournament runs, external engines, shards, the UGI engine side, and the (ignored) memory run.
+//! Matches and the protocol: match and tournament runs, external engines, shards, the UGI engine side, the parsers and channels fuzzed, and the (ignored) memory run.
 //!
 //! One test binary for the group: each file is a module, and they share `common`.
 
@@ -6,6 +6,7 @@
 mod common;
 
 mod external;
+mod fuzz;
 mod matches;
 mod memory;
 mod sharding;

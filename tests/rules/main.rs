@@ -1,10 +1,11 @@
-//! The rules: perft, rule cases drawn in ASCII, the fast board against the naive reference, move traces, notation and inputs.
+//! The rules: perft, rule cases drawn in ASCII, the fast board against the naive reference, move traces, notation and inputs, and the parsers fuzzed.
 //!
 //! One test binary for the group: each file is a module, and they share `common`.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod fuzz;
 mod notation_and_inputs;
 mod perft;
 mod reference_equivalence;
