@@ -97,6 +97,7 @@ impl TournamentSummary<'_> {
             games,
             ratings: rated,
             order,
+            caveat,
         } = table.standings(self.anchor);
         // An anchor without games anchors nothing: the ratings then have mean 0.
         let anchor_label = self
@@ -125,6 +126,7 @@ impl TournamentSummary<'_> {
                 "standings": standings,
                 "crosstable": cross,
                 "anchor": anchor_label,
+                "caveat": caveat,
                 "forfeits": forfeits,
                 "games_per_minute": notes.games_per_minute,
             });
@@ -180,6 +182,9 @@ impl TournamentSummary<'_> {
         match &anchor_label {
             Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
             None => out.push_str("ratings: mean 0\n"),
+        }
+        if caveat.is_some() {
+            out.push_str("caveat: some engines took every point against others, so their ratings have no finite estimate (shown clamped): play more games, from more openings\n");
         }
         out.push_str(&forfeits_text(forfeits));
         out.push_str(&notes.text());

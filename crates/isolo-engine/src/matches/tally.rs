@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::matches::records::{GameResult, Record};
-use crate::stats::{ratings, PairResult, Pentanomial, Rating};
+use crate::stats::{ratings, EloCaveat, PairResult, Pentanomial, Rating};
 use isolo_rules::Side;
 
 /// Wins, draws, losses and pair outcomes of engine `a` against `b`.
@@ -240,6 +240,7 @@ impl<'a> Crosstable<'a> {
             .iter()
             .map(|row| row.iter().map(|c| c.1).sum())
             .collect();
+        let caveat = (!self.ratings_are_finite(&played)).then_some(EloCaveat::OneSided);
         let elo = |i: usize| rated[i].map_or(f64::NEG_INFINITY, |r| r.elo);
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| elo(b).total_cmp(&elo(a)));
@@ -248,7 +249,34 @@ impl<'a> Crosstable<'a> {
             games,
             ratings: rated,
             order,
+            caveat,
         }
+    }
+
+    /// Whether the ratings of `played` have a finite maximum-likelihood estimate: when
+    /// every group of engines scored at least a draw against the rest, that is, when the
+    /// graph "i scored against j" is strongly connected. Otherwise some engines took
+    /// every point against others and their ratings are only the fit's clamp.
+    fn ratings_are_finite(&self, played: &[usize]) -> bool {
+        let Some(&first) = played.first() else {
+            return true;
+        };
+        let scored = |i: usize, j: usize| self.cells[i][j].1 > 0 && self.cells[i][j].0 > 0.0;
+        let reaches_all = |edge: &dyn Fn(usize, usize) -> bool| {
+            let mut seen = vec![first];
+            let mut next = 0;
+            while next < seen.len() {
+                let i = seen[next];
+                next += 1;
+                for &j in played {
+                    if !seen.contains(&j) && edge(i, j) {
+                        seen.push(j);
+                    }
+                }
+            }
+            seen.len() == played.len()
+        };
+        reaches_all(&|i, j| scored(i, j)) && reaches_all(&|i, j| scored(j, i))
     }
 }
 
@@ -263,6 +291,9 @@ pub struct Standings {
     pub ratings: Vec<Option<Rating>>,
     /// The engines' indices, best rated first.
     pub order: Vec<usize>,
+    /// Why the ratings cannot be trusted, if they cannot: engines that took every point
+    /// against others have no finite rating (the fit clamps it).
+    pub caveat: Option<EloCaveat>,
 }
 
 #[cfg(test)]
@@ -348,4 +379,16 @@ mod tests {
         // Anchored at an engine without games: the mean is 0 among the others.
         assert_eq!(table.standings(Some(0)).ratings[1], standings.ratings[1]);
     }
+
+    #[test]
+    fn one_sided_results_are_flagged() {
+        let labels: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let mut table = Crosstable::new(&labels);
+        table.add(&record(0, true, GameResult::SouthWins));
+        table.add(&record(1, false, GameResult::NorthWins));
+        assert_eq!(table.standings(None).caveat, Some(EloCaveat::OneSided));
+        table.add(&record(2, true, GameResult::Draw));
+        assert_eq!(table.standings(None).caveat, None);
+    }
+
 }
