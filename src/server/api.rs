@@ -56,9 +56,22 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// Every error answer as `{"error": ...}`, including those axum makes itself (a body
-/// over the limit, a method a route does not take), which are plain text or empty.
+/// over the limit, a method a route does not take), which are plain text or empty; a
+/// body announced over the limit is refused unread.
 async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    // A body announced over the limit is refused before any of it is read.
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|bytes| bytes > MAX_BODY_BYTES as u64) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body: more than {MAX_BODY_BYTES} bytes"),
+        )
+        .into_response();
+    }
     let response = next.run(request).await;
     let status = response.status();
     let is_json = response

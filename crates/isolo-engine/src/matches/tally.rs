@@ -390,5 +390,4 @@ mod tests {
         table.add(&record(2, true, GameResult::Draw));
         assert_eq!(table.standings(None).caveat, None);
     }
-
 }
