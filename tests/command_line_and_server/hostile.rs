@@ -47,6 +47,33 @@ fn run_with_deadline(args: &[&str]) -> Option<(Option<i32>, String, String)> {
     }
 }
 
+/// A two-game match of random against greedy with `extra` flags.
+fn match_with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Runs each of `corpus` under the deadline and checks it is refused saying `expected`.
+fn all_refused(corpus: &[(Vec<&str>, &str)]) {
+    for (args, expected) in corpus {
+        let Some((code, stdout, stderr)) = run_with_deadline(args) else {
+            panic!("{args:?} did not finish within {DEADLINE:?}");
+        };
+        common::assert_refused(args, code, &stdout, &stderr, expected);
+    }
+}
+
 /// A scratch folder of this test alone (tests run in parallel and remove their own).
 fn scratch_for(test: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("isolo-ai-hostile-{test}-{}", std::process::id()));
@@ -74,21 +101,6 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
     let binary = dir.join("bin");
     std::fs::write(&binary, [0u8, 1, 2, 0xff, 0xfe]).unwrap();
     let binary = binary.to_str().unwrap().to_string();
-    let match_with = |extra: &[&'static str]| {
-        let mut args = vec![
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "random",
-            "--engine",
-            "greedy",
-            "--games",
-            "2",
-        ];
-        args.extend_from_slice(extra);
-        args
-    };
     let corpus: Vec<(Vec<&str>, &str)> = vec![
         (match_with(&["--tc", "1e300"]), "--tc"),
         (match_with(&["--tc", "0+5"]), "the base must be more than 0"),
@@ -420,12 +432,7 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         (vec!["bench", "--depth", "0"], "--depth"),
         (vec!["play", "--variant", "isolo-boys", "--as", "E"], "--as"),
     ];
-    for (args, expected) in corpus {
-        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
-            panic!("{args:?} did not finish within {DEADLINE:?}");
-        };
-        common::assert_refused(&args, code, &stdout, &stderr, expected);
-    }
+    all_refused(&corpus);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -492,26 +499,9 @@ fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
             "--moves: move 1 of 1: move '-3' must start with a pit number",
         ),
     ];
-    for (args, expected) in corpus {
-        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
-            panic!("{args:?} did not finish within {DEADLINE:?}");
-        };
-        common::assert_refused(&args, code, &stdout, &stderr, expected);
-    }
+    all_refused(&corpus);
     // In range but more than the games: two games, two threads at most, and a note.
-    let args = [
-        "match",
-        "--variant",
-        "isolo-boys",
-        "--engine",
-        "random",
-        "--engine",
-        "greedy",
-        "--games",
-        "2",
-        "--concurrency",
-        "1000",
-    ];
+    let args = match_with(&["--concurrency", "1000"]);
     let Some((code, _, stderr)) = run_with_deadline(&args) else {
         panic!("a two-game match with --concurrency 1000 did not finish");
     };
@@ -533,35 +523,14 @@ fn files_that_are_not_files_are_refused_without_waiting() {
     let pipe = fifo.to_str().unwrap();
     let folder = dir.to_str().unwrap();
     let refusal = "not a regular file";
-    for args in [
+    let corpus = [
         vec!["moves", "--variant", pipe],
         vec!["moves", "--variant", folder],
         vec!["replay", pipe],
         vec!["check-proof", pipe],
         vec!["analyze", "--variant", "isolo-boys", "--weights", pipe],
-        vec![
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "random",
-            "--engine",
-            "greedy",
-            "--openings",
-            pipe,
-        ],
-        vec![
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--engine",
-            "random",
-            "--engine",
-            "greedy",
-            "--out",
-            pipe,
-            "--resume",
-        ],
+        match_with(&["--openings", pipe]),
+        match_with(&["--out", pipe, "--resume"]),
         vec![
             "solve",
             "--variant",
@@ -572,12 +541,9 @@ fn files_that_are_not_files_are_refused_without_waiting() {
             pipe,
         ],
         vec!["serve", "--port", "0", "--records", pipe],
-    ] {
-        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
-            panic!("{args:?} waited on the pipe");
-        };
-        common::assert_refused(&args, code, &stdout, &stderr, refusal);
-    }
+    ]
+    .map(|args| (args, refusal));
+    all_refused(&corpus);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -591,24 +557,22 @@ fn outputs_are_checked_before_any_work() {
     assert!(made.is_ok_and(|s| s.success()), "mkfifo runs");
     let pipe = fifo.to_str().unwrap();
     let long_solve = ["solve", "--variant", "igisoro", "--time-ms", "600000"];
-    for (extra, expected) in [
+    let solve_with = |extra: &[&'static str]| [&long_solve[..], extra].concat();
+    all_refused(&[
         (
-            vec!["--certificate", "/proc/no/x.gz"],
+            solve_with(&["--certificate", "/proc/no/x.gz"]),
             "--certificate: cannot write",
         ),
-        (vec!["--certificate", pipe], "--certificate: "),
         (
-            vec!["--method", "dfpn", "--resume", "/proc/no/state"],
+            [&long_solve[..], &["--certificate", pipe]].concat(),
+            "--certificate: ",
+        ),
+        (
+            solve_with(&["--method", "dfpn", "--resume", "/proc/no/state"]),
             "--resume: cannot write",
         ),
-    ] {
-        let args = [&long_solve[..], &extra].concat();
-        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
-            panic!("{args:?} searched before checking its output");
-        };
-        common::assert_refused(&args, code, &stdout, &stderr, expected);
-    }
-    for args in [
+    ]);
+    let corpus = [
         vec![
             "match",
             "--variant",
@@ -640,11 +604,8 @@ fn outputs_are_checked_before_any_work() {
             "--csv",
             "/proc/no/x.csv",
         ],
-    ] {
-        let Some((code, stdout, stderr)) = run_with_deadline(&args) else {
-            panic!("{args:?} played before checking its output");
-        };
-        common::assert_refused(&args, code, &stdout, &stderr, "");
-    }
+    ]
+    .map(|args| (args, ""));
+    all_refused(&corpus);
     std::fs::remove_dir_all(&dir).unwrap();
 }
