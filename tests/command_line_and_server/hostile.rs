@@ -476,17 +476,7 @@ fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
             "--max-eval: must be 0..=10000 seeds, found NaN",
         ),
         (
-            vec![
-                "match",
-                "--variant",
-                "isolo-boys",
-                "--engine",
-                "random",
-                "--engine",
-                "greedy",
-                "--concurrency",
-                "100000",
-            ],
+            match_with(&["--concurrency", "100000"]),
             "--concurrency: must be 1..=1024 games at once, found 100000",
         ),
         // Text starting with a minus sign reaches its own parser.
