@@ -1,6 +1,9 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
 use std::io::{self, BufRead};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use clap::Args;
 
@@ -54,8 +57,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
     // South's and North's clocks.
     let mut clocks = [control.map(|c| Clock::start(&c)); 2];
     let mut game = Game::new(&variant, start);
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    let interrupt = super::interrupt::flag();
+    bot.stop_on(interrupt);
+    let lines = read_lines_in_background();
     let on_clock = control
         .map(|c| format!(", {c} s on each clock"))
         .unwrap_or_default();
@@ -97,6 +101,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 own.as_ref(),
                 &mut |_: &Progress| {},
             );
+            if interrupt.load(Ordering::Relaxed) {
+                return interrupted(args, &variant, &game);
+            }
             if !charge(&mut clocks, board.to_move(), started) {
                 return emit("You win on time: the engine's clock ran out.\n");
             }
@@ -119,10 +126,13 @@ pub fn run(args: &PlayArgs) -> CliResult {
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
-        let Some(line) = lines.next() else {
-            return emit("\nEnd of input: game abandoned.\n");
+        let line = match next_line(&lines, interrupt, clocks[human as usize], thinking) {
+            Typed::Line(line) => line,
+            Typed::End => return emit("\nEnd of input: game abandoned.\n"),
+            Typed::Error(e) => return Err(CliError(format!("cannot read input: {e}"))),
+            Typed::FlagFell => return emit("\nThe engine wins on time: your clock ran out.\n"),
+            Typed::Interrupted => return interrupted(args, &variant, &game),
         };
-        let line = line.map_err(|e| CliError(format!("cannot read input: {e}")))?;
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "q" => return emit("Game abandoned.\n"),
@@ -154,6 +164,72 @@ pub fn run(args: &PlayArgs) -> CliResult {
             }
         }
     }
+}
+
+/// How often the wait for the human looks at the clock and at Ctrl-C.
+const INPUT_POLL: Duration = Duration::from_millis(100);
+
+/// What came of waiting for the human's next line.
+enum Typed {
+    Line(String),
+    End,
+    Error(io::Error),
+    /// The human's clock ran out while they were thinking.
+    FlagFell,
+    Interrupted,
+}
+
+/// Standard input's lines, read on a thread of their own so the game can watch the
+/// clock and Ctrl-C while the human thinks.
+fn read_lines_in_background() -> Receiver<io::Result<String>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// The human's next line, unless their clock (started at `thinking`) runs out or
+/// Ctrl-C comes first.
+fn next_line(
+    lines: &Receiver<io::Result<String>>,
+    interrupt: &AtomicBool,
+    clock: Option<Clock>,
+    thinking: Instant,
+) -> Typed {
+    loop {
+        if interrupt.load(Ordering::Relaxed) {
+            return Typed::Interrupted;
+        }
+        if clock.is_some_and(|c| thinking.elapsed() > c.left) {
+            return Typed::FlagFell;
+        }
+        match lines.recv_timeout(INPUT_POLL) {
+            Ok(Ok(line)) => return Typed::Line(line),
+            Ok(Err(e)) => return Typed::Error(e),
+            Err(RecvTimeoutError::Disconnected) => return Typed::End,
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+/// After Ctrl-C: the game so far, and how to go on from it; the interrupted status.
+fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let position = variant.format_position(game.board());
+    emit(&format!(
+        "\nGame interrupted after {}. Moves: {}\nContinue with: isolo-ai play --variant {} --position \"{position}\" --engine {} --as {}\n",
+        super::plural(moves.len() as u64, "ply", "plies"),
+        if moves.is_empty() { "none".to_string() } else { moves.join(" ") },
+        args.position.variant,
+        args.engine,
+        args.side,
+    ))?;
+    std::process::exit(super::interrupt::INTERRUPTED_EXIT)
 }
 
 /// Charges the time since `started` to `side`'s clock and adds its increment; false if

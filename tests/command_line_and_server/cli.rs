@@ -634,6 +634,79 @@ fn play_through_stdin() {
     }
 }
 
+/// Ctrl-C keeps the game (its moves, and how to go on), and a clock that runs out while
+/// the human thinks ends the game then, not at their next move.
+#[test]
+fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(["play", "--variant", "isolo-women", "--engine", "random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"1\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    let status = child.wait().unwrap();
+    drop(input);
+    assert_eq!(status.code(), Some(130), "{text}");
+    assert!(
+        text.contains("Game interrupted after 2 plies. Moves: 1 "),
+        "{text}"
+    );
+    assert!(
+        text.contains("Continue with: isolo-ai play --variant isolo-women --position \""),
+        "{text}"
+    );
+    // One second on the clock and no move typed (stdin left open).
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "play",
+            "--variant",
+            "isolo-women",
+            "--engine",
+            "random",
+            "--tc",
+            "1+0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take().unwrap();
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    drop(input);
+    assert!(
+        text.contains("The engine wins on time: your clock ran out."),
+        "{text}"
+    );
+    assert!(started.elapsed().as_secs() < 10, "the flag fell late");
+}
+
 #[test]
 fn play_until_the_engine_wins() {
     // The women's game is a forced first-player win: the engine playing South wins
