@@ -20,7 +20,7 @@ pub struct ResultsArgs {
     #[arg(long, default_value = "docs/RESULTS.md")]
     pub out: String,
     /// Longest proof looked for, in plies
-    #[arg(long = "max-plies", default_value_t = 40, value_parser = super::ranges::PROOF_PLIES)]
+    #[arg(long = "max-plies", default_value_t = 40, value_parser = super::ranges::DEPTH)]
     pub max_plies: u32,
     /// Prover time per reading, in milliseconds
     #[arg(long = "time-ms", default_value_t = 10_000, value_parser = super::ranges::TIME_MS)]
