@@ -351,9 +351,7 @@ fn engine_threads(spec: &EngineSpec) -> usize {
 }
 
 fn warn_oversubscription(concurrency: usize, engines: &[EngineSpec]) {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let cores = super::ranges::cores();
     let threads = concurrency * engines.iter().map(engine_threads).max().unwrap_or(1);
     if threads > cores {
         eprintln!("warning: {concurrency} games at once with up to {threads} search threads on {cores} cores: timed engines will be slowed");

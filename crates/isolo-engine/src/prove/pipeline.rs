@@ -164,7 +164,7 @@ impl Root {
 
     /// The certificate of a proof from this position: the game to it, the winner and
     /// its strategy.
-    fn certificate(
+    pub(crate) fn certificate(
         &self,
         variant: &Variant,
         winner: Side,
@@ -178,6 +178,21 @@ impl Root {
             winner,
             plies,
             strategy,
+        }
+    }
+
+    /// The certificate of a draw from this position: the game to it and the positions
+    /// each side holds to.
+    pub(crate) fn draw_certificate(
+        &self,
+        variant: &Variant,
+        holds: [Holding; 2],
+    ) -> DrawCertificate {
+        DrawCertificate {
+            rules: variant.rules().clone(),
+            start: self.start,
+            moves: self.moves.clone(),
+            holds,
         }
     }
 }
@@ -980,12 +995,7 @@ fn certify_draw(
     root: &Root,
     holds: [Holding; 2],
 ) -> Result<CertificateReport, SolveError> {
-    let proof = Proof::Draw(DrawCertificate {
-        rules: variant.rules().clone(),
-        start: root.start,
-        moves: root.moves.clone(),
-        holds,
-    });
+    let proof = Proof::Draw(root.draw_certificate(variant, holds));
     written(path, write_checked(path, &proof)?)
 }
 

@@ -9,12 +9,13 @@
 use std::time::{Duration, Instant};
 
 use crate::prove::alphabeta::{AbVerdict, Prover};
-use crate::prove::certificate::{self, Certificate, CertificateError, DrawCertificate};
+use crate::prove::certificate::{self, CertificateError};
 use crate::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+use crate::prove::pipeline::Root;
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroVerdict};
 use crate::search::tt::TableError;
 use isolo_rules::rules_file::pattern_start;
-use isolo_rules::{Board, Rules, Side, Variant};
+use isolo_rules::{Board, Game, Rules, Side, Variant};
 
 /// The share of a cell's time the alpha-beta prover gets for an exact length.
 const AB_SHARE: u32 = 4;
@@ -215,14 +216,8 @@ pub fn solve_cell(
     let winner = if wins { Side::South } else { Side::North };
     if let Some(strategy) = strategy {
         // (Without one, the proof's table was lost: the cell has no certificate.)
-        let certificate = Certificate {
-            rules: variant.rules().clone(),
-            start: board,
-            moves: Vec::new(),
-            winner,
-            plies,
-            strategy,
-        };
+        let root = Root::of_game(&Game::new(&variant, board));
+        let certificate = root.certificate(&variant, winner, plies, strategy);
         let checked =
             certificate::check(&certificate).map_err(|error| fails(&variant, &board, error))?;
         cell.depth = Some(checked.depth);
@@ -251,12 +246,7 @@ fn certify_draw(
     if holds[0].len() + holds[1].len() > DRAW_CERTIFICATE_CAP {
         return Ok(None);
     }
-    let certificate = DrawCertificate {
-        rules: variant.rules().clone(),
-        start: *board,
-        moves: Vec::new(),
-        holds,
-    };
+    let certificate = Root::of_game(&Game::new(variant, *board)).draw_certificate(variant, holds);
     certificate::check_draw(&certificate).map_err(|error| fails(variant, board, error))?;
     Ok(Some(CellCertificate {
         lines: certificate.holds[0].len() + certificate.holds[1].len(),
