@@ -143,9 +143,7 @@ pub fn report(
             "first_player_tests": tests,
             "test": "two-sided two-proportion z-test (pooled) of the first player's win rate",
         });
-        if let Some((key, extra)) = &notes.json {
-            value[*key] = extra.clone();
-        }
+        notes.add_json(&mut value);
         return emit_json(&value);
     }
     emit(&(text(stats, &tests, engine) + &notes.text()))
@@ -227,8 +225,13 @@ pub fn run(args: &CompareArgs) -> CliResult {
         .build()
         .map_err(|e| CliError(format!("--concurrency: {e}")))?;
     let bar = progress_bar(per_variant * variants.len() as u64, 0);
+    let interrupt = super::interrupt::flag();
     let mut stats: Vec<VariantStats> = Vec::new();
+    let mut played_last = 0;
     for (v, (variant, openings)) in variants.iter().zip(&openings).enumerate() {
+        if super::interrupt::requested() {
+            break;
+        }
         bar.set_message(labels[v].clone());
         let mut tally = VariantTally::default();
         let mut failure = None;
@@ -238,10 +241,14 @@ pub fn run(args: &CompareArgs) -> CliResult {
             |i| {
                 let seed = game_seed(args.seed, i);
                 let start = opening(variant, openings, i, seed);
-                play_compared(variant, &engine, start, seed, args.max_plies)
-                    .map(|f| (seed, f.summary()))
+                play_compared(variant, &engine, start, seed, args.max_plies, Some(interrupt))
+                    .map(|f| f.map(|f| (seed, f.summary())))
             },
             |game, result| {
+                // (Interrupted: the games before it are kept, in order.)
+                let Some(result) = result.transpose() else {
+                    return false;
+                };
                 bar.inc(1);
                 let written = result
                     .map_err(|e| CliError(format!("--engine: {e}")))
@@ -270,25 +277,45 @@ pub fn run(args: &CompareArgs) -> CliResult {
         if let Some(e) = failure {
             return Err(e);
         }
+        played_last = tally.games();
         stats.push(tally.stats(&labels[v]));
     }
     bar.finish_and_clear();
+    let interrupted = super::interrupt::requested();
     if let Some(file) = out {
         file.finish().map_err(|e| CliError(format!("--out: {e}")))?;
     }
+    let mut lines: Vec<String> = shard
+        .map(|s| {
+            format!(
+                "shard {s}: {} of each variant; combine the shards' records with isolo-ai merge",
+                super::plural(per_variant, "game", "games")
+            )
+        })
+        .into_iter()
+        .collect();
+    if interrupted {
+        lines.push(format!(
+            "stopped at {} of {} variants, the last after {} of its {per_variant} games",
+            stats.len(),
+            variants.len(),
+            played_last
+        ));
+    }
     let notes = Notes {
         games_per_minute: None,
-        lines: shard
-            .map(|s| {
-                vec![format!(
-                    "shard {s}: {} of each variant; combine the shards' records with isolo-ai merge",
-                    super::plural(per_variant, "game", "games")
-                )]
-            })
-            .unwrap_or_default(),
+        lines,
         json: shard.map(|s| ("shard", json!(s.to_string()))),
+        interrupted,
     };
-    report(&stats, &engine.label, args.games, &outputs, &notes)
+    let shown = report(&stats, &engine.label, args.games, &outputs, &notes);
+    if interrupted {
+        super::interrupt::exit(&match &args.out {
+            Some(path) => format!("the games played are recorded in {path}; a comparison is not resumed: the same command plays it again"),
+            None => "a comparison is not resumed: the same command plays it again".to_string(),
+        });
+    }
+    shown
 }
 
 /// The records header of this comparison.

@@ -24,3 +24,15 @@ pub fn flag() -> &'static AtomicBool {
     });
     &REQUESTED
 }
+
+/// Whether Ctrl-C has asked the running job to stop.
+pub fn requested() -> bool {
+    flag().load(Ordering::Relaxed)
+}
+
+/// Ends a job that Ctrl-C stopped, after its partial result was printed: `next` says on
+/// stderr what was kept and how to go on.
+pub fn exit(next: &str) -> ! {
+    eprintln!("interrupted: {next}");
+    std::process::exit(INTERRUPTED_EXIT)
+}

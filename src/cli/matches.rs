@@ -442,6 +442,7 @@ pub fn run(args: &MatchArgs) -> CliResult {
         games_per_minute: Some(outcome.games_per_minute()),
         lines: shard_note(shard, outcome.games as u64),
         json: shard_json(shard),
+        interrupted: outcome.interrupted,
     };
     let shown = summary.report(&notes, run.json);
     exit_if_interrupted(&outcome, run);
@@ -521,6 +522,8 @@ pub struct Notes {
     pub lines: Vec<String>,
     /// A field for the JSON (`shard` or `merge`) and its value.
     pub json: Option<(&'static str, serde_json::Value)>,
+    /// Whether Ctrl-C stopped the run: the figures cover the games it played.
+    pub interrupted: bool,
 }
 
 impl Notes {
@@ -534,7 +537,21 @@ impl Notes {
             out.push_str(line);
             out.push('\n');
         }
+        if self.interrupted {
+            out.push_str("interrupted (Ctrl-C): the figures above cover the games played\n");
+        }
         out
+    }
+
+    /// The note's fields in a summary's JSON: its own field, and `"interrupted": true`
+    /// after a Ctrl-C.
+    pub fn add_json(&self, value: &mut serde_json::Value) {
+        if let Some((key, extra)) = &self.json {
+            value[*key] = extra.clone();
+        }
+        if self.interrupted {
+            value["interrupted"] = json!(true);
+        }
     }
 }
 
@@ -576,9 +593,7 @@ impl MatchSummary<'_> {
                 "stopped_early": self.stopped,
                 "games_per_minute": notes.games_per_minute,
             });
-            if let Some((key, extra)) = &notes.json {
-                value[*key] = extra.clone();
-            }
+            notes.add_json(&mut value);
             return emit_json(&value);
         }
         let mut out = format!("{a} vs {b} on {}: {games} games\n", self.variant);

@@ -277,7 +277,7 @@ impl Drop for MergedFile {
 }
 
 /// Streams every game of the run, in order, from the shard that holds it into `out`
-/// and `summary`; returns the games written.
+/// and `summary`; returns the games written (fewer than the run's after a Ctrl-C).
 fn merge_games(
     shards: &mut [ShardFile],
     schedule: &Schedule,
@@ -294,6 +294,9 @@ fn merge_games(
         .map(|s| schedule.clone().with_shard(s.shard))
         .collect();
     for game in 0..schedule.len() {
+        if crate::cli::interrupt::requested() {
+            return Ok(game);
+        }
         let index = schedule.shard_of(game, count) as usize;
         let (shard, own) = (&mut shards[index], &owns[index]);
         let previous = shard.previous;
@@ -334,6 +337,7 @@ fn merge_games(
 }
 
 pub fn run(args: &MergeArgs) -> CliResult {
+    super::interrupt::flag();
     if let Some(path) = &args.csv {
         super::check_output("--csv", path)?;
     }
@@ -419,17 +423,24 @@ pub fn run(args: &MergeArgs) -> CliResult {
         &mut summary,
         &mut forfeits,
     )?;
-    out.finish()?;
-    let mut lines = vec![format!(
-        "merged {} into {}: {}",
-        super::plural(shards.len() as u64, "shard", "shards"),
-        args.out,
-        super::plural(games, "game", "games")
-    )];
+    let interrupted = games < schedule.len();
+    let mut lines = if interrupted {
+        drop(out); // (its partial file is removed)
+        vec![interrupted_line(games, schedule.len(), &args.out)]
+    } else {
+        out.finish()?;
+        vec![format!(
+            "merged {} into {}: {}",
+            super::plural(shards.len() as u64, "shard", "shards"),
+            args.out,
+            super::plural(games, "game", "games")
+        )]
+    };
+    // (An interrupted merge writes nothing: the games it read are summed, not recorded.)
     let mut merge_json = json!({
         "shards": shards.len(),
-        "out": args.out,
-        "games_recorded": games,
+        "out": (!interrupted).then_some(&args.out),
+        "games_recorded": if interrupted { 0 } else { games },
     });
     match summary {
         Summary::Match {
@@ -449,7 +460,7 @@ pub fn run(args: &MergeArgs) -> CliResult {
                 sprt,
                 stopped: decided_at.is_some(),
             };
-            match_summary.report(&notes(lines, merge_json), args.json)
+            match_summary.report(&notes(lines, merge_json, interrupted), args.json)
         }
         Summary::Tournament(table) => {
             let tournament = TournamentSummary {
@@ -458,9 +469,23 @@ pub fn run(args: &MergeArgs) -> CliResult {
                 forfeits: &forfeits,
                 anchor,
             };
-            tournament.report(&notes(lines, merge_json), args.json)
+            tournament.report(&notes(lines, merge_json, interrupted), args.json)
         }
     }
+    .and_then(|()| exit_if_interrupted(interrupted))
+}
+
+/// The note of a merge that Ctrl-C stopped.
+fn interrupted_line(merged: u64, games: u64, out: &str) -> String {
+    format!("stopped after {merged} of {games} games, which the figures above cover; {out} was not written")
+}
+
+/// After a Ctrl-C: how to go on, and the interrupted status.
+fn exit_if_interrupted(interrupted: bool) -> CliResult {
+    if interrupted {
+        super::interrupt::exit("the same command merges the shards again");
+    }
+    Ok(())
 }
 
 mod merge_compare {
@@ -470,7 +495,10 @@ mod merge_compare {
 
     use serde_json::json;
 
-    use super::{check_shard_set, notes, reorder, MergeArgs, MergedFile, ShardId};
+    use super::{
+        check_shard_set, exit_if_interrupted, interrupted_line, notes, reorder, MergeArgs,
+        MergedFile, ShardId,
+    };
     use crate::cli::compare::{report, Outputs};
     use crate::cli::{CliError, CliResult};
     use isolo_engine::matches::schedule::game_seed;
@@ -525,17 +553,22 @@ mod merge_compare {
     }
 
     /// Streams every game, variant by variant, from the shard that holds it into `out`
-    /// and the tallies.
+    /// and the tallies; and the games merged (fewer than the comparison's after a
+    /// Ctrl-C).
     fn merge_games(
         shards: &mut [Shard],
         header: &CompareHeader,
         out: &mut MergedFile,
-    ) -> Result<Vec<VariantTally>, CliError> {
+    ) -> Result<(Vec<VariantTally>, u64), CliError> {
         let count = shards.len() as u64;
         let mut tallies = vec![VariantTally::default(); header.variants.len()];
+        let mut merged = 0;
         for (v, tally) in tallies.iter_mut().enumerate() {
             let label = &header.variants[v].label;
             for i in 0..header.games_per_variant {
+                if crate::cli::interrupt::requested() {
+                    return Ok((tallies, merged));
+                }
                 let shard = &mut shards[(i % count) as usize];
                 let game = shard.reader.next_game()?.ok_or_else(|| {
                     CliError(format!(
@@ -570,6 +603,7 @@ mod merge_compare {
                 }
                 out.line(&game.to_line())?;
                 tally.add(&game.summary);
+                merged += 1;
             }
         }
         for shard in shards.iter_mut() {
@@ -580,7 +614,7 @@ mod merge_compare {
                 )));
             }
         }
-        Ok(tallies)
+        Ok((tallies, merged))
     }
 
     pub fn run(args: &MergeArgs) -> CliResult {
@@ -604,36 +638,48 @@ mod merge_compare {
             &args.out,
             &serde_json::to_string(&whole).expect("headers serialise"),
         )?;
-        let tallies = merge_games(&mut shards, &whole, &mut out)?;
-        out.finish()?;
+        let (tallies, merged) = merge_games(&mut shards, &whole, &mut out)?;
+        let games = whole.games_per_variant * whole.variants.len() as u64;
+        let interrupted = merged < games;
+        let lines = if interrupted {
+            drop(out); // (its partial file is removed)
+            vec![interrupted_line(merged, games, &args.out)]
+        } else {
+            out.finish()?;
+            vec![format!(
+                "merged {} into {}: {}",
+                crate::cli::plural(shards.len() as u64, "shard", "shards"),
+                args.out,
+                crate::cli::plural(games, "game", "games")
+            )]
+        };
         let stats: Vec<_> = tallies
             .iter()
             .zip(&whole.variants)
             .map(|(t, v)| t.stats(&v.label))
             .collect();
-        let games = whole.games_per_variant * whole.variants.len() as u64;
-        let lines = vec![format!(
-            "merged {} into {}: {}",
-            crate::cli::plural(shards.len() as u64, "shard", "shards"),
-            args.out,
-            crate::cli::plural(games, "game", "games")
-        )];
-        let merge = json!({"shards": shards.len(), "out": args.out, "games_recorded": games});
+        let merge = json!({
+            "shards": shards.len(),
+            "out": (!interrupted).then_some(&args.out),
+            "games_recorded": if interrupted { 0 } else { games },
+        });
         report(
             &stats,
             &engine.label,
             whole.games_per_variant,
             &outputs,
-            &notes(lines, merge),
+            &notes(lines, merge, interrupted),
         )
+        .and_then(|()| exit_if_interrupted(interrupted))
     }
 }
 
-fn notes(lines: Vec<String>, merge: serde_json::Value) -> Notes {
+fn notes(lines: Vec<String>, merge: serde_json::Value, interrupted: bool) -> Notes {
     Notes {
         games_per_minute: None,
         lines,
         json: Some(("merge", merge)),
+        interrupted,
     }
 }
 

@@ -56,17 +56,27 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         attempts_per_position: ATTEMPTS_PER_POSITION,
     };
     let bar = super::progress(args.count as u64, "positions");
-    let report = generate_suite_reporting(&variant, &request, &mut |r| {
-        bar.set_position(r.positions.len() as u64);
-        bar.set_message(format!("{} random games tried", r.tried));
-    });
+    let report = generate_suite_reporting(
+        &variant,
+        &request,
+        &mut |r| {
+            bar.set_position(r.positions.len() as u64);
+            bar.set_message(format!("{} random games tried", r.tried));
+        },
+        Some(super::interrupt::flag()),
+    );
     bar.finish_and_clear();
     let judged_by = match args.depth.as_slice() {
         [one] => format!("a depth-{one} search"),
         many => format!("the searches to depths {}", joined(many, ", ")),
     };
     let summary = format!(
-        "{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by {judged_by}, {} lopsided beyond {} seeds",
+        "{}{} of {} wanted; tried {} random games: {} ended early, {} repeated a position, {} proven by {judged_by}, {} lopsided beyond {} seeds",
+        if report.interrupted {
+            "interrupted: "
+        } else {
+            ""
+        },
         report.positions.len(),
         args.count,
         report.tried,
@@ -89,11 +99,17 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
         text.push_str(&format!("{}  # {score}\n", variant.format_position(board)));
     }
     eprintln!("{summary}");
-    match &args.out {
+    let shown = match &args.out {
         Some(path) => std::fs::write(path, &text)
             .map_err(|e| CliError(format!("--out: cannot write {path}: {e}"))),
         None => emit(&text),
+    };
+    if report.interrupted {
+        super::interrupt::exit(
+            "the suite above holds the positions kept so far; the same command builds it again from the start",
+        );
     }
+    shown
 }
 
 /// Judging depths must each be a search depth and rise, so each search is deeper than the

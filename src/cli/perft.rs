@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_rules::perft::{divide_reporting, perft};
+use isolo_rules::perft::divide_until;
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;
@@ -35,25 +35,35 @@ pub fn run(args: &PerftArgs) -> CliResult {
         .num_threads(super::ranges::search_threads("--threads", args.threads))
         .build()
         .map_err(|e| CliError(format!("--threads: cannot start threads: {e}")))?;
+    let stop = super::interrupt::flag();
     let started = Instant::now();
     let bar = super::progress(0, "root moves");
-    let (nodes, split) = if args.depth == 0 {
-        (1, Vec::new())
-    } else if args.divide || args.threads > 1 || args.depth >= PROGRESS_DEPTH {
-        let tick = |done: u64, total: u64| {
-            bar.set_length(total);
-            bar.set_position(done);
-        };
-        let split = pool.install(|| divide_reporting(&variant, &board, args.depth, &tick));
-        (split.iter().map(|(_, n)| n).sum(), split)
+    let split = if args.depth == 0 {
+        Vec::new()
     } else {
-        (perft(&variant, &board, args.depth), Vec::new())
+        let tick = |done: u64, total: u64| {
+            if args.depth >= PROGRESS_DEPTH {
+                bar.set_length(total);
+                bar.set_position(done);
+            }
+        };
+        pool.install(|| divide_until(&variant, &board, args.depth, &tick, stop))
     };
     bar.finish_and_clear();
     let elapsed = started.elapsed();
+    let counted: Vec<(&String, u64)> = split
+        .iter()
+        .filter_map(|(m, n)| n.map(|n| (m, n)))
+        .collect();
+    let interrupted = counted.len() < split.len();
+    let nodes = if args.depth == 0 {
+        1
+    } else {
+        counted.iter().map(|(_, n)| n).sum()
+    };
     let time_ms = elapsed.as_secs_f64() * 1000.0;
     let nps = isolo_engine::search::nodes_per_second(nodes, elapsed);
-    if args.json {
+    let shown = if args.json {
         let mut value = json!({
             "depth": args.depth,
             "nodes": nodes,
@@ -61,23 +71,40 @@ pub fn run(args: &PerftArgs) -> CliResult {
             "time_ms": (time_ms * 1000.0).round() / 1000.0,
         });
         if args.divide {
-            value["divide"] = split
+            value["divide"] = counted
                 .iter()
                 .map(|(m, n)| json!({"move": m, "nodes": n}))
                 .collect();
         }
-        return emit_json(&value);
-    }
-    let mut out = String::new();
-    if args.divide {
-        for (m, n) in &split {
-            out.push_str(&format!("{m}: {n}\n"));
+        if interrupted {
+            value["interrupted"] = json!(true);
+            value["root_moves"] = json!(split.len());
+            value["root_moves_counted"] = json!(counted.len());
         }
-        out.push('\n');
+        emit_json(&value)
+    } else {
+        let mut out = String::new();
+        if args.divide {
+            for (m, n) in &counted {
+                out.push_str(&format!("{m}: {n}\n"));
+            }
+            out.push('\n');
+        }
+        if interrupted {
+            out.push_str(&format!(
+                "interrupted: {} of {} root moves counted; nodes is their sum\n",
+                counted.len(),
+                split.len()
+            ));
+        }
+        out.push_str(&format!(
+            "depth {}\nnodes {nodes}\ntime {time_ms:.3} ms\nnps {nps}\n",
+            args.depth
+        ));
+        emit(&out)
+    };
+    if interrupted {
+        super::interrupt::exit("a count cannot be resumed; the same command counts again");
     }
-    out.push_str(&format!(
-        "depth {}\nnodes {nodes}\ntime {time_ms:.3} ms\nnps {nps}\n",
-        args.depth
-    ));
-    emit(&out)
+    shown
 }

@@ -168,17 +168,22 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         seed: args.seed,
         max_plies: args.game_plies,
         budget: args.games_time_ms.map(Duration::from_millis),
+        interrupt: Some(super::interrupt::flag()),
     };
-    for (preset, list) in readings() {
+    'page: for (preset, list) in readings() {
         if !args.presets.is_empty() && !args.presets.contains(&preset) {
             continue;
         }
         page.push_str(&format!("\n## {preset}\n\n| reading | value of the start | first moves / statistics |\n|---|---|---|\n"));
         for reading in list {
+            if super::interrupt::requested() {
+                break 'page;
+            }
             let variant = Variant::new(reading.rules)
                 .map_err(|e| CliError(format!("{preset}, {}: {e}", reading.name)))?;
             let mut prover = Prover::new(&variant, threads, RESULTS_HASH_MB)
-                .map_err(|e| CliError(format!("prover table: {e}")))?;
+                .map_err(|e| CliError(format!("prover table: {e}")))?
+                .stopping_on(sample.interrupt);
             let start = variant.start();
             let solution = prover.solve(
                 &start,
@@ -200,9 +205,13 @@ pub fn run(args: &ResultsArgs) -> CliResult {
                     solution.nodes,
                     solution.time.as_millis()
                 ),
+                AbVerdict::Unknown if super::interrupt::requested() => break 'page,
                 AbVerdict::Unknown => {
                     let s = sample_reading(&variant, &engine, &sample, &pool)
                         .map_err(|e| CliError(format!("--engine: {e}")))?;
+                    if super::interrupt::requested() {
+                        break 'page; // (a sample cut short is not the page's)
+                    }
                     let pct = |p: &isolo_engine::research::compare::Proportion| {
                         format!(
                             "{:.0}% [{:.0}, {:.0}]",
@@ -232,6 +241,14 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             );
             page.push_str(&format!("| {} | {row}\n", reading.name));
         }
+    }
+    if super::interrupt::requested() {
+        // A page cut short would replace a whole one: the rows done are shown instead.
+        super::emit(&page)?;
+        super::interrupt::exit(&format!(
+            "the rows above are those finished; {} was not written (the same command makes the page again)",
+            args.out
+        ));
     }
     page.push_str(&solved_section(&args.out));
     std::fs::write(&args.out, page)

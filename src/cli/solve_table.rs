@@ -64,6 +64,9 @@ pub struct SolveTableArgs {
     pub json: bool,
 }
 
+/// A cell the run did not reach (Ctrl-C stopped it first).
+const NOT_REACHED: &str = "not reached (interrupted)";
+
 /// Widths and seed counts a table may ask for.
 const SEEDS_RANGE: std::ops::RangeInclusive<u8> = 1..=8;
 
@@ -95,12 +98,16 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
         ab_plies: args.ab_plies,
         hash_mb: args.hash,
         threads: super::ranges::search_threads("--threads", args.threads),
+        interrupt: Some(super::interrupt::flag()),
     };
     let mut cells = Vec::new();
-    for &columns in &widths {
+    'table: for &columns in &widths {
         for &k in &seeds {
             let cell = solve_cell(&base, family, columns, k, &settings)
                 .map_err(|e| CliError(e.to_string()))?;
+            if cell.interrupted && cell.value == Value::Open {
+                break 'table; // (cut short: the cell was not given its budget)
+            }
             write_certificate(args, &cell)?;
             eprintln!(
                 "{}, {}: {} ({} nodes, {} ms)",
@@ -110,9 +117,14 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
                 cell.nodes,
                 cell.time.as_millis()
             );
+            let interrupted = cell.interrupted;
             cells.push(cell);
+            if interrupted {
+                break 'table;
+            }
         }
     }
+    let interrupted = super::interrupt::requested();
     let markdown = markdown(args, &base, &widths, &seeds, &cells);
     if let Some(path) = &args.out {
         std::fs::write(path, &markdown)
@@ -122,15 +134,28 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
         std::fs::write(path, csv(&cells))
             .map_err(|e| CliError(format!("--csv {}: {e}", path.display())))?;
     }
-    if args.json {
-        return emit_json(&json!({
+    let shown = if args.json {
+        let mut value = json!({
             "preset": args.preset,
             "set": args.set,
             "time_ms": args.time_ms,
             "cells": cells.iter().map(cell_json).collect::<Vec<_>>(),
-        }));
+        });
+        if interrupted {
+            value["interrupted"] = json!(true);
+        }
+        emit_json(&value)
+    } else {
+        emit(&markdown)
+    };
+    if interrupted {
+        super::interrupt::exit(&format!(
+            "{} of {} cells solved before it; the same command solves the table again",
+            cells.len(),
+            widths.len() * seeds.len()
+        ));
     }
-    emit(&markdown)
+    shown
 }
 
 /// The preset's rules with `--set` applied, through the rules-file reader (so a bad key
@@ -281,10 +306,14 @@ fn markdown(
     );
     let _ = writeln!(out, "|---|{}", "---|".repeat(seeds.len()));
     for &w in widths {
-        let row: Vec<String> = cells
+        let row: Vec<String> = seeds
             .iter()
-            .filter(|c| c.columns == w)
-            .map(value_text)
+            .map(|&k| {
+                cells
+                    .iter()
+                    .find(|c| (c.columns, c.seeds) == (w, k))
+                    .map_or_else(|| NOT_REACHED.to_string(), value_text)
+            })
             .collect();
         let _ = writeln!(out, "| {w} | {} |", row.join(" | "));
     }

@@ -51,6 +51,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         games_per_minute: Some(outcome.games_per_minute()),
         lines: shard_note(shard, outcome.games as u64),
         json: shard_json(shard),
+        interrupted: outcome.interrupted,
     };
     let summary = TournamentSummary {
         variant: &variant,
@@ -130,9 +131,7 @@ impl TournamentSummary<'_> {
                 "forfeits": forfeits,
                 "games_per_minute": notes.games_per_minute,
             });
-            if let Some((key, extra)) = &notes.json {
-                value[*key] = extra.clone();
-            }
+            notes.add_json(&mut value);
             return emit_json(&value);
         }
         let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);

@@ -97,17 +97,40 @@ pub fn run(args: &TuneArgs) -> CliResult {
         threads,
     };
     let started = std::time::Instant::now();
+    let interrupt = super::interrupt::flag();
     let bar = super::progress(args.games as u64, "self-play games");
-    let (samples, played) = self_play(&variant, &openings, &start, &settings, &|n| {
-        bar.set_position(n as u64)
-    })
-    .map_err(CliError)?;
+    let (samples, played) = self_play(
+        &variant,
+        &openings,
+        &start,
+        &settings,
+        &|n| bar.set_position(n as u64),
+        Some(interrupt),
+    )
+    .map_err(|e| CliError(format!("--threads: cannot start {threads} threads: {e}")))?;
     bar.finish_and_clear();
     if played.samples == 0 {
+        if played.interrupted {
+            super::interrupt::exit(&format!(
+                "{} played before it, without a quiet position to fit; nothing written",
+                super::plural(played.games as u64, "game", "games")
+            ));
+        }
         return Err(CliError(
             "no quiet positions to fit: play more games or lower --quiet-plies".into(),
         ));
     }
+    // After an interrupted self-play the fit (seconds) runs on the games played; a
+    // second Ctrl-C still quits at once. A Ctrl-C during the fit keeps its last step.
+    let fit_stop = if played.interrupted {
+        eprintln!(
+            "fitting the {} played (Ctrl-C again to quit at once)",
+            super::plural(played.games as u64, "game", "games")
+        );
+        None
+    } else {
+        Some(interrupt)
+    };
     let play_time = started.elapsed();
     let fit = Fit::new(&samples);
     let k = fit.fit_scale(&start);
@@ -115,7 +138,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
     let (mut tuned, report) = fit.tune(&start, k, args.epochs, &mut |epoch, error| {
         bar.set_position(epoch as u64);
         bar.set_message(format!("training error {error:.5}"));
-    });
+    }, fit_stop);
     bar.finish_and_clear();
     let net_report = (args.net > 0).then(|| {
         let settings = NetTraining {
@@ -127,7 +150,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
         let (net, report) = fit.train_net(&tuned, k, &settings, &mut |epoch, error| {
             bar.set_position(epoch as u64);
             bar.set_message(format!("validation error {error:.5}"));
-        });
+        }, fit_stop);
         bar.finish_and_clear();
         tuned.net = net;
         report
@@ -180,13 +203,30 @@ pub fn run(args: &TuneArgs) -> CliResult {
     if let Some(r) = &net_report {
         comments.push(net_line(args.net, r));
     }
+    let interrupted = played.interrupted
+        || report.epochs < args.epochs
+        || net_report.as_ref().is_some_and(|r| r.epochs < args.net_epochs);
+    if interrupted {
+        comments.push(format!(
+            "interrupted (Ctrl-C): {} of {} games, {} of {} epochs{}",
+            played.games,
+            args.games,
+            report.epochs,
+            args.epochs,
+            net_report
+                .as_ref()
+                .map(|r| format!(", {} of {} net epochs", r.epochs, args.net_epochs))
+                .unwrap_or_default()
+        ));
+    }
     let text = tuned.to_toml(&comments);
     if let Some(path) = &args.out {
         std::fs::write(path, &text)
             .map_err(|e| CliError(format!("--out: cannot write {path}: {e}")))?;
     }
+    let next = "the weights above are fitted on what was done; the same command tunes again from the start";
     if args.json {
-        return emit_json(&json!({
+        let shown = emit_json(&json!({
             "variant": variant.name(),
             "games": played.games,
             "decided": played.decided,
@@ -213,7 +253,13 @@ pub fn run(args: &TuneArgs) -> CliResult {
             })),
             "weights": tuned,
             "out": args.out,
+            "epochs": report.epochs,
+            "interrupted": interrupted,
         }));
+        if interrupted {
+            super::interrupt::exit(next);
+        }
+        return shown;
     }
     comments.push(format!(
         "self-play {:.1} s on {threads} threads, fit {:.1} s",
@@ -228,7 +274,11 @@ pub fn run(args: &TuneArgs) -> CliResult {
     if let Some(path) = &args.out {
         out.push_str(&format!("# written to {path}\n"));
     }
-    emit(&out)
+    let shown = emit(&out);
+    if interrupted {
+        super::interrupt::exit(next);
+    }
+    shown
 }
 
 /// The weights file's line on the net's training.

@@ -8,4 +8,5 @@ mod common;
 mod cli;
 mod docs;
 mod hostile;
+mod interrupts;
 mod serve;

@@ -736,6 +736,7 @@ fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
         summary.contains(&format!("on isolo-boys: {kept} games")),
         "{summary}"
     );
+    assert!(summary.contains("interrupted (Ctrl-C): the figures above cover the games played"));
     assert!(
         stderr.contains("continue with:") && stderr.contains("--resume"),
         "{stderr}"

@@ -150,12 +150,24 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// What a pass over the bench set added up to.
+#[derive(Clone, Copy, Debug, Default)]
+struct SetRun {
+    /// Positions searched to the end (all of them unless Ctrl-C came).
+    positions: usize,
+    nodes: u64,
+    time: Duration,
+}
+
 /// Total nodes and time over the bench set with `threads` threads, calling `done` after
-/// each position.
-fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64, Duration) {
-    let mut nodes = 0;
-    let mut time = Duration::ZERO;
+/// each position; Ctrl-C ends it after the positions searched so far.
+fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> SetRun {
+    let stop = crate::cli::interrupt::flag();
+    let mut run = SetRun::default();
     for (preset, text) in POSITIONS {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let variant = Variant::load(preset).expect("bench presets load");
         let board = variant.parse_position(text).expect("bench positions parse");
         let mut searcher = AlphaBeta::new(AlphaBetaConfig {
@@ -174,15 +186,19 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> (u64
             history: Vec::new(),
             limits,
             multipv: 1,
-            stop: None,
+            stop: Some(stop),
         };
         let started = Instant::now();
         let result = searcher.search(&request, &mut |_| {});
-        time += started.elapsed();
-        nodes += result.nodes;
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break; // (a search cut short is not counted)
+        }
+        run.time += started.elapsed();
+        run.nodes += result.nodes;
+        run.positions += 1;
         done();
     }
-    (nodes, time)
+    run
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -199,44 +215,95 @@ pub fn run(args: &BenchArgs) -> CliResult {
     }
     let runs = if threads > 1 { 2 } else { 1 };
     let bar = super::progress((runs * POSITIONS.len()) as u64, "positions");
-    let (nodes, time) = run_set_reporting(args.depth, 1, &mut || bar.inc(1));
-    let parallel =
-        (threads > 1).then(|| run_set_reporting(args.depth, threads, &mut || bar.inc(1)));
+    let single = run_set_reporting(args.depth, 1, &mut || bar.inc(1));
+    let parallel = (threads > 1 && single.positions == POSITIONS.len())
+        .then(|| run_set_reporting(args.depth, threads, &mut || bar.inc(1)));
     bar.finish_and_clear();
-    if args.json {
-        let mut value = json!({
-            "positions": POSITIONS.len(),
-            "depth": args.depth,
-            "nodes": nodes,
-            "time_ms": time.as_millis() as u64,
-            "nps": nodes_per_second(nodes, time),
-        });
-        if let Some((p_nodes, p_time)) = parallel {
-            value["parallel"] = json!({
-                "threads": threads,
-                "nodes": p_nodes,
-                "time_ms": p_time.as_millis() as u64,
-                "nps": nodes_per_second(p_nodes, p_time),
-                "time_ratio": p_time.as_secs_f64() / time.as_secs_f64().max(1e-9),
-            });
-        }
-        return emit_json(&value);
+    let interrupted = crate::cli::interrupt::requested();
+    let shown = if args.json {
+        emit_json(&bench_json(args.depth, threads, single, parallel, interrupted))
+    } else {
+        emit(&bench_text(args.depth, threads, single, parallel, interrupted))
+    };
+    if interrupted {
+        crate::cli::interrupt::exit("the same command runs the bench again");
     }
-    let mut out = format!(
-        "{} positions, depth {}, 1 thread\nnodes {nodes}\ntime {} ms\nnps {}\n",
-        POSITIONS.len(),
-        args.depth,
-        time.as_millis(),
-        nodes_per_second(nodes, time)
-    );
-    if let Some((p_nodes, p_time)) = parallel {
+    shown
+}
+
+/// The parallel pass's time over the single thread's, where both searched every position.
+fn time_ratio(single: SetRun, parallel: SetRun) -> Option<f64> {
+    (parallel.positions == single.positions)
+        .then(|| parallel.time.as_secs_f64() / single.time.as_secs_f64().max(1e-9))
+}
+
+fn bench_json(
+    depth: u32,
+    threads: usize,
+    single: SetRun,
+    parallel: Option<SetRun>,
+    interrupted: bool,
+) -> serde_json::Value {
+    let mut value = json!({
+        "positions": single.positions,
+        "depth": depth,
+        "nodes": single.nodes,
+        "time_ms": single.time.as_millis() as u64,
+        "nps": nodes_per_second(single.nodes, single.time),
+    });
+    if let Some(p) = parallel {
+        value["parallel"] = json!({
+            "threads": threads,
+            "positions": p.positions,
+            "nodes": p.nodes,
+            "time_ms": p.time.as_millis() as u64,
+            "nps": nodes_per_second(p.nodes, p.time),
+            "time_ratio": time_ratio(single, p),
+        });
+    }
+    if interrupted {
+        value["interrupted"] = json!(true);
+    }
+    value
+}
+
+fn bench_text(
+    depth: u32,
+    threads: usize,
+    single: SetRun,
+    parallel: Option<SetRun>,
+    interrupted: bool,
+) -> String {
+    let mut out = String::new();
+    if interrupted {
         out.push_str(&format!(
-            "{} threads: nodes {p_nodes}  time {} ms  nps {}  time ratio {:.2} (vs 1 thread)\n",
-            threads,
-            p_time.as_millis(),
-            nodes_per_second(p_nodes, p_time),
-            p_time.as_secs_f64() / time.as_secs_f64().max(1e-9)
+            "interrupted: {} of {} positions searched on 1 thread{}; their nodes are not the signature\n",
+            single.positions,
+            POSITIONS.len(),
+            match parallel {
+                Some(p) => format!(", {} on {threads}", p.positions),
+                None => String::new(),
+            }
         ));
     }
-    emit(&out)
+    out.push_str(&format!(
+        "{} positions, depth {depth}, 1 thread\nnodes {}\ntime {} ms\nnps {}\n",
+        single.positions,
+        single.nodes,
+        single.time.as_millis(),
+        nodes_per_second(single.nodes, single.time)
+    ));
+    if let Some(p) = parallel {
+        out.push_str(&format!(
+            "{} threads: nodes {}  time {} ms  nps {}{}\n",
+            threads,
+            p.nodes,
+            p.time.as_millis(),
+            nodes_per_second(p.nodes, p.time),
+            time_ratio(single, p)
+                .map(|r| format!("  time ratio {r:.2} (vs 1 thread)"))
+                .unwrap_or_default()
+        ));
+    }
+    out
 }

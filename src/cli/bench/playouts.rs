@@ -62,6 +62,9 @@ fn play(variant: &Variant, bench: &PlayoutBench, pool: &rayon::ThreadPool) -> (T
         (0..bench.games)
             .into_par_iter()
             .map_init(RandomMover::default, |mover, i| {
+                if crate::cli::interrupt::requested() {
+                    return Tally::default(); // (Ctrl-C: the games not begun are left out)
+                }
                 let seed = game_seed(bench.seed, i);
                 Tally::of(random_game(
                     variant,
@@ -100,23 +103,46 @@ pub fn run(bench: &PlayoutBench) -> CliResult {
         .map_err(|e| CliError(format!("cannot start {} threads: {e}", bench.threads)))?;
     let bar = super::super::progress(variants.len() as u64, "variants");
     let mut rows = Vec::new();
+    let interrupt = crate::cli::interrupt::flag();
     for variant in &variants {
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         rows.push((variant.name().to_string(), play(variant, bench, &pool)));
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let interrupted = crate::cli::interrupt::requested();
+    let shown = report(bench, &rows, interrupted.then_some(variants.len()));
+    if interrupted {
+        crate::cli::interrupt::exit("the same command runs the bench again");
+    }
+    shown
+}
+
+/// The rows as text or JSON; `interrupted` holds the variants asked for where Ctrl-C
+/// stopped the run.
+fn report(
+    bench: &PlayoutBench,
+    rows: &[(String, (Tally, Duration))],
+    interrupted: Option<usize>,
+) -> CliResult {
     if bench.json {
         let rows: Vec<Value> = rows
             .iter()
             .map(|(name, (t, time))| row_json(name, t, *time))
             .collect();
-        return emit_json(&json!({
+        let mut value = json!({
             "games": bench.games,
             "max_plies": bench.max_plies,
             "threads": bench.threads,
             "seed": bench.seed,
             "variants": rows,
-        }));
+        });
+        if interrupted.is_some() {
+            value["interrupted"] = json!(true);
+        }
+        return emit_json(&value);
     }
     let mut out = format!(
         "random games from each start, {} a variant, at most {} plies, {} thread{}, seed {}\n",
@@ -126,7 +152,13 @@ pub fn run(bench: &PlayoutBench) -> CliResult {
         if bench.threads == 1 { "" } else { "s" },
         bench.seed
     );
-    for (name, (t, time)) in &rows {
+    if let Some(asked) = interrupted {
+        out.push_str(&format!(
+            "interrupted: {} of {asked} variants begun; the last may have fewer games\n",
+            rows.len()
+        ));
+    }
+    for (name, (t, time)) in rows {
         out.push_str(&row_text(name, t, *time));
     }
     emit(&out)

@@ -2,6 +2,8 @@
 //! from random plies, keeping positions that fixed searches judge neither proven nor
 //! lopsided.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -124,6 +126,8 @@ pub struct SuiteReport {
     pub proven: usize,
     /// Positions a judging search scored beyond the evaluation bound.
     pub lopsided: usize,
+    /// Whether the stop flag ended the search for positions before enough were kept.
+    pub interrupted: bool,
 }
 
 /// Table size of the judging searches, in MB.
@@ -159,7 +163,12 @@ enum Judgement {
 /// Searches `board` to each of the request's depths in turn (one table for all, so each
 /// search starts from what the shallower ones found), stopping at the first that proves
 /// it or scores it beyond the bound.
-fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Judgement {
+fn judge(
+    variant: &Variant,
+    board: Board,
+    request: &SuiteRequest,
+    stop: Option<&AtomicBool>,
+) -> Judgement {
     let mut judge = AlphaBeta::new(AlphaBetaConfig {
         hash_mb: JUDGE_HASH_MB,
         ..AlphaBetaConfig::default()
@@ -176,7 +185,7 @@ fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Judgement {
                 ..Limits::default()
             },
             multipv: 1,
-            stop: None,
+            stop,
         };
         score = judge
             .search(&search, &mut |_| {})
@@ -194,21 +203,28 @@ fn judge(variant: &Variant, board: Board, request: &SuiteRequest) -> Judgement {
 
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
 pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
-    generate_suite_reporting(variant, request, &mut |_| {})
+    generate_suite_reporting(variant, request, &mut |_| {}, None)
 }
 
-/// `generate_suite`, calling `kept(positions kept so far)` after each random game tried.
+/// `generate_suite`, calling `kept(positions kept so far)` after each random game tried,
+/// until `stop` is raised (the position being judged then is left out).
 pub fn generate_suite_reporting(
     variant: &Variant,
     request: &SuiteRequest,
     kept: &mut dyn FnMut(&SuiteReport),
+    stop: Option<&AtomicBool>,
 ) -> SuiteReport {
     let mut rng = SmallRng::seed_from_u64(request.seed);
     let mut report = SuiteReport::default();
     let mut seen = std::collections::HashSet::new();
     let budget = request.count.saturating_mul(request.attempts_per_position);
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     while report.positions.len() < request.count && report.tried < budget {
         kept(&report);
+        if stopped() {
+            report.interrupted = true;
+            break;
+        }
         report.tried += 1;
         let (board, played) = random_plies(variant, variant.start(), request.plies, &mut rng);
         if !played || !variant.has_legal_move(&board, &mut MoveGen::new()) {
@@ -219,7 +235,13 @@ pub fn generate_suite_reporting(
             report.duplicates += 1;
             continue;
         }
-        match judge(variant, board, request) {
+        let judgement = judge(variant, board, request, stop);
+        if stopped() {
+            report.tried -= 1;
+            report.interrupted = true;
+            break;
+        }
+        match judgement {
             Judgement::Proven => report.proven += 1,
             Judgement::Lopsided => report.lopsided += 1,
             Judgement::Balanced(score) => report.positions.push((board, score)),
@@ -247,7 +269,7 @@ mod tests {
     fn score_at(variant: &Variant, board: Board, depth: u32) -> Score {
         let mut only = request(vec![depth]);
         only.max_eval = i32::MAX;
-        match judge(variant, board, &only) {
+        match judge(variant, board, &only, None) {
             Judgement::Balanced(score) => score,
             _ => panic!("no bound to pass, and the positions kept are not proven"),
         }

@@ -3,6 +3,7 @@
 //! captures, whether a capture ends the move, narrower boards), and the statistics of
 //! engine games under a reading the prover does not solve.
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::matches::engine::{BotError, EngineSpec};
@@ -102,10 +103,13 @@ pub struct SampleSettings {
     pub max_plies: usize,
     /// Wall time after which no further game starts (the first always plays).
     pub budget: Option<Duration>,
+    /// Ctrl-C's flag: raised, no game starts and those under way are dropped.
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// Self-play statistics of `engine` under `variant`, each game from the start after
-/// [`RANDOM_OPENING_PLIES`] random plies, played on `pool` and tallied in game order.
+/// [`RANDOM_OPENING_PLIES`] random plies, played on `pool` and tallied in game order (the
+/// games before the first the interrupt flag dropped, if it was raised).
 pub fn sample_reading(
     variant: &Variant,
     engine: &EngineSpec,
@@ -126,15 +130,23 @@ pub fn sample_reading(
             let seed = game_seed(settings.seed, i);
             let start = opening(variant, &Openings::Random(RANDOM_OPENING_PLIES), i, seed);
             Some(
-                play_compared(variant, engine, start, seed, settings.max_plies)
-                    .map(|f| f.summary()),
+                play_compared(
+                    variant,
+                    engine,
+                    start,
+                    seed,
+                    settings.max_plies,
+                    settings.interrupt,
+                )
+                .map(|f| f.map(|f| f.summary())),
             )
         },
         |_, game| match game {
-            Some(Ok(summary)) => {
+            Some(Ok(Some(summary))) => {
                 tally.add(&summary);
                 true
             }
+            Some(Ok(None)) => false, // (interrupted: the games so far are kept)
             Some(Err(e)) => {
                 failure = Some(e);
                 false

@@ -6,6 +6,7 @@
 //! length), then df-pn to half of it (a proof where alpha-beta found none, and the
 //! certificate of either), then retrograde analysis (draws, and small games exactly).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::prove::alphabeta::{AbVerdict, Prover};
@@ -42,6 +43,8 @@ pub struct CellSettings {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
+    /// Ctrl-C's flag: raised, it stops the provers (the cell is left open).
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// A cell's value for South, who moves first.
@@ -87,6 +90,9 @@ pub struct Cell {
     pub time: Duration,
     /// The checked certificate, where the proof gave one.
     pub certificate: Option<CellCertificate>,
+    /// Whether the interrupt flag was raised while the cell was solved (an open cell
+    /// then says nothing of the budget).
+    pub interrupted: bool,
 }
 
 /// Why a table could not be solved: a table that cannot be had, or a prover's bug.
@@ -132,7 +138,9 @@ pub fn solve_cell(
         nodes: 0,
         time: Duration::ZERO,
         certificate: None,
+        interrupted: false,
     };
+    let interrupted = || settings.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
     let mut rules = base.clone();
     rules.columns = columns;
     rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
@@ -146,7 +154,8 @@ pub fn solve_cell(
     };
     let board = variant.start();
     let time = settings.time;
-    let mut prover = Prover::new(&variant, settings.threads, settings.hash_mb)?;
+    let mut prover =
+        Prover::new(&variant, settings.threads, settings.hash_mb)?.stopping_on(settings.interrupt);
     let ab = prover.solve(&board, &[], settings.ab_plies, Some(time / AB_SHARE));
     cell.nodes += ab.nodes;
     let limits = DfpnLimits {
@@ -156,7 +165,7 @@ pub fn solve_cell(
         table_entries: (settings.hash_mb << 20) / dfpn::BYTES_PER_ENTRY,
         strategy: true,
         threads: settings.threads,
-        interrupt: None,
+        interrupt: settings.interrupt,
         sought: Sought::Either,
     };
     let proof = dfpn::solve(&variant, &board, &[], limits, &|_| {});
@@ -183,12 +192,17 @@ pub fn solve_cell(
             };
             (wins, plies, strategy)
         }
+        (None, _) if interrupted() => {
+            cell.interrupted = true;
+            cell.time = started.elapsed();
+            return Ok(cell);
+        }
         (None, _) => {
             let limits = RetroLimits {
                 positions: (settings.hash_mb << 20) / retrograde::BYTES_PER_POSITION,
                 time: Some(time.saturating_sub(started.elapsed())),
                 strategy: true,
-                interrupt: None,
+                interrupt: settings.interrupt,
             };
             let retro = retrograde::solve(&variant, &board, limits);
             cell.nodes += retro.expanded as u64;
@@ -200,6 +214,7 @@ pub fn solve_cell(
                         cell.value = CellValue::Draw;
                         cell.certificate = certify_draw(&variant, &board, holds)?;
                     }
+                    cell.interrupted = interrupted();
                     cell.time = started.elapsed();
                     return Ok(cell);
                 }
@@ -226,6 +241,7 @@ pub fn solve_cell(
             gzip: certificate.to_gzip()?,
         });
     }
+    cell.interrupted = interrupted();
     cell.time = started.elapsed();
     Ok(cell)
 }

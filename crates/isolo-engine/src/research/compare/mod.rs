@@ -5,6 +5,7 @@
 pub mod summaries;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -156,25 +157,39 @@ pub fn opening(variant: &Variant, openings: &Openings, index: u64, seed: u64) ->
     }
 }
 
-/// Plays one game of `engine` against itself and gathers its facts by replaying it.
+/// Plays one game of `engine` against itself and gathers its facts by replaying it;
+/// `None` if `interrupt` was raised before the game ended.
 pub fn play_compared(
     variant: &Variant,
     engine: &EngineSpec,
     start: Board,
     seed: u64,
     max_plies: usize,
-) -> Result<GameFacts, BotError> {
+    interrupt: Option<&'static AtomicBool>,
+) -> Result<Option<GameFacts>, BotError> {
+    if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        return Ok(None); // (before the bots' tables are allocated)
+    }
     let mut south = engine.bot(seed)?;
     let mut north = engine.bot(seed ^ 0x5bd1_e995)?;
-    let game = play_game(
+    if let Some(flag) = interrupt {
+        south.stop_on(flag);
+        north.stop_on(flag);
+    }
+    let Some(game) = play_game(
         variant,
         start,
         [&mut south, &mut north],
         max_plies,
         &TimeControls::default(),
-        None,
-    )
-    .expect("a game without an interrupt flag ends");
+        interrupt,
+    ) else {
+        return Ok(None);
+    };
+    // (A search the flag cut short may have chosen the last move: the game is dropped.)
+    if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        return Ok(None);
+    }
     let mut facts = GameFacts {
         first: start.to_move(),
         winner: game.winner,
@@ -202,7 +217,7 @@ pub fn play_compared(
         facts.captured.push(played.captured);
         board = played.child;
     }
-    Ok(facts)
+    Ok(Some(facts))
 }
 
 /// From one listing: the distinct positions the moves reach, and whether some pit the
@@ -406,6 +421,11 @@ pub struct VariantTally {
 }
 
 impl VariantTally {
+    /// Games tallied.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
     /// Counts a game.
     pub fn add(&mut self, g: &GameSummary) {
         self.games += 1;

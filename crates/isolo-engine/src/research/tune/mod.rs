@@ -14,7 +14,7 @@
 //! Every random choice comes from the seed and every search is single-threaded with a
 //! node limit, so a run is reproducible bit for bit (sums are taken in a fixed order).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -79,36 +79,43 @@ pub struct SelfPlayReport {
     pub positions: usize,
     /// Quiet positions kept as samples (of decided games only, without draws).
     pub samples: usize,
+    /// Whether the stop flag ended the self-play before every game was played (the
+    /// games it cut short give nothing).
+    pub interrupted: bool,
 }
 
 /// Plays the self-play games with `weights` and returns the quiet samples in game order;
-/// `progress` is called with the number of games finished.
+/// `progress` is called with the number of games finished. Once `stop` is raised no game
+/// starts, and those under way are dropped.
 pub fn self_play(
     variant: &Variant,
     openings: &[Board],
     weights: &Weights,
     settings: &SelfPlay,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<(Vec<Sample>, SelfPlayReport), String> {
+    stop: Option<&AtomicBool>,
+) -> Result<(Vec<Sample>, SelfPlayReport), rayon::ThreadPoolBuildError> {
     assert!(!openings.is_empty(), "self-play needs an opening");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads.max(1))
-        .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", settings.threads))?;
+        .build()?;
     let finished = AtomicUsize::new(0);
-    let games: Vec<GamePlayed> = pool.install(|| {
+    let games: Vec<Option<GamePlayed>> = pool.install(|| {
         (0..settings.games)
             .into_par_iter()
             .map(|i| {
                 let start = openings[i % openings.len()];
-                let game = play_one(variant, start, weights, settings, i);
+                let game = play_one(variant, start, weights, settings, i, stop)?;
                 progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                game
+                Some(game)
             })
             .collect()
     });
+    let interrupted = games.iter().any(Option::is_none);
+    let games: Vec<GamePlayed> = games.into_iter().flatten().collect();
     let mut report = SelfPlayReport {
         games: games.len(),
+        interrupted,
         ..SelfPlayReport::default()
     };
     let mut samples = Vec::new();
@@ -136,7 +143,12 @@ fn play_one(
     weights: &Weights,
     settings: &SelfPlay,
     index: usize,
-) -> GamePlayed {
+    stop: Option<&AtomicBool>,
+) -> Option<GamePlayed> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if stopped() {
+        return None; // (before its table is allocated: the games not begun cost nothing)
+    }
     let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
     let (start, _) =
         crate::matches::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
@@ -148,6 +160,9 @@ fn play_one(
     })
     .expect("a small table allocates");
     while game.outcome().is_none() {
+        if stopped() {
+            return None;
+        }
         let request = SearchRequest {
             variant,
             board: *game.board(),
@@ -157,9 +172,12 @@ fn play_one(
                 ..Limits::default()
             },
             multipv: 1,
-            stop: None,
+            stop,
         };
         let result = searcher.search(&request, &mut |_| {});
+        if stopped() {
+            return None; // (the search was cut short: its move is not the engine's)
+        }
         let Some(best) = result.best() else { break };
         if game.play_move(&best.mv).is_err() {
             break;
@@ -183,12 +201,12 @@ fn play_one(
             result: result_for(winner, board.to_move()),
         })
         .collect();
-    GamePlayed {
+    Some(GamePlayed {
         samples,
         decided: winner.is_some(),
         plies: game.plies(),
         positions: played.len(),
-    }
+    })
 }
 
 fn result_for(winner: Option<Side>, side: Side) -> f32 {
@@ -283,6 +301,8 @@ pub struct FitReport {
     pub train_samples: usize,
     /// Validation samples.
     pub validation_samples: usize,
+    /// Gradient steps taken (fewer than asked when the stop flag ended the fit).
+    pub epochs: usize,
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -345,18 +365,24 @@ impl Fit {
 
     /// Weights fitted from `start` at scale `k` over `epochs` full-batch Adam steps,
     /// rounded to whole hundredths of a seed; `progress(epoch, training error)` now and
-    /// then.
+    /// then. Raising `stop` ends the fit with the weights of the last step taken.
     pub fn tune(
         &self,
         start: &Weights,
         k: f64,
         epochs: usize,
         progress: &mut dyn FnMut(usize, f64),
+        stop: Option<&AtomicBool>,
     ) -> (Weights, FitReport) {
         let mut w = as_floats(start);
         let mut adam = Adam::new(FEATURES, LEARNING_RATE);
         let n = self.train.len().max(1) as f64;
+        let mut taken = 0;
         for epoch in 1..=epochs {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                break;
+            }
+            taken = epoch;
             let gradient = self.gradient(&w, k);
             adam.step(w.iter_mut(), gradient.iter().map(|g| g / n));
             for x in &mut w {
@@ -377,6 +403,7 @@ impl Fit {
             validation_after: Fit::error(&self.validation, &after, k),
             train_samples: self.train.len(),
             validation_samples: self.validation.len(),
+            epochs: taken,
         };
         (tuned, report)
     }
@@ -484,7 +511,7 @@ mod tests {
     fn self_play_is_reproducible_and_labels_results_by_side() {
         let v = Variant::load("isolo-women-capture-ends").unwrap();
         let weights = Weights::for_variant(&v);
-        let run = || self_play(&v, &[v.start()], &weights, &tiny(12), &|_| {}).unwrap();
+        let run = || self_play(&v, &[v.start()], &weights, &tiny(12), &|_| {}, None).unwrap();
         let (a, report) = run();
         let (b, _) = run();
         assert_eq!(a.len(), b.len());
@@ -534,7 +561,7 @@ mod tests {
         };
         let k = fit.fit_scale(&start);
         assert!((k * 10.0 - 0.5).abs() < 0.1, "k = {k}");
-        let (tuned, report) = fit.tune(&Weights::zero(), k, 300, &mut |_, _| {});
+        let (tuned, report) = fit.tune(&Weights::zero(), k, 300, &mut |_, _| {}, None);
         assert!((tuned.seeds - 10).abs() <= 2, "{tuned:?}");
         assert!(report.validation_after < 0.25);
     }
@@ -551,7 +578,7 @@ mod tests {
             epochs: 8,
             seed: 2,
         };
-        let train = || fit.train_net(&linear, 0.01, &settings, &mut |_, _| {});
+        let train = || fit.train_net(&linear, 0.01, &settings, &mut |_, _| {}, None);
         let (net, report) = train();
         let net = net.expect("the net beats a constant");
         assert!(net.validate().is_ok());

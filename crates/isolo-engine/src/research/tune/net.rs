@@ -7,6 +7,8 @@
 //! epoch beats the linear model). Mini-batch Adam over the training samples in an order
 //! shuffled from the seed, single-threaded: a run is reproducible bit for bit.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -45,6 +47,8 @@ pub struct NetReport {
     pub validation_after: f64,
     /// The epoch whose net was kept (0: none beat the linear weights).
     pub best_epoch: usize,
+    /// Epochs trained (fewer than asked when the stop flag ended the training).
+    pub epochs: usize,
 }
 
 /// The net's numbers while training: `v` in logit units.
@@ -76,13 +80,15 @@ impl Params {
 impl Fit {
     /// A net over `linear` (fitted at scale `k`), trained as `settings` say;
     /// `progress(epoch, validation error)` after each epoch. `None` when no epoch's net
-    /// predicts the validation games better than the linear weights alone.
+    /// predicts the validation games better than the linear weights alone. Raising
+    /// `stop` ends the training after the epoch under way (its net is judged too).
     pub fn train_net<'a>(
         &'a self,
         linear: &Weights,
         k: f64,
         settings: &NetTraining,
         progress: &mut dyn FnMut(usize, f64),
+        stop: Option<&AtomicBool>,
     ) -> (Option<Net>, NetReport) {
         assert!((1..=MAX_HIDDEN).contains(&settings.hidden));
         let w = as_floats(linear);
@@ -110,7 +116,12 @@ impl Fit {
         let before = (error(&train, None, k), error(&validation, None, k));
         let (mut best, mut best_error, mut best_epoch) = (None, before.1, 0);
         let mut order: Vec<usize> = (0..train.len()).collect();
+        let mut trained = 0;
         for epoch in 1..=settings.epochs {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                break;
+            }
+            trained = epoch;
             order.shuffle(&mut rng);
             for batch in order.chunks(BATCH) {
                 let samples = batch.iter().map(|&i| &train[i]);
@@ -130,6 +141,7 @@ impl Fit {
             validation_before: before.1,
             validation_after: best_error,
             best_epoch,
+            epochs: trained,
         };
         (best, report)
     }

@@ -1,0 +1,204 @@
+//! Ctrl-C on every long command, as processes: the command prints what it has (text, or
+//! JSON with `"interrupted": true`), says how to go on, and exits 130, within a deadline.
+//! (`solve`, `play`, `match` and `tournament` have theirs beside their other tests.)
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::process::scratch;
+
+/// How long a command runs before Ctrl-C: ample for its handler to be installed on a
+/// busy machine, far less than any of these jobs needs to finish.
+const RUN_BEFORE: Duration = Duration::from_millis(1500);
+/// How long it may take to stop and report.
+const STOP_WITHIN: Duration = Duration::from_secs(30);
+
+/// Runs the binary, presses Ctrl-C after `RUN_BEFORE`, and returns what it printed; the
+/// exit status must be 130 and the notice on stderr must say `interrupted:`.
+fn interrupted(args: &[&str]) -> (String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let pid = child.id().to_string();
+    std::thread::sleep(RUN_BEFORE);
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let started = Instant::now();
+    let (done, stopped_in) = wait_or_kill(child, &pid);
+    let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert!(
+        stopped_in,
+        "{args:?} still ran {STOP_WITHIN:?} after Ctrl-C: {stderr}"
+    );
+    assert!(started.elapsed() < STOP_WITHIN);
+    assert_eq!(done.status.code(), Some(130), "{args:?}: {stdout}\n{stderr}");
+    assert!(stderr.contains("\ninterrupted: "), "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+/// The process's output once it ends, and whether it ended within `STOP_WITHIN`.
+fn wait_or_kill(child: std::process::Child, pid: &str) -> (Output, bool) {
+    let watchdog_pid = pid.to_string();
+    let (finished, watched) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let timed_out = watched.recv_timeout(STOP_WITHIN).is_err();
+        if timed_out {
+            let _ = Command::new("kill").args(["-KILL", &watchdog_pid]).status();
+        }
+        timed_out
+    });
+    let done = child.wait_with_output().unwrap();
+    let _ = finished.send(());
+    let timed_out = watchdog.join().unwrap();
+    (done, !timed_out)
+}
+
+fn json_of(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+#[test]
+fn perft_reports_the_root_moves_it_counted() {
+    let args = ["perft", "--variant", "igisoro", "--depth", "14", "--divide", "--json"];
+    let (stdout, _) = interrupted(&args);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    let counted = report["root_moves_counted"].as_u64().unwrap();
+    assert!(counted < report["root_moves"].as_u64().unwrap(), "{report}");
+    assert_eq!(report["divide"].as_array().unwrap().len() as u64, counted);
+    let sum: u64 = report["divide"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["nodes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(report["nodes"].as_u64(), Some(sum), "{report}");
+    let (text, _) = interrupted(&["perft", "--variant", "igisoro", "--depth", "14"]);
+    assert!(text.contains("root moves counted; nodes is their sum"), "{text}");
+}
+
+#[test]
+fn bench_reports_the_positions_it_searched() {
+    let (stdout, _) = interrupted(&["bench", "--depth", "16", "--json"]);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    assert!(report["positions"].as_u64().unwrap() < 24, "{report}");
+    let args = ["bench", "--playouts", "--games", "100000000", "--threads", "1"];
+    let (text, _) = interrupted(&args);
+    assert!(text.contains("interrupted: 1 of 5 variants begun"), "{text}");
+}
+
+#[test]
+fn openings_prints_the_positions_kept() {
+    let args = [
+        "openings", "--variant", "igisoro", "--plies", "6", "--count", "100000", "--depth",
+        "4,12",
+    ];
+    let (stdout, _) = interrupted(&args);
+    assert!(stdout.contains("\n# interrupted: "), "{stdout}");
+}
+
+#[test]
+fn tune_fits_the_games_played() {
+    let args = [
+        "tune",
+        "--variant",
+        "isolo-women",
+        "--games",
+        "1000000",
+        "--nodes",
+        "20000",
+        "--epochs",
+        "20",
+        "--json",
+    ];
+    let (stdout, stderr) = interrupted(&args);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    let games = report["games"].as_u64().unwrap();
+    assert!((1..1_000_000).contains(&games), "{report}");
+    assert!(stderr.contains("fitting the "), "{stderr}");
+    assert!(report["weights"].is_object(), "{report}");
+}
+
+#[test]
+fn solve_table_keeps_the_cells_solved() {
+    let dir = scratch("interrupted-solve-table");
+    let csv = dir.join("t.csv");
+    let args = [
+        "solve-table",
+        "--preset",
+        "igisoro",
+        "--widths",
+        "2..8",
+        "--seeds",
+        "1..4",
+        "--time-ms",
+        "600000",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+    ];
+    let (stdout, _) = interrupted(&args);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    let cells = report["cells"].as_array().unwrap().len();
+    assert!(cells < 28, "{report}");
+    let rows = std::fs::read_to_string(&csv).unwrap().lines().count();
+    assert_eq!(rows, cells + 1, "the CSV holds the cells solved");
+    let args = [
+        "solve-table", "--preset", "igisoro", "--widths", "8", "--seeds", "4", "--time-ms",
+        "600000",
+    ];
+    let (text, _) = interrupted(&args);
+    assert!(text.contains("| 8 | not reached (interrupted) |"), "{text}");
+}
+
+#[test]
+fn compare_reports_the_games_played() {
+    let args = [
+        "compare",
+        "--variant",
+        "isolo-women",
+        "--variant",
+        "igisoro",
+        "--engine",
+        "ab:depth=8",
+        "--games",
+        "1000000",
+        "--concurrency",
+        "2",
+        "--json",
+    ];
+    let (stdout, stderr) = interrupted(&args);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    assert!(stderr.contains("the same command plays it again"), "{stderr}");
+}
+
+#[test]
+fn results_shows_the_rows_done_and_keeps_the_page() {
+    let dir = scratch("interrupted-results");
+    let page = dir.join("RESULTS.md");
+    let args = [
+        "results",
+        "--preset",
+        "igisoro",
+        "--time-ms",
+        "600000",
+        "--out",
+        page.to_str().unwrap(),
+    ];
+    let (stdout, stderr) = interrupted(&args);
+    assert!(stdout.contains("## igisoro"), "{stdout}");
+    assert!(stderr.contains("was not written"), "{stderr}");
+    assert!(!page.exists(), "an interrupted page replaces nothing");
+}
