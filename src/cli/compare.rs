@@ -241,8 +241,15 @@ pub fn run(args: &CompareArgs) -> CliResult {
             |i| {
                 let seed = game_seed(args.seed, i);
                 let start = opening(variant, openings, i, seed);
-                play_compared(variant, &engine, start, seed, args.max_plies, Some(interrupt))
-                    .map(|f| f.map(|f| (seed, f.summary())))
+                play_compared(
+                    variant,
+                    &engine,
+                    start,
+                    seed,
+                    args.max_plies,
+                    Some(interrupt),
+                )
+                .map(|f| f.map(|f| (seed, f.summary())))
             },
             |game, result| {
                 // (Interrupted: the games before it are kept, in order.)

@@ -135,10 +135,16 @@ pub fn run(args: &TuneArgs) -> CliResult {
     let fit = Fit::new(&samples);
     let k = fit.fit_scale(&start);
     let bar = super::progress(args.epochs as u64, "epochs");
-    let (mut tuned, report) = fit.tune(&start, k, args.epochs, &mut |epoch, error| {
-        bar.set_position(epoch as u64);
-        bar.set_message(format!("training error {error:.5}"));
-    }, fit_stop);
+    let (mut tuned, report) = fit.tune(
+        &start,
+        k,
+        args.epochs,
+        &mut |epoch, error| {
+            bar.set_position(epoch as u64);
+            bar.set_message(format!("training error {error:.5}"));
+        },
+        fit_stop,
+    );
     bar.finish_and_clear();
     let net_report = (args.net > 0).then(|| {
         let settings = NetTraining {
@@ -147,10 +153,16 @@ pub fn run(args: &TuneArgs) -> CliResult {
             seed: args.seed,
         };
         let bar = super::progress(args.net_epochs as u64, "net epochs");
-        let (net, report) = fit.train_net(&tuned, k, &settings, &mut |epoch, error| {
-            bar.set_position(epoch as u64);
-            bar.set_message(format!("validation error {error:.5}"));
-        }, fit_stop);
+        let (net, report) = fit.train_net(
+            &tuned,
+            k,
+            &settings,
+            &mut |epoch, error| {
+                bar.set_position(epoch as u64);
+                bar.set_message(format!("validation error {error:.5}"));
+            },
+            fit_stop,
+        );
         bar.finish_and_clear();
         tuned.net = net;
         report
@@ -205,7 +217,9 @@ pub fn run(args: &TuneArgs) -> CliResult {
     }
     let interrupted = played.interrupted
         || report.epochs < args.epochs
-        || net_report.as_ref().is_some_and(|r| r.epochs < args.net_epochs);
+        || net_report
+            .as_ref()
+            .is_some_and(|r| r.epochs < args.net_epochs);
     if interrupted {
         comments.push(format!(
             "interrupted (Ctrl-C): {} of {} games, {} of {} epochs{}",

@@ -137,6 +137,30 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
+/// A request's number, taken as any JSON value so that a negative, fractional or
+/// textual one is refused in the field's words: it must be a whole number in
+/// `least..=most` (docs/server.md#ranges).
+fn ranged(
+    field: &str,
+    value: &Option<Value>,
+    least: u64,
+    most: u64,
+    unit: &str,
+) -> Result<Option<u64>, ApiError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    match value.as_u64() {
+        Some(n) if (least..=most).contains(&n) => Ok(Some(n)),
+        _ if most == u64::MAX => Err(ApiError::bad(format!(
+            "{field}: must be a whole number, at least {least}{unit}, found {value}"
+        ))),
+        _ => Err(ApiError::bad(format!(
+            "{field}: must be a whole number in {least}..={most}{unit}, found {value}"
+        ))),
+    }
+}
+
 /// A game as requests name it.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -289,7 +313,7 @@ async fn state_of(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
 struct MovesRequest {
     game: GameSpec,
     /// Only the moves from this pit (the mover's numbering).
-    pit: Option<u8>,
+    pit: Option<Value>,
     /// One move for each distinct result (where take/pass choices make many).
     #[serde(default)]
     distinct: bool,
@@ -301,16 +325,8 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let board = *game.board();
-    let pits = match request.pit {
-        Some(p) if (1..=variant.pits()).contains(&(p as usize)) => 1u32 << (p - 1),
-        Some(p) => {
-            return Err(ApiError::bad(format!(
-                "pit: {p} is not 1..{}",
-                variant.pits()
-            )))
-        }
-        None => u32::MAX,
-    } & variant.candidate_pits(&board);
+    let pit = ranged("pit", &request.pit, 1, variant.pits() as u64, "")?;
+    let pits = pit.map_or(u32::MAX, |p| 1u32 << (p - 1)) & variant.candidate_pits(&board);
     let entry = |mv: String, child: &Board, laps: u32, captured: u32| {
         json!({
             "move": mv,
@@ -442,16 +458,19 @@ struct AnalyseRequest {
     game: GameSpec,
     /// `ab` (default) or `mcts`.
     engine: Option<String>,
-    time_ms: Option<u64>,
-    depth: Option<u32>,
+    time_ms: Option<Value>,
+    depth: Option<Value>,
     /// Node (alpha-beta) or iteration (MCTS) limit: with one thread, the same answer as
     /// `analyze --nodes`.
-    nodes: Option<u64>,
+    nodes: Option<Value>,
     /// A clock for the mover, `LEFT+INC` in seconds, as `analyze --tc`.
     tc: Option<String>,
-    multipv: Option<usize>,
-    seed: Option<u64>,
+    multipv: Option<Value>,
+    seed: Option<Value>,
 }
+
+/// The most principal variations an analysis may ask for.
+const MAX_MULTIPV: u64 = 64;
 
 impl AnalyseRequest {
     /// The engine, its limits capped by the server's.
@@ -463,12 +482,14 @@ impl AnalyseRequest {
             )));
         }
         let cap = state.max_time.as_millis() as u64;
-        let time = self.time_ms.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
-        if time == 0 || time > cap {
-            return Err(ApiError::bad(format!(
-                "time_ms: must be 1..={cap} (the server's --max-time-ms), found {time}"
-            )));
-        }
+        let time = ranged(
+            "time_ms",
+            &self.time_ms,
+            1,
+            cap,
+            " ms (the server's --max-time-ms)",
+        )?
+        .unwrap_or(DEFAULT_SEARCH_MS.min(cap));
         let mut pairs = vec![
             ("time-ms", time.to_string()),
             ("threads", state.threads.to_string()),
@@ -476,10 +497,11 @@ impl AnalyseRequest {
         if engine == "ab" {
             pairs.push(("hash", HASH_MB.to_string()));
         }
-        if let Some(depth) = self.depth {
+        let most_depth = isolo_engine::search::alphabeta::MAX_DEPTH as u64;
+        if let Some(depth) = ranged("depth", &self.depth, 1, most_depth, " plies")? {
             pairs.push(("depth", depth.to_string()));
         }
-        if let Some(nodes) = self.nodes {
+        if let Some(nodes) = ranged("nodes", &self.nodes, 1, u64::MAX, "")? {
             pairs.push((
                 if engine == "ab" { "nodes" } else { "iters" },
                 nodes.to_string(),
@@ -488,7 +510,8 @@ impl AnalyseRequest {
         if let Some(tc) = &self.tc {
             pairs.push(("tc", tc.clone()));
         }
-        if let (Some(seed), "mcts") = (self.seed, engine) {
+        let seed = ranged("seed", &self.seed, 0, u64::MAX, "")?;
+        if let (Some(seed), "mcts") = (seed, engine) {
             pairs.push(("seed", seed.to_string()));
         }
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -516,12 +539,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let spec = request.spec(&state)?;
-    let multipv = request.multipv.unwrap_or(1);
-    if !(1..=64).contains(&multipv) {
-        return Err(ApiError::bad(format!(
-            "multipv: must be 1..=64, found {multipv}"
-        )));
-    }
+    let multipv = ranged("multipv", &request.multipv, 1, MAX_MULTIPV, "")?.unwrap_or(1) as usize;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let permit = state.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(

@@ -39,7 +39,11 @@ fn interrupted(args: &[&str]) -> (String, String) {
         "{args:?} still ran {STOP_WITHIN:?} after Ctrl-C: {stderr}"
     );
     assert!(started.elapsed() < STOP_WITHIN);
-    assert_eq!(done.status.code(), Some(130), "{args:?}: {stdout}\n{stderr}");
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{args:?}: {stdout}\n{stderr}"
+    );
     assert!(stderr.contains("\ninterrupted: "), "{args:?}: {stderr}");
     (stdout, stderr)
 }
@@ -67,7 +71,15 @@ fn json_of(stdout: &str) -> serde_json::Value {
 
 #[test]
 fn perft_reports_the_root_moves_it_counted() {
-    let args = ["perft", "--variant", "igisoro", "--depth", "14", "--divide", "--json"];
+    let args = [
+        "perft",
+        "--variant",
+        "igisoro",
+        "--depth",
+        "14",
+        "--divide",
+        "--json",
+    ];
     let (stdout, _) = interrupted(&args);
     let report = json_of(&stdout);
     assert_eq!(report["interrupted"], true, "{report}");
@@ -82,7 +94,10 @@ fn perft_reports_the_root_moves_it_counted() {
         .sum();
     assert_eq!(report["nodes"].as_u64(), Some(sum), "{report}");
     let (text, _) = interrupted(&["perft", "--variant", "igisoro", "--depth", "14"]);
-    assert!(text.contains("root moves counted; nodes is their sum"), "{text}");
+    assert!(
+        text.contains("root moves counted; nodes is their sum"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -91,15 +106,32 @@ fn bench_reports_the_positions_it_searched() {
     let report = json_of(&stdout);
     assert_eq!(report["interrupted"], true, "{report}");
     assert!(report["positions"].as_u64().unwrap() < 24, "{report}");
-    let args = ["bench", "--playouts", "--games", "100000000", "--threads", "1"];
+    let args = [
+        "bench",
+        "--playouts",
+        "--games",
+        "100000000",
+        "--threads",
+        "1",
+    ];
     let (text, _) = interrupted(&args);
-    assert!(text.contains("interrupted: 1 of 5 variants begun"), "{text}");
+    assert!(
+        text.contains("interrupted: 1 of 5 variants begun"),
+        "{text}"
+    );
 }
 
 #[test]
 fn openings_prints_the_positions_kept() {
     let args = [
-        "openings", "--variant", "igisoro", "--plies", "6", "--count", "100000", "--depth",
+        "openings",
+        "--variant",
+        "igisoro",
+        "--plies",
+        "6",
+        "--count",
+        "100000",
+        "--depth",
         "4,12",
     ];
     let (stdout, _) = interrupted(&args);
@@ -155,7 +187,14 @@ fn solve_table_keeps_the_cells_solved() {
     let rows = std::fs::read_to_string(&csv).unwrap().lines().count();
     assert_eq!(rows, cells + 1, "the CSV holds the cells solved");
     let args = [
-        "solve-table", "--preset", "igisoro", "--widths", "8", "--seeds", "4", "--time-ms",
+        "solve-table",
+        "--preset",
+        "igisoro",
+        "--widths",
+        "8",
+        "--seeds",
+        "4",
+        "--time-ms",
         "600000",
     ];
     let (text, _) = interrupted(&args);
@@ -181,7 +220,10 @@ fn compare_reports_the_games_played() {
     let (stdout, stderr) = interrupted(&args);
     let report = json_of(&stdout);
     assert_eq!(report["interrupted"], true, "{report}");
-    assert!(stderr.contains("the same command plays it again"), "{stderr}");
+    assert!(
+        stderr.contains("the same command plays it again"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -347,15 +347,58 @@ fn bad_requests_are_refused_with_the_command_line_messages() {
         "api/moves",
         &json!({"game": women, "pit": 40}),
         400,
-        "pit: 40 is not 1..16",
+        "pit: must be a whole number in 1..=16, found 40",
     );
     refused(
         &server,
         "api/analyse",
         &json!({"game": women, "time_ms": 5000}),
         400,
-        "time_ms: must be 1..=2000",
+        "time_ms: must be a whole number in 1..=2000 ms",
     );
+    // Every number of docs/server.md#ranges, just outside its range or not a whole one.
+    for (field, value, said) in [
+        (
+            "depth",
+            json!(0),
+            "depth: must be a whole number in 1..=100 plies, found 0",
+        ),
+        ("depth", json!(101), "1..=100 plies, found 101"),
+        (
+            "depth",
+            json!("x"),
+            "depth: must be a whole number in 1..=100 plies, found \"x\"",
+        ),
+        (
+            "nodes",
+            json!(0),
+            "nodes: must be a whole number, at least 1, found 0",
+        ),
+        (
+            "nodes",
+            json!(1.5),
+            "nodes: must be a whole number, at least 1, found 1.5",
+        ),
+        (
+            "seed",
+            json!(-1),
+            "seed: must be a whole number, at least 0, found -1",
+        ),
+        (
+            "multipv",
+            json!(65),
+            "multipv: must be a whole number in 1..=64, found 65",
+        ),
+        (
+            "time_ms",
+            json!(-5),
+            "time_ms: must be a whole number in 1..=2000 ms",
+        ),
+    ] {
+        let mut request = json!({"game": women});
+        request[field] = value;
+        refused(&server, "api/analyse", &request, 400, said);
+    }
     refused(
         &server,
         "api/analyse",

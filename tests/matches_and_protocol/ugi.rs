@@ -75,6 +75,12 @@ impl Engine {
         }
     }
 
+    /// The lines answering `command`, up to and including the first starting `prefix`.
+    fn ask_all(&mut self, command: &str, prefix: &str) -> Vec<String> {
+        self.send(command);
+        self.until(|l| l.starts_with(prefix))
+    }
+
     fn ask(&mut self, command: &str, prefix: &str) -> String {
         self.send(command);
         self.until(|l| l.starts_with(prefix)).pop().unwrap()
@@ -156,14 +162,14 @@ fn bad_commands_are_answered_and_ignored() {
     let mut e = Engine::start();
     for (command, expected) in [
         ("bogus", "unknown command 'bogus'"),
-        ("go nodes x", "'x' is not a number"),
+        ("go nodes x", "go: nodes: must be at least 1, found 'x'"),
         ("go sideways 3", "unknown parameter 'sideways'"),
         ("position fen 1,2 S", "position:"),
         ("position startpos moves 1 99", "move 2 of 2"),
-        ("setoption name Hash value 0", "Hash: expected 1..="),
+        ("setoption name Hash value 0", "Hash: must be 1..="),
         (
             "setoption name Contempt value 101",
-            "Contempt: expected 0..=100",
+            "Contempt: must be 0..=100",
         ),
         (
             "setoption name Variant value chess",
@@ -191,6 +197,147 @@ fn bad_commands_are_answered_and_ignored() {
     let answer = e.until(|l| l.starts_with("info string error: "));
     assert!(answer.concat().contains("is over"), "{answer:?}");
     assert_eq!(e.ask("isready", "readyok"), "readyok");
+}
+
+/// Sends `command` (then `stop`, for a `go`) and says whether it was taken: no
+/// `info string error:` before the next `readyok`. A refusal must name `range`.
+fn taken(e: &mut Engine, command: &str, range: &str) -> bool {
+    e.send(command);
+    if command.starts_with("go ") {
+        e.send("stop");
+    }
+    let lines = e.ask_all("isready", "readyok");
+    let refusal = lines.iter().find(|l| l.starts_with("info string error: "));
+    if let Some(line) = refusal {
+        assert!(line.contains(range), "{command}: {line}");
+        // (A refused go searched nothing: no bestmove comes.)
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+    } else if command.starts_with("go ") && !lines.iter().any(|l| l.starts_with("bestmove ")) {
+        e.until(|l| l.starts_with("bestmove "));
+    }
+    refusal.is_none()
+}
+
+/// docs/UGI.md#ranges, probed at its ends: the least and the most are taken, one past
+/// either is refused naming the range.
+#[test]
+fn every_documented_range_is_enforced() {
+    let doc = include_str!("../../docs/UGI.md");
+    let mut e = Engine::start();
+    e.send("ugi");
+    let hash_most: u64 = e
+        .until(|l| l == "ugiok")
+        .iter()
+        .find_map(|l| l.strip_prefix("option name Hash type spin default 64 min 1 max "))
+        .and_then(|n| n.parse().ok())
+        .expect("Hash announces its most");
+    e.send("position startpos");
+    // (the table's row, the command up to its value, least, most, the range said)
+    let probes: [(&str, &str, u64, Option<u64>, &str); 12] = [
+        (
+            "`go depth` | 1..=100 plies",
+            "go depth",
+            1,
+            Some(100),
+            "1..=100 plies",
+        ),
+        ("`go nodes` | at least 1", "go nodes", 1, None, "at least 1"),
+        (
+            "`go movetime` | 1..=86400000 ms",
+            "go movetime",
+            1,
+            Some(86_400_000),
+            "1..=86400000 ms",
+        ),
+        (
+            "`p2inc` | 0..=86400000 ms",
+            "go p1time",
+            0,
+            Some(86_400_000),
+            "0..=86400000 ms",
+        ),
+        (
+            "`p2inc` | 0..=86400000 ms",
+            "go p2time",
+            0,
+            Some(86_400_000),
+            "0..=86400000 ms",
+        ),
+        (
+            "`p2inc` | 0..=86400000 ms",
+            "go p1time 10 p1inc",
+            0,
+            Some(86_400_000),
+            "0..=86400000 ms",
+        ),
+        (
+            "`p2inc` | 0..=86400000 ms",
+            "go p1time 10 p2inc",
+            0,
+            Some(86_400_000),
+            "0..=86400000 ms",
+        ),
+        ("`perft` | 0..=8 plies", "perft", 0, Some(8), "0..=8 plies"),
+        (
+            "`setoption name Threads` | 1..=256",
+            "setoption name Threads value",
+            1,
+            Some(256),
+            "1..=256",
+        ),
+        (
+            "`setoption name MultiPV` | 1..=256",
+            "setoption name MultiPV value",
+            1,
+            Some(256),
+            "1..=256",
+        ),
+        (
+            "`setoption name Contempt` | 0..=100 seeds",
+            "setoption name Contempt value",
+            0,
+            Some(100),
+            "0..=100",
+        ),
+        (
+            "`setoption name Hash` | 1..=the most",
+            "setoption name Hash value",
+            1,
+            Some(hash_most),
+            "1..=",
+        ),
+    ];
+    for (row, command, least, most, range) in probes {
+        assert!(doc.contains(row), "docs/UGI.md#ranges lacks {row}");
+        assert!(
+            taken(&mut e, &format!("{command} {least}"), range),
+            "{command} {least}"
+        );
+        if least > 0 {
+            assert!(!taken(&mut e, &format!("{command} {}", least - 1), range));
+        }
+        assert!(
+            !taken(&mut e, &format!("{command} -1"), range),
+            "{command} -1"
+        );
+        if let Some(most) = most {
+            // (A search to the most is stopped at once; the largest table is not made.)
+            assert!(
+                taken(&mut e, &format!("{command} {most}"), range),
+                "{command} {most}"
+            );
+            assert!(!taken(&mut e, &format!("{command} {}", most + 1), range));
+        }
+    }
+    assert!(doc.contains("`setoption name Seed` | any 64-bit number"));
+    assert!(taken(
+        &mut e,
+        &format!("setoption name Seed value {}", u64::MAX),
+        ""
+    ));
 }
 
 #[test]

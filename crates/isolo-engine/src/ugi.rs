@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use crate::eval::Weights;
 use crate::matches::engine::{
-    EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_THREADS,
+    EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS,
+    MAX_THREADS,
 };
 use crate::search::clock::Clock;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
@@ -26,6 +27,9 @@ pub const ENGINE_NAME: &str = concat!("isolo-ai ", env!("CARGO_PKG_VERSION"));
 pub const DEFAULT_VARIANT: &str = "isolo-boys";
 /// "Until stopped": a year.
 const INFINITE: Duration = Duration::from_secs(365 * 24 * 3600);
+/// The most time a `go` clock (`p1time`, `p1inc`...) may give: a day, as for an engine
+/// spec's `tc`.
+const MAX_CLOCK_MS: u64 = 86_400_000;
 
 /// Where answers go: shared by the command loop and the search thread, one whole line
 /// at a time.
@@ -281,9 +285,7 @@ impl Session {
         let number = |what: &str, least: usize, most: usize| -> Result<usize, String> {
             match value.parse::<usize>() {
                 Ok(n) if (least..=most).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "{what}: expected {least}..={most}, found '{value}'"
-                )),
+                _ => Err(format!("{what}: must be {least}..={most}, found '{value}'")),
             }
         };
         match name.to_ascii_lowercase().as_str() {
@@ -375,12 +377,13 @@ impl Session {
         let depth: u32 = match words {
             [n] => n
                 .parse()
-                .map_err(|_| format!("perft: '{n}' is not a depth"))?,
+                .ok()
+                .filter(|d| *d <= MAX_PERFT_DEPTH)
+                .ok_or_else(|| {
+                    format!("perft: must be 0..={MAX_PERFT_DEPTH} plies, found '{n}'")
+                })?,
             _ => return Err("perft: expected a depth".into()),
         };
-        if depth > MAX_PERFT_DEPTH {
-            return Err(format!("perft: at most {MAX_PERFT_DEPTH} here"));
-        }
         let nodes = isolo_rules::perft::perft(&self.settings.variant, &self.board, depth);
         say(
             &self.out,
@@ -408,13 +411,24 @@ impl Session {
         let mut increment = [0u64, 0u64];
         let mut infinite = false;
         let mut i = 0;
-        let number = |i: usize| -> Result<u64, String> {
+        // Each value in its documented range (docs/UGI.md#ranges), or the command is refused.
+        let number = |i: usize, least: u64, most: u64, unit: &str| -> Result<u64, String> {
             let word = words
                 .get(i + 1)
                 .ok_or(format!("go: {} needs a value", words[i]))?;
-            word.parse()
-                .map_err(|_| format!("go: {}: '{word}' is not a number", words[i]))
+            match word.parse::<u64>() {
+                Ok(n) if (least..=most).contains(&n) => Ok(n),
+                _ if most == u64::MAX => Err(format!(
+                    "go: {}: must be at least {least}{unit}, found '{word}'",
+                    words[i]
+                )),
+                _ => Err(format!(
+                    "go: {}: must be {least}..={most}{unit}, found '{word}'",
+                    words[i]
+                )),
+            }
         };
+        let clock_ms = |i: usize| number(i, 0, MAX_CLOCK_MS, " ms");
         while i < words.len() {
             match words[i] {
                 "infinite" => {
@@ -422,15 +436,18 @@ impl Session {
                     i += 1;
                     continue;
                 }
-                "p1time" => clock[0] = Some(number(i)?),
-                "p2time" => clock[1] = Some(number(i)?),
-                "p1inc" => increment[0] = number(i)?,
-                "p2inc" => increment[1] = number(i)?,
-                "movetime" => limits.time = Some(Duration::from_millis(number(i)?.max(1))),
-                "nodes" => limits.nodes = Some(number(i)?.max(1)),
+                "p1time" => clock[0] = Some(clock_ms(i)?),
+                "p2time" => clock[1] = Some(clock_ms(i)?),
+                "p1inc" => increment[0] = clock_ms(i)?,
+                "p2inc" => increment[1] = clock_ms(i)?,
+                "movetime" => {
+                    let ms = number(i, 1, MAX_MOVE_TIME_MS, " ms")?;
+                    limits.time = Some(Duration::from_millis(ms));
+                }
+                "nodes" => limits.nodes = Some(number(i, 1, u64::MAX, "")?),
                 "depth" => {
-                    let depth = number(i)?.clamp(1, crate::search::alphabeta::MAX_DEPTH as u64);
-                    limits.depth = Some(depth as u32);
+                    let most = crate::search::alphabeta::MAX_DEPTH as u64;
+                    limits.depth = Some(number(i, 1, most, " plies")? as u32);
                 }
                 other => return Err(format!("go: unknown parameter '{other}'")),
             }

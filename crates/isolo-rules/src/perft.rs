@@ -38,7 +38,14 @@ pub fn perft_until(variant: &Variant, board: &Board, depth: u32, stop: &AtomicBo
         "perft depth {depth} is more than {MAX_PERFT_DEPTH}"
     );
     let mut buffers = Vec::new();
-    let count = perft_with(variant, board, depth, &mut MoveGen::new(), &mut buffers, stop);
+    let count = perft_with(
+        variant,
+        board,
+        depth,
+        &mut MoveGen::new(),
+        &mut buffers,
+        stop,
+    );
     // A subtree cut short counts nothing, so a count the flag saw rising is not kept.
     (!stop.load(Ordering::Relaxed)).then_some(count)
 }

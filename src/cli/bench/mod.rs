@@ -221,9 +221,21 @@ pub fn run(args: &BenchArgs) -> CliResult {
     bar.finish_and_clear();
     let interrupted = crate::cli::interrupt::requested();
     let shown = if args.json {
-        emit_json(&bench_json(args.depth, threads, single, parallel, interrupted))
+        emit_json(&bench_json(
+            args.depth,
+            threads,
+            single,
+            parallel,
+            interrupted,
+        ))
     } else {
-        emit(&bench_text(args.depth, threads, single, parallel, interrupted))
+        emit(&bench_text(
+            args.depth,
+            threads,
+            single,
+            parallel,
+            interrupted,
+        ))
     };
     if interrupted {
         crate::cli::interrupt::exit("the same command runs the bench again");

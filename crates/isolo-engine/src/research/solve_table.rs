@@ -140,7 +140,11 @@ pub fn solve_cell(
         certificate: None,
         interrupted: false,
     };
-    let interrupted = || settings.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
+    let interrupted = || {
+        settings
+            .interrupt
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    };
     let mut rules = base.clone();
     rules.columns = columns;
     rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
