@@ -3,7 +3,7 @@
 //! (`solve`, `play`, `match` and `tournament` have theirs beside their other tests.)
 
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::process::scratch;
 
@@ -30,7 +30,6 @@ fn interrupted(args: &[&str]) -> (String, String) {
         .status()
         .unwrap()
         .success());
-    let started = Instant::now();
     let (done, stopped_in) = wait_or_kill(child, &pid);
     let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
@@ -38,7 +37,6 @@ fn interrupted(args: &[&str]) -> (String, String) {
         stopped_in,
         "{args:?} still ran {STOP_WITHIN:?} after Ctrl-C: {stderr}"
     );
-    assert!(started.elapsed() < STOP_WITHIN);
     assert_eq!(
         done.status.code(),
         Some(130),
