@@ -181,6 +181,11 @@ pub const TUNE_GAMES: Bounded<usize> = Bounded::new(1, 1_000_000, "games");
 pub const EPOCHS: Bounded<usize> = Bounded::new(1, 1_000_000, "epochs");
 /// `tune --net`: hidden units of the network (0: the linear evaluation alone).
 pub const HIDDEN_UNITS: Bounded<usize> = Bounded::new(0, MAX_HIDDEN, "hidden units");
+/// `serve --max-connections`: connections open at once.
+pub const CONNECTIONS: Bounded<usize> = Bounded::new(1, 4096, "connections");
+/// `serve --request-timeout-ms`: how long a request's header, or its body, or a write
+/// to the client, may take.
+pub const REQUEST_TIMEOUT_MS: Bounded<u64> = Bounded::new(100, 600_000, "ms");
 /// A TCP port (0: any free one).
 pub const PORT: Bounded<u16> = Bounded::new(0, u16::MAX, "");
 

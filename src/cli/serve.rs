@@ -9,6 +9,7 @@ use clap::Args;
 use tokio::sync::Semaphore;
 
 use super::{CliError, CliResult};
+use crate::server::listen::{self, ConnectionLimits};
 use crate::server::{api, AppState, Choice};
 use isolo_engine::matches::records;
 use isolo_rules::{Variant, PRESETS, READINGS};
@@ -36,6 +37,14 @@ pub struct ServeArgs {
     /// Searches that may run at once; more are refused with 503 until one ends
     #[arg(long = "max-searches", default_value_t = 2, value_parser = super::ranges::SEARCHES)]
     pub max_searches: usize,
+    /// Connections open at once; more are answered 503 and closed
+    #[arg(long = "max-connections", default_value_t = 64, value_parser = super::ranges::CONNECTIONS)]
+    pub max_connections: usize,
+    /// A request's header must arrive within this (a keep-alive connection idle this
+    /// long is closed), then its body within as long again; a write the client does not
+    /// read for this long closes the connection
+    #[arg(long = "request-timeout-ms", default_value_t = 10_000, value_parser = super::ranges::REQUEST_TIMEOUT_MS)]
+    pub request_timeout_ms: u64,
     /// Threads of each search
     #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
@@ -81,6 +90,7 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
         searches: Arc::new(Semaphore::new(args.max_searches)),
         max_searches: args.max_searches,
         max_time: Duration::from_millis(args.max_time_ms),
+        request_timeout: Duration::from_millis(args.request_timeout_ms),
         threads: super::ranges::search_threads("--threads", args.threads),
     })
 }
@@ -90,6 +100,8 @@ pub fn run(args: &ServeArgs) -> CliResult {
     let address = format!("{}:{}", args.host, args.port);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // The searches are the only blocking work, and they are capped already.
+        .max_blocking_threads(args.max_searches)
         .build()
         .map_err(|e| CliError(format!("cannot start the server: {e}")))?;
     runtime.block_on(async move {
@@ -111,12 +123,16 @@ pub fn run(args: &ServeArgs) -> CliResult {
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, api::router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| CliError(format!("server stopped: {e}")))
+        let limits = ConnectionLimits {
+            request_timeout: Duration::from_millis(args.request_timeout_ms),
+            write_timeout: Duration::from_millis(args.request_timeout_ms),
+            max_connections: args.max_connections,
+        };
+        let ctrl_c = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        listen::serve(listener, api::router(state), limits, ctrl_c).await;
+        Ok(())
     })
 }
 

@@ -51,27 +51,80 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/records/{game}", get(record))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            whole_body,
+        ))
         .layer(axum::middleware::from_fn(errors_as_json))
         .with_state(state)
 }
 
-/// Every error answer as `{"error": ...}`, including those axum makes itself (a body
-/// over the limit, a method a route does not take), which are plain text or empty; a
-/// body announced over the limit is refused unread.
-async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let (method, path) = (request.method().clone(), request.uri().path().to_string());
-    // A body announced over the limit is refused before any of it is read.
+/// Reads the whole body before the route sees it: refused unread when announced over
+/// the limit, refused when it grows over it, and 408 (the connection closed) when it is
+/// not complete within the request timeout, so that a client trickling a body cannot
+/// hold a connection.
+async fn whole_body(
+    State(state): State<Arc<AppState>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let announced = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if announced.is_some_and(|bytes| bytes > MAX_BODY_BYTES as u64) {
-        return ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("request body: more than {MAX_BODY_BYTES} bytes"),
-        )
-        .into_response();
+        return too_large().into_response();
     }
+    let (parts, body) = request.into_parts();
+    let deadline = state.request_timeout;
+    let bytes = match tokio::time::timeout(deadline, read_limited(body)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(refusal)) => return refusal.into_response(),
+        Err(_) => {
+            let mut answer = ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "request body: not complete within {} ms (the server's --request-timeout-ms)",
+                    deadline.as_millis()
+                ),
+            )
+            .into_response();
+            answer.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            return answer;
+        }
+    };
+    next.run(axum::extract::Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("request body: more than {MAX_BODY_BYTES} bytes"),
+    )
+}
+
+/// The body's bytes, at most [`MAX_BODY_BYTES`] of them.
+async fn read_limited(body: Body) -> Result<Bytes, ApiError> {
+    let mut chunks = body.into_data_stream();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| ApiError::bad(format!("request body: {e}")))?;
+        if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(bytes))
+}
+
+/// Every error answer as `{"error": ...}`, including those axum makes itself (a method
+/// a route does not take), which are plain text or empty.
+async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
     let status = response.status();
     let is_json = response
@@ -82,9 +135,7 @@ async fn errors_as_json(request: axum::extract::Request, next: axum::middleware:
         return response;
     }
     let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            format!("request body: more than {MAX_BODY_BYTES} bytes")
-        }
+        StatusCode::PAYLOAD_TOO_LARGE => too_large().message,
         StatusCode::METHOD_NOT_ALLOWED => format!("{path} does not take {method}"),
         other => format!(
             "{path}: {}",

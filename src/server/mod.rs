@@ -3,11 +3,13 @@
 //! ([`assets`]): no network, no build step.
 //!
 //! Safe by default: it binds 127.0.0.1, reads no file but those named on its command
-//! line, caps each request body, each search's time and the searches running at once,
+//! line, caps each request body, each search's time, the searches running at once and
+//! the connections open at once, closes connections that are slow to send or to read,
 //! and answers a bad request with an error, never by stopping.
 
 pub mod api;
 pub mod assets;
+pub mod listen;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,5 +37,7 @@ pub struct AppState {
     pub searches: Arc<Semaphore>,
     pub max_searches: usize,
     pub max_time: Duration,
+    /// A request's header, and then its body, must arrive within this.
+    pub request_timeout: Duration,
     pub threads: usize,
 }

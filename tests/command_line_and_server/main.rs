@@ -10,3 +10,4 @@ mod docs;
 mod hostile;
 mod interrupts;
 mod serve;
+mod slow_clients;

@@ -51,6 +51,16 @@ impl Server {
         self.child.wait().unwrap()
     }
 
+    /// The threads the server runs now (from /proc; 0 where there is none).
+    pub fn threads(&self) -> usize {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()));
+        status
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("Threads:")?.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
