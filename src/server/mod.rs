@@ -9,6 +9,8 @@
 
 pub mod api;
 pub mod assets;
+#[cfg(test)]
+mod fuzz;
 pub mod listen;
 
 use std::sync::Arc;
