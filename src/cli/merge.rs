@@ -476,8 +476,13 @@ pub fn run(args: &MergeArgs) -> CliResult {
 }
 
 /// The note of a merge that Ctrl-C stopped.
-fn interrupted_line(merged: u64, games: u64, out: &str) -> String {
-    format!("stopped after {merged} of {games} games, which the figures above cover; {out} was not written")
+fn interrupted_line(merged: u64, games: u64, unwritten: &str) -> String {
+    let verb = if unwritten.contains(", ") {
+        "were"
+    } else {
+        "was"
+    };
+    format!("stopped after {merged} of {games} games, which the figures above cover; {unwritten} {verb} not written")
 }
 
 /// After a Ctrl-C: how to go on, and the interrupted status.
@@ -623,7 +628,7 @@ mod merge_compare {
                 "--sprt and --anchor are for a match's or a tournament's shards; these are a comparison's".into(),
             ));
         }
-        let outputs = Outputs {
+        let mut outputs = Outputs {
             json: args.json,
             csv: args.csv.as_deref(),
             plot: args.plot.as_deref(),
@@ -643,7 +648,12 @@ mod merge_compare {
         let interrupted = merged < games;
         let lines = if interrupted {
             drop(out); // (its partial file is removed)
-            vec![interrupted_line(merged, games, &args.out)]
+                       // Nor are the CSV and plot: a part would replace a whole comparison's.
+            let unwritten = [Some(args.out.as_str()), outputs.csv, outputs.plot];
+            let unwritten: Vec<&str> = unwritten.into_iter().flatten().collect();
+            outputs.csv = None;
+            outputs.plot = None;
+            vec![interrupted_line(merged, games, &unwritten.join(", "))]
         } else {
             out.finish()?;
             vec![format!(

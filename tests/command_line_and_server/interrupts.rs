@@ -1,6 +1,7 @@
 //! Ctrl-C on every long command, as processes: the command prints what it has (text, or
 //! JSON with `"interrupted": true`), says how to go on, and exits 130, within a deadline.
 //! (`solve`, `play`, `match` and `tournament` have theirs beside their other tests.)
+//! `compare` still writes its CSV of the games played; `merge` writes none of its files.
 
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -214,14 +215,19 @@ fn compare_reports_the_games_played() {
         "--concurrency",
         "2",
         "--json",
+        "--csv",
     ];
-    let (stdout, stderr) = interrupted(&args);
+    let dir = scratch("interrupted-compare");
+    let csv = dir.join("rates.csv");
+    let (stdout, stderr) = interrupted(&[&args[..], &[csv.to_str().unwrap()]].concat());
     let report = json_of(&stdout);
     assert_eq!(report["interrupted"], true, "{report}");
     assert!(
         stderr.contains("the same command plays it again"),
         "{stderr}"
     );
+    let rows = std::fs::read_to_string(&csv).expect("the CSV of the games played");
+    assert!(rows.lines().count() >= 2, "{rows}");
 }
 
 #[test]
@@ -241,4 +247,103 @@ fn results_shows_the_rows_done_and_keeps_the_page() {
     assert!(stdout.contains("## igisoro"), "{stdout}");
     assert!(stderr.contains("was not written"), "{stderr}");
     assert!(!page.exists(), "an interrupted page replaces nothing");
+}
+
+/// Whether the process `pid` has installed a handler for SIGINT (its caught signals in
+/// /proc; SIGINT is signal 2, bit 1), or has already ended.
+fn handles_sigint_or_ended(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 0b10 != 0)
+}
+
+#[test]
+fn merge_sums_the_games_read_and_writes_none_of_its_files() {
+    // A merge of many short games lasts a fraction of a second: Ctrl-C is pressed as
+    // soon as its handler is installed, the process held still (SIGSTOP) meanwhile so
+    // that it cannot finish between the two.
+    let dir = scratch("interrupted-merge");
+    let shard = |k: &str| {
+        let out = dir.join(format!("shard-{k}.jsonl"));
+        let args = [
+            "compare",
+            "--variant",
+            "isolo-boys",
+            "--variant",
+            "igisoro",
+            "--engine",
+            "random",
+            "--games",
+            "100000",
+            "--max-plies",
+            "1",
+            "--concurrency",
+            "2",
+            "--shard",
+        ];
+        let shard = format!("{k}/2");
+        let status = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .args(args)
+            .args([shard.as_str(), "--out", out.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        out
+    };
+    let shards = [shard("1"), shard("2")];
+    let (merged, csv) = (dir.join("merged.jsonl"), dir.join("rates.csv"));
+    for attempt in 0..5 {
+        let child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .arg("merge")
+            .args([&merged, &shards[0], &shards[1]])
+            .args(["--csv", csv.to_str().unwrap(), "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        while !handles_sigint_or_ended(pid) {
+            std::thread::yield_now();
+        }
+        let signal = |name: &str| {
+            let _ = Command::new("kill").args([name, &pid.to_string()]).status();
+        };
+        signal("-STOP");
+        signal("-INT");
+        signal("-CONT");
+        let (done, stopped_in) = wait_or_kill(child, &pid.to_string());
+        assert!(stopped_in, "merge still ran {STOP_WITHIN:?} after Ctrl-C");
+        if done.status.success() {
+            // It had finished before the signal came: again, without its files.
+            std::fs::remove_file(&merged).unwrap();
+            let _ = std::fs::remove_file(&csv);
+            eprintln!("attempt {attempt}: the merge ended before Ctrl-C");
+            continue;
+        }
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&done.stdout),
+            String::from_utf8_lossy(&done.stderr),
+        );
+        assert_eq!(done.status.code(), Some(130), "{stdout}\n{stderr}");
+        let report = json_of(&stdout);
+        assert_eq!(report["interrupted"], true, "{report}");
+        assert_eq!(report["merge"]["games_recorded"], 0, "{report}");
+        assert!(
+            stderr.contains("the same command merges the shards again"),
+            "{stderr}"
+        );
+        assert!(
+            !merged.exists() && !csv.exists(),
+            "an interrupted merge writes no file"
+        );
+        return;
+    }
+    panic!("the merge ended before Ctrl-C five times");
 }
