@@ -651,11 +651,7 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     input.write_all(b"1\n").unwrap();
     input.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    common::process::ctrl_c(&child);
     let mut text = String::new();
     child
         .stdout

@@ -3,10 +3,10 @@
 //! (`solve`, `play`, `match` and `tournament` have theirs beside their other tests.)
 //! `compare` still writes its CSV of the games played; `merge` writes none of its files.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::process::scratch;
+use crate::common::process::{ctrl_c, handles_sigint_or_ended, output_within, scratch, signal};
 
 /// How long a command runs before Ctrl-C: ample for its handler to be installed on a
 /// busy machine, far less than any of these jobs needs to finish.
@@ -24,14 +24,9 @@ fn interrupted(args: &[&str]) -> (String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    let pid = child.id().to_string();
     std::thread::sleep(RUN_BEFORE);
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let (done, stopped_in) = wait_or_kill(child, &pid);
+    ctrl_c(&child);
+    let (done, stopped_in) = output_within(child, STOP_WITHIN);
     let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
     assert!(
@@ -45,23 +40,6 @@ fn interrupted(args: &[&str]) -> (String, String) {
     );
     assert!(stderr.contains("\ninterrupted: "), "{args:?}: {stderr}");
     (stdout, stderr)
-}
-
-/// The process's output once it ends, and whether it ended within `STOP_WITHIN`.
-fn wait_or_kill(child: std::process::Child, pid: &str) -> (Output, bool) {
-    let watchdog_pid = pid.to_string();
-    let (finished, watched) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        let timed_out = watched.recv_timeout(STOP_WITHIN).is_err();
-        if timed_out {
-            let _ = Command::new("kill").args(["-KILL", &watchdog_pid]).status();
-        }
-        timed_out
-    });
-    let done = child.wait_with_output().unwrap();
-    let _ = finished.send(());
-    let timed_out = watchdog.join().unwrap();
-    (done, !timed_out)
 }
 
 fn json_of(stdout: &str) -> serde_json::Value {
@@ -249,19 +227,6 @@ fn results_shows_the_rows_done_and_keeps_the_page() {
     assert!(!page.exists(), "an interrupted page replaces nothing");
 }
 
-/// Whether the process `pid` has installed a handler for SIGINT (its caught signals in
-/// /proc; SIGINT is signal 2, bit 1), or has already ended.
-fn handles_sigint_or_ended(pid: u32) -> bool {
-    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-        return true;
-    };
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigCgt:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & 0b10 != 0)
-}
-
 #[test]
 fn merge_sums_the_games_read_and_writes_none_of_its_files() {
     // A merge of many short games lasts a fraction of a second: Ctrl-C is pressed as
@@ -312,13 +277,10 @@ fn merge_sums_the_games_read_and_writes_none_of_its_files() {
         while !handles_sigint_or_ended(pid) {
             std::thread::yield_now();
         }
-        let signal = |name: &str| {
-            let _ = Command::new("kill").args([name, &pid.to_string()]).status();
-        };
-        signal("-STOP");
-        signal("-INT");
-        signal("-CONT");
-        let (done, stopped_in) = wait_or_kill(child, &pid.to_string());
+        signal(pid, "-STOP");
+        signal(pid, "-INT");
+        signal(pid, "-CONT");
+        let (done, stopped_in) = output_within(child, STOP_WITHIN);
         assert!(stopped_in, "merge still ran {STOP_WITHIN:?} after Ctrl-C");
         if done.status.success() {
             // It had finished before the signal came: again, without its files.

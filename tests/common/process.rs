@@ -1,7 +1,8 @@
 //! The binary run as a process, and scratch folders, for the tests that drive the CLI.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::Duration;
 
 /// Runs the binary with `args`.
 pub fn run(args: &[&str]) -> Output {
@@ -25,6 +26,51 @@ pub fn ok(args: &[&str]) -> String {
 /// Runs the binary and reads its standard output as JSON.
 pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// Presses Ctrl-C: sends SIGINT to `child`.
+pub fn ctrl_c(child: &Child) {
+    signal(child.id(), "-INT");
+}
+
+/// Sends `signal` (`-INT`, `-STOP`...) to process `pid`.
+pub fn signal(pid: u32, signal: &str) {
+    let sent = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill {signal} {pid}");
+}
+
+/// Whether process `pid` has installed a handler for SIGINT (its caught signals in
+/// /proc; SIGINT is signal 2, bit 1), or has already ended.
+pub fn handles_sigint_or_ended(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return true;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 0b10 != 0)
+}
+
+/// The child's output once it ends, and whether it ended within `within` (it is killed
+/// when it does not).
+pub fn output_within(child: Child, within: Duration) -> (Output, bool) {
+    let pid = child.id().to_string();
+    let (finished, watched) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let timed_out = watched.recv_timeout(within).is_err();
+        if timed_out {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+        timed_out
+    });
+    let done = child.wait_with_output().unwrap();
+    let _ = finished.send(());
+    let timed_out = watchdog.join().unwrap();
+    (done, !timed_out)
 }
 
 /// The game lines of a records file (its header line skipped), as JSON.

@@ -721,11 +721,7 @@ fn ctrl_c_prints_the_partial_summary_and_how_to_resume() {
         assert!(started.elapsed().as_secs() < 60, "no game recorded");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    common::process::ctrl_c(&child);
     let done = child.wait_with_output().unwrap();
     assert_eq!(done.status.code(), Some(130));
     let summary = String::from_utf8_lossy(&done.stdout);

@@ -625,11 +625,7 @@ fn an_interrupted_solve_prints_its_report_and_exits_130() {
             .unwrap();
         // (Long enough for the Ctrl-C handler to be installed even on a busy machine.)
         std::thread::sleep(std::time::Duration::from_millis(2000));
-        let killed = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        common::process::ctrl_c(&child);
         let done = child.wait_with_output().unwrap();
         let stdout = String::from_utf8_lossy(&done.stdout);
         let stderr = String::from_utf8_lossy(&done.stderr);

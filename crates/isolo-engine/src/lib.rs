@@ -77,3 +77,10 @@ pub use search::mcts::{Mcts, MctsConfig};
 pub use search::score::Score;
 pub use search::{Limits, Progress, SearchRequest, SearchResult, Searcher};
 pub use stats::{elo_estimate, EloEstimate, Pentanomial};
+
+/// Whether an optional stop flag (Ctrl-C's, a caller's `stop`) has been raised: the one
+/// check that every long loop makes.
+#[inline]
+pub fn raised(flag: Option<&std::sync::atomic::AtomicBool>) -> bool {
+    flag.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+}

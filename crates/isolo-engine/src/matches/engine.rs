@@ -4,7 +4,7 @@
 //! move.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -688,7 +688,7 @@ impl Player for Bot {
             turn.own_clock().as_ref(),
             &mut |_| {},
         );
-        if turn.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if crate::raised(turn.interrupt) {
             return Ok(None);
         }
         let answered = Instant::now();

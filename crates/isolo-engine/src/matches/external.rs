@@ -9,7 +9,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -279,7 +279,7 @@ impl ExternalEngine {
         interrupt: Option<&AtomicBool>,
     ) -> Result<(Instant, String), WaitEnd> {
         loop {
-            if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            if crate::raised(interrupt) {
                 return Err(WaitEnd::Interrupted);
             }
             let now = Instant::now();

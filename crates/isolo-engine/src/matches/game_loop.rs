@@ -3,7 +3,7 @@
 //! keeps the clocks and adjudicates what a player does wrong (an illegal move, a crash,
 //! a reply too late or never, output that is not the protocol) as a loss for it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
@@ -95,7 +95,7 @@ pub fn play_game(
                 return Some(ended(outcome.winner, reason, None, move_ms, clock_ms, game));
             }
         }
-        if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if crate::raised(interrupt) {
             return None;
         }
         let turn = Turn {

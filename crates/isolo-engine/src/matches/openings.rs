@@ -2,7 +2,7 @@
 //! from random plies, keeping positions that fixed searches judge neither proven nor
 //! lopsided.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -218,7 +218,7 @@ pub fn generate_suite_reporting(
     let mut report = SuiteReport::default();
     let mut seen = std::collections::HashSet::new();
     let budget = request.count.saturating_mul(request.attempts_per_position);
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = || crate::raised(stop);
     while report.positions.len() < request.count && report.tried < budget {
         kept(&report);
         if stopped() {

@@ -393,9 +393,7 @@ pub fn run(
             let (to_play, halt, collector) = (&to_play, &halt, &collector);
             let mut slot = Slot::new(id, engines.len());
             scope.spawn(move |_| loop {
-                if halt.load(Ordering::Relaxed)
-                    || interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
-                {
+                if halt.load(Ordering::Relaxed) || crate::raised(interrupt) {
                     break;
                 }
                 let Some(i) = to_play.lock().expect("no game thread panicked").next() else {
@@ -419,7 +417,7 @@ pub fn run(
     Ok(RunOutcome {
         games,
         stopped,
-        interrupted: interrupt.is_some_and(|f| f.load(Ordering::Relaxed)),
+        interrupted: crate::raised(interrupt),
         played,
         elapsed: started.elapsed(),
     })

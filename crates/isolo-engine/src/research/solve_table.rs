@@ -6,7 +6,7 @@
 //! length), then df-pn to half of it (a proof where alpha-beta found none, and the
 //! certificate of either), then retrograde analysis (draws, and small games exactly).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::prove::alphabeta::{AbVerdict, Prover};
@@ -140,11 +140,7 @@ pub fn solve_cell(
         certificate: None,
         interrupted: false,
     };
-    let interrupted = || {
-        settings
-            .interrupt
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-    };
+    let interrupted = || crate::raised(settings.interrupt);
     let mut rules = base.clone();
     rules.columns = columns;
     rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");

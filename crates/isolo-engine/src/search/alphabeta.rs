@@ -296,9 +296,7 @@ impl Shared<'_> {
     fn out_of_budget(&self, nodes: u64) -> bool {
         self.limits.nodes.is_some_and(|n| nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .external_stop
-                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || crate::raised(self.external_stop)
     }
 }
 

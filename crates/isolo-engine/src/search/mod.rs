@@ -144,8 +144,7 @@ pub struct SearchRequest<'a> {
 impl SearchRequest<'_> {
     /// Whether the caller has asked the search to stop.
     pub fn stop_requested(&self) -> bool {
-        self.stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        crate::raised(self.stop)
     }
 }
 

@@ -313,9 +313,7 @@ impl Shared<'_> {
 
     /// Whether the user interrupted.
     fn interrupted(&self) -> bool {
-        self.limits
-            .interrupt
-            .is_some_and(|f| f.load(Ordering::Relaxed))
+        crate::raised(self.limits.interrupt)
     }
 
     fn late(&self) -> bool {

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -91,7 +91,7 @@ struct Stop {
 impl Stop {
     /// Why to stop now, `when` it happens ("while listing"), if it is time to.
     fn reason(&self, when: &str) -> Option<String> {
-        if self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if crate::raised(self.interrupt) {
             Some(format!("interrupted {when}"))
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(format!("the time ran out {when}"))

@@ -132,9 +132,7 @@ impl Graph {
         while next < graph.boards.len() && graph.boards.len() < limits.positions.max(1) {
             if next % DEADLINE_CHECK_EVERY == 0
                 && (deadline.is_some_and(|d| Instant::now() >= d)
-                    || limits
-                        .interrupt
-                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)))
+                    || crate::raised(limits.interrupt))
             {
                 break;
             }

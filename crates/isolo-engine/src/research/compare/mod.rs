@@ -5,7 +5,7 @@
 pub mod summaries;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -167,7 +167,7 @@ pub fn play_compared(
     max_plies: usize,
     interrupt: Option<&'static AtomicBool>,
 ) -> Result<Option<GameFacts>, BotError> {
-    if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+    if crate::raised(interrupt) {
         return Ok(None); // (before the bots' tables are allocated)
     }
     let mut south = engine.bot(seed)?;
@@ -187,7 +187,7 @@ pub fn play_compared(
         return Ok(None);
     };
     // (A search the flag cut short may have chosen the last move: the game is dropped.)
-    if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+    if crate::raised(interrupt) {
         return Ok(None);
     }
     let mut facts = GameFacts {

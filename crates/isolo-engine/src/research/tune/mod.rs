@@ -145,7 +145,7 @@ fn play_one(
     index: usize,
     stop: Option<&AtomicBool>,
 ) -> Option<GamePlayed> {
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = || crate::raised(stop);
     if stopped() {
         return None; // (before its table is allocated: the games not begun cost nothing)
     }
@@ -379,7 +379,7 @@ impl Fit {
         let n = self.train.len().max(1) as f64;
         let mut taken = 0;
         for epoch in 1..=epochs {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            if crate::raised(stop) {
                 break;
             }
             taken = epoch;

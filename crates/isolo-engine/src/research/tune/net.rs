@@ -7,7 +7,7 @@
 //! epoch beats the linear model). Mini-batch Adam over the training samples in an order
 //! shuffled from the seed, single-threaded: a run is reproducible bit for bit.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -118,7 +118,7 @@ impl Fit {
         let mut order: Vec<usize> = (0..train.len()).collect();
         let mut trained = 0;
         for epoch in 1..=settings.epochs {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            if crate::raised(stop) {
                 break;
             }
             trained = epoch;
