@@ -563,6 +563,10 @@ fn malformed_requests() -> Vec<Vec<u8>> {
         post("{\"game\": {\"variant\": \"igisoro\"}, \"move\": \"1xpxpxpxpxpxpxpxpx\"}"),
         post(&huge),
         b"DELETE /api/play HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        // Header values and names that are not text.
+        b"POST /api/play HTTP/1.1\r\nHost: \xff\xfe\r\nX-\x80: \x80\x81\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".to_vec(),
+        b"GET /api/\xff\xfe HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        b"POST /api/play HTTP/1.1\r\nContent-Length: \xff2\r\n\r\n{}".to_vec(),
     ]
 }
 
