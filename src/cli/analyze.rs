@@ -1,7 +1,7 @@
 //! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
 
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
 use isolo_engine::matches::engine::{EngineSpec, SpecError};
@@ -223,7 +223,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     };
     let result = searcher.search(&request, &mut progress);
     if args.json {
-        emit_json(&result_json(&result))
+        emit_json(&result.to_json())
     } else {
         emit(&result_text(&result))
     }
@@ -300,21 +300,4 @@ pub fn result_text(result: &SearchResult) -> String {
         result.time.as_millis()
     ));
     out
-}
-
-/// The `--json` object of a search.
-pub fn result_json(result: &SearchResult) -> Value {
-    let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    let best = result.best();
-    json!({
-        "best_move": best.map(|b| b.mv.to_string()),
-        "score": best.map(|b| b.score.to_json()),
-        "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
-        "lines": result.lines.iter().map(|l| json!({"move": l.mv.to_string(), "score": l.score.to_json(), "pv": strings(&l.pv)})).collect::<Vec<_>>(),
-        "depth": result.depth,
-        "nodes": result.nodes,
-        "nps": result.nps(),
-        "time_ms": result.time.as_millis() as u64,
-        "engine": result.engine,
-    })
 }

@@ -19,7 +19,6 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
 use super::{assets, AppState, MAX_BODY_BYTES};
-use crate::cli::analyze::result_json;
 use crate::render::svg::{board_svg, SvgOptions};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
@@ -645,7 +644,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
                 }
             };
             let result = searcher.search(&search, &mut report);
-            let mut value = result_json(&result);
+            let mut value = result.to_json();
             value["type"] = json!("result");
             value["position"] = json!(variant.format_position(&board));
             let _ = tx.send(line(value));

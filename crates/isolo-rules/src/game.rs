@@ -97,6 +97,21 @@ impl<'v> Game<'v> {
         self
     }
 
+    /// The same game over another borrow of the same variant: an owner that keeps the
+    /// variant behind a shared pointer (the Python binding) copies its game with it.
+    pub fn rebound<'w>(&self, variant: &'w Variant) -> Game<'w> {
+        debug_assert_eq!(self.variant.rules(), variant.rules());
+        Game {
+            variant,
+            positions: self.positions.clone(),
+            hashes: self.hashes.clone(),
+            occurrences: self.occurrences.clone(),
+            seen_now: self.seen_now,
+            moves: self.moves.clone(),
+            max_plies: self.max_plies,
+        }
+    }
+
     /// The game's variant.
     pub fn variant(&self) -> &'v Variant {
         self.variant
@@ -328,6 +343,24 @@ mod tests {
         assert_eq!(game.plies(), 1);
         let err = game.play_list("4 99").unwrap_err().to_string();
         assert!(err.starts_with("move 2 of 2: move '99'"), "{err}");
+    }
+
+    #[test]
+    fn a_rebound_game_is_the_same_game_and_goes_on_alike() {
+        let women = Variant::load("isolo-women").unwrap();
+        let again = Variant::load("isolo-women").unwrap();
+        let mut game = Game::new(&women, women.start()).with_max_plies(5);
+        game.play_list("2 4 5").unwrap();
+        let mut copy = game.rebound(&again);
+        assert_eq!(copy.positions(), game.positions());
+        assert_eq!(copy.moves(), game.moves());
+        assert_eq!(copy.repetitions(), game.repetitions());
+        let next = women.legal_moves(game.board())[0].mv.clone();
+        copy.play_move(&next).unwrap();
+        game.play_move(&next).unwrap();
+        assert_eq!(copy.outcome(), game.outcome());
+        assert_eq!(copy.undo(), game.undo());
+        assert_eq!(copy.repetitions(), game.repetitions());
     }
 
     #[test]

@@ -86,6 +86,29 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The fields of `analyze --json`: `best_move`, `score`, `pv`, `lines` (each `move`,
+    /// `score`, `pv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let best = self.best();
+        let lines: Vec<_> = self
+            .lines
+            .iter()
+            .map(|l| serde_json::json!({"move": l.mv.to_string(), "score": l.score.to_json(), "pv": strings(&l.pv)}))
+            .collect();
+        serde_json::json!({
+            "best_move": best.map(|b| b.mv.to_string()),
+            "score": best.map(|b| b.score.to_json()),
+            "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
+            "lines": lines,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "nps": self.nps(),
+            "time_ms": self.time.as_millis() as u64,
+            "engine": self.engine,
+        })
+    }
+
     /// The best line, if the position had a move.
     pub fn best(&self) -> Option<&Line> {
         self.lines.first()
