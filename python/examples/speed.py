@@ -1,0 +1,71 @@
+"""Speed of the Python package: plies per second of a Python loop over legal_moves() and
+play(), of the native playouts(), and what analyze() costs over the binary's analyze.
+
+    python python/examples/speed.py [path/to/isolo-ai]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import isolo_ai
+
+
+def python_loop(variant: isolo_ai.Variant, games: int) -> float:
+    """Plies per second of random games played from Python, move by move."""
+    chooser = random.Random(0)
+    plies = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        game = isolo_ai.Game(variant, max_plies=1000)
+        while True:
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(chooser.choice(moves))
+            plies += 1
+    return plies / (time.perf_counter() - started)
+
+
+def native_playouts(variant: isolo_ai.Variant, games: int) -> float:
+    """Plies per second of random games played in native code."""
+    started = time.perf_counter()
+    summary = isolo_ai.playouts(variant, games, seed=0, max_plies=1000)
+    return sum(summary["plies"]) / (time.perf_counter() - started)
+
+
+def analyze_cost(binary: str, runs: int = 5) -> tuple[float, float]:
+    """Wall milliseconds of a 20000-node analysis: from Python, and as a process."""
+    game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
+    started = time.perf_counter()
+    for _ in range(runs):
+        isolo_ai.analyze(game, nodes=20_000)
+    ours = (time.perf_counter() - started) / runs * 1000
+    started = time.perf_counter()
+    for _ in range(runs):
+        out = subprocess.run(
+            [binary, "analyze", "--variant", "igisoro", "--nodes", "20000", "--json"],
+            capture_output=True, check=True, text=True,
+        )
+        json.loads(out.stdout)
+    theirs = (time.perf_counter() - started) / runs * 1000
+    return ours, theirs
+
+
+def main() -> None:
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/isolo-ai"
+    for name in ("isolo-women", "igisoro"):
+        variant = isolo_ai.Variant.load(name)
+        print(f"{name}: Python loop {python_loop(variant, 20):,.0f} plies/s, "
+              f"native playouts {native_playouts(variant, 200):,.0f} plies/s")
+    ours, theirs = analyze_cost(binary)
+    print(f"analyze 20000 nodes on igisoro: {ours:.1f} ms from Python, "
+          f"{theirs:.1f} ms as a process")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+//! The long calls: perft, a search, a proof, random playouts. Each runs with the GIL
+//! released and stops on Ctrl-C ([`crate::interruptible`]).
+
+use std::time::Duration;
+
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use serde_json::json;
+
+use crate::game::Game;
+use crate::variant::Variant;
+use crate::{input_error, interruptible, to_python};
+use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::prove::pipeline::{self, Method, Root, SolveSettings};
+use isolo_engine::search::SearchRequest;
+use isolo_engine::EngineSpec;
+use isolo_rules::perft::{perft_until, MAX_PERFT_DEPTH};
+use isolo_rules::playout::{random_game, RandomMover};
+use isolo_rules::{Board, Side};
+
+/// Search time when `analyze` is given no limit, in milliseconds.
+const DEFAULT_ANALYSIS_MS: u64 = 1_000;
+/// The most principal variations `analyze` returns.
+const MAX_MULTIPV: usize = 256;
+/// The most random games one `playouts` call plays.
+const MAX_PLAYOUTS: u64 = 100_000_000;
+
+fn start_of(variant: &Variant, position: Option<&str>) -> PyResult<Board> {
+    match position {
+        Some(text) => variant.inner.parse_position(text).map_err(input_error),
+        None => Ok(variant.inner.start()),
+    }
+}
+
+fn interrupted() -> PyErr {
+    PyKeyboardInterrupt::new_err("interrupted")
+}
+
+/// Leaf positions `depth` plies from `position` (the variant's start when omitted), as
+/// `isolo-ai perft` counts them.
+#[pyfunction]
+#[pyo3(signature = (variant, depth, position=None))]
+pub fn perft(
+    py: Python<'_>,
+    variant: &Variant,
+    depth: u32,
+    position: Option<&str>,
+) -> PyResult<u64> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(input_error(format!(
+            "depth: must be 0..={MAX_PERFT_DEPTH} plies, found {depth}"
+        )));
+    }
+    let board = start_of(variant, position)?;
+    let rules = variant.inner.clone();
+    interruptible(py, move |stop| perft_until(&rules, &board, depth, stop))?.ok_or_else(interrupted)
+}
+
+/// The engine spec text of `analyze`'s arguments, checked by the engine's parser.
+fn analysis_spec(
+    engine: &str,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time_ms: Option<u64>,
+    threads: usize,
+    seed: u64,
+) -> PyResult<EngineSpec> {
+    if engine != "ab" && engine != "mcts" {
+        return Err(input_error(format!(
+            "engine: '{engine}' is not one of ab, mcts"
+        )));
+    }
+    let mut keys = vec![format!("threads={threads}")];
+    if let Some(depth) = depth {
+        keys.push(format!("depth={depth}"));
+    }
+    if let Some(nodes) = nodes {
+        // (MCTS counts iterations.)
+        let key = if engine == "mcts" { "iters" } else { "nodes" };
+        keys.push(format!("{key}={nodes}"));
+    }
+    let time_ms = match (depth, nodes, time_ms) {
+        (None, None, None) => Some(DEFAULT_ANALYSIS_MS),
+        (_, _, time) => time,
+    };
+    if let Some(ms) = time_ms {
+        keys.push(format!("time-ms={ms}"));
+    }
+    if engine == "mcts" {
+        keys.push(format!("seed={seed}"));
+    }
+    EngineSpec::parse(&format!("{engine}:{}", keys.join(","))).map_err(input_error)
+}
+
+/// Searches the game's position and returns what `isolo-ai analyze --json` prints:
+/// `best_move`, `score` (`{"type": "win"|"loss", "plies": N}` when proven, `{"type":
+/// "draw"}` or `{"type": "eval", "value": SEEDS}`, from the mover's side), `pv`,
+/// `lines` (with `multipv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
+///
+/// `engine` is `"ab"` (alpha-beta) or `"mcts"`; the limits are `depth` (alpha-beta),
+/// `nodes` (nodes or MCTS iterations) and `time_ms`, 1000 ms when none is given. With
+/// one thread and a node limit the answer is the command line's, bit for bit.
+#[pyfunction]
+#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyze(
+    py: Python<'_>,
+    game: &Game,
+    engine: &str,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time_ms: Option<u64>,
+    multipv: usize,
+    threads: usize,
+    seed: u64,
+) -> PyResult<Py<PyAny>> {
+    if !(1..=MAX_MULTIPV).contains(&multipv) {
+        return Err(input_error(format!(
+            "multipv: must be 1..={MAX_MULTIPV}, found {multipv}"
+        )));
+    }
+    let spec = analysis_spec(engine, depth, nodes, time_ms, threads, seed)?;
+    let variant = game.variant_arc();
+    let (board, history) = game.with_game(|g| (*g.board(), g.history()));
+    let value = interruptible(py, move |stop| {
+        if variant.winner(&board).is_some() {
+            return Ok::<_, String>(finished_json(&variant, &board));
+        }
+        let mut searcher = spec
+            .searcher()
+            .map_err(|e| e.to_string())?
+            .expect("ab and mcts search");
+        let request = SearchRequest {
+            variant: &variant,
+            board,
+            history,
+            limits: spec.limits,
+            multipv,
+            stop: Some(stop),
+        };
+        let result = searcher.search(&request, &mut |_| {});
+        let mut value = result.to_json();
+        if isolo_engine::raised(Some(stop)) {
+            // (Another thread's Ctrl-C: this one gets what was searched, and says so.)
+            value["interrupted"] = json!(true);
+        }
+        Ok(value)
+    })?
+    .map_err(input_error)?;
+    to_python(py, &value)
+}
+
+/// `analyze --json` of a position without a legal move.
+fn finished_json(variant: &isolo_rules::Variant, board: &Board) -> serde_json::Value {
+    let winner = board.to_move().opponent();
+    json!({
+        "best_move": null, "score": {"type": "loss", "plies": 0}, "pv": [], "lines": [],
+        "depth": 0, "nodes": 0, "nps": 0, "time_ms": 0, "engine": null,
+        "result": if winner == Side::South { "S" } else { "N" },
+        "position": variant.format_position(board),
+    })
+}
+
+fn method_of(name: &str) -> PyResult<Method> {
+    Ok(match name {
+        "auto" => Method::Auto,
+        "ab" => Method::Ab,
+        "dfpn" => Method::Dfpn,
+        "retro" => Method::Retro,
+        "indexed" => Method::Indexed,
+        _ => {
+            return Err(input_error(format!(
+                "method: '{name}' is not one of auto, ab, dfpn, retro, indexed"
+            )))
+        }
+    })
+}
+
+/// Proves the game's result and returns what `isolo-ai solve --json` prints (the
+/// method's report: its `result`, `plies`, the line, nodes and time...).
+///
+/// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"` or `"indexed"`, as on the command
+/// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
+#[pyfunction]
+#[pyo3(signature = (game, method="auto", max_plies=pipeline::DEFAULT_MAX_PLIES, time_ms=pipeline::DEFAULT_TIME_MS, threads=1, hash_mb=pipeline::DEFAULT_HASH_MB, nodes=None, exact_length=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    py: Python<'_>,
+    game: &Game,
+    method: &str,
+    max_plies: u32,
+    time_ms: u64,
+    threads: usize,
+    hash_mb: usize,
+    nodes: Option<u64>,
+    exact_length: bool,
+) -> PyResult<Py<PyAny>> {
+    let method = method_of(method)?;
+    let most = method.most_plies();
+    if !(1..=most).contains(&max_plies) {
+        return Err(input_error(format!(
+            "max_plies: must be 1..={most} with method {}",
+            method.name()
+        )));
+    }
+    if (nodes.is_some() || exact_length) && !matches!(method, Method::Dfpn | Method::Auto) {
+        return Err(input_error(
+            "nodes and exact_length are for df-pn (method dfpn or auto)",
+        ));
+    }
+    if time_ms == 0 || threads == 0 || hash_mb == 0 {
+        return Err(input_error(
+            "time_ms, threads and hash_mb must be at least 1",
+        ));
+    }
+    let variant = game.variant_arc();
+    let root = game.with_game(Root::of_game);
+    let report = interruptible(py, move |stop| {
+        let settings = SolveSettings {
+            method,
+            max_plies,
+            time: Some(Duration::from_millis(time_ms)),
+            threads,
+            hash_mb,
+            nodes,
+            exact_length,
+            interrupt: Some(stop),
+            ..SolveSettings::default()
+        };
+        pipeline::solve(&variant, &root, &settings, &|_| {})
+            .map(|report| serde_json::to_value(&report).expect("a report is plain data"))
+            .map_err(|e| e.to_string())
+    })?
+    .map_err(input_error)?;
+    to_python(py, &report)
+}
+
+/// Plays `games` random games from `position` (the variant's start when omitted), each
+/// until a side has no move or `max_plies`; game `i` from the seed the command line's
+/// `bench --playouts` gives it. Returns `{"games", "wins": {"S", "N"}, "unfinished",
+/// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `None` for each game).
+#[pyfunction]
+#[pyo3(signature = (variant, games, seed=0, max_plies=1000, position=None))]
+pub fn playouts(
+    py: Python<'_>,
+    variant: &Variant,
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+    position: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    if !(1..=MAX_PLAYOUTS).contains(&games) || max_plies == 0 {
+        return Err(input_error(format!(
+            "games: must be 1..={MAX_PLAYOUTS} and max_plies at least 1"
+        )));
+    }
+    let start = start_of(variant, position)?;
+    let rules = variant.inner.clone();
+    let (plies, winners) = interruptible(py, move |stop| {
+        let mut mover = RandomMover::default();
+        let (mut plies, mut winners) = (Vec::new(), Vec::new());
+        for i in 0..games {
+            if isolo_engine::raised(Some(stop)) {
+                return None;
+            }
+            let game = random_game(&rules, start, max_plies, game_seed(seed, i), &mut mover);
+            plies.push(game.plies);
+            winners.push(
+                game.winner
+                    .map(|s| if s == Side::South { "S" } else { "N" }),
+            );
+        }
+        Some((plies, winners))
+    })?
+    .ok_or_else(interrupted)?;
+    let wins = |side: &str| winners.iter().filter(|w| **w == Some(side)).count();
+    let value = json!({
+        "games": games,
+        "wins": {"S": wins("S"), "N": wins("N")},
+        "unfinished": winners.iter().filter(|w| w.is_none()).count(),
+        "plies": plies,
+        "winners": winners,
+    });
+    to_python(py, &value)
+}

@@ -1,0 +1,250 @@
+//! `Game`: a game on a variant, move by move, with its history (repetitions, undo).
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use self_cell::self_cell;
+
+use crate::variant::Variant;
+use crate::{input_error, IllegalMove};
+use isolo_rules::notation::pit_at;
+use isolo_rules::{Board, Side};
+
+type RulesGame<'v> = isolo_rules::Game<'v>;
+
+self_cell!(
+    /// A game and the variant it borrows, owned together.
+    struct Cell {
+        owner: Arc<isolo_rules::Variant>,
+        #[covariant]
+        dependent: RulesGame,
+    }
+);
+
+/// A game: a variant, a start, the moves played.
+///
+/// `Game(variant, position=None, moves=None, max_plies=None)` starts at `position` (the
+/// variant's start when omitted) and plays `moves` (a string of moves separated by
+/// spaces). With `max_plies` the game is drawn once that many moves are played.
+#[pyclass(module = "isolo_ai")]
+pub struct Game {
+    cell: Cell,
+}
+
+impl Game {
+    fn game(&self) -> &RulesGame<'_> {
+        self.cell.borrow_dependent()
+    }
+
+    fn variant(&self) -> &isolo_rules::Variant {
+        self.cell.borrow_owner()
+    }
+
+    fn board(&self) -> &Board {
+        self.game().board()
+    }
+
+    /// Seeds of each pit, row by row as `show` draws them (North's back row first).
+    fn rows(&self, board: &Board) -> Vec<u8> {
+        let columns = self.variant().columns() as usize;
+        (0..4)
+            .flat_map(|row| (0..columns).map(move |col| pit_at(row, col, columns)))
+            .map(|(side, lane)| board.seeds(side, lane + 1))
+            .collect()
+    }
+}
+
+fn letter(side: Side) -> &'static str {
+    match side {
+        Side::South => "S",
+        Side::North => "N",
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (variant, position=None, moves=None, max_plies=None))]
+    fn new(
+        variant: &Variant,
+        position: Option<&str>,
+        moves: Option<&str>,
+        max_plies: Option<usize>,
+    ) -> PyResult<Game> {
+        let owner = variant.inner.clone();
+        let start = match position {
+            Some(text) => owner.parse_position(text).map_err(input_error)?,
+            None => owner.start(),
+        };
+        let mut cell = Cell::new(owner, |v| {
+            let game = RulesGame::new(v, start);
+            match max_plies {
+                Some(cap) => game.with_max_plies(cap),
+                None => game,
+            }
+        });
+        if let Some(moves) = moves {
+            cell.with_dependent_mut(|_, game| game.play_list(moves))
+                .map_err(input_error)?;
+        }
+        Ok(Game { cell })
+    }
+
+    /// The variant played.
+    #[getter(variant)]
+    fn variant_of(&self) -> Variant {
+        Variant {
+            inner: self.cell.borrow_owner().clone(),
+        }
+    }
+
+    /// Every legal move here in the project's notation (`7`, `11xp`: a pit, then `x`
+    /// take or `p` pass at each optional capture), in the rules' order; none once the
+    /// game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        if self.game().outcome_if_moves().is_some() {
+            return Vec::new();
+        }
+        self.variant()
+            .legal_moves(self.board())
+            .into_iter()
+            .map(|m| m.mv.to_string())
+            .collect()
+    }
+
+    /// Plays `move` (the project's notation); `IllegalMove` says why it is refused.
+    #[pyo3(signature = (r#move))]
+    fn play(&mut self, r#move: &str) -> PyResult<()> {
+        self.cell
+            .with_dependent_mut(|_, game| game.play_text(r#move).map(|_| ()))
+            .map_err(|e| IllegalMove::new_err(e.to_string()))
+    }
+
+    /// Takes back the last move and returns it; `None` at the start.
+    fn undo(&mut self) -> Option<String> {
+        self.cell
+            .with_dependent_mut(|_, game| game.undo())
+            .map(|m| m.to_string())
+    }
+
+    /// A copy that plays on independently.
+    fn clone(&self) -> Game {
+        let owner = self.cell.borrow_owner().clone();
+        Game {
+            cell: Cell::new(owner, |v| self.game().rebound(v)),
+        }
+    }
+
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    /// `None` while the game goes on, else the winner `"S"` or `"N"`, or `"draw"`.
+    fn outcome(&self) -> Option<&'static str> {
+        let outcome = self.game().outcome()?;
+        Some(outcome.winner.map_or("draw", letter))
+    }
+
+    /// Why the game ended (`no legal move`, `repetition`, `ply limit`), or `None`.
+    #[getter]
+    fn end(&self) -> Option<String> {
+        let outcome = self.game().outcome()?;
+        Some(isolo_rules::game::describe(&outcome))
+    }
+
+    /// The position, in the project's notation (`ROWS SIDE [OVERTURE]`).
+    #[getter]
+    fn position(&self) -> String {
+        self.variant().format_position(self.board())
+    }
+
+    /// The starting position, in the project's notation.
+    #[getter]
+    fn start(&self) -> String {
+        self.variant().format_position(self.game().start())
+    }
+
+    /// The side to move: `"S"` or `"N"`.
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        letter(self.board().to_move())
+    }
+
+    /// Moves played.
+    #[getter]
+    fn plies(&self) -> usize {
+        self.game().plies()
+    }
+
+    /// The moves played, in order.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.game().moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    /// Seeds of each pit as bytes, row by row as `show` draws them (the Python `board`
+    /// property shapes them `(4, columns)`).
+    fn board_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.rows(self.board()))
+    }
+
+    /// The position from the mover's side, for learning: the rows as `show` draws them
+    /// with the side to move at the bottom (its board flipped when North moves), each
+    /// pit's seeds divided by all the seeds, then 1.0/0.0 for the mover's and the
+    /// opponent's overture: `4 * columns + 2` numbers.
+    fn observation_list(&self) -> Vec<f32> {
+        let board = self.board();
+        let seen = match board.to_move() {
+            Side::South => *board,
+            Side::North => board.swapped(),
+        };
+        let total: u32 = [Side::South, Side::North]
+            .iter()
+            .map(|&s| seen.side_total(s))
+            .sum();
+        let scale = 1.0 / total.max(1) as f32;
+        let mut values: Vec<f32> = self
+            .rows(&seen)
+            .into_iter()
+            .map(|seeds| seeds as f32 * scale)
+            .collect();
+        let mover = board.to_move();
+        for side in [mover, mover.opponent()] {
+            values.push(if board.in_overture(side) { 1.0 } else { 0.0 });
+        }
+        values
+    }
+
+    /// How often the current position has occurred, this time included (a third
+    /// occurrence draws).
+    #[getter]
+    fn repetitions(&self) -> usize {
+        self.game().repetitions()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game({:?}, position={:?}, plies={})",
+            self.variant().name(),
+            self.position(),
+            self.plies()
+        )
+    }
+}
+
+impl Game {
+    /// The variant, shared.
+    pub fn variant_arc(&self) -> Arc<isolo_rules::Variant> {
+        self.cell.borrow_owner().clone()
+    }
+
+    /// The game, for the searches.
+    pub fn with_game<T>(&self, f: impl FnOnce(&RulesGame<'_>) -> T) -> T {
+        f(self.game())
+    }
+}

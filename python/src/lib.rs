@@ -1,0 +1,148 @@
+//! `isolo_ai._native`: the rules and the engine of Isolo and Igisoro for Python.
+//!
+//! The Python package (`python/isolo_ai/`) re-exports these names; their documentation
+//! is what `help()` shows. Every search releases the GIL and stops on Ctrl-C
+//! ([`interruptible`]).
+
+mod analysis;
+mod game;
+mod variant;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde_json::Value;
+
+create_exception!(
+    isolo_ai,
+    InputError,
+    PyValueError,
+    "Bad input: a variant, position, move, rules text or limit the engine refused, with its message."
+);
+create_exception!(
+    isolo_ai,
+    IllegalMove,
+    InputError,
+    "A move that is not legal in the position (or not in the notation), or a game already over."
+);
+
+/// How often a long call looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// The engine's stop flag for the calls running now: the provers take a `'static` one.
+/// Ctrl-C raises it (every call running stops with what it has, the one that saw it
+/// raises `KeyboardInterrupt`); the first call after all have ended lowers it.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+/// Calls running now, of which the flag is shared.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+struct Running;
+
+impl Running {
+    fn start() -> Running {
+        if RUNNING.fetch_add(1, Ordering::SeqCst) == 0 {
+            INTERRUPT.store(false, Ordering::SeqCst);
+        }
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `work` on another thread with the GIL released, looking for Ctrl-C meanwhile:
+/// on Ctrl-C the work is asked to stop (through the flag it is given), awaited, and
+/// `KeyboardInterrupt` raised.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&'static AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let _running = Running::start();
+    let (answer, answered) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let _ = answer.send(work(&INTERRUPT));
+        });
+        let mut answered = answered;
+        loop {
+            // (A receiver is not Sync: it goes into the GIL-free closure and back.)
+            let (received, back) =
+                py.detach(move || (answered.recv_timeout(SIGNAL_POLL), answered));
+            answered = back;
+            match received {
+                Ok(value) => return Ok(value),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the engine failed"))
+                }
+            }
+            if let Err(signal) = py.check_signals() {
+                INTERRUPT.store(true, Ordering::SeqCst);
+                // (The scope waits for the work to stop, with the GIL released.)
+                py.detach(move || while answered.recv().is_ok() {});
+                return Err(signal);
+            }
+        }
+    })
+}
+
+/// An engine's refusal as `InputError`.
+pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
+    InputError::new_err(message.to_string())
+}
+
+/// A JSON value as the Python object `json.loads` would make.
+pub(crate) fn to_python(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (key, item) in fields {
+                dict.set_item(key, to_python(py, item)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("InputError", py.get_type::<InputError>())?;
+    m.add("IllegalMove", py.get_type::<IllegalMove>())?;
+    m.add_class::<variant::Variant>()?;
+    m.add_class::<game::Game>()?;
+    m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::playouts, m)?)?;
+    Ok(())
+}

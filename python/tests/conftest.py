@@ -1,0 +1,31 @@
+"""Shared fixtures: the command-line binary the package is checked against."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs ``isolo-ai`` (``$ISOLO_AI``, or the workspace's release build, built when
+    missing) and returns its parsed ``--json`` answer."""
+    binary = os.environ.get("ISOLO_AI") or str(REPOSITORY / "target" / "release" / "isolo-ai")
+    if not os.path.exists(binary):
+        subprocess.run(
+            ["cargo", "build", "--release", "--bin", "isolo-ai"], cwd=REPOSITORY, check=True
+        )
+
+    def run(*args: str):
+        done = subprocess.run(
+            [binary, *args, "--json"], capture_output=True, text=True, check=True
+        )
+        return json.loads(done.stdout)
+
+    return run

@@ -1,0 +1,130 @@
+"""The engine through Python: searches and proofs equal to the command line's, random
+playouts, the GIL released during a search, and Ctrl-C inside a long call."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import isolo_ai
+from isolo_ai import Game, InputError, Variant
+
+SPEED_FIELDS = ("nps", "time_ms")
+
+
+def without_speed(answer: dict) -> dict:
+    return {k: v for k, v in answer.items() if k not in SPEED_FIELDS}
+
+
+@pytest.mark.parametrize("engine", ["ab", "mcts"])
+def test_analyze_with_a_node_limit_is_the_command_line_s(cli, engine):
+    moves = "7 13"
+    game = Game(Variant.load("isolo-boys"), moves=moves)
+    ours = isolo_ai.analyze(game, engine=engine, nodes=3000, multipv=2)
+    theirs = cli(
+        "analyze", "--variant", "isolo-boys", "--moves", moves,
+        "--engine", engine, "--nodes", "3000", "--multipv", "2",
+    )
+    assert without_speed(ours) == without_speed(theirs)
+    assert ours["best_move"] in game.legal_moves()
+
+
+def test_solve_is_the_command_line_s(cli):
+    game = Game(Variant.load("isolo-boys"))
+    ours = isolo_ai.solve(game, method="ab", max_plies=15, time_ms=60_000)
+    theirs = cli("solve", "--variant", "isolo-boys", "--method", "ab", "--max-plies", "15")
+    assert ours["result"] == theirs["result"] == "win"
+    assert ours["plies"] == theirs["plies"]
+    assert ours["pv"] == theirs["pv"]
+
+
+def test_playouts_tally_their_games():
+    variant = Variant.load("igisoro")
+    summary = isolo_ai.playouts(variant, 200, seed=3)
+    assert summary["games"] == 200 == len(summary["plies"]) == len(summary["winners"])
+    assert summary["wins"]["S"] + summary["wins"]["N"] + summary["unfinished"] == 200
+    assert isolo_ai.playouts(variant, 200, seed=3) == summary, "a seed replays"
+    assert isolo_ai.playouts(variant, 200, seed=4) != summary
+
+
+def test_bad_limits_are_refused():
+    game = Game(Variant.load("igisoro"))
+    with pytest.raises(InputError, match="engine"):
+        isolo_ai.analyze(game, engine="stockfish")
+    with pytest.raises(InputError, match="depth"):
+        isolo_ai.analyze(game, depth=0)
+    with pytest.raises(InputError, match="multipv"):
+        isolo_ai.analyze(game, multipv=0)
+    with pytest.raises(InputError, match="max_plies"):
+        isolo_ai.solve(game, method="ab", max_plies=100_000)
+    with pytest.raises(InputError, match="method"):
+        isolo_ai.solve(game, method="magic")
+    with pytest.raises(OverflowError):
+        isolo_ai.perft(Variant.load("igisoro"), -1)
+
+
+def test_a_finished_game_is_not_searched():
+    game = Game(Variant.load("isolo-boys"))
+    while game.legal_moves():
+        game.play(game.legal_moves()[0])
+    answer = isolo_ai.analyze(game, depth=3)
+    if game.outcome() in ("S", "N"):
+        assert answer["best_move"] is None and answer["result"] == game.outcome()
+
+
+def ticks_during(work) -> int:
+    """How often another Python thread runs a 1 ms step while `work` runs."""
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    work()
+    done.set()
+    counter.join()
+    return ticks
+
+
+def test_the_gil_is_released_during_a_search():
+    game = Game(Variant.load("igisoro"))
+    idle = ticks_during(lambda: time.sleep(0.4))
+    searching = ticks_during(lambda: isolo_ai.analyze(game, time_ms=400))
+    assert searching > idle / 3, f"{searching} ticks while searching, {idle} idle"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT as Ctrl-C")
+def test_ctrl_c_stops_a_long_solve():
+    script = textwrap.dedent(
+        """
+        import isolo_ai
+        game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
+        print("ready", flush=True)
+        try:
+            isolo_ai.solve(game, method="dfpn", max_plies=200, time_ms=600000)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    started = time.monotonic()
+    os.kill(child.pid, signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert "interrupted" in out
+    assert time.monotonic() - started < 10

@@ -1,0 +1,131 @@
+"""The rules through Python against the command line: perft, legal moves, games played
+move by move, positions, outcomes, and the errors."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+import isolo_ai
+from isolo_ai import Game, IllegalMove, InputError, Variant
+
+PRESETS = ["isolo-women", "isolo-boys", "igisoro"]
+
+
+def test_variants_are_the_presets_and_readings():
+    names = isolo_ai.variants()
+    assert names[:3] == PRESETS
+    assert "isolo-boys-capture-ends" in names
+    for name in names:
+        variant = Variant.load(name)
+        assert variant.name == name
+        assert variant.columns == 8 and variant.pits == 16
+
+
+def test_rules_round_trip_through_toml():
+    for name in isolo_ai.variants():
+        variant = Variant.load(name)
+        again = Variant.from_toml(variant.to_toml())
+        assert again == variant and hash(again) == hash(variant)
+        assert again.rules == variant.rules
+    small = Variant.from_toml('base = "isolo-women"\ncolumns = 4\nstart = "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2"\n')
+    assert small.columns == 4 and small.name == "custom"
+    assert Game(small).board.shape == (4, 4)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_perft_equals_the_command_line(cli, name):
+    variant = Variant.load(name)
+    for depth in range(0, 5):
+        expected = cli("perft", "--variant", name, "--depth", str(depth))["nodes"]
+        assert isolo_ai.perft(variant, depth) == expected
+
+
+def random_game(variant: Variant, seed: int, plies: int) -> Game:
+    chooser = random.Random(seed)
+    game = Game(variant)
+    for _ in range(plies):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(chooser.choice(moves))
+    return game
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_games_end_where_apply_says(cli, name):
+    variant = Variant.load(name)
+    for seed in range(4):
+        game = random_game(variant, seed, 40)
+        answer = cli("apply", "--variant", name, "--moves", " ".join(game.moves))
+        assert answer["position"] == game.position
+        assert answer["to_move"] == game.to_move
+        # The moves of the position reached, as `moves` lists them.
+        listed = cli("moves", "--variant", name, "--position", game.position)
+        assert [m["move"] for m in listed["moves"]] == game.legal_moves()
+
+
+def test_board_and_observation():
+    variant = Variant.load("isolo-women")
+    game = Game(variant)
+    board = game.board
+    assert board.dtype == np.uint8 and board.shape == (4, 8)
+    assert board.sum() == sum(int(n) for n in variant.start.split()[0].replace("/", ",").split(","))
+    observation = game.observation()
+    assert observation.dtype == np.float32 and observation.shape == (4 * 8 + 2,)
+    assert abs(float(observation[:32].sum()) - 1.0) < 1e-5
+    game.play(game.legal_moves()[0])
+    # North to move: its own rows are at the bottom, as South's were.
+    flipped = game.observation()[:32].reshape(4, 8)
+    assert flipped.sum() == pytest.approx(1.0)
+
+
+def test_undo_clone_and_copy_are_independent():
+    variant = Variant.load("igisoro")
+    game = random_game(variant, 7, 10)
+    other = game.clone()
+    copied = copy.deepcopy(game)
+    before = game.position
+    game.play(game.legal_moves()[0])
+    assert other.position == before and copied.position == before
+    assert game.undo() is not None and game.position == before
+    while game.undo() is not None:
+        pass
+    assert game.plies == 0 and game.position == variant.start
+
+
+def test_outcome_no_move_and_ply_cap():
+    boys = Variant.load("isolo-boys")
+    # The boys' game from the seeds' rules ends fast under random play.
+    game = random_game(boys, 1, 2000)
+    assert game.outcome() in ("S", "N", "draw")
+    assert game.legal_moves() == [] or game.outcome() == "draw"
+    assert game.end
+    capped = Game(boys, max_plies=3)
+    for _ in range(3):
+        capped.play(capped.legal_moves()[0])
+    assert capped.outcome() == "draw" and "ply" in capped.end
+    assert capped.legal_moves() == []
+    with pytest.raises(IllegalMove, match="over"):
+        capped.play("1")
+
+
+def test_errors_carry_the_engine_messages():
+    with pytest.raises(InputError, match="unknown variant 'nope'"):
+        Variant.load("nope")
+    with pytest.raises(ValueError):
+        Variant.from_toml("columns = 200")
+    variant = Variant.load("igisoro")
+    with pytest.raises(InputError, match="expected 4 rows"):
+        Game(variant, position="1,2,3 S")
+    with pytest.raises(InputError, match="move 2 of 2"):
+        Game(variant, moves="1 99")
+    game = Game(variant)
+    with pytest.raises(IllegalMove, match="pit 99"):
+        game.play("99")
+    assert issubclass(IllegalMove, InputError) and issubclass(InputError, ValueError)
+    with pytest.raises(InputError, match="depth"):
+        isolo_ai.perft(variant, 1000)
