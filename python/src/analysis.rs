@@ -12,11 +12,11 @@ use crate::variant::Variant;
 use crate::{input_error, interruptible, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::prove::pipeline::{self, Method, Root, SolveSettings};
-use isolo_engine::search::SearchRequest;
+use isolo_engine::search::{no_move_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft::{perft_until, MAX_PERFT_DEPTH};
 use isolo_rules::playout::{random_game, RandomMover};
-use isolo_rules::{Board, Side};
+use isolo_rules::Side;
 
 /// Search time when `analyze` is given no limit, in milliseconds.
 const DEFAULT_ANALYSIS_MS: u64 = 1_000;
@@ -24,13 +24,6 @@ const DEFAULT_ANALYSIS_MS: u64 = 1_000;
 const MAX_MULTIPV: usize = 256;
 /// The most random games one `playouts` call plays.
 const MAX_PLAYOUTS: u64 = 100_000_000;
-
-fn start_of(variant: &Variant, position: Option<&str>) -> PyResult<Board> {
-    match position {
-        Some(text) => variant.inner.parse_position(text).map_err(input_error),
-        None => Ok(variant.inner.start()),
-    }
-}
 
 fn interrupted() -> PyErr {
     PyKeyboardInterrupt::new_err("interrupted")
@@ -51,7 +44,7 @@ pub fn perft(
             "depth: must be 0..={MAX_PERFT_DEPTH} plies, found {depth}"
         )));
     }
-    let board = start_of(variant, position)?;
+    let board = variant.start_or(position)?;
     let rules = variant.inner.clone();
     interruptible(py, move |stop| perft_until(&rules, &board, depth, stop))?.ok_or_else(interrupted)
 }
@@ -124,7 +117,7 @@ pub fn analyze(
     let (board, history) = game.with_game(|g| (*g.board(), g.history()));
     let value = interruptible(py, move |stop| {
         if variant.winner(&board).is_some() {
-            return Ok::<_, String>(finished_json(&variant, &board));
+            return Ok::<_, String>(no_move_json(&variant, &board));
         }
         let mut searcher = spec
             .searcher()
@@ -148,17 +141,6 @@ pub fn analyze(
     })?
     .map_err(input_error)?;
     to_python(py, &value)
-}
-
-/// `analyze --json` of a position without a legal move.
-fn finished_json(variant: &isolo_rules::Variant, board: &Board) -> serde_json::Value {
-    let winner = board.to_move().opponent();
-    json!({
-        "best_move": null, "score": {"type": "loss", "plies": 0}, "pv": [], "lines": [],
-        "depth": 0, "nodes": 0, "nps": 0, "time_ms": 0, "engine": null,
-        "result": if winner == Side::South { "S" } else { "N" },
-        "position": variant.format_position(board),
-    })
 }
 
 fn method_of(name: &str) -> PyResult<Method> {
@@ -254,7 +236,7 @@ pub fn playouts(
             "games: must be 1..={MAX_PLAYOUTS} and max_plies at least 1"
         )));
     }
-    let start = start_of(variant, position)?;
+    let start = variant.start_or(position)?;
     let rules = variant.inner.clone();
     let (plies, winners) = interruptible(py, move |stop| {
         let mut mover = RandomMover::default();
@@ -265,18 +247,20 @@ pub fn playouts(
             }
             let game = random_game(&rules, start, max_plies, game_seed(seed, i), &mut mover);
             plies.push(game.plies);
-            winners.push(
-                game.winner
-                    .map(|s| if s == Side::South { "S" } else { "N" }),
-            );
+            winners.push(game.winner.map(Side::letter));
         }
         Some((plies, winners))
     })?
     .ok_or_else(interrupted)?;
-    let wins = |side: &str| winners.iter().filter(|w| **w == Some(side)).count();
+    let wins = |side: Side| {
+        winners
+            .iter()
+            .filter(|w| **w == Some(side.letter()))
+            .count()
+    };
     let value = json!({
         "games": games,
-        "wins": {"S": wins("S"), "N": wins("N")},
+        "wins": {"S": wins(Side::South), "N": wins(Side::North)},
         "unfinished": winners.iter().filter(|w| w.is_none()).count(),
         "plies": plies,
         "winners": winners,

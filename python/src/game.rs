@@ -55,13 +55,6 @@ impl Game {
     }
 }
 
-fn letter(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
-
 #[pymethods]
 impl Game {
     #[new]
@@ -72,11 +65,8 @@ impl Game {
         moves: Option<&str>,
         max_plies: Option<usize>,
     ) -> PyResult<Game> {
+        let start = variant.start_or(position)?;
         let owner = variant.inner.clone();
-        let start = match position {
-            Some(text) => owner.parse_position(text).map_err(input_error)?,
-            None => owner.start(),
-        };
         let mut cell = Cell::new(owner, |v| {
             let game = RulesGame::new(v, start);
             match max_plies {
@@ -145,9 +135,13 @@ impl Game {
     }
 
     /// `None` while the game goes on, else the winner `"S"` or `"N"`, or `"draw"`.
-    fn outcome(&self) -> Option<&'static str> {
+    fn outcome(&self) -> Option<String> {
         let outcome = self.game().outcome()?;
-        Some(outcome.winner.map_or("draw", letter))
+        Some(
+            outcome
+                .winner
+                .map_or("draw".into(), |side| side.letter().to_string()),
+        )
     }
 
     /// Why the game ended (`no legal move`, `repetition`, `ply limit`), or `None`.
@@ -171,8 +165,8 @@ impl Game {
 
     /// The side to move: `"S"` or `"N"`.
     #[getter]
-    fn to_move(&self) -> &'static str {
-        letter(self.board().to_move())
+    fn to_move(&self) -> char {
+        self.board().to_move().letter()
     }
 
     /// Moves played.

@@ -18,6 +18,16 @@ pub struct Variant {
     pub inner: Arc<isolo_rules::Variant>,
 }
 
+impl Variant {
+    /// The board at `position` (the project's notation), or the start when `None`.
+    pub fn start_or(&self, position: Option<&str>) -> PyResult<isolo_rules::Board> {
+        match position {
+            Some(text) => self.inner.parse_position(text).map_err(input_error),
+            None => Ok(self.inner.start()),
+        }
+    }
+}
+
 #[pymethods]
 impl Variant {
     /// The variant named `name_or_path`: a preset, a named reading or a rules file.

@@ -70,7 +70,10 @@ def test_bad_limits_are_refused():
         isolo_ai.perft(Variant.load("igisoro"), -1)
 
 
-def test_a_finished_game_is_not_searched():
+def test_a_finished_game_is_not_searched(cli):
+    lost = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S"
+    answer = isolo_ai.analyze(Game(Variant.load("isolo-women"), position=lost), depth=3)
+    assert answer == cli("analyze", "--variant", "isolo-women", "--position", lost)
     game = Game(Variant.load("isolo-boys"))
     while game.legal_moves():
         game.play(game.legal_moves()[0])

@@ -1,9 +1,8 @@
 //! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
 
 use clap::{Args, ValueEnum};
-use serde_json::json;
 
-use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
+use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::matches::engine::{EngineSpec, SpecError};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_rules::{Board, Move, Variant};
@@ -230,22 +229,10 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
 }
 
 fn report_finished(variant: &Variant, board: &Board, json: bool) -> CliResult {
-    let winner = board.to_move().opponent();
     if json {
-        return emit_json(&json!({
-            "best_move": null,
-            "score": {"type": "loss", "plies": 0},
-            "pv": [],
-            "lines": [],
-            "depth": 0,
-            "nodes": 0,
-            "nps": 0,
-            "time_ms": 0,
-            "engine": null,
-            "result": side_letter(winner),
-            "position": variant.format_position(board),
-        }));
+        return emit_json(&isolo_engine::search::no_move_json(variant, board));
     }
+    let winner = board.to_move().opponent();
     emit(&format!(
         "Game over: {winner} wins ({} has no legal move); nothing to search\n",
         board.to_move()

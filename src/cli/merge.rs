@@ -647,8 +647,9 @@ mod merge_compare {
         let games = whole.games_per_variant * whole.variants.len() as u64;
         let interrupted = merged < games;
         let lines = if interrupted {
-            drop(out); // (its partial file is removed)
-                       // Nor are the CSV and plot: a part would replace a whole comparison's.
+            // The partial merged file is removed, and the CSV and plot are not written:
+            // a part would replace a whole comparison's.
+            drop(out);
             let unwritten = [Some(args.out.as_str()), outputs.csv, outputs.plot];
             let unwritten: Vec<&str> = unwritten.into_iter().flatten().collect();
             outputs.csv = None;

@@ -124,8 +124,8 @@ pub fn run(args: &ServeArgs) -> CliResult {
             open_browser(&url);
         }
         let limits = ConnectionLimits {
-            request_timeout: Duration::from_millis(args.request_timeout_ms),
-            write_timeout: Duration::from_millis(args.request_timeout_ms),
+            request_timeout: state.request_timeout,
+            write_timeout: state.request_timeout,
             max_connections: args.max_connections,
         };
         let ctrl_c = async {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -49,7 +49,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/records", get(records))
         .route("/api/records/{game}", get(record))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             whole_body,
@@ -134,7 +133,6 @@ async fn errors_as_json(request: axum::extract::Request, next: axum::middleware:
         return response;
     }
     let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => too_large().message,
         StatusCode::METHOD_NOT_ALLOWED => format!("{path} does not take {method}"),
         other => format!(
             "{path}: {}",

@@ -85,6 +85,25 @@ pub struct SearchResult {
     pub hashfull: u32,
 }
 
+/// The `analyze --json` answer at a position without a legal move: nothing searched,
+/// the mover lost (`score` a loss in 0), `result` the winner's letter.
+pub fn no_move_json(variant: &Variant, board: &Board) -> serde_json::Value {
+    let winner = board.to_move().opponent();
+    serde_json::json!({
+        "best_move": null,
+        "score": {"type": "loss", "plies": 0},
+        "pv": [],
+        "lines": [],
+        "depth": 0,
+        "nodes": 0,
+        "nps": 0,
+        "time_ms": 0,
+        "engine": null,
+        "result": winner.letter().to_string(),
+        "position": variant.format_position(board),
+    })
+}
+
 impl SearchResult {
     /// The fields of `analyze --json`: `best_move`, `score`, `pv`, `lines` (each `move`,
     /// `score`, `pv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
