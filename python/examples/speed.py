@@ -1,5 +1,6 @@
 """Speed of the Python package: plies per second of a Python loop over legal_moves() and
-play(), of the native playouts(), and what analyze() costs over the binary's analyze.
+play(), of the native playouts(), of the OpenSpiel adapter against OpenSpiel's own C++
+Oware (when open_spiel is installed), and what analyze() costs over the binary's analyze.
 
     python python/examples/speed.py [path/to/isolo-ai]
 """
@@ -38,6 +39,28 @@ def native_playouts(variant: isolo_ai.Variant, games: int) -> float:
     return sum(summary["plies"]) / (time.perf_counter() - started)
 
 
+def openspiel_actions(name: str, games: int) -> tuple[float, float]:
+    """Actions and plies per second of random games of the OpenSpiel game `name`, played
+    from Python through pyspiel's state (legal_actions, apply_action)."""
+    import pyspiel
+
+    import isolo_ai.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(name)
+    chooser = random.Random(0)
+    actions = plies = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            state.apply_action(chooser.choice(state.legal_actions()))
+            actions += 1
+            plies += state.is_terminal() or state.current_player() != player
+    elapsed = time.perf_counter() - started
+    return actions / elapsed, plies / elapsed
+
+
 def analyze_cost(binary: str, runs: int = 5) -> tuple[float, float]:
     """Wall milliseconds of a 20000-node analysis: from Python, and as a process."""
     game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
@@ -62,6 +85,17 @@ def main() -> None:
         variant = isolo_ai.Variant.load(name)
         print(f"{name}: Python loop {python_loop(variant, 20):,.0f} plies/s, "
               f"native playouts {native_playouts(variant, 200):,.0f} plies/s")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel is not installed: no adapter figures")
+    else:
+        oware, _ = openspiel_actions("oware", 200)
+        print(f"OpenSpiel's C++ oware: {oware:,.0f} actions/s")
+        for name, games in (("isolo_women", 200), ("isolo_boys", 200), ("igisoro", 10)):
+            actions, plies = openspiel_actions(name, games)
+            print(f"OpenSpiel adapter {name}: {actions:,.0f} actions/s "
+                  f"({plies:,.0f} plies/s), {actions / oware:.2f} x oware")
     ours, theirs = analyze_cost(binary)
     print(f"analyze 20000 nodes on igisoro: {ours:.1f} ms from Python, "
           f"{theirs:.1f} ms as a process")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._native import (
+    ActionGame,
     Game,
     IllegalMove,
     InputError,
@@ -29,6 +30,7 @@ from ._native import (
 )
 
 __all__ = [
+    "ActionGame",
     "Game",
     "IllegalMove",
     "InputError",
@@ -56,5 +58,36 @@ def _observation(self: Game) -> np.ndarray:
     return np.asarray(self.observation_list(), dtype=np.float32)
 
 
+def _action_observation(self: ActionGame, player: str) -> np.ndarray:
+    """The state seen by ``player`` (``"S"`` or ``"N"``), a ``float32`` array of
+    ``observation_size`` numbers (see ``observation_list``)."""
+    return np.asarray(self.observation_list(player), dtype=np.float32)
+
+
 Game.board = property(_board)  # type: ignore[attr-defined]
 Game.observation = _observation  # type: ignore[attr-defined]
+ActionGame.observation = _action_observation  # type: ignore[attr-defined]
+
+
+# Pickling (OpenSpiel copies and serialises states so): a variant by its rules text, a
+# game by its start and moves, an action game by its game and the move begun.
+def _rebuild_game(variant: Variant, start: str, moves: list, max_plies) -> Game:
+    return Game(variant, position=start, moves=" ".join(moves), max_plies=max_plies)
+
+
+def _rebuild_action_game(game: Game, pending: list) -> ActionGame:
+    actions = ActionGame(game)
+    for action in pending:
+        actions.apply(action)
+    return actions
+
+
+Variant.__reduce__ = lambda self: (Variant.from_toml, (self.to_toml(),))  # type: ignore
+Game.__reduce__ = lambda self: (  # type: ignore
+    _rebuild_game,
+    (self.variant, self.start, self.moves, self.max_plies),
+)
+ActionGame.__reduce__ = lambda self: (  # type: ignore
+    _rebuild_action_game,
+    (self.game, self.pending_actions),
+)

@@ -9,7 +9,7 @@ use self_cell::self_cell;
 use crate::variant::Variant;
 use crate::{input_error, IllegalMove};
 use isolo_rules::notation::pit_at;
-use isolo_rules::{Board, Side};
+use isolo_rules::{Board, LegalMove, Side};
 
 type RulesGame<'v> = isolo_rules::Game<'v>;
 
@@ -33,16 +33,45 @@ pub struct Game {
 }
 
 impl Game {
-    fn game(&self) -> &RulesGame<'_> {
+    pub(crate) fn game(&self) -> &RulesGame<'_> {
         self.cell.borrow_dependent()
     }
 
-    fn variant(&self) -> &isolo_rules::Variant {
+    pub(crate) fn variant(&self) -> &isolo_rules::Variant {
         self.cell.borrow_owner()
     }
 
-    fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &Board {
         self.game().board()
+    }
+
+    /// Plays a move the variant made here (see `isolo_rules::Game::play_generated`).
+    pub(crate) fn play_generated(&mut self, played: &LegalMove) {
+        self.cell
+            .with_dependent_mut(|_, game| game.play_generated(played));
+    }
+
+    /// `board` seen by `side` for learning (see `observation_list`): `4 * columns + 2`
+    /// numbers.
+    pub(crate) fn observation_for(&self, board: &Board, side: Side) -> Vec<f32> {
+        let seen = match side {
+            Side::South => *board,
+            Side::North => board.swapped(),
+        };
+        let total: u32 = [Side::South, Side::North]
+            .iter()
+            .map(|&s| seen.side_total(s))
+            .sum();
+        let scale = 1.0 / total.max(1) as f32;
+        let mut values: Vec<f32> = self
+            .rows(&seen)
+            .into_iter()
+            .map(|seeds| seeds as f32 * scale)
+            .collect();
+        for side in [side, side.opponent()] {
+            values.push(if board.in_overture(side) { 1.0 } else { 0.0 });
+        }
+        values
     }
 
     /// Seeds of each pit, row by row as `show` draws them (North's back row first).
@@ -119,7 +148,7 @@ impl Game {
     }
 
     /// A copy that plays on independently.
-    fn clone(&self) -> Game {
+    pub(crate) fn clone(&self) -> Game {
         let owner = self.cell.borrow_owner().clone();
         Game {
             cell: Cell::new(owner, |v| self.game().rebound(v)),
@@ -144,11 +173,11 @@ impl Game {
         )
     }
 
-    /// Why the game ended (`no legal move`, `repetition`, `ply limit`), or `None`.
+    /// Why the game ended, as records and JSON name it: `"no-moves"` (the side to move
+    /// has none and loses), `"repetition"` or `"ply-limit"`; `None` while it goes on.
     #[getter]
-    fn end(&self) -> Option<String> {
-        let outcome = self.game().outcome()?;
-        Some(isolo_rules::game::describe(&outcome))
+    fn end(&self) -> Option<&'static str> {
+        Some(self.game().outcome()?.reason.name())
     }
 
     /// The position, in the project's notation (`ROWS SIDE [OVERTURE]`).
@@ -167,6 +196,12 @@ impl Game {
     #[getter]
     fn to_move(&self) -> char {
         self.board().to_move().letter()
+    }
+
+    /// Moves after which the game is drawn, or `None` for no cap.
+    #[getter]
+    fn max_plies(&self) -> Option<usize> {
+        self.game().max_plies()
     }
 
     /// Moves played.
@@ -193,25 +228,7 @@ impl Game {
     /// opponent's overture: `4 * columns + 2` numbers.
     fn observation_list(&self) -> Vec<f32> {
         let board = self.board();
-        let seen = match board.to_move() {
-            Side::South => *board,
-            Side::North => board.swapped(),
-        };
-        let total: u32 = [Side::South, Side::North]
-            .iter()
-            .map(|&s| seen.side_total(s))
-            .sum();
-        let scale = 1.0 / total.max(1) as f32;
-        let mut values: Vec<f32> = self
-            .rows(&seen)
-            .into_iter()
-            .map(|seeds| seeds as f32 * scale)
-            .collect();
-        let mover = board.to_move();
-        for side in [mover, mover.opponent()] {
-            values.push(if board.in_overture(side) { 1.0 } else { 0.0 });
-        }
-        values
+        self.observation_for(board, board.to_move())
     }
 
     /// How often the current position has occurred, this time included (a third

@@ -4,6 +4,7 @@
 //! is what `help()` shows. Every search releases the GIL and stops on Ctrl-C
 //! ([`interruptible`]).
 
+mod actions;
 mod analysis;
 mod game;
 mod variant;
@@ -139,6 +140,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMove", py.get_type::<IllegalMove>())?;
     m.add_class::<variant::Variant>()?;
     m.add_class::<game::Game>()?;
+    m.add_class::<actions::ActionGame>()?;
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pathlib
@@ -29,3 +30,12 @@ def cli():
         return json.loads(done.stdout)
 
     return run
+
+
+def need(module: str):
+    """`module` imported, or the calling test module skipped when it is not installed,
+    unless ``$ISOLO_AI_ALL_TESTS`` is set (as `.ci/run` sets it): then a missing module
+    fails."""
+    if os.environ.get("ISOLO_AI_ALL_TESTS"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

@@ -112,6 +112,11 @@ impl<'v> Game<'v> {
         }
     }
 
+    /// Moves after which the game is drawn, if capped.
+    pub fn max_plies(&self) -> Option<usize> {
+        self.max_plies
+    }
+
     /// The game's variant.
     pub fn variant(&self) -> &'v Variant {
         self.variant

@@ -11,7 +11,7 @@
 //! the path that led there. Walking every branch take first gives exactly the moves of
 //! `Variant::legal_moves`, in its order.
 
-use super::{Board, LapState, MoveFrame, TurningPath, TurningPoint, Variant};
+use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
 use crate::ring;
 use crate::{CaptureChoice, Move, Side};
 
@@ -46,8 +46,7 @@ impl ChoicePoint {
     /// started from, the loop, the side): two points with one key have the same
     /// continuations, whatever choices led to them.
     pub fn key(&self) -> u64 {
-        let rings = crate::board::rings_of(self.to_move, self.state.mine, self.state.theirs);
-        let board = Board::from_parts(rings, self.to_move, self.overture);
+        let board = self.board();
         let fields = (self.end as u64)
             | (self.origin as u64) << 8
             | (self.pit as u64) << 16
@@ -74,6 +73,17 @@ impl ChoicePoint {
     /// The chosen pit (1-based).
     pub fn pit(&self) -> u8 {
         self.pit + 1
+    }
+
+    /// The mover's pit (1-based) where the last lap ended: where the capture would be.
+    pub fn end_pit(&self) -> u8 {
+        self.end + 1
+    }
+
+    /// The position as sown up to this choice, the mover still to move.
+    pub fn board(&self) -> Board {
+        let rings = crate::board::rings_of(self.to_move, self.state.mine, self.state.theirs);
+        Board::from_parts(rings, self.to_move, self.overture)
     }
 
     /// This point's place on the move's path of turning points (0 = the first).
@@ -284,8 +294,10 @@ impl Variant {
         }
     }
 
-    /// Depth first below `point`: `Some(Some(child))` when a completion is found (its
-    /// choices in `choices`), `Some(None)` when there is none, `None` past the budget.
+    /// Depth first below `point`, take before pass: `Some(Some(child))` when a
+    /// completion is found (its choices in `choices`), `Some(None)` when there is none,
+    /// `None` past the budget. A stack of its own, not recursion: a move may have as
+    /// many choices as `max_laps` allows.
     fn complete_from(
         &self,
         point: &ChoicePoint,
@@ -294,24 +306,58 @@ impl Variant {
         tried: &mut usize,
         budget: usize,
     ) -> Option<Option<Board>> {
-        for take in [true, false] {
+        // Each point on the way down with the option it tries next (`None`: both tried).
+        let mut stack = vec![(*point, Some(true))];
+        while let Some((at, next)) = stack.last_mut() {
+            let Some(take) = *next else {
+                stack.pop();
+                if !stack.is_empty() {
+                    // The choice that led to the point just left.
+                    choices.pop();
+                }
+                continue;
+            };
+            *next = take.then_some(false);
+            let at = *at;
             *tried += 1;
             if *tried > budget {
                 return None;
             }
             choices.push(take);
-            match self.continue_move(point, take, walk) {
+            match self.continue_move(&at, take, walk) {
                 MoveStep::End { child, .. } => return Some(Some(child)),
-                MoveStep::Dead { .. } => {}
-                MoveStep::Choice(next) => {
-                    if let Some(child) = self.complete_from(&next, walk, choices, tried, budget)? {
-                        return Some(Some(child));
-                    }
+                MoveStep::Dead { .. } => {
+                    choices.pop();
                 }
+                MoveStep::Choice(deeper) => stack.push((deeper, Some(true))),
             }
-            choices.pop();
         }
         Some(None)
+    }
+
+    /// What taking and what passing at `point` lead to (`[take, pass]`): the first
+    /// legal completion of each (its choices after that one), none, or unknown once a
+    /// search spends `budget` choices. For players that choose one option at a time
+    /// and must be offered only options that lead somewhere.
+    pub fn option_completions(
+        &self,
+        point: &ChoicePoint,
+        walk: &mut MoveWalk,
+        budget: usize,
+    ) -> [Completion; 2] {
+        [true, false].map(|take| match self.continue_move(point, take, walk) {
+            MoveStep::End { child, .. } => Completion::Found(Vec::new(), child),
+            MoveStep::Dead { .. } => Completion::None,
+            MoveStep::Choice(next) => self.first_completion(&next, walk, budget),
+        })
+    }
+
+    /// The pits that begin at least one legal move, one bit for each (bit `pit - 1`),
+    /// exact under either capture choice.
+    pub fn playable_pits(&self, board: &Board, gen: &mut MoveGen) -> u32 {
+        self.first_move_of_each_pit(board, gen)
+            .iter()
+            .fold(0, |bits, m| bits | 1 << (m.mv.pit - 1))
     }
 }
 
@@ -459,5 +505,92 @@ mod tests {
             board = legal[ply * 5 % legal.len()].child;
         }
         assert!(points > 100, "{points} choice points");
+    }
+
+    /// Every move by choosing only pits `playable_pits` offers and options
+    /// `option_completions` finds a completion for, checking that each leads somewhere.
+    fn walk_open_options(v: &Variant, board: &Board) -> Vec<Move> {
+        fn branch(v: &Variant, board: &Board, mv: &mut Move, out: &mut Vec<Move>) {
+            let mut walk = MoveWalk::new();
+            let point = match v.walk_choices(board, mv, &mut walk) {
+                Some(MoveStep::End { .. }) => return out.push(mv.clone()),
+                Some(MoveStep::Choice(point)) => point,
+                other => panic!("{mv} was offered but leads to {other:?}"),
+            };
+            let options = v.option_completions(&point, &mut walk, usize::MAX);
+            assert!(
+                options.iter().any(|c| matches!(c, Completion::Found(..))),
+                "{mv}"
+            );
+            for (take, completion) in [true, false].into_iter().zip(options) {
+                if let Completion::Found(..) = completion {
+                    mv.choices.push(take);
+                    branch(v, board, mv, out);
+                    mv.choices.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut pits = v.playable_pits(board, &mut MoveGen::new());
+        while pits != 0 {
+            let pit = pits.trailing_zeros() as u8 + 1;
+            pits &= pits - 1;
+            if v.rules.capture_choice == CaptureChoice::Optional {
+                branch(
+                    v,
+                    board,
+                    &mut Move {
+                        pit,
+                        choices: Vec::new(),
+                    },
+                    &mut out,
+                );
+            } else {
+                out.push(Move {
+                    pit,
+                    choices: Vec::new(),
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn choosing_open_options_one_at_a_time_gives_the_legal_moves() {
+        for spec in ["igisoro", "isolo-women", "isolo-boys-capture-ends"] {
+            let v = Variant::load(spec).unwrap();
+            let mut board = v.start();
+            for ply in 0..150 {
+                let legal = v.legal_moves(&board);
+                let moves: Vec<Move> = legal.iter().map(|m| m.mv.clone()).collect();
+                assert_eq!(walk_open_options(&v, &board), moves, "{spec} ply {ply}");
+                let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
+                    break;
+                };
+                board = next.child;
+            }
+        }
+    }
+
+    #[test]
+    fn a_choice_point_shows_the_board_as_sown() {
+        let v = Variant::load("igisoro").unwrap();
+        let board = v.start();
+        let mut walk = MoveWalk::new();
+        let mut pits = v.candidate_pits(&board);
+        while pits != 0 {
+            let pit = pits.trailing_zeros() as u8 + 1;
+            pits &= pits - 1;
+            if let MoveStep::Choice(point) = v.begin_move(&board, pit, &mut walk) {
+                let sown = point.board();
+                assert_eq!(sown.to_move(), board.to_move());
+                let total = |b: &Board| b.side_total(Side::South) + b.side_total(Side::North);
+                assert_eq!(total(&sown), total(&board), "seeds are kept while sowing");
+                assert!(
+                    sown.seeds(board.to_move(), point.end_pit().into()) > 1,
+                    "lap ends on seeds"
+                );
+            }
+        }
     }
 }

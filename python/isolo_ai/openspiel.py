@@ -1,0 +1,238 @@
+"""Isolo and Igisoro as OpenSpiel games.
+
+Importing this module registers, as pyspiel Python games:
+
+- ``isolo_women``, ``isolo_boys``, ``igisoro``, ``isolo_women_capture_ends``,
+  ``isolo_boys_capture_ends``: the presets and named readings;
+- ``isolo``: any rules, given by its ``rules`` parameter (a preset's name, a rules
+  file's path, or a rules file's TOML text).
+
+Each takes ``max_plies`` (default 1000): the game is drawn once that many moves are
+played, which bounds its length; and ``position`` (default: the variant's start): the
+position to start from, in the project's notation, its commas written as dots in a
+game string (``isolo_boys(position=2.2.0.2/...)``), which cannot hold commas.
+A game's parameters are kept in that spelling, and rules text as ``toml:`` and its
+base64 (URL alphabet), so that ``str(game)`` always loads the same game again. Player 0 is South, player 1 North; the side to move in
+the start position acts first. Returns are +1/-1 for a win and 0 for a draw, at the end.
+
+Actions (``isolo_ai.ActionGame``): ``0 .. pits - 1`` start a move from pit
+``action + 1`` of the side to act; ``pits`` takes and ``pits + 1`` passes at an optional
+capture (Igisoro), the same player acting again, so a move of many choices is many
+small decisions. Only actions that begin or continue a legal move are legal.
+
+>>> import pyspiel, isolo_ai.openspiel
+>>> game = pyspiel.load_game("igisoro")
+>>> state = game.new_initial_state()
+>>> state.apply_action(state.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from . import ActionGame, Game, InputError, Variant
+
+#: Moves after which a game is drawn, unless the game's parameters say otherwise.
+DEFAULT_MAX_PLIES = 1000
+
+#: The registered games with a fixed variant: OpenSpiel's name, the project's name.
+NAMED_GAMES = {
+    "isolo_women": "isolo-women",
+    "isolo_boys": "isolo-boys",
+    "igisoro": "igisoro",
+    "isolo_women_capture_ends": "isolo-women-capture-ends",
+    "isolo_boys_capture_ends": "isolo-boys-capture-ends",
+}
+
+#: The game taking any rules, and its default rules.
+RULES_GAME = "isolo"
+DEFAULT_RULES = "isolo-boys"
+
+_SIDES = ("S", "N")
+
+#: The parameters every game takes, with their defaults.
+_PARAMETERS = {"max_plies": DEFAULT_MAX_PLIES, "position": ""}
+
+
+#: How a game string spells a rules text.
+_TEXT_PREFIX = "toml:"
+
+
+def load_variant(rules: str) -> Variant:
+    """A variant from a preset's name, a rules file's path, a rules file's text, or
+    that text as ``toml:`` and its base64."""
+    if rules.startswith(_TEXT_PREFIX):
+        encoded = rules[len(_TEXT_PREFIX) :]
+        padded = encoded + "=" * (-len(encoded) % 4)
+        try:
+            text = base64.urlsafe_b64decode(padded).decode()
+        except (binascii.Error, UnicodeDecodeError) as error:
+            raise InputError(f"rules '{rules[:40]}': not base64 of a text: {error}")
+        return Variant.from_toml(text)
+    if "\n" in rules or "=" in rules:
+        return Variant.from_toml(rules)
+    return Variant.load(rules)
+
+
+def _game_string_form(params: dict) -> dict:
+    """`params` spelt so that a game string holds them (no commas, no newlines)."""
+    form = dict(params)
+    rules = form.get("rules")
+    if isinstance(rules, str) and ("\n" in rules or "=" in rules or "," in rules):
+        if not rules.startswith(_TEXT_PREFIX):
+            encoded = base64.urlsafe_b64encode(rules.encode()).decode().rstrip("=")
+            form["rules"] = _TEXT_PREFIX + encoded
+    if "position" in form:
+        form["position"] = str(form["position"]).replace(",", ".")
+    return form
+
+
+def _game_type(short_name: str, long_name: str, parameters: dict) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class IsoloGame(pyspiel.Game):
+    """A four-row mancala game of one variant, in OpenSpiel's terms."""
+
+    def __init__(self, game_type: pyspiel.GameType, variant: Variant, params: dict):
+        max_plies = int(params.get("max_plies", DEFAULT_MAX_PLIES))
+        if max_plies < 1:
+            raise ValueError(f"max_plies {max_plies} is not at least 1")
+        position = str(params.get("position", "")).replace(".", ",") or None
+        self.variant = variant
+        self.max_plies = max_plies
+        self._start = ActionGame(Game(variant, position=position, max_plies=max_plies))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self._start.num_actions,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_plies * self._start.max_actions_per_move,
+        )
+        super().__init__(game_type, info, _game_string_form(params))
+
+    def new_initial_state(self) -> "IsoloState":
+        """The start of a game."""
+        return IsoloState(self, self._start.clone())
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The board observer, or the history for imperfect-recall questions."""
+        if iig_obs_type is None or (
+            iig_obs_type.public_info and not iig_obs_type.perfect_recall
+        ):
+            return BoardObserver(self._start.observation_size, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class IsoloState(pyspiel.State):
+    """A state: the game so far and the move being made, if one is."""
+
+    def __init__(self, game: IsoloGame, actions: ActionGame):
+        super().__init__(game)
+        self.actions = actions
+
+    def current_player(self) -> int:
+        """The player to act (0 South, 1 North), or terminal."""
+        player = self.actions.player
+        return pyspiel.PlayerId.TERMINAL if player is None else player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.actions.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        self.actions.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.actions.action_to_string(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.actions.player is None
+
+    def returns(self) -> list[float]:
+        """+1 to the winner and -1 to the loser at the end; 0 otherwise."""
+        outcome = self.actions.outcome()
+        if outcome in _SIDES:
+            winner = _SIDES.index(outcome)
+            return [1.0 if p == winner else -1.0 for p in range(2)]
+        return [0.0, 0.0]
+
+    def __str__(self) -> str:
+        return str(self.actions)
+
+
+class BoardObserver:
+    """The board as a player sees it (``ActionGame.observation_list``), and as text."""
+
+    def __init__(self, size: int, params: Any):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: IsoloState, player: int) -> None:
+        self.tensor[:] = state.actions.observation_list(_SIDES[player])
+
+    def string_from(self, state: IsoloState, player: int) -> str:
+        return str(state)
+
+
+def _named_game(short_name: str, variant_name: str) -> type:
+    game_type = _game_type(
+        short_name, f"{variant_name} (isolo-ai)", dict(_PARAMETERS)
+    )
+
+    class Named(IsoloGame):
+        __doc__ = f"The OpenSpiel game of the variant {variant_name}."
+
+        def __init__(self, params: dict | None = None):
+            super().__init__(game_type, Variant.load(variant_name), params or {})
+
+    # A module attribute of its own name, so that pickle finds the class.
+    Named.__name__ = Named.__qualname__ = short_name.title().replace("_", "") + "Game"
+    globals()[Named.__name__] = Named
+    pyspiel.register_game(game_type, Named)
+    return Named
+
+
+_RULES_GAME_TYPE = _game_type(
+    RULES_GAME,
+    "Isolo or Igisoro under given rules (isolo-ai)",
+    {"rules": DEFAULT_RULES, **_PARAMETERS},
+)
+
+
+class RulesGame(IsoloGame):
+    """The OpenSpiel game of any rules: ``isolo(rules=...)``."""
+
+    def __init__(self, params: dict | None = None):
+        params = params or {}
+        variant = load_variant(str(params.get("rules", DEFAULT_RULES)))
+        super().__init__(_RULES_GAME_TYPE, variant, params)
+
+
+GAMES = {name: _named_game(name, variant) for name, variant in NAMED_GAMES.items()}
+pyspiel.register_game(_RULES_GAME_TYPE, RulesGame)
+GAMES[RULES_GAME] = RulesGame

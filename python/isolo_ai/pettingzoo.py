@@ -1,0 +1,160 @@
+"""Isolo and Igisoro as PettingZoo AEC environments.
+
+``env(variant="isolo-boys", max_plies=1000, position=None, render_mode=None)`` makes an
+environment of two agents, ``"player_0"`` (South) and ``"player_1"`` (North), acting in the encoding
+of ``isolo_ai.ActionGame``: actions ``0 .. pits - 1`` start a move from pit
+``action + 1``, ``pits`` takes and ``pits + 1`` passes at an optional capture, the same
+agent acting again. Each observation is a dict: ``"observation"``, the board from the
+agent's side (``ActionGame.observation``), and ``"action_mask"``, 1 for each legal
+action (none for the agent not acting). Rewards are +1/-1 at a win, 0 at a draw; a game
+drawn by reaching ``max_plies`` is truncated, any other end terminates it.
+
+``env`` wraps ``raw_env`` in PettingZoo's usual wrappers: an illegal action ends the
+game with reward -1 for the agent that made it.
+
+>>> from isolo_ai.pettingzoo import env
+>>> e = env(variant="igisoro")
+>>> e.reset(seed=0)
+>>> e.agent_selection
+'player_0'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import ActionGame, Game, Variant
+
+#: Moves after which a game is drawn (truncated), unless `env` is told otherwise.
+DEFAULT_MAX_PLIES = 1000
+
+AGENTS = ["player_0", "player_1"]
+#: The side each agent plays, in the order of `AGENTS`.
+SIDES = ["S", "N"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """An environment (see the module's help), in PettingZoo's standard wrappers."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv, EzPickle):
+    """The environment without wrappers: an illegal action raises ``IllegalMove``."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "isolo_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str | Variant = "isolo-boys",
+        max_plies: int = DEFAULT_MAX_PLIES,
+        position: str | None = None,
+        render_mode: str | None = None,
+    ):
+        EzPickle.__init__(self, variant, max_plies, position, render_mode)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render mode '{render_mode}' is not human or ansi")
+        self.variant = variant if isinstance(variant, Variant) else Variant.load(variant)
+        self.render_mode = render_mode
+        self._start = ActionGame(Game(self.variant, position=position, max_plies=max_plies))
+        self.game = self._start.clone()
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        size = self._start.observation_size
+        actions = self._start.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
+                }
+            )
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in AGENTS}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict:
+        """The board from `agent`'s side and its legal actions."""
+        mask = np.zeros(self._start.num_actions, dtype=np.int8)
+        if agent == self.agent_selection:
+            mask[self.game.legal_actions()] = 1
+        side = SIDES[AGENTS.index(agent)]
+        return {"observation": self.game.observation(side), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game from the start (the game has no chance: `seed` changes nothing)."""
+        self.game = self._start.clone()
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self.agent_selection = self._agent_to_act()
+        self._finish_if_over()
+
+    def step(self, action: int) -> None:
+        """Plays `action` for the agent selected."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        self.game.apply(int(action))
+        self.agent_selection = self._agent_to_act()
+        self._finish_if_over()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _agent_to_act(self) -> str:
+        return AGENTS[SIDES.index(self.game.to_move)]
+
+    def _finish_if_over(self) -> None:
+        """Sets the rewards and ends the game for both agents if it is over."""
+        outcome = self.game.outcome()
+        self.rewards = dict.fromkeys(AGENTS, 0)
+        if outcome is None:
+            return
+        if outcome in SIDES:
+            winner = AGENTS[SIDES.index(outcome)]
+            self.rewards = {agent: 1 if agent == winner else -1 for agent in AGENTS}
+        ended = self.game.game.end
+        done = self.truncations if ended == "ply-limit" else self.terminations
+        for agent in AGENTS:
+            done[agent] = True
+            self.infos[agent] = {"end": ended, "outcome": outcome}
+
+    def render(self) -> str | None:
+        """The position and any move begun: printed (``human``) or returned (``ansi``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render mode")
+            return None
+        text = str(self.game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

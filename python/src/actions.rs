@@ -1,0 +1,392 @@
+//! `ActionGame`: a game played in small integer actions, a take/pass choice being an
+//! action of its own, for OpenSpiel and PettingZoo.
+//!
+//! Actions `0 .. pits` start a move from pit `action + 1` of the side to move (the pits
+//! the rules number, RULES.md notation); action `pits` takes and `pits + 1` passes at an
+//! optional capture. Only actions that begin or continue at least one legal move are
+//! offered, so a move begun always ends.
+
+use std::sync::OnceLock;
+
+use pyo3::prelude::*;
+
+use crate::game::Game;
+use crate::IllegalMove;
+use isolo_rules::{
+    CaptureChoice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
+    MoveWalk, Outcome, Side,
+};
+
+/// The most choices searched below a take or a pass to see whether a legal move
+/// follows; an option whose search gives up is offered (every real position decides
+/// within the first few).
+const OPTION_SEARCH_CHOICES: usize = 1 << 20;
+
+/// A move begun: its pit and choices so far, stopped at a take/pass choice.
+#[derive(Clone)]
+struct Pending {
+    mv: Move,
+    point: ChoicePoint,
+    /// Whether taking, and whether passing, leads to a legal move.
+    open: [bool; 2],
+}
+
+/// A game played in integer actions (the encoding OpenSpiel and PettingZoo see).
+///
+/// `ActionGame(game)` continues a copy of `game`. Actions `0 .. pits` start a move from
+/// pit `action + 1` of the side to move; `take_action` (= `pits`) and `pass_action`
+/// (= `pits + 1`) choose at an optional capture, the same side acting again. A move
+/// ends, and the other side acts, when its last choice is made.
+#[pyclass(module = "isolo_ai")]
+pub struct ActionGame {
+    game: Game,
+    pending: Option<Pending>,
+    /// The pits that begin a legal move here (a bit each) and the outcome, worked out
+    /// once: an adapter asks for them several times an action.
+    playable: OnceLock<u32>,
+    outcome: OnceLock<Option<Outcome>>,
+}
+
+impl ActionGame {
+    fn with_game(game: Game, pending: Option<Pending>) -> ActionGame {
+        ActionGame {
+            game,
+            pending,
+            playable: OnceLock::new(),
+            outcome: OnceLock::new(),
+        }
+    }
+
+    fn pits(&self) -> usize {
+        self.game.variant().pits()
+    }
+
+    /// Whether captures offer a take/pass choice in these rules.
+    fn optional(&self) -> bool {
+        self.game.variant().rules().capture_choice == CaptureChoice::Optional
+    }
+
+    /// Starts the move from `pit`, or plays it when it has no choice to make.
+    fn begin(&mut self, pit: u8) -> PyResult<()> {
+        let mv = Move {
+            pit,
+            choices: Vec::new(),
+        };
+        if !self.optional() {
+            let played = self.game.variant().play_move(self.game.board(), &mv);
+            let played = played.ok_or_else(|| illegal(&mv))?;
+            self.game.play_generated(&played);
+            return Ok(());
+        }
+        let mut walk = MoveWalk::new();
+        let step = self
+            .game
+            .variant()
+            .begin_move(self.game.board(), pit, &mut walk);
+        self.reach(mv, step, &mut walk)
+    }
+
+    /// The pits that begin a legal move, one bit each (bit `pit - 1`).
+    fn playable_pits(&self) -> u32 {
+        *self.playable.get_or_init(|| {
+            let variant = self.game.variant();
+            variant.playable_pits(self.game.board(), &mut MoveGen::new())
+        })
+    }
+
+    /// How the game has ended, `None` while it goes on or a move is being made: as
+    /// `isolo_rules::Game::outcome`, from the pits already found.
+    fn ended(&self) -> Option<Outcome> {
+        *self.outcome.get_or_init(|| {
+            if self.pending.is_some() {
+                return None;
+            }
+            if self.playable_pits() == 0 {
+                return Some(Outcome {
+                    winner: Some(self.game.board().to_move().opponent()),
+                    reason: EndReason::NoMoves,
+                });
+            }
+            self.game.game().outcome_if_moves()
+        })
+    }
+
+    /// Takes or passes at the pending choice.
+    fn choose(&mut self, take: bool) -> PyResult<()> {
+        let pending = self.pending.take().expect("a pending choice");
+        let mut mv = pending.mv;
+        mv.choices.push(take);
+        let mut walk = MoveWalk::new();
+        // The walk again from the pit: the path of turning points tells a loop.
+        let step = self
+            .game
+            .variant()
+            .walk_choices(self.game.board(), &mv, &mut walk)
+            .ok_or_else(|| illegal(&mv))?;
+        self.reach(mv, step, &mut walk)
+    }
+
+    /// Where the move `mv` stands after its last action: played if it ended, pending
+    /// at its next choice.
+    fn reach(&mut self, mv: Move, step: MoveStep, walk: &mut MoveWalk) -> PyResult<()> {
+        match step {
+            MoveStep::End {
+                child,
+                laps,
+                captured,
+            } => {
+                let played = LegalMove {
+                    mv,
+                    child,
+                    laps,
+                    captured,
+                };
+                self.game.play_generated(&played);
+                Ok(())
+            }
+            MoveStep::Choice(point) => {
+                let open = self
+                    .game
+                    .variant()
+                    .option_completions(&point, walk, OPTION_SEARCH_CHOICES)
+                    .map(|found| found != Completion::None);
+                self.pending = Some(Pending { mv, point, open });
+                Ok(())
+            }
+            MoveStep::Dead { .. } => Err(illegal(&mv)),
+        }
+    }
+}
+
+fn illegal(mv: &Move) -> PyErr {
+    IllegalMove::new_err(format!("move '{mv}' leads to no legal move"))
+}
+
+/// `"S"` or `"N"` as a side.
+fn side_of(player: char) -> PyResult<Side> {
+    match player {
+        'S' => Ok(Side::South),
+        'N' => Ok(Side::North),
+        other => Err(crate::input_error(format!("side '{other}' is not S or N"))),
+    }
+}
+
+#[pymethods]
+impl ActionGame {
+    #[new]
+    fn new(game: &Game) -> ActionGame {
+        ActionGame::with_game(game.clone(), None)
+    }
+
+    /// Number of distinct actions: the pits of a side, then take and pass.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.pits() + 2
+    }
+
+    /// The action that takes at an optional capture.
+    #[getter]
+    fn take_action(&self) -> usize {
+        self.pits()
+    }
+
+    /// The action that passes at an optional capture.
+    #[getter]
+    fn pass_action(&self) -> usize {
+        self.pits() + 1
+    }
+
+    /// Most actions one move can take: its pit and a choice for each lap at most.
+    #[getter]
+    fn max_actions_per_move(&self) -> usize {
+        if self.optional() {
+            1 + self.game.variant().rules().max_laps as usize
+        } else {
+            1
+        }
+    }
+
+    /// The legal actions, ascending: the pits that begin a legal move, or at a pending
+    /// choice the options that lead to one; none once the game is over.
+    fn legal_actions(&self) -> Vec<usize> {
+        if let Some(pending) = &self.pending {
+            return (0..2)
+                .filter(|&k| pending.open[k])
+                .map(|k| self.pits() + k)
+                .collect();
+        }
+        if self.ended().is_some() {
+            return Vec::new();
+        }
+        let mut pits = self.playable_pits();
+        let mut actions = Vec::new();
+        while pits != 0 {
+            actions.push(pits.trailing_zeros() as usize);
+            pits &= pits - 1;
+        }
+        actions
+    }
+    /// Plays `action`; `IllegalMove` if it is not among `legal_actions()`.
+    fn apply(&mut self, action: usize) -> PyResult<()> {
+        let legal = self.legal_actions();
+        if !legal.contains(&action) {
+            return Err(IllegalMove::new_err(format!(
+                "action {action} is not legal here (legal: {legal:?})"
+            )));
+        }
+        self.playable = OnceLock::new();
+        self.outcome = OnceLock::new();
+        match action.checked_sub(self.pits()) {
+            None => self.begin(action as u8 + 1),
+            Some(choice) => self.choose(choice == 0),
+        }
+    }
+
+    /// `action` in the project's notation: a pit's number, `x` (take) or `p` (pass).
+    fn action_to_string(&self, action: usize) -> PyResult<String> {
+        let pits = self.pits();
+        match action {
+            a if a < pits => Ok((a + 1).to_string()),
+            a if a == pits => Ok("x".into()),
+            a if a == pits + 1 => Ok("p".into()),
+            a => Err(crate::input_error(format!(
+                "action {a} is not between 0 and {}",
+                pits + 1
+            ))),
+        }
+    }
+
+    /// The action a pit's number, `x` or `p` names.
+    fn string_to_action(&self, text: &str) -> PyResult<usize> {
+        let pits = self.pits();
+        match text.trim() {
+            "x" => Ok(pits),
+            "p" => Ok(pits + 1),
+            t => t
+                .parse::<usize>()
+                .ok()
+                .filter(|pit| (1..=pits).contains(pit))
+                .map(|pit| pit - 1)
+                .ok_or_else(|| {
+                    crate::input_error(format!(
+                        "action '{t}' is not a pit from 1 to {pits}, x or p"
+                    ))
+                }),
+        }
+    }
+
+    /// The move begun and not yet ended (`"11x"`: its pit and choices so far), or `None`.
+    #[getter]
+    fn pending(&self) -> Option<String> {
+        self.pending.as_ref().map(|p| p.mv.to_string())
+    }
+
+    /// The actions of the move begun and not yet ended (empty if none is).
+    #[getter]
+    fn pending_actions(&self) -> Vec<usize> {
+        let Some(pending) = &self.pending else {
+            return Vec::new();
+        };
+        let choices = pending.mv.choices.iter();
+        let choice_actions = choices.map(|&take| self.pits() + usize::from(!take));
+        std::iter::once(pending.mv.pit as usize - 1)
+            .chain(choice_actions)
+            .collect()
+    }
+
+    /// The game as played so far: the moves that ended (a copy).
+    #[getter]
+    fn game(&self) -> Game {
+        self.game.clone()
+    }
+
+    /// The side to act: `"S"` or `"N"`.
+    #[getter]
+    fn to_move(&self) -> char {
+        self.game.board().to_move().letter()
+    }
+
+    /// The player to act as OpenSpiel and PettingZoo number them: 0 South, 1 North;
+    /// `None` once the game is over.
+    #[getter]
+    fn player(&self) -> Option<usize> {
+        if self.ended().is_some() {
+            return None;
+        }
+        Some(match self.game.board().to_move() {
+            Side::South => 0,
+            Side::North => 1,
+        })
+    }
+
+    /// `None` while the game goes on, else the winner `"S"` or `"N"`, or `"draw"`.
+    fn outcome(&self) -> Option<String> {
+        let outcome = self.ended()?;
+        Some(
+            outcome
+                .winner
+                .map_or("draw".into(), |side| side.letter().to_string()),
+        )
+    }
+
+    /// The position where the move being made started, in the project's notation.
+    #[getter]
+    fn position(&self) -> String {
+        self.game.variant().format_position(self.game.board())
+    }
+
+    /// Numbers in `observation_list`: `6 * columns + 3`.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        let columns = self.game.variant().columns() as usize;
+        6 * columns + 3
+    }
+
+    /// The state seen by `player` (`"S"` or `"N"`), for learning: the board as it
+    /// stands (mid-move, as sown up to the pending choice) in the layout of
+    /// `Game.observation()` with `player`'s rows at the bottom (`4 * columns + 2`
+    /// numbers); then 1.0 if a take/pass choice is pending; then one number for each pit
+    /// of the side to act, 1.0 where the lap of the pending choice ended.
+    fn observation_list(&self, player: char) -> PyResult<Vec<f32>> {
+        let side = side_of(player)?;
+        let board = match &self.pending {
+            Some(pending) => pending.point.board(),
+            None => *self.game.board(),
+        };
+        let mut values = self.game.observation_for(&board, side);
+        values.push(if self.pending.is_some() { 1.0 } else { 0.0 });
+        let ended = self.pending.as_ref().map(|p| p.point.end_pit() as usize);
+        values.extend((1..=self.pits()).map(|pit| if Some(pit) == ended { 1.0 } else { 0.0 }));
+        Ok(values)
+    }
+
+    /// A copy that plays on independently.
+    fn clone(&self) -> ActionGame {
+        ActionGame {
+            game: self.game.clone(),
+            pending: self.pending.clone(),
+            playable: self.playable.clone(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> ActionGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> ActionGame {
+        self.clone()
+    }
+
+    /// The position, then the move being made if one is.
+    fn __str__(&self) -> String {
+        match &self.pending {
+            Some(pending) => format!("{} (move {} begun)", self.position(), pending.mv),
+            None => self.position(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ActionGame({:?})", self.__str__())
+    }
+}

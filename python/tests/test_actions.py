@@ -1,0 +1,151 @@
+"""The integer-action encoding (`ActionGame`) the adapters share: its moves are the
+rules' moves, it copies and pickles, and it refuses what is not legal."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import isolo_ai
+from isolo_ai import ActionGame, Game, IllegalMove, InputError, Variant
+
+
+def complete_moves(actions: ActionGame) -> list[str]:
+    """Every move, in notation, made by choosing each legal action in turn."""
+    ply = actions.game.plies
+    moves = []
+    for action in actions.legal_actions():
+        child = actions.clone()
+        child.apply(action)
+        if child.game.plies > ply:
+            moves.append(child.game.moves[-1])
+        else:
+            moves.extend(complete_moves(child))
+    return moves
+
+
+def random_positions(name: str, seed: int, count: int) -> list[Game]:
+    """Games of `name` after random moves: `count` of them, a few plies apart."""
+    rng = random.Random(seed)
+    game = Game(Variant.load(name))
+    games = []
+    while len(games) < count and game.outcome() is None:
+        games.append(game.clone())
+        for _ in range(rng.randint(1, 5)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+    return games
+
+
+@pytest.mark.parametrize("name", isolo_ai.variants())
+def test_the_actions_make_exactly_the_legal_moves(name):
+    for game in random_positions(name, seed=7, count=25):
+        assert complete_moves(ActionGame(game)) == game.legal_moves(), game.position
+
+
+def test_a_capture_choice_is_an_action_of_the_same_side():
+    variant = Variant.load("igisoro")
+    for game in random_positions("igisoro", seed=2, count=40):
+        for move in game.legal_moves():
+            if "x" not in move and "p" not in move:
+                continue
+            actions = ActionGame(game)
+            side = actions.to_move
+            pit, choices = int(move.rstrip("xp")), move[len(move.rstrip("xp")) :]
+            actions.apply(pit - 1)
+            for made, letter in enumerate(choices):
+                assert actions.pending == move[: len(str(pit)) + made]
+                assert actions.to_move == side and actions.outcome() is None
+                assert actions.string_to_action(letter) in actions.legal_actions()
+                actions.apply(actions.string_to_action(letter))
+            assert actions.pending is None and actions.game.moves[-1] == move
+            return
+    pytest.fail(f"no optional capture in {variant.name}'s random positions")
+
+
+def test_actions_are_named_in_the_notation():
+    actions = ActionGame(Game(Variant.load("igisoro")))
+    assert actions.num_actions == 18
+    assert (actions.take_action, actions.pass_action) == (16, 17)
+    assert [actions.action_to_string(a) for a in (0, 15, 16, 17)] == ["1", "16", "x", "p"]
+    for action in range(18):
+        assert actions.string_to_action(actions.action_to_string(action)) == action
+    with pytest.raises(InputError, match="between 0 and 17"):
+        actions.action_to_string(18)
+    with pytest.raises(InputError, match="not a pit from 1 to 16"):
+        actions.string_to_action("17")
+    assert ActionGame(Game(Variant.load("isolo-women"))).max_actions_per_move == 1
+    assert actions.max_actions_per_move == 1 + actions.game.variant.rules["max_laps"]
+
+
+def test_illegal_actions_are_refused_and_change_nothing():
+    actions = ActionGame(Game(Variant.load("isolo-boys")))
+    before = actions.position
+    illegal = [a for a in range(actions.num_actions) if a not in actions.legal_actions()]
+    assert actions.take_action in illegal, "no choice is pending"
+    for action in illegal:
+        with pytest.raises(IllegalMove, match=f"action {action} is not legal"):
+            actions.apply(action)
+    assert actions.position == before and actions.game.plies == 0
+
+
+def test_a_finished_game_has_no_actions():
+    women = Variant.load("isolo-women")
+    lost = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/3,1,0,0,0,0,0,0 N"
+    actions = ActionGame(Game(women, position=lost))
+    assert actions.outcome() == "S" and actions.legal_actions() == []
+    assert actions.player is None
+    capped = ActionGame(Game(women, max_plies=1))
+    assert capped.player == 0
+    capped.apply(capped.legal_actions()[0])
+    assert capped.outcome() == "draw" and capped.legal_actions() == []
+
+
+def test_copies_and_pickles_play_on_apart_mid_move():
+    rng = random.Random(5)
+    actions = ActionGame(Game(Variant.load("igisoro"), max_plies=300))
+    saved = []
+    while actions.outcome() is None:
+        if actions.pending is not None and len(saved) < 20:
+            saved.append((actions.clone(), pickle.loads(pickle.dumps(actions)), str(actions)))
+        actions.apply(rng.choice(actions.legal_actions()))
+    assert saved, "moves with choices were made"
+    for clone, unpickled, text in saved:
+        assert str(clone) == str(unpickled) == text
+        assert clone.pending_actions == unpickled.pending_actions
+        assert clone.legal_actions() == unpickled.legal_actions()
+        assert clone.game.moves == unpickled.game.moves
+
+
+def test_the_observation_is_the_board_from_the_players_side():
+    game = Game(Variant.load("igisoro"), moves="3")
+    actions = ActionGame(game)
+    assert actions.to_move == "N"
+    seen = actions.observation("N")
+    assert seen.dtype == np.float32 and seen.shape == (actions.observation_size,) == (51,)
+    assert np.array_equal(seen[:34], game.observation()), "the mover's view, as Game's"
+    assert not np.array_equal(actions.observation("S")[:32], seen[:32])
+    assert seen[34] == 0.0 and not seen[35:].any(), "no choice pending"
+    with pytest.raises(InputError, match="not S or N"):
+        actions.observation("E")
+
+
+def test_the_observation_shows_the_move_being_made():
+    for game in random_positions("igisoro", seed=3, count=60):
+        actions = ActionGame(game)
+        for action in actions.legal_actions():
+            child = actions.clone()
+            child.apply(action)
+            if child.pending is None:
+                continue
+            seen = child.observation(child.to_move)
+            assert seen[34] == 1.0 and seen[35:].sum() == 1.0, "the lap's end is marked"
+            assert abs(seen[:32].sum() - 1.0) < 1e-5, "seeds are kept while sowing"
+            assert not np.array_equal(seen[:32], actions.observation(child.to_move)[:32])
+            return
+    pytest.fail("no choice was reached")

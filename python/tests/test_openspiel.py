@@ -1,0 +1,159 @@
+"""The OpenSpiel adapter: OpenSpiel's own checks of every registered game, its bots and
+searches playing through it, and its exact search agreeing with `isolo-ai solve`."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from conftest import need
+
+pyspiel = need("pyspiel")
+from open_spiel.python.algorithms import mcts, minimax  # noqa: E402
+
+import isolo_ai  # noqa: E402
+from isolo_ai import ActionGame, Game, Variant  # noqa: E402
+from isolo_ai import openspiel as adapter  # noqa: E402
+
+SMALL_RULES = """base = "igisoro"
+columns = 4
+start = "2,2,2,2/0,0,0,0/0,0,0,0/2,2,2,2"
+"""
+
+
+def test_every_preset_and_reading_is_registered():
+    registered = set(pyspiel.registered_names())
+    assert set(adapter.NAMED_GAMES) | {"isolo"} <= registered
+    assert sorted(adapter.NAMED_GAMES.values()) == sorted(isolo_ai.variants())
+    for name, variant in adapter.NAMED_GAMES.items():
+        game = pyspiel.load_game(name)
+        assert game.variant == Variant.load(variant)
+        assert game.num_distinct_actions() == 18 and game.num_players() == 2
+        assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+@pytest.mark.parametrize("name", [*adapter.NAMED_GAMES, "isolo(rules=igisoro,max_plies=200)"])
+def test_openspiels_checks_pass(name):
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_rules_come_as_a_name_a_path_or_text(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_RULES)
+    by_text = pyspiel.load_game("isolo", {"rules": SMALL_RULES})
+    by_path = pyspiel.load_game(f"isolo(rules={path})")
+    assert by_text.variant.to_toml() == by_path.variant.to_toml().replace('"small"', '"custom"')
+    assert by_text.num_distinct_actions() == 10
+    assert pyspiel.load_game("isolo").variant == Variant.load("isolo-boys")
+    pyspiel.random_sim_test(by_text, num_sims=3, serialize=True, verbose=False)
+    with pytest.raises(isolo_ai.InputError):
+        pyspiel.load_game("isolo(rules=no-such-variant)")
+
+
+def test_a_game_string_loads_the_same_game_again():
+    position = "0,0,0,0,0,0,0,0/0,0,0,1,0,0,0,0/0,0,2,7,5,6,0,0/4,0,1,1,2,7,0,0 S"
+    for game in [
+        pyspiel.load_game("isolo_women", {"position": position, "max_plies": 7}),
+        pyspiel.load_game("isolo", {"rules": SMALL_RULES}),
+    ]:
+        again = pyspiel.load_game(str(game))
+        assert str(again) == str(game) and again.variant == game.variant
+        assert str(again.new_initial_state()) == str(game.new_initial_state())
+        assert pickle.loads(pickle.dumps(game)).max_game_length() == game.max_game_length()
+    start = pyspiel.load_game("isolo_women", {"position": position}).new_initial_state()
+    assert str(start) == position
+
+
+def test_states_serialise_and_pickle_mid_move():
+    game = pyspiel.load_game("igisoro", {"max_plies": 200})
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    checked = 0
+    while not state.is_terminal() and checked < 10:
+        if state.actions.pending is not None:
+            text = pyspiel.serialize_game_and_state(game, state)
+            _, restored = pyspiel.deserialize_game_and_state(text)
+            for copy in (restored, pickle.loads(pickle.dumps(state)), state.clone()):
+                assert str(copy) == str(state) and copy.history() == state.history()
+                assert copy.legal_actions() == state.legal_actions()
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 10
+
+
+def test_returns_observations_and_players():
+    game = pyspiel.load_game("isolo_women")
+    won = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/3,1,0,0,0,0,0,0 N"
+    state = pyspiel.load_game("isolo_women", {"position": won}).new_initial_state()
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 1
+    tensor = np.asarray(state.observation_tensor(1))
+    assert tensor.shape == (6 * 8 + 3,)
+    assert np.array_equal(tensor, state.actions.observation("N"))
+    assert state.observation_string(0) == str(state)
+    capped = pyspiel.load_game("isolo_women", {"max_plies": 1}).new_initial_state()
+    capped.apply_action(capped.legal_actions()[0])
+    assert capped.is_terminal() and capped.returns() == [0.0, 0.0]
+
+
+def test_openspiels_mcts_bot_plays_through_it():
+    for name in ["igisoro", "isolo_boys"]:
+        game = pyspiel.load_game(name, {"max_plies": 40})
+        rng = np.random.RandomState(4)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=30, evaluator=evaluator,
+                           random_state=rng)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == 0:
+                action = bot.step(state)
+            else:
+                action = rng.choice(state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sum(state.returns()) == 0.0
+
+
+def end_positions(name: str, seed: int, count: int, before_end: int) -> list[str]:
+    """Positions `before_end` plies or so before the end of random games won."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        game = Game(Variant.load(name), max_plies=2000)
+        while game.outcome() is None:
+            game.play(rng.choice(game.legal_moves()))
+        if game.outcome() == "draw":
+            continue
+        for _ in range(rng.randint(before_end // 2, before_end)):
+            game.undo()
+        positions.append(game.position)
+    return positions
+
+
+@pytest.mark.parametrize(
+    "name, game_name, plies, count",
+    [("isolo-women", "isolo_women", 5, 6), ("igisoro", "igisoro", 3, 4)],
+)
+def test_openspiels_exact_search_agrees_with_solve(cli, name, game_name, plies, count):
+    kinds = set()
+    for position in end_positions(name, seed=11, count=count, before_end=2 * plies):
+        theirs = cli("solve", "--variant", name, "--position", position, "--method", "ab",
+                     "--max-plies", str(plies))
+        # Drawn at the cap: a side wins only by leaving the other no move within it.
+        game = pyspiel.load_game(game_name, {"position": position, "max_plies": plies})
+        state = game.new_initial_state()
+        value, _ = minimax.alpha_beta_search(game, state=state, maximum_depth=10_000)
+        expected = {"win": 1.0, "loss": -1.0}.get(theirs["result"], 0.0)
+        assert value == expected, f"{position}: solve says {theirs['result']}"
+        if value != 0.0:
+            plain, _ = minimax.expectiminimax(state, 10_000, None, state.current_player())
+            assert plain == value
+        kinds.add(value)
+    assert len(kinds) > 1, f"only {kinds}: the positions should show more than one result"
