@@ -1,7 +1,9 @@
 """isolo_ai: the rules and the engine of Isolo and Igisoro for Python.
 
-The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``) and the
-engine's analysis (``analyze``, ``solve``), the same as the ``isolo-ai`` command line's.
+The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``), the
+engine's analysis (``analyze``, ``solve``) and research runs (``compare``, ``match``,
+``read_records``), the same as the ``isolo-ai`` command line's; ``ActionGame`` and the
+adapters ``isolo_ai.openspiel`` and ``isolo_ai.pettingzoo`` for learning.
 Bad input raises ``InputError`` (a ``ValueError``) with the engine's message; searches
 release the GIL and stop on Ctrl-C.
 
@@ -21,26 +23,68 @@ from ._native import (
     Game,
     IllegalMove,
     InputError,
+    Records,
     Variant,
     analyze,
+    match,
     perft,
     playouts,
+    read_records,
     solve,
     variants,
 )
+from ._native import compare as _compare
 
 __all__ = [
     "ActionGame",
     "Game",
     "IllegalMove",
     "InputError",
+    "Records",
     "Variant",
     "analyze",
+    "compare",
+    "match",
     "perft",
     "playouts",
+    "read_records",
     "solve",
     "variants",
 ]
+
+
+def compare(
+    variants,
+    games: int = 100,
+    engine: str = "ab:depth=3",
+    seed: int = 0,
+    openings: str = "random:2",
+    max_plies: int = 1000,
+    concurrency: int = 1,
+    frame: bool | None = None,
+):
+    """Games of one engine against itself under each variant, as ``isolo-ai compare``
+    plays them: one row per game, with the fields of a ``compare --out`` line
+    (``variant`` (its name), ``game``, ``seed``, ``first``, ``result`` (``"S"``, ``"N"``
+    or ``"draw"``), ``reason``, ``plies``, ``branching``, ``laps_per_move``,
+    ``endless_share``, ``captured_per_move``).
+
+    ``variants``: ``Variant`` objects, or names and rules files' paths. ``openings``:
+    ``"start"``, ``"random:K"`` or a suite file's path. Game ``i`` of each variant has
+    the seed ``compare --seed`` gives it, so the rows are the command line's games.
+    The rows come as a pandas ``DataFrame`` when pandas is installed (``frame=None``),
+    or always (``True``), or as a list of dicts (``False``)."""
+    loaded = [v if isinstance(v, Variant) else Variant.load(v) for v in variants]
+    rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency)
+    if frame is False:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        if frame:
+            raise
+        return rows
+    return pandas.DataFrame(rows)
 
 
 def _board(self: Game) -> np.ndarray:

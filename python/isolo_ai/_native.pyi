@@ -90,6 +90,7 @@ class ActionGame:
     def apply(self, action: int) -> None: ...
     def action_to_string(self, action: int) -> str: ...
     def string_to_action(self, text: str) -> int: ...
+    def move_to_actions(self, move: str) -> list[int]: ...
     @property
     def pending(self) -> Optional[str]: ...
     @property
@@ -140,3 +141,38 @@ def playouts(
     max_plies: int = 1000,
     position: Optional[str] = None,
 ) -> dict[str, Any]: ...
+def compare(
+    variants: list[Variant],
+    games: int = 100,
+    engine: str = "ab:depth=3",
+    seed: int = 0,
+    openings: str = "random:2",
+    max_plies: int = 1000,
+    concurrency: int = 1,
+) -> list[dict[str, Any]]: ...
+def match(
+    engine_a: str,
+    engine_b: str,
+    variant: Variant,
+    games: int = 100,
+    openings: Optional[str] = None,
+    seed: int = 0,
+    max_plies: int = 1000,
+    concurrency: int = 1,
+    sprt: Optional[str] = None,
+    out: Optional[str] = None,
+) -> dict[str, Any]: ...
+
+class Records:
+    """A records file's games, read one at a time."""
+
+    @property
+    def header(self) -> dict[str, Any]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def variant(self) -> Optional[Variant]: ...
+    def __iter__(self) -> "Records": ...
+    def __next__(self) -> dict[str, Any]: ...
+
+def read_records(path: str) -> Records: ...

@@ -275,6 +275,24 @@ impl ActionGame {
         }
     }
 
+    /// The actions that make `move` (the project's notation, `"11xp"`): its pit's, then
+    /// one for each take or pass. Checked as notation here, as a legal move when played.
+    #[pyo3(signature = (r#move))]
+    fn move_to_actions(&self, r#move: &str) -> PyResult<Vec<usize>> {
+        let mv = self
+            .game
+            .variant()
+            .parse_move(r#move)
+            .map_err(crate::input_error)?;
+        let choices = mv
+            .choices
+            .iter()
+            .map(|&take| self.pits() + usize::from(!take));
+        Ok(std::iter::once(mv.pit as usize - 1)
+            .chain(choices)
+            .collect())
+    }
+
     /// The move begun and not yet ended (`"11x"`: its pit and choices so far), or `None`.
     #[getter]
     fn pending(&self) -> Option<String> {

@@ -7,6 +7,7 @@
 mod actions;
 mod analysis;
 mod game;
+mod research;
 mod variant;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -146,5 +147,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::solve, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::playouts, m)?)?;
+    m.add_class::<research::Records>()?;
+    m.add_function(wrap_pyfunction!(research::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(research::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(research::read_records, m)?)?;
     Ok(())
 }

@@ -13,11 +13,17 @@ import pytest
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 
 
+def binary_path() -> str:
+    """The ``isolo-ai`` the package is checked against: ``$ISOLO_AI``, or the
+    workspace's release build."""
+    return os.environ.get("ISOLO_AI") or str(REPOSITORY / "target" / "release" / "isolo-ai")
+
+
 @pytest.fixture(scope="session")
 def cli():
-    """Runs ``isolo-ai`` (``$ISOLO_AI``, or the workspace's release build, built when
-    missing) and returns its parsed ``--json`` answer."""
-    binary = os.environ.get("ISOLO_AI") or str(REPOSITORY / "target" / "release" / "isolo-ai")
+    """Runs ``isolo-ai`` (`binary_path`, built when missing) and returns its parsed
+    ``--json`` answer."""
+    binary = binary_path()
     if not os.path.exists(binary):
         subprocess.run(
             ["cargo", "build", "--release", "--bin", "isolo-ai"], cwd=REPOSITORY, check=True

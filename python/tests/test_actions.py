@@ -68,6 +68,19 @@ def test_a_capture_choice_is_an_action_of_the_same_side():
     pytest.fail(f"no optional capture in {variant.name}'s random positions")
 
 
+def test_a_move_in_notation_is_its_actions():
+    for game in random_positions("igisoro", seed=4, count=20):
+        for move in game.legal_moves():
+            actions = ActionGame(game)
+            for action in actions.move_to_actions(move):
+                actions.apply(action)
+            assert actions.pending is None and actions.game.moves[-1] == move
+    actions = ActionGame(Game(Variant.load("igisoro")))
+    assert actions.move_to_actions("11xp") == [10, 16, 17]
+    with pytest.raises(InputError):
+        actions.move_to_actions("99")
+
+
 def test_actions_are_named_in_the_notation():
     actions = ActionGame(Game(Variant.load("igisoro")))
     assert actions.num_actions == 18

@@ -11,15 +11,13 @@ use super::matches::{progress_bar, Notes};
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES;
-use isolo_engine::matches::openings::load_suite;
-use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::matches::openings::OpeningsError;
 use isolo_engine::matches::schedule::Shard;
 use isolo_engine::research::compare::summaries::{
     CompareHeader, CompareWriter, ComparedGame, VariantEntry,
 };
 use isolo_engine::research::compare::{
-    first_player_test, opening, play_compared, play_in_order, shard_games, Openings, VariantStats,
-    VariantTally,
+    first_player_test, shard_games, Openings, VariantGames, VariantStats, VariantTally,
 };
 use isolo_rules::Variant;
 
@@ -63,30 +61,11 @@ pub struct CompareArgs {
     pub shard: Option<String>,
 }
 
-/// How many different starts `openings` gives, where that is bounded (random plies vary
-/// with each game's seed).
-fn distinct_starts(openings: &Openings) -> Option<u64> {
-    match openings {
-        Openings::Start | Openings::Random(0) => Some(1),
-        Openings::Random(_) => None,
-        Openings::Suite(positions) => Some(positions.len() as u64),
-    }
-}
-
 fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
-    match spec {
-        "start" => Ok(Openings::Start),
-        text => match text.strip_prefix("random:") {
-            Some(k) => k.parse().map(Openings::Random).map_err(|_| {
-                CliError(format!(
-                    "--openings: expected random:K with K a number of plies, found '{text}'"
-                ))
-            }),
-            None => load_suite(variant, text)
-                .map(Openings::Suite)
-                .map_err(CliError::from),
-        },
-    }
+    Openings::parse(variant, spec).map_err(|e| match e {
+        OpeningsError::BadRandom(_) => CliError(format!("--openings: {e}")),
+        other => CliError::from(other),
+    })
 }
 
 /// Where compare's statistics go besides standard output.
@@ -193,7 +172,7 @@ pub fn run(args: &CompareArgs) -> CliResult {
         .iter()
         .map(|v| openings_for(v, &args.openings))
         .collect::<Result<_, _>>()?;
-    let distinct_starts = distinct_starts(&openings[0]).unwrap_or(u64::MAX);
+    let distinct_starts = openings[0].distinct_starts().unwrap_or(u64::MAX);
     if engine.is_deterministic() && args.games > distinct_starts {
         eprintln!(
             "warning: {engine} is deterministic (alpha-beta with a depth or node limit and one thread): {} games from {} repeat the same {}; use --openings random:K",
@@ -235,52 +214,39 @@ pub fn run(args: &CompareArgs) -> CliResult {
         bar.set_message(labels[v].clone());
         let mut tally = VariantTally::default();
         let mut failure = None;
-        play_in_order(
-            &pool,
-            shard_games(args.games, shard),
-            |i| {
-                let seed = game_seed(args.seed, i);
-                let start = opening(variant, openings, i, seed);
-                play_compared(
-                    variant,
-                    &engine,
-                    start,
-                    seed,
-                    args.max_plies,
-                    Some(interrupt),
-                )
-                .map(|f| f.map(|f| (seed, f.summary())))
-            },
-            |game, result| {
-                // (Interrupted: the games before it are kept, in order.)
-                let Some(result) = result.transpose() else {
-                    return false;
-                };
-                bar.inc(1);
-                let written = result
-                    .map_err(|e| CliError(format!("--engine: {e}")))
-                    .and_then(|(seed, summary)| {
-                        tally.add(&summary);
-                        match out.as_mut() {
-                            Some(file) => file
-                                .line(
-                                    &ComparedGame {
-                                        variant: v,
-                                        game,
-                                        seed,
-                                        summary,
-                                    }
-                                    .to_line(),
-                                )
-                                .map_err(|e| CliError(format!("--out: {e}"))),
-                            None => Ok(()),
-                        }
-                    });
-                let ok = written.is_ok();
-                failure = written.err();
-                ok
-            },
-        );
+        let games = VariantGames {
+            variant,
+            engine: &engine,
+            openings,
+            seed: args.seed,
+            max_plies: args.max_plies,
+        };
+        games
+            .play(
+                &pool,
+                shard_games(args.games, shard),
+                Some(interrupt),
+                |played| {
+                    bar.inc(1);
+                    tally.add(&played.summary);
+                    let Some(file) = out.as_mut() else {
+                        return true;
+                    };
+                    let line = ComparedGame {
+                        variant: v,
+                        game: played.game,
+                        seed: played.seed,
+                        summary: played.summary,
+                    }
+                    .to_line();
+                    failure = file
+                        .line(&line)
+                        .map_err(|e| CliError(format!("--out: {e}")))
+                        .err();
+                    failure.is_none()
+                },
+            )
+            .map_err(|e| CliError(format!("--engine: {e}")))?;
         if let Some(e) = failure {
             return Err(e);
         }

@@ -16,7 +16,7 @@ use isolo_engine::matches::openings::load_suite;
 use isolo_engine::matches::records::{self, Header, Record};
 use isolo_engine::matches::runner::{self, PlaySettings, RunOutcome};
 use isolo_engine::matches::schedule::{Schedule, Shard};
-use isolo_engine::matches::tally::{Forfeits, RunningTally, Tally};
+use isolo_engine::matches::tally::{Forfeits, MatchSummary, RunningTally};
 use isolo_engine::search::clock::TimeControl;
 use isolo_engine::stats::{elo_estimate, Sprt};
 use isolo_rules::Variant;
@@ -460,11 +460,6 @@ fn elo_text(elo: f64) -> String {
     }
 }
 
-/// A number for JSON: `null` where it is infinite.
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
-}
-
 /// After a Ctrl-C: says how many games were kept and how to continue, and ends the
 /// program with the interrupted status.
 pub fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
@@ -555,44 +550,20 @@ impl Notes {
     }
 }
 
-/// A match's result: what `match` prints, and `merge` for a sharded match.
-pub struct MatchSummary<'a> {
-    /// The two engines' labels.
-    pub engines: (&'a str, &'a str),
-    /// The rules' name.
-    pub variant: &'a str,
-    pub tally: &'a Tally,
-    pub forfeits: &'a Forfeits,
-    pub sprt: Option<Sprt>,
-    /// Whether the SPRT ended the match before its last game.
-    pub stopped: bool,
+/// A match's result as text or JSON: what `match` prints, and `merge` for a sharded
+/// match.
+pub trait Report {
+    fn report(&self, notes: &Notes, json: bool) -> CliResult;
 }
 
-impl MatchSummary<'_> {
-    pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
+impl Report for MatchSummary<'_> {
+    fn report(&self, notes: &Notes, json: bool) -> CliResult {
         let ((a, b), t) = (self.engines, self.tally);
         let (games, score, draw_rate) = (t.games(), t.score(), t.draw_rate());
         let estimate = elo_estimate(&t.pentanomial);
         let sprt_state = self.sprt.map(|s| s.state(&t.pentanomial));
         if json {
-            let mut value = json!({
-                "engines": [a, b],
-                "games": games,
-                "a_wins": t.a_wins,
-                "b_wins": t.b_wins,
-                "draws": t.draws,
-                "score": score,
-                "elo": estimate.as_ref().map(|e| finite(e.elo)),
-                "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
-                "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
-                "los": estimate.as_ref().map(|e| e.los),
-                "draw_rate": draw_rate,
-                "pentanomial": t.pentanomial,
-                "sprt": sprt_state,
-                "forfeits": self.forfeits,
-                "stopped_early": self.stopped,
-                "games_per_minute": notes.games_per_minute,
-            });
+            let mut value = self.to_json(notes.games_per_minute);
             notes.add_json(&mut value);
             return emit_json(&value);
         }

@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use super::matches::{MatchSummary, Notes};
+use super::matches::{Notes, Report};
 use super::tournament::{anchor_index, TournamentSummary};
 use super::{CliError, CliResult};
 use isolo_engine::matches::records::{self, Record, RecordsReader};
 use isolo_engine::matches::schedule::{Schedule, Shard};
+use isolo_engine::matches::tally::MatchSummary;
 use isolo_engine::matches::tally::{Crosstable, Forfeits, RunningTally};
 use isolo_engine::stats::{Sprt, SprtVerdict};
 

@@ -122,12 +122,7 @@ impl<T: Number> TypedValueParser for Bounded<T> {
     }
 }
 
-/// The most games one match, tournament, comparison or tuning run may schedule.
-pub const MAX_GAMES: u64 = 100_000_000;
-/// The most games played at once (then clamped to the games and the cores).
-pub const MAX_CONCURRENCY: usize = 1024;
-/// The longest game a match, comparison or tuning run plays before adjudicating.
-pub const MAX_GAME_PLIES: usize = 1_000_000;
+pub use isolo_engine::matches::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
 /// The largest transposition table asked for, in MB (then checked against memory).
 pub const MAX_HASH_MB: usize = 1 << 20;
 /// The longest wait a flag sets, in milliseconds: a day.

@@ -12,3 +12,10 @@ pub mod records;
 pub mod runner;
 pub mod schedule;
 pub mod tally;
+
+/// The most games one match, tournament, comparison or tuning run may schedule.
+pub const MAX_GAMES: u64 = 100_000_000;
+/// The most games played at once (then clamped to the games and the cores).
+pub const MAX_CONCURRENCY: usize = 1024;
+/// The longest game a match, comparison or tuning run plays before adjudicating.
+pub const MAX_GAME_PLIES: usize = 1_000_000;

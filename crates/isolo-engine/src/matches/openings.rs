@@ -46,6 +46,9 @@ pub enum OpeningsError {
         /// The suite's name.
         suite: String,
     },
+    /// `random:K` without a number of plies.
+    #[error("expected random:K with K a number of plies, found '{0}'")]
+    BadRandom(String),
 }
 
 /// Reads a suite: one position a line; `#` starts a comment (a whole line or after the

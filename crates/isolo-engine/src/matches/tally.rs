@@ -9,8 +9,52 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::matches::records::{GameResult, Record};
-use crate::stats::{ratings, EloCaveat, PairResult, Pentanomial, Rating};
+use crate::stats::{elo_estimate, ratings, EloCaveat, PairResult, Pentanomial, Rating, Sprt};
 use isolo_rules::Side;
+
+/// A match's result: the tally with its Elo estimate, the forfeits and any SPRT.
+pub struct MatchSummary<'a> {
+    /// The two engines' labels.
+    pub engines: (&'a str, &'a str),
+    /// The rules' name.
+    pub variant: &'a str,
+    /// The games' tally, from the first engine's side.
+    pub tally: &'a Tally,
+    /// Each engine's forfeits.
+    pub forfeits: &'a Forfeits,
+    /// The SPRT the match ran, if any.
+    pub sprt: Option<Sprt>,
+    /// Whether the SPRT ended the match before its last game.
+    pub stopped: bool,
+}
+
+impl MatchSummary<'_> {
+    /// The summary as `match --json` prints it (infinite Elo figures as `null`), with
+    /// the playing rate if known.
+    pub fn to_json(&self, games_per_minute: Option<f64>) -> serde_json::Value {
+        let ((a, b), t) = (self.engines, self.tally);
+        let estimate = elo_estimate(&t.pentanomial);
+        let finite = |x: f64| x.is_finite().then_some(x);
+        serde_json::json!({
+            "engines": [a, b],
+            "games": t.games(),
+            "a_wins": t.a_wins,
+            "b_wins": t.b_wins,
+            "draws": t.draws,
+            "score": t.score(),
+            "elo": estimate.as_ref().map(|e| finite(e.elo)),
+            "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
+            "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
+            "los": estimate.as_ref().map(|e| e.los),
+            "draw_rate": t.draw_rate(),
+            "pentanomial": t.pentanomial,
+            "sprt": self.sprt.map(|s| s.state(&t.pentanomial)),
+            "forfeits": self.forfeits,
+            "stopped_early": self.stopped,
+            "games_per_minute": games_per_minute,
+        })
+    }
+}
 
 /// Wins, draws, losses and pair outcomes of engine `a` against `b`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

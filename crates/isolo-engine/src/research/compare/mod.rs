@@ -14,6 +14,8 @@ use serde::Serialize;
 use crate::matches::engine::BotError;
 use crate::matches::engine::EngineSpec;
 use crate::matches::game_loop::{play_game, TimeControls};
+use crate::matches::openings::{load_suite, OpeningsError};
+use crate::matches::schedule::game_seed;
 use crate::search::{move_generator, searched_moves};
 use crate::stats::{normal_cdf, Z95};
 use isolo_rules::EndReason;
@@ -28,6 +30,33 @@ pub enum Openings {
     Random(u32),
     /// Positions from a suite, cycled.
     Suite(Vec<Board>),
+}
+
+impl Openings {
+    /// The openings `spec` names: `start`, `random:K` (K random plies from the start)
+    /// or the path of a suite file.
+    pub fn parse(variant: &Variant, spec: &str) -> Result<Openings, OpeningsError> {
+        if spec == "start" {
+            return Ok(Openings::Start);
+        }
+        match spec.strip_prefix("random:") {
+            Some(k) => k
+                .parse()
+                .map(Openings::Random)
+                .map_err(|_| OpeningsError::BadRandom(spec.to_string())),
+            None => load_suite(variant, spec).map(Openings::Suite),
+        }
+    }
+
+    /// How many different starts these openings give, where that is bounded (random
+    /// plies vary with each game's seed).
+    pub fn distinct_starts(&self) -> Option<u64> {
+        match self {
+            Openings::Start | Openings::Random(0) => Some(1),
+            Openings::Random(_) => None,
+            Openings::Suite(positions) => Some(positions.len() as u64),
+        }
+    }
 }
 
 /// What one game showed.
@@ -126,6 +155,76 @@ pub fn shard_games(
 ) -> impl Iterator<Item = u64> {
     let shard = shard.unwrap_or(crate::matches::schedule::Shard::WHOLE);
     (shard.index..games).step_by(shard.count as usize)
+}
+
+/// What a comparison plays of one variant.
+pub struct VariantGames<'a> {
+    /// The rules.
+    pub variant: &'a Variant,
+    /// The engine playing both seats.
+    pub engine: &'a EngineSpec,
+    /// Where each game starts.
+    pub openings: &'a Openings,
+    /// The comparison's master seed (game `i`'s seed is `game_seed(seed, i)`).
+    pub seed: u64,
+    /// Plies after which a game is drawn.
+    pub max_plies: usize,
+}
+
+/// A compared game as it is played: its index, its seed and what it showed.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayedGame {
+    /// The game's index within its variant.
+    pub game: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// What the statistics use.
+    pub summary: GameSummary,
+}
+
+impl VariantGames<'_> {
+    /// Plays `games` (indices, in order) on `pool` and hands each to `consume` in index
+    /// order while it says to go on. An engine's failure ends the games with its error;
+    /// `interrupt` raised ends them with the games before kept.
+    pub fn play(
+        &self,
+        pool: &rayon::ThreadPool,
+        games: impl Iterator<Item = u64>,
+        interrupt: Option<&'static AtomicBool>,
+        mut consume: impl FnMut(PlayedGame) -> bool,
+    ) -> Result<(), BotError> {
+        let mut failure = None;
+        play_in_order(
+            pool,
+            games,
+            |game| {
+                let seed = game_seed(self.seed, game);
+                let start = opening(self.variant, self.openings, game, seed);
+                let facts = play_compared(
+                    self.variant,
+                    self.engine,
+                    start,
+                    seed,
+                    self.max_plies,
+                    interrupt,
+                );
+                facts.map(|f| f.map(|f| (seed, f.summary())))
+            },
+            |game, result| match result {
+                Ok(Some((seed, summary))) => consume(PlayedGame {
+                    game,
+                    seed,
+                    summary,
+                }),
+                Ok(None) => false,
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
+            },
+        );
+        failure.map_or(Ok(()), Err)
+    }
 }
 
 /// Random plies used to find a start that is not already over.

@@ -1,0 +1,103 @@
+"""compare, match and read_records from Python against the command line's runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import binary_path
+
+import isolo_ai
+from isolo_ai import InputError, Variant
+
+TIMES = ("time_ms", "move_ms", "clock_ms")
+
+
+def lines(path) -> list[dict]:
+    """A records file's lines after its header, without the times (which vary)."""
+    rows = [json.loads(line) for line in open(path) if line.strip()][1:]
+    return [{k: v for k, v in row.items() if k not in TIMES} for row in rows]
+
+
+def test_compare_rows_are_the_command_lines_games(cli, tmp_path):
+    names = ["isolo-women", "isolo-boys-capture-ends"]
+    rows = isolo_ai.compare(names, games=6, engine="ab:depth=2", seed=5, frame=False)
+    out = tmp_path / "compare.jsonl"
+    cli("compare", "--variant", names[0], "--variant", names[1], "--games", "6",
+        "--engine", "ab:depth=2", "--seed", "5", "--out", str(out))
+    theirs = lines(out)
+    assert len(rows) == len(theirs) == 12
+    for ours, line in zip(rows, theirs):
+        assert ours == {**line, "variant": names[line["variant"]]}
+    read = list(isolo_ai.read_records(str(out)))
+    assert [{k: v for k, v in r.items()} for r in read] == theirs
+
+
+def test_compare_gives_a_data_frame_with_pandas():
+    pandas = pytest.importorskip("pandas")
+    frame = isolo_ai.compare([Variant.load("isolo-women")], games=4, engine="random", seed=1)
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == 4
+    assert set(frame["result"]) <= {"S", "N", "draw"}
+    assert list(frame.columns[:3]) == ["variant", "game", "seed"]
+
+
+def test_match_is_the_command_lines_match(cli, tmp_path):
+    women = Variant.load("isolo-women")
+    out = tmp_path / "ours.jsonl"
+    ours = isolo_ai.match("ab:depth=2", "random", women, games=8, seed=3, out=str(out))
+    theirs_out = tmp_path / "theirs.jsonl"
+    theirs = cli("match", "--variant", "isolo-women", "--engine", "ab:depth=2",
+                 "--engine", "random", "--games", "8", "--seed", "3", "--out", str(theirs_out))
+    for summary in (ours, theirs):
+        summary.pop("games_per_minute")
+    assert ours == theirs
+    assert lines(out) == lines(theirs_out)
+    records = isolo_ai.read_records(str(out))
+    assert records.kind == "match" and records.variant == women
+    assert records.header["engines"][0]["label"] == "ab:depth=2"
+    games = list(records)
+    assert len(games) == 8 and all(g["plies"] == len(g["moves"]) for g in games)
+
+
+def test_an_sprt_stops_a_match():
+    summary = isolo_ai.match("ab:depth=3", "random", Variant.load("isolo-women"), games=400,
+                             sprt="0,200,0.05,0.05")
+    assert summary["stopped_early"] and summary["games"] < 400
+    assert summary["sprt"]["verdict"] == "h1"
+
+
+def test_research_runs_refuse_bad_input(tmp_path):
+    women = Variant.load("isolo-women")
+    with pytest.raises(InputError, match="games: must be 1..="):
+        isolo_ai.match("random", "ab:depth=1", women, games=0)
+    with pytest.raises(InputError, match="labelled 'random'"):
+        isolo_ai.match("random", "random", women, games=2)
+    with pytest.raises(InputError, match="external engines"):
+        isolo_ai.match(f'me=cmd:"{binary_path()} ugi"', "random", women, games=2)
+    with pytest.raises(InputError, match="sprt"):
+        isolo_ai.match("random", "ab:depth=1", women, games=2, sprt="nonsense")
+    taken = tmp_path / "taken.jsonl"
+    taken.write_text("")
+    with pytest.raises(InputError, match="already exists"):
+        isolo_ai.match("random", "ab:depth=1", women, games=2, out=str(taken))
+    with pytest.raises(InputError, match="openings"):
+        isolo_ai.compare([women], games=2, openings="random:x")
+    with pytest.raises(InputError, match="engine"):
+        isolo_ai.compare([women], games=2, engine="stockfish")
+    with pytest.raises(InputError, match="at least one"):
+        isolo_ai.compare([], games=2)
+
+
+def test_records_that_are_not_records_are_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such records file"):
+        isolo_ai.read_records(str(tmp_path / "missing.jsonl"))
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("this is not json\n")
+    with pytest.raises(InputError, match="garbage.jsonl"):
+        isolo_ai.read_records(str(garbage))
+    out = tmp_path / "cut.jsonl"
+    isolo_ai.match("random", "ab:depth=1", Variant.load("isolo-women"), games=2, out=str(out))
+    with open(out, "a") as file:
+        file.write('{"game": 5, "bad": true}\n')
+    with pytest.raises(InputError, match="line 4"):
+        list(isolo_ai.read_records(str(out)))
