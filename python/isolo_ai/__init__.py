@@ -26,7 +26,6 @@ from ._native import (
     Records,
     Variant,
     analyze,
-    match,
     perft,
     playouts,
     read_records,
@@ -34,6 +33,7 @@ from ._native import (
     variants,
 )
 from ._native import compare as _compare
+from ._native import match as _match
 
 __all__ = [
     "ActionGame",
@@ -85,6 +85,34 @@ def compare(
             raise
         return rows
     return pandas.DataFrame(rows)
+
+
+def match(
+    engine_a: str,
+    engine_b: str,
+    games: int = 100,
+    variant="isolo-boys",
+    openings: str | None = None,
+    seed: int = 0,
+    max_plies: int = 1000,
+    concurrency: int = 1,
+    sprt: str | None = None,
+    out: str | None = None,
+) -> dict:
+    """A match of two built-in engines (``"ab:depth=4"``, ``"mcts:iters=2000"``,
+    ``"random"``, labelled as ``"fast=ab:depth=4"``), as ``isolo-ai match`` plays it:
+    the summary dict ``match --json`` prints (``a_wins``, ``b_wins``, ``draws``,
+    ``score``, ``elo`` with ``elo_ci95``, ``los``, ``pentanomial``, ``sprt``...).
+
+    ``games`` are played in colour-reversed pairs from each position of ``openings``
+    (a suite file's path; the variant's start when omitted), seeded from ``seed``.
+    ``variant``: a ``Variant``, a name or a rules file's path. ``sprt``
+    (``"elo0,elo1,alpha,beta"``) stops the match at a verdict; ``out`` writes the
+    records file ``match --out`` writes (it must not exist yet). External engines,
+    clocks and tournaments are the command line's."""
+    loaded = variant if isinstance(variant, Variant) else Variant.load(variant)
+    return _match(engine_a, engine_b, games, loaded, openings, seed, max_plies, concurrency,
+                  sprt, out)
 
 
 def _board(self: Game) -> np.ndarray:

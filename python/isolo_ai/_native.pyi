@@ -153,8 +153,8 @@ def compare(
 def match(
     engine_a: str,
     engine_b: str,
+    games: int,
     variant: Variant,
-    games: int = 100,
     openings: Optional[str] = None,
     seed: int = 0,
     max_plies: int = 1000,

@@ -136,14 +136,14 @@ pub fn compare(
 /// (`"elo0,elo1,alpha,beta"`) stops the match at a verdict; `out` writes the records
 /// file `match --out` writes (it must not exist yet).
 #[pyfunction(name = "match")]
-#[pyo3(signature = (engine_a, engine_b, variant, games=100, openings=None, seed=0, max_plies=DEFAULT_MAX_PLIES, concurrency=1, sprt=None, out=None))]
+#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_MAX_PLIES, concurrency=1, sprt=None, out=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
     engine_a: &str,
     engine_b: &str,
-    variant: &Variant,
     games: u64,
+    variant: &Variant,
     openings: Option<&str>,
     seed: u64,
     max_plies: usize,

@@ -44,7 +44,7 @@ def test_compare_gives_a_data_frame_with_pandas():
 def test_match_is_the_command_lines_match(cli, tmp_path):
     women = Variant.load("isolo-women")
     out = tmp_path / "ours.jsonl"
-    ours = isolo_ai.match("ab:depth=2", "random", women, games=8, seed=3, out=str(out))
+    ours = isolo_ai.match("ab:depth=2", "random", 8, variant=women, seed=3, out=str(out))
     theirs_out = tmp_path / "theirs.jsonl"
     theirs = cli("match", "--variant", "isolo-women", "--engine", "ab:depth=2",
                  "--engine", "random", "--games", "8", "--seed", "3", "--out", str(theirs_out))
@@ -60,7 +60,7 @@ def test_match_is_the_command_lines_match(cli, tmp_path):
 
 
 def test_an_sprt_stops_a_match():
-    summary = isolo_ai.match("ab:depth=3", "random", Variant.load("isolo-women"), games=400,
+    summary = isolo_ai.match("ab:depth=3", "random", 400, variant="isolo-women",
                              sprt="0,200,0.05,0.05")
     assert summary["stopped_early"] and summary["games"] < 400
     assert summary["sprt"]["verdict"] == "h1"
@@ -69,17 +69,17 @@ def test_an_sprt_stops_a_match():
 def test_research_runs_refuse_bad_input(tmp_path):
     women = Variant.load("isolo-women")
     with pytest.raises(InputError, match="games: must be 1..="):
-        isolo_ai.match("random", "ab:depth=1", women, games=0)
+        isolo_ai.match("random", "ab:depth=1", 0, variant=women)
     with pytest.raises(InputError, match="labelled 'random'"):
-        isolo_ai.match("random", "random", women, games=2)
+        isolo_ai.match("random", "random", 2, variant=women)
     with pytest.raises(InputError, match="external engines"):
-        isolo_ai.match(f'me=cmd:"{binary_path()} ugi"', "random", women, games=2)
+        isolo_ai.match(f'me=cmd:"{binary_path()} ugi"', "random", 2, variant=women)
     with pytest.raises(InputError, match="sprt"):
-        isolo_ai.match("random", "ab:depth=1", women, games=2, sprt="nonsense")
+        isolo_ai.match("random", "ab:depth=1", 2, variant=women, sprt="nonsense")
     taken = tmp_path / "taken.jsonl"
     taken.write_text("")
     with pytest.raises(InputError, match="already exists"):
-        isolo_ai.match("random", "ab:depth=1", women, games=2, out=str(taken))
+        isolo_ai.match("random", "ab:depth=1", 2, variant=women, out=str(taken))
     with pytest.raises(InputError, match="openings"):
         isolo_ai.compare([women], games=2, openings="random:x")
     with pytest.raises(InputError, match="engine"):
@@ -96,7 +96,7 @@ def test_records_that_are_not_records_are_refused(tmp_path):
     with pytest.raises(InputError, match="garbage.jsonl"):
         isolo_ai.read_records(str(garbage))
     out = tmp_path / "cut.jsonl"
-    isolo_ai.match("random", "ab:depth=1", Variant.load("isolo-women"), games=2, out=str(out))
+    isolo_ai.match("random", "ab:depth=1", 2, variant="isolo-women", out=str(out))
     with open(out, "a") as file:
         file.write('{"game": 5, "bad": true}\n')
     with pytest.raises(InputError, match="line 4"):
