@@ -218,13 +218,14 @@ async fn screenshot(client: &Client, name: &str) -> TestResult {
     Ok(())
 }
 
-/// South (the test) against the engine at 100 ms a move on the women's board, by clicks,
-/// to the end; every position checked. Returns the moves.
+/// South (the test) against the engine at level 3, 100 ms a move, on the women's board,
+/// by clicks, to the end; every position checked. Returns the moves.
 async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<Vec<String>> {
     let women = Variant::load("isolo-women").unwrap();
     client.goto(&server.url).await?;
     wait_idle(client).await?;
     set_value(client, "strength", "ms:100").await?;
+    set_value(client, "level", "3").await?;
     set_value(client, "speed", "100").await?;
     check_board(client, &women).await?;
     screenshot(client, "start.png").await?;

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
+use isolo_engine::search::level::Level;
 use isolo_engine::search::{searched_moves, Progress};
 use isolo_rules::{Board, Game, Outcome, Side, Variant};
 
@@ -28,6 +29,10 @@ pub struct PlayArgs {
     /// Seed for the engine's random choices
     #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
+    /// The engine's strength level, 1 (weakest) to 8 (full strength, the default): as
+    /// the engine key level=N
+    #[arg(long, value_parser = super::ranges::LEVEL)]
+    pub level: Option<u8>,
     /// Play on a clock, both sides: SECONDS+INCREMENT (e.g. 300+5); the engine manages
     /// its time, and a side whose clock runs out loses
     #[arg(long, value_name = "BASE+INC")]
@@ -43,7 +48,21 @@ pub fn run(args: &PlayArgs) -> CliResult {
         "N" => Side::North,
         other => return Err(CliError(format!("--as: expected S or N, found '{other}'"))),
     };
-    let spec = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
+    let mut spec =
+        EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
+    if let Some(n) = args.level {
+        if !spec.searches() {
+            return Err(CliError(format!(
+                "--level: engine '{spec}' has no levels (ab and mcts have)"
+            )));
+        }
+        spec.level = Level::new(n).expect("a level in range");
+    }
+    let at_level = if spec.level.is_top() {
+        String::new()
+    } else {
+        format!(" at level {}", spec.level.number())
+    };
     let mut bot = spec
         .bot(args.seed)
         .map_err(|e| CliError(format!("--engine: {e}")))?;
@@ -64,7 +83,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
         .map(|c| format!(", {c} s on each clock"))
         .unwrap_or_default();
     emit(&format!(
-        "You play {human} against {spec}{on_clock}. {HELP}"
+        "You play {human} against {spec}{at_level}{on_clock}. {HELP}"
     ))?;
     let mut thinking = Instant::now();
     loop {

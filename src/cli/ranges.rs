@@ -16,6 +16,7 @@ use isolo_engine::matches::engine::{
 };
 use isolo_engine::prove::pipeline::DFPN_MAX_PLIES;
 use isolo_engine::search::alphabeta::MAX_DEPTH;
+use isolo_engine::search::level::{LOWEST_LEVEL, TOP_LEVEL};
 use isolo_rules::perft::MAX_PERFT_DEPTH;
 
 /// A number type a flag can hold.
@@ -29,7 +30,7 @@ pub trait Number: Copy + PartialOrd + fmt::Display + FromStr + Send + Sync + 'st
 macro_rules! whole_numbers {
     ($($t:ty),*) => { $(impl Number for $t { const TOP: Self = <$t>::MAX; })* };
 }
-whole_numbers!(u16, u32, u64, usize, i32);
+whole_numbers!(u8, u16, u32, u64, usize, i32);
 
 impl Number for f64 {
     const TOP: Self = f64::MAX;
@@ -130,6 +131,8 @@ pub const MAX_WAIT_MS: u64 = 86_400_000;
 
 /// `--seed`: any 64-bit number.
 pub const SEED: Bounded<u64> = Bounded::at_least(0, "");
+/// `--level` (`play`).
+pub const LEVEL: Bounded<u8> = Bounded::new(LOWEST_LEVEL, TOP_LEVEL, "");
 /// `--threads` of a search.
 pub const THREADS: Bounded<usize> = Bounded::new(1, MAX_THREADS, "threads");
 /// `--hash`.

@@ -20,11 +20,15 @@ use tokio_stream::StreamExt;
 
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{board_svg, SvgOptions};
-use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::engine::{EngineKind, EngineSpec};
+use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::search::level::{LOWEST_LEVEL, TOP_LEVEL};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::describe;
 use isolo_rules::trace::{trace_move, Step, Trace};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 
 /// Table size of each search, in MB.
 pub const HASH_MB: usize = 32;
@@ -515,6 +519,9 @@ struct AnalyseRequest {
     tc: Option<String>,
     multipv: Option<Value>,
     seed: Option<Value>,
+    /// A strength level, 1..=8: the result's `level_move` is the move the engine plays
+    /// at it (`best_move` at 8, the default).
+    level: Option<Value>,
 }
 
 /// The most principal variations an analysis may ask for.
@@ -562,6 +569,10 @@ impl AnalyseRequest {
         if let (Some(seed), "mcts") = (seed, engine) {
             pairs.push(("seed", seed.to_string()));
         }
+        let (least, most) = (LOWEST_LEVEL as u64, TOP_LEVEL as u64);
+        if let Some(level) = ranged("level", &self.level, least, most, "")? {
+            pairs.push(("level", level.to_string()));
+        }
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
         EngineSpec::from_options(engine, &pairs).map_err(|e| ApiError::bad(e.to_string()))
     }
@@ -589,6 +600,8 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let spec = request.spec(&state)?;
     let multipv = ranged("multipv", &request.multipv, 1, MAX_MULTIPV, "")?.unwrap_or(1) as usize;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
+    let plies = game.plies() as u64;
+    let draw_seed = ranged("seed", &request.seed, 0, u64::MAX, "")?.unwrap_or(0);
     let permit = state.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -641,9 +654,16 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
                     stop.store(true, Ordering::Relaxed);
                 }
             };
-            let result = searcher.search(&search, &mut report);
-            let mut value = result.to_json();
+            // A level's draws differ from move to move and replay with the seed.
+            let mut draws = SmallRng::seed_from_u64(game_seed(draw_seed, plies));
+            let mcts = matches!(spec.kind, EngineKind::Mcts(_));
+            let searched =
+                spec.level
+                    .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report);
+            let mut value = searched.result.to_json();
             value["type"] = json!("result");
+            value["level"] = json!(spec.level.number());
+            value["level_move"] = json!(searched.played.map(|l| l.mv.to_string()));
             value["position"] = json!(variant.format_position(&board));
             let _ = tx.send(line(value));
         });

@@ -252,6 +252,51 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
 }
 
 #[test]
+fn a_level_plays_a_move_of_its_own_and_replays_from_its_seed() {
+    let server = Server::start(&[]);
+    let game = json!({"variant": "isolo-boys-capture-ends", "moves": "8 3"});
+    let level_move = |level: u64, seed: u64| {
+        let request = json!({"game": game, "nodes": 20000, "level": level, "seed": seed});
+        let (status, text) = post_text(&server, "api/analyse", &request);
+        assert_eq!(status, 200, "{text}");
+        let result = stream_lines(&text).pop().unwrap();
+        assert_eq!(result["level"], level);
+        assert_eq!(
+            result["lines"].as_array().unwrap().len(),
+            1,
+            "the lines asked for"
+        );
+        (result["level_move"].clone(), result["best_move"].clone())
+    };
+    let (top, best) = level_move(8, 0);
+    assert_eq!(top, best, "the top level plays the best move");
+    let legal = cli_json(&[
+        "moves",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--moves",
+        "8 3",
+        "--json",
+    ]);
+    let legal: Vec<Value> = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].clone())
+        .collect();
+    let weak: Vec<Value> = (0..12).map(|seed| level_move(1, seed).0).collect();
+    assert!(
+        weak.iter().all(|m| legal.contains(m)),
+        "{weak:?} among {legal:?}"
+    );
+    assert!(
+        weak.iter().any(|m| *m != weak[0]),
+        "the seed draws the move: {weak:?}"
+    );
+    assert_eq!(level_move(1, 3).0, weak[3], "a seed replays");
+}
+
+#[test]
 fn bad_requests_are_refused_with_the_command_line_messages() {
     let server = Server::start(&["--max-time-ms", "2000"]);
     let women = json!({"variant": "isolo-women"});
@@ -388,6 +433,11 @@ fn bad_requests_are_refused_with_the_command_line_messages() {
             "multipv",
             json!(65),
             "multipv: must be a whole number in 1..=64, found 65",
+        ),
+        (
+            "level",
+            json!(9),
+            "level: must be a whole number in 1..=8, found 9",
         ),
         (
             "time_ms",

@@ -7,6 +7,7 @@ mod common;
 
 mod external;
 mod fuzz;
+mod levels;
 mod matches;
 mod memory;
 mod sharding;

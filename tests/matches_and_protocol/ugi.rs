@@ -108,7 +108,16 @@ fn handshake_options_and_queries() {
     let hello = e.until(|l| l == "ugiok");
     assert!(hello[0].starts_with("id name isolo-ai"), "{hello:?}");
     for option in [
-        "Variant", "Engine", "Hash", "Threads", "MultiPV", "Weights", "Seed", "Contempt",
+        "Variant",
+        "Engine",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Weights",
+        "Seed",
+        "Contempt",
+        "Level",
+        "LimitStrength",
     ] {
         assert!(
             hello
@@ -236,7 +245,7 @@ fn every_documented_range_is_enforced() {
         .expect("Hash announces its most");
     e.send("position startpos");
     // (the table's row, the command up to its value, least, most, the range said)
-    let probes: [(&str, &str, u64, Option<u64>, &str); 12] = [
+    let probes: [(&str, &str, u64, Option<u64>, &str); 13] = [
         (
             "`go depth` | 1..=100 plies",
             "go depth",
@@ -296,6 +305,13 @@ fn every_documented_range_is_enforced() {
             "1..=256",
         ),
         (
+            "`setoption name Level` | 1..=8",
+            "setoption name Level value",
+            1,
+            Some(8),
+            "1..=8",
+        ),
+        (
             "`setoption name Contempt` | 0..=100 seeds",
             "setoption name Contempt value",
             0,
@@ -338,6 +354,62 @@ fn every_documented_range_is_enforced() {
         &format!("setoption name Seed value {}", u64::MAX),
         ""
     ));
+}
+
+/// The first `plies` moves of a game the engine plays against itself at `go depth 3`
+/// with `options` set, and the `info string level` lines it said.
+fn level_game(options: &[&str], plies: usize) -> (Vec<String>, Vec<String>) {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-boys-capture-ends");
+    for option in options {
+        e.send(option);
+    }
+    let (mut moves, mut notes) = (Vec::new(), Vec::new());
+    for _ in 0..plies {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let (best, lines) = e.bestmove("go depth 3");
+        notes.extend(
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("info string level")),
+        );
+        moves.push(best);
+    }
+    (moves, notes)
+}
+
+#[test]
+fn a_limited_strength_plays_its_level_and_replays_from_its_seed() {
+    let full = level_game(&["setoption name Level value 1"], 12);
+    assert!(
+        full.1.is_empty(),
+        "Level alone leaves the strength: {:?}",
+        full.1
+    );
+    let weak = [
+        "setoption name Level value 1",
+        "setoption name LimitStrength value true",
+    ];
+    let first = level_game(&weak, 12);
+    assert_eq!(first.1.len(), 12, "each move says what the level played");
+    assert!(
+        first.1[0].starts_with("info string level 1: plays "),
+        "{:?}",
+        first.1
+    );
+    assert_ne!(first.0, full.0, "level 1 plays other moves than the engine");
+    assert_eq!(level_game(&weak, 12), first, "a session replays");
+    let reseeded = [weak[0], weak[1], "setoption name Seed value 9"];
+    assert_ne!(
+        level_game(&reseeded, 12).0,
+        first.0,
+        "the seed draws the moves"
+    );
+    let mut e = Engine::start();
+    e.send("setoption name LimitStrength value maybe");
+    assert!(e
+        .ask("isready", "info string error")
+        .contains("LimitStrength: expected true or false"));
 }
 
 #[test]

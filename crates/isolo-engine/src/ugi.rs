@@ -17,9 +17,13 @@ use crate::matches::engine::{
     EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS,
     MAX_THREADS,
 };
+use crate::matches::schedule::game_seed;
 use crate::search::clock::Clock;
+use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, Side, Variant};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("isolo-ai ", env!("CARGO_PKG_VERSION"));
@@ -57,6 +61,20 @@ struct Settings {
     seed: u64,
     /// Seeds a fortress's draw costs the engine (alpha-beta).
     contempt: usize,
+    /// The strength level `Level` sets, played when `LimitStrength` is on.
+    level: Level,
+    limit_strength: bool,
+}
+
+impl Settings {
+    /// The level searches play at: `Level` with `LimitStrength` on, else the top.
+    fn playing_level(&self) -> Level {
+        if self.limit_strength {
+            self.level
+        } else {
+            Level::default()
+        }
+    }
 }
 
 /// A search on its thread, and how to stop it.
@@ -82,6 +100,8 @@ struct Session {
     /// Counts the changes that make a searcher stale.
     generation: u64,
     running: Option<Running>,
+    /// Searches started, for the seed of each one's level draws.
+    searches: u64,
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
@@ -100,10 +120,13 @@ pub fn run(input: impl BufRead, out: Output) {
             weights: None,
             seed: 0,
             contempt: DEFAULT_CONTEMPT_SEEDS,
+            level: Level::default(),
+            limit_strength: false,
         },
         searcher: None,
         generation: 0,
         running: None,
+        searches: 0,
     };
     let mut input = input;
     loop {
@@ -261,6 +284,10 @@ impl Session {
             ),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name MultiPV type spin default 1 min 1 max 256".to_string(),
+            format!(
+                "option name Level type spin default {TOP_LEVEL} min {LOWEST_LEVEL} max {TOP_LEVEL}"
+            ),
+            "option name LimitStrength type check default false".to_string(),
             "option name Weights type string default <empty>".to_string(),
             "option name Seed type string default 0".to_string(),
             format!(
@@ -308,6 +335,21 @@ impl Session {
                 self.settings.contempt = number("Contempt", 0, MAX_CONTEMPT_SEEDS as usize)?
             }
             "multipv" => self.settings.multipv = number("MultiPV", 1, 256)?,
+            "level" => {
+                let n = number("Level", LOWEST_LEVEL as usize, TOP_LEVEL as usize)?;
+                self.settings.level = Level::new(n as u8).expect("a level in range");
+            }
+            "limitstrength" => {
+                self.settings.limit_strength = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "LimitStrength: expected true or false, found '{value}'"
+                        ))
+                    }
+                }
+            }
             "weights" => {
                 self.settings.weights = match value {
                     "" | "<empty>" => None,
@@ -495,8 +537,12 @@ impl Session {
             limits,
             clocked,
             multipv: self.settings.multipv,
+            level: self.settings.playing_level(),
+            mcts: self.settings.engine == "mcts",
+            draws: SmallRng::seed_from_u64(game_seed(self.settings.seed, self.searches)),
             stop: Arc::clone(&stop),
         };
+        self.searches += 1;
         let thread = std::thread::spawn(move || job.run(searcher));
         self.running = Some(Running {
             stop,
@@ -551,6 +597,10 @@ struct SearchJob {
     /// Whether the time came from the clock alone.
     clocked: bool,
     multipv: usize,
+    /// The level played, whether the searcher is MCTS, and the level's random draws.
+    level: Level,
+    mcts: bool,
+    draws: SmallRng,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
 }
@@ -565,7 +615,7 @@ impl SearchJob {
 
     /// Searches, reporting `info` lines, and ends with `bestmove`; hands the searcher
     /// back.
-    fn run(self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
+    fn run(mut self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
         let (moves, cut) = searched_moves(&self.variant, &self.board);
         if moves.is_empty() {
             self.answer("none");
@@ -585,14 +635,21 @@ impl SearchJob {
             stop: Some(&self.stop),
         };
         let out = Arc::clone(&self.out);
-        let result = searcher.search(&request, &mut |p: &Progress| {
-            let counts = Counts {
-                nodes: p.nodes,
-                time: p.time,
-                hashfull: p.hashfull,
-            };
-            say(&out, &info_line(p.depth, 1, p.score, &counts, &p.pv));
-        });
+        let searched = self.level.search(
+            searcher.as_mut(),
+            self.mcts,
+            &request,
+            &mut self.draws,
+            &mut |p: &Progress| {
+                let counts = Counts {
+                    nodes: p.nodes,
+                    time: p.time,
+                    hashfull: p.hashfull,
+                };
+                say(&out, &info_line(p.depth, 1, p.score, &counts, &p.pv));
+            },
+        );
+        let result = searched.result;
         let counts = Counts {
             nodes: result.nodes,
             time: result.time,
@@ -604,8 +661,21 @@ impl SearchJob {
                 &info_line(result.depth, k + 1, line.score, &counts, &line.pv),
             );
         }
-        match result.best() {
-            Some(best) => self.answer(&best.mv.to_string()),
+        let played = searched.played.as_ref();
+        if let (Some(played), Some(best)) = (played, result.best()) {
+            if !self.level.is_top() {
+                let level = self.level.number();
+                say(
+                    &self.out,
+                    &format!(
+                        "info string level {level}: plays {} (best {})",
+                        played.mv, best.mv
+                    ),
+                );
+            }
+        }
+        match played {
+            Some(line) => self.answer(&line.mv.to_string()),
             None => self.answer("none"),
         }
         searcher

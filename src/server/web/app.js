@@ -284,16 +284,17 @@ async function engineMove() {
   let result;
   try {
     const limits = engineLimits();
-    const body = { game: gameSpec(), engine: $("engine").value };
+    const body = { game: gameSpec(), engine: $("engine").value, level: Number($("level").value) };
     if (limits.tc) body.tc = limits.tc; else body.time_ms = limits.time_ms;
     result = await search(body, thinking);
     if (limits.tc) engineClockLeft += limits.inc - result.time_ms / 1000;
   } catch (e) { say(e.message); busy(-1); return; }
   busy(-1);
-  if (ply !== S.ply || !result || !result.best_move) return; // the user moved on meanwhile
+  const move = result && (result.level_move || result.best_move);
+  if (ply !== S.ply || !move) return; // the user moved on meanwhile
   showLines(result);
   recordEval(result, ply, toMove);
-  await playMove(result.best_move);
+  await playMove(move);
 }
 
 async function analyse(multipv, timeMs, hint) {

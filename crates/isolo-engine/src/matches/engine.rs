@@ -15,6 +15,7 @@ use crate::matches::external::ExternalConfig;
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
 use crate::search::clock::{Clock, TimeControl};
+use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
@@ -62,6 +63,8 @@ pub struct EngineSpec {
     pub limits: Limits,
     /// Its own clock (`tc=`), which a match's `--tc` does not replace.
     pub clock: Option<TimeControl>,
+    /// Its strength level (`level=`; the top unless given).
+    pub level: Level,
 }
 
 impl fmt::Display for EngineSpec {
@@ -174,22 +177,25 @@ fn count<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
 /// engine options are read, for `--engine` specs and `analyze`'s flags alike.
 fn set_option(
     kind: &mut EngineKind,
-    limits: &mut Limits,
-    clock: &mut Option<TimeControl>,
+    settings: &mut SpecSettings,
     key: &str,
     value: &str,
 ) -> Result<bool, SpecError> {
     use crate::search::alphabeta::MAX_DEPTH;
     match (kind, key) {
+        (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_), "level") => {
+            let n = count(key, value, LOWEST_LEVEL, Some(TOP_LEVEL))?;
+            settings.level = Level::new(n).expect("a level in range");
+        }
         (_, "tc") => {
-            *clock = Some(
+            settings.clock = Some(
                 value
                     .parse::<TimeControl>()
                     .map_err(|e| bad(key, e.problem))?,
             )
         }
         (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) | EngineKind::External(_), "time-ms") => {
-            limits.time = Some(Duration::from_millis(count(
+            settings.limits.time = Some(Duration::from_millis(count(
                 key,
                 value,
                 1u64,
@@ -197,11 +203,11 @@ fn set_option(
             )?));
         }
         (EngineKind::AlphaBeta(_) | EngineKind::External(_), "depth") => {
-            limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
+            settings.limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
         }
         (EngineKind::AlphaBeta(_) | EngineKind::External(_), "nodes")
         | (EngineKind::Mcts(_), "iters") => {
-            limits.nodes = Some(count(key, value, 1u64, None)?);
+            settings.limits.nodes = Some(count(key, value, 1u64, None)?);
         }
         (EngineKind::External(c), "stall-ms") => {
             c.stall = Some(Duration::from_millis(count(
@@ -335,21 +341,28 @@ fn set_options(
     kind: &mut EngineKind,
     name: &str,
     pairs: &[(&str, &str)],
-) -> Result<(Limits, Option<TimeControl>), SpecError> {
-    let mut limits = Limits::default();
-    let mut clock = None;
+) -> Result<SpecSettings, SpecError> {
+    let mut settings = SpecSettings::default();
     for (i, (key, value)) in pairs.iter().enumerate() {
         if pairs[..i].iter().any(|(k, _)| k == key) {
             return Err(SpecError::Repeated(key.to_string()));
         }
-        if !set_option(kind, &mut limits, &mut clock, key, value)? {
+        if !set_option(kind, &mut settings, key, value)? {
             return Err(SpecError::UnknownKey {
                 key: key.to_string(),
                 engine: name.to_string(),
             });
         }
     }
-    Ok((limits, clock))
+    Ok(settings)
+}
+
+/// What a spec sets besides its engine's own configuration.
+#[derive(Default)]
+struct SpecSettings {
+    limits: Limits,
+    clock: Option<TimeControl>,
+    level: Level,
 }
 
 impl EngineSpec {
@@ -401,7 +414,7 @@ impl EngineSpec {
             "mcts" => EngineKind::Mcts(MctsConfig::default()),
             _ => return Err(SpecError::UnknownEngine(name.to_string())),
         };
-        let (limits, clock) = set_options(&mut kind, name, pairs)?;
+        let settings = set_options(&mut kind, name, pairs)?;
         let text = if pairs.is_empty() {
             name.to_string()
         } else {
@@ -412,8 +425,9 @@ impl EngineSpec {
             label: text.clone(),
             text,
             kind,
-            limits,
-            clock,
+            limits: settings.limits,
+            clock: settings.clock,
+            level: settings.level,
         })
     }
 
@@ -450,13 +464,14 @@ impl EngineSpec {
             command: words,
             ..ExternalConfig::default()
         });
-        let (limits, clock) = set_options(&mut kind, "cmd", &pairs)?;
+        let settings = set_options(&mut kind, "cmd", &pairs)?;
         Ok(EngineSpec {
             label: String::new(),
             text: String::new(),
             kind,
-            limits,
-            clock,
+            limits: settings.limits,
+            clock: settings.clock,
+            level: settings.level,
         })
     }
 
@@ -477,12 +492,13 @@ impl EngineSpec {
 
     /// Whether every game this engine plays from one position with one opponent is the
     /// same game: alpha-beta on one thread with a depth or node limit and no time limit
-    /// or clock (the others draw on their seed, and time varies).
+    /// or clock, at the top level (the others draw on their seed, and time varies).
     pub fn is_deterministic(&self) -> bool {
         let limits = self.move_limits();
         matches!(&self.kind, EngineKind::AlphaBeta(c) if c.threads == 1)
             && limits.time.is_none()
             && self.clock.is_none()
+            && self.level.is_top()
     }
 
     /// Whether this engine searches (and so takes limits).
@@ -657,11 +673,19 @@ impl Bot {
                     multipv: 1,
                     stop: self.stop,
                 };
-                let result = searcher.search(&request, report);
+                let mcts = matches!(self.spec.kind, EngineKind::Mcts(_));
+                let searched = self.spec.level.search(
+                    searcher.as_mut(),
+                    mcts,
+                    &request,
+                    &mut self.rng,
+                    report,
+                );
+                let result = searched.result;
                 // A position with a legal move is never forfeited: should a search end
                 // without a line, the first listed move is played.
-                let played = result
-                    .best()
+                let played = searched
+                    .played
                     .and_then(|line| variant.play_move(board, &line.mv))
                     .unwrap_or_else(|| moves[0].clone());
                 Some(Choice {

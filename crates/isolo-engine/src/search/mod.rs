@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod level;
 pub mod mcts;
 pub mod score;
 pub mod tt;
