@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::matches::{forfeits_text, shard_json, shard_note, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
+use isolo_engine::matches::schedule;
 use isolo_engine::matches::tally::{Crosstable, Forfeits, Standings};
 
 #[derive(Args, Debug)]
@@ -13,8 +14,12 @@ pub struct TournamentArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// The first engine plays each of the others (instead of everyone playing everyone)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ladder")]
     pub gauntlet: bool,
+    /// The engines, given weakest first, each play the next and the last (the strength
+    /// levels' ladder) instead of everyone playing everyone
+    #[arg(long)]
+    pub ladder: bool,
     /// Fix this engine's rating at 0 (default: the mean rating is 0)
     #[arg(long, value_name = "LABEL")]
     pub anchor: Option<String>,
@@ -28,12 +33,12 @@ pub fn run(args: &TournamentArgs) -> CliResult {
             "tournament needs at least three --engine, found {n} (use match for two)"
         )));
     }
-    let pairings: Vec<(usize, usize)> = if args.gauntlet {
-        (1..n).map(|j| (0, j)).collect()
+    let pairings = if args.gauntlet {
+        schedule::gauntlet(n)
+    } else if args.ladder {
+        schedule::ladder(n)
     } else {
-        (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect()
+        schedule::round_robin(n)
     };
     let prepared = run.prepare("tournament", pairings)?;
     let variant = prepared.variant.name().to_string();

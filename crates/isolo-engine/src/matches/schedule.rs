@@ -28,6 +28,28 @@ pub fn game_seed(master: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Everyone against everyone: the pairings `(i, j)`, `i < j`, of `n` engines.
+pub fn round_robin(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
+/// The first engine against each of the others.
+pub fn gauntlet(n: usize) -> Vec<(usize, usize)> {
+    (1..n).map(|j| (0, j)).collect()
+}
+
+/// A ladder of `n` engines given weakest first: each against the next, and each
+/// against the last (the strongest), so that every step is measured directly and every
+/// rung against the same top.
+pub fn ladder(n: usize) -> Vec<(usize, usize)> {
+    let last = n.saturating_sub(1);
+    let steps = (0..last).map(|i| (i, i + 1));
+    let to_top = (0..last.saturating_sub(1)).map(move |i| (i, last));
+    steps.chain(to_top).collect()
+}
+
 /// `games_per_pairing` games for each pairing `(a, b)`, pairing after pairing: game `2k`
 /// of a pairing has `a` as South from opening `k` (cycling through the openings), game
 /// `2k + 1` the same opening with colours swapped.
@@ -236,6 +258,14 @@ impl Schedule {
 mod tests {
     use super::*;
     use isolo_rules::Variant;
+
+    #[test]
+    fn pairings_of_a_round_robin_a_gauntlet_and_a_ladder() {
+        assert_eq!(round_robin(3), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(gauntlet(3), [(0, 1), (0, 2)]);
+        assert_eq!(ladder(4), [(0, 1), (1, 2), (2, 3), (0, 3), (1, 3)]);
+        assert_eq!(ladder(3), [(0, 1), (1, 2), (0, 2)]);
+    }
 
     #[test]
     fn a_huge_schedule_costs_nothing_and_reverses_colours() {
