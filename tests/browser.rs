@@ -219,8 +219,13 @@ async fn screenshot(client: &Client, name: &str) -> TestResult {
 }
 
 /// South (the test) against the engine at level 3, 100 ms a move, on the women's board,
-/// by clicks, to the end; every position checked. Returns the moves.
-async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<Vec<String>> {
+/// by clicks, to the end; every position checked (and with `screenshots`, the start and
+/// the analysis shot). Returns the moves.
+async fn play_a_game_by_clicks(
+    client: &Client,
+    server: &Server,
+    screenshots: bool,
+) -> TestResult<Vec<String>> {
     let women = Variant::load("isolo-women").unwrap();
     client.goto(&server.url).await?;
     wait_idle(client).await?;
@@ -228,7 +233,9 @@ async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<V
     set_value(client, "level", "3").await?;
     set_value(client, "speed", "100").await?;
     check_board(client, &women).await?;
-    screenshot(client, "start.png").await?;
+    if screenshots {
+        screenshot(client, "start.png").await?;
+    }
 
     // Illegal clicks are explained.
     click_pit(client, "N", 3).await?;
@@ -268,7 +275,7 @@ async fn play_a_game_by_clicks(client: &Client, server: &Server) -> TestResult<V
         let pick = &legal[rng.below(legal.len() as u64) as usize];
         click_pit(client, "S", pick.mv.pit as usize).await?;
         // Mid-game, with the analysis on: a screenshot.
-        if moves.len() == 2 {
+        if moves.len() == 2 && screenshots {
             wait_idle(client).await?;
             click(client, "analyse").await?;
             wait_idle(client).await?;
@@ -354,12 +361,51 @@ async fn move_list_undo_redo(client: &Client, moves: &[String]) -> TestResult {
     Ok(())
 }
 
+/// The page on a phone's screen (390 x 844 CSS pixels): nothing wider than the screen,
+/// the board first, as wide as the screen, with pits large enough to tap.
+async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
+    client.set_window_size(PHONE.0, PHONE.1).await?;
+    client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    let layout = script(
+        client,
+        "const board = document.querySelector('#board svg').getBoundingClientRect();
+         const pit = document.querySelector('#board g.pit').getBoundingClientRect();
+         return {view: window.innerWidth, page: document.documentElement.scrollWidth,
+                 top: board.top, left: board.left, right: board.right, width: board.width,
+                 pit: Math.min(pit.width, pit.height)};",
+    )
+    .await?;
+    let number = |key: &str| layout[key].as_f64().unwrap();
+    assert!(
+        number("page") <= number("view"),
+        "nothing scrolls sideways: {layout}"
+    );
+    assert!(
+        number("left") >= 0.0 && number("right") <= number("view"),
+        "{layout}"
+    );
+    assert!(
+        number("width") >= 0.85 * number("view"),
+        "the board spans the screen: {layout}"
+    );
+    assert!(number("top") < 160.0, "the board comes first: {layout}");
+    assert!(number("pit") >= 36.0, "pits large enough to tap: {layout}");
+    screenshot(client, "phone.png").await
+}
+
+/// A phone's screen, in CSS pixels.
+const PHONE: (u32, u32) = (390, 844);
+
 async fn scenario(client: &Client, server: &Server) -> TestResult {
-    let moves = play_a_game_by_clicks(client, server).await?;
+    let moves = play_a_game_by_clicks(client, server, true).await?;
     eprintln!("game by clicks: {} plies: {}", moves.len(), moves.join(" "));
     move_list_undo_redo(client, &moves).await?;
     choose_take_then_pass(client).await?;
     catch_a_relay(client).await?;
+    fits_a_phone(client, server).await?;
+    let moves = play_a_game_by_clicks(client, server, false).await?;
+    eprintln!("game by clicks on a phone: {} plies", moves.len());
     Ok(())
 }
 
