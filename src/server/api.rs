@@ -24,7 +24,7 @@ use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::search::level::{LOWEST_LEVEL, TOP_LEVEL};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::game::describe;
+use isolo_rules::game::{describe, in_words};
 use isolo_rules::trace::{trace_move, Step, Trace};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
 use rand::rngs::SmallRng;
@@ -335,11 +335,13 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         // "S" or "N" (the winner), "draw", or null while the game goes on.
         "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
         "end": outcome.as_ref().map(describe),
+        "end_words": outcome.as_ref().map(|o| in_words(o, board.to_move())),
         "seeds": side_pair(|s| board.side_total(s)),
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
         "optional_captures": rules.capture_choice == CaptureChoice::Optional,
         "min_sow": rules.min_sow,
+        "how_to_play": rules.how_to_play(),
         "svg": svg,
     })
 }

@@ -242,6 +242,14 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
         state["end"].as_str().unwrap().starts_with("North wins"),
         "{state}"
     );
+    assert_eq!(state["end_words"], "South has no legal move: North wins");
+    let rules = state["how_to_play"].as_array().unwrap();
+    assert!(
+        rules
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("always taken")),
+        "{state}"
+    );
     let (_, state) = post(
         &server,
         "api/state",

@@ -325,7 +325,18 @@ pub enum GameError {
     },
 }
 
-/// "South wins (no-moves)" or "draw (repetition)".
+/// How the game ended, said in words for a player: `North has no legal move: South
+/// wins`; `to_move` is the side to move in the last position.
+pub fn in_words(outcome: &Outcome, to_move: Side) -> String {
+    match (outcome.reason, outcome.winner) {
+        (EndReason::NoMoves, Some(winner)) => format!("{to_move} has no legal move: {winner} wins"),
+        (EndReason::Repetition, _) => "The same position came up a third time: a draw".to_string(),
+        (EndReason::PlyLimit, _) => "The game reached its move limit: a draw".to_string(),
+        (EndReason::NoMoves, None) => describe(outcome),
+    }
+}
+
+/// "South wins, no-moves" or "draw, repetition".
 pub fn describe(outcome: &Outcome) -> String {
     match outcome.winner {
         Some(side) => format!("{side} wins, {}", outcome.reason),

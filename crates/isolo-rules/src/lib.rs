@@ -22,6 +22,7 @@ pub mod keys;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+mod plain;
 pub mod playout;
 pub mod ring;
 pub mod rules_file;

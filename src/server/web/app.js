@@ -127,11 +127,25 @@ function showState(st) {
   $("position-text").textContent = st.position;
   const side = (s) => (s === "S" ? "South" : "North");
   let status;
-  if (st.end) status = `Game over: ${st.end}`;
+  if (st.end) status = `Game over: ${st.end_words}`;
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
   drawMoveList();
   drawGraph();
+  showHowToPlay(st.how_to_play);
+}
+
+// The rules of the game on the board, in plain words (redrawn when they change).
+function showHowToPlay(lines) {
+  const text = lines.join("\n");
+  if ($("how-to-play-list").dataset.text === text) return;
+  $("how-to-play-list").dataset.text = text;
+  $("how-to-play-list").innerHTML = "";
+  for (const line of lines) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    $("how-to-play-list").appendChild(li);
+  }
 }
 
 // ---- the game ----

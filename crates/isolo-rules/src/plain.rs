@@ -1,0 +1,110 @@
+//! A variant's rules in plain words, for people who have never played: what the page's
+//! "How to play" shows. Each sentence follows from the rules' keys, as RULES.md
+//! describes them, so a rules file gets its own description.
+
+use crate::ring;
+use crate::rules_file::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
+
+impl Rules {
+    /// The rules as a few sentences in plain words, in the order a turn goes.
+    pub fn how_to_play(&self) -> Vec<String> {
+        let w = self.columns;
+        let seeds: u32 = self.start.iter().map(|&r| ring::total(r)).sum();
+        let mut lines = vec![
+            format!(
+                "The board has four rows of {w} pits and {seeds} seeds. Each player owns the \
+                 two rows on their side: the back row, nearest them, and the front row. \
+                 South moves first."
+            ),
+            format!(
+                "On your turn, choose one of your pits holding {}. Lift all its seeds and \
+                 sow them one by one into your next pits, going round your own two rows \
+                 (anticlockwise seen from above).",
+                match self.min_sow {
+                    1 => "at least one seed".to_string(),
+                    n => format!("at least {n} seeds"),
+                }
+            ),
+            "If the last seed falls into an empty pit, your turn is over.".to_string(),
+            format!(
+                "If it falls into one of your front-row pits that already held seeds, and \
+                 {} of the opponent's two pits in that column {}, you capture all their \
+                 seeds and sow them round your rows from the pit after {}.",
+                match self.capture {
+                    CaptureCondition::Any => "at least one",
+                    CaptureCondition::Both => "both",
+                },
+                match self.capture {
+                    CaptureCondition::Any => "holds seeds",
+                    CaptureCondition::Both => "hold seeds",
+                },
+                match self.capture_sow_from {
+                    SowOrigin::LapStart => "the one that lap was lifted from",
+                    SowOrigin::CapturePit => "the one where your last seed fell",
+                    SowOrigin::TurnStart => "the one you chose at the start of your turn",
+                }
+            ),
+            match self.capture_choice {
+                CaptureChoice::Forced => "A capture is always taken.".to_string(),
+                CaptureChoice::Optional => "You may take a capture or pass it: passing \
+                                            sows on as below."
+                    .to_string(),
+            },
+            "If it falls into a pit that already held seeds and there is no capture, lift \
+             those seeds and sow on from the next pit: a relay."
+                .to_string(),
+        ];
+        lines.push(if self.capture_ends_move {
+            "Your turn is over once captured seeds are sown.".to_string()
+        } else {
+            "Captured seeds are a lap like any other: where their last seed falls \
+             decides again. A turn can go on for many laps."
+                .to_string()
+        });
+        if self.overture {
+            let protected = if self.overture_protects {
+                " While you are in it, your rightmost column cannot be captured."
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "Overture: at first each player sows round their rows leaving out their \
+                 rightmost column (the ng'hana, back pit {w}, and the front pit beside \
+                 it). Moving from the ng'hana ends your overture.{protected}"
+            ));
+        }
+        lines.push(
+            "A move that would go round for ever is not allowed. The player who has no \
+             move loses; a position seen for the third time is a draw."
+                .to_string(),
+        );
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Rules;
+
+    #[test]
+    fn each_preset_is_told_by_its_own_keys() {
+        let women = Rules::load("isolo-women").unwrap().how_to_play().join(" ");
+        assert!(
+            women.contains("four rows of 8 pits and 64 seeds"),
+            "{women}"
+        );
+        assert!(women.contains("holding at least 2 seeds"));
+        assert!(women.contains("at least one of the opponent's two pits"));
+        assert!(women.contains("always taken") && !women.contains("Overture"));
+        let boys = Rules::load("isolo-boys").unwrap().how_to_play().join(" ");
+        assert!(boys.contains("Overture") && boys.contains("cannot be captured"));
+        let igisoro = Rules::load("igisoro").unwrap().how_to_play().join(" ");
+        assert!(igisoro.contains("at least one seed") && igisoro.contains("both of"));
+        assert!(igisoro.contains("take a capture or pass it"));
+        assert!(igisoro.contains("you chose at the start of your turn"));
+        let ends = Rules::load("isolo-women-capture-ends")
+            .unwrap()
+            .how_to_play();
+        assert!(ends.join(" ").contains("over once captured seeds are sown"));
+    }
+}
