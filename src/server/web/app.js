@@ -236,11 +236,21 @@ async function playMove(text) {
   await afterPosition();
 }
 
+// How long a search waits for one of the server's search slots, and how often it asks.
+const SLOT_WAIT_MS = 60000, SLOT_RETRY_MS = 500;
+
 // Streams an analysis; calls `progress` with each progress line; returns the result.
+// While the server's searches are all taken (503), it waits for a free one.
 async function search(body, progress) {
-  const response = await fetch("/api/analyse", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
+  let response;
+  for (const asked = Date.now(); ; ) {
+    response = await fetch("/api/analyse", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    if (response.status !== 503 || Date.now() - asked > SLOT_WAIT_MS) break;
+    $("thinking").textContent = "Waiting for a free search slot\u2026";
+    await new Promise((resolve) => setTimeout(resolve, SLOT_RETRY_MS));
+  }
   if (!response.ok) throw new Error((await response.json()).error);
   const reader = response.body.getReader(), decoder = new TextDecoder();
   let buffer = "", result = null;
@@ -258,6 +268,12 @@ async function search(body, progress) {
     }
   }
   return result;
+}
+
+// While the engine thinks against a person, its search is not shown (only that it
+// thinks): its scores and lines would tell them the best move.
+function thinkingQuietly(p) {
+  $("thinking").textContent = `The engine is thinking\u2026 (depth ${p.depth})`;
 }
 
 function thinking(p) {
@@ -300,13 +316,15 @@ async function engineMove() {
     const limits = engineLimits();
     const body = { game: gameSpec(), engine: $("engine").value, level: Number($("level").value) };
     if (limits.tc) body.tc = limits.tc; else body.time_ms = limits.time_ms;
-    result = await search(body, thinking);
+    const againstPerson = $("side").value !== "both";
+    result = await search(body, againstPerson ? thinkingQuietly : thinking);
     if (limits.tc) engineClockLeft += limits.inc - result.time_ms / 1000;
   } catch (e) { say(e.message); busy(-1); return; }
   busy(-1);
   const move = result && (result.level_move || result.best_move);
   if (ply !== S.ply || !move) return; // the user moved on meanwhile
-  showLines(result);
+  if ($("analyse").checked || $("side").value === "both") showLines(result);
+  else $("thinking").textContent = "";
   recordEval(result, ply, toMove);
   await playMove(move);
 }

@@ -32,49 +32,50 @@ struct Handicap {
 
 /// Levels 1 to `TOP_LEVEL - 1`, weakest first. Calibrated by ladders of matches
 /// (`scripts/levels.sh`): games of these rules are long and compound every small edge,
-/// so the weak levels differ by temperature alone and each step is about 250-300 Elo.
+/// so halving the temperature at one ply is a step of some 90% of the points, and one
+/// ply more is nearly all of them.
 const HANDICAPS: [Handicap; (TOP_LEVEL - 1) as usize] = [
     Handicap {
         depth: 1,
         iterations: 20,
-        temperature_seeds: 25.0,
+        temperature_seeds: 24.0,
         shallow_chance: 0.0,
     },
     Handicap {
         depth: 1,
         iterations: 40,
-        temperature_seeds: 10.0,
+        temperature_seeds: 12.0,
         shallow_chance: 0.0,
     },
     Handicap {
         depth: 1,
         iterations: 80,
-        temperature_seeds: 4.0,
+        temperature_seeds: 6.0,
+        shallow_chance: 0.0,
+    },
+    Handicap {
+        depth: 1,
+        iterations: 150,
+        temperature_seeds: 3.0,
+        shallow_chance: 0.0,
+    },
+    Handicap {
+        depth: 1,
+        iterations: 300,
+        temperature_seeds: 1.5,
         shallow_chance: 0.0,
     },
     Handicap {
         depth: 2,
-        iterations: 200,
-        temperature_seeds: 1.5,
-        shallow_chance: 0.1,
+        iterations: 1000,
+        temperature_seeds: 1.0,
+        shallow_chance: 0.0,
     },
     Handicap {
         depth: 3,
-        iterations: 500,
-        temperature_seeds: 0.8,
-        shallow_chance: 0.1,
-    },
-    Handicap {
-        depth: 4,
-        iterations: 1500,
-        temperature_seeds: 0.35,
-        shallow_chance: 0.05,
-    },
-    Handicap {
-        depth: 6,
-        iterations: 5000,
-        temperature_seeds: 0.12,
-        shallow_chance: 0.02,
+        iterations: 3000,
+        temperature_seeds: 0.5,
+        shallow_chance: 0.0,
     },
 ];
 
