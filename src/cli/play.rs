@@ -66,6 +66,13 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut bot = spec
         .bot(args.seed)
         .map_err(|e| CliError(format!("--engine: {e}")))?;
+    let full_strength = EngineSpec {
+        level: Level::default(),
+        ..spec.clone()
+    };
+    let mut hinter = full_strength
+        .bot(args.seed)
+        .map_err(|e| CliError(format!("--engine: {e}")))?;
     let control = match &args.tc {
         Some(text) => Some(
             text.parse::<TimeControl>()
@@ -78,6 +85,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut game = Game::new(&variant, start);
     let interrupt = super::interrupt::flag();
     bot.stop_on(interrupt);
+    hinter.stop_on(interrupt);
     let lines = read_lines_in_background();
     let on_clock = control
         .map(|c| format!(", {c} s on each clock"))
@@ -129,11 +137,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             let Some(choice) = choice else {
                 return Err(CliError("the engine found no move".into()));
             };
-            let score = choice
-                .search
-                .as_ref()
-                .and_then(|r| r.best())
-                .map(|l| format!(" (score {} for it)", l.score));
+            let score = choice.score.map(|s| format!(" (score {s} for it)"));
             emit(&format!(
                 "Engine plays {}{}\n",
                 choice.played.mv,
@@ -159,13 +163,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {
                 let history = game.history();
-                let choice = bot.choose(&variant, &board, &history, None, &mut |_: &Progress| {});
+                // (A hint is the engine's best, whatever level it plays at.)
+                let choice =
+                    hinter.choose(&variant, &board, &history, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
-                    let score = choice
-                        .search
-                        .as_ref()
-                        .and_then(|r| r.best())
-                        .map(|l| format!(" (score {})", l.score));
+                    let score = choice.score.map(|s| format!(" (score {s})"));
                     emit(&format!(
                         "Hint: {}{}\n",
                         choice.played.mv,

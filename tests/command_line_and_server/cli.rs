@@ -634,6 +634,51 @@ fn play_through_stdin() {
     }
 }
 
+/// At a level the engine plays its level's moves, reports their own scores, and still
+/// hints the engine's best; a level is for the searching engines only.
+#[test]
+fn play_at_a_level_hints_at_full_strength() {
+    let base = [
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--engine",
+        "ab:depth=3",
+    ];
+    let hint = |text: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.contains("Hint: "))
+            .unwrap_or_default();
+        line[line.find("Hint: ").unwrap()..].to_string()
+    };
+    let (full, _) = play_session(&base, b"hint\nquit\n");
+    let leveled = [&base[..], &["--level", "1"]].concat();
+    let (weak, ok) = play_session(&leveled, b"hint\nquit\n");
+    assert!(
+        ok && weak.contains("against ab:depth=3 at level 1"),
+        "{weak}"
+    );
+    assert_eq!(hint(&weak), hint(&full), "the hint is the engine's best");
+    let refused = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "play",
+            "--variant",
+            "isolo-boys",
+            "--engine",
+            "greedy",
+            "--level",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("--level: engine 'greedy' has no levels"),
+        "{said}"
+    );
+}
+
 /// Ctrl-C keeps the game (its moves, and how to go on), and a clock that runs out while
 /// the human thinks ends the game then, not at their next move.
 #[test]

@@ -17,6 +17,7 @@ use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, Quiescenc
 use crate::search::clock::{Clock, TimeControl};
 use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
+use crate::search::score::Score;
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
 use isolo_rules::{Board, LegalMove, Variant};
@@ -570,6 +571,9 @@ pub struct Choice {
     pub played: LegalMove,
     /// The search that chose it (searching engines only).
     pub search: Option<SearchResult>,
+    /// The search's score of the move played (at a level below the top, not always the
+    /// best line's).
+    pub score: Option<Score>,
 }
 
 /// Something that picks moves.
@@ -623,6 +627,7 @@ impl Bot {
                 return Some(Choice {
                     played,
                     search: None,
+                    score: None,
                 });
             }
         }
@@ -638,6 +643,7 @@ impl Bot {
                 Some(Choice {
                     played: moves[pick].clone(),
                     search: None,
+                    score: None,
                 })
             }
             EngineKind::Greedy => {
@@ -647,6 +653,7 @@ impl Bot {
                 Some(Choice {
                     played: best[pick].clone(),
                     search: None,
+                    score: None,
                 })
             }
             EngineKind::AlphaBeta(_) | EngineKind::Mcts(_)
@@ -655,6 +662,7 @@ impl Bot {
                 Some(Choice {
                     played: moves[0].clone(),
                     search: None,
+                    score: None,
                 })
             }
             EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) => {
@@ -681,7 +689,7 @@ impl Bot {
                     &mut self.rng,
                     report,
                 );
-                let result = searched.result;
+                let score = searched.played.as_ref().map(|line| line.score);
                 // A position with a legal move is never forfeited: should a search end
                 // without a line, the first listed move is played.
                 let played = searched
@@ -690,7 +698,8 @@ impl Bot {
                     .unwrap_or_else(|| moves[0].clone());
                 Some(Choice {
                     played,
-                    search: Some(result),
+                    search: Some(searched.result),
+                    score,
                 })
             }
             EngineKind::External(_) => unreachable!("external engines make no bot"),
