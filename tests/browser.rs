@@ -394,6 +394,49 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     screenshot(client, "phone.png").await
 }
 
+/// On a clock both sides' clocks are shown, and a person's flag falls while they think.
+async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult {
+    client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    set_value(client, "strength", "tc:60+1").await?;
+    click(client, "new-game").await?;
+    wait_idle(client).await?;
+    let clocks = script(
+        client,
+        "return document.getElementById('clocks').textContent",
+    )
+    .await?;
+    let clocks = clocks.as_str().unwrap_or_default().to_string();
+    assert!(
+        clocks.contains("South 0:59.") || clocks.contains("South 1:00.0"),
+        "{clocks}"
+    );
+    assert!(clocks.contains("North 1:00.0"), "{clocks}");
+    // A clock of one second, which the page does not offer: South's flag falls unmoved.
+    script(
+        client,
+        "const o = document.createElement('option');
+         o.value = 'tc:1+0'; o.textContent = '1 s';
+         document.getElementById('strength').appendChild(o);
+         document.getElementById('strength').value = 'tc:1+0';
+         document.getElementById('new-game').click();",
+    )
+    .await?;
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
+    assert_eq!(
+        status,
+        "Game over: South's clock ran out: North wins on time"
+    );
+    click_pit(client, "S", 1).await?;
+    let message = shown(client).await?["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains("a clock ran out"), "{message}");
+    Ok(())
+}
+
 /// A phone's screen, in CSS pixels.
 const PHONE: (u32, u32) = (390, 844);
 
@@ -403,6 +446,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     move_list_undo_redo(client, &moves).await?;
     choose_take_then_pass(client).await?;
     catch_a_relay(client).await?;
+    clocks_and_a_flag_fall(client, server).await?;
     fits_a_phone(client, server).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;
     eprintln!("game by clicks on a phone: {} plies", moves.len());

@@ -127,7 +127,8 @@ function showState(st) {
   $("position-text").textContent = st.position;
   const side = (s) => (s === "S" ? "South" : "North");
   let status;
-  if (st.end) status = `Game over: ${st.end_words}`;
+  if (C.fallen) status = `Game over: ${C.words}`;
+  else if (st.end) status = `Game over: ${st.end_words}`;
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
   drawMoveList();
@@ -160,6 +161,8 @@ async function refresh() {
 
 // What happens once a position is shown: the engine's move, or analysis.
 async function afterPosition() {
+  if (S.state && S.state.result === null) startClock(S.state.to_move);
+  else C.running = null;
   if (enginesTurn() && S.autoEngine) return engineMove();
   if ($("analyse").checked && S.state && S.state.result === null) analyse(3, 300, false);
 }
@@ -219,6 +222,7 @@ async function animate(trace, before, move) {
 
 async function playMove(text) {
   const before = S.state;
+  if (!chargeClock(before.to_move)) return;
   busy(+1);
   try {
     const played = await api("/api/play", { game: gameSpec(), move: text, flip: S.flip });
@@ -298,17 +302,87 @@ function recordEval(result, ply, toMove) {
   }
 }
 
-let engineClockLeft = null;
+// ---- clocks: with a clock time control both sides have one, the mover's running ----
+
+const C = { left: null, inc: 0, running: null, since: 0, fallen: null, words: "" };
+
+// The time control chosen, `{base, inc}` in seconds, or null for a time per move.
+function clockControl() {
+  const [kind, value] = $("strength").value.split(":");
+  if (kind !== "tc") return null;
+  const [base, inc] = value.split("+").map(Number);
+  return { base, inc };
+}
+
+function resetClocks() {
+  const tc = clockControl();
+  C.running = null; C.fallen = null;
+  C.left = tc ? { S: tc.base, N: tc.base } : null;
+  C.inc = tc ? tc.inc : 0;
+  drawClocks();
+}
+
+function clockLeft(side) {
+  return C.left[side] - (C.running === side ? (Date.now() - C.since) / 1000 : 0);
+}
+
+// Starts the clock of the side to move (once per position).
+function startClock(side) {
+  if (!C.left || C.fallen || C.running === side) return;
+  C.running = side; C.since = Date.now();
+}
+
+// Stops `side`'s clock after its move, adding the increment; false if its flag fell.
+function chargeClock(side) {
+  if (!C.left || C.running !== side) return !C.fallen;
+  C.left[side] = clockLeft(side);
+  C.running = null;
+  if (C.left[side] <= 0) { flagFalls(side); return false; }
+  C.left[side] += C.inc;
+  drawClocks();
+  return true;
+}
+
+function flagFalls(side) {
+  C.left[side] = 0; C.running = null; C.fallen = side;
+  const name = (s) => (s === "S" ? "South" : "North");
+  C.words = `${name(side)}'s clock ran out: ${name(side === "S" ? "N" : "S")} wins on time`;
+  $("status").textContent = `Game over: ${C.words}`;
+  say(C.words + ".");
+  drawClocks();
+}
+
+// `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
+function clockText(seconds) {
+  const tenths = Math.floor(Math.max(seconds, 0) * 10), m = Math.floor(tenths / 600);
+  return `${m}:${((tenths - 600 * m) / 10).toFixed(1).padStart(4, "0")}`;
+}
+
+function drawClocks() {
+  const box = $("clocks");
+  box.hidden = !C.left;
+  if (!C.left) return;
+  const side = (s, name) => `${name} ${clockText(clockLeft(s))}${C.running === s ? " \u23f3" : ""}`;
+  box.textContent = `${side("S", "South")} \u00b7 ${side("N", "North")}`;
+}
+
+// Ticks the running clock, and lets a flag fall when it runs out (also while a person
+// thinks, not only when they move).
+setInterval(() => {
+  if (!C.left) return;
+  if (C.running && clockLeft(C.running) <= 0) flagFalls(C.running);
+  drawClocks();
+}, 100);
+
 function engineLimits() {
   const [kind, value] = $("strength").value.split(":");
   if (kind === "ms") return { time_ms: Number(value) };
-  const [minutes, inc] = value.split("+").map(Number);
-  if (engineClockLeft === null) engineClockLeft = minutes;
-  return { tc: `${Math.max(engineClockLeft, 0.05).toFixed(2)}+${inc}`, time_ms: undefined, inc };
+  const side = S.state.to_move;
+  return { tc: `${Math.max(clockLeft(side), 0.05).toFixed(2)}+${C.inc}`, time_ms: undefined };
 }
 
 async function engineMove() {
-  if (!S.state || S.state.result !== null) return;
+  if (!S.state || S.state.result !== null || C.fallen) return;
   const ply = S.ply, toMove = S.state.to_move;
   busy(+1);
   let result;
@@ -318,7 +392,6 @@ async function engineMove() {
     if (limits.tc) body.tc = limits.tc; else body.time_ms = limits.time_ms;
     const againstPerson = $("side").value !== "both";
     result = await search(body, againstPerson ? thinkingQuietly : thinking);
-    if (limits.tc) engineClockLeft += limits.inc - result.time_ms / 1000;
   } catch (e) { say(e.message); busy(-1); return; }
   busy(-1);
   const move = result && (result.level_move || result.best_move);
@@ -391,7 +464,8 @@ async function clickPit(event) {
   hideChoice();
   const st = S.state, side = g.dataset.side, pit = Number(g.dataset.pit);
   const name = (s) => (s === "S" ? "South" : "North");
-  if (st.result !== null) return say(`The game is over: ${st.end}.`);
+  if (st.result !== null) return say(`The game is over: ${st.end_words}.`);
+  if (C.fallen) return say("The game is over: a clock ran out.");
   if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
   if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: click one of the ${name(st.to_move)}'s pits.`);
   S.autoEngine = true;
@@ -411,7 +485,7 @@ async function clickPit(event) {
 function chosenVariant() { return S.variants.find((v) => v.name === S.variantName); }
 
 function newGame() {
-  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; engineClockLeft = null;
+  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; resetClocks();
   $("analysis").innerHTML = ""; $("thinking").textContent = ""; caption(""); say("");
   refresh();
 }
