@@ -394,6 +394,44 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     screenshot(client, "phone.png").await
 }
 
+/// How to play: the rules in plain words, and an example move animated, after which the
+/// game on the board is back.
+async fn how_to_play(client: &Client, server: &Server) -> TestResult {
+    let women = Variant::load("isolo-women").unwrap();
+    client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    set_value(client, "speed", "100").await?;
+    script(client, "document.getElementById('how-to-play').open = true").await?;
+    let rules = script(
+        client,
+        "return [...document.querySelectorAll('#how-to-play-list li')].map(li => li.textContent)",
+    )
+    .await?;
+    let rules: Vec<&str> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        rules.len() >= 5 && rules.iter().any(|l| l.contains("always taken")),
+        "{rules:?}"
+    );
+    click(client, "example-move").await?;
+    wait_idle(client).await?;
+    let caption = script(
+        client,
+        "return document.getElementById('caption').textContent",
+    )
+    .await?;
+    assert!(
+        caption.as_str().unwrap().starts_with("An example: "),
+        "{caption}"
+    );
+    check_board(client, &women).await?;
+    Ok(())
+}
+
 /// On a clock both sides' clocks are shown, and a person's flag falls while they think.
 async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult {
     client.goto(&server.url).await?;
@@ -446,6 +484,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     move_list_undo_redo(client, &moves).await?;
     choose_take_then_pass(client).await?;
     catch_a_relay(client).await?;
+    how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;
     fits_a_phone(client, server).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;

@@ -149,6 +149,34 @@ function showHowToPlay(lines) {
   }
 }
 
+// An example move from the start, animated lap by lap on the board (the one of the
+// start's moves that captures most, else the one of most laps); then the game again.
+async function exampleMove() {
+  if (S.busy > 0) return;
+  busy(+1);
+  try {
+    const start = gameSpec(0);
+    const listed = await api("/api/moves", { game: start, distinct: true });
+    const best = (a, b) => (b.captured - a.captured) || (b.laps - a.laps);
+    const move = listed.moves.slice().sort(best)[0];
+    if (!move) throw new Error("The start has no move to show");
+    const before = await api("/api/state", { game: start, flip: S.flip });
+    const played = await api("/api/play", { game: start, move: move.move, flip: S.flip });
+    $("board").innerHTML = before.svg;
+    const wasAnimating = $("animate").checked;
+    $("animate").checked = true;
+    await animate(played.trace, before, played.move);
+    $("animate").checked = wasAnimating;
+    caption(`An example: ${move.move} from the start, ${move.laps} laps, ${move.captured} seeds captured`);
+    $("board").innerHTML = played.state.svg;
+    await sleep(1200);
+  } catch (e) { say(e.message); }
+  // (Still busy until the game is back on the board.)
+  try {
+    showState(await api("/api/state", { game: gameSpec(), flip: S.flip }));
+  } catch (e) { say(e.message); } finally { busy(-1); }
+}
+
 // ---- the game ----
 
 async function refresh() {
@@ -548,6 +576,7 @@ async function setup() {
     S.rules = await file.text(); S.start = null; newGame();
   });
   $("new-game").addEventListener("click", newGame);
+  $("example-move").addEventListener("click", exampleMove);
   $("side").addEventListener("change", () => { S.autoEngine = true; refresh(); });
   $("engine-move").addEventListener("click", () => { S.autoEngine = true; engineMove(); });
   $("flip").addEventListener("click", () => { S.flip = !S.flip; refresh(); });
