@@ -15,7 +15,7 @@ pyspiel = need("pyspiel")
 from open_spiel.python.algorithms import mcts, minimax  # noqa: E402
 
 import isolo_ai  # noqa: E402
-from isolo_ai import ActionGame, Game, Variant  # noqa: E402
+from isolo_ai import Game, Variant  # noqa: E402
 from isolo_ai import openspiel as adapter  # noqa: E402
 
 SMALL_RULES = """base = "igisoro"
