@@ -530,6 +530,11 @@ struct AnalyseRequest {
 const MAX_MULTIPV: u64 = 64;
 
 impl AnalyseRequest {
+    /// The seed given: MCTS's, and the one a level's draws derive from.
+    fn seed(&self) -> Result<Option<u64>, ApiError> {
+        ranged("seed", &self.seed, 0, u64::MAX, "")
+    }
+
     /// The engine, its limits capped by the server's.
     fn spec(&self, state: &AppState) -> Result<EngineSpec, ApiError> {
         let engine = self.engine.as_deref().unwrap_or("ab");
@@ -567,8 +572,7 @@ impl AnalyseRequest {
         if let Some(tc) = &self.tc {
             pairs.push(("tc", tc.clone()));
         }
-        let seed = ranged("seed", &self.seed, 0, u64::MAX, "")?;
-        if let (Some(seed), "mcts") = (seed, engine) {
+        if let (Some(seed), "mcts") = (self.seed()?, engine) {
             pairs.push(("seed", seed.to_string()));
         }
         let (least, most) = (LOWEST_LEVEL as u64, TOP_LEVEL as u64);
@@ -603,7 +607,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let multipv = ranged("multipv", &request.multipv, 1, MAX_MULTIPV, "")?.unwrap_or(1) as usize;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let plies = game.plies() as u64;
-    let draw_seed = ranged("seed", &request.seed, 0, u64::MAX, "")?.unwrap_or(0);
+    let draw_seed = request.seed()?.unwrap_or(0);
     let permit = state.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -126,37 +126,30 @@ impl Level {
         }
     }
 
-    /// `given` capped by the level's depth for an alpha-beta search, drawing from `rng`
-    /// whether this move gets the shallow horizon (one ply).
-    pub fn alphabeta_limits(self, given: Limits, rng: &mut impl Rng) -> Limits {
+    /// `given` capped by the level's budget: its depth for alpha-beta, its iterations
+    /// for MCTS (`mcts`), drawing from `rng` whether this move gets the shallow horizon
+    /// (one ply; a tenth of the iterations).
+    fn limits(self, mcts: bool, given: Limits, rng: &mut impl Rng) -> Limits {
         let Some(handicap) = self.handicap() else {
             return given;
         };
-        let cap = if rng.random_bool(handicap.shallow_chance) {
-            1
+        let shallow = rng.random_bool(handicap.shallow_chance);
+        if mcts {
+            let cap = if shallow {
+                (handicap.iterations / 10).max(1)
+            } else {
+                handicap.iterations
+            };
+            Limits {
+                nodes: Some(given.nodes.map_or(cap, |n| n.min(cap))),
+                ..given
+            }
         } else {
-            handicap.depth
-        };
-        Limits {
-            depth: Some(given.depth.map_or(cap, |d| d.min(cap))),
-            ..given
-        }
-    }
-
-    /// `given` capped by the level's iterations for an MCTS search, drawing from `rng`
-    /// whether this move gets the shallow horizon (a tenth of them).
-    pub fn mcts_limits(self, given: Limits, rng: &mut impl Rng) -> Limits {
-        let Some(handicap) = self.handicap() else {
-            return given;
-        };
-        let cap = if rng.random_bool(handicap.shallow_chance) {
-            (handicap.iterations / 10).max(1)
-        } else {
-            handicap.iterations
-        };
-        Limits {
-            nodes: Some(given.nodes.map_or(cap, |n| n.min(cap))),
-            ..given
+            let cap = if shallow { 1 } else { handicap.depth };
+            Limits {
+                depth: Some(given.depth.map_or(cap, |d| d.min(cap))),
+                ..given
+            }
         }
     }
 
@@ -203,11 +196,7 @@ impl Level {
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Progress),
     ) -> LevelSearch {
-        let limits = if mcts {
-            self.mcts_limits(request.limits, rng)
-        } else {
-            self.alphabeta_limits(request.limits, rng)
-        };
+        let limits = self.limits(mcts, request.limits, rng);
         let weakened = SearchRequest {
             variant: request.variant,
             board: request.board,
@@ -315,17 +304,17 @@ mod tests {
         };
         for level in LOWEST_LEVEL..TOP_LEVEL {
             let level = Level::new(level).unwrap();
-            assert!(level.alphabeta_limits(given, &mut rng).depth.unwrap() <= 2);
-            let mcts = level.mcts_limits(Limits::default(), &mut rng);
+            assert!(level.limits(false, given, &mut rng).depth.unwrap() <= 2);
+            let mcts = level.limits(true, Limits::default(), &mut rng);
             assert!(mcts.nodes.unwrap() <= HANDICAPS[level.number() as usize - 1].iterations);
         }
         let top = Level::default();
         assert_eq!(
-            top.alphabeta_limits(Limits::default(), &mut rng),
+            top.limits(false, Limits::default(), &mut rng),
             Limits::default()
         );
         assert_eq!(
-            top.mcts_limits(Limits::default(), &mut rng),
+            top.limits(true, Limits::default(), &mut rng),
             Limits::default()
         );
     }
