@@ -17,7 +17,7 @@ use isolo_engine::matches::records::{self, Header, RecordsReader};
 use isolo_engine::matches::runner::{self, PlaySettings};
 use isolo_engine::matches::schedule::Schedule;
 use isolo_engine::matches::tally::{Forfeits, MatchSummary, RunningTally};
-use isolo_engine::matches::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
+use isolo_engine::matches::{workers, MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
 use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
 use isolo_engine::research::compare::{Openings, VariantGames};
 use isolo_engine::stats::Sprt;
@@ -34,14 +34,6 @@ fn check_range<T: PartialOrd + From<u8> + std::fmt::Display>(
         )));
     }
     Ok(())
-}
-
-/// Threads for `requested` games at once with `games` to play: no more than the games
-/// and this machine's cores.
-fn workers(requested: usize, games: u64) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let games = usize::try_from(games).unwrap_or(usize::MAX);
-    requested.min(games).min(cores).max(1)
 }
 
 fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {

@@ -187,18 +187,15 @@ pub const REQUEST_TIMEOUT_MS: Bounded<u64> = Bounded::new(100, 600_000, "ms");
 /// A TCP port (0: any free one).
 pub const PORT: Bounded<u16> = Bounded::new(0, u16::MAX, "");
 
-/// This machine's cores (1 when it cannot say).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use isolo_engine::matches::cores;
 
 /// How many threads to start for `requested` (given as `flag`) with `work` items of
 /// `what` to share: never more than the items, nor than this machine's cores. A note on
 /// stderr says when the number is clamped.
 pub fn workers(flag: &str, requested: usize, work: u64, what: &str) -> usize {
     let cores = cores();
+    let chosen = isolo_engine::matches::workers(requested, work);
     let work = usize::try_from(work).unwrap_or(usize::MAX).max(1);
-    let chosen = requested.min(work).min(cores).max(1);
     if chosen < requested {
         let limit = if chosen == work && work < cores {
             format!("{work} {what}")

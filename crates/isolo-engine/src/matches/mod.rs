@@ -19,3 +19,15 @@ pub const MAX_GAMES: u64 = 100_000_000;
 pub const MAX_CONCURRENCY: usize = 1024;
 /// The longest game a match, comparison or tuning run plays before adjudicating.
 pub const MAX_GAME_PLIES: usize = 1_000_000;
+
+/// This machine's cores (1 when it cannot say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads for `requested` games (or searches) at once with `work` of them to share:
+/// never more than the work, nor than this machine's cores, and at least one.
+pub fn workers(requested: usize, work: u64) -> usize {
+    let work = usize::try_from(work).unwrap_or(usize::MAX).max(1);
+    requested.min(work).min(cores()).max(1)
+}
