@@ -243,6 +243,19 @@ impl Rules {
         }
     }
 
+    /// The preset or reading whose rules these are, whatever their name (a rules file
+    /// may copy a preset under another name).
+    pub fn same_as_preset(&self) -> Option<&'static str> {
+        PRESETS.iter().chain(READINGS.iter()).copied().find(|name| {
+            Rules::preset(name).is_some_and(|preset| {
+                Rules {
+                    name: self.name.clone(),
+                    ..preset
+                } == *self
+            })
+        })
+    }
+
     /// A preset name or the path of a rules file.
     pub fn load(spec: &str) -> Result<Rules, RulesError> {
         if let Some(rules) = Rules::preset(spec) {

@@ -161,18 +161,16 @@ const SHIPPED: [(&str, &str); 4] = [
     ),
 ];
 
-/// The shipped weights with their presets' rules, parsed once: every search builds an
-/// evaluator, and a game's moves would otherwise parse them move after move.
-fn shipped() -> &'static [(&'static str, isolo_rules::Rules, Weights)] {
-    static PARSED: std::sync::OnceLock<Vec<(&str, isolo_rules::Rules, Weights)>> =
-        std::sync::OnceLock::new();
+/// The shipped weights, parsed once: every search builds an evaluator, and a game's
+/// moves would otherwise parse them move after move.
+fn shipped() -> &'static [(&'static str, Weights)] {
+    static PARSED: std::sync::OnceLock<Vec<(&str, Weights)>> = std::sync::OnceLock::new();
     PARSED.get_or_init(|| {
         SHIPPED
             .iter()
             .map(|&(name, text)| {
-                let rules = isolo_rules::Rules::preset(name).expect("shipped for a preset");
                 let weights = Weights::parse(text, name).expect("shipped weights parse");
-                (name, rules, weights)
+                (name, weights)
             })
             .collect()
     })
@@ -211,14 +209,11 @@ impl Weights {
     /// The shipped tuned weights for `variant`'s rules, with the preset they were tuned
     /// for, if any.
     pub fn shipped_for(variant: &Variant) -> Option<(&'static str, Weights)> {
-        let rules = variant.rules();
-        shipped().iter().find_map(|(name, preset, weights)| {
-            let same = isolo_rules::Rules {
-                name: rules.name.clone(),
-                ..preset.clone()
-            } == *rules;
-            same.then(|| (*name, weights.clone()))
-        })
+        let preset = variant.rules().same_as_preset()?;
+        shipped()
+            .iter()
+            .find(|(name, _)| *name == preset)
+            .map(|(name, weights)| (*name, weights.clone()))
     }
 
     /// The scalar weights by name, in file order.
