@@ -49,6 +49,8 @@ enum Command {
     Openings(cli::openings::OpeningsArgs),
     /// Check every move of a records file, or show one game move by move
     Replay(cli::replay::ReplayArgs),
+    /// Review a game: each move against the engine's best, classes, accuracy
+    Review(cli::review::ReviewArgs),
     /// Prove a position's value: win or loss in exactly N plies, or unknown
     Solve(cli::solve::SolveArgs),
     /// Solve a preset's start over board widths and seed counts: a Markdown and CSV table
@@ -61,6 +63,8 @@ enum Command {
     Results(cli::results::ResultsArgs),
     /// Fit the evaluation weights to self-play results (Texel tuning)
     Tune(cli::tune::TuneArgs),
+    /// Fit the win/draw/loss model to self-play results and measure its calibration
+    FitWdl(cli::fit_wdl::FitWdlArgs),
     /// Speak UGI (the Universal Game Interface) on standard input and output
     Ugi(cli::ugi::UgiArgs),
 }
@@ -147,12 +151,14 @@ fn dispatch(command: &Command) -> CliResult {
         Command::Merge(args) => cli::merge::run(args),
         Command::Openings(args) => cli::openings::run(args),
         Command::Replay(args) => cli::replay::run(args),
+        Command::Review(args) => cli::review::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::SolveTable(args) => cli::solve_table::run(args),
         Command::CheckProof(args) => cli::check_proof::run(args),
         Command::Compare(args) => cli::compare::run(args),
         Command::Results(args) => cli::results::run(args),
         Command::Tune(args) => cli::tune::run(args),
+        Command::FitWdl(args) => cli::fit_wdl::run(args),
         Command::Ugi(args) => cli::ugi::run(args),
     }
 }

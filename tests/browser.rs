@@ -475,6 +475,78 @@ async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult 
     Ok(())
 }
 
+/// The review of the game just played: each side's accuracy, a mark on the move list
+/// for every move the review calls an inaccuracy, mistake or blunder, the graph in
+/// percent, and a click on a marked move shows the better move, animated, after which
+/// the board shows the position it was played from.
+async fn opens_the_review(client: &Client, moves: &[String]) -> TestResult {
+    let women = Variant::load("isolo-women").unwrap();
+    click(client, "review-game").await?;
+    wait_idle(client).await?;
+    let review = script(
+        client,
+        "return {
+            summary: document.getElementById('review-summary').textContent,
+            moves: document.querySelectorAll('#movelist li').length,
+            marked: [...document.querySelectorAll('#movelist li')]
+                .filter(li => /mark-/.test(li.className)).map(li => Number(li.dataset.ply)),
+            notes: [...document.querySelectorAll('#review-notes li')].map(li => Number(li.dataset.ply)),
+            dots: document.querySelectorAll('#graph circle.mark').length,
+            line: document.querySelector('#graph polyline') !== null,
+            bar: document.getElementById('evalbar-text').textContent,
+            button: document.getElementById('review-game').hidden,
+        }",
+    )
+    .await?;
+    let summary = review["summary"].as_str().unwrap();
+    assert!(summary.starts_with("Accuracy: South "), "{review}");
+    assert_eq!(review["moves"], moves.len(), "{review}");
+    assert_eq!(
+        review["marked"].as_array().unwrap().len(),
+        review["dots"].as_u64().unwrap() as usize
+    );
+    assert!(
+        review["line"] == true && review["button"] == true,
+        "{review}"
+    );
+    assert!(
+        review["bar"].as_str().unwrap().contains("South wins"),
+        "{review}"
+    );
+    screenshot(client, "review.png").await?;
+    let Some(ply) = review["marked"]
+        .as_array()
+        .unwrap()
+        .first()
+        .and_then(Value::as_u64)
+    else {
+        eprintln!("the review marked no move: {summary}");
+        return Ok(());
+    };
+    script(
+        client,
+        &format!("document.querySelector('#movelist li[data-ply=\"{ply}\"]').click()"),
+    )
+    .await?;
+    wait_idle(client).await?;
+    let caption = script(
+        client,
+        "return document.getElementById('caption').textContent",
+    )
+    .await?;
+    assert!(
+        caption.as_str().unwrap().starts_with("Better than "),
+        "{caption}"
+    );
+    let page = shown(client).await?;
+    assert_eq!(
+        page["position"],
+        applied(&women, &moves[..ply as usize - 1]),
+        "back at the position the move was played from"
+    );
+    Ok(())
+}
+
 /// A phone's screen, in CSS pixels.
 const PHONE: (u32, u32) = (390, 844);
 
@@ -489,7 +561,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     fits_a_phone(client, server).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;
     eprintln!("game by clicks on a phone: {} plies", moves.len());
-    Ok(())
+    opens_the_review(client, &moves).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,6 +4,7 @@ use clap::{Args, ValueEnum};
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::matches::engine::{EngineSpec, SpecError};
+use isolo_engine::search::wdl::wdl_of;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_rules::{Board, Move, Variant};
 
@@ -222,9 +223,9 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     };
     let result = searcher.search(&request, &mut progress);
     if args.json {
-        emit_json(&result.to_json())
+        emit_json(&result.to_json(&variant))
     } else {
-        emit(&result_text(&result))
+        emit(&result_text(&variant, &result))
     }
 }
 
@@ -260,20 +261,25 @@ fn progress_line(p: &Progress) -> String {
 }
 
 /// The summary after the search.
-pub fn result_text(result: &SearchResult) -> String {
+pub fn result_text(variant: &Variant, result: &SearchResult) -> String {
     let mut out = String::new();
     if let Some(best) = result.best() {
         out.push_str(&format!("best move {}\n", best.mv));
-        out.push_str(&format!("score {}\n", best.score));
+        out.push_str(&format!(
+            "score {}  {}\n",
+            best.score,
+            wdl_of(variant, best.score).percent_text()
+        ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
     }
     if result.lines.len() > 1 {
         for (i, line) in result.lines.iter().enumerate() {
             out.push_str(&format!(
-                "line {:>2}: {:<6} {:>10}  pv {}\n",
+                "line {:>2}: {:<6} {:>10}  {}  pv {}\n",
                 i + 1,
                 line.mv.to_string(),
                 line.score.to_string(),
+                wdl_of(variant, line.score).percent_text(),
                 line_text(&line.pv)
             ));
         }

@@ -165,14 +165,16 @@ pub const PROOF_PLIES: Bounded<u32> = Bounded::new(1, DFPN_MAX_PLIES, "plies");
 pub const PLAYOUT_PLIES: Bounded<u32> = Bounded::new(1, MAX_GAME_PLIES as u32, "plies");
 /// Random plies played from the start (openings, tuning).
 pub const RANDOM_PLIES: Bounded<u32> = Bounded::new(0, 1000, "plies");
-/// A 1-based game number in a records file.
-pub const GAME_NUMBER: Bounded<u64> = Bounded::at_least(1, "");
+/// A game number in a records file: its `game` field, counted from 0.
+pub const GAME_NUMBER: Bounded<u64> = Bounded::at_least(0, "");
 /// `openings --count`: positions in a suite.
 pub const SUITE_SIZE: Bounded<usize> = Bounded::new(1, 1_000_000, "positions");
 /// `openings --max-eval`: how far from level a suite's position may be.
 pub const BALANCE_SEEDS: Bounded<f64> = Bounded::new(0.0, 10_000.0, "seeds");
 /// `serve --max-searches`: analyses running at once.
 pub const SEARCHES: Bounded<usize> = Bounded::new(1, 64, "searches");
+/// Every N-th game held out by `fit-wdl`.
+pub const HOLDOUT: Bounded<usize> = Bounded::new(2, 1000, "games");
 /// `tune --games`: self-play games.
 pub const TUNE_GAMES: Bounded<usize> = Bounded::new(1, 1_000_000, "games");
 /// `tune --epochs` and `--net-epochs`: passes over the positions.

@@ -23,6 +23,7 @@ use crate::render::svg::{board_svg, SvgOptions};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::search::level::{LOWEST_LEVEL, TOP_LEVEL};
+use isolo_engine::search::wdl::{Wdl, WdlModel};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::{describe, in_words};
 use isolo_rules::trace::{trace_move, Step, Trace};
@@ -49,6 +50,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/moves", post(moves))
         .route("/api/play", post(play))
         .route("/api/analyse", post(analyse))
+        .route("/api/review", post(review_game))
         .route("/api/svg", post(svg))
         .route("/api/records", get(records))
         .route("/api/records/{game}", get(record))
@@ -584,12 +586,118 @@ impl AnalyseRequest {
     }
 }
 
-fn progress_json(p: &Progress) -> Value {
+/// One of the server's search slots, or 503 while all are taken.
+fn search_slot(state: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    state.searches.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} searches are running (the server's --max-searches); try again when one ends",
+                state.max_searches
+            ),
+        )
+    })
+}
+
+/// A stream of JSON lines from a channel, as `/api/analyse` and `/api/review` answer.
+fn ndjson(rx: tokio::sync::mpsc::UnboundedReceiver<String>) -> ApiResult {
+    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    Ok(Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(Body::from_stream(stream))
+        .expect("a valid response"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    game: GameSpec,
+    /// Alpha-beta nodes a position (default `DEFAULT_REVIEW_NODES`).
+    nodes: Option<Value>,
+}
+
+/// Nodes a position of a review when the request gives none, and the most it may ask.
+const DEFAULT_REVIEW_NODES: u64 = 100_000;
+const MAX_REVIEW_NODES: u64 = 5_000_000;
+
+/// Streams a game's review as JSON lines: `progress` objects (`done`, `total`
+/// positions), then one `result` with the fields of `review --json` (or one `error`).
+/// Each position's search is also held to the server's time cap.
+async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: ReviewRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let (start, moves) = (*game.start(), game.moves().to_vec());
+    let nodes =
+        ranged("nodes", &request.nodes, 1, MAX_REVIEW_NODES, "")?.unwrap_or(DEFAULT_REVIEW_NODES);
+    let threads = state.threads.to_string();
+    let pairs = [
+        ("nodes", nodes.to_string()),
+        ("hash", HASH_MB.to_string()),
+        ("threads", threads),
+    ];
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let spec = EngineSpec::from_options("ab", &pairs).map_err(|e| ApiError::bad(e.to_string()))?;
+    let permit = search_slot(&state)?;
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let hard_cap = state.max_time;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let line = |value: Value| format!("{value}\n");
+        let mut game = Game::new(&variant, start);
+        for mv in &moves {
+            game.play_move(mv)
+                .expect("the request's moves were checked");
+        }
+        let mut searcher = match spec.searcher() {
+            Ok(Some(s)) => s,
+            Ok(None) => return,
+            Err(e) => {
+                let _ = tx.send(line(json!({"type": "error", "error": e.to_string()})));
+                return;
+            }
+        };
+        let limits = isolo_engine::search::Limits {
+            time: Some(hard_cap),
+            ..spec.limits
+        };
+        let stop = AtomicBool::new(false);
+        let reviewed = isolo_engine::review::review(
+            &game,
+            searcher.as_mut(),
+            limits,
+            &mut |done, total| {
+                let progress = json!({"type": "progress", "done": done, "total": total});
+                if tx.send(line(progress)).is_err() {
+                    stop.store(true, Ordering::Relaxed); // (the client went away)
+                }
+            },
+            Some(&stop),
+        );
+        let mut value = reviewed.to_json();
+        value["type"] = json!("result");
+        let _ = tx.send(line(value));
+    });
+    ndjson(rx)
+}
+
+/// The chances of the side to move at a finished game: certain.
+fn finished_wdl(winner: Option<Side>, to_move: Side) -> Wdl {
+    match winner {
+        Some(w) if w == to_move => Wdl::WON,
+        Some(_) => Wdl::LOST,
+        None => Wdl::DRAWN,
+    }
+}
+
+fn progress_json(p: &Progress, wdl: &WdlModel) -> Value {
     let secs = p.time.as_secs_f64();
     json!({
         "type": "progress",
         "depth": p.depth,
         "score": p.score.to_json(),
+        "wdl": wdl.wdl(p.score).to_json(),
         "pv": p.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "nodes": p.nodes,
         "nps": if secs > 0.0 { (p.nodes as f64 / secs) as u64 } else { 0 },
@@ -608,20 +716,13 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let plies = game.plies() as u64;
     let draw_seed = request.seed()?.unwrap_or(0);
-    let permit = state.searches.clone().try_acquire_owned().map_err(|_| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "busy: {} searches are running (the server's --max-searches); try again when one ends",
-                state.max_searches
-            ),
-        )
-    })?;
+    let permit = search_slot(&state)?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let line = |value: Value| format!("{value}\n");
     if let Some(outcome) = over {
         let _ = tx.send(line(json!({
             "type": "result", "best_move": null, "score": null, "pv": [], "lines": [],
+            "wdl": finished_wdl(outcome.winner, board.to_move()).to_json(),
             "depth": 0, "nodes": 0, "nps": 0, "time_ms": 0, "engine": null,
             "result": outcome.winner.map(|s| s.letter().to_string()),
             "end": describe(&outcome),
@@ -631,6 +732,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         let hard_cap = state.max_time;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            let (_, wdl) = WdlModel::for_variant(&variant);
             let stop = AtomicBool::new(false);
             let mut limits = match &spec.clock {
                 Some(tc) => isolo_engine::search::clock::Clock::start(tc).limits(spec.limits),
@@ -655,7 +757,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
                 stop: Some(&stop),
             };
             let mut report = |p: &Progress| {
-                if tx.send(line(progress_json(p))).is_err() {
+                if tx.send(line(progress_json(p, &wdl))).is_err() {
                     // The client went away: no one reads the rest.
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -666,7 +768,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let searched =
                 spec.level
                     .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report);
-            let mut value = searched.result.to_json();
+            let mut value = searched.result.to_json(&variant);
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());
             value["level_move"] = json!(searched.played.map(|l| l.mv.to_string()));
@@ -674,12 +776,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let _ = tx.send(line(value));
         });
     }
-    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
-    Ok(Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .header(header::CACHE_CONTROL, "no-store")
-        .body(Body::from_stream(stream))
-        .expect("a valid response"))
+    ndjson(rx)
 }
 
 /// The position drawn as `show --svg` draws it.

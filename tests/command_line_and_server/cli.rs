@@ -345,6 +345,7 @@ fn analyze_reports_a_proven_win_in_json() {
         [
             "best_move",
             "score",
+            "wdl",
             "pv",
             "lines",
             "depth",
@@ -1268,4 +1269,199 @@ fn tune_refuses_bad_settings_by_name() {
         fails(&full, expected);
     }
     fails(&["tune", "--variant", "nope"], "unknown variant");
+}
+
+#[test]
+fn analyze_gives_win_draw_loss_beside_each_score() {
+    let text = stdout_of(&[
+        "analyze",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--nodes",
+        "20000",
+        "--multipv",
+        "2",
+    ]);
+    let score = text.lines().find(|l| l.starts_with("score ")).unwrap();
+    assert!(score.contains("  W/D/L "), "{score}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("line ") && l.contains("W/D/L "))
+            .count(),
+        2,
+        "{text}"
+    );
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--nodes",
+        "20000",
+        "--json",
+    ]);
+    let wdl = &json["wdl"];
+    let sum: u64 = ["win", "draw", "loss"]
+        .iter()
+        .map(|k| wdl[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 1000, "{json}");
+    assert_eq!(json["lines"][0]["wdl"], *wdl);
+    // Proven: certain.
+    let json = json_of(&[
+        "analyze",
+        "--variant",
+        "isolo-women",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(json["score"]["type"], "win");
+    assert_eq!(
+        json["wdl"],
+        serde_json::json!({"win": 1000, "draw": 0, "loss": 0})
+    );
+}
+
+#[test]
+fn review_marks_each_move_and_reads_records() {
+    let json = json_of(&[
+        "review",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        "1 9 4",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m["ply"], i + 1);
+        assert_eq!(m["side"], if i % 2 == 0 { "S" } else { "N" });
+        let class = m["class"].as_str().unwrap();
+        assert!(
+            ["forced", "best", "good", "inaccuracy", "mistake", "blunder"].contains(&class),
+            "{m}"
+        );
+        let loss = m["loss"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&loss), "{m}");
+    }
+    assert_eq!(json["positions"].as_array().unwrap().len(), 4);
+    assert!(json["accuracy"]["S"].is_number() && json["accuracy"]["N"].is_number());
+    // The same budget on one thread reviews the same way every time.
+    let again = json_of(&[
+        "review",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        "1 9 4",
+        "--depth",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(json["moves"], again["moves"]);
+    let text = stdout_of(&[
+        "review",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        "1 9 4",
+        "--depth",
+        "8",
+    ]);
+    assert!(text.contains("South: accuracy "), "{text}");
+    assert!(text.contains("North: accuracy "), "{text}");
+
+    // A game of a records file, under the file's rules.
+    let dir = std::env::temp_dir().join(format!("isolo-ai-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.jsonl");
+    stdout_of(&[
+        "match",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--engine",
+        "ab:depth=2",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        records.to_str().unwrap(),
+    ]);
+    let game = &common::process::game_lines(&records)[0];
+    let reviewed = json_of(&[
+        "review",
+        "--records",
+        records.to_str().unwrap(),
+        "--game",
+        &game["game"].to_string(),
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    let played: Vec<String> = reviewed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    let recorded: Vec<String> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(played, recorded);
+    let path = records.to_str().unwrap();
+    fails(&["review", "--records", path], "--game");
+    fails(
+        &[
+            "review",
+            "--records",
+            path,
+            "--game",
+            "1",
+            "--variant",
+            "igisoro",
+        ],
+        "--variant: not with --records",
+    );
+    fails(
+        &["review", "--records", path, "--game", "99"],
+        "--game: no game 99",
+    );
+    fails(&["review", "--moves", "1"], "give --variant");
+    fails(
+        &["review", "--variant", "isolo-women", "--moves", "1 1 1 1 x"],
+        "--moves",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fit_wdl_fits_and_measures_on_held_out_games() {
+    let json = json_of(&[
+        "fit-wdl",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--holdout",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(json["games"], 6);
+    assert!(json["train_positions"].as_u64().unwrap() > 0, "{json}");
+    assert!(json["holdout_positions"].as_u64().unwrap() > 0, "{json}");
+    assert!(json["model"]["scale"].as_f64().unwrap() > 0.0);
+    assert_eq!(json["bins"].as_array().unwrap().len(), 10);
+    assert_eq!(json["proven_contradicted"], 0);
+    fails(
+        &["fit-wdl", "--variant", "isolo-women", "--holdout", "1"],
+        "--holdout: must be 2..=1000",
+    );
 }

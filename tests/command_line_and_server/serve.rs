@@ -260,6 +260,83 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
 }
 
 #[test]
+fn analyses_carry_win_draw_loss_and_a_review_streams_the_command_lines() {
+    let server = Server::start(&[]);
+    let game = json!({"variant": "isolo-boys-capture-ends", "moves": "8"});
+    let (_, text) = post_text(
+        &server,
+        "api/analyse",
+        &json!({"game": game, "nodes": 20000}),
+    );
+    let lines = stream_lines(&text);
+    let per_mille = |wdl: &Value| -> u64 {
+        ["win", "draw", "loss"]
+            .iter()
+            .map(|k| wdl[k].as_u64().unwrap())
+            .sum()
+    };
+    for line in &lines {
+        assert_eq!(per_mille(&line["wdl"]), 1000, "{line}");
+    }
+    let cli = cli_json(&[
+        "analyze",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--moves",
+        "8",
+        "--nodes",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(lines.last().unwrap()["wdl"], cli["wdl"]);
+    let over = json!({"variant": "isolo-women", "start": ENDED});
+    let (_, text) = post_text(&server, "api/analyse", &json!({ "game": over }));
+    assert_eq!(
+        stream_lines(&text)[0]["wdl"],
+        json!({"win": 0, "draw": 0, "loss": 1000}),
+        "the mover has lost"
+    );
+
+    let game = json!({"variant": "isolo-women", "moves": "1 9 4"});
+    let (status, text) = post_text(
+        &server,
+        "api/review",
+        &json!({"game": game, "nodes": 20000}),
+    );
+    assert_eq!(status, 200, "{text}");
+    let lines = stream_lines(&text);
+    let (result, progress) = lines.split_last().unwrap();
+    assert_eq!(progress.len(), 4, "one progress line a position");
+    assert_eq!(
+        progress[3],
+        json!({"type": "progress", "done": 4, "total": 4})
+    );
+    assert_eq!(result["type"], "result");
+    let cli = cli_json(&[
+        "review",
+        "--variant",
+        "isolo-women",
+        "--moves",
+        "1 9 4",
+        "--nodes",
+        "20000",
+        "--hash",
+        "32",
+        "--json",
+    ]);
+    for field in ["moves", "accuracy", "classes", "positions"] {
+        assert_eq!(result[field], cli[field], "{field}");
+    }
+    refused(
+        &server,
+        "api/review",
+        &json!({"game": game, "nodes": 0}),
+        400,
+        "nodes: must be a whole number in 1..=5000000",
+    );
+}
+
+#[test]
 fn a_level_plays_a_move_of_its_own_and_replays_from_its_seed() {
     let server = Server::start(&[]);
     let game = json!({"variant": "isolo-boys-capture-ends", "moves": "8 3"});

@@ -118,6 +118,7 @@ fn handshake_options_and_queries() {
         "Contempt",
         "Level",
         "LimitStrength",
+        "ShowWDL",
     ] {
         assert!(
             hello
@@ -410,6 +411,83 @@ fn a_limited_strength_plays_its_level_and_replays_from_its_seed() {
     assert!(e
         .ask("isready", "info string error")
         .contains("LimitStrength: expected true or false"));
+}
+
+/// The `wdl W D L` of an `info` line, if it has one.
+fn wdl_of(info: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "wdl")?;
+    let n = |k: usize| words[at + k].parse::<u32>().unwrap();
+    Some([n(1), n(2), n(3)])
+}
+
+#[test]
+fn info_lines_carry_win_draw_loss_per_mille_unless_turned_off() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-boys-capture-ends");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty());
+    for info in &infos {
+        let wdl = wdl_of(info).unwrap_or_else(|| panic!("no wdl: {info}"));
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{info}");
+        assert!(
+            info.find(" wdl ") > info.find(" score "),
+            "after the score: {info}"
+        );
+    }
+    // A proven win is certain.
+    e.send("setoption name Variant value isolo-women");
+    e.send("position startpos");
+    e.send("go depth 8");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score win "))
+        .expect("a win");
+    assert_eq!(wdl_of(last), Some([1000, 0, 0]), "{last}");
+    e.send("setoption name ShowWDL value false");
+    e.send("go depth 2");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().all(|l| wdl_of(l).is_none()), "{lines:?}");
+}
+
+#[test]
+fn review_marks_the_game_of_the_last_position_and_stops_when_told() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-women");
+    e.send("position startpos moves 1 9 4");
+    e.send("review depth 8");
+    let lines = e.until(|l| l == "info string review end");
+    let moves: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string review ply "))
+        .collect();
+    assert_eq!(moves.len(), 3, "{lines:?}");
+    assert!(moves[0].starts_with("info string review ply 1 side S move 1 best "));
+    assert!(
+        moves[2].contains(" turning threw away a win in "),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string review accuracy S ")));
+    e.send("review");
+    assert!(e
+        .ask("isready", "info string error")
+        .contains("review: give nodes, depth or movetime"));
+    // A long review is cut short by stop, saying so, and the engine goes on.
+    e.send("setoption name Variant value isolo-boys-capture-ends");
+    e.send("position startpos moves 13 5 3 1 11 7 10 10");
+    e.send("review movetime 5000");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.until(|l| l == "info string review end");
+    assert!(lines.iter().any(|l| l.ends_with("(stopped)")), "{lines:?}");
+    assert_eq!(e.ask("isready", "readyok"), "readyok");
 }
 
 #[test]

@@ -11,7 +11,8 @@
 //! - [`matches`](mod@matches): the player seam, engine specs and bots, external engines, the game
 //!   loop, schedules, the runner, records files and opening suites.
 //! - [`ugi`]: the engine side of the protocol; [`stats`]: Elo, SPRT, ratings;
-//!   [`research`]: variant comparison and tuning.
+//!   [`research`]: variant comparison, tuning and the win/draw/loss fit; [`review`]: a
+//!   game's moves set against the engine's.
 //!
 //! The main types are re-exported here. Alpha-beta to depth 4 on the boys' game:
 //!
@@ -61,6 +62,7 @@ pub mod eval;
 pub mod matches;
 pub mod prove;
 pub mod research;
+pub mod review;
 pub mod search;
 pub mod stats;
 pub mod ugi;

@@ -20,8 +20,9 @@ use crate::matches::engine::{
 use crate::matches::schedule::game_seed;
 use crate::search::clock::Clock;
 use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
+use crate::search::wdl::WdlModel;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
-use isolo_rules::{Board, Game, Side, Variant};
+use isolo_rules::{Board, Game, Move, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -64,6 +65,8 @@ struct Settings {
     /// The strength level `Level` sets, played when `LimitStrength` is on.
     level: Level,
     limit_strength: bool,
+    /// Whether `info` lines carry `wdl W D L` (per mille, the side to move's view).
+    show_wdl: bool,
 }
 
 impl Settings {
@@ -94,6 +97,10 @@ struct Session {
     board: Board,
     /// Hashes of the positions before `board`, for repetitions.
     history: Vec<u64>,
+    /// The game `position` set: its start and moves (`board` is where they lead), for
+    /// `review`.
+    game_start: Board,
+    game_moves: Vec<Move>,
     /// The searcher, kept between searches (alpha-beta's table lives across a game);
     /// `None` while a search has it or after a setting changed.
     searcher: Option<Box<dyn Searcher + Send>>,
@@ -111,6 +118,8 @@ pub fn run(input: impl BufRead, out: Output) {
         out,
         board: variant.start(),
         history: Vec::new(),
+        game_start: variant.start(),
+        game_moves: Vec::new(),
         settings: Settings {
             variant,
             engine: "ab".into(),
@@ -122,6 +131,7 @@ pub fn run(input: impl BufRead, out: Output) {
             contempt: DEFAULT_CONTEMPT_SEEDS,
             level: Level::default(),
             limit_strength: false,
+            show_wdl: true,
         },
         searcher: None,
         generation: 0,
@@ -230,8 +240,7 @@ impl Session {
             "setoption" => self.report(|s| s.set_option(&rest)),
             "uginewgame" => self.report(|s| {
                 s.discard_searcher();
-                s.board = s.settings.variant.start();
-                s.history.clear();
+                s.back_to_start();
                 Ok(())
             }),
             "position" => self.report(|s| s.set_position(&rest)),
@@ -239,6 +248,7 @@ impl Session {
             "stop" => self.finish_search(),
             "query" => self.query(&rest),
             "perft" => self.guarded(|s| s.perft(&rest)),
+            "review" => self.review(&rest),
             "moves" => self.list_moves(),
             "quit" => {
                 self.finish_search();
@@ -288,6 +298,7 @@ impl Session {
                 "option name Level type spin default {TOP_LEVEL} min {LOWEST_LEVEL} max {TOP_LEVEL}"
             ),
             "option name LimitStrength type check default false".to_string(),
+            "option name ShowWDL type check default true".to_string(),
             "option name Weights type string default <empty>".to_string(),
             "option name Seed type string default 0".to_string(),
             format!(
@@ -315,12 +326,16 @@ impl Session {
                 _ => Err(format!("{what}: must be {least}..={most}, found '{value}'")),
             }
         };
+        let check = |what: &str, value: &str| match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("{what}: expected true or false, found '{value}'")),
+        };
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
                 let variant = Variant::load(value).map_err(|e| format!("Variant: {e}"))?;
-                self.board = variant.start();
-                self.history.clear();
                 self.settings.variant = Arc::new(variant);
+                self.back_to_start();
             }
             "engine" => match value {
                 "ab" | "mcts" => self.settings.engine = value.to_string(),
@@ -339,17 +354,8 @@ impl Session {
                 let n = number("Level", LOWEST_LEVEL as usize, TOP_LEVEL as usize)?;
                 self.settings.level = Level::new(n as u8).expect("a level in range");
             }
-            "limitstrength" => {
-                self.settings.limit_strength = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "LimitStrength: expected true or false, found '{value}'"
-                        ))
-                    }
-                }
-            }
+            "limitstrength" => self.settings.limit_strength = check("LimitStrength", value)?,
+            "showwdl" => self.settings.show_wdl = check("ShowWDL", value)?,
             "weights" => {
                 self.settings.weights = match value {
                     "" | "<empty>" => None,
@@ -387,7 +393,77 @@ impl Session {
             .map_err(|e| format!("position: {e}"))?;
         self.board = *game.board();
         self.history = game.history();
+        self.game_start = start;
+        self.game_moves = game.into_moves();
         Ok(())
+    }
+
+    /// The variant's start, no move played.
+    fn back_to_start(&mut self) {
+        self.board = self.settings.variant.start();
+        self.history.clear();
+        self.game_start = self.board;
+        self.game_moves.clear();
+    }
+
+    /// `review [nodes N] [depth D] [movetime T]` (an extension): the game of the last
+    /// `position` reviewed on the search thread, one `info string review` line a move,
+    /// then each side's accuracy and `info string review end`; `stop` cuts it short.
+    fn review(&mut self, words: &[&str]) {
+        if self.running.is_some() {
+            return error(&self.out, "a search is running: send stop first");
+        }
+        let budgets = ["nodes", "depth", "movetime"];
+        if let Some(other) = words.iter().step_by(2).find(|w| !budgets.contains(w)) {
+            return error(&self.out, &format!("review: unknown parameter '{other}'"));
+        }
+        if words.is_empty() {
+            return error(
+                &self.out,
+                "review: give nodes, depth or movetime a position",
+            );
+        }
+        let limits = match self.limits(words) {
+            Ok((limits, _)) => limits,
+            Err(e) => return error(&self.out, &e.replacen("go:", "review:", 1)),
+        };
+        let mut searcher = match self.searcher.take() {
+            Some(searcher) => searcher,
+            None => match self.new_searcher() {
+                Ok(searcher) => searcher,
+                Err(e) => return error(&self.out, &e),
+            },
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (out, variant) = (Arc::clone(&self.out), Arc::clone(&self.settings.variant));
+        let (start, moves) = (self.game_start, self.game_moves.clone());
+        let (done, halt) = (Arc::clone(&answered), Arc::clone(&stop));
+        let thread = std::thread::spawn(move || {
+            let mut game = Game::new(&variant, start);
+            for mv in &moves {
+                game.play_move(mv).expect("position checked the moves");
+            }
+            let reviewed = crate::review::review(
+                &game,
+                searcher.as_mut(),
+                limits,
+                &mut |_, _| {},
+                Some(&halt),
+            );
+            for line in review_lines(&reviewed) {
+                say(&out, &line);
+            }
+            done.store(true, Ordering::SeqCst);
+            say(&out, "info string review end");
+            searcher
+        });
+        self.running = Some(Running {
+            stop,
+            thread,
+            answered,
+            generation: self.generation,
+        });
     }
 
     /// How the game stands by the rules, for `query`.
@@ -539,6 +615,10 @@ impl Session {
             multipv: self.settings.multipv,
             level: self.settings.playing_level(),
             mcts: self.settings.engine == "mcts",
+            wdl: self
+                .settings
+                .show_wdl
+                .then(|| WdlModel::for_variant(&self.settings.variant).1),
             draws: SmallRng::seed_from_u64(game_seed(self.settings.seed, self.searches)),
             stop: Arc::clone(&stop),
         };
@@ -600,6 +680,8 @@ struct SearchJob {
     /// The level played, whether the searcher is MCTS, and the level's random draws.
     level: Level,
     mcts: bool,
+    /// The model of `wdl` in `info` lines, when `ShowWDL` is on.
+    wdl: Option<WdlModel>,
     draws: SmallRng,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
@@ -635,6 +717,7 @@ impl SearchJob {
             stop: Some(&self.stop),
         };
         let out = Arc::clone(&self.out);
+        let wdl = self.wdl;
         let searched = self.level.search(
             searcher.as_mut(),
             self.mcts,
@@ -646,7 +729,7 @@ impl SearchJob {
                     time: p.time,
                     hashfull: p.hashfull,
                 };
-                say(&out, &info_line(p.depth, 1, p.score, &counts, &p.pv));
+                say(&out, &info_line(p.depth, 1, p.score, wdl, &counts, &p.pv));
             },
         );
         let result = searched.result;
@@ -658,7 +741,7 @@ impl SearchJob {
         for (k, line) in result.lines.iter().enumerate() {
             say(
                 &self.out,
-                &info_line(result.depth, k + 1, line.score, &counts, &line.pv),
+                &info_line(result.depth, k + 1, line.score, wdl, &counts, &line.pv),
             );
         }
         let played = searched.played.as_ref();
@@ -682,6 +765,43 @@ impl SearchJob {
     }
 }
 
+/// The `info string review` lines of a review: one a move, then the accuracy.
+fn review_lines(review: &crate::review::Review) -> Vec<String> {
+    let mut lines: Vec<String> = review
+        .moves
+        .iter()
+        .map(|m| {
+            let turn = m
+                .turning_point
+                .map(|t| format!(" turning {}", t.text()))
+                .unwrap_or_default();
+            format!(
+                "info string review ply {} side {} move {} best {} class {} loss {:.3} score {} best_score {}{turn}",
+                m.ply,
+                m.side.letter(),
+                m.mv,
+                m.best,
+                m.class.name(),
+                m.loss,
+                score_text(m.score),
+                score_text(m.best_score),
+            )
+        })
+        .collect();
+    let accuracy = |side| {
+        review
+            .accuracy(side)
+            .map_or("-".to_string(), |a| format!("{a:.1}"))
+    };
+    lines.push(format!(
+        "info string review accuracy S {} N {}{}",
+        accuracy(Side::South),
+        accuracy(Side::North),
+        if review.interrupted { " (stopped)" } else { "" }
+    ));
+    lines
+}
+
 /// `score seeds +3.40`, `score win 5`, `score loss 4` or `score draw`.
 pub fn score_text(score: Score) -> String {
     match score {
@@ -699,19 +819,25 @@ struct Counts {
     hashfull: u32,
 }
 
-/// An `info` line; `seldepth` is the depth (the searchers extend no line past it).
+/// An `info` line; `seldepth` is the depth (the searchers extend no line past it), and
+/// `wdl W D L` follows the score when a model is given.
 fn info_line(
     depth: u32,
     multipv: usize,
     score: Score,
+    wdl: Option<WdlModel>,
     counts: &Counts,
     pv: &[isolo_rules::Move],
 ) -> String {
     let ms = counts.time.as_millis() as u64;
     let nps = (counts.nodes as u128 * 1_000_000 / counts.time.as_micros().max(1)) as u64;
     let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    let wdl = wdl.map_or(String::new(), |model| {
+        let w = model.wdl(score);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     format!(
-        "info depth {depth} seldepth {depth} multipv {multipv} score {} nodes {} nps {nps} time {ms} hashfull {} pv {}",
+        "info depth {depth} seldepth {depth} multipv {multipv} score {}{wdl} nodes {} nps {nps} time {ms} hashfull {} pv {}",
         score_text(score),
         counts.nodes,
         counts.hashfull,

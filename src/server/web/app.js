@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const GOLDEN_ANGLE = 2.399963, DOT_SPACING = 5.5, MOST_DOTS = 12, PIT_RADIUS = 26;
-const GRAPH_CAP = 20; // seeds: evaluations are drawn within +-20, proven results at the edge
 
 const S = {
   variants: [], variantName: null, rules: null, start: null,
@@ -31,6 +30,7 @@ async function api(path, body) {
   return value;
 }
 
+const sideName = (s) => (s === "S" ? "South" : "North");
 function say(text) { $("message").textContent = text || ""; }
 function caption(text) { $("caption").textContent = text || ""; }
 function busy(delta) { S.busy += delta; document.body.dataset.busy = S.busy > 0 ? "1" : "0"; }
@@ -84,48 +84,86 @@ function scoreText(score) {
   }
 }
 
-// South's view of a score of the side to move, for the graph.
-function southValue(score, toMove) {
-  let v;
-  if (score.type === "win") v = GRAPH_CAP; else if (score.type === "loss") v = -GRAPH_CAP;
-  else if (score.type === "draw") v = 0; else v = Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, score.value));
-  return toMove === "S" ? v : -v;
+// `W/D/L 71/18/11%` from per mille chances (rounded so they still sum to 100).
+function wdlText(wdl) {
+  if (!wdl) return "";
+  const win = Math.round(wdl.win / 10), loss = Math.min(Math.round(wdl.loss / 10), 100 - win);
+  return `W/D/L ${win}/${100 - win - loss}/${loss}%`;
 }
+
+// South's chances from the side to move's, as {win, draw, loss} per mille.
+function southChances(wdl, toMove) {
+  return toMove === "S" ? wdl : { win: wdl.loss, draw: wdl.draw, loss: wdl.win };
+}
+
+// South's expected result (a win 1, a draw 1/2) from its chances.
+const expected = (c) => (c.win + c.draw / 2) / 1000;
 
 function drawGraph() {
   const g = $("graph"), n = Math.max(S.moves.length, 1);
+  const y = (e) => (116 - e * 112).toFixed(1);
   let marks = `<line x1="0" y1="60" x2="300" y2="60" stroke="#bbb"/>` +
-    `<text x="4" y="11" font-size="9" fill="#888">South better</text>` +
-    `<text x="4" y="116" font-size="9" fill="#888">North better</text>`;
+    `<line x1="0" y1="${y(0.75)}" x2="300" y2="${y(0.75)}" stroke="#eee"/>` +
+    `<line x1="0" y1="${y(0.25)}" x2="300" y2="${y(0.25)}" stroke="#eee"/>` +
+    `<text x="4" y="11" font-size="9" fill="#888">South wins 100%</text>` +
+    `<text x="4" y="57" font-size="9" fill="#888">50%</text>` +
+    `<text x="4" y="116" font-size="9" fill="#888">North wins (South 0%)</text>`;
   const points = [];
-  S.evals.forEach((v, ply) => {
-    if (v === undefined || ply > S.moves.length) return;
-    points.push(`${(ply / n * 296 + 2).toFixed(1)},${(60 - v / GRAPH_CAP * 56).toFixed(1)}`);
+  S.evals.forEach((c, ply) => {
+    if (c === undefined || ply > S.moves.length) return;
+    points.push(`${(ply / n * 296 + 2).toFixed(1)},${y(expected(c))}`);
   });
   if (points.length) marks += `<polyline fill="none" stroke="#5c3a1a" stroke-width="1.5" points="${points.join(" ")}"/>`;
+  marks += reviewMarks(n, y);
   const x = (S.ply / n * 296 + 2).toFixed(1);
   marks += `<line x1="${x}" y1="0" x2="${x}" y2="120" stroke="#c05000" stroke-dasharray="3 2"/>`;
   g.innerHTML = marks;
+  drawEvalBar();
+}
+
+// The bar beside the board: South's chances at the latest evaluated position up to the
+// one shown.
+function drawEvalBar() {
+  let ply = Math.min(S.ply, S.evals.length - 1);
+  while (ply >= 0 && S.evals[ply] === undefined) ply--;
+  const bar = $("evalbar"), text = $("evalbar-text");
+  if (ply < 0) { bar.hidden = true; text.textContent = ""; return; }
+  const c = S.evals[ply];
+  bar.hidden = false;
+  $("evalbar-south").style.width = `${c.win / 10}%`;
+  $("evalbar-draw").style.width = `${c.draw / 10}%`;
+  const pct = (x) => Math.round(x / 10);
+  text.textContent = `South wins ${pct(c.win)}% \u00b7 draw ${pct(c.draw)}% \u00b7 North wins ${pct(c.loss)}%` +
+    (ply === S.ply ? "" : ` (at ply ${ply})`);
 }
 
 function drawMoveList() {
   const list = $("movelist");
   list.innerHTML = "";
+  const review = currentReview();
   S.moves.forEach((m, i) => {
     const li = document.createElement("li");
     li.textContent = m;
     li.dataset.ply = String(i + 1);
     if (i + 1 === S.ply) li.classList.add("current");
-    li.addEventListener("click", () => jumpTo(i + 1));
+    const reviewed = review && review.moves[i];
+    if (reviewed && MARKED.includes(reviewed.class)) {
+      li.classList.add(`mark-${reviewed.class}`);
+      li.title = `${reviewed.class}: better ${reviewed.best}`;
+      li.addEventListener("click", () => showBetter(reviewed));
+    } else {
+      li.addEventListener("click", () => jumpTo(i + 1));
+    }
     list.appendChild(li);
   });
+  $("review-game").hidden = S.moves.length === 0 || review !== null;
 }
 
 function showState(st) {
   S.state = st;
   $("board").innerHTML = st.svg;
   $("position-text").textContent = st.position;
-  const side = (s) => (s === "S" ? "South" : "North");
+  const side = sideName;
   let status;
   if (C.fallen) status = `Game over: ${C.words}`;
   else if (st.end) status = `Game over: ${st.end_words}`;
@@ -133,6 +171,7 @@ function showState(st) {
   $("status").textContent = status;
   drawMoveList();
   drawGraph();
+  showReview();
   showHowToPlay(st.how_to_play);
 }
 
@@ -153,21 +192,32 @@ function showHowToPlay(lines) {
 // start's moves that captures most, else the one of most laps); then the game again.
 async function exampleMove() {
   if (S.busy > 0) return;
+  let move;
+  try {
+    const listed = await api("/api/moves", { game: gameSpec(0), distinct: true });
+    const best = (a, b) => (b.captured - a.captured) || (b.laps - a.laps);
+    move = listed.moves.slice().sort(best)[0];
+    if (!move) throw new Error("The start has no move to show");
+  } catch (e) { say(e.message); return; }
+  await demonstrate(0, move.move, () =>
+    `An example: ${move.move} from the start, ${move.laps} laps, ${move.captured} seeds captured`);
+}
+
+// Animates `move` from the position after the game's first `ply` moves, captioned by
+// `words(played)`, then shows the game again.
+async function demonstrate(ply, move, words) {
+  if (S.busy > 0) return;
   busy(+1);
   try {
-    const start = gameSpec(0);
-    const listed = await api("/api/moves", { game: start, distinct: true });
-    const best = (a, b) => (b.captured - a.captured) || (b.laps - a.laps);
-    const move = listed.moves.slice().sort(best)[0];
-    if (!move) throw new Error("The start has no move to show");
-    const before = await api("/api/state", { game: start, flip: S.flip });
-    const played = await api("/api/play", { game: start, move: move.move, flip: S.flip });
+    const at = gameSpec(ply);
+    const before = await api("/api/state", { game: at, flip: S.flip });
+    const played = await api("/api/play", { game: at, move, flip: S.flip });
     $("board").innerHTML = before.svg;
     const wasAnimating = $("animate").checked;
     $("animate").checked = true;
     await animate(played.trace, before, played.move);
     $("animate").checked = wasAnimating;
-    caption(`An example: ${move.move} from the start, ${move.laps} laps, ${move.captured} seeds captured`);
+    caption(words(played));
     $("board").innerHTML = played.state.svg;
     await sleep(1200);
   } catch (e) { say(e.message); }
@@ -175,6 +225,76 @@ async function exampleMove() {
   try {
     showState(await api("/api/state", { game: gameSpec(), flip: S.flip }));
   } catch (e) { say(e.message); } finally { busy(-1); }
+}
+
+// ---- the review of a game: each move against the engine's best ----
+
+const REVIEW_NODES = 100000;
+const R = { review: null, key: null }; // the review, and the moves it is of
+const MARKED = ["inaccuracy", "mistake", "blunder"];
+const MARK_COLOURS = { inaccuracy: "#b08800", mistake: "#e06000", blunder: "#c00000" };
+
+// The review of the moves on the board, if it is of them.
+function currentReview() {
+  return R.review && R.key === S.moves.join(" ") ? R.review : null;
+}
+
+async function reviewGame() {
+  const key = S.moves.join(" ");
+  if (!key) return;
+  busy(+1);
+  $("review-summary").textContent = "Reviewing the game\u2026";
+  try {
+    const result = await streamed("/api/review", { game: gameSpec(S.moves.length), nodes: REVIEW_NODES },
+      (p) => { $("review-summary").textContent = `Reviewing the game\u2026 ${p.done}/${p.total} positions`; });
+    if (S.moves.join(" ") !== key) return; // the game moved on meanwhile
+    R.review = result; R.key = key;
+    result.positions.forEach((p, ply) => { S.evals[ply] = southChances(p.wdl, p.side); });
+    showReview();
+    drawMoveList();
+    drawGraph();
+  } catch (e) { say(e.message); $("review-summary").textContent = ""; } finally { busy(-1); }
+}
+
+function showReview() {
+  const review = currentReview();
+  const notes = $("review-notes");
+  notes.innerHTML = "";
+  if (!review) { $("review-summary").textContent = ""; return; }
+  const acc = (side) => (review.accuracy[side] === null ? "-" : review.accuracy[side].toFixed(1));
+  const named = (c, n) => (n === 1 ? c : c === "inaccuracy" ? "inaccuracies" : `${c}s`);
+  const count = (side) => MARKED.map((c) => `${review.classes[side][c]} ${named(c, review.classes[side][c])}`).join(", ");
+  $("review-summary").textContent = `Accuracy: South ${acc("S")} (${count("S")}) \u00b7 North ${acc("N")} (${count("N")})`;
+  for (const m of review.moves) {
+    if (!MARKED.includes(m.class) && !m.turning_point) continue;
+    const li = document.createElement("li");
+    li.dataset.ply = String(m.ply);
+    li.className = `note-${m.class}`;
+    const lost = `lost ${(m.loss * 100).toFixed(0)}% win chance` + (m.loss_seeds === null ? "" : `, ${m.loss_seeds.toFixed(2)} seeds`);
+    li.textContent = `${m.ply}. ${sideName(m.side)} ${m.move}: ${m.class}, ${lost}` +
+      (m.turning_point ? ` (${m.turning_point})` : "") + `; better ${m.best} (show)`;
+    li.addEventListener("click", () => showBetter(m));
+    notes.appendChild(li);
+  }
+}
+
+// Shows the better move of a reviewed move, animated from the position it was played in.
+async function showBetter(m) {
+  if (S.busy > 0) return;
+  S.ply = m.ply - 1; S.autoEngine = false;
+  await demonstrate(m.ply - 1, m.best, (played) =>
+    `Better than ${m.move} (${m.class}): ${played.move}, ${scoreText(m.best_score)} ${wdlText(m.best_wdl)} for ${sideName(m.side)}`);
+}
+
+// Dots on the graph at the marked moves.
+function reviewMarks(n, y) {
+  const review = currentReview();
+  if (!review) return "";
+  return review.moves.filter((m) => MARKED.includes(m.class)).map((m) => {
+    const after = review.positions[m.ply];
+    const e = after ? expected(southChances(after.wdl, after.side)) : 0.5;
+    return `<circle class="mark mark-${m.class}" cx="${(m.ply / n * 296 + 2).toFixed(1)}" cy="${y(e)}" r="3.5" fill="${MARK_COLOURS[m.class]}"/>`;
+  }).join("");
 }
 
 // ---- the game ----
@@ -272,11 +392,14 @@ async function playMove(text) {
 const SLOT_WAIT_MS = 60000, SLOT_RETRY_MS = 500;
 
 // Streams an analysis; calls `progress` with each progress line; returns the result.
-// While the server's searches are all taken (503), it waits for a free one.
-async function search(body, progress) {
+function search(body, progress) { return streamed("/api/analyse", body, progress); }
+
+// Streams JSON lines from `path`; calls `progress` with each progress line; returns the
+// result. While the server's searches are all taken (503), it waits for a free one.
+async function streamed(path, body, progress) {
   let response;
   for (const asked = Date.now(); ; ) {
-    response = await fetch("/api/analyse", {
+    response = await fetch(path, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
     if (response.status !== 503 || Date.now() - asked > SLOT_WAIT_MS) break;
@@ -309,7 +432,7 @@ function thinkingQuietly(p) {
 }
 
 function thinking(p) {
-  $("thinking").textContent = `depth ${p.depth} \u00b7 ${scoreText(p.score)} \u00b7 ${p.nodes} nodes \u00b7 ${p.nps} nodes/s \u00b7 ${p.pv.join(" ")}`;
+  $("thinking").textContent = `depth ${p.depth} \u00b7 ${scoreText(p.score)} ${wdlText(p.wdl)} (${sideName(S.state.to_move)}'s view) \u00b7 ${p.nodes} nodes \u00b7 ${p.nps} nodes/s \u00b7 ${p.pv.join(" ")}`;
 }
 
 function showLines(result) {
@@ -317,15 +440,15 @@ function showLines(result) {
   list.innerHTML = "";
   for (const line of result.lines || []) {
     const li = document.createElement("li");
-    li.textContent = `${line.move}  ${scoreText(line.score)}  ${line.pv.join(" ")}`;
+    li.textContent = `${line.move}  ${scoreText(line.score)}  ${wdlText(line.wdl)}  ${line.pv.join(" ")}`;
     list.appendChild(li);
   }
-  $("thinking").textContent = `${result.engine || ""} depth ${result.depth} \u00b7 ${result.nodes} nodes \u00b7 ${result.nps} nodes/s \u00b7 ${result.time_ms} ms`;
+  $("thinking").textContent = `scores for ${sideName(S.state.to_move)} (to move) \u00b7 ${result.engine || ""} depth ${result.depth} \u00b7 ${result.nodes} nodes \u00b7 ${result.nps} nodes/s \u00b7 ${result.time_ms} ms`;
 }
 
 function recordEval(result, ply, toMove) {
-  if (result && result.score) {
-    S.evals[ply] = southValue(result.score, toMove);
+  if (result && result.wdl) {
+    S.evals[ply] = southChances(result.wdl, toMove);
     drawGraph();
   }
 }
@@ -440,7 +563,7 @@ async function analyse(multipv, timeMs, hint) {
     recordEval(result, ply, toMove);
     if (hint && result.best_move) {
       say("");
-      caption(`Hint: ${result.best_move} (${scoreText(result.score)})`);
+      caption(`Hint: ${result.best_move} (${scoreText(result.score)}, ${wdlText(result.wdl)} for ${sideName(toMove)})`);
       const pit = parseInt(result.best_move, 10);
       unlightAll();
       const g = pitElement(toMove, pit);
@@ -577,6 +700,7 @@ async function setup() {
   });
   $("new-game").addEventListener("click", newGame);
   $("example-move").addEventListener("click", exampleMove);
+  $("review-game").addEventListener("click", reviewGame);
   $("side").addEventListener("change", () => { S.autoEngine = true; refresh(); });
   $("engine-move").addEventListener("click", () => { S.autoEngine = true; engineMove(); });
   $("flip").addEventListener("click", () => { S.flip = !S.flip; refresh(); });

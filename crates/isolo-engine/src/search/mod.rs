@@ -8,6 +8,7 @@ pub mod level;
 pub mod mcts;
 pub mod score;
 pub mod tt;
+pub mod wdl;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -93,6 +94,7 @@ pub fn no_move_json(variant: &Variant, board: &Board) -> serde_json::Value {
     serde_json::json!({
         "best_move": null,
         "score": {"type": "loss", "plies": 0},
+        "wdl": wdl::Wdl::LOST.to_json(),
         "pv": [],
         "lines": [],
         "depth": 0,
@@ -106,19 +108,25 @@ pub fn no_move_json(variant: &Variant, board: &Board) -> serde_json::Value {
 }
 
 impl SearchResult {
-    /// The fields of `analyze --json`: `best_move`, `score`, `pv`, `lines` (each `move`,
-    /// `score`, `pv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The fields of `analyze --json`: `best_move`, `score`, `wdl` (the win/draw/loss
+    /// chances of `variant`'s model, per mille), `pv`, `lines` (each `move`, `score`,
+    /// `wdl`, `pv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
+    pub fn to_json(&self, variant: &Variant) -> serde_json::Value {
         let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
         let lines: Vec<_> = self
             .lines
             .iter()
-            .map(|l| serde_json::json!({"move": l.mv.to_string(), "score": l.score.to_json(), "pv": strings(&l.pv)}))
+            .map(|l| {
+                serde_json::json!({"move": l.mv.to_string(), "score": l.score.to_json(),
+                                   "wdl": model.wdl(l.score).to_json(), "pv": strings(&l.pv)})
+            })
             .collect();
         serde_json::json!({
             "best_move": best.map(|b| b.mv.to_string()),
             "score": best.map(|b| b.score.to_json()),
+            "wdl": best.map(|b| model.wdl(b.score).to_json()),
             "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
             "lines": lines,
             "depth": self.depth,

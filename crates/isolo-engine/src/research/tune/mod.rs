@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::eval::{Evaluator, Features, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
 use crate::matches::schedule::game_seed;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::search::{Limits, SearchRequest, Searcher};
+use crate::search::{Limits, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, MoveGen, Side, Variant};
 
 mod net;
@@ -145,44 +145,14 @@ fn play_one(
     index: usize,
     stop: Option<&AtomicBool>,
 ) -> Option<GamePlayed> {
-    let stopped = || crate::raised(stop);
-    if stopped() {
+    if crate::raised(stop) {
         return None; // (before its table is allocated: the games not begun cost nothing)
     }
     let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
     let (start, _) =
         crate::matches::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
-    let mut game = Game::new(variant, start).with_max_plies(settings.max_plies);
-    let mut searcher = AlphaBeta::new(AlphaBetaConfig {
-        hash_mb: SELF_PLAY_HASH_MB,
-        weights: Some(weights.clone()),
-        ..AlphaBetaConfig::default()
-    })
-    .expect("a small table allocates");
-    while game.outcome().is_none() {
-        if stopped() {
-            return None;
-        }
-        let request = SearchRequest {
-            variant,
-            board: *game.board(),
-            history: game.history(),
-            limits: Limits {
-                nodes: Some(settings.nodes),
-                ..Limits::default()
-            },
-            multipv: 1,
-            stop,
-        };
-        let result = searcher.search(&request, &mut |_| {});
-        if stopped() {
-            return None; // (the search was cut short: its move is not the engine's)
-        }
-        let Some(best) = result.best() else { break };
-        if game.play_move(&best.mv).is_err() {
-            break;
-        }
-    }
+    let game = Game::new(variant, start).with_max_plies(settings.max_plies);
+    let (game, _) = play_out(game, weights, settings.nodes, stop)?;
     let winner = game.outcome().and_then(|o| o.winner);
     let eval = Evaluator::new(variant, weights.clone());
     let mut gen = MoveGen::new();
@@ -207,6 +177,51 @@ fn play_one(
         plies: game.plies(),
         positions: played.len(),
     })
+}
+
+/// Plays `game` to its end, alpha-beta at `nodes` a move on both sides (one table), and
+/// returns it with the score each move was played at (the mover's view). `None` when
+/// `stop` is raised before the end: a search cut short does not play the engine's move.
+pub(crate) fn play_out<'v>(
+    mut game: Game<'v>,
+    weights: &Weights,
+    nodes: u64,
+    stop: Option<&AtomicBool>,
+) -> Option<(Game<'v>, Vec<Score>)> {
+    let variant = game.variant();
+    let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+        hash_mb: SELF_PLAY_HASH_MB,
+        weights: Some(weights.clone()),
+        ..AlphaBetaConfig::default()
+    })
+    .expect("a small table allocates");
+    let mut scores = Vec::new();
+    while game.outcome().is_none() {
+        if crate::raised(stop) {
+            return None;
+        }
+        let request = SearchRequest {
+            variant,
+            board: *game.board(),
+            history: game.history(),
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            multipv: 1,
+            stop,
+        };
+        let result = searcher.search(&request, &mut |_| {});
+        if crate::raised(stop) {
+            return None;
+        }
+        let Some(best) = result.best() else { break };
+        if game.play_move(&best.mv).is_err() {
+            break;
+        }
+        scores.push(best.score);
+    }
+    Some((game, scores))
 }
 
 fn result_for(winner: Option<Side>, side: Side) -> f32 {

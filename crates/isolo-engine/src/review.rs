@@ -1,0 +1,535 @@
+//! Game review: each move of a game set against the engine's best move, in win chance
+//! and in seeds, with a class, the proven turning points, and each side's accuracy.
+//!
+//! Every position of the game is searched once, with the history before it (so
+//! repetitions count), by the same searcher and the same budget. A move's value is the
+//! next position's score seen from the mover (one ply further from the end for a proven
+//! result); its loss is what it gives up against the best score of the position it was
+//! played from:
+//!
+//! - `loss` in win chance: the drop of the expected result (a win 1, a draw 1/2) under
+//!   the variant's win/draw/loss model (`crate::search::wdl`), from 0 to 1, never below 0;
+//! - `loss_seeds`: the drop of the score in seeds, where both scores are estimates.
+//!
+//! The engine's own best move loses nothing. Classes by the win chance lost: `best` (the
+//! best move, or a move scored at least as well), `good` (under [`INACCURACY`]),
+//! `inaccuracy`, `mistake` (from [`MISTAKE`]), `blunder` (from [`BLUNDER`]); `forced`
+//! for the only legal move. A side's accuracy is the mean over its moves that were not
+//! forced of `100 * exp(-lost / ACCURACY_DECAY)`, `lost` the win chance lost in
+//! percentage points: 100 for best play, about 80 for a move losing 5 points, 63 for 10,
+//! 40 for 20.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::search::score::from_child;
+use crate::search::wdl::{Wdl, WdlModel};
+use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
+use isolo_rules::{Board, Game, Move, Side};
+
+/// Win chance lost from which a move is an inaccuracy.
+pub const INACCURACY: f64 = 0.05;
+/// Win chance lost from which a move is a mistake.
+pub const MISTAKE: f64 = 0.10;
+/// Win chance lost from which a move is a blunder.
+pub const BLUNDER: f64 = 0.20;
+/// Percentage points of win chance lost that cut a move's accuracy by a factor e.
+pub const ACCURACY_DECAY: f64 = 22.0;
+
+/// What kind of move a move was, against the engine's best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveClass {
+    /// The only legal move.
+    Forced,
+    /// The engine's best, or scored at least as well.
+    Best,
+    /// Losing less than [`INACCURACY`] of win chance.
+    Good,
+    /// Losing from [`INACCURACY`] to [`MISTAKE`].
+    Inaccuracy,
+    /// Losing from [`MISTAKE`] to [`BLUNDER`].
+    Mistake,
+    /// Losing [`BLUNDER`] or more.
+    Blunder,
+}
+
+impl MoveClass {
+    /// Every class, best to worst.
+    pub const ALL: [MoveClass; 6] = [
+        MoveClass::Forced,
+        MoveClass::Best,
+        MoveClass::Good,
+        MoveClass::Inaccuracy,
+        MoveClass::Mistake,
+        MoveClass::Blunder,
+    ];
+
+    /// Its name in text and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveClass::Forced => "forced",
+            MoveClass::Best => "best",
+            MoveClass::Good => "good",
+            MoveClass::Inaccuracy => "inaccuracy",
+            MoveClass::Mistake => "mistake",
+            MoveClass::Blunder => "blunder",
+        }
+    }
+
+    /// The class of a move that is not forced nor the best, by the win chance it lost.
+    pub fn of_loss(loss: f64) -> MoveClass {
+        if loss >= BLUNDER {
+            MoveClass::Blunder
+        } else if loss >= MISTAKE {
+            MoveClass::Mistake
+        } else if loss >= INACCURACY {
+            MoveClass::Inaccuracy
+        } else {
+            MoveClass::Good
+        }
+    }
+}
+
+/// A move that changed a proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurningPoint {
+    /// The mover had a win in `plies` and the move gave it up.
+    ThrewAwayWin {
+        /// Plies of the win given up.
+        plies: u32,
+    },
+    /// The mover was not lost and the move loses, in `plies` against best play.
+    WalkedIntoLoss {
+        /// Plies to the loss after the move, counted from the move's position.
+        plies: u32,
+    },
+}
+
+impl TurningPoint {
+    /// "threw away a win in 9", "walked into a loss in 8".
+    pub fn text(self) -> String {
+        match self {
+            TurningPoint::ThrewAwayWin { plies } => format!("threw away a win in {plies}"),
+            TurningPoint::WalkedIntoLoss { plies } => format!("walked into a loss in {plies}"),
+        }
+    }
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedMove {
+    /// Its number in the game, from 1.
+    pub ply: usize,
+    /// The side that played it.
+    pub side: Side,
+    /// The move played.
+    pub mv: Move,
+    /// The engine's best move there.
+    pub best: Move,
+    /// The engine's line from the best move.
+    pub best_line: Vec<Move>,
+    /// The best score there, from the mover's view.
+    pub best_score: Score,
+    /// The score of the move played, from the mover's view.
+    pub score: Score,
+    /// The chances after the best move and after the move played, the mover's view.
+    pub best_wdl: Wdl,
+    /// See `best_wdl`.
+    pub wdl: Wdl,
+    /// Win chance lost, from 0 to 1.
+    pub loss: f64,
+    /// Seeds lost, where both scores are estimates.
+    pub loss_seeds: Option<f64>,
+    /// Its class.
+    pub class: MoveClass,
+    /// The proven result it changed, if any.
+    pub turning_point: Option<TurningPoint>,
+}
+
+/// A position's score and chances, from its mover's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PositionScore {
+    /// The side to move there.
+    pub side: Side,
+    /// Its score.
+    pub score: Score,
+    /// The chances of its score.
+    pub wdl: Wdl,
+}
+
+/// The review of a game.
+#[derive(Clone, Debug)]
+pub struct Review {
+    /// The moves reviewed, in order (fewer than the game's when stopped).
+    pub moves: Vec<ReviewedMove>,
+    /// Every position reviewed, from the start.
+    pub positions: Vec<PositionScore>,
+    /// Nodes searched, all positions together.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// Whether the stop flag cut the review short.
+    pub interrupted: bool,
+}
+
+/// Reviews the game's moves with `searcher` at `limits` a position; `progress` is
+/// called with the positions searched and their number. A raised `stop` ends the review
+/// after the moves whose both positions were searched.
+pub fn review(
+    game: &Game,
+    searcher: &mut dyn Searcher,
+    limits: Limits,
+    progress: &mut dyn FnMut(usize, usize),
+    stop: Option<&AtomicBool>,
+) -> Review {
+    let started = Instant::now();
+    let variant = game.variant();
+    let (_, model) = WdlModel::for_variant(variant);
+    let mut replay = Game::new(variant, *game.start());
+    let total = game.plies() + 1;
+    let mut scored: Vec<Searched> = Vec::with_capacity(total);
+    let mut nodes = 0;
+    let mut interrupted = false;
+    for ply in 0..total {
+        let searched = match end_score(&replay) {
+            Some(score) => Searched::ended(score),
+            None => {
+                let request = SearchRequest {
+                    variant,
+                    board: *replay.board(),
+                    history: replay.history(),
+                    limits,
+                    multipv: 1,
+                    stop,
+                };
+                let result = searcher.search(&request, &mut |_| {});
+                nodes += result.nodes;
+                if crate::raised(stop) {
+                    interrupted = true;
+                    break;
+                }
+                let Some(best) = result.best() else { break };
+                Searched {
+                    score: best.score,
+                    best: Some(best.mv.clone()),
+                    line: best.pv.clone(),
+                }
+            }
+        };
+        scored.push(searched);
+        progress(ply + 1, total);
+        if let Some(mv) = game.moves().get(ply) {
+            replay.play_move(mv).expect("the game's own moves replay");
+        }
+    }
+    let boards = game.positions();
+    let moves = (0..scored.len().saturating_sub(1))
+        .map(|i| review_move(&model, game, &boards[i], i, &scored[i], &scored[i + 1]))
+        .collect();
+    let positions = scored
+        .iter()
+        .zip(boards)
+        .map(|(s, board)| PositionScore {
+            side: board.to_move(),
+            score: s.score,
+            wdl: model.wdl(s.score),
+        })
+        .collect();
+    Review {
+        moves,
+        positions,
+        nodes,
+        time: started.elapsed(),
+        interrupted,
+    }
+}
+
+/// A position's score and the engine's best move and line from it.
+struct Searched {
+    score: Score,
+    best: Option<Move>,
+    line: Vec<Move>,
+}
+
+impl Searched {
+    fn ended(score: Score) -> Searched {
+        Searched {
+            score,
+            best: None,
+            line: Vec::new(),
+        }
+    }
+}
+
+/// The score of a finished game's last position, for its mover: lost when it has no
+/// move, drawn by a repetition.
+fn end_score(game: &Game) -> Option<Score> {
+    let outcome = game.outcome()?;
+    Some(match outcome.winner {
+        None => Score::Draw,
+        Some(w) if w == game.board().to_move() => Score::Win(0),
+        Some(_) => Score::Loss(0),
+    })
+}
+
+fn review_move(
+    model: &WdlModel,
+    game: &Game,
+    board: &Board,
+    index: usize,
+    before: &Searched,
+    after: &Searched,
+) -> ReviewedMove {
+    let variant = game.variant();
+    let mv = game.moves()[index].clone();
+    let best = before
+        .best
+        .clone()
+        .expect("a position a move was played from was searched");
+    let (moves, cut) = searched_moves(variant, board);
+    let child = game.positions()[index + 1];
+    let is_best = variant
+        .play_move(board, &best)
+        .is_some_and(|m| m.child == child);
+    let best_score = before.score;
+    let score = if is_best {
+        best_score
+    } else {
+        Score::from_value(from_child(after.score.value()))
+    };
+    let (best_wdl, wdl) = (model.wdl(best_score), model.wdl(score));
+    let loss = (best_wdl.expected() - wdl.expected()).max(0.0);
+    let loss_seeds = match (best_score, score) {
+        (Score::Eval(b), Score::Eval(p)) => Some(f64::from((b - p).max(0)) / 100.0),
+        _ => None,
+    };
+    let class = if moves.len() == 1 && !cut {
+        MoveClass::Forced
+    } else if is_best || score.value() >= best_score.value() {
+        MoveClass::Best
+    } else {
+        MoveClass::of_loss(loss)
+    };
+    let turning_point = match (best_score, score) {
+        (Score::Win(plies), s) if !matches!(s, Score::Win(_)) => {
+            Some(TurningPoint::ThrewAwayWin { plies })
+        }
+        (b, Score::Loss(plies)) if !matches!(b, Score::Loss(_)) => {
+            Some(TurningPoint::WalkedIntoLoss { plies })
+        }
+        _ => None,
+    };
+    ReviewedMove {
+        ply: index + 1,
+        side: board.to_move(),
+        mv,
+        best,
+        best_line: before.line.clone(),
+        best_score,
+        score,
+        best_wdl,
+        wdl,
+        loss,
+        loss_seeds,
+        class,
+        turning_point,
+    }
+}
+
+/// The accuracy of one move that was not forced, from 0 to 100.
+pub fn move_accuracy(loss: f64) -> f64 {
+    100.0 * (-(loss * 100.0) / ACCURACY_DECAY).exp()
+}
+
+impl Review {
+    /// A side's accuracy: the mean of [`move_accuracy`] over its moves that were not
+    /// forced; `None` without such a move.
+    pub fn accuracy(&self, side: Side) -> Option<f64> {
+        let own: Vec<f64> = self
+            .moves
+            .iter()
+            .filter(|m| m.side == side && m.class != MoveClass::Forced)
+            .map(|m| move_accuracy(m.loss))
+            .collect();
+        (!own.is_empty()).then(|| own.iter().sum::<f64>() / own.len() as f64)
+    }
+
+    /// How many of a side's moves fell in each class, in the order of `MoveClass::ALL`.
+    pub fn class_counts(&self, side: Side) -> [usize; 6] {
+        MoveClass::ALL.map(|class| {
+            self.moves
+                .iter()
+                .filter(|m| m.side == side && m.class == class)
+                .count()
+        })
+    }
+
+    /// The fields of `review --json`: `moves` (each `ply`, `move`, `side`, `best`,
+    /// `best_line`, `best_score`, `score`, `best_wdl`, `wdl`, `loss`, `loss_seeds`,
+    /// `class`, `turning_point`), `accuracy` (`S`, `N`), `classes` (per side, each
+    /// class's count), `positions` (each position's `side` to move, `score` and `wdl`),
+    /// `nodes`, `time_ms`,
+    /// `interrupted`.
+    pub fn to_json(&self) -> Value {
+        let strings = |moves: &[Move]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let moves: Vec<Value> = self
+            .moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "ply": m.ply,
+                    "move": m.mv.to_string(),
+                    "side": m.side.letter().to_string(),
+                    "best": m.best.to_string(),
+                    "best_line": strings(&m.best_line),
+                    "best_score": m.best_score.to_json(),
+                    "score": m.score.to_json(),
+                    "best_wdl": m.best_wdl.to_json(),
+                    "wdl": m.wdl.to_json(),
+                    "loss": (m.loss * 1000.0).round() / 1000.0,
+                    "loss_seeds": m.loss_seeds,
+                    "class": m.class.name(),
+                    "turning_point": m.turning_point.map(TurningPoint::text),
+                })
+            })
+            .collect();
+        let round = |a: Option<f64>| a.map(|a| (a * 10.0).round() / 10.0);
+        let classes = |side| {
+            let counts = self.class_counts(side);
+            let mut map = serde_json::Map::new();
+            for (class, n) in MoveClass::ALL.iter().zip(counts) {
+                map.insert(class.name().to_string(), json!(n));
+            }
+            Value::Object(map)
+        };
+        json!({
+            "moves": moves,
+            "accuracy": {"S": round(self.accuracy(Side::South)), "N": round(self.accuracy(Side::North))},
+            "classes": {"S": classes(Side::South), "N": classes(Side::North)},
+            "positions": self.positions.iter().map(|p| json!({
+                "side": p.side.letter().to_string(), "score": p.score.to_json(), "wdl": p.wdl.to_json(),
+            })).collect::<Vec<_>>(),
+            "nodes": self.nodes,
+            "time_ms": self.time.as_millis() as u64,
+            "interrupted": self.interrupted,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+    use isolo_rules::Variant;
+
+    fn reviewed(variant: &Variant, moves: &str, depth: u32) -> Review {
+        let mut game = Game::new(variant, variant.start());
+        game.play_list(moves).unwrap();
+        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+            hash_mb: 4,
+            ..AlphaBetaConfig::default()
+        })
+        .unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        review(&game, &mut searcher, limits, &mut |_, _| {}, None)
+    }
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        assert_eq!(MoveClass::of_loss(0.0), MoveClass::Good);
+        assert_eq!(MoveClass::of_loss(INACCURACY), MoveClass::Inaccuracy);
+        assert_eq!(MoveClass::of_loss(MISTAKE - 1e-9), MoveClass::Inaccuracy);
+        assert_eq!(MoveClass::of_loss(MISTAKE), MoveClass::Mistake);
+        assert_eq!(MoveClass::of_loss(0.9), MoveClass::Blunder);
+        assert_eq!(move_accuracy(0.0), 100.0);
+        assert!((move_accuracy(0.10) - 63.5).abs() < 0.1);
+    }
+
+    #[test]
+    fn the_engines_own_moves_are_best_and_a_thrown_win_is_found() {
+        let women = Variant::load("isolo-women").unwrap();
+        // South wins the women's game from the start; the engine's line keeps the win.
+        let start = reviewed(&women, "", 12);
+        let best_line: Vec<String> = {
+            let mut game = Game::new(&women, women.start());
+            let mut searcher = AlphaBeta::new(AlphaBetaConfig::default()).unwrap();
+            let mut line = Vec::new();
+            while game.outcome().is_none() {
+                let request = SearchRequest {
+                    variant: &women,
+                    board: *game.board(),
+                    history: game.history(),
+                    limits: Limits {
+                        depth: Some(12),
+                        ..Limits::default()
+                    },
+                    multipv: 1,
+                    stop: None,
+                };
+                let mv = searcher
+                    .search(&request, &mut |_| {})
+                    .best()
+                    .unwrap()
+                    .mv
+                    .clone();
+                line.push(mv.to_string());
+                game.play_move(&mv).unwrap();
+            }
+            line
+        };
+        assert!(matches!(start.positions[0].score, Score::Win(_)));
+        let review = reviewed(&women, &best_line.join(" "), 12);
+        assert_eq!(review.moves.len(), best_line.len());
+        assert!(review
+            .moves
+            .iter()
+            .all(|m| matches!(m.class, MoveClass::Best | MoveClass::Forced)));
+        assert_eq!(review.accuracy(Side::South), Some(100.0));
+        assert_eq!(
+            review.positions.last().map(|p| p.score),
+            Some(Score::Loss(0))
+        );
+        // Some first move other than the winning ones gives the win away.
+        let thrown = women
+            .legal_moves(&women.start())
+            .into_iter()
+            .map(|m| reviewed(&women, &m.mv.to_string(), 12))
+            .find(|r| r.moves[0].turning_point.is_some());
+        let thrown = thrown.expect("a first move that throws the win away");
+        let first = &thrown.moves[0];
+        assert!(matches!(
+            first.turning_point,
+            Some(TurningPoint::ThrewAwayWin { .. })
+        ));
+        assert!(first.loss > 0.0 && first.class != MoveClass::Best);
+        assert!(thrown.accuracy(Side::South).unwrap() < 100.0);
+    }
+
+    #[test]
+    fn a_review_is_reproducible_and_its_json_has_the_fields() {
+        let boys = Variant::load("isolo-boys-capture-ends").unwrap();
+        let mut board = boys.start();
+        let mut moves = Vec::new();
+        for _ in 0..4 {
+            let first = boys.legal_moves(&board).remove(0);
+            moves.push(first.mv.to_string());
+            board = first.child;
+        }
+        let a = reviewed(&boys, &moves.join(" "), 4);
+        let b = reviewed(&boys, &moves.join(" "), 4);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.moves.len(), 4);
+        assert_eq!(a.positions.len(), 5);
+        let json = a.to_json();
+        for field in ["ply", "move", "side", "best", "loss", "class"] {
+            assert!(json["moves"][0].get(field).is_some(), "{field}");
+        }
+        assert!(json["accuracy"]["S"].is_number());
+        assert_eq!(json["moves"][1]["side"], "N");
+    }
+}

@@ -1,0 +1,330 @@
+//! Win/draw/loss estimates: what a score says about the result of the game, for a player
+//! to read beside the score ("W/D/L 71/18/11%").
+//!
+//! A proven result is certain (a win in N is 1000/0/0). An estimate goes through a
+//! per-variant model fitted on self-play (`isolo-ai fit-wdl`, see
+//! `crate::research::wdl`):
+//!
+//! ```text
+//! win  = sigmoid((v - offset) / scale)
+//! loss = sigmoid((-v - offset) / scale)
+//! draw = 1 - win - loss
+//! ```
+//!
+//! with `v` the score in hundredths of a seed: `offset` (never negative) opens a band
+//! around a level score where draws take their share, `scale` says how many seeds of
+//! advantage turn into wins. A `draw` score (the searched best play repeats a position)
+//! is not a proof: it gets the results the self-play games had from such positions (the
+//! level score's chances where none came up).
+//!
+//! The figures are per mille and always sum to 1000; only a proven result reaches 1000.
+
+use serde_json::{json, Value};
+
+use super::Score;
+use isolo_rules::Variant;
+
+/// Win, draw and loss chances from one side's view, per mille, summing to 1000.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    /// Chance of a win, per mille.
+    pub win: u16,
+    /// Chance of a draw, per mille.
+    pub draw: u16,
+    /// Chance of a loss, per mille.
+    pub loss: u16,
+}
+
+impl Wdl {
+    /// A certain win.
+    pub const WON: Wdl = Wdl {
+        win: 1000,
+        draw: 0,
+        loss: 0,
+    };
+    /// A certain loss.
+    pub const LOST: Wdl = Wdl {
+        win: 0,
+        draw: 0,
+        loss: 1000,
+    };
+    /// A certain draw.
+    pub const DRAWN: Wdl = Wdl {
+        win: 0,
+        draw: 1000,
+        loss: 0,
+    };
+
+    /// The chances of win and loss given as probabilities, the draw taking the rest.
+    pub fn from_chances(win: f64, loss: f64) -> Wdl {
+        let per_mille = |p: f64| (p.clamp(0.0, 1.0) * 1000.0).round() as u16;
+        let win = per_mille(win);
+        let loss = per_mille(loss).min(1000 - win);
+        Wdl {
+            win,
+            draw: 1000 - win - loss,
+            loss,
+        }
+    }
+
+    /// The chances of an estimate: as `from_chances`, but a win and a loss each keep at
+    /// least one per mille, as no estimate is certain (only a proof says 1000/0/0).
+    pub fn estimated(win: f64, loss: f64) -> Wdl {
+        let per_mille = |p: f64| ((p.clamp(0.0, 1.0) * 1000.0).round() as u16).clamp(1, 999);
+        let (mut win, mut loss) = (per_mille(win), per_mille(loss));
+        if win + loss > 1000 {
+            // (Rounding: the larger gives way.)
+            if win > loss {
+                win = 1000 - loss;
+            } else {
+                loss = 1000 - win;
+            }
+        }
+        Wdl {
+            win,
+            draw: 1000 - win - loss,
+            loss,
+        }
+    }
+
+    /// The same chances from the other side's view.
+    pub fn flipped(self) -> Wdl {
+        Wdl {
+            win: self.loss,
+            draw: self.draw,
+            loss: self.win,
+        }
+    }
+
+    /// The expected result (a win 1, a draw 1/2), from 0 to 1: the "win chance" a
+    /// review measures a move's loss in.
+    pub fn expected(self) -> f64 {
+        (f64::from(self.win) + f64::from(self.draw) / 2.0) / 1000.0
+    }
+
+    /// `{"win": W, "draw": D, "loss": L}`, per mille.
+    pub fn to_json(self) -> Value {
+        json!({"win": self.win, "draw": self.draw, "loss": self.loss})
+    }
+
+    /// `W/D/L 71/18/11%`, in whole percents (rounded so that they still sum to 100).
+    pub fn percent_text(self) -> String {
+        let win = (f64::from(self.win) / 10.0).round() as u16;
+        let loss = ((f64::from(self.loss) / 10.0).round() as u16).min(100 - win);
+        format!("W/D/L {win}/{}/{loss}%", 100 - win - loss)
+    }
+}
+
+/// A fitted map from scores to win/draw/loss chances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// Half the width of the drawish band, in hundredths of a seed (0: no draws).
+    pub offset: f64,
+    /// Hundredths of a seed per unit of the sigmoid's argument.
+    pub scale: f64,
+    /// What a `draw` score (best play repeats) led to in the fit's games.
+    pub at_repetition: Wdl,
+}
+
+/// The models shipped, by the preset or reading they were fitted for (`isolo-ai fit-wdl
+/// --variant V`, docs/measurements.md#win-draw-loss); a test checks them against the
+/// table of docs/search.md.
+const SHIPPED: [(&str, WdlModel); 5] = [
+    (
+        "isolo-women",
+        WdlModel {
+            offset: 0.0,
+            scale: 613.5,
+            at_repetition: Wdl {
+                win: 500,
+                draw: 0,
+                loss: 500,
+            },
+        },
+    ),
+    (
+        "isolo-boys",
+        WdlModel {
+            offset: 0.0,
+            scale: 485.8,
+            at_repetition: Wdl {
+                win: 500,
+                draw: 0,
+                loss: 500,
+            },
+        },
+    ),
+    (
+        "igisoro",
+        WdlModel {
+            offset: 9306.4,
+            scale: 1550.7,
+            at_repetition: Wdl {
+                win: 0,
+                draw: 1000,
+                loss: 0,
+            },
+        },
+    ),
+    (
+        "isolo-women-capture-ends",
+        WdlModel {
+            offset: 0.0,
+            scale: 630.6,
+            at_repetition: Wdl {
+                win: 500,
+                draw: 0,
+                loss: 500,
+            },
+        },
+    ),
+    (
+        "isolo-boys-capture-ends",
+        WdlModel {
+            offset: 0.0,
+            scale: 613.5,
+            at_repetition: Wdl {
+                win: 500,
+                draw: 0,
+                loss: 500,
+            },
+        },
+    ),
+];
+
+/// The preset whose model a variant without one of its own borrows: the deep reading of
+/// the boys' game, the longest games fitted.
+const FALLBACK: &str = "isolo-boys-capture-ends";
+
+impl WdlModel {
+    /// The model of `offset` and `scale`, a draw score taken as a level one.
+    pub fn new(offset: f64, scale: f64) -> WdlModel {
+        let level = WdlModel {
+            offset,
+            scale,
+            at_repetition: Wdl::LOST,
+        };
+        WdlModel {
+            at_repetition: level.wdl(Score::Eval(0)),
+            ..level
+        }
+    }
+
+    /// The model for `variant`'s rules, with the preset or reading it was fitted for: its
+    /// own where shipped (whatever the rules' name), else the fallback's.
+    pub fn for_variant(variant: &Variant) -> (&'static str, WdlModel) {
+        let own = variant.rules().same_as_preset();
+        let name = own.unwrap_or(FALLBACK);
+        let model = SHIPPED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("the fallback is shipped")
+            .1;
+        (name, model)
+    }
+
+    /// The shipped models, by preset or reading.
+    pub fn shipped() -> &'static [(&'static str, WdlModel)] {
+        &SHIPPED
+    }
+
+    /// The chances of the side to move whose score this is.
+    pub fn wdl(&self, score: Score) -> Wdl {
+        match score {
+            Score::Win(_) => Wdl::WON,
+            Score::Loss(_) => Wdl::LOST,
+            Score::Draw => self.at_repetition,
+            Score::Eval(v) => {
+                let (win, loss) = self.chances(f64::from(v));
+                Wdl::estimated(win, loss)
+            }
+        }
+    }
+
+    /// The probabilities of a win and a loss at a value of `v` hundredths of a seed.
+    pub fn chances(&self, v: f64) -> (f64, f64) {
+        let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+        (
+            sigmoid((v - self.offset) / self.scale),
+            sigmoid((-v - self.offset) / self.scale),
+        )
+    }
+}
+
+/// The win/draw/loss chances of `score` under `variant`'s model.
+pub fn wdl_of(variant: &Variant, score: Score) -> Wdl {
+    WdlModel::for_variant(variant).1.wdl(score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_results_are_certain_and_chances_sum_to_a_thousand() {
+        let model = WdlModel {
+            offset: 150.0,
+            scale: 300.0,
+            at_repetition: Wdl {
+                win: 100,
+                draw: 800,
+                loss: 100,
+            },
+        };
+        assert_eq!(model.wdl(Score::Win(9)), Wdl::WON);
+        assert_eq!(model.wdl(Score::Loss(0)), Wdl::LOST);
+        assert_eq!(model.wdl(Score::Draw), model.at_repetition);
+        let mut last = 0;
+        for v in (-5000..=5000).step_by(37) {
+            let wdl = model.wdl(Score::Eval(v));
+            assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000, "at {v}");
+            assert!(wdl.win >= last, "the win chance grows with the score");
+            last = wdl.win;
+            assert_eq!(model.wdl(Score::Eval(-v)), wdl.flipped(), "symmetric");
+        }
+        let far = model.wdl(Score::Eval(90_000));
+        assert_eq!((far.win, far.loss), (999, 1), "only a proof is certain");
+        assert_eq!(model.wdl(Score::Eval(-90_000)), far.flipped());
+        let level = model.wdl(Score::Eval(0));
+        assert_eq!(level.win, level.loss);
+        assert!(level.draw > 0, "an offset gives draws a share");
+    }
+
+    #[test]
+    fn percents_sum_to_a_hundred() {
+        let wdl = Wdl {
+            win: 705,
+            draw: 181,
+            loss: 114,
+        };
+        assert_eq!(wdl.percent_text(), "W/D/L 71/18/11%");
+        assert_eq!(Wdl::WON.percent_text(), "W/D/L 100/0/0%");
+        assert!((wdl.expected() - 0.7955).abs() < 1e-9);
+        assert_eq!(Wdl::from_chances(0.6, 0.6).draw, 0, "never below zero");
+    }
+
+    #[test]
+    fn the_docs_table_is_the_shipped_models() {
+        let doc = include_str!("../../../../docs/search.md");
+        for (name, model) in WdlModel::shipped() {
+            let r = model.at_repetition;
+            let row = format!(
+                "| {name} | {:.1} | {:.1} | {}/{}/{} |",
+                model.offset, model.scale, r.win, r.draw, r.loss
+            );
+            assert!(doc.contains(&row), "docs/search.md lacks {row}");
+        }
+    }
+
+    #[test]
+    fn every_preset_has_a_model_and_others_borrow_one() {
+        for name in isolo_rules::PRESETS.iter().chain(&isolo_rules::READINGS) {
+            let variant = Variant::load(name).unwrap();
+            assert_eq!(WdlModel::for_variant(&variant).0, *name);
+        }
+        let mut rules = isolo_rules::Rules::preset("isolo-women").unwrap();
+        rules.min_sow = 3;
+        let other = Variant::new(rules).unwrap();
+        assert_eq!(WdlModel::for_variant(&other).0, FALLBACK);
+    }
+}

@@ -1,0 +1,101 @@
+//! `isolo-ai fit-wdl`: fits the win/draw/loss model to self-play and measures its
+//! calibration on held-out games (see `isolo_engine::research::wdl`).
+
+use clap::Args;
+
+use super::{emit, emit_json, CliError, CliResult};
+use isolo_engine::matches::openings::load_suite;
+use isolo_engine::research::wdl::{fit, self_play, WdlSettings};
+use isolo_rules::Variant;
+
+#[derive(Args, Debug)]
+pub struct FitWdlArgs {
+    /// A preset or a rules file
+    #[arg(long, value_name = "NAME|FILE")]
+    pub variant: String,
+    /// Self-play games
+    #[arg(long, default_value_t = 1000, value_parser = super::ranges::TUNE_GAMES)]
+    pub games: usize,
+    /// Openings file (cycled through); default: the start
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Random plies after the opening, for variety
+    #[arg(long = "random-plies", default_value_t = 6, value_parser = super::ranges::RANDOM_PLIES)]
+    pub random_plies: u32,
+    /// Alpha-beta nodes per self-play move
+    #[arg(long, default_value_t = 5000, value_parser = super::ranges::NODES)]
+    pub nodes: u64,
+    /// Plies after which a self-play game is drawn
+    #[arg(long = "max-plies", default_value_t = 1000, value_parser = super::ranges::GAME_PLIES)]
+    pub max_plies: usize,
+    /// Every N-th game is held out to measure the calibration
+    #[arg(long, default_value_t = 5, value_parser = super::ranges::HOLDOUT)]
+    pub holdout: usize,
+    /// Games played at once (default: the cores)
+    #[arg(long, value_parser = super::ranges::THREADS)]
+    pub threads: Option<usize>,
+    /// Master seed: every random choice derives from it
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::SEED)]
+    pub seed: u64,
+    /// Print machine-readable JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &FitWdlArgs) -> CliResult {
+    let variant = Variant::load(&args.variant)?;
+    let threads = match args.threads {
+        Some(t) => super::ranges::workers("--threads", t, args.games as u64, "games"),
+        None => super::ranges::cores(),
+    };
+    let openings = match &args.openings {
+        Some(path) => load_suite(&variant, path)?,
+        None => vec![variant.start()],
+    };
+    let settings = WdlSettings {
+        games: args.games,
+        random_plies: args.random_plies,
+        nodes: args.nodes,
+        max_plies: args.max_plies,
+        holdout: args.holdout,
+        seed: args.seed,
+        threads,
+    };
+    let bar = super::progress(args.games as u64, "self-play games");
+    let (positions, played) = self_play(
+        &variant,
+        &openings,
+        &settings,
+        &|n| bar.set_position(n as u64),
+        Some(super::interrupt::flag()),
+    )
+    .map_err(|e| CliError(format!("--threads: cannot start {threads} threads: {e}")))?;
+    bar.finish_and_clear();
+    if played < args.games {
+        eprintln!(
+            "interrupted: fitting the {} played",
+            super::plural(played as u64, "game", "games")
+        );
+    }
+    let result = fit(&positions, played, args.holdout);
+    if args.json {
+        return emit_json(&result.to_json());
+    }
+    let shares = result.train_shares;
+    emit(&format!(
+        "{} fit-wdl: {} games, {} positions fitted (won {:.3}, drawn {:.3}, lost {:.3}), {} held out\n\
+         model {}\n\
+         proven scores {}, contradicted by their game {}\n\n{}",
+        variant.name(),
+        result.games,
+        result.train_positions,
+        shares[0],
+        shares[1],
+        shares[2],
+        result.holdout_positions,
+        result.model_text(),
+        result.proven,
+        result.proven_contradicted,
+        result.calibration_markdown()
+    ))
+}

@@ -1,0 +1,223 @@
+//! `isolo-ai review`: a game's moves set against the engine's best (see
+//! `isolo_engine::review`), as a table with each side's accuracy, or as JSON.
+
+use std::path::Path;
+
+use clap::Args;
+
+use super::{emit, emit_json, CliError, CliResult};
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::records;
+use isolo_engine::review::{review, MoveClass, Review};
+use isolo_rules::{Board, Game, Side, Variant};
+
+/// Nodes a position when no budget is given.
+const DEFAULT_NODES: u64 = 200_000;
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// A preset or a rules file (not with --records, whose header names the rules)
+    #[arg(long, value_name = "NAME|FILE")]
+    pub variant: Option<String>,
+    // (Not a doc comment: rustdoc would read the brackets as a link.)
+    #[arg(
+        long,
+        value_name = "POSITION",
+        allow_hyphen_values = true,
+        help = "Start position (\"ROWS SIDE [OVERTURE]\"); default: the variant's start"
+    )]
+    pub position: Option<String>,
+    /// The game's moves
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// A records file written by match or tournament (--out), with --game
+    #[arg(long, value_name = "FILE", requires = "game")]
+    pub records: Option<String>,
+    /// The game of --records to review (its "game" number)
+    #[arg(long, value_parser = super::ranges::GAME_NUMBER, requires = "records")]
+    pub game: Option<u64>,
+    /// Alpha-beta nodes a position (default 200000 when no budget is given)
+    #[arg(long, value_parser = super::ranges::NODES)]
+    pub nodes: Option<u64>,
+    /// Time a position in milliseconds
+    #[arg(long = "time-ms", value_parser = super::ranges::TIME_MS)]
+    pub time_ms: Option<u64>,
+    /// Depth a position in plies
+    #[arg(long, value_parser = super::ranges::DEPTH)]
+    pub depth: Option<u32>,
+    /// Search threads (Lazy SMP)
+    #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
+    pub threads: usize,
+    /// Transposition table size in MB (default 64)
+    #[arg(long, value_parser = super::ranges::HASH_MB)]
+    pub hash: Option<usize>,
+    /// Print machine-readable JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The game to review: from --records, or from --variant, --position and --moves.
+fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String), CliError> {
+    let Some(path) = &args.records else {
+        let name = args.variant.as_ref().ok_or_else(|| {
+            CliError("give --variant (with --moves) or --records with --game".into())
+        })?;
+        let variant = Variant::load(name)?;
+        let start = match &args.position {
+            Some(text) => variant
+                .parse_position(text)
+                .map_err(|e| CliError(format!("--position: {e}")))?,
+            None => variant.start(),
+        };
+        return Ok((variant, start, args.moves.clone().unwrap_or_default()));
+    };
+    for (given, flag) in [
+        (args.variant.is_some(), "--variant"),
+        (args.position.is_some(), "--position"),
+        (args.moves.is_some(), "--moves"),
+    ] {
+        if given {
+            return Err(CliError(format!(
+                "{flag}: not with --records (the records give the game)"
+            )));
+        }
+    }
+    if !Path::new(path).exists() {
+        return Err(CliError(format!("{path}: no such file")));
+    }
+    let file = records::read_records(Path::new(path))
+        .map_err(|e| CliError(e.to_string()))?
+        .ok_or_else(|| CliError(format!("{path}: no records header")))?;
+    let k = args.game.expect("clap requires --game with --records");
+    let record = file
+        .records
+        .iter()
+        .find(|r| r.game == k)
+        .ok_or_else(|| CliError(format!("--game: no game {k} in {path}")))?;
+    let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
+    Ok((file.variant.clone(), record.opening, moves.join(" ")))
+}
+
+/// The alpha-beta engine of the budget flags.
+fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
+    let nodes = match (args.nodes, args.time_ms, args.depth) {
+        (None, None, None) => Some(DEFAULT_NODES),
+        (nodes, _, _) => nodes,
+    };
+    let threads = super::ranges::search_threads("--threads", args.threads).to_string();
+    let pairs: Vec<(&str, String)> = [
+        ("nodes", nodes.map(|n| n.to_string())),
+        ("time-ms", args.time_ms.map(|t| t.to_string())),
+        ("depth", args.depth.map(|d| d.to_string())),
+        ("hash", args.hash.map(|h| h.to_string())),
+        ("threads", Some(threads)),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k, v)))
+    .collect();
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    EngineSpec::from_options("ab", &pairs).map_err(|e| CliError(e.to_string()))
+}
+
+pub fn run(args: &ReviewArgs) -> CliResult {
+    let (variant, start, moves) = load_game(args)?;
+    let mut game = Game::new(&variant, start);
+    game.play_list(&moves)
+        .map_err(|e| CliError(format!("--moves: {e}")))?;
+    let spec = engine(args)?;
+    let mut searcher = spec
+        .searcher()
+        .map_err(|e| CliError(format!("--hash: {e}")))?
+        .expect("alpha-beta searches");
+    let bar = super::progress(game.plies() as u64 + 1, "positions");
+    let reviewed = review(
+        &game,
+        searcher.as_mut(),
+        spec.limits,
+        &mut |done, _| bar.set_position(done as u64),
+        Some(super::interrupt::flag()),
+    );
+    bar.finish_and_clear();
+    let printed = if args.json {
+        emit_json(&reviewed.to_json())
+    } else {
+        emit(&review_text(&variant, &game, &spec.label, &reviewed))
+    };
+    if reviewed.interrupted {
+        super::interrupt::exit(&format!(
+            "{} of {} reviewed",
+            reviewed.moves.len(),
+            super::plural(game.plies() as u64, "move", "moves")
+        ));
+    }
+    printed
+}
+
+/// The review as a table, then each side's accuracy and the turning points.
+fn review_text(variant: &Variant, game: &Game, engine: &str, review: &Review) -> String {
+    let mut out = format!(
+        "Review of {} ({}), {} by {engine} a position\n\n",
+        variant.name(),
+        super::plural(game.plies() as u64, "ply", "plies"),
+        if review.interrupted {
+            "interrupted"
+        } else {
+            "searched"
+        }
+    );
+    out.push_str(&format!(
+        "{:>4} {:<4} {:<6} {:<6} {:<10} {:<10} {:>6} {:>6} class\n",
+        "ply", "side", "move", "best", "score", "best score", "lost", "seeds"
+    ));
+    for m in &review.moves {
+        out.push_str(&format!(
+            "{:>4} {:<4} {:<6} {:<6} {:<10} {:<10} {:>5.1}% {:>6} {}{}\n",
+            m.ply,
+            m.side.letter(),
+            m.mv.to_string(),
+            m.best.to_string(),
+            m.score.to_string(),
+            m.best_score.to_string(),
+            m.loss * 100.0,
+            m.loss_seeds.map_or("-".to_string(), |s| format!("{s:.2}")),
+            m.class.name(),
+            m.turning_point
+                .map(|t| format!("  ({})", t.text()))
+                .unwrap_or_default()
+        ));
+    }
+    out.push('\n');
+    for side in [Side::South, Side::North] {
+        let counts = review.class_counts(side);
+        let tally: Vec<String> = MoveClass::ALL
+            .iter()
+            .zip(counts)
+            .map(|(class, n)| format!("{} {n}", class.name()))
+            .collect();
+        out.push_str(&format!(
+            "{side}: accuracy {}  ({})\n",
+            review
+                .accuracy(side)
+                .map_or("-".to_string(), |a| format!("{a:.1}")),
+            tally.join(", ")
+        ));
+    }
+    for m in review.moves.iter().filter(|m| m.turning_point.is_some()) {
+        let turn = m.turning_point.expect("filtered");
+        out.push_str(&format!(
+            "turning point: ply {} ({} plays {}) {}; best was {}\n",
+            m.ply,
+            m.side,
+            m.mv,
+            turn.text(),
+            m.best
+        ));
+    }
+    out.push_str(&format!(
+        "nodes {}  time {} ms  nps {}\n",
+        review.nodes,
+        review.time.as_millis(),
+        isolo_engine::search::nodes_per_second(review.nodes, review.time)
+    ));
+    out
+}
