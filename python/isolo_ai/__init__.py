@@ -1,7 +1,7 @@
 """isolo_ai: the rules and the engine of Isolo and Igisoro for Python.
 
 The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``), the
-engine's analysis (``analyze``, ``solve``) and research runs (``compare``, ``match``,
+engine's analysis (``analyze``, ``review``, ``solve``) and research runs (``compare``, ``match``,
 ``read_records``), the same as the ``isolo-ai`` command line's; ``ActionGame`` and the
 adapters ``isolo_ai.openspiel`` and ``isolo_ai.pettingzoo`` for learning.
 Bad input raises ``InputError`` (a ``ValueError``) with the engine's message; searches
@@ -29,6 +29,7 @@ from ._native import (
     perft,
     playouts,
     read_records,
+    review,
     solve,
     variants,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "perft",
     "playouts",
     "read_records",
+    "review",
     "solve",
     "variants",
 ]

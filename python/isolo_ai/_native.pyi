@@ -124,6 +124,13 @@ def analyze(
     threads: int = 1,
     seed: int = 0,
 ) -> dict[str, Any]: ...
+def review(
+    game: Game,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time_ms: Optional[int] = None,
+    threads: int = 1,
+) -> dict[str, Any]: ...
 def solve(
     game: Game,
     method: str = "auto",

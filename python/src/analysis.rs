@@ -143,6 +143,56 @@ pub fn analyze(
     to_python(py, &value)
 }
 
+/// Nodes a position of `review` when no budget is given (as `isolo-ai review`).
+const DEFAULT_REVIEW_NODES: u64 = 200_000;
+
+/// Reviews the game's moves and returns what `isolo-ai review --json` prints: `moves`
+/// (each `ply`, `move`, `side`, `best`, `best_line`, `best_score`, `score`, `best_wdl`,
+/// `wdl`, `loss` in win chance, `loss_seeds`, `class`, `turning_point`), `accuracy`
+/// (`S`, `N`), `classes`, `positions`, `nodes`, `time_ms`, `interrupted`.
+///
+/// Alpha-beta searches every position at the budget: `depth`, `nodes` or `time_ms`
+/// (200000 nodes when none is given). With one thread and a node or depth budget the
+/// answer is the command line's.
+#[pyfunction]
+#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1))]
+pub fn review(
+    py: Python<'_>,
+    game: &Game,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time_ms: Option<u64>,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let nodes = match (depth, nodes, time_ms) {
+        (None, None, None) => Some(DEFAULT_REVIEW_NODES),
+        _ => nodes,
+    };
+    let spec = analysis_spec("ab", depth, nodes, time_ms, threads, 0)?;
+    let variant = game.variant_arc();
+    let (start, moves) = game.with_game(|g| (*g.start(), g.moves().to_vec()));
+    let value = interruptible(py, move |stop| {
+        let mut game = isolo_rules::Game::new(&variant, start);
+        for mv in &moves {
+            game.play_move(mv).map_err(|e| e.to_string())?;
+        }
+        let mut searcher = spec
+            .searcher()
+            .map_err(|e| e.to_string())?
+            .expect("alpha-beta searches");
+        let reviewed = isolo_engine::review::review(
+            &game,
+            searcher.as_mut(),
+            spec.limits,
+            &mut |_, _| {},
+            Some(stop),
+        );
+        Ok::<_, String>(reviewed.to_json())
+    })?
+    .map_err(input_error)?;
+    to_python(py, &value)
+}
+
 fn method_of(name: &str) -> PyResult<Method> {
     Ok(match name {
         "auto" => Method::Auto,

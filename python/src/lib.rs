@@ -145,6 +145,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::review, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::solve, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::playouts, m)?)?;
     m.add_class::<research::Records>()?;

@@ -36,6 +36,24 @@ def test_analyze_with_a_node_limit_is_the_command_line_s(cli, engine):
     assert ours["best_move"] in game.legal_moves()
 
 
+def test_analyze_gives_win_draw_loss():
+    game = Game(Variant.load("isolo-women"))
+    ours = isolo_ai.analyze(game, depth=8)
+    assert ours["score"]["type"] == "win"
+    assert ours["wdl"] == {"win": 1000, "draw": 0, "loss": 0}
+
+
+def test_review_is_the_command_line_s(cli):
+    moves = "1 9 4"
+    game = Game(Variant.load("isolo-women"), moves=moves)
+    ours = isolo_ai.review(game, depth=8)
+    theirs = cli("review", "--variant", "isolo-women", "--moves", moves, "--depth", "8")
+    for field in ("moves", "accuracy", "classes", "positions"):
+        assert ours[field] == theirs[field], field
+    assert [m["class"] for m in ours["moves"]][2] == "blunder"
+    assert ours["moves"][2]["turning_point"].startswith("threw away a win in ")
+
+
 def test_solve_is_the_command_line_s(cli):
     game = Game(Variant.load("isolo-boys"))
     ours = isolo_ai.solve(game, method="ab", max_plies=15, time_ms=60_000)

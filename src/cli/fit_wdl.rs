@@ -71,18 +71,37 @@ pub fn run(args: &FitWdlArgs) -> CliResult {
     )
     .map_err(|e| CliError(format!("--threads: cannot start {threads} threads: {e}")))?;
     bar.finish_and_clear();
-    if played < args.games {
-        eprintln!(
-            "interrupted: fitting the {} played",
-            super::plural(played as u64, "game", "games")
-        );
-    }
+    let interrupted = played < args.games;
     let result = fit(&positions, played, args.holdout);
-    if args.json {
-        return emit_json(&result.to_json());
+    if result.train_positions == 0 {
+        let why = "no position with an estimated score to fit";
+        if interrupted {
+            super::interrupt::exit(&format!(
+                "{} played before it: {why}",
+                super::plural(played as u64, "game", "games")
+            ));
+        }
+        return Err(CliError(format!(
+            "{why}: every position was proven (play more games, or fewer --nodes)"
+        )));
     }
+    let printed = if args.json {
+        emit_json(&result.to_json())
+    } else {
+        emit(&report_text(&variant, &result))
+    };
+    if interrupted {
+        super::interrupt::exit(&format!(
+            "fitted on the {} played",
+            super::plural(played as u64, "game", "games")
+        ));
+    }
+    printed
+}
+
+fn report_text(variant: &Variant, result: &isolo_engine::research::wdl::WdlFit) -> String {
     let shares = result.train_shares;
-    emit(&format!(
+    format!(
         "{} fit-wdl: {} games, {} positions fitted (won {:.3}, drawn {:.3}, lost {:.3}), {} held out\n\
          model {}\n\
          proven scores {}, contradicted by their game {}\n\n{}",
@@ -97,5 +116,5 @@ pub fn run(args: &FitWdlArgs) -> CliResult {
         result.proven,
         result.proven_contradicted,
         result.calibration_markdown()
-    ))
+    )
 }

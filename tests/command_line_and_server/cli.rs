@@ -1324,7 +1324,7 @@ fn analyze_gives_win_draw_loss_beside_each_score() {
 
 #[test]
 fn review_marks_each_move_and_reads_records() {
-    let json = json_of(&[
+    const REVIEW: [&str; 7] = [
         "review",
         "--variant",
         "isolo-women",
@@ -1332,8 +1332,8 @@ fn review_marks_each_move_and_reads_records() {
         "1 9 4",
         "--depth",
         "8",
-        "--json",
-    ]);
+    ];
+    let json = json_of(&[&REVIEW[..], &["--json"]].concat());
     let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
     for (i, m) in moves.iter().enumerate() {
@@ -1350,26 +1350,9 @@ fn review_marks_each_move_and_reads_records() {
     assert_eq!(json["positions"].as_array().unwrap().len(), 4);
     assert!(json["accuracy"]["S"].is_number() && json["accuracy"]["N"].is_number());
     // The same budget on one thread reviews the same way every time.
-    let again = json_of(&[
-        "review",
-        "--variant",
-        "isolo-women",
-        "--moves",
-        "1 9 4",
-        "--depth",
-        "8",
-        "--json",
-    ]);
+    let again = json_of(&[&REVIEW[..], &["--json"]].concat());
     assert_eq!(json["moves"], again["moves"]);
-    let text = stdout_of(&[
-        "review",
-        "--variant",
-        "isolo-women",
-        "--moves",
-        "1 9 4",
-        "--depth",
-        "8",
-    ]);
+    let text = stdout_of(&REVIEW);
     assert!(text.contains("South: accuracy "), "{text}");
     assert!(text.contains("North: accuracy "), "{text}");
 

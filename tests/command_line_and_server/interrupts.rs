@@ -139,6 +139,46 @@ fn tune_fits_the_games_played() {
 }
 
 #[test]
+fn fit_wdl_fits_the_games_played() {
+    let args = [
+        "fit-wdl",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--games",
+        "1000000",
+        "--nodes",
+        "2000",
+        "--json",
+    ];
+    let (stdout, stderr) = interrupted(&args);
+    let report = json_of(&stdout);
+    let games = report["games"].as_u64().unwrap();
+    assert!((1..1_000_000).contains(&games), "{report}");
+    assert!(stderr.contains("fitted on the "), "{stderr}");
+}
+
+#[test]
+fn review_prints_the_moves_reviewed() {
+    let moves = "13 5 3 1 11 7 10 10 1 8 13 2 12 5 7 11 11 13 13";
+    let args = [
+        "review",
+        "--variant",
+        "isolo-boys-capture-ends",
+        "--moves",
+        moves,
+        "--time-ms",
+        "1000",
+        "--json",
+    ];
+    let (stdout, stderr) = interrupted(&args);
+    let report = json_of(&stdout);
+    assert_eq!(report["interrupted"], true, "{report}");
+    let reviewed = report["moves"].as_array().unwrap().len();
+    assert!(reviewed < 19, "{report}");
+    assert!(stderr.contains(" of 19 moves reviewed"), "{stderr}");
+}
+
+#[test]
 fn solve_table_keeps_the_cells_solved() {
     let dir = scratch("interrupted-solve-table");
     let csv = dir.join("t.csv");

@@ -427,12 +427,9 @@ impl Session {
             Ok((limits, _)) => limits,
             Err(e) => return error(&self.out, &e.replacen("go:", "review:", 1)),
         };
-        let mut searcher = match self.searcher.take() {
-            Some(searcher) => searcher,
-            None => match self.new_searcher() {
-                Ok(searcher) => searcher,
-                Err(e) => return error(&self.out, &e),
-            },
+        let mut searcher = match self.ready_searcher() {
+            Ok(searcher) => searcher,
+            Err(e) => return error(&self.out, &e),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -595,12 +592,9 @@ impl Session {
             Ok(found) => found,
             Err(e) => return error(&self.out, &e),
         };
-        let searcher = match self.searcher.take() {
-            Some(searcher) => searcher,
-            None => match self.new_searcher() {
-                Ok(searcher) => searcher,
-                Err(e) => return error(&self.out, &e),
-            },
+        let searcher = match self.ready_searcher() {
+            Ok(searcher) => searcher,
+            Err(e) => return error(&self.out, &e),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -630,6 +624,14 @@ impl Session {
             answered,
             generation: self.generation,
         });
+    }
+
+    /// The searcher kept from the last search, or a new one for the settings.
+    fn ready_searcher(&mut self) -> Result<Box<dyn Searcher + Send>, String> {
+        match self.searcher.take() {
+            Some(searcher) => Ok(searcher),
+            None => self.new_searcher(),
+        }
     }
 
     fn new_searcher(&self) -> Result<Box<dyn Searcher + Send>, String> {

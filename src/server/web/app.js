@@ -193,12 +193,14 @@ function showHowToPlay(lines) {
 async function exampleMove() {
   if (S.busy > 0) return;
   let move;
+  busy(+1);
   try {
     const listed = await api("/api/moves", { game: gameSpec(0), distinct: true });
     const best = (a, b) => (b.captured - a.captured) || (b.laps - a.laps);
     move = listed.moves.slice().sort(best)[0];
     if (!move) throw new Error("The start has no move to show");
-  } catch (e) { say(e.message); return; }
+  } catch (e) { say(e.message); return; } finally { busy(-1); }
+  // (No await between: the page is never idle in between.)
   await demonstrate(0, move.move, () =>
     `An example: ${move.move} from the start, ${move.laps} laps, ${move.captured} seeds captured`);
 }

@@ -55,11 +55,17 @@ impl Wdl {
         loss: 0,
     };
 
+    /// Chances per mille, which must sum to 1000 (checked when built at compile time).
+    pub const fn per_mille(win: u16, draw: u16, loss: u16) -> Wdl {
+        assert!(win + draw + loss == 1000, "chances per mille sum to 1000");
+        Wdl { win, draw, loss }
+    }
+
     /// The chances of win and loss given as probabilities, the draw taking the rest.
     pub fn from_chances(win: f64, loss: f64) -> Wdl {
-        let per_mille = |p: f64| (p.clamp(0.0, 1.0) * 1000.0).round() as u16;
-        let win = per_mille(win);
-        let loss = per_mille(loss).min(1000 - win);
+        let to_per_mille = |p: f64| (p.clamp(0.0, 1.0) * 1000.0).round() as u16;
+        let win = to_per_mille(win);
+        let loss = to_per_mille(loss).min(1000 - win);
         Wdl {
             win,
             draw: 1000 - win - loss,
@@ -70,8 +76,8 @@ impl Wdl {
     /// The chances of an estimate: as `from_chances`, but a win and a loss each keep at
     /// least one per mille, as no estimate is certain (only a proof says 1000/0/0).
     pub fn estimated(win: f64, loss: f64) -> Wdl {
-        let per_mille = |p: f64| ((p.clamp(0.0, 1.0) * 1000.0).round() as u16).clamp(1, 999);
-        let (mut win, mut loss) = (per_mille(win), per_mille(loss));
+        let to_per_mille = |p: f64| ((p.clamp(0.0, 1.0) * 1000.0).round() as u16).clamp(1, 999);
+        let (mut win, mut loss) = (to_per_mille(win), to_per_mille(loss));
         if win + loss > 1000 {
             // (Rounding: the larger gives way.)
             if win > loss {
@@ -135,11 +141,7 @@ const SHIPPED: [(&str, WdlModel); 5] = [
         WdlModel {
             offset: 0.0,
             scale: 613.5,
-            at_repetition: Wdl {
-                win: 500,
-                draw: 0,
-                loss: 500,
-            },
+            at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
     (
@@ -147,11 +149,7 @@ const SHIPPED: [(&str, WdlModel); 5] = [
         WdlModel {
             offset: 0.0,
             scale: 485.8,
-            at_repetition: Wdl {
-                win: 500,
-                draw: 0,
-                loss: 500,
-            },
+            at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
     (
@@ -159,11 +157,7 @@ const SHIPPED: [(&str, WdlModel); 5] = [
         WdlModel {
             offset: 9306.4,
             scale: 1550.7,
-            at_repetition: Wdl {
-                win: 0,
-                draw: 1000,
-                loss: 0,
-            },
+            at_repetition: Wdl::per_mille(0, 1000, 0),
         },
     ),
     (
@@ -171,11 +165,7 @@ const SHIPPED: [(&str, WdlModel); 5] = [
         WdlModel {
             offset: 0.0,
             scale: 630.6,
-            at_repetition: Wdl {
-                win: 500,
-                draw: 0,
-                loss: 500,
-            },
+            at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
     (
@@ -183,11 +173,7 @@ const SHIPPED: [(&str, WdlModel); 5] = [
         WdlModel {
             offset: 0.0,
             scale: 613.5,
-            at_repetition: Wdl {
-                win: 500,
-                draw: 0,
-                loss: 500,
-            },
+            at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
 ];
@@ -265,11 +251,7 @@ mod tests {
         let model = WdlModel {
             offset: 150.0,
             scale: 300.0,
-            at_repetition: Wdl {
-                win: 100,
-                draw: 800,
-                loss: 100,
-            },
+            at_repetition: Wdl::per_mille(100, 800, 100),
         };
         assert_eq!(model.wdl(Score::Win(9)), Wdl::WON);
         assert_eq!(model.wdl(Score::Loss(0)), Wdl::LOST);
