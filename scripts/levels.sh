@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # The strength levels' Elo on one variant, as docs/measurements.md shows it: a ladder
-# tournament of random (the anchor, at 0), alpha-beta levels 1 to 7 and the top level,
+# tournament of random (the anchor, at 0), the levels 1 to 7 and the top level,
 # each playing the next and the top, GAMES games a pairing; then one markdown row per
 # engine: its Elo with the 95% interval, and its score against the next one down.
 #
-#   scripts/levels.sh VARIANT [GAMES] [TOP]     (TOP: the top level's spec, ab:time-ms=100)
+#   scripts/levels.sh VARIANT [GAMES] [TOP]     (TOP: the top level's spec, ENGINE:time-ms=100)
 #
-# CONCURRENCY (default 2) games at once; ISOLO_AI the binary (target/release/isolo-ai).
+# ENGINE (ab, the default, or mcts) the searcher of the levels; CONCURRENCY (default 2)
+# games at once; ISOLO_AI the binary (target/release/isolo-ai).
 set -euo pipefail
 
 variant=${1:?usage: scripts/levels.sh VARIANT [GAMES] [TOP]}
 games=${2:-64}
-top=${3:-ab:time-ms=100}
+engine=${ENGINE:-ab}
+top=${3:-$engine:time-ms=100}
 binary=${ISOLO_AI:-target/release/isolo-ai}
 
 engines=(--engine random)
 for level in 1 2 3 4 5 6 7; do
-    engines+=(--engine "L$level=ab:level=$level")
+    engines+=(--engine "L$level=$engine:level=$level")
 done
 engines+=(--engine "L8=$top")
 

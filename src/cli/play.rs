@@ -1,5 +1,6 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
+use isolo_engine::search::wdl::wdl_of;
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -137,7 +138,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
             let Some(choice) = choice else {
                 return Err(CliError("the engine found no move".into()));
             };
-            let score = choice.score.map(|s| format!(" (score {s} for it)"));
+            let score = choice.score.map(|s| {
+                let wdl = wdl_of(&variant, s).percent_text();
+                format!(" (score {s}, {wdl} for it)")
+            });
             emit(&format!(
                 "Engine plays {}{}\n",
                 choice.played.mv,
@@ -167,7 +171,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 let choice =
                     hinter.choose(&variant, &board, &history, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
-                    let score = choice.score.map(|s| format!(" (score {s})"));
+                    let score = choice.score.map(|s| {
+                        let wdl = wdl_of(&variant, s).percent_text();
+                        format!(" (score {s}, {wdl} for you)")
+                    });
                     emit(&format!(
                         "Hint: {}{}\n",
                         choice.played.mv,

@@ -627,7 +627,9 @@ fn play_through_stdin() {
         "Legal moves: 1 (takes 12)",
         "pit 99 is not 1..16. Try again.",
         "Hint: ",
+        "% for you)",
         "Engine plays ",
+        "% for it)",
         "Took back: 1 ",
         "Game abandoned.",
     ] {
