@@ -6,7 +6,8 @@
 #
 #   scripts/levels.sh VARIANT [GAMES] [TOP]     (TOP: the top level's spec, ENGINE:time-ms=100)
 #
-# ENGINE (ab, the default, or mcts) the searcher of the levels; CONCURRENCY (default 2)
+# ENGINE (ab, the default, or mcts) the searcher of the levels; OPENINGS a suite the
+# games start from (colour-reversed pairs; default: the variant's start); CONCURRENCY (default 2)
 # games at once; ISOLO_AI the binary (target/release/isolo-ai).
 set -euo pipefail
 
@@ -22,7 +23,12 @@ for level in 1 2 3 4 5 6 7; do
 done
 engines+=(--engine "L8=$top")
 
-"$binary" tournament --variant "$variant" --ladder --anchor random --games "$games" \
+openings=()
+if [[ -n "${OPENINGS:-}" ]]; then
+    openings=(--openings "$OPENINGS")
+fi
+
+"$binary" tournament --variant "$variant" --ladder --anchor random --games "$games" "${openings[@]}" \
     --concurrency "${CONCURRENCY:-2}" --max-plies 300 "${engines[@]}" --json |
     python3 -c '
 import json, sys

@@ -134,6 +134,16 @@ async fn shown(client: &Client) -> TestResult<Value> {
     .await
 }
 
+/// The caption under the board.
+async fn caption_text(client: &Client) -> TestResult<String> {
+    let caption = script(
+        client,
+        "return document.getElementById('caption').textContent",
+    )
+    .await?;
+    Ok(caption.as_str().unwrap_or_default().to_string())
+}
+
 /// The position `isolo-ai apply` reaches with `moves` from the variant's start.
 fn applied(variant: &Variant, moves: &[String]) -> String {
     if moves.is_empty() {
@@ -323,12 +333,8 @@ async fn catch_a_relay(client: &Client) -> TestResult {
     set_value(client, "speed", "20").await?;
     click_pit(client, "S", 1).await?;
     tokio::time::sleep(Duration::from_millis(1800)).await;
-    let caption = script(
-        client,
-        "return document.getElementById('caption').textContent",
-    )
-    .await?;
-    assert!(caption.as_str().unwrap().starts_with("Lap "), "{caption}");
+    let caption = caption_text(client).await?;
+    assert!(caption.starts_with("Lap "), "{caption}");
     screenshot(client, "relay.png").await?;
     click(client, "skip").await?;
     wait_idle(client).await?;
@@ -419,15 +425,8 @@ async fn how_to_play(client: &Client, server: &Server) -> TestResult {
     );
     click(client, "example-move").await?;
     wait_idle(client).await?;
-    let caption = script(
-        client,
-        "return document.getElementById('caption').textContent",
-    )
-    .await?;
-    assert!(
-        caption.as_str().unwrap().starts_with("An example: "),
-        "{caption}"
-    );
+    let caption = caption_text(client).await?;
+    assert!(caption.starts_with("An example: "), "{caption}");
     check_board(client, &women).await?;
     Ok(())
 }
@@ -529,15 +528,8 @@ async fn opens_the_review(client: &Client, moves: &[String]) -> TestResult {
     )
     .await?;
     wait_idle(client).await?;
-    let caption = script(
-        client,
-        "return document.getElementById('caption').textContent",
-    )
-    .await?;
-    assert!(
-        caption.as_str().unwrap().starts_with("Better than "),
-        "{caption}"
-    );
+    let caption = caption_text(client).await?;
+    assert!(caption.starts_with("Better than "), "{caption}");
     let page = shown(client).await?;
     assert_eq!(
         page["position"],
