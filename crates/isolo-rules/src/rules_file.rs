@@ -246,14 +246,24 @@ impl Rules {
     /// The preset or reading whose rules these are, whatever their name (a rules file
     /// may copy a preset under another name).
     pub fn same_as_preset(&self) -> Option<&'static str> {
-        PRESETS.iter().chain(READINGS.iter()).copied().find(|name| {
-            Rules::preset(name).is_some_and(|preset| {
+        // Built once: every search asks (its evaluator's weights, its win chances).
+        static NAMED: std::sync::OnceLock<Vec<(&str, Rules)>> = std::sync::OnceLock::new();
+        let named = NAMED.get_or_init(|| {
+            PRESETS
+                .iter()
+                .chain(READINGS.iter())
+                .map(|&name| (name, Rules::preset(name).expect("a preset's rules")))
+                .collect()
+        });
+        named
+            .iter()
+            .find(|(_, preset)| {
                 Rules {
                     name: self.name.clone(),
-                    ..preset
+                    ..preset.clone()
                 } == *self
             })
-        })
+            .map(|(name, _)| *name)
     }
 
     /// A preset name or the path of a rules file.
