@@ -18,15 +18,12 @@
 //! Every random choice comes from the seed and every search is single-threaded with a
 //! node limit, so a run is reproducible bit for bit.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
-use rayon::prelude::*;
 use serde_json::{json, Value};
 
+use super::tune::{play_games, GamesPlan};
 use crate::eval::Weights;
-use crate::matches::schedule::game_seed;
 use crate::search::wdl::{Wdl, WdlModel};
 use crate::search::Score;
 use isolo_rules::{Board, Game, Side, Variant};
@@ -110,62 +107,34 @@ pub fn self_play(
     progress: &(dyn Fn(usize) + Sync),
     stop: Option<&AtomicBool>,
 ) -> Result<(Vec<ScoredPosition>, usize), rayon::ThreadPoolBuildError> {
-    assert!(!openings.is_empty(), "self-play needs an opening");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads.max(1))
-        .build()?;
+    let plan = GamesPlan {
+        games: settings.games,
+        random_plies: settings.random_plies,
+        nodes: settings.nodes,
+        max_plies: settings.max_plies,
+        seed: settings.seed,
+        threads: settings.threads,
+    };
     let weights = Weights::for_variant(variant);
-    let finished = AtomicUsize::new(0);
-    let games: Vec<Option<Vec<ScoredPosition>>> = pool.install(|| {
-        (0..settings.games)
-            .into_par_iter()
-            .map(|i| {
-                let game = play_one(
-                    variant,
-                    openings[i % openings.len()],
-                    &weights,
-                    settings,
-                    i,
-                    stop,
-                );
-                progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                game
-            })
-            .collect()
-    });
+    let games = play_games(variant, openings, &weights, &plan, progress, stop, &scored)?;
     let played = games.iter().flatten().count();
     Ok((games.into_iter().flatten().flatten().collect(), played))
 }
 
-fn play_one(
-    variant: &Variant,
-    opening: Board,
-    weights: &Weights,
-    settings: &WdlSettings,
-    index: usize,
-    stop: Option<&AtomicBool>,
-) -> Option<Vec<ScoredPosition>> {
-    if crate::raised(stop) {
-        return None;
-    }
-    let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
-    let (start, _) =
-        crate::matches::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
-    let game = Game::new(variant, start).with_max_plies(settings.max_plies);
-    let (game, scores) = super::tune::play_out(game, weights, settings.nodes, stop)?;
+/// A finished game's positions, each with the score its move was played at and the
+/// game's result for its mover.
+fn scored(index: usize, game: &Game, scores: Vec<Score>) -> Vec<ScoredPosition> {
     let winner = game.outcome().and_then(|o| o.winner);
     let positions = game.positions();
-    Some(
-        scores
-            .into_iter()
-            .enumerate()
-            .map(|(ply, score)| ScoredPosition {
-                game: index,
-                score,
-                outcome: Outcome::for_side(winner, positions[ply].to_move()),
-            })
-            .collect(),
-    )
+    scores
+        .into_iter()
+        .enumerate()
+        .map(|(ply, score)| ScoredPosition {
+            game: index,
+            score,
+            outcome: Outcome::for_side(winner, positions[ply].to_move()),
+        })
+        .collect()
 }
 
 /// Bins of the calibration table, by predicted expected result.
@@ -472,7 +441,8 @@ mod tests {
 
     fn synthetic(offset: f64, scale: f64, n: usize) -> Vec<ScoredPosition> {
         // Results drawn from a known model with a fixed generator: the fit must find it.
-        use rand::Rng;
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
         let truth = WdlModel::new(offset, scale);
         let mut rng = SmallRng::seed_from_u64(7);
         (0..n)

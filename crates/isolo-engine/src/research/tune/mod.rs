@@ -95,22 +95,18 @@ pub fn self_play(
     progress: &(dyn Fn(usize) + Sync),
     stop: Option<&AtomicBool>,
 ) -> Result<(Vec<Sample>, SelfPlayReport), rayon::ThreadPoolBuildError> {
-    assert!(!openings.is_empty(), "self-play needs an opening");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads.max(1))
-        .build()?;
-    let finished = AtomicUsize::new(0);
-    let games: Vec<Option<GamePlayed>> = pool.install(|| {
-        (0..settings.games)
-            .into_par_iter()
-            .map(|i| {
-                let start = openings[i % openings.len()];
-                let game = play_one(variant, start, weights, settings, i, stop)?;
-                progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                Some(game)
-            })
-            .collect()
-    });
+    let plan = GamesPlan {
+        games: settings.games,
+        random_plies: settings.random_plies,
+        nodes: settings.nodes,
+        max_plies: settings.max_plies,
+        seed: settings.seed,
+        threads: settings.threads,
+    };
+    let eval = Evaluator::new(variant, weights.clone());
+    let label =
+        |index: usize, game: &Game, _: Vec<Score>| labelled(variant, &eval, settings, index, game);
+    let games = play_games(variant, openings, weights, &plan, progress, stop, &label)?;
     let interrupted = games.iter().any(Option::is_none);
     let games: Vec<GamePlayed> = games.into_iter().flatten().collect();
     let mut report = SelfPlayReport {
@@ -129,6 +125,66 @@ pub fn self_play(
     Ok((samples, report))
 }
 
+/// How a batch of self-play games is played (tuning's and the win/draw/loss fit's).
+pub(crate) struct GamesPlan {
+    /// Games to play.
+    pub games: usize,
+    /// Random plies after the opening, drawn from `game_seed(seed, game)`.
+    pub random_plies: u32,
+    /// Alpha-beta nodes a move, both sides.
+    pub nodes: u64,
+    /// Plies after which a game is drawn.
+    pub max_plies: usize,
+    /// Master seed of the random plies.
+    pub seed: u64,
+    /// Games played at once.
+    pub threads: usize,
+}
+
+/// Plays `plan`'s games on a pool of its threads, game `i` from opening `i` (cycled)
+/// after its random plies, to the end (`play_out`), and keeps what `keep` makes of each
+/// (its index, the game, the scores its moves were played at), in game order; `None`
+/// for a game the stop flag cut short or kept from starting. `progress` is called with
+/// the games finished.
+pub(crate) fn play_games<T: Send>(
+    variant: &Variant,
+    openings: &[Board],
+    weights: &Weights,
+    plan: &GamesPlan,
+    progress: &(dyn Fn(usize) + Sync),
+    stop: Option<&AtomicBool>,
+    keep: &(dyn Fn(usize, &Game, Vec<Score>) -> T + Sync),
+) -> Result<Vec<Option<T>>, rayon::ThreadPoolBuildError> {
+    assert!(!openings.is_empty(), "self-play needs an opening");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(plan.threads.max(1))
+        .build()?;
+    let finished = AtomicUsize::new(0);
+    Ok(pool.install(|| {
+        (0..plan.games)
+            .into_par_iter()
+            .map(|i| {
+                if crate::raised(stop) {
+                    return None; // (before its table is allocated: games not begun cost nothing)
+                }
+                let mut rng = SmallRng::seed_from_u64(game_seed(plan.seed, i as u64));
+                let opening = openings[i % openings.len()];
+                let (start, _) = crate::matches::openings::random_plies(
+                    variant,
+                    opening,
+                    plan.random_plies,
+                    &mut rng,
+                );
+                let game = Game::new(variant, start).with_max_plies(plan.max_plies);
+                let (game, scores) = play_out(game, weights, plan.nodes, stop)?;
+                let kept = keep(i, &game, scores);
+                progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+                Some(kept)
+            })
+            .collect()
+    }))
+}
+
 /// One self-play game's samples and facts.
 struct GamePlayed {
     samples: Vec<Sample>,
@@ -137,24 +193,15 @@ struct GamePlayed {
     positions: usize,
 }
 
-fn play_one(
+/// A finished game's quiet positions as samples, with its facts.
+fn labelled(
     variant: &Variant,
-    opening: Board,
-    weights: &Weights,
+    eval: &Evaluator,
     settings: &SelfPlay,
     index: usize,
-    stop: Option<&AtomicBool>,
-) -> Option<GamePlayed> {
-    if crate::raised(stop) {
-        return None; // (before its table is allocated: the games not begun cost nothing)
-    }
-    let mut rng = SmallRng::seed_from_u64(game_seed(settings.seed, index as u64));
-    let (start, _) =
-        crate::matches::openings::random_plies(variant, opening, settings.random_plies, &mut rng);
-    let game = Game::new(variant, start).with_max_plies(settings.max_plies);
-    let (game, _) = play_out(game, weights, settings.nodes, stop)?;
+    game: &Game,
+) -> GamePlayed {
     let winner = game.outcome().and_then(|o| o.winner);
-    let eval = Evaluator::new(variant, weights.clone());
     let mut gen = MoveGen::new();
     let played = &game.positions()[..game.plies()];
     let labelled = if winner.is_some() || settings.keep_draws {
@@ -164,19 +211,19 @@ fn play_one(
     };
     let samples = labelled
         .iter()
-        .filter(|board| is_quiet(variant, &eval, &mut gen, board, settings.quiet_plies))
+        .filter(|board| is_quiet(variant, eval, &mut gen, board, settings.quiet_plies))
         .map(|board| Sample {
             game: index,
             features: eval.features(board),
             result: result_for(winner, board.to_move()),
         })
         .collect();
-    Some(GamePlayed {
+    GamePlayed {
         samples,
         decided: winner.is_some(),
         plies: game.plies(),
         positions: played.len(),
-    })
+    }
 }
 
 /// Plays `game` to its end, alpha-beta at `nodes` a move on both sides (one table), and
