@@ -423,9 +423,9 @@ impl Session {
                 "review: give nodes, depth or movetime a position",
             );
         }
-        let limits = match self.limits(words) {
+        let limits = match self.limits("review", words) {
             Ok((limits, _)) => limits,
-            Err(e) => return error(&self.out, &e.replacen("go:", "review:", 1)),
+            Err(e) => return error(&self.out, &e),
         };
         let mut searcher = match self.ready_searcher() {
             Ok(searcher) => searcher,
@@ -518,9 +518,10 @@ impl Session {
         );
     }
 
-    /// The limits of a `go` command, and whether they come from the clock alone (a move
-    /// on the clock is not worth thinking over when it is the only one).
-    fn limits(&self, words: &[&str]) -> Result<(Limits, bool), String> {
+    /// The limits of a `go` command (or of `review`, `command` naming it in errors), and
+    /// whether they come from the clock alone (a move on the clock is not worth thinking
+    /// over when it is the only one).
+    fn limits(&self, command: &str, words: &[&str]) -> Result<(Limits, bool), String> {
         let mut limits = Limits::default();
         let mut clock = [None, None];
         let mut increment = [0u64, 0u64];
@@ -530,15 +531,15 @@ impl Session {
         let number = |i: usize, least: u64, most: u64, unit: &str| -> Result<u64, String> {
             let word = words
                 .get(i + 1)
-                .ok_or(format!("go: {} needs a value", words[i]))?;
+                .ok_or(format!("{command}: {} needs a value", words[i]))?;
             match word.parse::<u64>() {
                 Ok(n) if (least..=most).contains(&n) => Ok(n),
                 _ if most == u64::MAX => Err(format!(
-                    "go: {}: must be at least {least}{unit}, found '{word}'",
+                    "{command}: {}: must be at least {least}{unit}, found '{word}'",
                     words[i]
                 )),
                 _ => Err(format!(
-                    "go: {}: must be {least}..={most}{unit}, found '{word}'",
+                    "{command}: {}: must be {least}..={most}{unit}, found '{word}'",
                     words[i]
                 )),
             }
@@ -564,7 +565,7 @@ impl Session {
                     let most = crate::search::alphabeta::MAX_DEPTH as u64;
                     limits.depth = Some(number(i, 1, most, " plies")? as u32);
                 }
-                other => return Err(format!("go: unknown parameter '{other}'")),
+                other => return Err(format!("{command}: unknown parameter '{other}'")),
             }
             i += 2;
         }
@@ -588,7 +589,7 @@ impl Session {
         if self.running.is_some() {
             return error(&self.out, "a search is running: send stop first");
         }
-        let (limits, clocked) = match self.limits(words) {
+        let (limits, clocked) = match self.limits("go", words) {
             Ok(found) => found,
             Err(e) => return error(&self.out, &e),
         };
