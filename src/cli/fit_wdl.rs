@@ -4,7 +4,6 @@
 use clap::Args;
 
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::matches::openings::load_suite;
 use isolo_engine::research::wdl::{fit, self_play, WdlSettings};
 use isolo_rules::Variant;
 
@@ -44,14 +43,8 @@ pub struct FitWdlArgs {
 
 pub fn run(args: &FitWdlArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
-    let threads = match args.threads {
-        Some(t) => super::ranges::workers("--threads", t, args.games as u64, "games"),
-        None => super::ranges::cores(),
-    };
-    let openings = match &args.openings {
-        Some(path) => load_suite(&variant, path)?,
-        None => vec![variant.start()],
-    };
+    let (threads, openings) =
+        super::self_play_inputs(&variant, args.threads, args.games, args.openings.as_deref())?;
     let settings = WdlSettings {
         games: args.games,
         random_plies: args.random_plies,

@@ -92,14 +92,38 @@ impl PositionArgs {
     /// The variant and the position (its start when none is given).
     pub fn load(&self) -> Result<(Variant, Board), CliError> {
         let variant = Variant::load(&self.variant)?;
-        let board = match &self.position {
-            Some(text) => variant
-                .parse_position(text)
-                .map_err(|e| CliError(format!("--position: {e}")))?,
-            None => variant.start(),
-        };
+        let board = start_position(&variant, self.position.as_deref())?;
         Ok((variant, board))
     }
+}
+
+/// `--position` read under `variant`, or its start when none is given.
+pub fn start_position(variant: &Variant, position: Option<&str>) -> Result<Board, CliError> {
+    match position {
+        Some(text) => variant
+            .parse_position(text)
+            .map_err(|e| CliError(format!("--position: {e}"))),
+        None => Ok(variant.start()),
+    }
+}
+
+/// A self-play command's games at once (`--threads`, clamped to the games; default the
+/// cores) and its openings (`--openings`, default the start): `tune`, `fit-wdl`.
+pub fn self_play_inputs(
+    variant: &Variant,
+    threads: Option<usize>,
+    games: usize,
+    openings: Option<&str>,
+) -> Result<(usize, Vec<Board>), CliError> {
+    let threads = match threads {
+        Some(t) => ranges::workers("--threads", t, games as u64, "games"),
+        None => ranges::cores(),
+    };
+    let openings = match openings {
+        Some(path) => isolo_engine::matches::openings::load_suite(variant, path)?,
+        None => vec![variant.start()],
+    };
+    Ok((threads, openings))
 }
 
 /// The game reached by playing `--moves` from `board`; an illegal move names itself, its

@@ -63,12 +63,7 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String), CliError> {
             CliError("give --variant (with --moves) or --records with --game".into())
         })?;
         let variant = Variant::load(name)?;
-        let start = match &args.position {
-            Some(text) => variant
-                .parse_position(text)
-                .map_err(|e| CliError(format!("--position: {e}")))?,
-            None => variant.start(),
-        };
+        let start = super::start_position(&variant, args.position.as_deref())?;
         return Ok((variant, start, args.moves.clone().unwrap_or_default()));
     };
     for (given, flag) in [

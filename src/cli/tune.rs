@@ -6,7 +6,6 @@ use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::eval::Weights;
-use isolo_engine::matches::openings::load_suite;
 use isolo_engine::research::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
 use isolo_rules::Variant;
 
@@ -70,10 +69,8 @@ pub fn run(args: &TuneArgs) -> CliResult {
     if let Some(path) = &args.out {
         super::check_output("--out", path)?;
     }
-    let threads = match args.threads {
-        Some(t) => super::ranges::workers("--threads", t, args.games as u64, "games"),
-        None => super::ranges::cores(),
-    };
+    let (threads, openings) =
+        super::self_play_inputs(&variant, args.threads, args.games, args.openings.as_deref())?;
     let chosen = Weights::choose(&args.start).map_err(|e| CliError(format!("--start: {e}")))?;
     // Named as the weights they stand for today, so the file's command stays true.
     let start_name = match (&chosen, Weights::shipped_for(&variant)) {
@@ -82,10 +79,6 @@ pub fn run(args: &TuneArgs) -> CliResult {
         (None, None) => "hand".to_string(),
     };
     let start = chosen.unwrap_or_else(|| Weights::for_variant(&variant));
-    let openings = match &args.openings {
-        Some(path) => load_suite(&variant, path)?,
-        None => vec![variant.start()],
-    };
     let settings = SelfPlay {
         games: args.games,
         random_plies: args.random_plies,
