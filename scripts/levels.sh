@@ -4,7 +4,8 @@
 # each playing the next and the top, GAMES games a pairing; then one markdown row per
 # engine: its Elo with the 95% interval, and its score against the next one down.
 #
-#   scripts/levels.sh VARIANT [GAMES] [TOP]     (TOP: the top level's spec, ENGINE:time-ms=100)
+#   scripts/levels.sh VARIANT [GAMES] [TOP]     (GAMES: 1000; TOP: the top level's spec,
+#                                               ab:nodes=20000 or mcts:time-ms=100)
 #
 # ENGINE (ab, the default, or mcts) the searcher of the levels; OPENINGS a suite the
 # games start from (colour-reversed pairs; default: the variant's start); CONCURRENCY (default 2)
@@ -12,9 +13,14 @@
 set -euo pipefail
 
 variant=${1:?usage: scripts/levels.sh VARIANT [GAMES] [TOP]}
-games=${2:-64}
+games=${2:-1000}
 engine=${ENGINE:-ab}
-top=${3:-$engine:time-ms=100}
+if [[ $engine == ab ]]; then
+    default_top=ab:nodes=20000
+else
+    default_top=$engine:time-ms=100
+fi
+top=${3:-$default_top}
 binary=${ISOLO_AI:-target/release/isolo-ai}
 
 engines=(--engine random)

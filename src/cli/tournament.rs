@@ -188,7 +188,7 @@ impl TournamentSummary<'_> {
             None => out.push_str("ratings: mean 0\n"),
         }
         if caveat.is_some() {
-            out.push_str("caveat: some engines took every point against others, so their ratings have no finite estimate (shown clamped): play more games, from more openings\n");
+            out.push_str("caveat: some engines took every point against others, so their ratings have no finite estimate (the figures shown are where the fit stopped): play more games, from more openings\n");
         }
         out.push_str(&forfeits_text(forfeits));
         out.push_str(&notes.text());

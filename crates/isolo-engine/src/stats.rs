@@ -379,11 +379,13 @@ pub struct Rating {
 
 /// Bradley-Terry maximum-likelihood ratings (logistic Elo). With `anchor`, that player
 /// is fixed at 0; otherwise the mean is 0. Players who won or lost everything get no
-/// finite maximum: their rating is clamped at +-`RATING_CLAMP`.
+/// finite maximum: their rating stops `RATING_SPAN` from the strongest's.
 pub fn ratings(players: usize, results: &[PairResult], anchor: Option<usize>) -> Vec<Rating> {
     const STEPS: usize = 10_000;
     const TOLERANCE: f64 = 1e-10;
-    const RATING_CLAMP: f64 = 2000.0;
+    // Far wider than any ladder of real players (the strength levels span some 4700
+    // Elo from random to the top): a narrower bound would squeeze finite ratings too.
+    const RATING_SPAN: f64 = 10_000.0;
     let mut strength = vec![1.0f64; players];
     let wins: Vec<f64> = (0..players)
         .map(|i| {
@@ -401,7 +403,7 @@ pub fn ratings(players: usize, results: &[PairResult], anchor: Option<usize>) ->
                 .sum()
         })
         .collect();
-    let floor = 10f64.powf(-RATING_CLAMP / 400.0);
+    let floor = 10f64.powf(-RATING_SPAN / 400.0);
     for _ in 0..STEPS {
         let mut change = 0.0f64;
         for i in 0..players {
@@ -428,10 +430,7 @@ pub fn ratings(players: usize, results: &[PairResult], anchor: Option<usize>) ->
             break;
         }
     }
-    let elo: Vec<f64> = strength
-        .iter()
-        .map(|s| (400.0 * s.log10()).clamp(-RATING_CLAMP, RATING_CLAMP))
-        .collect();
+    let elo: Vec<f64> = strength.iter().map(|s| 400.0 * s.log10()).collect();
     let shift = anchor
         .map(|a| elo[a])
         .unwrap_or_else(|| elo.iter().sum::<f64>() / players as f64);
@@ -603,6 +602,28 @@ mod tests {
         assert!(Sprt::parse("5,0,0.05,0.05").is_err());
         assert!(Sprt::parse("0,5,0.05").is_err());
         assert!(Sprt::parse("0,5,0.7,0.05").is_err());
+    }
+
+    #[test]
+    fn ratings_of_a_wide_ladder_are_not_squeezed() {
+        // Eight steps of 97% (about 600 Elo each): some 4800 Elo from bottom to top.
+        let results: Vec<PairResult> = (0..8)
+            .map(|i| PairResult {
+                a: i + 1,
+                b: i,
+                points: 970.0,
+                games: 1000.0,
+            })
+            .collect();
+        let r = ratings(9, &results, Some(0));
+        let step = elo_of_score(0.97);
+        for (i, rating) in r.iter().enumerate() {
+            let expected = step * i as f64;
+            assert!(
+                (rating.elo - expected).abs() < 1.0,
+                "{i}: {rating:?}, {expected}"
+            );
+        }
     }
 
     #[test]

@@ -300,7 +300,7 @@ impl<'a> Crosstable<'a> {
     /// Whether the ratings of `played` have a finite maximum-likelihood estimate: when
     /// every group of engines scored at least a draw against the rest, that is, when the
     /// graph "i scored against j" is strongly connected. Otherwise some engines took
-    /// every point against others and their ratings are only the fit's clamp.
+    /// every point against others and their ratings are only where the fit stopped.
     fn ratings_are_finite(&self, played: &[usize]) -> bool {
         let Some(&first) = played.first() else {
             return true;
@@ -336,7 +336,7 @@ pub struct Standings {
     /// The engines' indices, best rated first.
     pub order: Vec<usize>,
     /// Why the ratings cannot be trusted, if they cannot: engines that took every point
-    /// against others have no finite rating (the fit clamps it).
+    /// against others have no finite rating (the fit stops at a bound).
     pub caveat: Option<EloCaveat>,
 }
 

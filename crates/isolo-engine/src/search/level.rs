@@ -1,10 +1,11 @@
 //! Strength levels: a gentler opponent that still plays like a player. Below the top a
 //! bot searches every root move with a smaller budget (a depth for alpha-beta,
-//! iterations for MCTS), now and then with a shallow horizon, and picks among the root
-//! moves at random, weighted by their scores at a level-dependent temperature: a good
-//! move is likelier than a poor one, a clearly losing one rare. The draws come from the
-//! bot's seed, so a game replays. The top level is the engine as it is.
+//! iterations for MCTS) and picks among the root moves at random, weighted by their
+//! scores at a level-dependent temperature: a good move is likelier than a poor one, a
+//! clearly losing one rare. The draws come from the bot's seed, so a game replays. The
+//! top level is the engine as it is.
 
+use isolo_rules::Variant;
 use rand::Rng;
 
 use crate::search::score::{is_proven, WIN};
@@ -15,69 +16,92 @@ pub const LOWEST_LEVEL: u8 = 1;
 /// The strongest level: the engine unchanged.
 pub const TOP_LEVEL: u8 = 8;
 
-/// How a level below the top plays.
+/// How a level below the top plays, for one searcher.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Handicap {
-    /// Alpha-beta's depth cap, in plies.
-    depth: u32,
-    /// MCTS's iteration cap.
-    iterations: u64,
+    /// The budget cap: alpha-beta's depth in plies, or MCTS's iterations.
+    budget: u64,
     /// The softmax temperature over the root moves' scores, in seeds: a move `T` seeds
     /// worse than the best is `e` times less likely.
     temperature_seeds: f64,
-    /// The chance that a move is searched one ply deep (alpha-beta) or with a tenth of
-    /// the iterations (MCTS): a moment of inattention.
-    shallow_chance: f64,
 }
 
-/// Levels 1 to `TOP_LEVEL - 1`, weakest first. Calibrated by ladders of matches
-/// (`scripts/levels.sh`): games of these rules are long and compound every small edge,
-/// so halving the temperature at one ply is a step of some 90% of the points, and one
-/// ply more is nearly all of them.
-const HANDICAPS: [Handicap; (TOP_LEVEL - 1) as usize] = [
+const fn handicap(budget: u64, temperature_seeds: f64) -> Handicap {
     Handicap {
-        depth: 1,
-        iterations: 20,
-        temperature_seeds: 24.0,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 1,
-        iterations: 40,
-        temperature_seeds: 12.0,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 1,
-        iterations: 80,
-        temperature_seeds: 6.0,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 1,
-        iterations: 150,
-        temperature_seeds: 3.0,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 1,
-        iterations: 300,
-        temperature_seeds: 1.5,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 2,
-        iterations: 1000,
-        temperature_seeds: 1.0,
-        shallow_chance: 0.0,
-    },
-    Handicap {
-        depth: 3,
-        iterations: 3000,
-        temperature_seeds: 0.5,
-        shallow_chance: 0.0,
-    },
+        budget,
+        temperature_seeds,
+    }
+}
+
+/// Levels below the top: one row each in a table.
+const WEAKENED_LEVELS: usize = (TOP_LEVEL - LOWEST_LEVEL) as usize;
+
+/// Alpha-beta's levels 1 to `TOP_LEVEL - 1`, weakest first: (depth, temperature).
+/// Calibrated by ladders of matches (`scripts/levels.sh`) on the deep readings, where
+/// random is some 4500 Elo below the top at 20,000 nodes a move: each level wins about
+/// 93% to 98% of its games against the one below, steps large enough that 1000 games a
+/// pairing tell every pair of neighbours apart. Games of these rules compound every
+/// small edge: halving the temperature at one ply, or one ply more, is most of the games.
+const ALPHA_BETA: [Handicap; WEAKENED_LEVELS] = [
+    handicap(1, 24.0),
+    handicap(1, 10.0),
+    handicap(1, 5.5),
+    handicap(1, 2.5),
+    handicap(2, 1.5),
+    handicap(3, 0.7),
+    handicap(6, 1.4),
 ];
+
+/// Alpha-beta's levels under the Isolo presets' own rules (the seeds' reading), whose
+/// games last 5 to 15 plies and are soon decided: random is only some 950 Elo below
+/// the top there, and a ply or a temperature of the deep table is no step at all.
+/// Calibrated by ladders from the presets' opening suites to steps of some 100 to 150 Elo.
+const ALPHA_BETA_SHORT_GAMES: [Handicap; WEAKENED_LEVELS] = [
+    handicap(1, 160.0),
+    handicap(1, 50.0),
+    handicap(1, 34.0),
+    handicap(1, 22.0),
+    handicap(1, 14.0),
+    handicap(1, 6.0),
+    handicap(2, 0.5),
+];
+
+/// The presets whose games are short enough to need `ALPHA_BETA_SHORT_GAMES`.
+const SHORT_GAME_PRESETS: [&str; 2] = ["isolo-boys", "isolo-women"];
+
+/// MCTS's levels: (iterations, temperature), measured against `mcts:time-ms=100`.
+const MCTS: [Handicap; WEAKENED_LEVELS] = [
+    handicap(20, 24.0),
+    handicap(40, 12.0),
+    handicap(80, 6.0),
+    handicap(150, 3.0),
+    handicap(300, 1.5),
+    handicap(1000, 1.0),
+    handicap(3000, 0.5),
+];
+
+/// The handicaps a search's levels read: by its searcher and, for alpha-beta, the rules.
+#[derive(Clone, Copy, Debug)]
+struct LevelTable {
+    mcts: bool,
+    rows: &'static [Handicap; WEAKENED_LEVELS],
+}
+
+impl LevelTable {
+    /// The table of MCTS (`mcts`) or alpha-beta under `variant`'s rules.
+    fn of(mcts: bool, variant: &Variant) -> LevelTable {
+        let short_games = variant
+            .rules()
+            .same_as_preset()
+            .is_some_and(|preset| SHORT_GAME_PRESETS.contains(&preset));
+        let rows = match (mcts, short_games) {
+            (true, _) => &MCTS,
+            (false, true) => &ALPHA_BETA_SHORT_GAMES,
+            (false, false) => &ALPHA_BETA,
+        };
+        LevelTable { mcts, rows }
+    }
+}
 
 /// Root moves a weakened search scores: all of them in any real position.
 pub const LEVEL_MULTIPV: usize = 256;
@@ -113,8 +137,9 @@ impl Level {
         self.0 == TOP_LEVEL
     }
 
-    fn handicap(self) -> Option<Handicap> {
-        HANDICAPS.get(self.0 as usize - 1).copied()
+    /// The level's handicap in `table`; none at the top.
+    fn handicap(self, table: LevelTable) -> Option<Handicap> {
+        table.rows.get(usize::from(self.0 - LOWEST_LEVEL)).copied()
     }
 
     /// Root moves to score: one at the top, every one below.
@@ -126,26 +151,20 @@ impl Level {
         }
     }
 
-    /// `given` capped by the level's budget: its depth for alpha-beta, its iterations
-    /// for MCTS (`mcts`), drawing from `rng` whether this move gets the shallow horizon
-    /// (one ply; a tenth of the iterations).
-    fn limits(self, mcts: bool, given: Limits, rng: &mut impl Rng) -> Limits {
-        let Some(handicap) = self.handicap() else {
+    /// `given` capped by the level's budget in `table`: its depth for alpha-beta, its
+    /// iterations for MCTS.
+    fn limits(self, table: LevelTable, given: Limits) -> Limits {
+        let Some(handicap) = self.handicap(table) else {
             return given;
         };
-        let shallow = rng.random_bool(handicap.shallow_chance);
-        if mcts {
-            let cap = if shallow {
-                (handicap.iterations / 10).max(1)
-            } else {
-                handicap.iterations
-            };
+        if table.mcts {
+            let cap = handicap.budget;
             Limits {
                 nodes: Some(given.nodes.map_or(cap, |n| n.min(cap))),
                 ..given
             }
         } else {
-            let cap = if shallow { 1 } else { handicap.depth };
+            let cap = u32::try_from(handicap.budget).unwrap_or(u32::MAX);
             Limits {
                 depth: Some(given.depth.map_or(cap, |d| d.min(cap))),
                 ..given
@@ -154,9 +173,15 @@ impl Level {
     }
 
     /// The root move to play among `lines` (a search's, best first): the best at the
-    /// top, else one drawn from `rng` with weights `exp((score - best) / T)`.
-    pub fn pick<'a>(self, lines: &'a [Line], rng: &mut impl Rng) -> Option<&'a Line> {
-        let handicap = match self.handicap() {
+    /// top, else one drawn from `rng` with weights `exp((score - best) / T)`, `T` the
+    /// level's temperature in `table`.
+    fn pick<'a>(
+        self,
+        table: LevelTable,
+        lines: &'a [Line],
+        rng: &mut impl Rng,
+    ) -> Option<&'a Line> {
+        let handicap = match self.handicap(table) {
             Some(h) if lines.len() > 1 => h,
             _ => return lines.first(),
         };
@@ -196,7 +221,8 @@ impl Level {
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Progress),
     ) -> LevelSearch {
-        let limits = self.limits(mcts, request.limits, rng);
+        let table = LevelTable::of(mcts, request.variant);
+        let limits = self.limits(table, request.limits);
         let weakened = SearchRequest {
             variant: request.variant,
             board: request.board,
@@ -206,7 +232,7 @@ impl Level {
             stop: request.stop,
         };
         let mut result = searcher.search(&weakened, report);
-        let played = self.pick(&result.lines, rng).cloned();
+        let played = self.pick(table, &result.lines, rng).cloned();
         result.lines.truncate(request.multipv.max(1));
         LevelSearch { result, played }
     }
@@ -243,11 +269,28 @@ mod tests {
         }
     }
 
-    fn picks(level: u8, lines: &[Line], draws: usize) -> Vec<usize> {
+    const DEEP: LevelTable = LevelTable {
+        mcts: false,
+        rows: &ALPHA_BETA,
+    };
+    const TABLES: [LevelTable; 3] = [
+        DEEP,
+        LevelTable {
+            mcts: false,
+            rows: &ALPHA_BETA_SHORT_GAMES,
+        },
+        LevelTable {
+            mcts: true,
+            rows: &MCTS,
+        },
+    ];
+
+    fn picks(table: LevelTable, level: u8, lines: &[Line], draws: usize) -> Vec<usize> {
         let mut counts = vec![0; lines.len()];
         let mut rng = SmallRng::seed_from_u64(7);
         for _ in 0..draws {
-            let chosen = Level::new(level).unwrap().pick(lines, &mut rng).unwrap();
+            let chosen = Level::new(level).unwrap();
+            let chosen = chosen.pick(table, lines, &mut rng).unwrap();
             counts[lines.iter().position(|l| l.mv == chosen.mv).unwrap()] += 1;
         }
         counts
@@ -262,26 +305,37 @@ mod tests {
     }
 
     #[test]
-    fn the_top_level_plays_the_best_move_and_lower_ones_prefer_it() {
+    fn every_level_prefers_the_best_move() {
         let lines = [
             line(1, Score::Eval(300)),
             line(2, Score::Eval(100)),
             line(3, Score::Eval(-500)),
         ];
-        assert_eq!(picks(TOP_LEVEL, &lines, 100), [100, 0, 0]);
-        let mut shares = Vec::new();
-        for level in LOWEST_LEVEL..TOP_LEVEL {
-            let counts = picks(level, &lines, 2000);
-            assert!(
-                counts[0] > counts[1] && counts[1] >= counts[2],
-                "level {level}: {counts:?}"
-            );
-            shares.push(counts[0]);
+        for table in TABLES {
+            assert_eq!(picks(table, TOP_LEVEL, &lines, 100), [100, 0, 0]);
+            for level in LOWEST_LEVEL..TOP_LEVEL {
+                let counts = picks(table, level, &lines, 2000);
+                assert!(
+                    counts[0] > counts[1] && counts[1] >= counts[2],
+                    "level {level} of {table:?}: {counts:?}"
+                );
+            }
         }
-        assert!(
-            shares.windows(2).all(|w| w[0] <= w[1]),
-            "stronger levels pick the best more: {shares:?}"
-        );
+    }
+
+    #[test]
+    fn each_level_searches_deeper_or_picks_more_sharply_than_the_one_below() {
+        for table in TABLES {
+            for pair in table.rows.windows(2) {
+                let (below, above) = (pair[0], pair[1]);
+                assert!(
+                    above.budget > below.budget
+                        || (above.budget == below.budget
+                            && above.temperature_seeds < below.temperature_seeds),
+                    "{below:?} then {above:?}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -291,46 +345,62 @@ mod tests {
             line(2, Score::Eval(200)),
             line(3, Score::Loss(2)),
         ];
-        let counts = picks(LOWEST_LEVEL, &lines, 1000);
-        assert!(counts[0] > 980 && counts[2] == 0, "{counts:?}");
+        for table in TABLES {
+            let counts = picks(table, LOWEST_LEVEL, &lines, 1000);
+            assert!(counts[0] > 980 && counts[2] == 0, "{table:?}: {counts:?}");
+        }
     }
 
     #[test]
     fn budgets_shrink_with_the_level_and_never_grow_what_was_given() {
-        let mut rng = SmallRng::seed_from_u64(1);
         let given = Limits {
             depth: Some(2),
             ..Limits::default()
         };
         for level in LOWEST_LEVEL..TOP_LEVEL {
             let level = Level::new(level).unwrap();
-            assert!(level.limits(false, given, &mut rng).depth.unwrap() <= 2);
-            let mcts = level.limits(true, Limits::default(), &mut rng);
-            assert!(mcts.nodes.unwrap() <= HANDICAPS[level.number() as usize - 1].iterations);
+            let row = level.number() as usize - 1;
+            for table in &TABLES[..2] {
+                let alpha_beta = level.limits(*table, given).depth.unwrap();
+                assert!(alpha_beta <= 2 && u64::from(alpha_beta) <= table.rows[row].budget);
+            }
+            let mcts = level.limits(TABLES[2], Limits::default());
+            assert_eq!(mcts.nodes, Some(MCTS[row].budget));
         }
         let top = Level::default();
-        assert_eq!(
-            top.limits(false, Limits::default(), &mut rng),
-            Limits::default()
-        );
-        assert_eq!(
-            top.limits(true, Limits::default(), &mut rng),
-            Limits::default()
-        );
+        for table in TABLES {
+            assert_eq!(top.limits(table, Limits::default()), Limits::default());
+        }
+    }
+
+    #[test]
+    fn the_isolo_presets_read_the_short_game_table_and_the_rest_the_deep_one() {
+        let rows = |mcts, name: &str| LevelTable::of(mcts, &Variant::load(name).unwrap()).rows;
+        for preset in SHORT_GAME_PRESETS {
+            assert_eq!(rows(false, preset), &ALPHA_BETA_SHORT_GAMES);
+            assert_eq!(rows(true, preset), &MCTS);
+        }
+        for other in [
+            "isolo-boys-capture-ends",
+            "isolo-women-capture-ends",
+            "igisoro",
+        ] {
+            assert_eq!(rows(false, other), &ALPHA_BETA);
+        }
     }
 
     #[test]
     fn the_documented_table_is_the_levels() {
         let doc = include_str!("../../../../docs/matches.md");
-        for (i, h) in HANDICAPS.iter().enumerate() {
-            let percent = (h.shallow_chance * 100.0).round();
-            let row = format!(
-                "| {} | {} | {} | {:?} | {percent}% |",
-                i + 1,
-                h.depth,
-                h.iterations,
-                h.temperature_seeds
-            );
+        for i in 0..WEAKENED_LEVELS {
+            let mut row = format!("| {} |", i + 1);
+            for table in [&ALPHA_BETA, &ALPHA_BETA_SHORT_GAMES, &MCTS] {
+                let Handicap {
+                    budget,
+                    temperature_seeds,
+                } = table[i];
+                row += &format!(" {budget} | {temperature_seeds:?} |");
+            }
             assert!(doc.contains(&row), "docs/matches.md lacks {row}");
         }
         assert!(doc.contains("A proven win counts as +1000 seeds"));
