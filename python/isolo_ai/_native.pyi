@@ -123,6 +123,7 @@ def analyze(
     multipv: int = 1,
     threads: int = 1,
     seed: int = 0,
+    hash_mb: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def review(
     game: Game,
@@ -130,6 +131,7 @@ def review(
     nodes: Optional[int] = None,
     time_ms: Optional[int] = None,
     threads: int = 1,
+    hash_mb: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def solve(
     game: Game,

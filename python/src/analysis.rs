@@ -9,21 +9,18 @@ use serde_json::json;
 
 use crate::game::Game;
 use crate::variant::Variant;
-use crate::{input_error, interruptible, to_python};
+use crate::{in_range, input_error, interruptible, to_python};
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::prove::pipeline::{self, Method, Root, SolveSettings};
+use isolo_engine::prove::pipeline::{self, Method, Refusal, Root, Setting, SolveSettings};
+use isolo_engine::ranges;
 use isolo_engine::search::{no_move_json, SearchRequest};
 use isolo_engine::EngineSpec;
-use isolo_rules::perft::{perft_until, MAX_PERFT_DEPTH};
+use isolo_rules::perft::perft_until;
 use isolo_rules::playout::{random_game, RandomMover};
 use isolo_rules::Side;
 
 /// Search time when `analyze` is given no limit, in milliseconds.
 const DEFAULT_ANALYSIS_MS: u64 = 1_000;
-/// The most principal variations `analyze` returns.
-const MAX_MULTIPV: usize = 256;
-/// The most random games one `playouts` call plays.
-const MAX_PLAYOUTS: u64 = 100_000_000;
 
 fn interrupted() -> PyErr {
     PyKeyboardInterrupt::new_err("interrupted")
@@ -39,31 +36,68 @@ pub fn perft(
     depth: u32,
     position: Option<&str>,
 ) -> PyResult<u64> {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(input_error(format!(
-            "depth: must be 0..={MAX_PERFT_DEPTH} plies, found {depth}"
-        )));
-    }
+    in_range("depth", depth, &ranges::PERFT_DEPTH)?;
     let board = variant.start_or(position)?;
     let rules = variant.inner.clone();
     interruptible(py, move |stop| perft_until(&rules, &board, depth, stop))?.ok_or_else(interrupted)
 }
 
-/// The engine spec text of `analyze`'s arguments, checked by the engine's parser.
-fn analysis_spec(
-    engine: &str,
+/// The budget and resources of one search, as the arguments of `analyze` and `review`
+/// give them.
+struct Budget {
     depth: Option<u32>,
     nodes: Option<u64>,
     time_ms: Option<u64>,
     threads: usize,
-    seed: u64,
-) -> PyResult<EngineSpec> {
+    hash_mb: Option<usize>,
+}
+
+impl Budget {
+    /// Each value in the engine's range, refused in the argument's name.
+    fn checked(self) -> PyResult<Budget> {
+        if let Some(depth) = self.depth {
+            in_range("depth", depth, &ranges::DEPTH)?;
+        }
+        if let Some(nodes) = self.nodes {
+            in_range("nodes", nodes, &ranges::NODES)?;
+        }
+        if let Some(ms) = self.time_ms {
+            in_range("time_ms", ms, &ranges::TIME_MS)?;
+        }
+        in_range("threads", self.threads, &ranges::THREADS)?;
+        if let Some(mb) = self.hash_mb {
+            in_range("hash_mb", mb, &ranges::HASH_MB)?;
+            isolo_engine::search::tt::check_table_mb(mb)
+                .map_err(|e| input_error(format!("hash_mb: {e}")))?;
+        }
+        Ok(self)
+    }
+}
+
+/// The engine of `analyze`'s arguments, each checked in its own name first.
+fn analysis_spec(engine: &str, budget: Budget, seed: u64) -> PyResult<EngineSpec> {
     if engine != "ab" && engine != "mcts" {
         return Err(input_error(format!(
-            "engine: '{engine}' is not one of ab, mcts"
+            "engine: '{}' is not one of ab, mcts",
+            ranges::quote(engine)
         )));
     }
+    let Budget {
+        depth,
+        nodes,
+        time_ms,
+        threads,
+        hash_mb,
+    } = budget.checked()?;
+    if hash_mb.is_some() && engine == "mcts" {
+        return Err(input_error(
+            "hash_mb: MCTS keeps no table (engine ab has one)",
+        ));
+    }
     let mut keys = vec![format!("threads={threads}")];
+    if let Some(mb) = hash_mb {
+        keys.push(format!("hash={mb}"));
+    }
     if let Some(depth) = depth {
         keys.push(format!("depth={depth}"));
     }
@@ -94,7 +128,7 @@ fn analysis_spec(
 /// `nodes` (nodes or MCTS iterations) and `time_ms`, 1000 ms when none is given. With
 /// one thread and a node limit the answer is the command line's, bit for bit.
 #[pyfunction]
-#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0))]
+#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0, hash_mb=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,
@@ -106,13 +140,17 @@ pub fn analyze(
     multipv: usize,
     threads: usize,
     seed: u64,
+    hash_mb: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
-    if !(1..=MAX_MULTIPV).contains(&multipv) {
-        return Err(input_error(format!(
-            "multipv: must be 1..={MAX_MULTIPV}, found {multipv}"
-        )));
-    }
-    let spec = analysis_spec(engine, depth, nodes, time_ms, threads, seed)?;
+    in_range("multipv", multipv, &ranges::MULTIPV)?;
+    let budget = Budget {
+        depth,
+        nodes,
+        time_ms,
+        threads,
+        hash_mb,
+    };
+    let spec = analysis_spec(engine, budget, seed)?;
     let variant = game.variant_arc();
     let (board, history) = game.with_game(|g| (*g.board(), g.history()));
     let value = interruptible(py, move |stop| {
@@ -143,9 +181,6 @@ pub fn analyze(
     to_python(py, &value)
 }
 
-/// Nodes a position of `review` when no budget is given (as `isolo-ai review`).
-const DEFAULT_REVIEW_NODES: u64 = 200_000;
-
 /// Reviews the game's moves and returns what `isolo-ai review --json` prints: `moves`
 /// (each `ply`, `move`, `side`, `best`, `best_line`, `best_score`, `score`, `best_wdl`,
 /// `wdl`, `loss` in win chance, `loss_seeds`, `class`, `turning_point`), `accuracy`
@@ -155,7 +190,7 @@ const DEFAULT_REVIEW_NODES: u64 = 200_000;
 /// (200000 nodes when none is given). With one thread and a node or depth budget the
 /// answer is the command line's.
 #[pyfunction]
-#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1))]
+#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None))]
 pub fn review(
     py: Python<'_>,
     game: &Game,
@@ -163,12 +198,23 @@ pub fn review(
     nodes: Option<u64>,
     time_ms: Option<u64>,
     threads: usize,
+    hash_mb: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
+    if let Some(nodes) = nodes {
+        in_range("nodes", nodes, &ranges::REVIEW_NODES)?;
+    }
     let nodes = match (depth, nodes, time_ms) {
-        (None, None, None) => Some(DEFAULT_REVIEW_NODES),
+        (None, None, None) => Some(ranges::DEFAULT_REVIEW_NODES),
         _ => nodes,
     };
-    let spec = analysis_spec("ab", depth, nodes, time_ms, threads, 0)?;
+    let budget = Budget {
+        depth,
+        nodes,
+        time_ms,
+        threads,
+        hash_mb,
+    };
+    let spec = analysis_spec("ab", budget, 0)?;
     let variant = game.variant_arc();
     let (start, moves) = game.with_game(|g| (*g.start(), g.moves().to_vec()));
     let value = interruptible(py, move |stop| {
@@ -208,13 +254,44 @@ fn method_of(name: &str) -> PyResult<Method> {
     })
 }
 
+/// A refusal of the pipeline's in the binding's argument names.
+fn refusal_text(refusal: Refusal) -> String {
+    match refusal {
+        Refusal::Threads(_) => format!("threads: {refusal}"),
+        Refusal::Hash(_) => format!("hash_mb: {refusal}"),
+        Refusal::MaxPlies { method, most } => {
+            format!(
+                "max_plies: must be 1..={most} with method {}",
+                method.name()
+            )
+        }
+        Refusal::IndexedHash { most_mb, given_mb } => format!(
+            "hash_mb: the indexed analysis may take 1..={most_mb} MB here, found {given_mb}"
+        ),
+        Refusal::NotForMethod { method, setting } => {
+            let argument = match setting {
+                Setting::Threads => "threads other than 1",
+                Setting::Nodes => "nodes",
+                Setting::ExactLength => "exact_length",
+                Setting::Moves => "game with moves (its wins ignore the game before the position: give Game(variant, position=...))",
+                // Not arguments of the binding's: named as the command line does.
+                Setting::Verify => "verify",
+                Setting::Sought => "prove",
+                Setting::Certificate => "certificate",
+                Setting::Resume => "resume",
+            };
+            format!("method {} takes no {argument}", method.name())
+        }
+    }
+}
+
 /// Proves the game's result and returns what `isolo-ai solve --json` prints (the
 /// method's report: its `result`, `plies`, the line, nodes and time...).
 ///
 /// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"` or `"indexed"`, as on the command
 /// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
 #[pyfunction]
-#[pyo3(signature = (game, method="auto", max_plies=pipeline::DEFAULT_MAX_PLIES, time_ms=pipeline::DEFAULT_TIME_MS, threads=1, hash_mb=pipeline::DEFAULT_HASH_MB, nodes=None, exact_length=false))]
+#[pyo3(signature = (game, method="auto", max_plies=pipeline::DEFAULT_PROOF_PLIES, time_ms=pipeline::DEFAULT_TIME_MS, threads=1, hash_mb=pipeline::DEFAULT_HASH_MB, nodes=None, exact_length=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -228,36 +305,29 @@ pub fn solve(
     exact_length: bool,
 ) -> PyResult<Py<PyAny>> {
     let method = method_of(method)?;
-    let most = method.most_plies();
-    if !(1..=most).contains(&max_plies) {
-        return Err(input_error(format!(
-            "max_plies: must be 1..={most} with method {}",
-            method.name()
-        )));
+    in_range("time_ms", time_ms, &ranges::TIME_MS)?;
+    if let Some(nodes) = nodes {
+        in_range("nodes", nodes, &ranges::NODES)?;
     }
-    if (nodes.is_some() || exact_length) && !matches!(method, Method::Dfpn | Method::Auto) {
-        return Err(input_error(
-            "nodes and exact_length are for df-pn (method dfpn or auto)",
-        ));
-    }
-    if time_ms == 0 || threads == 0 || hash_mb == 0 {
-        return Err(input_error(
-            "time_ms, threads and hash_mb must be at least 1",
-        ));
+    let root = game.with_game(Root::of_game);
+    let settings = SolveSettings {
+        method,
+        max_plies,
+        time: Some(Duration::from_millis(time_ms)),
+        threads,
+        hash_mb,
+        nodes,
+        exact_length,
+        ..SolveSettings::default()
+    };
+    if let Some(refusal) = settings.refusal(&root) {
+        return Err(input_error(refusal_text(refusal)));
     }
     let variant = game.variant_arc();
-    let root = game.with_game(Root::of_game);
     let report = interruptible(py, move |stop| {
         let settings = SolveSettings {
-            method,
-            max_plies,
-            time: Some(Duration::from_millis(time_ms)),
-            threads,
-            hash_mb,
-            nodes,
-            exact_length,
             interrupt: Some(stop),
-            ..SolveSettings::default()
+            ..settings
         };
         pipeline::solve(&variant, &root, &settings, &|_| {})
             .map(|report| serde_json::to_value(&report).expect("a report is plain data"))
@@ -281,11 +351,8 @@ pub fn playouts(
     max_plies: u32,
     position: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    if !(1..=MAX_PLAYOUTS).contains(&games) || max_plies == 0 {
-        return Err(input_error(format!(
-            "games: must be 1..={MAX_PLAYOUTS} and max_plies at least 1"
-        )));
-    }
+    in_range("games", games, &ranges::PLAYOUTS)?;
+    in_range("max_plies", max_plies, &ranges::PLAYOUT_PLIES)?;
     let start = variant.start_or(position)?;
     let rules = variant.inner.clone();
     let (plies, winners) = interruptible(py, move |stop| {

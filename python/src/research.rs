@@ -9,32 +9,19 @@ use pyo3::prelude::*;
 use serde_json::Value;
 
 use crate::variant::Variant;
-use crate::{input_error, interruptible, to_python};
+use crate::{in_range, input_error, interruptible, to_python};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
-use isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES;
+use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
 use isolo_engine::matches::openings::load_suite;
 use isolo_engine::matches::records::{self, Header, RecordsReader};
 use isolo_engine::matches::runner::{self, PlaySettings};
 use isolo_engine::matches::schedule::Schedule;
 use isolo_engine::matches::tally::{Forfeits, MatchSummary, RunningTally};
-use isolo_engine::matches::{workers, MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
+use isolo_engine::matches::workers;
+use isolo_engine::ranges;
 use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
 use isolo_engine::research::compare::{Openings, VariantGames};
 use isolo_engine::stats::Sprt;
-
-/// Refuses `value` outside `1..=most`, naming `what`.
-fn check_range<T: PartialOrd + From<u8> + std::fmt::Display>(
-    what: &str,
-    value: T,
-    most: T,
-) -> PyResult<()> {
-    if value < T::from(1) || value > most {
-        return Err(input_error(format!(
-            "{what}: must be 1..={most}, found {value}"
-        )));
-    }
-    Ok(())
-}
 
 fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -63,7 +50,7 @@ fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
 /// file's path) with the seed `compare --seed` gives it, so the rows are the command
 /// line's games. `concurrency` games are played at once (at most the cores).
 #[pyfunction]
-#[pyo3(signature = (variants, games=100, engine="ab:depth=3", seed=0, openings="random:2", max_plies=DEFAULT_MAX_PLIES, concurrency=1))]
+#[pyo3(signature = (variants, games=100, engine="ab:depth=3", seed=0, openings="random:2", max_plies=DEFAULT_GAME_PLIES, concurrency=1))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -78,9 +65,9 @@ pub fn compare(
     if variants.is_empty() {
         return Err(input_error("variants: give at least one"));
     }
-    check_range("games", games, MAX_GAMES)?;
-    check_range("max_plies", max_plies, MAX_GAME_PLIES)?;
-    check_range("concurrency", concurrency, MAX_CONCURRENCY)?;
+    in_range("games", games, &ranges::GAMES)?;
+    in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
+    in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
     let engine = engine_spec(engine)?;
     let rules: Vec<Arc<isolo_rules::Variant>> = variants.iter().map(|v| v.inner.clone()).collect();
     let starts: Vec<Openings> = rules
@@ -128,7 +115,7 @@ pub fn compare(
 /// (`"elo0,elo1,alpha,beta"`) stops the match at a verdict; `out` writes the records
 /// file `match --out` writes (it must not exist yet).
 #[pyfunction(name = "match")]
-#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_MAX_PLIES, concurrency=1, sprt=None, out=None))]
+#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, sprt=None, out=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
@@ -143,9 +130,9 @@ pub fn play_match(
     sprt: Option<&str>,
     out: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    check_range("games", games, MAX_GAMES)?;
-    check_range("max_plies", max_plies, MAX_GAME_PLIES)?;
-    check_range("concurrency", concurrency, MAX_CONCURRENCY)?;
+    in_range("games", games, &ranges::GAMES)?;
+    in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
+    in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
     let engines = [engine_spec(engine_a)?, engine_spec(engine_b)?];
     if engines[0].label == engines[1].label {
         return Err(input_error(format!(

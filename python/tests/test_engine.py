@@ -84,6 +84,16 @@ def test_bad_limits_are_refused():
         isolo_ai.solve(game, method="ab", max_plies=100_000)
     with pytest.raises(InputError, match="method"):
         isolo_ai.solve(game, method="magic")
+    with pytest.raises(InputError, match="threads: threads must be 1..=256, found 100000"):
+        isolo_ai.solve(game, method="dfpn", threads=100_000)
+    with pytest.raises(InputError, match="hash_mb: must be 1..="):
+        isolo_ai.solve(game, method="dfpn", hash_mb=10**9)
+    with pytest.raises(InputError, match="method ab takes no nodes"):
+        isolo_ai.solve(game, method="ab", nodes=10)
+    played = Game(Variant.load("isolo-boys"))
+    played.play(played.legal_moves()[0])
+    with pytest.raises(InputError, match="method indexed takes no game with moves"):
+        isolo_ai.solve(played, method="indexed", hash_mb=64)
     with pytest.raises(OverflowError):
         isolo_ai.perft(Variant.load("igisoro"), -1)
 

@@ -51,7 +51,7 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MB (alpha-beta; default 64)
     #[arg(long, value_parser = super::ranges::HASH_MB)]
     pub hash: Option<usize>,
-    /// How many root moves to show with exact scores: a number or "all"
+    /// How many root moves to show with exact scores: 1..=256 or "all"
     #[arg(long, default_value = "1")]
     pub multipv: String,
     /// How MCTS threads share the work: root (a tree each) or tree (one shared tree)
@@ -164,15 +164,15 @@ pub fn position_with_history(
     Ok((*game.board(), game.history()))
 }
 
+/// `--multipv`: a number of lines in range, or "all" (every root move, capped as a
+/// number would be).
 fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
+    let range = isolo_engine::ranges::MULTIPV;
     match text {
-        "all" => Ok(legal.max(1)),
-        _ => match text.parse::<usize>() {
-            Ok(k) if k >= 1 => Ok(k),
-            _ => Err(CliError(format!(
-                "--multipv: expected a number from 1 or 'all', found '{text}'"
-            ))),
-        },
+        "all" => Ok(legal.clamp(1, range.most)),
+        _ => range
+            .parse(text)
+            .map_err(|e| CliError(format!("--multipv: {e}, or all"))),
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::json;
 use super::matches::{progress_bar, Notes};
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
-use isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES;
+use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
 use isolo_engine::matches::openings::OpeningsError;
 use isolo_engine::matches::schedule::Shard;
 use isolo_engine::research::compare::summaries::{
@@ -41,7 +41,7 @@ pub struct CompareArgs {
     pub seed: u64,
     #[arg(long, default_value_t = 1, value_parser = super::ranges::CONCURRENCY)]
     pub concurrency: usize,
-    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
+    #[arg(long = "max-plies", default_value_t = DEFAULT_GAME_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub max_plies: usize,
     /// Print machine-readable JSON instead of text
     #[arg(long)]

@@ -4,6 +4,7 @@
 use clap::Args;
 
 use super::{emit, emit_json, CliError, CliResult};
+use isolo_engine::research::tune::GamesPlan;
 use isolo_engine::research::wdl::{fit, self_play, WdlSettings};
 use isolo_rules::Variant;
 
@@ -46,13 +47,15 @@ pub fn run(args: &FitWdlArgs) -> CliResult {
     let (threads, openings) =
         super::self_play_inputs(&variant, args.threads, args.games, args.openings.as_deref())?;
     let settings = WdlSettings {
-        games: args.games,
-        random_plies: args.random_plies,
-        nodes: args.nodes,
-        max_plies: args.max_plies,
+        plan: GamesPlan {
+            games: args.games,
+            random_plies: args.random_plies,
+            nodes: args.nodes,
+            max_plies: args.max_plies,
+            seed: args.seed,
+            threads,
+        },
         holdout: args.holdout,
-        seed: args.seed,
-        threads,
     };
     let bar = super::progress(args.games as u64, "self-play games");
     let (positions, played) = self_play(

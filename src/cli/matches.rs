@@ -11,7 +11,7 @@ use serde_json::json;
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::external::DEFAULT_HANDSHAKE_TIMEOUT;
-use isolo_engine::matches::game_loop::{DEFAULT_MAX_PLIES, DEFAULT_TIME_MARGIN};
+use isolo_engine::matches::game_loop::{DEFAULT_GAME_PLIES, DEFAULT_TIME_MARGIN};
 use isolo_engine::matches::openings::load_suite;
 use isolo_engine::matches::records::{self, Header, Record};
 use isolo_engine::matches::runner::{self, PlaySettings, RunOutcome};
@@ -57,7 +57,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0, value_parser = super::ranges::SEED)]
     pub seed: u64,
     /// Plies after which a game is a draw
-    #[arg(long = "max-plies", default_value_t = DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
+    #[arg(long = "max-plies", default_value_t = DEFAULT_GAME_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub max_plies: usize,
     /// Write one JSON line per finished game here
     #[arg(long, value_name = "FILE")]

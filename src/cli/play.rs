@@ -1,7 +1,7 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
 use isolo_engine::search::wdl::wdl_of;
-use std::io::{self, BufRead};
+use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
@@ -11,6 +11,7 @@ use clap::Args;
 use super::{emit, CliError, CliResult, PositionArgs};
 use std::time::Instant;
 
+use isolo_engine::channel::{self, Line};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::level::Level;
@@ -155,6 +156,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
         emit(&format!("Your move ({human}): "))?;
         let line = match next_line(&lines, interrupt, clocks[human as usize], thinking) {
             Typed::Line(line) => line,
+            Typed::Dropped(problem) => {
+                emit(&format!("{problem}. Try again.\n"))?;
+                continue;
+            }
             Typed::End => return emit("\nEnd of input: game abandoned.\n"),
             Typed::Error(e) => return Err(CliError(format!("cannot read input: {e}"))),
             Typed::FlagFell => return emit("\nThe engine wins on time: your clock ran out.\n"),
@@ -200,6 +205,8 @@ const INPUT_POLL: Duration = Duration::from_millis(100);
 /// What came of waiting for the human's next line.
 enum Typed {
     Line(String),
+    /// A line dropped by the bounded reader (too long, or not text): what to say.
+    Dropped(String),
     End,
     Error(io::Error),
     /// The human's clock ran out while they were thinking.
@@ -208,12 +215,16 @@ enum Typed {
 }
 
 /// Standard input's lines, read on a thread of their own so the game can watch the
-/// clock and Ctrl-C while the human thinks.
-fn read_lines_in_background() -> Receiver<io::Result<String>> {
+/// clock and Ctrl-C while the human thinks; through the bounded reader that UGI uses, so
+/// no line is held past its cap and one that is not text does not end the game.
+fn read_lines_in_background() -> Receiver<io::Result<Line>> {
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
-        for line in io::stdin().lock().lines() {
-            if send.send(line).is_err() {
+        let mut input = io::stdin().lock();
+        loop {
+            let line = channel::read_line(&mut input);
+            let end = matches!(line, Ok(Line::End) | Err(_));
+            if end || send.send(line).is_err() {
                 break;
             }
         }
@@ -224,7 +235,7 @@ fn read_lines_in_background() -> Receiver<io::Result<String>> {
 /// The human's next line, unless their clock (started at `thinking`) runs out or
 /// Ctrl-C comes first.
 fn next_line(
-    lines: &Receiver<io::Result<String>>,
+    lines: &Receiver<io::Result<Line>>,
     interrupt: &AtomicBool,
     clock: Option<Clock>,
     thinking: Instant,
@@ -237,7 +248,8 @@ fn next_line(
             return Typed::FlagFell;
         }
         match lines.recv_timeout(INPUT_POLL) {
-            Ok(Ok(line)) => return Typed::Line(line),
+            Ok(Ok(Line::Text(line))) => return Typed::Line(line),
+            Ok(Ok(dropped)) => return Typed::Dropped(dropped.problem().unwrap_or_default()),
             Ok(Err(e)) => return Typed::Error(e),
             Err(RecvTimeoutError::Disconnected) => return Typed::End,
             Err(RecvTimeoutError::Timeout) => {}

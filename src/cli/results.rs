@@ -32,7 +32,7 @@ pub struct ResultsArgs {
     #[arg(long, default_value = "ab:depth=3")]
     pub engine: String,
     /// Plies after which a compared game is a draw
-    #[arg(long = "game-plies", default_value_t = isolo_engine::matches::game_loop::DEFAULT_MAX_PLIES, value_parser = super::ranges::GAME_PLIES)]
+    #[arg(long = "game-plies", default_value_t = isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES, value_parser = super::ranges::GAME_PLIES)]
     pub game_plies: usize,
     /// Time for one reading's games, in milliseconds: no game starts after it (the page
     /// says how many were played)

@@ -11,9 +11,6 @@ use isolo_engine::matches::records;
 use isolo_engine::review::{review, MoveClass, Review};
 use isolo_rules::{Board, Game, Side, Variant};
 
-/// Nodes a position when no budget is given.
-const DEFAULT_NODES: u64 = 200_000;
-
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     /// A preset or a rules file (not with --records, whose header names the rules)
@@ -37,7 +34,7 @@ pub struct ReviewArgs {
     #[arg(long, value_parser = super::ranges::GAME_NUMBER, requires = "records")]
     pub game: Option<u64>,
     /// Alpha-beta nodes a position (default 200000 when no budget is given)
-    #[arg(long, value_parser = super::ranges::NODES)]
+    #[arg(long, value_parser = super::ranges::REVIEW_NODES)]
     pub nodes: Option<u64>,
     /// Time a position in milliseconds
     #[arg(long = "time-ms", value_parser = super::ranges::TIME_MS)]
@@ -56,15 +53,17 @@ pub struct ReviewArgs {
     pub json: bool,
 }
 
-/// The game to review: from --records, or from --variant, --position and --moves.
-fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String), CliError> {
+/// The game to review: from --records, or from --variant, --position and --moves; and
+/// where its moves come from, as an illegal one is reported.
+fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String, String), CliError> {
     let Some(path) = &args.records else {
         let name = args.variant.as_ref().ok_or_else(|| {
             CliError("give --variant (with --moves) or --records with --game".into())
         })?;
         let variant = Variant::load(name)?;
         let start = super::start_position(&variant, args.position.as_deref())?;
-        return Ok((variant, start, args.moves.clone().unwrap_or_default()));
+        let moves = args.moves.clone().unwrap_or_default();
+        return Ok((variant, start, moves, "--moves".into()));
     };
     for (given, flag) in [
         (args.variant.is_some(), "--variant"),
@@ -90,15 +89,25 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String), CliError> {
         .find(|r| r.game == k)
         .ok_or_else(|| CliError(format!("--game: no game {k} in {path}")))?;
     let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
-    Ok((file.variant.clone(), record.opening, moves.join(" ")))
+    let source = format!("{path}: game {k}");
+    Ok((
+        file.variant.clone(),
+        record.opening,
+        moves.join(" "),
+        source,
+    ))
 }
 
 /// The alpha-beta engine of the budget flags.
 fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
     let nodes = match (args.nodes, args.time_ms, args.depth) {
-        (None, None, None) => Some(DEFAULT_NODES),
+        (None, None, None) => Some(isolo_engine::ranges::DEFAULT_REVIEW_NODES),
         (nodes, _, _) => nodes,
     };
+    if let Some(mb) = args.hash {
+        isolo_engine::search::tt::check_table_mb(mb)
+            .map_err(|e| CliError(format!("--hash: {e}")))?;
+    }
     let threads = super::ranges::search_threads("--threads", args.threads).to_string();
     let pairs: Vec<(&str, String)> = [
         ("nodes", nodes.map(|n| n.to_string())),
@@ -115,10 +124,10 @@ fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
 }
 
 pub fn run(args: &ReviewArgs) -> CliResult {
-    let (variant, start, moves) = load_game(args)?;
+    let (variant, start, moves, source) = load_game(args)?;
     let mut game = Game::new(&variant, start);
     game.play_list(&moves)
-        .map_err(|e| CliError(format!("--moves: {e}")))?;
+        .map_err(|e| CliError(format!("{source}: {e}")))?;
     let spec = engine(args)?;
     let mut searcher = spec
         .searcher()

@@ -12,16 +12,13 @@ use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::prove::certificate::{CertificateFileError, CheckedProof};
 use isolo_engine::prove::dfpn::{DfpnProgress, Sought};
 use isolo_engine::prove::pipeline::{
-    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Outcome, RetroReport,
-    Root, SolveError, SolveEvent, SolveReport, SolveSettings, NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
+    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Outcome, Refusal,
+    RetroReport, Root, Setting, SolveError, SolveEvent, SolveReport, SolveSettings,
+    NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
 };
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
 use isolo_engine::search::{Progress, Score};
 use isolo_rules::Side;
-
-/// The share of the machine's memory `--method indexed` may take (its arrays are its
-/// whole cost, and nothing else runs beside it).
-const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -31,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Longest result looked for, in plies
-    #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_MAX_PLIES, value_parser = super::ranges::PROOF_PLIES)]
+    #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_PROOF_PLIES, value_parser = super::ranges::PROOF_PLIES)]
     pub max_plies: u32,
     /// Give up after this many milliseconds (result unknown); 0: no time limit
     #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS, value_parser = super::ranges::TIME_MS)]
@@ -133,18 +130,6 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let game = super::game_after(&variant, start, args.moves.as_deref())?;
     let root = Root::of_game(&game);
-    if args.method == Method::Indexed {
-        check_indexed(args, &root)?;
-    } else {
-        check_provers(args)?;
-    }
-    // Before the search, which may take hours, not after it.
-    if let Some(path) = &args.certificate {
-        super::check_output("--certificate", path)?;
-    }
-    if let Some(path) = &args.resume {
-        super::check_output("--resume", path)?;
-    }
     let settings = SolveSettings {
         method: args.method.into(),
         max_plies: args.max_plies,
@@ -160,6 +145,16 @@ pub fn run(args: &SolveArgs) -> CliResult {
         scratch: std::env::temp_dir(),
         interrupt: Some(super::interrupt::flag()),
     };
+    if let Some(refusal) = settings.refusal(&root) {
+        return Err(CliError(refusal_text(refusal)));
+    }
+    // Before the search, which may take hours, not after it.
+    if let Some(path) = &args.certificate {
+        super::check_output("--certificate", path)?;
+    }
+    if let Some(path) = &args.resume {
+        super::check_output("--resume", path)?;
+    }
     let report = pipeline::solve(&variant, &root, &settings, &show_event).map_err(cli_error)?;
     if args.json {
         let value = serde_json::to_value(&report).expect("a report is plain data");
@@ -193,72 +188,58 @@ fn exit_interrupted(args: &SolveArgs) -> ! {
     std::process::exit(super::interrupt::INTERRUPTED_EXIT)
 }
 
-/// The checks of every method but the indexed analysis.
-fn check_provers(args: &SolveArgs) -> CliResult {
-    super::check_hash(args.hash)?;
-    let method = pipeline::Method::from(args.method);
-    let most = method.most_plies();
-    if !(1..=most).contains(&args.max_plies) {
-        return Err(CliError(format!(
-            "--max-plies: must be 1..={most} with --method {}",
-            method.name()
-        )));
+/// A refusal of the pipeline's in the command line's words.
+fn refusal_text(refusal: Refusal) -> String {
+    use pipeline::Method as M;
+    let (method, setting) = match refusal {
+        Refusal::Threads(_) | Refusal::Hash(_) => {
+            let flag = if matches!(refusal, Refusal::Hash(_)) {
+                "--hash"
+            } else {
+                "--threads"
+            };
+            return format!("{flag}: {refusal}");
+        }
+        Refusal::MaxPlies { method, most } => {
+            return format!(
+                "--max-plies: must be 1..={most} with --method {}",
+                method.name()
+            )
+        }
+        Refusal::IndexedHash { most_mb, given_mb } => {
+            return format!(
+                "--hash: the indexed analysis may take 1..={most_mb} MB here, found {given_mb}"
+            )
+        }
+        Refusal::NotForMethod { method, setting } => (method, setting),
+    };
+    match (method, setting) {
+        (M::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),
+        (M::Ab, Setting::Nodes | Setting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
+        (_, Setting::Nodes) => {
+            "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into()
+        }
+        (_, Setting::Resume) => {
+            "--resume keeps df-pn's tables: it needs --method dfpn or auto".into()
+        }
+        (_, Setting::Sought) => {
+            "--prove win|loss chooses df-pn's search: it needs --method dfpn".into()
+        }
+        (method, setting) => format!("--method {} takes no {}", method.name(), flag(setting)),
     }
-    if args.method == Method::Retro && args.nodes.is_some() {
-        return Err(CliError(
-            "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into(),
-        ));
-    }
-    if !matches!(args.method, Method::Dfpn | Method::Auto) && args.resume.is_some() {
-        return Err(CliError(
-            "--resume keeps df-pn's tables: it needs --method dfpn or auto".into(),
-        ));
-    }
-    if args.method != Method::Dfpn && args.prove != Prove::Either {
-        return Err(CliError(
-            "--prove win|loss chooses df-pn's search: it needs --method dfpn".into(),
-        ));
-    }
-    if args.method == Method::Ab && (args.nodes.is_some() || args.exact_length) {
-        return Err(CliError(
-            "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
-        ));
-    }
-    Ok(())
 }
 
-/// The checks of `--method indexed`: its memory, and the flags it takes no part in.
-fn check_indexed(args: &SolveArgs, root: &Root) -> CliResult {
-    let most_mb = isolo_engine::search::tt::physical_memory_mb()
-        .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
-        .unwrap_or(isolo_engine::search::tt::max_table_mb() as u64);
-    if args.hash == 0 || args.hash as u64 > most_mb {
-        return Err(CliError(format!(
-            "--hash: the indexed analysis may take 1..={most_mb} MB here, found {}",
-            args.hash
-        )));
-    }
-    let refused = [
-        (
-            args.threads != 1,
-            "--threads (it lists moves on every core)",
-        ),
-        (args.nodes.is_some(), "--nodes"),
-        (args.exact_length, "--exact-length"),
-        (args.verify, "--verify"),
-        (args.resume.is_some(), "--resume"),
-        (
-            args.certificate.is_some(),
-            "--certificate (use --method retro, whose proofs come with one)",
-        ),
-        (
-            !root.moves.is_empty(),
-            "--moves (its wins ignore the game before the position: give --position)",
-        ),
-    ];
-    match refused.iter().find(|(bad, _)| *bad) {
-        Some((_, flag)) => Err(CliError(format!("--method indexed takes no {flag}"))),
-        None => Ok(()),
+/// A setting's flag, with why the indexed analysis takes none where that is not plain.
+fn flag(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Threads => "--threads (it lists moves on every core)",
+        Setting::Nodes => "--nodes",
+        Setting::ExactLength => "--exact-length",
+        Setting::Verify => "--verify",
+        Setting::Sought => "--prove",
+        Setting::Certificate => "--certificate (use --method retro, whose proofs come with one)",
+        Setting::Resume => "--resume",
+        Setting::Moves => "--moves (its wins ignore the game before the position: give --position)",
     }
 }
 
@@ -270,6 +251,7 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::CertificateNotWritten(_) => format!("--certificate: {e}"),
         SolveError::Certificate(e) => certificate_error(e),
         SolveError::Indexed(e) => format!("--method indexed: {e}"),
+        SolveError::Refused(refusal) => refusal_text(refusal),
     })
 }
 

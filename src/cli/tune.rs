@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::eval::Weights;
-use isolo_engine::research::tune::{self_play, Fit, NetReport, NetTraining, SelfPlay};
+use isolo_engine::research::tune::{self_play, Fit, GamesPlan, NetReport, NetTraining, SelfPlay};
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
@@ -80,14 +80,16 @@ pub fn run(args: &TuneArgs) -> CliResult {
     };
     let start = chosen.unwrap_or_else(|| Weights::for_variant(&variant));
     let settings = SelfPlay {
-        games: args.games,
-        random_plies: args.random_plies,
-        nodes: args.nodes,
-        max_plies: args.max_plies,
+        plan: GamesPlan {
+            games: args.games,
+            random_plies: args.random_plies,
+            nodes: args.nodes,
+            max_plies: args.max_plies,
+            seed: args.seed,
+            threads,
+        },
         quiet_plies: args.quiet_plies,
         keep_draws: !args.decided_only,
-        seed: args.seed,
-        threads,
     };
     let started = std::time::Instant::now();
     let interrupt = super::interrupt::flag();

@@ -22,7 +22,7 @@ use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{board_svg, SvgOptions};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::search::level::{LOWEST_LEVEL, TOP_LEVEL};
+use isolo_engine::ranges::{self, Number, Range};
 use isolo_engine::search::wdl::{Wdl, WdlModel};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::{describe, in_words};
@@ -191,28 +191,17 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
-/// A request's number, taken as any JSON value so that a negative, fractional or
-/// textual one is refused in the field's words: it must be a whole number in
-/// `least..=most` (docs/server.md#ranges).
-fn ranged(
+/// A request's number in `range`, taken as any JSON value so that a negative,
+/// fractional or textual one is refused in the field's words, as every front end refuses
+/// it (docs/server.md#ranges).
+fn ranged<T: Number>(
     field: &str,
     value: &Option<Value>,
-    least: u64,
-    most: u64,
-    unit: &str,
-) -> Result<Option<u64>, ApiError> {
-    let Some(value) = value else {
-        return Ok(None);
-    };
-    match value.as_u64() {
-        Some(n) if (least..=most).contains(&n) => Ok(Some(n)),
-        _ if most == u64::MAX => Err(ApiError::bad(format!(
-            "{field}: must be a whole number, at least {least}{unit}, found {value}"
-        ))),
-        _ => Err(ApiError::bad(format!(
-            "{field}: must be a whole number in {least}..={most}{unit}, found {value}"
-        ))),
-    }
+    range: &Range<T>,
+) -> Result<Option<T>, ApiError> {
+    range
+        .from_json(value.as_ref())
+        .map_err(|e| ApiError::bad(format!("{field}: {e}")))
 }
 
 /// A game as requests name it.
@@ -381,7 +370,8 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let board = *game.board();
-    let pit = ranged("pit", &request.pit, 1, variant.pits() as u64, "")?;
+    let pits = Range::new("pit", 1, variant.pits() as u64, "");
+    let pit = ranged("pit", &request.pit, &pits)?;
     let pits = pit.map_or(u32::MAX, |p| 1u32 << (p - 1)) & variant.candidate_pits(&board);
     let entry = |mv: String, child: &Board, laps: u32, captured: u32| {
         json!({
@@ -528,13 +518,10 @@ struct AnalyseRequest {
     level: Option<Value>,
 }
 
-/// The most principal variations an analysis may ask for.
-const MAX_MULTIPV: u64 = 64;
-
 impl AnalyseRequest {
     /// The seed given: MCTS's, and the one a level's draws derive from.
     fn seed(&self) -> Result<Option<u64>, ApiError> {
-        ranged("seed", &self.seed, 0, u64::MAX, "")
+        ranged("seed", &self.seed, &ranges::SEED)
     }
 
     /// The engine, its limits capped by the server's.
@@ -546,14 +533,8 @@ impl AnalyseRequest {
             )));
         }
         let cap = state.max_time.as_millis() as u64;
-        let time = ranged(
-            "time_ms",
-            &self.time_ms,
-            1,
-            cap,
-            " ms (the server's --max-time-ms)",
-        )?
-        .unwrap_or(DEFAULT_SEARCH_MS.min(cap));
+        let times = Range::new("time_ms", 1, cap, "ms (the server's --max-time-ms)");
+        let time = ranged("time_ms", &self.time_ms, &times)?.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
         let mut pairs = vec![
             ("time-ms", time.to_string()),
             ("threads", state.threads.to_string()),
@@ -561,11 +542,10 @@ impl AnalyseRequest {
         if engine == "ab" {
             pairs.push(("hash", HASH_MB.to_string()));
         }
-        let most_depth = isolo_engine::search::alphabeta::MAX_DEPTH as u64;
-        if let Some(depth) = ranged("depth", &self.depth, 1, most_depth, " plies")? {
+        if let Some(depth) = ranged("depth", &self.depth, &ranges::DEPTH)? {
             pairs.push(("depth", depth.to_string()));
         }
-        if let Some(nodes) = ranged("nodes", &self.nodes, 1, u64::MAX, "")? {
+        if let Some(nodes) = ranged("nodes", &self.nodes, &ranges::NODES)? {
             pairs.push((
                 if engine == "ab" { "nodes" } else { "iters" },
                 nodes.to_string(),
@@ -577,8 +557,7 @@ impl AnalyseRequest {
         if let (Some(seed), "mcts") = (self.seed()?, engine) {
             pairs.push(("seed", seed.to_string()));
         }
-        let (least, most) = (LOWEST_LEVEL as u64, TOP_LEVEL as u64);
-        if let Some(level) = ranged("level", &self.level, least, most, "")? {
+        if let Some(level) = ranged("level", &self.level, &ranges::LEVEL)? {
             pairs.push(("level", level.to_string()));
         }
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -613,13 +592,9 @@ fn ndjson(rx: tokio::sync::mpsc::UnboundedReceiver<String>) -> ApiResult {
 #[serde(deny_unknown_fields)]
 struct ReviewRequest {
     game: GameSpec,
-    /// Alpha-beta nodes a position (default `DEFAULT_REVIEW_NODES`).
+    /// Alpha-beta nodes a position (`ranges::REVIEW_NODES`, as `review --nodes`).
     nodes: Option<Value>,
 }
-
-/// Nodes a position of a review when the request gives none, and the most it may ask.
-const DEFAULT_REVIEW_NODES: u64 = 100_000;
-const MAX_REVIEW_NODES: u64 = 5_000_000;
 
 /// Streams a game's review as JSON lines: `progress` objects (`done`, `total`
 /// positions), then one `result` with the fields of `review --json` (or one `error`).
@@ -629,8 +604,8 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let (start, moves) = (*game.start(), game.moves().to_vec());
-    let nodes =
-        ranged("nodes", &request.nodes, 1, MAX_REVIEW_NODES, "")?.unwrap_or(DEFAULT_REVIEW_NODES);
+    let nodes = ranged("nodes", &request.nodes, &ranges::REVIEW_NODES)?
+        .unwrap_or(ranges::DEFAULT_REVIEW_NODES);
     let threads = state.threads.to_string();
     let pairs = [
         ("nodes", nodes.to_string()),
@@ -712,7 +687,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     let spec = request.spec(&state)?;
-    let multipv = ranged("multipv", &request.multipv, 1, MAX_MULTIPV, "")?.unwrap_or(1) as usize;
+    let multipv = ranged("multipv", &request.multipv, &ranges::MULTIPV)?.unwrap_or(1);
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let plies = game.plies() as u64;
     let draw_seed = request.seed()?.unwrap_or(0);

@@ -453,7 +453,7 @@ fn analyze_reports_a_finished_game_without_searching() {
 fn analyze_rejects_bad_limits() {
     fails(
         &["analyze", "--variant", "isolo-women", "--multipv", "0"],
-        "--multipv: expected a number from 1 or 'all'",
+        "--multipv: must be 1..=256 lines, found 0, or all",
     );
     fails(
         &["analyze", "--variant", "isolo-women", "--threads", "0"],
@@ -473,7 +473,7 @@ fn analyze_rejects_bad_limits() {
     );
     fails(
         &["analyze", "--variant", "isolo-women", "--hash", "1000000"],
-        "--hash: hash 1000000 MB is more than this machine allows",
+        "MB here (half this machine's memory), found 1000000",
     );
     fails(
         &[
@@ -635,6 +635,26 @@ fn play_through_stdin() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
+}
+
+/// Input that is not text, or a line too long to hold, is answered and the game goes
+/// on: the moves after it are played.
+#[test]
+fn play_skips_bad_lines_and_goes_on() {
+    let mut input = b"1\n\xff\n".to_vec();
+    input.extend(vec![b'7'; (1 << 20) + 5]);
+    input.extend(b"\n3\nquit\n");
+    let (text, ok) = play_session(&["--variant", "igisoro", "--engine", "ab:depth=1"], &input);
+    assert!(ok, "{text}");
+    for expected in [
+        "the line is not UTF-8 text: ignored. Try again.",
+        "the line is over 1048576 bytes: ignored. Try again.",
+        "Game abandoned.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    assert_eq!(text.matches("Engine plays ").count(), 2, "{text}");
+    assert!(text.len() < 100_000, "the long line was echoed");
 }
 
 /// At a level the engine plays its level's moves, reports their own scores, and still
@@ -904,7 +924,10 @@ fn engines_that_could_not_move_are_refused_up_front() {
             "mcts:c=-1",
             "engine key `c`: must be a positive finite number",
         ),
-        ("ab:hash=1000000000", "more than this machine allows"),
+        (
+            "ab:hash=1048576",
+            "MB here (half this machine's memory), found 1048576",
+        ),
     ] {
         fails(
             &[

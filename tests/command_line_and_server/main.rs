@@ -6,6 +6,7 @@
 mod common;
 
 mod cli;
+mod contract;
 mod docs;
 mod hostile;
 mod interrupts;

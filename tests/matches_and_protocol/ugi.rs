@@ -172,7 +172,20 @@ fn bad_commands_are_answered_and_ignored() {
     let mut e = Engine::start();
     for (command, expected) in [
         ("bogus", "unknown command 'bogus'"),
-        ("go nodes x", "go: nodes: must be at least 1, found 'x'"),
+        (
+            "go nodes x",
+            "go: nodes: 'x' is not a whole number (at least 1)",
+        ),
+        ("go depth", "go: depth: needs a value (1..=100 plies)"),
+        ("setoption name Level value", "Level: needs a value (1..=8)"),
+        (
+            "setoption name Seed value -1",
+            "Seed: must be at least 0, found -1",
+        ),
+        (
+            "setoption name Level value -1",
+            "Level: must be 1..=8, found -1",
+        ),
         ("go sideways 3", "unknown parameter 'sideways'"),
         ("position fen 1,2 S", "position:"),
         ("position startpos moves 1 99", "move 2 of 2"),
@@ -187,7 +200,7 @@ fn bad_commands_are_answered_and_ignored() {
         ),
         ("setoption name Colour value red", "unknown option 'colour'"),
         ("query weather", "query: expected"),
-        ("perft", "perft: expected a depth"),
+        ("perft", "perft: depth: needs a value (0..=64 plies)"),
     ] {
         let answer = e.ask(command, "info string error: ");
         assert!(answer.contains(expected), "{command}: {answer}");
@@ -213,7 +226,7 @@ fn bad_commands_are_answered_and_ignored() {
 /// `info string error:` before the next `readyok`. A refusal must name `range`.
 fn taken(e: &mut Engine, command: &str, range: &str) -> bool {
     e.send(command);
-    if command.starts_with("go ") {
+    if command.starts_with("go ") || command.starts_with("perft ") {
         e.send("stop");
     }
     let lines = e.ask_all("isready", "readyok");
@@ -290,7 +303,13 @@ fn every_documented_range_is_enforced() {
             Some(86_400_000),
             "0..=86400000 ms",
         ),
-        ("`perft` | 0..=8 plies", "perft", 0, Some(8), "0..=8 plies"),
+        (
+            "`perft` | 0..=64 plies",
+            "perft",
+            0,
+            Some(64),
+            "0..=64 plies",
+        ),
         (
             "`setoption name Threads` | 1..=256",
             "setoption name Threads value",

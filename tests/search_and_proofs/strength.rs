@@ -4,7 +4,7 @@
 //! (`PRESETS=a,b`, `GAMES=N` and `TC=BASE+INC` change them).
 
 use isolo_engine::matches::engine::EngineSpec;
-use isolo_engine::matches::game_loop::{play_game, TimeControls, DEFAULT_MAX_PLIES};
+use isolo_engine::matches::game_loop::{play_game, TimeControls, DEFAULT_GAME_PLIES};
 use isolo_engine::search::clock::TimeControl;
 use isolo_rules::{Side, Variant};
 
@@ -41,7 +41,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 variant,
                 variant.start(),
                 [&mut ours, &mut theirs],
-                DEFAULT_MAX_PLIES,
+                DEFAULT_GAME_PLIES,
                 &TimeControls {
                     sides: [Some(clock()), None],
                     ..TimeControls::default()
@@ -53,7 +53,7 @@ fn pairing(variant: &Variant, engine: &str, opponent: &str) -> (u64, u64, u64, f
                 variant,
                 variant.start(),
                 [&mut theirs, &mut ours],
-                DEFAULT_MAX_PLIES,
+                DEFAULT_GAME_PLIES,
                 &TimeControls {
                     sides: [None, Some(clock())],
                     ..TimeControls::default()

@@ -58,9 +58,11 @@ macro_rules! message_error {
     };
 }
 
+pub mod channel;
 pub mod eval;
 pub mod matches;
 pub mod prove;
+pub mod ranges;
 pub mod research;
 pub mod review;
 pub mod search;

@@ -6,20 +6,19 @@
 //! Scores are from the side to move: `score seeds +3.40` (an estimate), `score win N` or
 //! `score loss N` (proven, N plies to the end), `score draw`. Player 1 is South.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::channel::{self, Line};
 use crate::eval::Weights;
-use crate::matches::engine::{
-    EngineSpec, SpecError, DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS,
-    MAX_THREADS,
-};
+use crate::matches::engine::{EngineSpec, SpecError};
 use crate::matches::schedule::game_seed;
+use crate::ranges::{self, Number, Range};
 use crate::search::clock::Clock;
-use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
+use crate::search::level::Level;
 use crate::search::wdl::WdlModel;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, Move, Side, Variant};
@@ -32,9 +31,6 @@ pub const ENGINE_NAME: &str = concat!("isolo-ai ", env!("CARGO_PKG_VERSION"));
 pub const DEFAULT_VARIANT: &str = "isolo-boys";
 /// "Until stopped": a year.
 const INFINITE: Duration = Duration::from_secs(365 * 24 * 3600);
-/// The most time a `go` clock (`p1time`, `p1inc`...) may give: a day, as for an engine
-/// spec's `tc`.
-const MAX_CLOCK_MS: u64 = 86_400_000;
 
 /// Where answers go: shared by the command loop and the search thread, one whole line
 /// at a time.
@@ -61,7 +57,7 @@ struct Settings {
     weights: Option<Weights>,
     seed: u64,
     /// Seeds a fortress's draw costs the engine (alpha-beta).
-    contempt: usize,
+    contempt: i32,
     /// The strength level `Level` sets, played when `LimitStrength` is on.
     level: Level,
     limit_strength: bool,
@@ -83,7 +79,8 @@ impl Settings {
 /// A search on its thread, and how to stop it.
 struct Running {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Box<dyn Searcher + Send>>,
+    /// Hands back the searcher, if the job used one (a perft does not).
+    thread: JoinHandle<Option<Box<dyn Searcher + Send>>>,
     /// Set just before the search says `bestmove`.
     answered: Arc<AtomicBool>,
     /// The session's `generation` when it started.
@@ -123,12 +120,12 @@ pub fn run(input: impl BufRead, out: Output) {
         settings: Settings {
             variant,
             engine: "ab".into(),
-            hash_mb: 64,
+            hash_mb: ranges::DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
             weights: None,
             seed: 0,
-            contempt: DEFAULT_CONTEMPT_SEEDS,
+            contempt: ranges::CONTEMPT.default.unwrap_or_default(),
             level: Level::default(),
             limit_strength: false,
             show_wdl: true,
@@ -140,20 +137,13 @@ pub fn run(input: impl BufRead, out: Output) {
     };
     let mut input = input;
     loop {
-        let line = match read_command(&mut input) {
-            Ok(Command::Text(line)) => line,
-            Ok(Command::NotText) => {
-                error(&session.out, "the line is not UTF-8 text: ignored");
+        let line = match channel::read_line(&mut input) {
+            Ok(Line::Text(line)) => line,
+            Ok(dropped @ (Line::NotText | Line::TooLong)) => {
+                error(&session.out, &dropped.problem().unwrap_or_default());
                 continue;
             }
-            Ok(Command::TooLong) => {
-                error(
-                    &session.out,
-                    &format!("the line is over {MAX_COMMAND_BYTES} bytes: ignored"),
-                );
-                continue;
-            }
-            Ok(Command::End) | Err(_) => break,
+            Ok(Line::End) | Err(_) => break,
         };
         if !session.handle(line.trim()) {
             break;
@@ -162,58 +152,18 @@ pub fn run(input: impl BufRead, out: Output) {
     session.finish_search();
 }
 
-/// The longest command line read; a longer one is skipped whole and reported.
-pub const MAX_COMMAND_BYTES: usize = 1 << 20;
-
-/// One line of input as the protocol sees it.
-enum Command {
-    Text(String),
-    /// A line that is not UTF-8.
-    NotText,
-    /// A line longer than [`MAX_COMMAND_BYTES`] (read to its end and dropped).
-    TooLong,
-    /// The end of the input.
-    End,
+/// A `setoption` number of `range`, refused in the option's name.
+fn option_number<T: Number>(name: &str, value: &str, range: &Range<T>) -> Result<T, String> {
+    range.parse(value).map_err(|e| format!("{name}: {e}"))
 }
 
-/// Reads one line, never holding more than [`MAX_COMMAND_BYTES`] of it.
-fn read_command(input: &mut impl BufRead) -> std::io::Result<Command> {
-    let mut bytes = Vec::new();
-    let read = input
-        .by_ref()
-        .take(MAX_COMMAND_BYTES as u64 + 1)
-        .read_until(b'\n', &mut bytes)?;
-    if read == 0 {
-        return Ok(Command::End);
-    }
-    if bytes.last() != Some(&b'\n') && bytes.len() > MAX_COMMAND_BYTES {
-        skip_line(input)?;
-        return Ok(Command::TooLong);
-    }
-    Ok(match String::from_utf8(bytes) {
-        Ok(text) => Command::Text(text),
-        Err(_) => Command::NotText,
-    })
-}
-
-/// Reads and drops the rest of a line.
-fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        match chunk.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                input.consume(at + 1);
-                return Ok(());
-            }
-            None => {
-                let len = chunk.len();
-                input.consume(len);
-            }
-        }
-    }
+/// The `option` line of a spin option over `range`.
+fn spin<T: Number>(name: &str, range: &Range<T>) -> String {
+    let default = range.default.unwrap_or(range.least);
+    format!(
+        "option name {name} type spin default {default} min {} max {}",
+        range.least, range.most
+    )
 }
 
 impl Session {
@@ -247,7 +197,7 @@ impl Session {
             "go" => self.go(&rest),
             "stop" => self.finish_search(),
             "query" => self.query(&rest),
-            "perft" => self.guarded(|s| s.perft(&rest)),
+            "perft" => self.perft(&rest),
             "review" => self.review(&rest),
             "moves" => self.list_moves(),
             "quit" => {
@@ -257,15 +207,6 @@ impl Session {
             other => error(&self.out, &format!("unknown command '{other}'")),
         }
         true
-    }
-
-    /// Runs a command that may not start while a search runs (it would compete for the
-    /// cores or the searcher).
-    fn guarded(&mut self, act: impl FnOnce(&mut Session) -> Result<(), String>) {
-        if self.running.is_some() {
-            return error(&self.out, "a search is running: send stop first");
-        }
-        self.report(act);
     }
 
     /// Runs a command, answering its error.
@@ -289,21 +230,18 @@ impl Session {
             format!("option name Variant type string default {DEFAULT_VARIANT}"),
             "option name Engine type combo default ab var ab var mcts".to_string(),
             format!(
-                "option name Hash type spin default 64 min 1 max {}",
+                "option name Hash type spin default {} min 1 max {}",
+                ranges::DEFAULT_HASH_MB,
                 crate::search::tt::max_table_mb()
             ),
-            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name MultiPV type spin default 1 min 1 max 256".to_string(),
-            format!(
-                "option name Level type spin default {TOP_LEVEL} min {LOWEST_LEVEL} max {TOP_LEVEL}"
-            ),
+            spin("Threads", &ranges::THREADS),
+            spin("MultiPV", &ranges::MULTIPV),
+            spin("Level", &ranges::LEVEL),
             "option name LimitStrength type check default false".to_string(),
             "option name ShowWDL type check default true".to_string(),
             "option name Weights type string default <empty>".to_string(),
             "option name Seed type string default 0".to_string(),
-            format!(
-                "option name Contempt type spin default {DEFAULT_CONTEMPT_SEEDS} min 0 max {MAX_CONTEMPT_SEEDS}"
-            ),
+            spin("Contempt", &ranges::CONTEMPT),
         ] {
             say(&self.out, &option);
         }
@@ -316,15 +254,10 @@ impl Session {
         let body = text
             .strip_prefix("name ")
             .ok_or("setoption: expected 'name NAME value VALUE'")?;
+        // "name Level value" with nothing after it gives an empty value, not a name.
         let (name, value) = match body.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
-            None => (body.trim(), ""),
-        };
-        let number = |what: &str, least: usize, most: usize| -> Result<usize, String> {
-            match value.parse::<usize>() {
-                Ok(n) if (least..=most).contains(&n) => Ok(n),
-                _ => Err(format!("{what}: must be {least}..={most}, found '{value}'")),
-            }
+            None => (body.strip_suffix(" value").unwrap_or(body).trim(), ""),
         };
         let check = |what: &str, value: &str| match value {
             "true" => Ok(true),
@@ -342,17 +275,18 @@ impl Session {
                 _ => return Err(format!("Engine: expected ab or mcts, found '{value}'")),
             },
             "hash" => {
-                let most = crate::search::tt::max_table_mb();
-                self.settings.hash_mb = number("Hash", 1, most)?;
+                let mb = option_number("Hash", value, &ranges::HASH_MB)?;
+                crate::search::tt::check_table_mb(mb).map_err(|e| format!("Hash: {e}"))?;
+                self.settings.hash_mb = mb;
             }
-            "threads" => self.settings.threads = number("Threads", 1, MAX_THREADS)?,
+            "threads" => self.settings.threads = option_number("Threads", value, &ranges::THREADS)?,
             "contempt" => {
-                self.settings.contempt = number("Contempt", 0, MAX_CONTEMPT_SEEDS as usize)?
+                self.settings.contempt = option_number("Contempt", value, &ranges::CONTEMPT)?
             }
-            "multipv" => self.settings.multipv = number("MultiPV", 1, 256)?,
+            "multipv" => self.settings.multipv = option_number("MultiPV", value, &ranges::MULTIPV)?,
             "level" => {
-                let n = number("Level", LOWEST_LEVEL as usize, TOP_LEVEL as usize)?;
-                self.settings.level = Level::new(n as u8).expect("a level in range");
+                let n = option_number("Level", value, &ranges::LEVEL)?;
+                self.settings.level = Level::new(n).expect("a level in range");
             }
             "limitstrength" => self.settings.limit_strength = check("LimitStrength", value)?,
             "showwdl" => self.settings.show_wdl = check("ShowWDL", value)?,
@@ -362,12 +296,8 @@ impl Session {
                     choice => Weights::choose(choice).map_err(|e| e.to_string())?,
                 }
             }
-            "seed" => {
-                self.settings.seed = value
-                    .parse()
-                    .map_err(|_| format!("Seed: '{value}' is not a number"))?
-            }
-            other => return Err(format!("unknown option '{other}'")),
+            "seed" => self.settings.seed = option_number("Seed", value, &ranges::SEED)?,
+            other => return Err(format!("unknown option '{}'", ranges::quote(other))),
         }
         self.discard_searcher();
         Ok(())
@@ -453,7 +383,7 @@ impl Session {
             }
             done.store(true, Ordering::SeqCst);
             say(&out, "info string review end");
-            searcher
+            Some(searcher)
         });
         self.running = Some(Running {
             stop,
@@ -487,24 +417,45 @@ impl Session {
         say(&self.out, &format!("response {answer}"));
     }
 
-    /// `perft N` (an extension): the leaf count to depth N.
-    fn perft(&self, words: &[&str]) -> Result<(), String> {
-        let depth: u32 = match words {
-            [n] => n
-                .parse()
-                .ok()
-                .filter(|d| *d <= MAX_PERFT_DEPTH)
-                .ok_or_else(|| {
-                    format!("perft: must be 0..={MAX_PERFT_DEPTH} plies, found '{n}'")
-                })?,
-            _ => return Err("perft: expected a depth".into()),
+    /// `perft N` (an extension): the leaf count to depth N, counted on a thread of its
+    /// own so that `stop` (or `quit`) ends a deep one: `info string perft N nodes X`, or
+    /// `info string perft N stopped`.
+    fn perft(&mut self, words: &[&str]) {
+        if self.running.is_some() {
+            return error(&self.out, "a search is running: send stop first");
+        }
+        let depth = match words {
+            [] => ranges::PERFT_DEPTH.parse(""),
+            [n] => ranges::PERFT_DEPTH.parse(n),
+            _ => return error(&self.out, "perft: expected one depth"),
         };
-        let nodes = isolo_rules::perft::perft(&self.settings.variant, &self.board, depth);
-        say(
-            &self.out,
-            &format!("info string perft {depth} nodes {nodes}"),
+        let depth = match depth {
+            Ok(depth) => depth,
+            Err(e) => return error(&self.out, &format!("perft: depth: {e}")),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (out, variant, board) = (
+            Arc::clone(&self.out),
+            Arc::clone(&self.settings.variant),
+            self.board,
         );
-        Ok(())
+        let (done, halt) = (Arc::clone(&answered), Arc::clone(&stop));
+        let thread = std::thread::spawn(move || {
+            let counted = isolo_rules::perft::perft_until(&variant, &board, depth, &halt);
+            done.store(true, Ordering::SeqCst);
+            match counted {
+                Some(nodes) => say(&out, &format!("info string perft {depth} nodes {nodes}")),
+                None => say(&out, &format!("info string perft {depth} stopped")),
+            }
+            None
+        });
+        self.running = Some(Running {
+            stop,
+            thread,
+            answered,
+            generation: self.generation,
+        });
     }
 
     /// `moves` (an extension): the searchers' list, one move per position.
@@ -528,23 +479,13 @@ impl Session {
         let mut infinite = false;
         let mut i = 0;
         // Each value in its documented range (docs/UGI.md#ranges), or the command is refused.
-        let number = |i: usize, least: u64, most: u64, unit: &str| -> Result<u64, String> {
-            let word = words
-                .get(i + 1)
-                .ok_or(format!("{command}: {} needs a value", words[i]))?;
-            match word.parse::<u64>() {
-                Ok(n) if (least..=most).contains(&n) => Ok(n),
-                _ if most == u64::MAX => Err(format!(
-                    "{command}: {}: must be at least {least}{unit}, found '{word}'",
-                    words[i]
-                )),
-                _ => Err(format!(
-                    "{command}: {}: must be {least}..={most}{unit}, found '{word}'",
-                    words[i]
-                )),
-            }
+        let number = |i: usize, range: &Range<u64>| -> Result<u64, String> {
+            let word = words.get(i + 1).copied().unwrap_or("");
+            range
+                .parse(word)
+                .map_err(|e| format!("{command}: {}: {e}", ranges::quote(words[i])))
         };
-        let clock_ms = |i: usize| number(i, 0, MAX_CLOCK_MS, " ms");
+        let clock_ms = |i: usize| number(i, &ranges::CLOCK_MS);
         while i < words.len() {
             match words[i] {
                 "infinite" => {
@@ -557,15 +498,27 @@ impl Session {
                 "p1inc" => increment[0] = clock_ms(i)?,
                 "p2inc" => increment[1] = clock_ms(i)?,
                 "movetime" => {
-                    let ms = number(i, 1, MAX_MOVE_TIME_MS, " ms")?;
+                    let ms = number(i, &ranges::TIME_MS)?;
                     limits.time = Some(Duration::from_millis(ms));
                 }
-                "nodes" => limits.nodes = Some(number(i, 1, u64::MAX, "")?),
-                "depth" => {
-                    let most = crate::search::alphabeta::MAX_DEPTH as u64;
-                    limits.depth = Some(number(i, 1, most, " plies")? as u32);
+                "nodes" => {
+                    // (A review's nodes are a position's, within its own range.)
+                    let range = if command == "review" {
+                        &ranges::REVIEW_NODES
+                    } else {
+                        &ranges::NODES
+                    };
+                    limits.nodes = Some(number(i, range)?);
                 }
-                other => return Err(format!("{command}: unknown parameter '{other}'")),
+                "depth" => {
+                    let word = words.get(i + 1).copied().unwrap_or("");
+                    let depth = ranges::DEPTH.parse(word);
+                    limits.depth = Some(depth.map_err(|e| format!("{command}: depth: {e}"))?);
+                }
+                other => {
+                    let other = ranges::quote(other);
+                    return Err(format!("{command}: unknown parameter '{other}'"));
+                }
             }
             i += 2;
         }
@@ -618,7 +571,7 @@ impl Session {
             stop: Arc::clone(&stop),
         };
         self.searches += 1;
-        let thread = std::thread::spawn(move || job.run(searcher));
+        let thread = std::thread::spawn(move || Some(job.run(searcher)));
         self.running = Some(Running {
             stop,
             thread,
@@ -658,7 +611,7 @@ impl Session {
     fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
             running.stop.store(true, Ordering::Relaxed);
-            if let Ok(searcher) = running.thread.join() {
+            if let Ok(Some(searcher)) = running.thread.join() {
                 if running.generation == self.generation {
                     self.searcher = Some(searcher);
                 }
@@ -666,9 +619,6 @@ impl Session {
         }
     }
 }
-
-/// The deepest `perft` the protocol runs (it blocks the command loop).
-const MAX_PERFT_DEPTH: u32 = 8;
 
 /// What a search thread needs.
 struct SearchJob {

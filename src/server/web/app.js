@@ -231,7 +231,6 @@ async function demonstrate(ply, move, words) {
 
 // ---- the review of a game: each move against the engine's best ----
 
-const REVIEW_NODES = 100000;
 const R = { review: null, key: null }; // the review, and the moves it is of
 const MARKED = ["inaccuracy", "mistake", "blunder"];
 const MARK_COLOURS = { inaccuracy: "#b08800", mistake: "#e06000", blunder: "#c00000" };
@@ -247,7 +246,7 @@ async function reviewGame() {
   busy(+1);
   $("review-summary").textContent = "Reviewing the game\u2026";
   try {
-    const result = await streamed("/api/review", { game: gameSpec(S.moves.length), nodes: REVIEW_NODES },
+    const result = await streamed("/api/review", { game: gameSpec(S.moves.length) },
       (p) => { $("review-summary").textContent = `Reviewing the game\u2026 ${p.done}/${p.total} positions`; });
     if (S.moves.join(" ") !== key) return; // the game moved on meanwhile
     R.review = result; R.key = key;

@@ -13,9 +13,10 @@ use rand::{Rng, SeedableRng};
 use crate::eval::Weights;
 use crate::matches::external::ExternalConfig;
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
+use crate::ranges::{self, Number, Range};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
 use crate::search::clock::{Clock, TimeControl};
-use crate::search::level::{Level, LOWEST_LEVEL, TOP_LEVEL};
+use crate::search::level::Level;
 use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
 use crate::search::score::Score;
 use crate::search::tt::TableError;
@@ -85,8 +86,7 @@ pub const MAX_QUIESCENCE_PLIES: u32 = 16;
 /// The most seeds an alpha-beta spec's `contempt=` may ask for.
 pub const MAX_CONTEMPT_SEEDS: i32 = 100;
 /// `contempt=`'s default, in seeds (`alphabeta::DEFAULT_CONTEMPT`).
-pub const DEFAULT_CONTEMPT_SEEDS: usize =
-    (crate::search::alphabeta::DEFAULT_CONTEMPT / 100) as usize;
+pub const DEFAULT_CONTEMPT_SEEDS: i32 = crate::search::alphabeta::DEFAULT_CONTEMPT / 100;
 
 /// What is wrong with an engine spec or one of its options.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -159,20 +159,13 @@ fn bad(key: &str, problem: impl Into<String>) -> SpecError {
     }
 }
 
-/// A whole number from `least` up to `most` (no bound but the type's when `None`).
-fn count<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
-    key: &str,
-    value: &str,
-    least: T,
-    most: Option<T>,
-) -> Result<T, SpecError> {
-    match (value.parse::<T>(), most) {
-        (Ok(n), _) if n >= least && most.is_none_or(|m| n <= m) => Ok(n),
-        (Ok(n), Some(m)) => Err(bad(key, format!("must be {least}..={m}, found {n}"))),
-        (Ok(n), None) => Err(bad(key, format!("must be at least {least}, found {n}"))),
-        (Err(_), _) => Err(bad(key, format!("'{value}' is not a valid number"))),
-    }
+/// A number of `range` (the same check, and words, as every front end's).
+fn ranged<T: Number>(key: &str, value: &str, range: &Range<T>) -> Result<T, SpecError> {
+    range.parse(value).map_err(|e| bad(key, e.to_string()))
 }
+
+/// `playout=cutN`: plies of a cut playout.
+const PLAYOUT_CUT: Range<u32> = Range::new("playout", 1, MAX_PLAYOUT_PLIES, "plies");
 
 /// The options a searching engine takes, checked one by one: the single place where
 /// engine options are read, for `--engine` specs and `analyze`'s flags alike.
@@ -182,10 +175,9 @@ fn set_option(
     key: &str,
     value: &str,
 ) -> Result<bool, SpecError> {
-    use crate::search::alphabeta::MAX_DEPTH;
     match (kind, key) {
         (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_), "level") => {
-            let n = count(key, value, LOWEST_LEVEL, Some(TOP_LEVEL))?;
+            let n = ranged(key, value, &ranges::LEVEL)?;
             settings.level = Level::new(n).expect("a level in range");
         }
         (_, "tc") => {
@@ -196,26 +188,24 @@ fn set_option(
             )
         }
         (EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) | EngineKind::External(_), "time-ms") => {
-            settings.limits.time = Some(Duration::from_millis(count(
+            settings.limits.time = Some(Duration::from_millis(ranged(
                 key,
                 value,
-                1u64,
-                Some(MAX_MOVE_TIME_MS),
+                &ranges::TIME_MS,
             )?));
         }
         (EngineKind::AlphaBeta(_) | EngineKind::External(_), "depth") => {
-            settings.limits.depth = Some(count(key, value, 1, Some(MAX_DEPTH))?);
+            settings.limits.depth = Some(ranged(key, value, &ranges::DEPTH)?);
         }
         (EngineKind::AlphaBeta(_) | EngineKind::External(_), "nodes")
         | (EngineKind::Mcts(_), "iters") => {
-            settings.limits.nodes = Some(count(key, value, 1u64, None)?);
+            settings.limits.nodes = Some(ranged(key, value, &ranges::NODES)?);
         }
         (EngineKind::External(c), "stall-ms") => {
-            c.stall = Some(Duration::from_millis(count(
+            c.stall = Some(Duration::from_millis(ranged(
                 key,
                 value,
-                1u64,
-                Some(MAX_MOVE_TIME_MS),
+                &ranges::TIME_MS,
             )?))
         }
         (EngineKind::External(c), option) if option.starts_with("option.") => {
@@ -238,11 +228,11 @@ fn set_option(
             }
         }
         (EngineKind::AlphaBeta(c), "threads") => {
-            c.threads = count(key, value, 1, Some(MAX_THREADS))?
+            c.threads = ranged(key, value, &ranges::THREADS)?
         }
-        (EngineKind::Mcts(c), "threads") => c.threads = count(key, value, 1, Some(MAX_THREADS))?,
+        (EngineKind::Mcts(c), "threads") => c.threads = ranged(key, value, &ranges::THREADS)?,
         (EngineKind::AlphaBeta(c), "quiescence") => {
-            c.quiescence = count(key, value, 0, Some(MAX_QUIESCENCE_PLIES))?
+            c.quiescence = ranged(key, value, &ranges::QUIESCENCE)?
         }
         (EngineKind::AlphaBeta(c), "qmoves") => {
             c.quiescence_moves = match value {
@@ -258,11 +248,11 @@ fn set_option(
         }
         (EngineKind::AlphaBeta(c), "walk") => c.walk = choice_walk(key, value)?,
         (EngineKind::AlphaBeta(c), "contempt") => {
-            c.contempt = 100 * count(key, value, 0i32, Some(MAX_CONTEMPT_SEEDS))?
+            c.contempt = 100 * ranged(key, value, &ranges::CONTEMPT)?
         }
         (EngineKind::Mcts(c), "walk") => c.walk = choice_walk(key, value)?,
         (EngineKind::AlphaBeta(c), "hash") => {
-            let mb = count(key, value, 1usize, None)?;
+            let mb = ranged(key, value, &ranges::HASH_MB)?;
             crate::search::tt::check_table_mb(mb).map_err(|e| bad(key, e.to_string()))?;
             c.hash_mb = mb;
         }
@@ -293,7 +283,7 @@ fn set_option(
                 "random" => Playout::Random,
                 cut => match cut.strip_prefix("cut") {
                     Some(plies) => {
-                        Playout::Cut(count(key, plies, 1u32, Some(MAX_PLAYOUT_PLIES))?)
+                        Playout::Cut(ranged(key, plies, &PLAYOUT_CUT)?)
                     }
                     None => {
                         return Err(bad(
@@ -311,7 +301,7 @@ fn set_option(
                 _ => return Err(bad(key, format!("expected root or tree, found '{value}'"))),
             }
         }
-        (EngineKind::Mcts(c), "seed") => c.seed = count(key, value, 0u64, None)?,
+        (EngineKind::Mcts(c), "seed") => c.seed = ranged(key, value, &ranges::SEED)?,
         (EngineKind::AlphaBeta(c), "weights") => {
             c.weights = Weights::choose(value).map_err(|e| bad(key, e.to_string()))?
         }
@@ -840,28 +830,34 @@ mod tests {
             ("mcts:depth=4", "unknown key `depth`"),
             (
                 "ab:depth=x",
-                "engine key `depth`: 'x' is not a valid number",
+                "engine key `depth`: 'x' is not a whole number (1..=100 plies)",
             ),
             ("ab:depth", "'depth' is not key=value"),
             ("random:seed=3", "unknown key `seed`"),
             (
                 "ab:threads=0",
-                "engine key `threads`: must be 1..=256, found 0",
+                "engine key `threads`: must be 1..=256 threads, found 0",
             ),
-            ("ab:hash=0", "engine key `hash`: must be at least 1"),
             (
-                "ab:hash=18446744073709551615",
-                "more than this machine allows",
+                "ab:hash=0",
+                "engine key `hash`: must be 1..=1048576 MB, found 0",
             ),
-            ("ab:depth=0", "engine key `depth`: must be 1..=100, found 0"),
+            (
+                "ab:hash=1048576",
+                "MB here (half this machine's memory), found 1048576",
+            ),
+            (
+                "ab:depth=0",
+                "engine key `depth`: must be 1..=100 plies, found 0",
+            ),
             (
                 "ab:quiescence=17",
-                "engine key `quiescence`: must be 0..=16, found 17",
+                "engine key `quiescence`: must be 0..=16 plies, found 17",
             ),
             ("mcts:quiescence=2", "unknown key `quiescence`"),
             (
                 "ab:contempt=101",
-                "engine key `contempt`: must be 0..=100, found 101",
+                "engine key `contempt`: must be 0..=100 seeds, found 101",
             ),
             ("ab:contempt=-1", "engine key `contempt`"),
             ("mcts:contempt=5", "unknown key `contempt`"),
@@ -887,7 +883,7 @@ mod tests {
             ("mcts:iters=0", "engine key `iters`: must be at least 1"),
             (
                 "mcts:time-ms=0",
-                "engine key `time-ms`: must be 1..=86400000, found 0",
+                "engine key `time-ms`: must be 1..=86400000 ms, found 0",
             ),
             (
                 "mcts:c=NaN",
@@ -903,7 +899,7 @@ mod tests {
             ),
             (
                 "mcts:playout=cut0",
-                "engine key `playout`: must be 1..=1000000, found 0",
+                "engine key `playout`: must be 1..=1000000 plies, found 0",
             ),
             ("ab:depth=3,depth=4", "key `depth` given twice"),
             ("ab:", "an empty option"),
@@ -923,7 +919,7 @@ mod tests {
             ("ab:tc=0", "engine key `tc`: the base must be more than 0"),
             (
                 "ab:tc=1+x",
-                "engine key `tc`: 'x' is not a number of seconds",
+                "engine key `tc`: the increment: 'x' is not a number of seconds",
             ),
             ("x=", "no engine named"),
         ] {

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde::{Serialize, Serializer};
 use serde_json::json;
 
+use crate::matches::engine::MAX_THREADS;
 use crate::matches::records::fingerprint_of;
 use crate::prove::alphabeta::{AbVerdict, Prover, Solution};
 use crate::prove::certificate::{
@@ -39,7 +40,7 @@ pub const PROOF_SIZE_CAP: usize = 200_000;
 pub const AB_CERTIFICATE_CAP: usize = 2_000_000;
 
 /// The longest result looked for unless told otherwise, in plies.
-pub const DEFAULT_MAX_PLIES: u32 = 30;
+pub const DEFAULT_PROOF_PLIES: u32 = 30;
 
 /// The time the pipeline takes at most unless told otherwise: a minute.
 pub const DEFAULT_TIME_MS: u64 = 60_000;
@@ -122,7 +123,7 @@ impl Default for SolveSettings {
     fn default() -> SolveSettings {
         SolveSettings {
             method: Method::Auto,
-            max_plies: DEFAULT_MAX_PLIES,
+            max_plies: DEFAULT_PROOF_PLIES,
             time: Some(Duration::from_millis(DEFAULT_TIME_MS)),
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
@@ -135,6 +136,127 @@ impl Default for SolveSettings {
             scratch: std::env::temp_dir(),
             interrupt: None,
         }
+    }
+}
+
+/// The share of the machine's memory the indexed analysis may take (its arrays are its
+/// whole cost, and nothing else runs beside it).
+const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
+
+/// A setting of [`SolveSettings`] (or the game's moves), as a refusal names it: each
+/// front end words it in its own options' names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `threads`.
+    Threads,
+    /// `nodes`.
+    Nodes,
+    /// `exact_length`.
+    ExactLength,
+    /// `verify`.
+    Verify,
+    /// `sought` other than either result.
+    Sought,
+    /// `certificate`.
+    Certificate,
+    /// `resume`.
+    Resume,
+    /// Moves played before the position ([`Root::moves`]).
+    Moves,
+}
+
+/// Settings the pipeline cannot honour, found before any prover starts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// `threads` is 0 or more than one search may use ([`MAX_THREADS`]).
+    #[error("threads must be 1..={MAX_THREADS}, found {0}")]
+    Threads(usize),
+    /// `hash_mb` is no table this machine allows (methods other than indexed).
+    #[error(transparent)]
+    Hash(#[from] TableError),
+    /// `max_plies` is 0 or beyond what the method looks for.
+    #[error("max_plies must be 1..={most} with method {}", method.name())]
+    MaxPlies {
+        /// The method.
+        method: Method,
+        /// Its longest `max_plies`.
+        most: u32,
+    },
+    /// The indexed analysis' arrays would take more than its share of the memory.
+    #[error("the indexed analysis may take 1..={most_mb} MB here, found {given_mb}")]
+    IndexedHash {
+        /// The most it may take.
+        most_mb: u64,
+        /// `hash_mb`.
+        given_mb: usize,
+    },
+    /// The method takes no part in a setting.
+    #[error("method {} takes no {setting:?}", method.name())]
+    NotForMethod {
+        /// The method.
+        method: Method,
+        /// The setting given.
+        setting: Setting,
+    },
+}
+
+impl SolveSettings {
+    /// What the pipeline would refuse in these settings for `root`, if anything: the
+    /// first problem found.
+    pub fn refusal(&self, root: &Root) -> Option<Refusal> {
+        let method = self.method;
+        let not_for = |setting| Some(Refusal::NotForMethod { method, setting });
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Some(Refusal::Threads(self.threads));
+        }
+        if method == Method::Indexed {
+            let most_mb = crate::search::tt::physical_memory_mb()
+                .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
+                .unwrap_or(crate::search::tt::max_table_mb() as u64);
+            if self.hash_mb == 0 || self.hash_mb as u64 > most_mb {
+                return Some(Refusal::IndexedHash {
+                    most_mb,
+                    given_mb: self.hash_mb,
+                });
+            }
+            let unused = [
+                (self.threads != 1, Setting::Threads),
+                (self.nodes.is_some(), Setting::Nodes),
+                (self.exact_length, Setting::ExactLength),
+                (self.verify, Setting::Verify),
+                (self.resume.is_some(), Setting::Resume),
+                (self.certificate.is_some(), Setting::Certificate),
+                (!root.moves.is_empty(), Setting::Moves),
+            ];
+            return unused
+                .iter()
+                .find(|(given, _)| *given)
+                .and_then(|&(_, setting)| not_for(setting));
+        }
+        if let Err(e) = crate::search::tt::check_table_mb(self.hash_mb) {
+            return Some(e.into());
+        }
+        let most = method.most_plies();
+        if !(1..=most).contains(&self.max_plies) {
+            return Some(Refusal::MaxPlies { method, most });
+        }
+        let dfpn = matches!(method, Method::Dfpn | Method::Auto);
+        if method == Method::Retro && self.nodes.is_some() {
+            return not_for(Setting::Nodes);
+        }
+        if !dfpn && self.resume.is_some() {
+            return not_for(Setting::Resume);
+        }
+        if method != Method::Dfpn && self.sought != Sought::Either {
+            return not_for(Setting::Sought);
+        }
+        if method == Method::Ab && self.nodes.is_some() {
+            return not_for(Setting::Nodes);
+        }
+        if method == Method::Ab && self.exact_length {
+            return not_for(Setting::ExactLength);
+        }
+        None
     }
 }
 
@@ -241,6 +363,9 @@ pub enum SolveError {
     /// The indexed analysis could not run.
     #[error("{0}")]
     Indexed(String),
+    /// The settings cannot be honoured ([`SolveSettings::refusal`]).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
 }
 
 /// The result a report states.
@@ -502,14 +627,17 @@ impl SolveReport {
 /// The events' sink.
 type Events<'a> = &'a (dyn Fn(SolveEvent) + Sync);
 
-/// Solves `root` as `settings` say (which the caller has checked: the flags each method
-/// takes, `max_plies` within [`Method::most_plies`]).
+/// Solves `root` as `settings` say; settings it cannot honour are refused before any
+/// prover starts ([`SolveSettings::refusal`]).
 pub fn solve(
     variant: &Variant,
     root: &Root,
     settings: &SolveSettings,
     events: Events,
 ) -> Result<SolveReport, SolveError> {
+    if let Some(refusal) = settings.refusal(root) {
+        return Err(refusal.into());
+    }
     if settings.method == Method::Indexed {
         return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);
     }
@@ -1024,4 +1152,130 @@ fn written(path: &Path, checked: CheckedProof) -> Result<CertificateReport, Solv
         bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
         checked,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(settings: SolveSettings, moves: usize) -> Option<Refusal> {
+        let variant = Variant::load("isolo-boys").unwrap();
+        let mut game = Game::new(&variant, variant.start());
+        for _ in 0..moves {
+            let first = variant.legal_moves(game.board())[0].clone();
+            game.play_generated(&first);
+        }
+        settings.refusal(&Root::of_game(&game))
+    }
+
+    fn with(method: Method) -> SolveSettings {
+        SolveSettings {
+            method,
+            ..SolveSettings::default()
+        }
+    }
+
+    #[test]
+    fn the_defaults_of_every_method_but_indexed_are_accepted() {
+        for method in [Method::Ab, Method::Dfpn, Method::Retro, Method::Auto] {
+            assert_eq!(refusal(with(method), 1), None, "{method:?}");
+        }
+        let indexed = SolveSettings {
+            hash_mb: 64,
+            ..with(Method::Indexed)
+        };
+        assert_eq!(refusal(indexed, 0), None);
+    }
+
+    #[test]
+    fn settings_no_prover_can_honour_are_refused_before_it_starts() {
+        let cases = [
+            (
+                SolveSettings {
+                    threads: 0,
+                    ..with(Method::Dfpn)
+                },
+                Refusal::Threads(0),
+            ),
+            (
+                SolveSettings {
+                    threads: MAX_THREADS + 1,
+                    ..with(Method::Ab)
+                },
+                Refusal::Threads(MAX_THREADS + 1),
+            ),
+            (
+                SolveSettings {
+                    hash_mb: 0,
+                    ..with(Method::Retro)
+                },
+                Refusal::Hash(TableError::Empty),
+            ),
+            (
+                SolveSettings {
+                    max_plies: 0,
+                    ..with(Method::Dfpn)
+                },
+                Refusal::MaxPlies {
+                    method: Method::Dfpn,
+                    most: Method::Dfpn.most_plies(),
+                },
+            ),
+        ];
+        for (settings, expected) in cases {
+            assert_eq!(refusal(settings, 0), Some(expected));
+        }
+        let huge = SolveSettings {
+            hash_mb: usize::MAX >> 21,
+            ..with(Method::Dfpn)
+        };
+        assert!(matches!(
+            refusal(huge, 0),
+            Some(Refusal::Hash(TableError::TooLarge { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_method_refuses_the_settings_it_takes_no_part_in() {
+        let not_for = |method, setting| Some(Refusal::NotForMethod { method, setting });
+        let indexed = SolveSettings {
+            hash_mb: 64,
+            ..with(Method::Indexed)
+        };
+        assert_eq!(
+            refusal(indexed.clone(), 1),
+            not_for(Method::Indexed, Setting::Moves)
+        );
+        let threads = SolveSettings {
+            threads: 2,
+            ..indexed
+        };
+        assert_eq!(
+            refusal(threads, 0),
+            not_for(Method::Indexed, Setting::Threads)
+        );
+        let nodes = |method| SolveSettings {
+            nodes: Some(10),
+            ..with(method)
+        };
+        assert_eq!(
+            refusal(nodes(Method::Ab), 0),
+            not_for(Method::Ab, Setting::Nodes)
+        );
+        assert_eq!(
+            refusal(nodes(Method::Retro), 0),
+            not_for(Method::Retro, Setting::Nodes)
+        );
+        assert_eq!(refusal(nodes(Method::Dfpn), 0), None);
+        let win = SolveSettings {
+            sought: Sought::Win,
+            ..with(Method::Auto)
+        };
+        assert_eq!(refusal(win, 0), not_for(Method::Auto, Setting::Sought));
+        let resume = SolveSettings {
+            resume: Some("r".into()),
+            ..with(Method::Retro)
+        };
+        assert_eq!(refusal(resume, 0), not_for(Method::Retro, Setting::Resume));
+    }
 }

@@ -26,7 +26,7 @@ const AB_SHARE: u32 = 4;
 pub const DRAW_CERTIFICATE_CAP: usize = 2_000_000;
 
 /// Positions past which the alpha-beta prover's proof is not walked for a certificate.
-pub const AB_CERTIFICATE_CAP: usize = 500_000;
+pub const TABLE_CERTIFICATE_CAP: usize = 500_000;
 
 /// The budget and tables of each cell.
 #[derive(Clone, Debug)]
@@ -187,7 +187,7 @@ pub fn solve_cell(
             let strategy = match proof.strategy {
                 Some(Ok(strategy)) => Some(strategy),
                 _ => prover
-                    .proof(&board, &[], ab.verdict, AB_CERTIFICATE_CAP)
+                    .proof(&board, &[], ab.verdict, TABLE_CERTIFICATE_CAP)
                     .map(|p| p.strategy),
             };
             (wins, plies, strategy)

@@ -31,20 +31,10 @@ use isolo_rules::{Board, Game, Side, Variant};
 /// How the self-play games are played and split.
 #[derive(Clone, Debug)]
 pub struct WdlSettings {
-    /// Games to play.
-    pub games: usize,
-    /// Random plies after the opening before the engines play.
-    pub random_plies: u32,
-    /// Alpha-beta nodes per move.
-    pub nodes: u64,
-    /// Plies after which a game is drawn.
-    pub max_plies: usize,
+    /// The games.
+    pub plan: GamesPlan,
     /// Every `holdout`-th game is held out for the calibration.
     pub holdout: usize,
-    /// Seed of the random plies.
-    pub seed: u64,
-    /// Games played at once.
-    pub threads: usize,
 }
 
 /// A game's result for one side.
@@ -107,16 +97,16 @@ pub fn self_play(
     progress: &(dyn Fn(usize) + Sync),
     stop: Option<&AtomicBool>,
 ) -> Result<(Vec<ScoredPosition>, usize), rayon::ThreadPoolBuildError> {
-    let plan = GamesPlan {
-        games: settings.games,
-        random_plies: settings.random_plies,
-        nodes: settings.nodes,
-        max_plies: settings.max_plies,
-        seed: settings.seed,
-        threads: settings.threads,
-    };
     let weights = Weights::for_variant(variant);
-    let games = play_games(variant, openings, &weights, &plan, progress, stop, &scored)?;
+    let games = play_games(
+        variant,
+        openings,
+        &weights,
+        &settings.plan,
+        progress,
+        stop,
+        &scored,
+    )?;
     let played = games.iter().flatten().count();
     Ok((games.into_iter().flatten().flatten().collect(), played))
 }
@@ -508,13 +498,15 @@ mod tests {
     fn self_play_is_reproducible() {
         let variant = Variant::load("isolo-women").unwrap();
         let settings = WdlSettings {
-            games: 4,
-            random_plies: 4,
-            nodes: 300,
-            max_plies: 200,
+            plan: GamesPlan {
+                games: 4,
+                random_plies: 4,
+                nodes: 300,
+                max_plies: 200,
+                seed: 3,
+                threads: 2,
+            },
             holdout: 2,
-            seed: 3,
-            threads: 2,
         };
         let play = || self_play(&variant, &[variant.start()], &settings, &|_| {}, None).unwrap();
         let (a, games) = play();

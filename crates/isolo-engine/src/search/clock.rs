@@ -50,15 +50,31 @@ pub struct TimeControlError {
 /// The longest clock accepted: a day.
 const MAX_CLOCK_SECONDS: f64 = 86_400.0;
 
-fn seconds(text: &str, what: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && (0.0..=MAX_CLOCK_SECONDS).contains(&s) => {
+/// The base's range in words: it may not be 0, which no move could be made on.
+const BASE_RANGE: &str = "more than 0 and at most 86400 seconds";
+/// The increment's.
+const INCREMENT_RANGE: &str = "0 to 86400 seconds";
+
+/// `text` as a number of seconds that `accepts`, or a refusal naming `what` and `range`.
+fn seconds(
+    text: &str,
+    what: &str,
+    range: &str,
+    accepts: impl Fn(f64) -> bool,
+) -> Result<Duration, String> {
+    let text = text.trim();
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s <= MAX_CLOCK_SECONDS && accepts(s) => {
             Ok(Duration::from_secs_f64(s))
         }
         Ok(_) => Err(format!(
-            "the {what} must be 0 to {MAX_CLOCK_SECONDS} seconds"
+            "the {what} must be {range}, found {}",
+            crate::ranges::quote(text)
         )),
-        Err(_) => Err(format!("'{text}' is not a number of seconds")),
+        Err(_) => Err(format!(
+            "the {what}: '{}' is not a number of seconds",
+            crate::ranges::quote(text)
+        )),
     }
 }
 
@@ -67,20 +83,21 @@ impl FromStr for TimeControl {
 
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let error = |problem: String| TimeControlError {
-            text: text.to_string(),
+            text: crate::ranges::quote(text),
             problem,
         };
         let (base, increment) = match text.split_once('+') {
             Some((b, i)) => (b, Some(i)),
             None => (text, None),
         };
-        let base = seconds(base, "base").map_err(error)?;
+        let base = seconds(base, "base", BASE_RANGE, |s| s > 0.0).map_err(error)?;
         let increment = match increment {
-            Some(i) => seconds(i, "increment").map_err(error)?,
+            Some(i) => seconds(i, "increment", INCREMENT_RANGE, |s| s >= 0.0).map_err(error)?,
             None => Duration::ZERO,
         };
         if base.is_zero() {
-            return Err(error("the base must be more than 0".into()));
+            // (A base so small that it rounds to no time at all.)
+            return Err(error(format!("the base must be {BASE_RANGE}")));
         }
         Ok(TimeControl { base, increment })
     }
@@ -173,6 +190,25 @@ mod tests {
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_refused_clock_says_the_range_it_must_lie_in() {
+        let problem = |text: &str| text.parse::<TimeControl>().unwrap_err().problem;
+        assert_eq!(
+            problem("1e308+0"),
+            "the base must be more than 0 and at most 86400 seconds, found 1e308"
+        );
+        assert_eq!(
+            problem("0+5"),
+            "the base must be more than 0 and at most 86400 seconds, found 0"
+        );
+        assert_eq!(
+            problem("10+-1"),
+            "the increment must be 0 to 86400 seconds, found -1"
+        );
+        let long = format!("{}+0", "9".repeat(10_000));
+        assert!(long.parse::<TimeControl>().unwrap_err().to_string().len() < 300);
     }
 
     #[test]

@@ -81,10 +81,10 @@ const FALLBACK_MAX_MB: usize = 64 * 1024;
 /// Why a table cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
-    #[error("hash must be at least 1 MB")]
+    #[error("must be at least 1 MB, found 0")]
     /// A table of 0 MB.
     Empty,
-    #[error("hash {wanted} MB is more than this machine allows ({most} MB: half its memory)")]
+    #[error("must be 1..={most} MB here (half this machine's memory), found {wanted}")]
     /// More than the machine allows.
     TooLarge {
         /// The size asked for, in MB.

@@ -29,27 +29,17 @@ use isolo_rules::{Board, Game, MoveGen, Side, Variant};
 mod net;
 pub use net::{NetReport, NetTraining};
 
-/// How the self-play games are played.
+/// How the self-play games are played and which positions become samples.
 #[derive(Clone, Debug)]
 pub struct SelfPlay {
-    /// Games to play.
-    pub games: usize,
-    /// Random plies after the opening before the engines play.
-    pub random_plies: u32,
-    /// Alpha-beta nodes per move.
-    pub nodes: u64,
-    /// Plies after which a game is drawn.
-    pub max_plies: usize,
+    /// The games.
+    pub plan: GamesPlan,
     /// Capture plies a position is resolved over to be called quiet (0: every position).
     pub quiet_plies: u32,
     /// Whether drawn games give samples (labelled 1/2); without them the fit learns
     /// only what separates wins from losses, which suits games drawn mostly at a ply
     /// cap.
     pub keep_draws: bool,
-    /// Seed of the random plies.
-    pub seed: u64,
-    /// Games played at once.
-    pub threads: usize,
 }
 
 /// Table size of each self-play search, in MB.
@@ -95,18 +85,18 @@ pub fn self_play(
     progress: &(dyn Fn(usize) + Sync),
     stop: Option<&AtomicBool>,
 ) -> Result<(Vec<Sample>, SelfPlayReport), rayon::ThreadPoolBuildError> {
-    let plan = GamesPlan {
-        games: settings.games,
-        random_plies: settings.random_plies,
-        nodes: settings.nodes,
-        max_plies: settings.max_plies,
-        seed: settings.seed,
-        threads: settings.threads,
-    };
     let eval = Evaluator::new(variant, weights.clone());
     let label =
         |index: usize, game: &Game, _: Vec<Score>| labelled(variant, &eval, settings, index, game);
-    let games = play_games(variant, openings, weights, &plan, progress, stop, &label)?;
+    let games = play_games(
+        variant,
+        openings,
+        weights,
+        &settings.plan,
+        progress,
+        stop,
+        &label,
+    )?;
     let interrupted = games.iter().any(Option::is_none);
     let games: Vec<GamePlayed> = games.into_iter().flatten().collect();
     let mut report = SelfPlayReport {
@@ -125,8 +115,10 @@ pub fn self_play(
     Ok((samples, report))
 }
 
-/// How a batch of self-play games is played (tuning's and the win/draw/loss fit's).
-pub(crate) struct GamesPlan {
+/// How a batch of self-play games is played (tuning's and the win/draw/loss fit's):
+/// alpha-beta against itself at a node budget, from openings and random plies.
+#[derive(Clone, Debug)]
+pub struct GamesPlan {
     /// Games to play.
     pub games: usize,
     /// Random plies after the opening, drawn from `game_seed(seed, game)`.
@@ -558,14 +550,16 @@ mod tests {
 
     fn tiny(games: usize) -> SelfPlay {
         SelfPlay {
-            games,
-            random_plies: 4,
-            nodes: 200,
-            max_plies: 120,
+            plan: GamesPlan {
+                games,
+                random_plies: 4,
+                nodes: 200,
+                max_plies: 120,
+                seed: 7,
+                threads: 2,
+            },
             quiet_plies: 2,
             keep_draws: true,
-            seed: 7,
-            threads: 2,
         }
     }
 

@@ -1,0 +1,371 @@
+//! Every numeric setting that more than one front end takes, once: its name, range,
+//! unit and default. The command line, UGI, the web API, engine specs and Python read a
+//! value through the same [`Range`] and put their own spelling of the setting before the
+//! refusal (`--depth: `, `go: depth: `, `engine key `depth`: `), so they accept the same
+//! values and refuse the others in the same words: "must be 1..=100 plies, found 0".
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::matches::engine::{
+    DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS, MAX_QUIESCENCE_PLIES, MAX_THREADS,
+};
+use crate::matches::game_loop::DEFAULT_GAME_PLIES;
+use crate::matches::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
+use crate::prove::pipeline::{DEFAULT_PROOF_PLIES, DFPN_MAX_PLIES};
+use crate::search::alphabeta::MAX_DEPTH;
+use crate::search::level::{LEVEL_MULTIPV, LOWEST_LEVEL, TOP_LEVEL};
+use isolo_rules::perft::MAX_PERFT_DEPTH;
+
+/// A number type a setting can hold.
+pub trait Number: Copy + PartialOrd + fmt::Display + FromStr + Send + Sync + 'static {
+    /// The type's largest value.
+    const TOP: Self;
+    /// Whether the type holds fractions (its refusal then says "a number").
+    const FRACTIONAL: bool = false;
+}
+
+macro_rules! whole_numbers {
+    ($($t:ty),*) => { $(impl Number for $t { const TOP: Self = <$t>::MAX; })* };
+}
+whole_numbers!(u8, u16, u32, u64, usize, i32);
+
+impl Number for f64 {
+    const TOP: Self = f64::MAX;
+    const FRACTIONAL: bool = true;
+}
+
+/// The longest bad input a refusal quotes, in characters: a refusal names the problem,
+/// it does not echo a flood back.
+pub const QUOTE_CHARS: usize = 40;
+
+/// `text` as a refusal quotes it: cut to [`QUOTE_CHARS`] characters, with how much more
+/// there was.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// Why a value was refused; each front end puts its own name of the setting before it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RangeError {
+    /// A number outside the range.
+    #[error("must be {range}, found {found}")]
+    Outside {
+        /// The range, as [`Range`] displays it.
+        range: String,
+        /// The value given, quoted short.
+        found: String,
+    },
+    /// Something that is not a number of the setting's kind.
+    #[error("'{found}' is not a {kind} ({range})")]
+    NotANumber {
+        /// "whole number" or "number".
+        kind: &'static str,
+        /// The range.
+        range: String,
+        /// The value given, quoted short.
+        found: String,
+    },
+    /// No value where one was needed.
+    #[error("needs a value ({range})")]
+    Missing {
+        /// The range.
+        range: String,
+    },
+}
+
+/// A setting's name, range `least..=most` in `unit`, and default.
+#[derive(Clone, Copy, Debug)]
+pub struct Range<T> {
+    /// The setting's name in the engine's own words (an engine-spec key, a request
+    /// field); front ends spell it their way.
+    pub name: &'static str,
+    /// The least value accepted.
+    pub least: T,
+    /// The most.
+    pub most: T,
+    /// The unit the range is written in ("plies", "ms"), or "".
+    pub unit: &'static str,
+    /// The value taken when none is given, where there is one.
+    pub default: Option<T>,
+    /// Bounded above only by the type: written "at least".
+    open: bool,
+}
+
+impl<T: Number> Range<T> {
+    /// From `least` to `most`, no default.
+    pub const fn new(name: &'static str, least: T, most: T, unit: &'static str) -> Self {
+        Range {
+            name,
+            least,
+            most,
+            unit,
+            default: None,
+            open: false,
+        }
+    }
+
+    /// From `least` up to the type's largest value (written "at least `least`").
+    pub const fn at_least(name: &'static str, least: T, unit: &'static str) -> Self {
+        Range {
+            name,
+            least,
+            most: T::TOP,
+            unit,
+            default: None,
+            open: true,
+        }
+    }
+
+    /// From `least` to `most`, `default` when not given.
+    const fn defaulting(
+        name: &'static str,
+        least: T,
+        most: T,
+        unit: &'static str,
+        default: T,
+    ) -> Self {
+        Range {
+            name,
+            least,
+            most,
+            unit,
+            default: Some(default),
+            open: false,
+        }
+    }
+
+    /// The default, for settings that have one.
+    pub fn or_default(&self, given: Option<T>) -> Option<T> {
+        given.or(self.default)
+    }
+
+    /// `value` if it is in range.
+    pub fn check(&self, value: T) -> Result<T, RangeError> {
+        // NaN compares false: it is refused with the range.
+        if value >= self.least && value <= self.most {
+            Ok(value)
+        } else {
+            Err(self.outside(&value.to_string()))
+        }
+    }
+
+    /// `text` as a number in range.
+    pub fn parse(&self, text: &str) -> Result<T, RangeError> {
+        let found = text.trim();
+        if found.is_empty() {
+            return Err(RangeError::Missing {
+                range: self.to_string(),
+            });
+        }
+        match found.parse::<T>() {
+            Ok(n) => self.check(n),
+            // A whole number that the type cannot hold (-1, 2^64) is out of range too.
+            Err(_) if found.parse::<i128>().is_ok() => Err(self.outside(found)),
+            Err(_) => Err(RangeError::NotANumber {
+                kind: if T::FRACTIONAL {
+                    "number"
+                } else {
+                    "whole number"
+                },
+                range: self.to_string(),
+                found: quote(found),
+            }),
+        }
+    }
+
+    /// A request's value, taken as any JSON value so that a negative, fractional or
+    /// textual one is refused in the setting's words; `None` when not given.
+    pub fn from_json(&self, value: Option<&Value>) -> Result<Option<T>, RangeError> {
+        match value {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => self.parse(&n.to_string()).map(Some),
+            Some(other) => Err(RangeError::NotANumber {
+                kind: if T::FRACTIONAL {
+                    "number"
+                } else {
+                    "whole number"
+                },
+                range: self.to_string(),
+                found: quote(&other.to_string()),
+            }),
+        }
+    }
+
+    fn outside(&self, found: &str) -> RangeError {
+        RangeError::Outside {
+            range: self.to_string(),
+            found: quote(found),
+        }
+    }
+}
+
+impl<T: Number> fmt::Display for Range<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.open {
+            write!(f, "at least {}", self.least)?;
+        } else {
+            write!(f, "{}..={}", self.least, self.most)?;
+        }
+        if !self.unit.is_empty() {
+            write!(f, " {}", self.unit)?;
+        }
+        Ok(())
+    }
+}
+
+/// The largest transposition table asked for, in MB (then checked against the memory:
+/// [`crate::search::tt::check_table_mb`]).
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// The longest wait a setting gives, in milliseconds: a day.
+pub const MAX_WAIT_MS: u64 = 86_400_000;
+/// The most alpha-beta nodes a review may spend on one position.
+pub const MAX_REVIEW_NODES: u64 = 5_000_000;
+/// Alpha-beta nodes a review spends on a position when given no budget.
+pub const DEFAULT_REVIEW_NODES: u64 = 200_000;
+/// Table size of an analysis that names none, in MB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// A seed: any 64-bit number.
+pub const SEED: Range<u64> = Range::at_least("seed", 0, "");
+/// A strength level.
+pub const LEVEL: Range<u8> = Range::defaulting("level", LOWEST_LEVEL, TOP_LEVEL, "", TOP_LEVEL);
+/// Threads of one search.
+pub const THREADS: Range<usize> = Range::defaulting("threads", 1, MAX_THREADS, "threads", 1);
+/// A transposition table's size.
+pub const HASH_MB: Range<usize> = Range::defaulting("hash", 1, MAX_HASH_MB, "MB", DEFAULT_HASH_MB);
+/// A search's depth.
+pub const DEPTH: Range<u32> = Range::new("depth", 1, MAX_DEPTH, "plies");
+/// Perft's depth.
+pub const PERFT_DEPTH: Range<u32> = Range::new("depth", 0, MAX_PERFT_DEPTH, "plies");
+/// A node (alpha-beta) or iteration (MCTS) limit.
+pub const NODES: Range<u64> = Range::at_least("nodes", 1, "");
+/// A time limit per search, in milliseconds.
+pub const TIME_MS: Range<u64> = Range::new("time-ms", 1, MAX_MOVE_TIME_MS, "ms");
+/// Time left on a clock, or its increment, in milliseconds.
+pub const CLOCK_MS: Range<u64> = Range::new("clock", 0, MAX_WAIT_MS, "ms");
+/// Principal variations an analysis shows: at most every root move a level scores.
+pub const MULTIPV: Range<usize> = Range::defaulting("multipv", 1, LEVEL_MULTIPV, "lines", 1);
+/// Alpha-beta's quiescence depth.
+pub const QUIESCENCE: Range<u32> = Range::new("quiescence", 0, MAX_QUIESCENCE_PLIES, "plies");
+/// Alpha-beta's contempt for a draw, in seeds.
+pub const CONTEMPT: Range<i32> = Range::defaulting(
+    "contempt",
+    0,
+    MAX_CONTEMPT_SEEDS,
+    "seeds",
+    DEFAULT_CONTEMPT_SEEDS,
+);
+/// Games of a match, tournament or comparison.
+pub const GAMES: Range<u64> = Range::new("games", 1, MAX_GAMES, "games");
+/// Games played at once.
+pub const CONCURRENCY: Range<usize> =
+    Range::defaulting("concurrency", 1, MAX_CONCURRENCY, "games at once", 1);
+/// Plies after which a game of a match or comparison is adjudicated a draw.
+pub const GAME_PLIES: Range<usize> =
+    Range::defaulting("max-plies", 1, MAX_GAME_PLIES, "plies", DEFAULT_GAME_PLIES);
+/// The longest result a prover looks for (the alpha-beta prover takes at most
+/// [`MAX_DEPTH`]: [`crate::prove::pipeline::Method::most_plies`]).
+pub const PROOF_PLIES: Range<u32> =
+    Range::defaulting("max-plies", 1, DFPN_MAX_PLIES, "plies", DEFAULT_PROOF_PLIES);
+/// Plies of a random playout.
+pub const PLAYOUT_PLIES: Range<u32> = Range::new("max-plies", 1, MAX_GAME_PLIES as u32, "plies");
+/// Random games of one `playouts` call.
+pub const PLAYOUTS: Range<u64> = Range::new("games", 1, 100_000_000, "games");
+/// Alpha-beta nodes a review spends on each position.
+pub const REVIEW_NODES: Range<u64> = Range::defaulting(
+    "nodes",
+    1,
+    MAX_REVIEW_NODES,
+    "nodes a position",
+    DEFAULT_REVIEW_NODES,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refusals_name_the_range_in_the_domain_words() {
+        let refusal = |r: Result<u32, RangeError>| r.unwrap_err().to_string();
+        assert_eq!(
+            refusal(DEPTH.parse("-1")),
+            "must be 1..=100 plies, found -1"
+        );
+        assert_eq!(refusal(DEPTH.parse("0")), "must be 1..=100 plies, found 0");
+        assert_eq!(DEPTH.parse(" 100 "), Ok(100));
+        assert_eq!(
+            NODES
+                .parse("99999999999999999999999")
+                .unwrap_err()
+                .to_string(),
+            "must be at least 1, found 99999999999999999999999"
+        );
+        assert_eq!(
+            refusal(DEPTH.parse("deep")),
+            "'deep' is not a whole number (1..=100 plies)"
+        );
+        assert_eq!(refusal(DEPTH.parse("")), "needs a value (1..=100 plies)");
+        let eval = Range::new("eval", 0.0, 1000.0, "seeds");
+        assert_eq!(eval.parse("2.5"), Ok(2.5));
+        assert!(eval.parse("NaN").is_err());
+        assert!(eval.parse("-0.5").is_err());
+        assert_eq!(SEED.parse("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(
+            SEED.parse("-1").unwrap_err().to_string(),
+            "must be at least 0, found -1"
+        );
+    }
+
+    #[test]
+    fn json_values_are_refused_in_the_same_words_as_text() {
+        let depth = |v: Value| DEPTH.from_json(Some(&v)).map_err(|e| e.to_string());
+        assert_eq!(depth(json!(7)), Ok(Some(7)));
+        assert_eq!(DEPTH.from_json(None), Ok(None));
+        assert_eq!(depth(json!(null)), Ok(None));
+        assert_eq!(
+            depth(json!(-1)),
+            Err("must be 1..=100 plies, found -1".into())
+        );
+        assert_eq!(
+            depth(json!(2.5)),
+            Err("'2.5' is not a whole number (1..=100 plies)".into())
+        );
+        assert_eq!(
+            depth(json!("7")),
+            Err("'\"7\"' is not a whole number (1..=100 plies)".into())
+        );
+    }
+
+    #[test]
+    fn long_input_is_quoted_short() {
+        let long = "9".repeat(250_000);
+        let message = DEPTH.parse(&long).unwrap_err().to_string();
+        assert!(message.len() < 120, "{message}");
+        assert!(message.contains("... (250000 bytes)"), "{message}");
+        assert_eq!(quote("short"), "short");
+        // Cut on a character boundary.
+        assert!(quote(&"é".repeat(100)).starts_with(&"é".repeat(QUOTE_CHARS)));
+    }
+
+    #[test]
+    fn defaults_lie_in_their_ranges() {
+        assert_eq!(LEVEL.check(LEVEL.default.unwrap()), Ok(TOP_LEVEL));
+        assert!(THREADS.check(THREADS.default.unwrap()).is_ok());
+        assert!(HASH_MB.check(HASH_MB.default.unwrap()).is_ok());
+        assert!(MULTIPV.check(MULTIPV.default.unwrap()).is_ok());
+        assert!(CONTEMPT.check(CONTEMPT.default.unwrap()).is_ok());
+        assert!(CONCURRENCY.check(CONCURRENCY.default.unwrap()).is_ok());
+        assert!(GAME_PLIES.check(GAME_PLIES.default.unwrap()).is_ok());
+        assert!(PROOF_PLIES.check(PROOF_PLIES.default.unwrap()).is_ok());
+        assert!(REVIEW_NODES.check(REVIEW_NODES.default.unwrap()).is_ok());
+        assert_eq!(MULTIPV.or_default(None), Some(1));
+        assert_eq!(MULTIPV.or_default(Some(3)), Some(3));
+    }
+}

@@ -1,0 +1,38 @@
+"""One contract for every front end: each value of tests/contract/refusals.json that
+Python can pass is refused with an InputError naming the argument, then the same words
+as the command line, UGI and the web API (tests/command_line_and_server/contract.rs)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import isolo_ai
+from isolo_ai import Game, InputError, Variant
+
+TABLE = Path(__file__).resolve().parents[2] / "tests" / "contract" / "refusals.json"
+CASES = [case for case in json.loads(TABLE.read_text())["cases"] if "python" in case]
+
+
+def call(name, kwargs):
+    boys = Variant.load("isolo-boys")
+    game = Game(boys)
+    game.play(game.legal_moves()[0])
+    if name == "perft":
+        return isolo_ai.perft(boys, **kwargs)
+    if name in ("match", "compare"):
+        return getattr(isolo_ai, name)(**kwargs)
+    return getattr(isolo_ai, name)(game, **kwargs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case["refusal"])
+def test_python_refuses_each_value_in_the_shared_words(case):
+    python = case["python"]
+    expected = f'{python["name"]}: {case["refusal"]}'
+    with pytest.raises(InputError) as refused:
+        call(python["call"], python["kwargs"])
+    assert str(refused.value) == expected
+
+
+def test_the_table_reaches_python():
+    assert len(CASES) >= 8
