@@ -11,7 +11,8 @@ use crate::game::Game;
 use crate::variant::Variant;
 use crate::{in_range, input_error, interruptible, to_python};
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::prove::pipeline::{self, Method, Refusal, Root, Setting, SolveSettings};
+use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
+use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
 use isolo_engine::ranges;
 use isolo_engine::search::{no_move_json, SearchRequest};
 use isolo_engine::EngineSpec;
@@ -52,71 +53,45 @@ struct Budget {
     hash_mb: Option<usize>,
 }
 
-impl Budget {
-    /// Each value in the engine's range, refused in the argument's name.
-    fn checked(self) -> PyResult<Budget> {
-        if let Some(depth) = self.depth {
-            in_range("depth", depth, &ranges::DEPTH)?;
-        }
-        if let Some(nodes) = self.nodes {
-            in_range("nodes", nodes, &ranges::NODES)?;
-        }
-        if let Some(ms) = self.time_ms {
-            in_range("time_ms", ms, &ranges::TIME_MS)?;
-        }
-        in_range("threads", self.threads, &ranges::THREADS)?;
-        if let Some(mb) = self.hash_mb {
-            in_range("hash_mb", mb, &ranges::HASH_MB)?;
-            isolo_engine::search::tt::check_table_mb(mb)
-                .map_err(|e| input_error(format!("hash_mb: {e}")))?;
-        }
-        Ok(self)
-    }
-}
-
-/// The engine of `analyze`'s arguments, each checked in its own name first.
+/// The engine of `analyze`'s arguments, as typed settings: a refusal names the argument.
 fn analysis_spec(engine: &str, budget: Budget, seed: u64) -> PyResult<EngineSpec> {
-    if engine != "ab" && engine != "mcts" {
-        return Err(input_error(format!(
+    let searcher = SearcherKind::named(engine).ok_or_else(|| {
+        input_error(format!(
             "engine: '{}' is not one of ab, mcts",
             ranges::quote(engine)
-        )));
-    }
+        ))
+    })?;
     let Budget {
         depth,
         nodes,
         time_ms,
         threads,
         hash_mb,
-    } = budget.checked()?;
-    if hash_mb.is_some() && engine == "mcts" {
-        return Err(input_error(
-            "hash_mb: MCTS keeps no table (engine ab has one)",
-        ));
-    }
-    let mut keys = vec![format!("threads={threads}")];
-    if let Some(mb) = hash_mb {
-        keys.push(format!("hash={mb}"));
-    }
-    if let Some(depth) = depth {
-        keys.push(format!("depth={depth}"));
-    }
-    if let Some(nodes) = nodes {
-        // (MCTS counts iterations.)
-        let key = if engine == "mcts" { "iters" } else { "nodes" };
-        keys.push(format!("{key}={nodes}"));
-    }
+    } = budget;
     let time_ms = match (depth, nodes, time_ms) {
         (None, None, None) => Some(DEFAULT_ANALYSIS_MS),
         (_, _, time) => time,
     };
-    if let Some(ms) = time_ms {
-        keys.push(format!("time-ms={ms}"));
-    }
-    if engine == "mcts" {
-        keys.push(format!("seed={seed}"));
-    }
-    EngineSpec::parse(&format!("{engine}:{}", keys.join(","))).map_err(input_error)
+    let settings = SearchSettings {
+        depth,
+        nodes,
+        time_ms,
+        threads: Some(threads),
+        hash_mb,
+        seed: Some(seed),
+        ..SearchSettings::of(searcher)
+    };
+    settings.spec().map_err(|e| {
+        let argument = match e.setting() {
+            Setting::Depth => "depth",
+            Setting::Nodes => "nodes",
+            Setting::TimeMs => "time_ms",
+            Setting::Threads => "threads",
+            Setting::Hash => "hash_mb",
+            other => other.key(searcher),
+        };
+        input_error(format!("{argument}: {}", e.problem()))
+    })
 }
 
 /// Searches the game's position and returns what `isolo-ai analyze --json` prints:
@@ -270,15 +245,15 @@ fn refusal_text(refusal: Refusal) -> String {
         ),
         Refusal::NotForMethod { method, setting } => {
             let argument = match setting {
-                Setting::Threads => "threads other than 1",
-                Setting::Nodes => "nodes",
-                Setting::ExactLength => "exact_length",
-                Setting::Moves => "game with moves (its wins ignore the game before the position: give Game(variant, position=...))",
+                ProofSetting::Threads => "threads other than 1",
+                ProofSetting::Nodes => "nodes",
+                ProofSetting::ExactLength => "exact_length",
+                ProofSetting::Moves => "game with moves (its wins ignore the game before the position: give Game(variant, position=...))",
                 // Not arguments of the binding's: named as the command line does.
-                Setting::Verify => "verify",
-                Setting::Sought => "prove",
-                Setting::Certificate => "certificate",
-                Setting::Resume => "resume",
+                ProofSetting::Verify => "verify",
+                ProofSetting::Sought => "prove",
+                ProofSetting::Certificate => "certificate",
+                ProofSetting::Resume => "resume",
             };
             format!("method {} takes no {argument}", method.name())
         }

@@ -1,25 +1,26 @@
 //! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_engine::matches::engine::{EngineSpec, SpecError};
+use isolo_engine::matches::engine::EngineSpec;
+use isolo_engine::matches::settings::{
+    parallel_named, quiescence_moves_named, walk_named, SearchSettings, SearcherKind, Setting,
+};
+use isolo_engine::search::mcts::Parallelism;
 use isolo_engine::search::wdl::wdl_of;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
+use isolo_engine::TimeControl;
 use isolo_rules::{Board, Move, Variant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineKind {
-    /// Alpha-beta (iterative deepening PVS, Lazy SMP)
-    Ab,
-    /// Monte Carlo tree search (UCT with MCTS-Solver)
-    Mcts,
+/// `--engine`: the engine's own searcher names.
+fn searcher_kind(name: &str) -> Result<SearcherKind, String> {
+    SearcherKind::named(name).ok_or_else(|| format!("expected ab or mcts, found '{name}'"))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MctsParallel {
-    Root,
-    Tree,
+/// `--mcts-parallel`: the engine's own words.
+fn parallelism(word: &str) -> Result<Parallelism, String> {
+    parallel_named(word).ok_or_else(|| format!("expected root or tree, found '{word}'"))
 }
 
 #[derive(Args, Debug)]
@@ -29,9 +30,10 @@ pub struct AnalyzeArgs {
     /// Moves to play first (their positions count for repetitions)
     #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// The searcher
-    #[arg(long, value_enum, default_value_t = EngineKind::Ab)]
-    pub engine: EngineKind,
+    /// The searcher: ab (alpha-beta: iterative deepening PVS, Lazy SMP) or mcts (UCT
+    /// with MCTS-Solver)
+    #[arg(long, value_name = "ab|mcts", default_value = "ab", value_parser = searcher_kind)]
+    pub engine: SearcherKind,
     /// Depth limit in plies (alpha-beta)
     #[arg(long, value_parser = super::ranges::DEPTH)]
     pub depth: Option<u32>,
@@ -55,8 +57,8 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value = "1")]
     pub multipv: String,
     /// How MCTS threads share the work: root (a tree each) or tree (one shared tree)
-    #[arg(long = "mcts-parallel", value_enum)]
-    pub mcts_parallel: Option<MctsParallel>,
+    #[arg(long = "mcts-parallel", value_name = "root|tree", value_parser = parallelism)]
+    pub mcts_parallel: Option<Parallelism>,
     /// Seed for every random choice (MCTS; default 0)
     #[arg(long, value_parser = super::ranges::SEED)]
     pub seed: Option<u64>,
@@ -84,74 +86,66 @@ pub struct AnalyzeArgs {
     pub json: bool,
 }
 
-/// The engine of `analyze`'s flags, read by the same parser as `--engine` specs, so the
-/// same values are refused with the same reasons (named here by their flags).
+/// The engine of `analyze`'s flags, as typed settings: a refusal names the flag.
 fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
-    let (name, nodes_key) = match args.engine {
-        EngineKind::Ab => ("ab", "nodes"),
-        EngineKind::Mcts => ("mcts", "iters"),
-    };
-    let flags: [(&str, &str, Option<String>); 13] = [
-        ("--tc", "tc", args.tc.clone()),
-        ("--depth", "depth", args.depth.map(|d| d.to_string())),
-        ("--nodes", nodes_key, args.nodes.map(|n| n.to_string())),
-        ("--time-ms", "time-ms", args.time_ms.map(|t| t.to_string())),
-        (
-            "--threads",
-            "threads",
-            Some(super::ranges::search_threads("--threads", args.threads).to_string()),
-        ),
-        ("--hash", "hash", args.hash.map(|h| h.to_string())),
-        ("--weights", "weights", args.weights.clone()),
-        (
-            "--quiescence",
-            "quiescence",
-            args.quiescence.map(|q| q.to_string()),
-        ),
-        ("--qmoves", "qmoves", args.qmoves.clone()),
-        ("--walk", "walk", args.walk.clone()),
-        (
-            "--contempt",
-            "contempt",
-            args.contempt.map(|c| c.to_string()),
-        ),
-        // Alpha-beta makes no random choice: a seed changes nothing there.
-        (
-            "--seed",
-            "seed",
-            args.seed.filter(|_| name == "mcts").map(|s| s.to_string()),
-        ),
-        (
-            "--mcts-parallel",
-            "parallel",
-            args.mcts_parallel.map(|p| match p {
-                MctsParallel::Root => "root".to_string(),
-                MctsParallel::Tree => "tree".to_string(),
-            }),
-        ),
-    ];
-    let given: Vec<(&str, &str, String)> = flags
-        .into_iter()
-        .filter_map(|(flag, key, value)| value.map(|v| (flag, key, v)))
-        .collect();
-    let pairs: Vec<(&str, &str)> = given.iter().map(|(_, k, v)| (*k, v.as_str())).collect();
-    let flag_of = |key: &str| {
-        given
-            .iter()
-            .find(|(_, k, _)| *k == key)
-            .map_or(key.to_string(), |(flag, _, _)| flag.to_string())
-    };
-    match EngineSpec::from_options(name, &pairs) {
-        Ok(spec) => Ok(spec),
-        Err(SpecError::BadValue { key, problem }) => {
-            Err(CliError(format!("{}: {problem}", flag_of(&key))))
+    let named = |flag: &str,
+                 word: &Option<String>,
+                 expected: &str,
+                 parse: &dyn Fn(&str) -> bool| {
+        match word {
+            Some(w) if !parse(w) => Err(CliError(format!(
+                "{flag}: expected {expected}, found '{}'",
+                isolo_engine::ranges::quote(w)
+            ))),
+            _ => Ok(()),
         }
-        Err(SpecError::UnknownKey { key, engine }) => Err(CliError(format!(
-            "{}: does not apply to --engine {engine}",
-            flag_of(&key)
-        ))),
-        Err(e) => Err(CliError(e.to_string())),
-    }
+    };
+    named("--qmoves", &args.qmoves, "all or first-lap", &|w| {
+        quiescence_moves_named(w).is_some()
+    })?;
+    named("--walk", &args.walk, "vast or all", &|w| {
+        walk_named(w).is_some()
+    })?;
+    let clock = match &args.tc {
+        Some(text) => Some(
+            text.parse::<TimeControl>()
+                .map_err(|e| CliError(format!("--tc: {}", e.problem)))?,
+        ),
+        None => None,
+    };
+    let settings = SearchSettings {
+        searcher: args.engine,
+        depth: args.depth,
+        nodes: args.nodes,
+        time_ms: args.time_ms,
+        clock,
+        threads: Some(super::ranges::search_threads("--threads", args.threads)),
+        hash_mb: args.hash,
+        seed: args.seed,
+        level: None,
+        contempt: args.contempt,
+        quiescence: args.quiescence,
+        quiescence_moves: args.qmoves.as_deref().and_then(quiescence_moves_named),
+        walk: args.walk.as_deref().and_then(walk_named),
+        parallel: args.mcts_parallel,
+        weights: args.weights.clone(),
+    };
+    settings.spec().map_err(|e| {
+        let flag = match e.setting() {
+            Setting::Depth => "--depth",
+            Setting::Nodes => "--nodes",
+            Setting::TimeMs => "--time-ms",
+            Setting::Threads => "--threads",
+            Setting::Hash => "--hash",
+            Setting::Level => "--level",
+            Setting::Contempt => "--contempt",
+            Setting::Quiescence => "--quiescence",
+            Setting::QuiescenceMoves => "--qmoves",
+            Setting::Parallel => "--mcts-parallel",
+            Setting::Weights => "--weights",
+        };
+        CliError(format!("{flag}: {}", e.problem()))
+    })
 }
 
 /// The position reached by `--moves`, with the hashes of the positions before it.

@@ -8,6 +8,7 @@ use clap::Args;
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::records;
+use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::review::{review, MoveClass, Review};
 use isolo_rules::{Board, Game, Side, Variant};
 
@@ -98,29 +99,30 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String, String), CliE
     ))
 }
 
-/// The alpha-beta engine of the budget flags.
+/// The alpha-beta engine of the budget flags, as typed settings.
 fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
     let nodes = match (args.nodes, args.time_ms, args.depth) {
         (None, None, None) => Some(isolo_engine::ranges::DEFAULT_REVIEW_NODES),
         (nodes, _, _) => nodes,
     };
-    if let Some(mb) = args.hash {
-        isolo_engine::search::tt::check_table_mb(mb)
-            .map_err(|e| CliError(format!("--hash: {e}")))?;
-    }
-    let threads = super::ranges::search_threads("--threads", args.threads).to_string();
-    let pairs: Vec<(&str, String)> = [
-        ("nodes", nodes.map(|n| n.to_string())),
-        ("time-ms", args.time_ms.map(|t| t.to_string())),
-        ("depth", args.depth.map(|d| d.to_string())),
-        ("hash", args.hash.map(|h| h.to_string())),
-        ("threads", Some(threads)),
-    ]
-    .into_iter()
-    .filter_map(|(k, v)| v.map(|v| (k, v)))
-    .collect();
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    EngineSpec::from_options("ab", &pairs).map_err(|e| CliError(e.to_string()))
+    let settings = SearchSettings {
+        nodes,
+        time_ms: args.time_ms,
+        depth: args.depth,
+        hash_mb: args.hash,
+        threads: Some(super::ranges::search_threads("--threads", args.threads)),
+        ..SearchSettings::of(SearcherKind::AlphaBeta)
+    };
+    settings.spec().map_err(|e| {
+        let flag = match e.setting() {
+            Setting::Hash => "--hash",
+            Setting::Depth => "--depth",
+            Setting::TimeMs => "--time-ms",
+            Setting::Threads => "--threads",
+            _ => "--nodes",
+        };
+        CliError(format!("{flag}: {}", e.problem()))
+    })
 }
 
 pub fn run(args: &ReviewArgs) -> CliResult {

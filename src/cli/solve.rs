@@ -12,8 +12,8 @@ use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::prove::certificate::{CertificateFileError, CheckedProof};
 use isolo_engine::prove::dfpn::{DfpnProgress, Sought};
 use isolo_engine::prove::pipeline::{
-    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Outcome, Refusal,
-    RetroReport, Root, Setting, SolveError, SolveEvent, SolveReport, SolveSettings,
+    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Outcome,
+    ProofSetting, Refusal, RetroReport, Root, SolveError, SolveEvent, SolveReport, SolveSettings,
     NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
 };
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
@@ -215,14 +215,14 @@ fn refusal_text(refusal: Refusal) -> String {
     };
     match (method, setting) {
         (M::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),
-        (M::Ab, Setting::Nodes | Setting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
-        (_, Setting::Nodes) => {
+        (M::Ab, ProofSetting::Nodes | ProofSetting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
+        (_, ProofSetting::Nodes) => {
             "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into()
         }
-        (_, Setting::Resume) => {
+        (_, ProofSetting::Resume) => {
             "--resume keeps df-pn's tables: it needs --method dfpn or auto".into()
         }
-        (_, Setting::Sought) => {
+        (_, ProofSetting::Sought) => {
             "--prove win|loss chooses df-pn's search: it needs --method dfpn".into()
         }
         (method, setting) => format!("--method {} takes no {}", method.name(), flag(setting)),
@@ -230,16 +230,20 @@ fn refusal_text(refusal: Refusal) -> String {
 }
 
 /// A setting's flag, with why the indexed analysis takes none where that is not plain.
-fn flag(setting: Setting) -> &'static str {
+fn flag(setting: ProofSetting) -> &'static str {
     match setting {
-        Setting::Threads => "--threads (it lists moves on every core)",
-        Setting::Nodes => "--nodes",
-        Setting::ExactLength => "--exact-length",
-        Setting::Verify => "--verify",
-        Setting::Sought => "--prove",
-        Setting::Certificate => "--certificate (use --method retro, whose proofs come with one)",
-        Setting::Resume => "--resume",
-        Setting::Moves => "--moves (its wins ignore the game before the position: give --position)",
+        ProofSetting::Threads => "--threads (it lists moves on every core)",
+        ProofSetting::Nodes => "--nodes",
+        ProofSetting::ExactLength => "--exact-length",
+        ProofSetting::Verify => "--verify",
+        ProofSetting::Sought => "--prove",
+        ProofSetting::Certificate => {
+            "--certificate (use --method retro, whose proofs come with one)"
+        }
+        ProofSetting::Resume => "--resume",
+        ProofSetting::Moves => {
+            "--moves (its wins ignore the game before the position: give --position)"
+        }
     }
 }
 

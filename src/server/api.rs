@@ -22,9 +22,11 @@ use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{board_svg, SvgOptions};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
+use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
 use isolo_engine::ranges::{self, Number, Range};
 use isolo_engine::search::wdl::{Wdl, WdlModel};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
+use isolo_engine::TimeControl;
 use isolo_rules::game::{describe, in_words};
 use isolo_rules::trace::{trace_move, Step, Trace};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
@@ -527,42 +529,49 @@ impl AnalyseRequest {
     /// The engine, its limits capped by the server's.
     fn spec(&self, state: &AppState) -> Result<EngineSpec, ApiError> {
         let engine = self.engine.as_deref().unwrap_or("ab");
-        if engine != "ab" && engine != "mcts" {
-            return Err(ApiError::bad(format!(
-                "engine: '{engine}' is neither 'ab' nor 'mcts'"
-            )));
-        }
+        let searcher = SearcherKind::named(engine).ok_or_else(|| {
+            ApiError::bad(format!(
+                "engine: '{}' is neither 'ab' nor 'mcts'",
+                ranges::quote(engine)
+            ))
+        })?;
         let cap = state.max_time.as_millis() as u64;
         let times = Range::new("time_ms", 1, cap, "ms (the server's --max-time-ms)");
         let time = ranged("time_ms", &self.time_ms, &times)?.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
-        let mut pairs = vec![
-            ("time-ms", time.to_string()),
-            ("threads", state.threads.to_string()),
-        ];
-        if engine == "ab" {
-            pairs.push(("hash", HASH_MB.to_string()));
-        }
-        if let Some(depth) = ranged("depth", &self.depth, &ranges::DEPTH)? {
-            pairs.push(("depth", depth.to_string()));
-        }
-        if let Some(nodes) = ranged("nodes", &self.nodes, &ranges::NODES)? {
-            pairs.push((
-                if engine == "ab" { "nodes" } else { "iters" },
-                nodes.to_string(),
-            ));
-        }
-        if let Some(tc) = &self.tc {
-            pairs.push(("tc", tc.clone()));
-        }
-        if let (Some(seed), "mcts") = (self.seed()?, engine) {
-            pairs.push(("seed", seed.to_string()));
-        }
-        if let Some(level) = ranged("level", &self.level, &ranges::LEVEL)? {
-            pairs.push(("level", level.to_string()));
-        }
-        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        EngineSpec::from_options(engine, &pairs).map_err(|e| ApiError::bad(e.to_string()))
+        let clock = match &self.tc {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|e| ApiError::bad(format!("tc: {}", e.problem)))?,
+            ),
+            None => None,
+        };
+        let settings = SearchSettings {
+            searcher,
+            time_ms: Some(time),
+            threads: Some(state.threads),
+            hash_mb: (searcher == SearcherKind::AlphaBeta).then_some(HASH_MB),
+            depth: ranged("depth", &self.depth, &ranges::DEPTH)?,
+            nodes: ranged("nodes", &self.nodes, &ranges::NODES)?,
+            clock,
+            seed: self.seed()?,
+            level: ranged("level", &self.level, &ranges::LEVEL)?,
+            ..SearchSettings::default()
+        };
+        settings.spec().map_err(setting_refused)
     }
+}
+
+/// A refusal of the engine's settings, naming the request's field.
+fn setting_refused(e: SettingError) -> ApiError {
+    let field = match e.setting() {
+        Setting::Depth => "depth",
+        Setting::Nodes => "nodes",
+        Setting::TimeMs => "time_ms",
+        Setting::Level => "level",
+        // (Set by the server, not the request.)
+        other => other.key(SearcherKind::AlphaBeta),
+    };
+    ApiError::bad(format!("{field}: {}", e.problem()))
 }
 
 /// One of the server's search slots, or 503 while all are taken.
@@ -606,14 +615,13 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     let (start, moves) = (*game.start(), game.moves().to_vec());
     let nodes = ranged("nodes", &request.nodes, &ranges::REVIEW_NODES)?
         .unwrap_or(ranges::DEFAULT_REVIEW_NODES);
-    let threads = state.threads.to_string();
-    let pairs = [
-        ("nodes", nodes.to_string()),
-        ("hash", HASH_MB.to_string()),
-        ("threads", threads),
-    ];
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let spec = EngineSpec::from_options("ab", &pairs).map_err(|e| ApiError::bad(e.to_string()))?;
+    let settings = SearchSettings {
+        nodes: Some(nodes),
+        hash_mb: Some(HASH_MB),
+        threads: Some(state.threads),
+        ..SearchSettings::of(SearcherKind::AlphaBeta)
+    };
+    let spec = settings.spec().map_err(setting_refused)?;
     let permit = search_slot(&state)?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let hard_cap = state.max_time;

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use crate::channel::{self, Line};
 use crate::eval::Weights;
-use crate::matches::engine::{EngineSpec, SpecError};
 use crate::matches::schedule::game_seed;
+use crate::matches::settings::{SearchSettings, SearcherKind};
 use crate::ranges::{self, Number, Range};
 use crate::search::clock::Clock;
 use crate::search::level::Level;
@@ -50,7 +50,7 @@ fn error(out: &Output, message: &str) {
 #[derive(Clone, Debug)]
 struct Settings {
     variant: Arc<Variant>,
-    engine: String,
+    engine: SearcherKind,
     hash_mb: usize,
     threads: usize,
     multipv: usize,
@@ -119,7 +119,7 @@ pub fn run(input: impl BufRead, out: Output) {
         game_moves: Vec::new(),
         settings: Settings {
             variant,
-            engine: "ab".into(),
+            engine: SearcherKind::AlphaBeta,
             hash_mb: ranges::DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
@@ -270,10 +270,14 @@ impl Session {
                 self.settings.variant = Arc::new(variant);
                 self.back_to_start();
             }
-            "engine" => match value {
-                "ab" | "mcts" => self.settings.engine = value.to_string(),
-                _ => return Err(format!("Engine: expected ab or mcts, found '{value}'")),
-            },
+            "engine" => {
+                self.settings.engine = SearcherKind::named(value).ok_or_else(|| {
+                    format!(
+                        "Engine: expected ab or mcts, found '{}'",
+                        ranges::quote(value)
+                    )
+                })?
+            }
             "hash" => {
                 let mb = option_number("Hash", value, &ranges::HASH_MB)?;
                 crate::search::tt::check_table_mb(mb).map_err(|e| format!("Hash: {e}"))?;
@@ -562,7 +566,7 @@ impl Session {
             clocked,
             multipv: self.settings.multipv,
             level: self.settings.playing_level(),
-            mcts: self.settings.engine == "mcts",
+            mcts: self.settings.engine == SearcherKind::Mcts,
             wdl: self
                 .settings
                 .show_wdl
@@ -590,17 +594,18 @@ impl Session {
 
     fn new_searcher(&self) -> Result<Box<dyn Searcher + Send>, String> {
         let s = &self.settings;
-        let mut options = vec![("threads", s.threads.to_string())];
-        match s.engine.as_str() {
-            "ab" => {
-                options.push(("hash", s.hash_mb.to_string()));
-                options.push(("contempt", s.contempt.to_string()));
-            }
-            _ => options.push(("seed", s.seed.to_string())),
-        }
-        let pairs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let spec = EngineSpec::from_options(&s.engine, &pairs)
-            .map_err(|e: SpecError| e.to_string())?
+        let searcher = s.engine;
+        let alpha_beta = searcher == SearcherKind::AlphaBeta;
+        let settings = SearchSettings {
+            threads: Some(s.threads),
+            hash_mb: alpha_beta.then_some(s.hash_mb),
+            contempt: alpha_beta.then_some(s.contempt),
+            seed: Some(s.seed),
+            ..SearchSettings::of(searcher)
+        };
+        let spec = settings
+            .spec()
+            .map_err(|e| e.to_string())?
             .with_weights(s.weights.clone());
         spec.searcher()
             .map_err(|e| e.to_string())?

@@ -13,11 +13,12 @@ use rand::{Rng, SeedableRng};
 use crate::eval::Weights;
 use crate::matches::external::ExternalConfig;
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
+use crate::matches::settings;
 use crate::ranges::{self, Number, Range};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk, QuiescenceMoves};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk};
 use crate::search::clock::{Clock, TimeControl};
 use crate::search::level::Level;
-use crate::search::mcts::{Mcts, MctsConfig, Parallelism, Playout};
+use crate::search::mcts::{Mcts, MctsConfig, Playout};
 use crate::search::score::Score;
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
@@ -145,11 +146,8 @@ pub struct SpecParseError {
 
 /// The value of a `walk` key.
 fn choice_walk(key: &str, value: &str) -> Result<ChoiceWalk, SpecError> {
-    match value {
-        "vast" => Ok(ChoiceWalk::Vast),
-        "all" => Ok(ChoiceWalk::All),
-        _ => Err(bad(key, format!("expected vast or all, found '{value}'"))),
-    }
+    settings::walk_named(value)
+        .ok_or_else(|| bad(key, format!("expected vast or all, found '{value}'")))
 }
 
 fn bad(key: &str, problem: impl Into<String>) -> SpecError {
@@ -235,16 +233,9 @@ fn set_option(
             c.quiescence = ranged(key, value, &ranges::QUIESCENCE)?
         }
         (EngineKind::AlphaBeta(c), "qmoves") => {
-            c.quiescence_moves = match value {
-                "all" => QuiescenceMoves::AllCaptures,
-                "first-lap" => QuiescenceMoves::FirstLap,
-                _ => {
-                    return Err(bad(
-                        key,
-                        format!("expected all or first-lap, found '{value}'"),
-                    ))
-                }
-            }
+            c.quiescence_moves = settings::quiescence_moves_named(value).ok_or_else(|| {
+                bad(key, format!("expected all or first-lap, found '{value}'"))
+            })?
         }
         (EngineKind::AlphaBeta(c), "walk") => c.walk = choice_walk(key, value)?,
         (EngineKind::AlphaBeta(c), "contempt") => {
@@ -295,11 +286,8 @@ fn set_option(
             }
         }
         (EngineKind::Mcts(c), "parallel") => {
-            c.parallel = match value {
-                "root" => Parallelism::Root,
-                "tree" => Parallelism::Tree,
-                _ => return Err(bad(key, format!("expected root or tree, found '{value}'"))),
-            }
+            c.parallel = settings::parallel_named(value)
+                .ok_or_else(|| bad(key, format!("expected root or tree, found '{value}'")))?
         }
         (EngineKind::Mcts(c), "seed") => c.seed = ranged(key, value, &ranges::SEED)?,
         (EngineKind::AlphaBeta(c), "weights") => {
@@ -804,7 +792,7 @@ mod tests {
         );
         let spec = EngineSpec::parse("ab:qmoves=first-lap").unwrap();
         assert!(
-            matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.quiescence_moves == QuiescenceMoves::FirstLap)
+            matches!(spec.kind, EngineKind::AlphaBeta(ref c) if c.quiescence_moves == crate::search::alphabeta::QuiescenceMoves::FirstLap)
         );
         let spec = EngineSpec::parse("mcts:prior=0.5").unwrap();
         assert!(matches!(spec.kind, EngineKind::Mcts(ref c) if c.prior == 0.5));

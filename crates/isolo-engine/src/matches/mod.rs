@@ -11,6 +11,7 @@ pub mod player;
 pub mod records;
 pub mod runner;
 pub mod schedule;
+pub mod settings;
 pub mod tally;
 
 /// The most games one match, tournament, comparison or tuning run may schedule.

@@ -146,7 +146,7 @@ const INDEXED_MEMORY_SHARE: (u64, u64) = (7, 8);
 /// A setting of [`SolveSettings`] (or the game's moves), as a refusal names it: each
 /// front end words it in its own options' names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Setting {
+pub enum ProofSetting {
     /// `threads`.
     Threads,
     /// `nodes`.
@@ -196,7 +196,7 @@ pub enum Refusal {
         /// The method.
         method: Method,
         /// The setting given.
-        setting: Setting,
+        setting: ProofSetting,
     },
 }
 
@@ -220,13 +220,13 @@ impl SolveSettings {
                 });
             }
             let unused = [
-                (self.threads != 1, Setting::Threads),
-                (self.nodes.is_some(), Setting::Nodes),
-                (self.exact_length, Setting::ExactLength),
-                (self.verify, Setting::Verify),
-                (self.resume.is_some(), Setting::Resume),
-                (self.certificate.is_some(), Setting::Certificate),
-                (!root.moves.is_empty(), Setting::Moves),
+                (self.threads != 1, ProofSetting::Threads),
+                (self.nodes.is_some(), ProofSetting::Nodes),
+                (self.exact_length, ProofSetting::ExactLength),
+                (self.verify, ProofSetting::Verify),
+                (self.resume.is_some(), ProofSetting::Resume),
+                (self.certificate.is_some(), ProofSetting::Certificate),
+                (!root.moves.is_empty(), ProofSetting::Moves),
             ];
             return unused
                 .iter()
@@ -242,19 +242,19 @@ impl SolveSettings {
         }
         let dfpn = matches!(method, Method::Dfpn | Method::Auto);
         if method == Method::Retro && self.nodes.is_some() {
-            return not_for(Setting::Nodes);
+            return not_for(ProofSetting::Nodes);
         }
         if !dfpn && self.resume.is_some() {
-            return not_for(Setting::Resume);
+            return not_for(ProofSetting::Resume);
         }
         if method != Method::Dfpn && self.sought != Sought::Either {
-            return not_for(Setting::Sought);
+            return not_for(ProofSetting::Sought);
         }
         if method == Method::Ab && self.nodes.is_some() {
-            return not_for(Setting::Nodes);
+            return not_for(ProofSetting::Nodes);
         }
         if method == Method::Ab && self.exact_length {
-            return not_for(Setting::ExactLength);
+            return not_for(ProofSetting::ExactLength);
         }
         None
     }
@@ -1244,7 +1244,7 @@ mod tests {
         };
         assert_eq!(
             refusal(indexed.clone(), 1),
-            not_for(Method::Indexed, Setting::Moves)
+            not_for(Method::Indexed, ProofSetting::Moves)
         );
         let threads = SolveSettings {
             threads: 2,
@@ -1252,7 +1252,7 @@ mod tests {
         };
         assert_eq!(
             refusal(threads, 0),
-            not_for(Method::Indexed, Setting::Threads)
+            not_for(Method::Indexed, ProofSetting::Threads)
         );
         let nodes = |method| SolveSettings {
             nodes: Some(10),
@@ -1260,22 +1260,25 @@ mod tests {
         };
         assert_eq!(
             refusal(nodes(Method::Ab), 0),
-            not_for(Method::Ab, Setting::Nodes)
+            not_for(Method::Ab, ProofSetting::Nodes)
         );
         assert_eq!(
             refusal(nodes(Method::Retro), 0),
-            not_for(Method::Retro, Setting::Nodes)
+            not_for(Method::Retro, ProofSetting::Nodes)
         );
         assert_eq!(refusal(nodes(Method::Dfpn), 0), None);
         let win = SolveSettings {
             sought: Sought::Win,
             ..with(Method::Auto)
         };
-        assert_eq!(refusal(win, 0), not_for(Method::Auto, Setting::Sought));
+        assert_eq!(refusal(win, 0), not_for(Method::Auto, ProofSetting::Sought));
         let resume = SolveSettings {
             resume: Some("r".into()),
             ..with(Method::Retro)
         };
-        assert_eq!(refusal(resume, 0), not_for(Method::Retro, Setting::Resume));
+        assert_eq!(
+            refusal(resume, 0),
+            not_for(Method::Retro, ProofSetting::Resume)
+        );
     }
 }
