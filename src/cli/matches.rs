@@ -168,6 +168,10 @@ impl RunArgs {
                 )));
             }
         }
+        // Before any file is written: the tables of the games at once, all together.
+        let at_once = isolo_engine::matches::workers(self.concurrency, self.games);
+        runner::check_memory(&engines, at_once)
+            .map_err(|e| CliError(format!("--concurrency: {e}")))?;
         let (openings, source) = match &self.openings {
             Some(path) => (load_suite(&variant, path)?, path.clone()),
             None => (vec![variant.start()], "start".to_string()),

@@ -505,7 +505,7 @@ fn analyze_rejects_bad_limits() {
             "--depth",
             "3",
         ],
-        "--depth: does not apply to --engine mcts",
+        "--depth: does not apply to engine mcts",
     );
     fails(
         &[
@@ -944,6 +944,38 @@ fn engines_that_could_not_move_are_refused_up_front() {
             expected,
         );
     }
+}
+
+/// Each engine's table fits alone, but not the two together: the run is refused before
+/// any file is written, naming the memory in all.
+#[test]
+fn the_tables_of_games_at_once_are_checked_together() {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let total_kb: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    let each = total_kb / 1024 / 2 * 3 / 4;
+    let out = crate::common::process::scratch("memory")
+        .0
+        .join("games.jsonl");
+    let (a, b) = (format!("a=ab:hash={each}"), format!("b=ab:hash={each}"));
+    let args = [
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    fails(&args, "--concurrency: 1 games at once with up to");
+    assert!(!out.exists(), "a refused run wrote its records");
 }
 
 #[test]

@@ -171,6 +171,44 @@ pub enum RunError {
     /// A finished game's record could not be written.
     #[error("cannot write a record: {0}")]
     Write(String),
+    /// The games at once would hold more tables than this machine allows.
+    #[error("{games} games at once with up to {per_game} MB of tables each need {wanted} MB, more than this machine allows ({most} MB: half its memory): lower the concurrency or the engines' hash")]
+    Memory {
+        /// Games played at once.
+        games: usize,
+        /// The most table memory one game holds: its two largest engines' tables.
+        per_game: usize,
+        /// `games * per_game`.
+        wanted: usize,
+        /// The most the machine allows.
+        most: usize,
+    },
+}
+
+/// The table memory `concurrency` games of `engines` hold at once, refused past what
+/// this machine allows for tables (one table's cap holds for all of them together):
+/// each game holds the tables of its two engines, at most the two largest.
+pub fn check_memory(engines: &[EngineSpec], concurrency: usize) -> Result<(), RunError> {
+    let mut tables: Vec<usize> = engines
+        .iter()
+        .map(|spec| match &spec.kind {
+            EngineKind::AlphaBeta(c) => c.hash_mb,
+            _ => 0,
+        })
+        .collect();
+    tables.sort_unstable_by(|a, b| b.cmp(a));
+    let per_game: usize = tables.iter().take(2).sum();
+    let wanted = per_game.saturating_mul(concurrency);
+    let most = crate::search::tt::max_table_mb();
+    if wanted > most {
+        return Err(RunError::Memory {
+            games: concurrency,
+            per_game,
+            wanted,
+            most,
+        });
+    }
+    Ok(())
 }
 
 /// Plays one scheduled game; `Ok(None)` if `interrupt` was set before it ended.
@@ -370,6 +408,7 @@ pub fn run(
     // Never more game threads than games left to play.
     let left = schedule.shard_len().saturating_sub(resumed as u64);
     let concurrency = concurrency.clamp(1, usize::try_from(left).unwrap_or(usize::MAX).max(1));
+    check_memory(engines, concurrency)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency)
         .build()
@@ -421,4 +460,25 @@ pub fn run(
         played,
         elapsed: started.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_memory;
+    use crate::matches::engine::EngineSpec as Spec;
+
+    #[test]
+    fn the_tables_of_the_games_at_once_are_counted_together() {
+        let most = crate::search::tt::max_table_mb();
+        let spec = |mb: usize| Spec::parse(&format!("ab:hash={mb}")).unwrap();
+        let half = spec(most / 2);
+        assert!(check_memory(&[half.clone(), half.clone()], 1).is_ok());
+        let refused = check_memory(&[half.clone(), half.clone()], 2).unwrap_err();
+        assert!(refused.to_string().contains("2 games at once"), "{refused}");
+        // Only the two largest tables meet in one game.
+        let small = spec(1);
+        assert!(check_memory(&[half.clone(), small.clone(), small, half], 1).is_ok());
+        let random = Spec::parse("random").unwrap();
+        assert!(check_memory(&[random.clone(), random], 1024).is_ok());
+    }
 }
