@@ -7,6 +7,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 mod render;
+#[cfg(feature = "server")]
 mod server;
 
 use cli::CliResult;
@@ -26,6 +27,7 @@ enum Command {
     /// Draw a position for a terminal (or as SVG)
     Show(cli::show::ShowArgs),
     /// Serve a web page that plays and analyses in the browser, and its JSON API
+    #[cfg(feature = "server")]
     Serve(cli::serve::ServeArgs),
     /// List every legal move with the position it leads to
     Moves(cli::moves::MovesArgs),
@@ -139,6 +141,7 @@ fn dispatch(command: &Command) -> CliResult {
     match command {
         Command::Variants(args) => cli::variants::run(args),
         Command::Show(args) => cli::show::run(args),
+        #[cfg(feature = "server")]
         Command::Serve(args) => cli::serve::run(args),
         Command::Moves(args) => cli::moves::run(args),
         Command::Apply(args) => cli::apply::run(args),

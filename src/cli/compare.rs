@@ -79,6 +79,11 @@ impl Outputs<'_> {
     /// Checks the CSV and plot paths before any game is played.
     pub fn check(&self) -> CliResult {
         if let Some(path) = self.plot {
+            if !cfg!(feature = "plots") {
+                return Err(CliError(
+                    "--plot: this build has no charts (built without the `plots` feature)".into(),
+                ));
+            }
             if !path.to_ascii_lowercase().ends_with(".svg") {
                 return Err(CliError(format!(
                     "--plot: {path}: the chart is written as SVG only: name the file .svg"
@@ -110,6 +115,7 @@ pub fn report(
         std::fs::write(path, csv(stats))
             .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
     }
+    #[cfg(feature = "plots")]
     if let Some(path) = outputs.plot {
         crate::render::plot::write_svg(path, stats)
             .map_err(|e| CliError(format!("--plot: {e}")))?;

@@ -18,6 +18,7 @@ pub mod ranges;
 pub mod replay;
 pub mod results;
 pub mod review;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod show;
 pub mod solve;

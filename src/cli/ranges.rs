@@ -86,6 +86,7 @@ pub const GAME_NUMBER: Flag<u64> = Flag(Range::at_least("game", 0, ""));
 pub const SUITE_SIZE: Flag<usize> = Flag(Range::new("count", 1, 1_000_000, "positions"));
 /// `openings --max-eval`: how far from level a suite's position may be.
 pub const BALANCE_SEEDS: Flag<f64> = Flag(Range::new("max-eval", 0.0, 10_000.0, "seeds"));
+#[cfg(feature = "server")]
 /// `serve --max-searches`: analyses running at once.
 pub const SEARCHES: Flag<usize> = Flag(Range::new("max-searches", 1, 64, "searches"));
 /// Every N-th game held out by `fit-wdl`.
@@ -96,12 +97,15 @@ pub const TUNE_GAMES: Flag<usize> = Flag(Range::new("games", 1, 1_000_000, "game
 pub const EPOCHS: Flag<usize> = Flag(Range::new("epochs", 1, 1_000_000, "epochs"));
 /// `tune --net`: hidden units of the network (0: the linear evaluation alone).
 pub const HIDDEN_UNITS: Flag<usize> = Flag(Range::new("net", 0, MAX_HIDDEN, "hidden units"));
+#[cfg(feature = "server")]
 /// `serve --max-connections`: connections open at once.
 pub const CONNECTIONS: Flag<usize> = Flag(Range::new("max-connections", 1, 4096, "connections"));
+#[cfg(feature = "server")]
 /// `serve --request-timeout-ms`: how long a request's header, or its body, or a write
 /// to the client, may take.
 pub const REQUEST_TIMEOUT_MS: Flag<u64> =
     Flag(Range::new("request-timeout-ms", 100, 600_000, "ms"));
+#[cfg(feature = "server")]
 /// A TCP port (0: any free one).
 pub const PORT: Flag<u16> = Flag(Range::new("port", 0, u16::MAX, ""));
 

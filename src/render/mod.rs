@@ -1,5 +1,6 @@
 //! Pictures for people: the board as SVG (`show --svg`, the web page) and plots
 //! (`compare --plot`).
 
+#[cfg(feature = "plots")]
 pub mod plot;
 pub mod svg;
