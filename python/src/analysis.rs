@@ -14,7 +14,7 @@ use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
 use isolo_engine::ranges;
-use isolo_engine::search::{no_move_json, SearchRequest};
+use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft::perft_until;
 use isolo_rules::playout::{random_game, RandomMover};
@@ -127,10 +127,10 @@ pub fn analyze(
     };
     let spec = analysis_spec(engine, budget, seed)?;
     let variant = game.variant_arc();
-    let (board, history) = game.with_game(|g| (*g.board(), g.history()));
+    let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
     let value = interruptible(py, move |stop| {
-        if variant.winner(&board).is_some() {
-            return Ok::<_, String>(no_move_json(&variant, &board));
+        if let Some(outcome) = &over {
+            return Ok::<_, String>(finished_json(&variant, &board, outcome));
         }
         let mut searcher = spec
             .searcher()

@@ -36,3 +36,14 @@ def test_python_refuses_each_value_in_the_shared_words(case):
 
 def test_the_table_reaches_python():
     assert len(CASES) >= 8
+
+
+OVER = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S"
+
+
+def test_a_finished_game_is_analysed_as_the_command_line_analyses_it(cli):
+    game = Game(Variant.load("isolo-boys"), position=OVER)
+    ours = isolo_ai.analyze(game)
+    assert ours == cli("analyze", "--variant", "isolo-boys", "--position", OVER)
+    assert ours["score"] == {"type": "loss", "plies": 0}
+    assert ours["end"] == "North wins, no-moves"

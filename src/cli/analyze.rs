@@ -11,7 +11,7 @@ use isolo_engine::search::mcts::Parallelism;
 use isolo_engine::search::wdl::wdl_of;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_engine::TimeControl;
-use isolo_rules::{Board, Move, Variant};
+use isolo_rules::{Board, Move, Outcome, Variant};
 
 /// `--engine`: the engine's own searcher names.
 fn searcher_kind(name: &str) -> Result<SearcherKind, String> {
@@ -148,16 +148,6 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
     })
 }
 
-/// The position reached by `--moves`, with the hashes of the positions before it.
-pub fn position_with_history(
-    variant: &Variant,
-    start: Board,
-    moves: Option<&str>,
-) -> Result<(Board, Vec<u64>), CliError> {
-    let game = super::game_after(variant, start, moves)?;
-    Ok((*game.board(), game.history()))
-}
-
 /// `--multipv`: a number of lines in range, or "all" (every root move, capped as a
 /// number would be).
 fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
@@ -172,7 +162,8 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
 
 pub fn run(args: &AnalyzeArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
-    let (board, history) = position_with_history(&variant, start, args.moves.as_deref())?;
+    let game = super::game_after(&variant, start, args.moves.as_deref())?;
+    let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
     let spec = engine_of_flags(args)?;
@@ -198,8 +189,8 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     if !args.json {
         emit(&super::show::draw(&variant, &board))?;
     }
-    if legal == 0 {
-        return report_finished(&variant, &board, args.json);
+    if let Some(outcome) = over {
+        return report_finished(&variant, &board, &outcome, args.json);
     }
     let request = SearchRequest {
         variant: &variant,
@@ -223,15 +214,14 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     }
 }
 
-fn report_finished(variant: &Variant, board: &Board, json: bool) -> CliResult {
+fn report_finished(variant: &Variant, board: &Board, outcome: &Outcome, json: bool) -> CliResult {
     if json {
-        return emit_json(&isolo_engine::search::no_move_json(variant, board));
+        return emit_json(&isolo_engine::search::finished_json(
+            variant, board, outcome,
+        ));
     }
-    let winner = board.to_move().opponent();
-    emit(&format!(
-        "Game over: {winner} wins ({} has no legal move); nothing to search\n",
-        board.to_move()
-    ))
+    let words = isolo_rules::game::in_words(outcome, board.to_move());
+    emit(&format!("Game over. {words}; nothing to search.\n"))
 }
 
 fn line_text(pv: &[Move]) -> String {

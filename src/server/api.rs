@@ -24,7 +24,7 @@ use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
 use isolo_engine::ranges::{self, Number, Range};
-use isolo_engine::search::wdl::{Wdl, WdlModel};
+use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_engine::TimeControl;
 use isolo_rules::game::{describe, in_words};
@@ -665,27 +665,12 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     ndjson(rx)
 }
 
-/// The chances of the side to move at a finished game: certain.
-fn finished_wdl(winner: Option<Side>, to_move: Side) -> Wdl {
-    match winner {
-        Some(w) if w == to_move => Wdl::WON,
-        Some(_) => Wdl::LOST,
-        None => Wdl::DRAWN,
-    }
-}
-
 fn progress_json(p: &Progress, wdl: &WdlModel) -> Value {
-    let secs = p.time.as_secs_f64();
-    json!({
-        "type": "progress",
-        "depth": p.depth,
-        "score": p.score.to_json(),
-        "wdl": wdl.wdl(p.score).to_json(),
-        "pv": p.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "nodes": p.nodes,
-        "nps": if secs > 0.0 { (p.nodes as f64 / secs) as u64 } else { 0 },
-        "time_ms": p.time.as_millis() as u64,
-    })
+    let mut value = json!({"type": "progress"});
+    if let (Value::Object(head), Value::Object(fields)) = (&mut value, p.to_json(wdl)) {
+        head.extend(fields);
+    }
+    value
 }
 
 /// Streams the search as JSON lines: `progress` objects, then one `result` with the
@@ -703,14 +688,9 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let line = |value: Value| format!("{value}\n");
     if let Some(outcome) = over {
-        let _ = tx.send(line(json!({
-            "type": "result", "best_move": null, "score": null, "pv": [], "lines": [],
-            "wdl": finished_wdl(outcome.winner, board.to_move()).to_json(),
-            "depth": 0, "nodes": 0, "nps": 0, "time_ms": 0, "engine": null,
-            "result": outcome.winner.map(|s| s.letter().to_string()),
-            "end": describe(&outcome),
-            "position": variant.format_position(&board),
-        })));
+        let mut value = isolo_engine::search::finished_json(&variant, &board, &outcome);
+        value["type"] = json!("result");
+        let _ = tx.send(line(value));
     } else {
         let hard_cap = state.max_time;
         tokio::task::spawn_blocking(move || {

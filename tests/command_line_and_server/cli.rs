@@ -446,7 +446,10 @@ fn analyze_reports_a_finished_game_without_searching() {
     assert!(json["best_move"].is_null());
     assert_eq!(json["result"], "S");
     let out = stdout_of(&["analyze", "--variant", "isolo-women", "--position", over]);
-    assert!(out.contains("Game over: South wins"), "{out}");
+    assert!(
+        out.contains("Game over. North has no legal move: South wins"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -133,3 +133,29 @@ fn every_case_reaches_two_front_ends_or_more() {
         assert!(reached >= 2, "{case}");
     }
 }
+
+/// A finished game (South has no seeds, and moves): the command line and the web API
+/// answer an analysis with the same JSON, a loss in 0 for the mover
+/// (`python/tests/test_contract.py` checks Python's against the command line's).
+#[test]
+fn a_finished_game_is_analysed_alike_everywhere() {
+    const OVER: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+    let cli = crate::common::process::json(&[
+        "analyze",
+        "--variant",
+        "isolo-boys",
+        "--position",
+        OVER,
+        "--json",
+    ]);
+    assert_eq!(cli["score"], json!({"type": "loss", "plies": 0}));
+    assert_eq!(cli["result"], "N");
+    let server = Server::start(&[]);
+    let body = json!({"game": {"variant": "isolo-boys", "start": OVER}});
+    let (status, text) = super::serve::post_text(&server, "api/analyse", &body);
+    assert_eq!(status, 200, "{text}");
+    let mut api: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(api["type"], "result");
+    api.as_object_mut().unwrap().remove("type");
+    assert_eq!(api, cli);
+}

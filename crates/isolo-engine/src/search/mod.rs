@@ -13,7 +13,8 @@ pub mod wdl;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use isolo_rules::{Board, Move, Variant};
+use isolo_rules::game::describe;
+use isolo_rules::{Board, Move, Outcome, Variant};
 
 pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
 
@@ -87,14 +88,21 @@ pub struct SearchResult {
     pub hashfull: u32,
 }
 
-/// The `analyze --json` answer at a position without a legal move: nothing searched,
-/// the mover lost (`score` a loss in 0), `result` the winner's letter.
-pub fn no_move_json(variant: &Variant, board: &Board) -> serde_json::Value {
-    let winner = board.to_move().opponent();
+/// The `analyze --json` answer at a finished game, the same from every front end:
+/// nothing searched; `score` the mover's result in 0 plies (a loss when it has no legal
+/// move, a draw by repetition or the ply cap), `wdl` certain, `result` the winner's
+/// letter (`null` for a draw) and `end` the end in words.
+pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> serde_json::Value {
+    let mover = board.to_move();
+    let (score, wdl) = match outcome.winner {
+        Some(winner) if winner == mover => (Score::Win(0), wdl::Wdl::WON),
+        Some(_) => (Score::Loss(0), wdl::Wdl::LOST),
+        None => (Score::Draw, wdl::Wdl::DRAWN),
+    };
     serde_json::json!({
         "best_move": null,
-        "score": {"type": "loss", "plies": 0},
-        "wdl": wdl::Wdl::LOST.to_json(),
+        "score": score.to_json(),
+        "wdl": wdl.to_json(),
         "pv": [],
         "lines": [],
         "depth": 0,
@@ -102,7 +110,8 @@ pub fn no_move_json(variant: &Variant, board: &Board) -> serde_json::Value {
         "nps": 0,
         "time_ms": 0,
         "engine": null,
-        "result": winner.letter().to_string(),
+        "result": outcome.winner.map(|side| side.letter().to_string()),
+        "end": describe(outcome),
         "position": variant.format_position(board),
     })
 }
@@ -173,6 +182,23 @@ pub struct Progress {
     pub time: Duration,
     /// How full the searcher's memory is, in permille (see `SearchResult::hashfull`).
     pub hashfull: u32,
+}
+
+impl Progress {
+    /// A search's progress as the web API streams it (`depth`, `score`, `wdl` from
+    /// `model`, `pv`, `nodes`, `nps`, `time_ms`): the fields of a result's, computed the
+    /// same way.
+    pub fn to_json(&self, model: &wdl::WdlModel) -> serde_json::Value {
+        serde_json::json!({
+            "depth": self.depth,
+            "score": self.score.to_json(),
+            "wdl": model.wdl(self.score).to_json(),
+            "pv": self.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "nodes": self.nodes,
+            "nps": nodes_per_second(self.nodes, self.time),
+            "time_ms": self.time.as_millis() as u64,
+        })
+    }
 }
 
 /// A search to run on one position.
