@@ -83,6 +83,8 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String, String), CliE
     let file = records::read_records(Path::new(path))
         .map_err(|e| CliError(e.to_string()))?
         .ok_or_else(|| CliError(format!("{path}: no records header")))?;
+    // Checked as `replay` checks it: a file that one refuses, the other does too.
+    file.check().map_err(|e| CliError(format!("{path}: {e}")))?;
     let k = args.game.expect("clap requires --game with --records");
     let record = file
         .records

@@ -80,7 +80,13 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
         Some(path) => Some(
             records::read_records(std::path::Path::new(path))
                 .map_err(|e| CliError(format!("--records: {e}")))?
-                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))?,
+                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))
+                .and_then(|file| {
+                    // Checked as `replay` checks it: the page shows only legal games.
+                    file.check()
+                        .map_err(|e| CliError(format!("--records: {path}: {e}")))?;
+                    Ok(file)
+                })?,
         ),
         None => None,
     };

@@ -5,7 +5,9 @@ use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::process::{games_without_times as records, json, ok, run, scratch, Scratch};
+use common::process::{
+    games_without_times as records, json, ok, output_within, run, scratch, Scratch,
+};
 
 fn fails(args: &[&str], expected: &str) {
     let out = run(args);
@@ -618,12 +620,28 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
         args.iter().map(|s| s.to_string()).collect::<Vec<String>>()
     };
     let write = |lines: &[String]| std::fs::write(&out, lines.join("\n") + "\n").unwrap();
-    let refused = |lines: &[String], expected: &str| {
+    // replay, review and serve check a records file alike.
+    let unreadable = |lines: &[String], expected: &str| {
         write(lines);
+        fails(&["replay", path], expected);
+        fails(&["review", "--records", path, "--game", "0"], expected);
+        let serve = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .args(["serve", "--port", "0", "--records", path])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (output, in_time) = output_within(serve, std::time::Duration::from_secs(20));
+        assert!(in_time, "serve --records took a file replay refuses");
+        assert_eq!(output.status.code(), Some(2));
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains(expected), "serve: {said}");
+    };
+    let refused = |lines: &[String], expected: &str| {
+        unreadable(lines, expected);
         let args = resume(&[]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         fails(&args, expected);
-        fails(&["replay", path], expected);
     };
     // Duplicated, missing, out-of-range and foreign games.
     let mut duplicated = lines.clone();
@@ -641,6 +659,17 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
         "\"south\":\"greedy\",\"north\":\"random\"",
     );
     refused(&swapped, "game 0 does not match the schedule");
+    // A result its moves do not lead to.
+    let winner = |side: &str| format!("\"result\":\"{side}\"");
+    let flipped = if lines[1].contains(&winner("S")) {
+        lines[1].replace(&winner("S"), &winner("N"))
+    } else {
+        lines[1].replace(&winner("N"), &winner("S"))
+    };
+    assert_ne!(flipped, lines[1], "game 0 was decisive");
+    let mut contradicted = lines.clone();
+    contradicted[1] = flipped;
+    unreadable(&contradicted, "game 0: records");
     // A header edited by hand no longer matches its fingerprint.
     let mut edited = lines.clone();
     edited[0] = lines[0].replace("\"seed\":0", "\"seed\":1");

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use crate::matches::engine::EngineSpec;
 use crate::matches::player::Termination;
 use crate::matches::schedule::{Job, Schedule, Shard};
-use isolo_rules::{Board, Move, Rules, Side, Variant};
+use isolo_rules::game::describe;
+use isolo_rules::{Board, Game, Move, Outcome, Rules, Side, Variant};
 
 /// The records format written by this version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -42,6 +43,9 @@ pub enum RecordsError {
     /// Games duplicated, missing, out of range or not those of the schedule.
     #[error("{0}")]
     Sequence(String),
+    /// A game that does not replay: an illegal move, or a result its moves do not lead to.
+    #[error("{0}")]
+    Replay(String),
 }
 
 /// A game's result.
@@ -534,6 +538,80 @@ pub struct RecordsFile {
     pub valid_bytes: u64,
     /// The line number of a last line cut short (an interrupted run), if any.
     pub cut_line: Option<usize>,
+}
+
+impl RecordsFile {
+    /// Replays `record` under the file's rules and ply cap and checks its result: a
+    /// result by the rules must be the one its moves lead to, a forfeit the loss of the
+    /// side to move in a game still going on. The game played, or what is wrong, naming
+    /// the game and the move.
+    pub fn replay(&self, record: &Record) -> Result<Game<'_>, RecordsError> {
+        let name = format!("game {}", record.game);
+        let fail = |problem: String| RecordsError::Replay(format!("{name}: {problem}"));
+        let mut game =
+            Game::new(&self.variant, record.opening).with_max_plies(self.header.max_plies);
+        for (i, mv) in record.moves.iter().enumerate() {
+            let mover = game.board().to_move();
+            game.play_move(mv).map_err(|e| {
+                RecordsError::Replay(format!("{name}, move {} ({mover}): {e}", i + 1))
+            })?;
+        }
+        let plies = record.moves.len();
+        let plies = format!("{plies} {}", if plies == 1 { "ply" } else { "plies" });
+        match (record.reason.by_rules(), game.outcome()) {
+            (Some(reason), outcome) => {
+                let claimed = Outcome {
+                    winner: record.winner(),
+                    reason,
+                };
+                match outcome {
+                    Some(outcome) if outcome == claimed => Ok(game),
+                    Some(outcome) => Err(fail(format!(
+                        "records {} but the game ends {}",
+                        describe(&claimed),
+                        describe(&outcome)
+                    ))),
+                    None => Err(fail(format!(
+                        "records {} but the game goes on after {plies}",
+                        describe(&claimed)
+                    ))),
+                }
+            }
+            (None, Some(outcome)) => Err(fail(format!(
+                "records a {} forfeit but the game had ended {}",
+                record.reason,
+                describe(&outcome)
+            ))),
+            (None, None) => {
+                let loser = game.board().to_move();
+                if record.winner() == Some(loser.opponent()) {
+                    Ok(game)
+                } else {
+                    Err(fail(format!(
+                        "records a {} forfeit by {loser}, the side to move, but not {} winning",
+                        record.reason,
+                        loser.opponent()
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Every check `replay` makes of a file: its games are those of the header's
+    /// schedule, in order and each once, played as scheduled, and every one replays.
+    pub fn check(&self) -> Result<(), RecordsError> {
+        let schedule = self.header.schedule(&self.variant)?;
+        let labels: Vec<String> = self
+            .header
+            .engines
+            .iter()
+            .map(|e| e.label.clone())
+            .collect();
+        check_sequence(&self.records, &schedule, &labels)?;
+        self.records
+            .iter()
+            .try_for_each(|r| self.replay(r).map(|_| ()))
+    }
 }
 
 /// Reads one line of at most `MAX_LINE_BYTES`; `None` at the end of the file. The flag
