@@ -243,7 +243,8 @@ impl GameSpec {
                 .ok_or_else(|| {
                     let names: Vec<&str> = state.choices.iter().map(|c| c.name.as_str()).collect();
                     ApiError::bad(format!(
-                        "variant: unknown '{name}' (offered: {})",
+                        "variant: unknown '{}' (offered: {})",
+                        ranges::quote(name),
                         names.join(", ")
                     ))
                 }),
@@ -482,15 +483,22 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     if game.outcome().is_none() {
         if let Ok(mv) = variant.parse_move(&request.mv) {
             if let Some(why) = why_not_from(&variant, &before, mv.pit) {
-                return Err(ApiError::bad(format!("move '{}': {why}", request.mv)));
+                return Err(ApiError::bad(format!(
+                    "move '{}': {why}",
+                    ranges::quote(&request.mv)
+                )));
             }
         }
     }
     let legal = game
         .play_text(&request.mv)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let trace = trace_move(&variant, &before, &legal.mv)
-        .ok_or_else(|| ApiError::bad(format!("move '{}' is not legal here", request.mv)))?;
+    let trace = trace_move(&variant, &before, &legal.mv).ok_or_else(|| {
+        ApiError::bad(format!(
+            "move '{}' is not legal here",
+            ranges::quote(&request.mv)
+        ))
+    })?;
     ok(json!({
         "move": legal.mv.to_string(),
         "laps": legal.laps,

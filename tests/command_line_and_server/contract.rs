@@ -159,3 +159,43 @@ fn a_finished_game_is_analysed_alike_everywhere() {
     api.as_object_mut().unwrap().remove("type");
     assert_eq!(api, cli);
 }
+
+/// A flood of bad input is quoted short: the answer names the problem and the input's
+/// length, whatever its size (a 200 KB position once came back whole).
+#[test]
+fn long_bad_input_is_quoted_short() {
+    let flood = "x ".repeat(100_000);
+    let server = Server::start(&[]);
+    let boys = || json!({"variant": "isolo-boys"});
+    for (path, body) in [
+        (
+            "api/state",
+            json!({"game": {"variant": "isolo-boys", "start": flood}}),
+        ),
+        ("api/analyse", json!({"game": {"variant": flood}})),
+        (
+            "api/moves",
+            json!({"game": {"variant": "isolo-boys", "moves": flood}}),
+        ),
+        ("api/play", json!({"game": boys(), "move": flood})),
+        ("api/analyse", json!({"game": boys(), "engine": flood})),
+    ] {
+        let (status, answer) = post(&server, path, &body);
+        assert_eq!(status, 400, "{path}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.len() < 300, "{path}: {} bytes", error.len());
+    }
+    // (One argument may hold at most 128 KiB.)
+    let flood = "x ".repeat(30_000);
+    for args in [
+        vec!["analyze", "--variant", "isolo-boys", "--position", &flood],
+        vec!["analyze", "--variant", &flood],
+        vec!["apply", "--variant", "isolo-boys", "--moves", &flood],
+        vec!["analyze", "--variant", "isolo-boys", "--depth", &flood],
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.len() < 400, "{} bytes", stderr.len());
+    }
+}

@@ -37,18 +37,7 @@ impl Number for f64 {
     const FRACTIONAL: bool = true;
 }
 
-/// The longest bad input a refusal quotes, in characters: a refusal names the problem,
-/// it does not echo a flood back.
-pub const QUOTE_CHARS: usize = 40;
-
-/// `text` as a refusal quotes it: cut to [`QUOTE_CHARS`] characters, with how much more
-/// there was.
-pub fn quote(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
-    }
-}
+pub use isolo_rules::{quote, QUOTE_CHARS};
 
 /// Why a value was refused; each front end puts its own name of the setting before it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -96,6 +96,19 @@ pub enum TextFileError {
     NotText,
 }
 
+/// The longest piece of bad input an error message quotes, in characters: a message
+/// names the problem, it does not echo a flood back.
+pub const QUOTE_CHARS: usize = 40;
+
+/// `text` as an error message quotes it: cut to [`QUOTE_CHARS`] characters, with how
+/// long it was.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// Opens a file for reading once it is known to be a regular file: a folder, a named
 /// pipe (which would wait for a writer for ever) or a device is refused, never opened.
 pub fn open_regular_file(path: &std::path::Path) -> std::io::Result<std::fs::File> {

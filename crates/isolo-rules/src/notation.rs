@@ -160,7 +160,10 @@ pub fn parse_side(text: &str) -> Result<Side, NotationError> {
         "N" => Ok(Side::North),
         _ => err(
             NotationError::Side,
-            format!("side to move must be S or N, found '{text}'"),
+            format!(
+                "side to move must be S or N, found '{}'",
+                crate::quote(text)
+            ),
         ),
     }
 }
@@ -174,7 +177,10 @@ pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
         "SN" => Ok(3),
         _ => err(
             NotationError::Overture,
-            format!("overture must be '-', 'S', 'N' or 'SN', found '{text}'"),
+            format!(
+                "overture must be '-', 'S', 'N' or 'SN', found '{}'",
+                crate::quote(text)
+            ),
         ),
     }
 }
@@ -213,7 +219,7 @@ impl Move {
         if digits.is_empty() {
             return err(
                 NotationError::MoveText,
-                format!("move '{text}' must start with a pit number"),
+                format!("move '{}' must start with a pit number", crate::quote(text)),
             );
         }
         let pits = 2 * columns as u32;
@@ -222,7 +228,11 @@ impl Move {
             _ => {
                 return err(
                     NotationError::MoveText,
-                    format!("move '{text}': pit {digits} is not 1..{pits}"),
+                    format!(
+                        "move '{}': pit {} is not 1..{pits}",
+                        crate::quote(text),
+                        crate::quote(digits)
+                    ),
                 )
             }
         };
@@ -232,10 +242,10 @@ impl Move {
                 'x' | 'p' if optional => choices.push(ch == 'x'),
                 'x' | 'p' => {
                     return err(NotationError::MoveText, format!(
-                        "move '{text}': '{ch}' marks a capture choice, but captures are forced in this variant"
+                        "move '{}': '{ch}' marks a capture choice, but captures are forced in this variant", crate::quote(text)
                     ))
                 }
-                _ => return err(NotationError::MoveText, format!("move '{text}': '{ch}' is neither 'x' (take) nor 'p' (pass)")),
+                _ => return err(NotationError::MoveText, format!("move '{}': '{ch}' is neither 'x' (take) nor 'p' (pass)", crate::quote(text))),
             }
         }
         Ok(Move { pit, choices })

@@ -274,7 +274,8 @@ impl Rules {
         let path = Path::new(spec);
         if !path.exists() {
             return Err(RulesError::UnknownVariant(format!(
-                "unknown variant '{spec}': not a preset ({}) and no such rules file",
+                "unknown variant '{}': not a preset ({}) and no such rules file",
+                crate::quote(spec),
                 preset_names()
             )));
         }

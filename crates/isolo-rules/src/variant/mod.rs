@@ -382,8 +382,9 @@ impl Variant {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if !(2..=3).contains(&fields.len()) {
             return Err(NotationError::Position(format!(
-                "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{text}'",
-                fields.len()
+                "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{}'",
+                fields.len(),
+                crate::quote(text)
             )));
         }
         let rings = notation::parse_rows(fields[0], self.rules.columns)?;
@@ -1090,7 +1091,10 @@ impl Variant {
         let mut gen = MoveGen::with_point_limit(ERROR_LISTING_POINTS);
         let moves = self.distinct_moves_with(board, &mut gen);
         if let Some(hint) = missing_choices(&mv, &moves) {
-            return Err(NotationError::Illegal(format!("move '{text}': {hint}")));
+            return Err(NotationError::Illegal(format!(
+                "move '{}': {hint}",
+                crate::quote(text)
+            )));
         }
         let mut legal: Vec<String> = moves
             .iter()
@@ -1111,7 +1115,8 @@ impl Variant {
             "legal moves"
         };
         Err(NotationError::Illegal(format!(
-            "move '{text}' is not legal here ({label}: {legal})"
+            "move '{}' is not legal here ({label}: {legal})",
+            crate::quote(text)
         )))
     }
 
