@@ -215,17 +215,11 @@ pub fn review(
 }
 
 fn method_of(name: &str) -> PyResult<Method> {
-    Ok(match name {
-        "auto" => Method::Auto,
-        "ab" => Method::Ab,
-        "dfpn" => Method::Dfpn,
-        "retro" => Method::Retro,
-        "indexed" => Method::Indexed,
-        _ => {
-            return Err(input_error(format!(
-                "method: '{name}' is not one of auto, ab, dfpn, retro, indexed"
-            )))
-        }
+    Method::named(name).ok_or_else(|| {
+        input_error(format!(
+            "method: '{}' is not one of auto, ab, dfpn, retro, indexed",
+            ranges::quote(name)
+        ))
     })
 }
 

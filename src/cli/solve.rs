@@ -6,14 +6,15 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::prove::certificate::{CertificateFileError, CheckedProof};
 use isolo_engine::prove::dfpn::{DfpnProgress, Sought};
 use isolo_engine::prove::pipeline::{
-    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Outcome,
-    ProofSetting, Refusal, RetroReport, Root, SolveError, SolveEvent, SolveReport, SolveSettings,
+    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Method, ProofSetting,
+    ProvenResult, Refusal, RetroReport, Root, SolveError, SolveEvent, SolveReport, SolveSettings,
     NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
 };
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
@@ -49,7 +50,7 @@ pub struct SolveArgs {
     /// distribution, a position and its exchange counted once: an eighth of retro's
     /// memory a position or less, no certificate) or
     /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
-    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    #[arg(long, default_value = "auto", value_parser = methods())]
     pub method: Method,
     /// Positions df-pn expands at most (default: no limit but the time)
     #[arg(long, value_name = "N", value_parser = super::ranges::NODES)]
@@ -76,21 +77,19 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-/// Which prover `solve` runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// The iterative-deepening alpha-beta prover.
-    Ab,
-    /// Depth-first proof-number search.
-    Dfpn,
-    /// Retrograde analysis of the reachable positions (draws; small games exactly).
-    Retro,
-    /// Retrograde analysis over arrays indexed by every spread of the seeds: an eighth
-    /// of retro's memory a position or less, --hash MB up to 7/8 of the memory, no
-    /// certificate.
-    Indexed,
-    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
-    Auto,
+/// `--method`: the pipeline's methods by their own names, each with its help.
+fn methods() -> impl TypedValueParser<Value = Method> {
+    let help = |method: Method| {
+        match method {
+        Method::Ab => "The iterative-deepening alpha-beta prover",
+        Method::Dfpn => "Depth-first proof-number search",
+        Method::Retro => "Retrograde analysis of the reachable positions (draws; small games exactly)",
+        Method::Indexed => "Retrograde analysis over arrays indexed by every spread of the seeds: an eighth of retro's memory a position or less, --hash MB up to 7/8 of the memory, no certificate",
+        Method::Auto => "Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde",
+    }
+    };
+    let values = Method::ALL.map(|m| PossibleValue::new(m.name()).help(help(m)));
+    PossibleValuesParser::new(values).map(|name| Method::named(&name).expect("a listed method"))
 }
 
 /// The results `--method dfpn` looks for.
@@ -114,24 +113,12 @@ impl From<Prove> for Sought {
     }
 }
 
-impl From<Method> for pipeline::Method {
-    fn from(method: Method) -> pipeline::Method {
-        match method {
-            Method::Ab => pipeline::Method::Ab,
-            Method::Dfpn => pipeline::Method::Dfpn,
-            Method::Retro => pipeline::Method::Retro,
-            Method::Indexed => pipeline::Method::Indexed,
-            Method::Auto => pipeline::Method::Auto,
-        }
-    }
-}
-
 pub fn run(args: &SolveArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
     let game = super::game_after(&variant, start, args.moves.as_deref())?;
     let root = Root::of_game(&game);
     let settings = SolveSettings {
-        method: args.method.into(),
+        method: args.method,
         max_plies: args.max_plies,
         time: Some(Duration::from_millis(args.time_ms)),
         threads: super::ranges::search_threads("--threads", args.threads),
@@ -190,7 +177,6 @@ fn exit_interrupted(args: &SolveArgs) -> ! {
 
 /// A refusal of the pipeline's in the command line's words.
 fn refusal_text(refusal: Refusal) -> String {
-    use pipeline::Method as M;
     let (method, setting) = match refusal {
         Refusal::Threads(_) | Refusal::Hash(_) => {
             let flag = if matches!(refusal, Refusal::Hash(_)) {
@@ -214,8 +200,8 @@ fn refusal_text(refusal: Refusal) -> String {
         Refusal::NotForMethod { method, setting } => (method, setting),
     };
     match (method, setting) {
-        (M::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),
-        (M::Ab, ProofSetting::Nodes | ProofSetting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
+        (Method::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),
+        (Method::Ab, ProofSetting::Nodes | ProofSetting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
         (_, ProofSetting::Nodes) => {
             "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into()
         }
@@ -351,8 +337,8 @@ fn certificate_text(certificate: &Option<CertificateReport>, asked: bool) -> Str
 
 fn ab_text(r: &AbReport, side: Side) -> Result<String, CliError> {
     let mut out = match (r.result, r.plies) {
-        (Outcome::Win, Some(p)) => format!("win in {} for {side} (to move)\n", plies_text(p)),
-        (Outcome::Loss, Some(p)) => format!(
+        (ProvenResult::Win, Some(p)) => format!("win in {} for {side} (to move)\n", plies_text(p)),
+        (ProvenResult::Loss, Some(p)) => format!(
             "loss in {} for {side} (to move), the longest defence\n",
             plies_text(p)
         ),
@@ -391,9 +377,9 @@ fn dfpn_text(r: &DfpnReport, side: Side, exact_length: bool) -> String {
         (None, false) => "(length not computed: --exact-length finds it)".to_string(),
     };
     let mut out = match r.result {
-        Outcome::Win | Outcome::Loss => {
+        ProvenResult::Win | ProvenResult::Loss => {
             let mut out = r.alpha_beta.clone().map(|b| b + "\n").unwrap_or_default();
-            let name = if r.result == Outcome::Win {
+            let name = if r.result == ProvenResult::Win {
                 "win"
             } else {
                 "loss"
@@ -403,7 +389,7 @@ fn dfpn_text(r: &DfpnReport, side: Side, exact_length: bool) -> String {
             ));
             out
         }
-        Outcome::Draw | Outcome::Unknown => r.unknown.clone(),
+        ProvenResult::Draw | ProvenResult::Unknown => r.unknown.clone(),
     };
     if let Some(best) = &r.best_move {
         out.push_str(&format!("best move {best}\n"));
@@ -438,14 +424,14 @@ fn retro_text(r: &RetroReport, side: Side) -> String {
         .map(|b| b + "\n")
         .unwrap_or_default();
     out.push_str(&match r.result {
-        Outcome::Win => {
+        ProvenResult::Win => {
             format!("win for {side} (to move), proven by retrograde analysis, {length_text}\n")
         }
-        Outcome::Loss => {
+        ProvenResult::Loss => {
             format!("loss for {side} (to move), proven by retrograde analysis, {length_text}\n")
         }
-        Outcome::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
-        Outcome::Unknown => {
+        ProvenResult::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
+        ProvenResult::Unknown => {
             "unknown: retrograde analysis proves nothing from the positions it listed\n".into()
         }
     });
@@ -459,14 +445,14 @@ fn retro_text(r: &RetroReport, side: Side) -> String {
 
 fn indexed_text(r: &IndexedReport, side: Side) -> String {
     let mut out = match r.result {
-        Outcome::Win => format!(
+        ProvenResult::Win => format!(
             "win for {side} (to move), proven by retrograde analysis (length not computed)\n"
         ),
-        Outcome::Loss => format!(
+        ProvenResult::Loss => format!(
             "loss for {side} (to move), proven by retrograde analysis (length not computed)\n"
         ),
-        Outcome::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
-        Outcome::Unknown => format!(
+        ProvenResult::Draw => "draw: neither side can force a win (retrograde analysis)\n".into(),
+        ProvenResult::Unknown => format!(
             "unknown: {}\n",
             r.stopped.as_deref().unwrap_or("no verdict")
         ),
@@ -485,9 +471,13 @@ mod tests {
     /// The library's names (in `solve --json`) are the command line's.
     #[test]
     fn methods_and_sought_results_are_named_as_on_the_command_line() {
-        for method in Method::value_variants() {
-            let name = method.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(pipeline::Method::from(*method).name(), name);
+        let command = clap::Command::new("t").arg(clap::Arg::new("m").value_parser(methods()));
+        for method in Method::ALL {
+            let parsed = command
+                .clone()
+                .try_get_matches_from(["t", method.name()])
+                .unwrap();
+            assert_eq!(*parsed.get_one::<Method>("m").unwrap(), method);
         }
         for prove in Prove::value_variants() {
             let name = prove.to_possible_value().unwrap().get_name().to_string();

@@ -267,11 +267,7 @@ impl Searched {
 /// move, drawn by a repetition.
 fn end_score(game: &Game) -> Option<Score> {
     let outcome = game.outcome()?;
-    Some(match outcome.winner {
-        None => Score::Draw,
-        Some(w) if w == game.board().to_move() => Score::Win(0),
-        Some(_) => Score::Loss(0),
-    })
+    Some(Score::at_end(outcome.for_side(game.board().to_move())))
 }
 
 fn review_move(

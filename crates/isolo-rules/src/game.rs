@@ -55,6 +55,44 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+/// A game's result for one side: the one definition of "won, drawn or lost for S or N".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SideResult {
+    /// The side won.
+    Win,
+    /// The game was drawn.
+    Draw,
+    /// The side lost.
+    Loss,
+}
+
+impl SideResult {
+    /// The result for `side` of a game won by `winner` (`None`: a draw).
+    pub fn of(winner: Option<Side>, side: Side) -> SideResult {
+        match winner {
+            Some(w) if w == side => SideResult::Win,
+            Some(_) => SideResult::Loss,
+            None => SideResult::Draw,
+        }
+    }
+
+    /// 1, 1/2 or 0.
+    pub fn points(self) -> f64 {
+        match self {
+            SideResult::Win => 1.0,
+            SideResult::Draw => 0.5,
+            SideResult::Loss => 0.0,
+        }
+    }
+}
+
+impl Outcome {
+    /// The result for `side`.
+    pub fn for_side(&self, side: Side) -> SideResult {
+        SideResult::of(self.winner, side)
+    }
+}
+
 /// A game in progress or finished.
 #[derive(Clone, Debug)]
 pub struct Game<'v> {

@@ -32,7 +32,7 @@ pub mod variant;
 use std::fmt;
 
 pub use board::Board;
-pub use game::{EndReason, Game, GameError, Outcome, DRAW_REPETITIONS, RESERVED_PLIES};
+pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use notation::{Move, NotationError};
 pub use rules_file::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,

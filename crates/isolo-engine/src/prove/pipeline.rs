@@ -67,6 +67,20 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in the order the command line lists them.
+    pub const ALL: [Method; 5] = [
+        Method::Ab,
+        Method::Dfpn,
+        Method::Retro,
+        Method::Indexed,
+        Method::Auto,
+    ];
+
+    /// The method `name` names (`ab`, `dfpn`, `retro`, `indexed`, `auto`).
+    pub fn named(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -371,7 +385,7 @@ pub enum SolveError {
 /// The result a report states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum ProvenResult {
     /// A win for the side to move.
     Win,
     /// A loss for the side to move.
@@ -424,7 +438,7 @@ pub fn plies_text(n: u32) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct AbReport {
     /// The result.
-    pub result: Outcome,
+    pub result: ProvenResult,
     /// Its exact length.
     pub plies: Option<u32>,
     /// The first move of the line.
@@ -465,7 +479,7 @@ pub struct AbReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct DfpnReport {
     /// The result.
-    pub result: Outcome,
+    pub result: ProvenResult,
     /// Its exact length, where `exact_length` found it.
     pub plies: Option<u32>,
     /// Whether `plies` is known.
@@ -510,7 +524,7 @@ pub struct DfpnReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct RetroReport {
     /// The result.
-    pub result: Outcome,
+    pub result: ProvenResult,
     /// A win's length, where `exact_length` found it.
     pub plies: Option<u32>,
     /// Whether `plies` is known.
@@ -552,7 +566,7 @@ pub struct RetroReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct IndexedReport {
     /// The result.
-    pub result: Outcome,
+    pub result: ProvenResult,
     /// Always none: the length is not computed.
     pub plies: Option<u32>,
     /// Always false.
@@ -614,7 +628,7 @@ impl SolveReport {
     }
 
     /// The result stated.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> ProvenResult {
         match self {
             SolveReport::Ab(r) => r.result,
             SolveReport::Dfpn(r) => r.result,
@@ -701,9 +715,9 @@ fn solve_ab(
         AbVerdict::Unknown => None,
     };
     let (result, plies) = match solution.verdict {
-        AbVerdict::Win(p) => (Outcome::Win, Some(p)),
-        AbVerdict::Loss(p) => (Outcome::Loss, Some(p)),
-        AbVerdict::Unknown => (Outcome::Unknown, None),
+        AbVerdict::Win(p) => (ProvenResult::Win, Some(p)),
+        AbVerdict::Loss(p) => (ProvenResult::Loss, Some(p)),
+        AbVerdict::Unknown => (ProvenResult::Unknown, None),
     };
     let (proof_size, certificate) = match &settings.certificate {
         Some(path) => {
@@ -862,9 +876,9 @@ fn solve_dfpn(
         None => None,
     };
     let result_name = match result.verdict {
-        DfpnVerdict::Win => Outcome::Win,
-        DfpnVerdict::Loss => Outcome::Loss,
-        DfpnVerdict::Unknown => Outcome::Unknown,
+        DfpnVerdict::Win => ProvenResult::Win,
+        DfpnVerdict::Loss => ProvenResult::Loss,
+        DfpnVerdict::Unknown => ProvenResult::Unknown,
     };
     let verify_error = settings.verify.then_some(match result.verdict {
         DfpnVerdict::Unknown => NOTHING_TO_VERIFY,
@@ -1058,12 +1072,12 @@ fn solve_retro(
 }
 
 /// A retrograde verdict as a report states it.
-fn retro_outcome(verdict: RetroVerdict) -> Outcome {
+fn retro_outcome(verdict: RetroVerdict) -> ProvenResult {
     match verdict {
-        RetroVerdict::Win => Outcome::Win,
-        RetroVerdict::Loss => Outcome::Loss,
-        RetroVerdict::Draw => Outcome::Draw,
-        RetroVerdict::Unknown => Outcome::Unknown,
+        RetroVerdict::Win => ProvenResult::Win,
+        RetroVerdict::Loss => ProvenResult::Loss,
+        RetroVerdict::Draw => ProvenResult::Draw,
+        RetroVerdict::Unknown => ProvenResult::Unknown,
     }
 }
 

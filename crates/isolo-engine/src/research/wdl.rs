@@ -26,7 +26,7 @@ use super::tune::{play_games, GamesPlan};
 use crate::eval::Weights;
 use crate::search::wdl::{Wdl, WdlModel};
 use crate::search::Score;
-use isolo_rules::{Board, Game, Side, Variant};
+use isolo_rules::{Board, Game, SideResult, Variant};
 
 /// How the self-play games are played and split.
 #[derive(Clone, Debug)]
@@ -37,41 +37,18 @@ pub struct WdlSettings {
     pub holdout: usize,
 }
 
-/// A game's result for one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The side won.
-    Win,
-    /// The game was drawn.
-    Draw,
-    /// The side lost.
-    Loss,
+/// A result's (win, draw, loss) indicators, for the fit.
+trait Indicators {
+    /// The indicator vector (win, draw, loss).
+    fn indicators(self) -> [f64; 3];
 }
 
-impl Outcome {
-    fn for_side(winner: Option<Side>, side: Side) -> Outcome {
-        match winner {
-            Some(w) if w == side => Outcome::Win,
-            Some(_) => Outcome::Loss,
-            None => Outcome::Draw,
-        }
-    }
-
-    /// 1, 1/2 or 0.
-    pub fn points(self) -> f64 {
-        match self {
-            Outcome::Win => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::Loss => 0.0,
-        }
-    }
-
-    /// The indicator vector (win, draw, loss).
+impl Indicators for SideResult {
     fn indicators(self) -> [f64; 3] {
         match self {
-            Outcome::Win => [1.0, 0.0, 0.0],
-            Outcome::Draw => [0.0, 1.0, 0.0],
-            Outcome::Loss => [0.0, 0.0, 1.0],
+            SideResult::Win => [1.0, 0.0, 0.0],
+            SideResult::Draw => [0.0, 1.0, 0.0],
+            SideResult::Loss => [0.0, 0.0, 1.0],
         }
     }
 }
@@ -84,7 +61,7 @@ pub struct ScoredPosition {
     /// The score its move was played at, for the side to move.
     pub score: Score,
     /// The game's result for the side to move.
-    pub outcome: Outcome,
+    pub outcome: SideResult,
 }
 
 /// Plays the self-play games and returns their scored positions in game order, with the
@@ -122,7 +99,7 @@ fn scored(index: usize, game: &Game, scores: Vec<Score>) -> Vec<ScoredPosition> 
         .map(|(ply, score)| ScoredPosition {
             game: index,
             score,
-            outcome: Outcome::for_side(winner, positions[ply].to_move()),
+            outcome: SideResult::of(winner, positions[ply].to_move()),
         })
         .collect()
 }
@@ -178,7 +155,7 @@ pub struct WdlFit {
 pub fn fit(positions: &[ScoredPosition], games: usize, holdout: usize) -> WdlFit {
     let held = |p: &ScoredPosition| holdout > 0 && p.game % holdout == holdout - 1;
     let estimated = |p: &&ScoredPosition| matches!(p.score, Score::Eval(_));
-    let train: Vec<(f64, Outcome)> = positions
+    let train: Vec<(f64, SideResult)> = positions
         .iter()
         .filter(|p| !held(p))
         .filter(estimated)
@@ -229,7 +206,7 @@ fn probabilities(model: &WdlModel, score: Score) -> [f64; 3] {
     [win, (1.0 - win - loss).max(0.0), loss]
 }
 
-fn shares(outcomes: impl Iterator<Item = Outcome>) -> [f64; 3] {
+fn shares(outcomes: impl Iterator<Item = SideResult>) -> [f64; 3] {
     let mut counts = [0.0; 3];
     let mut n = 0.0;
     for o in outcomes {
@@ -241,7 +218,7 @@ fn shares(outcomes: impl Iterator<Item = Outcome>) -> [f64; 3] {
 }
 
 /// Log-likelihood of the results under `offset`, `scale`.
-fn log_likelihood(samples: &[(f64, Outcome)], offset: f64, scale: f64) -> f64 {
+fn log_likelihood(samples: &[(f64, SideResult)], offset: f64, scale: f64) -> f64 {
     // A floor on each probability, so one surprising result does not weigh infinitely.
     const FLOOR: f64 = 1e-6;
     let model = WdlModel::new(offset, scale);
@@ -250,9 +227,9 @@ fn log_likelihood(samples: &[(f64, Outcome)], offset: f64, scale: f64) -> f64 {
         .map(|&(v, outcome)| {
             let (win, loss) = model.chances(v);
             let p = match outcome {
-                Outcome::Win => win,
-                Outcome::Loss => loss,
-                Outcome::Draw => (1.0 - win - loss).max(0.0),
+                SideResult::Win => win,
+                SideResult::Loss => loss,
+                SideResult::Draw => (1.0 - win - loss).max(0.0),
             };
             p.max(FLOOR).ln()
         })
@@ -266,7 +243,7 @@ const MAX_SCALE: f64 = 20000.0;
 
 /// The `(offset, scale)` of greatest likelihood: a coarse grid, then a pattern search
 /// halving its steps down to a tenth of a hundredth of a seed.
-fn maximum_likelihood(samples: &[(f64, Outcome)]) -> (f64, f64) {
+fn maximum_likelihood(samples: &[(f64, SideResult)]) -> (f64, f64) {
     if samples.is_empty() {
         return (0.0, 400.0);
     }
@@ -325,8 +302,8 @@ fn proven_agreement(positions: &[ScoredPosition]) -> (usize, usize) {
     let contradicted = proven
         .iter()
         .filter(|p| match p.score {
-            Score::Win(_) => p.outcome != Outcome::Win,
-            _ => p.outcome != Outcome::Loss,
+            Score::Win(_) => p.outcome != SideResult::Win,
+            _ => p.outcome != SideResult::Loss,
         })
         .count();
     (proven.len(), contradicted)
@@ -353,7 +330,7 @@ fn calibration(model: &WdlModel, test: &[&ScoredPosition]) -> Vec<CalibrationBin
         bin.predicted += expected;
         bin.observed += p.outcome.points();
         bin.predicted_draws += draw;
-        bin.observed_draws += f64::from(u8::from(p.outcome == Outcome::Draw));
+        bin.observed_draws += f64::from(u8::from(p.outcome == SideResult::Draw));
     }
     for bin in &mut bins {
         let n = bin.positions.max(1) as f64;
@@ -441,11 +418,11 @@ mod tests {
                 let (win, loss) = truth.chances(f64::from(v));
                 let u: f64 = rng.random();
                 let outcome = if u < win {
-                    Outcome::Win
+                    SideResult::Win
                 } else if u < win + loss {
-                    Outcome::Loss
+                    SideResult::Loss
                 } else {
-                    Outcome::Draw
+                    SideResult::Draw
                 };
                 ScoredPosition {
                     game: i,
@@ -472,7 +449,7 @@ mod tests {
     #[test]
     fn without_draws_the_band_closes() {
         let positions: Vec<_> = synthetic(0.0, 400.0, 20_000);
-        assert!(positions.iter().all(|p| p.outcome != Outcome::Draw));
+        assert!(positions.iter().all(|p| p.outcome != SideResult::Draw));
         assert!(fit(&positions, positions.len(), 5).model.offset < 20.0);
     }
 
@@ -484,9 +461,9 @@ mod tests {
             outcome,
         };
         let positions = [
-            p(Score::Win(3), Outcome::Win),
-            p(Score::Loss(2), Outcome::Win),
-            p(Score::Draw, Outcome::Draw),
+            p(Score::Win(3), SideResult::Win),
+            p(Score::Loss(2), SideResult::Win),
+            p(Score::Draw, SideResult::Draw),
         ];
         let fit = fit(&positions, 1, 0);
         assert_eq!((fit.proven, fit.proven_contradicted), (2, 1));

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use isolo_rules::game::describe;
-use isolo_rules::{Board, Move, Outcome, Variant};
+use isolo_rules::{Board, Move, Outcome, SideResult, Variant};
 
 pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
 
@@ -93,12 +93,13 @@ pub struct SearchResult {
 /// move, a draw by repetition or the ply cap), `wdl` certain, `result` the winner's
 /// letter (`null` for a draw) and `end` the end in words.
 pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> serde_json::Value {
-    let mover = board.to_move();
-    let (score, wdl) = match outcome.winner {
-        Some(winner) if winner == mover => (Score::Win(0), wdl::Wdl::WON),
-        Some(_) => (Score::Loss(0), wdl::Wdl::LOST),
-        None => (Score::Draw, wdl::Wdl::DRAWN),
+    let result = outcome.for_side(board.to_move());
+    let wdl = match result {
+        SideResult::Win => wdl::Wdl::WON,
+        SideResult::Draw => wdl::Wdl::DRAWN,
+        SideResult::Loss => wdl::Wdl::LOST,
     };
+    let score = Score::at_end(result);
     serde_json::json!({
         "best_move": null,
         "score": score.to_json(),

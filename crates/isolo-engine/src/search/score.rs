@@ -65,6 +65,15 @@ pub enum Score {
 }
 
 impl Score {
+    /// The score of a finished game's last position for its mover: its result in 0 plies.
+    pub fn at_end(result: isolo_rules::SideResult) -> Score {
+        match result {
+            isolo_rules::SideResult::Win => Score::Win(0),
+            isolo_rules::SideResult::Draw => Score::Draw,
+            isolo_rules::SideResult::Loss => Score::Loss(0),
+        }
+    }
+
     /// The score of a search value.
     pub fn from_value(value: i32) -> Score {
         if is_win(value) {

@@ -264,11 +264,7 @@ pub(crate) fn play_out<'v>(
 }
 
 fn result_for(winner: Option<Side>, side: Side) -> f32 {
-    match winner {
-        Some(w) if w == side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    }
+    isolo_rules::SideResult::of(winner, side).points() as f32
 }
 
 /// Whether resolving the captures in reach over `plies` plies (stand on the evaluation or
