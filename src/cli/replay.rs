@@ -83,13 +83,8 @@ pub fn run(args: &ReplayArgs) -> CliResult {
         .header
         .schedule(&file.variant)
         .map_err(|e| CliError(e.to_string()))?;
-    let labels: Vec<String> = file
-        .header
-        .engines
-        .iter()
-        .map(|e| e.label.clone())
-        .collect();
-    records::check_sequence(&file.records, &schedule, &labels)
+    // The engine's check, as review and serve make it: the sequence, every game replayed.
+    file.check()
         .map_err(|e| CliError(format!("{}: {e}", args.file)))?;
     let cut = file
         .cut_line
