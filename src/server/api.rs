@@ -296,6 +296,13 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
             "max_time_ms": state.max_time.as_millis() as u64,
             "max_searches": state.max_searches,
             "max_body_bytes": MAX_BODY_BYTES,
+            "levels": {
+                "least": ranges::LEVEL.least,
+                "most": ranges::LEVEL.most,
+                "default": ranges::LEVEL.default,
+            },
+            "multipv": ranges::MULTIPV.most,
+            "review_nodes": ranges::DEFAULT_REVIEW_NODES,
         },
     }))
 }

@@ -81,6 +81,13 @@ fn variants_and_limits_are_listed() {
         ]
     );
     assert_eq!(list["limits"]["max_time_ms"], 3000);
+    // The page builds its level choice from these: the engine's levels, not its own.
+    assert_eq!(
+        list["limits"]["levels"],
+        json!({"least": 1, "most": 8, "default": 8})
+    );
+    assert_eq!(list["limits"]["multipv"], 256);
+    assert_eq!(list["limits"]["review_nodes"], 200_000);
     assert_eq!(list["records"], Value::Null);
     let page = agent()
         .get(&server.at(""))

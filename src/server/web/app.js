@@ -672,8 +672,21 @@ async function loadRecord() {
   refresh();
 }
 
+// The strength levels the engine offers (the server's limits.levels): the weakest
+// marked for beginners, the top for full strength, the engine's default chosen.
+function fillLevels(levels) {
+  for (let n = levels.least; n <= levels.most; n++) {
+    const option = document.createElement("option");
+    option.value = n;
+    option.textContent = n === levels.least ? `${n} (beginner)` : n === levels.most ? `${n} (full strength)` : `${n}`;
+    option.selected = n === levels.default;
+    $("level").appendChild(option);
+  }
+}
+
 async function setup() {
   const listed = await api("/api/variants");
+  fillLevels(listed.limits.levels);
   S.variants = listed.variants;
   for (const v of S.variants) {
     const option = document.createElement("option");
