@@ -7,8 +7,10 @@ use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::settings::{
     parallel_named, quiescence_moves_named, walk_named, SearchSettings, SearcherKind, Setting,
 };
+use isolo_engine::search::alphabeta::QuiescenceMoves;
 use isolo_engine::search::mcts::Parallelism;
 use isolo_engine::search::wdl::wdl_of;
+use isolo_engine::search::ChoiceWalk;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_engine::TimeControl;
 use isolo_rules::{Board, Move, Outcome, Variant};
@@ -16,6 +18,16 @@ use isolo_rules::{Board, Move, Outcome, Variant};
 /// `--engine`: the engine's own searcher names.
 fn searcher_kind(name: &str) -> Result<SearcherKind, String> {
     SearcherKind::named(name).ok_or_else(|| format!("expected ab or mcts, found '{name}'"))
+}
+
+/// `--qmoves`: the engine's own words.
+fn quiescence_moves(word: &str) -> Result<QuiescenceMoves, String> {
+    quiescence_moves_named(word).ok_or_else(|| format!("expected all or first-lap, found '{word}'"))
+}
+
+/// `--walk`: the engine's own words.
+fn walk(word: &str) -> Result<ChoiceWalk, String> {
+    walk_named(word).ok_or_else(|| format!("expected vast or all, found '{word}'"))
 }
 
 /// `--mcts-parallel`: the engine's own words.
@@ -71,12 +83,12 @@ pub struct AnalyzeArgs {
     pub quiescence: Option<u32>,
     /// Which captures the quiescence search tries: all, or first-lap (the moves of pits
     /// whose first lap captures)
-    #[arg(long, value_name = "all|first-lap")]
-    pub qmoves: Option<String>,
+    #[arg(long, value_name = "all|first-lap", value_parser = quiescence_moves)]
+    pub qmoves: Option<QuiescenceMoves>,
     /// Which pits' moves alpha-beta walks a take/pass choice at a time under optional
     /// captures: vast (those with too many moves to list; default) or all
-    #[arg(long, value_name = "vast|all")]
-    pub walk: Option<String>,
+    #[arg(long, value_name = "vast|all", value_parser = walk)]
+    pub walk: Option<ChoiceWalk>,
     /// Seeds a draw in a fortress (a side that can never be captured) costs the side to
     /// move here (alpha-beta, 0-100; default 10)
     #[arg(long, value_name = "SEEDS", allow_negative_numbers = true, value_parser = super::ranges::CONTEMPT)]
@@ -88,24 +100,6 @@ pub struct AnalyzeArgs {
 
 /// The engine of `analyze`'s flags, as typed settings: a refusal names the flag.
 fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
-    let named = |flag: &str,
-                 word: &Option<String>,
-                 expected: &str,
-                 parse: &dyn Fn(&str) -> bool| {
-        match word {
-            Some(w) if !parse(w) => Err(CliError(format!(
-                "{flag}: expected {expected}, found '{}'",
-                isolo_engine::ranges::quote(w)
-            ))),
-            _ => Ok(()),
-        }
-    };
-    named("--qmoves", &args.qmoves, "all or first-lap", &|w| {
-        quiescence_moves_named(w).is_some()
-    })?;
-    named("--walk", &args.walk, "vast or all", &|w| {
-        walk_named(w).is_some()
-    })?;
     let clock = match &args.tc {
         Some(text) => Some(
             text.parse::<TimeControl>()
@@ -125,8 +119,8 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         level: None,
         contempt: args.contempt,
         quiescence: args.quiescence,
-        quiescence_moves: args.qmoves.as_deref().and_then(quiescence_moves_named),
-        walk: args.walk.as_deref().and_then(walk_named),
+        quiescence_moves: args.qmoves,
+        walk: args.walk,
         parallel: args.mcts_parallel,
         weights: args.weights.clone(),
     };

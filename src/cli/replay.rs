@@ -79,12 +79,10 @@ pub fn run(args: &ReplayArgs) -> CliResult {
     let file = records::read_records(path)
         .map_err(|e| CliError(e.to_string()))?
         .ok_or_else(|| CliError(format!("{}: no records header", args.file)))?;
+    // The engine's checks, as review and serve make them (RecordsFile::check): the
+    // sequence here, each game replayed once below.
     let schedule = file
-        .header
-        .schedule(&file.variant)
-        .map_err(|e| CliError(e.to_string()))?;
-    // The engine's check, as review and serve make it: the sequence, every game replayed.
-    file.check()
+        .check_sequence()
         .map_err(|e| CliError(format!("{}: {e}", args.file)))?;
     let cut = file
         .cut_line

@@ -681,10 +681,8 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
 }
 
 fn progress_json(p: &Progress, wdl: &WdlModel) -> Value {
-    let mut value = json!({"type": "progress"});
-    if let (Value::Object(head), Value::Object(fields)) = (&mut value, p.to_json(wdl)) {
-        head.extend(fields);
-    }
+    let mut value = p.to_json(wdl);
+    value["type"] = json!("progress");
     value
 }
 

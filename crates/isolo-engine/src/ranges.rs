@@ -156,15 +156,7 @@ impl<T: Number> Range<T> {
             Ok(n) => self.check(n),
             // A whole number that the type cannot hold (-1, 2^64) is out of range too.
             Err(_) if found.parse::<i128>().is_ok() => Err(self.outside(found)),
-            Err(_) => Err(RangeError::NotANumber {
-                kind: if T::FRACTIONAL {
-                    "number"
-                } else {
-                    "whole number"
-                },
-                range: self.to_string(),
-                found: quote(found),
-            }),
+            Err(_) => Err(self.not_a_number(found)),
         }
     }
 
@@ -174,15 +166,19 @@ impl<T: Number> Range<T> {
         match value {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) => self.parse(&n.to_string()).map(Some),
-            Some(other) => Err(RangeError::NotANumber {
-                kind: if T::FRACTIONAL {
-                    "number"
-                } else {
-                    "whole number"
-                },
-                range: self.to_string(),
-                found: quote(&other.to_string()),
-            }),
+            Some(other) => Err(self.not_a_number(&other.to_string())),
+        }
+    }
+
+    fn not_a_number(&self, found: &str) -> RangeError {
+        RangeError::NotANumber {
+            kind: if T::FRACTIONAL {
+                "number"
+            } else {
+                "whole number"
+            },
+            range: self.to_string(),
+            found: quote(found),
         }
     }
 

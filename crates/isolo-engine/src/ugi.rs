@@ -157,6 +157,20 @@ fn option_number<T: Number>(name: &str, value: &str, range: &Range<T>) -> Result
     range.parse(value).map_err(|e| format!("{name}: {e}"))
 }
 
+/// The value after `words[i]` of a `go` (or `review`) command, in `range`; the refusal
+/// names the command and the parameter.
+fn go_value<T: Number>(
+    command: &str,
+    words: &[&str],
+    i: usize,
+    range: &Range<T>,
+) -> Result<T, String> {
+    let word = words.get(i + 1).copied().unwrap_or("");
+    range
+        .parse(word)
+        .map_err(|e| format!("{command}: {}: {e}", ranges::quote(words[i])))
+}
+
 /// The `option` line of a spin option over `range`.
 fn spin<T: Number>(name: &str, range: &Range<T>) -> String {
     let default = range.default.unwrap_or(range.least);
@@ -483,12 +497,7 @@ impl Session {
         let mut infinite = false;
         let mut i = 0;
         // Each value in its documented range (docs/UGI.md#ranges), or the command is refused.
-        let number = |i: usize, range: &Range<u64>| -> Result<u64, String> {
-            let word = words.get(i + 1).copied().unwrap_or("");
-            range
-                .parse(word)
-                .map_err(|e| format!("{command}: {}: {e}", ranges::quote(words[i])))
-        };
+        let number = |i: usize, range: &Range<u64>| go_value(command, words, i, range);
         let clock_ms = |i: usize| number(i, &ranges::CLOCK_MS);
         while i < words.len() {
             match words[i] {
@@ -514,11 +523,7 @@ impl Session {
                     };
                     limits.nodes = Some(number(i, range)?);
                 }
-                "depth" => {
-                    let word = words.get(i + 1).copied().unwrap_or("");
-                    let depth = ranges::DEPTH.parse(word);
-                    limits.depth = Some(depth.map_err(|e| format!("{command}: depth: {e}"))?);
-                }
+                "depth" => limits.depth = Some(go_value(command, words, i, &ranges::DEPTH)?),
                 other => {
                     let other = ranges::quote(other);
                     return Err(format!("{command}: unknown parameter '{other}'"));

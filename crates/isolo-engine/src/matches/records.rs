@@ -600,6 +600,16 @@ impl RecordsFile {
     /// Every check `replay` makes of a file: its games are those of the header's
     /// schedule, in order and each once, played as scheduled, and every one replays.
     pub fn check(&self) -> Result<(), RecordsError> {
+        self.check_sequence()?;
+        self.records
+            .iter()
+            .try_for_each(|r| self.replay(r).map(|_| ()))
+    }
+
+    /// The file's games are those of the header's schedule, in order and each once,
+    /// played as scheduled (each game's moves unchecked: [`RecordsFile::replay`]); the
+    /// schedule.
+    pub fn check_sequence(&self) -> Result<Schedule, RecordsError> {
         let schedule = self.header.schedule(&self.variant)?;
         let labels: Vec<String> = self
             .header
@@ -608,9 +618,7 @@ impl RecordsFile {
             .map(|e| e.label.clone())
             .collect();
         check_sequence(&self.records, &schedule, &labels)?;
-        self.records
-            .iter()
-            .try_for_each(|r| self.replay(r).map(|_| ()))
+        Ok(schedule)
     }
 }
 
