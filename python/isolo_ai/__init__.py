@@ -1,8 +1,9 @@
 """isolo_ai: the rules and the engine of Isolo and Igisoro for Python.
 
 The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``), the
-engine's analysis (``analyze``, ``review``, ``solve``) and research runs (``compare``, ``match``,
-``read_records``), the same as the ``isolo-ai`` command line's; ``ActionGame`` and the
+engine's analysis (``analyze``, ``review``, ``solve``) and research runs (``compare``,
+``match``, ``tournament``, ``merge``, ``read_records``), the same as the ``isolo-ai``
+command line's; ``ActionGame`` and the
 adapters ``isolo_ai.openspiel`` and ``isolo_ai.pettingzoo`` for learning.
 Bad input raises ``InputError`` (a ``ValueError``) with the engine's message; searches
 release the GIL and stop on Ctrl-C.
@@ -35,6 +36,8 @@ from ._native import (
 )
 from ._native import compare as _compare
 from ._native import match as _match
+from ._native import merge as _merge
+from ._native import tournament as _tournament
 
 __all__ = [
     "ActionGame",
@@ -46,11 +49,13 @@ __all__ = [
     "analyze",
     "compare",
     "match",
+    "merge",
     "perft",
     "playouts",
     "read_records",
     "review",
     "solve",
+    "tournament",
     "variants",
 ]
 
@@ -100,6 +105,7 @@ def match(
     concurrency: int = 1,
     sprt: str | None = None,
     out: str | None = None,
+    resume: bool = False,
 ) -> dict:
     """A match of two built-in engines (``"ab:depth=4"``, ``"mcts:iters=2000"``,
     ``"random"``, labelled as ``"fast=ab:depth=4"``), as ``isolo-ai match`` plays it:
@@ -110,11 +116,53 @@ def match(
     (a suite file's path; the variant's start when omitted), seeded from ``seed``.
     ``variant``: a ``Variant``, a name or a rules file's path. ``sprt``
     (``"elo0,elo1,alpha,beta"``) stops the match at a verdict; ``out`` writes the
-    records file ``match --out`` writes (it must not exist yet). External engines,
-    clocks and tournaments are the command line's."""
-    loaded = variant if isinstance(variant, Variant) else Variant.load(variant)
-    return _match(engine_a, engine_b, games, loaded, openings, seed, max_plies, concurrency,
-                  sprt, out)
+    records file ``match --out`` writes, and ``resume=True`` continues the run it
+    holds (checked game by game to be this run's). External engines and clocks are
+    the command line's."""
+    return _match(engine_a, engine_b, games, _variant(variant), openings, seed, max_plies,
+                  concurrency, sprt, out, resume)
+
+
+def tournament(
+    engines: list[str],
+    games: int = 100,
+    variant="isolo-boys",
+    pairing: str = "round-robin",
+    anchor: str | None = None,
+    openings: str | None = None,
+    seed: int = 0,
+    max_plies: int = 1000,
+    concurrency: int = 1,
+    out: str | None = None,
+    resume: bool = False,
+) -> dict:
+    """A tournament of three or more built-in engines, as ``isolo-ai tournament``
+    plays it: the dict ``tournament --json`` prints (``standings`` best rated first,
+    each with ``points``, ``games``, ``elo`` and ``elo_ci95``; ``crosstable``;
+    ``anchor``; ``caveat``; ``forfeits``).
+
+    ``pairing``: ``"round-robin"``, ``"gauntlet"`` (the first engine against each of
+    the others) or ``"ladder"`` (engines weakest first, each against the next and the
+    last). ``games`` per pairing; ``anchor`` fixes that engine's rating at 0 (else the
+    mean is 0); the other arguments as ``match``'s."""
+    return _tournament(list(engines), games, _variant(variant), pairing, anchor, openings,
+                       seed, max_plies, concurrency, out, resume)
+
+
+def merge(out: str, shards: list[str], sprt: str | None = None,
+          anchor: str | None = None) -> dict:
+    """Merges the records files of a sharded run (the ``--shard K/N`` runs of one
+    match, tournament or comparison, in any order) into the new records file ``out``,
+    as ``isolo-ai merge`` does, after checking that they are the shards of one run
+    and hold each of its games once. Returns the summary ``merge --json`` prints: the
+    match's (``sprt`` evaluated over the merged games in order), the tournament's
+    (``anchor``) or the comparison's, with a ``merge`` entry."""
+    return _merge(out, [str(s) for s in shards], sprt, anchor)
+
+
+def _variant(variant) -> Variant:
+    """A ``Variant``, loaded from a name or a rules file's path if need be."""
+    return variant if isinstance(variant, Variant) else Variant.load(variant)
 
 
 def _board(self: Game) -> np.ndarray:

@@ -170,6 +170,26 @@ def match(
     concurrency: int = 1,
     sprt: Optional[str] = None,
     out: Optional[str] = None,
+    resume: bool = False,
+) -> dict[str, Any]: ...
+def tournament(
+    engines: list[str],
+    games: int,
+    variant: Variant,
+    pairing: str = "round-robin",
+    anchor: Optional[str] = None,
+    openings: Optional[str] = None,
+    seed: int = 0,
+    max_plies: int = 1000,
+    concurrency: int = 1,
+    out: Optional[str] = None,
+    resume: bool = False,
+) -> dict[str, Any]: ...
+def merge(
+    out: str,
+    shards: list[str],
+    sprt: Optional[str] = None,
+    anchor: Optional[str] = None,
 ) -> dict[str, Any]: ...
 
 class Records:

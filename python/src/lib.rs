@@ -161,6 +161,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<research::Records>()?;
     m.add_function(wrap_pyfunction!(research::compare, m)?)?;
     m.add_function(wrap_pyfunction!(research::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(research::tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(research::merge, m)?)?;
     m.add_function(wrap_pyfunction!(research::read_records, m)?)?;
     Ok(())
 }

@@ -1,7 +1,8 @@
-//! The research runs from Python: `compare` (one row per game), `match` (the summary)
-//! and `read_records` (a records file's games, one at a time).
+//! The research runs from Python: `compare` (one row per game), `match` and
+//! `tournament` (their summaries), `merge` (a sharded run's records) and
+//! `read_records` (a records file's games, one at a time).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pyo3::exceptions::PyFileNotFoundError;
@@ -13,14 +14,15 @@ use crate::{in_range, input_error, interruptible, to_python};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
 use isolo_engine::matches::openings::load_suite;
-use isolo_engine::matches::records::{self, Header, RecordsReader};
+use isolo_engine::matches::records::{self, Header, RecordsReader, Resumed, RunRecordsError};
 use isolo_engine::matches::runner::{self, PlaySettings};
-use isolo_engine::matches::schedule::Schedule;
-use isolo_engine::matches::tally::{Forfeits, MatchSummary, RunningTally};
+use isolo_engine::matches::schedule::{Pairing, Schedule};
+use isolo_engine::matches::tally::{MatchTally, TournamentTally};
 use isolo_engine::matches::workers;
+use isolo_engine::merge::{MergeOptions, Merged};
 use isolo_engine::ranges;
 use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
-use isolo_engine::research::compare::{Openings, VariantGames};
+use isolo_engine::research::compare::{CompareReport, Openings, VariantGames};
 use isolo_engine::stats::Sprt;
 
 fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
@@ -113,9 +115,9 @@ pub fn compare(
 /// `games` are played in colour-reversed pairs from each opening of `openings` (a suite
 /// file's path; the variant's start when omitted), seeded from `seed`; `sprt`
 /// (`"elo0,elo1,alpha,beta"`) stops the match at a verdict; `out` writes the records
-/// file `match --out` writes (it must not exist yet).
+/// file `match --out` writes, and with `resume` continues the run it holds.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, sprt=None, out=None))]
+#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, sprt=None, out=None, resume=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
@@ -129,89 +131,287 @@ pub fn play_match(
     concurrency: usize,
     sprt: Option<&str>,
     out: Option<&str>,
+    resume: bool,
 ) -> PyResult<Py<PyAny>> {
-    in_range("games", games, &ranges::GAMES)?;
-    in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
-    in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
-    let engines = [engine_spec(engine_a)?, engine_spec(engine_b)?];
-    if engines[0].label == engines[1].label {
-        return Err(input_error(format!(
-            "engines: both are labelled '{}': name them (fast=ab:depth=4)",
-            engines[0].label
-        )));
-    }
     let sprt = sprt
         .map(|text| Sprt::parse(text).map_err(|e| input_error(format!("sprt: {e}"))))
         .transpose()?;
-    let rules = variant.inner.clone();
-    let (suite, source) = match openings {
-        Some(path) => (
-            load_suite(&rules, path).map_err(|e| input_error(format!("openings: {e}")))?,
-            path.to_string(),
-        ),
-        None => (vec![rules.start()], "start".to_string()),
-    };
-    let schedule = Schedule::new(vec![(0, 1)], suite, games, seed);
-    let file = match out {
-        Some(path) => Some(new_records(
-            path, &rules, &engines, &schedule, &source, max_plies,
-        )?),
-        None => None,
-    };
-    let settings = PlaySettings::new(max_plies, rules.name());
-    let threads = workers(concurrency, games);
-    let (a, b) = (engines[0].label.clone(), engines[1].label.clone());
-    let summary = interruptible(py, |interrupt| {
-        let mut running = RunningTally::new(&a, &b);
-        let mut forfeits = Forfeits::default();
-        let outcome = runner::run(
-            &rules,
-            &engines,
-            &schedule,
-            std::iter::empty(),
-            threads,
-            &settings,
-            file,
-            Some(interrupt),
-            |record| {
-                forfeits.add(record);
-                let tally = running.add(record);
-                sprt.is_some_and(|s| {
-                    s.state(&tally.pentanomial).verdict
-                        != isolo_engine::stats::SprtVerdict::Continue
-                })
-            },
-        )
-        .map_err(|e| input_error(e.to_string()))?;
-        let summary = MatchSummary {
-            engines: (&a, &b),
-            variant: rules.name(),
-            tally: running.tally(),
-            forfeits: &forfeits,
-            sprt,
-            stopped: outcome.stopped,
-        };
-        Ok::<_, PyErr>(summary.to_json(Some(outcome.games_per_minute())))
+    let run = Run::new(
+        &[engine_a, engine_b],
+        games,
+        variant,
+        openings,
+        seed,
+        max_plies,
+        concurrency,
+    )?;
+    let records = run.records("match", vec![(0, 1)], out, resume)?;
+    let (a, b) = (run.engines[0].label.clone(), run.engines[1].label.clone());
+    let report = interruptible(py, |interrupt| {
+        let mut tally = MatchTally::new(&a, &b, sprt);
+        let outcome = run.play(records, interrupt, |record| tally.add(record))?;
+        Ok::<_, PyErr>(tally.report(Some(outcome.games_per_minute())))
     })??;
-    to_python(py, &summary)
+    to_python(
+        py,
+        &serde_json::to_value(report).expect("reports serialise"),
+    )
 }
 
-/// A new records file at `path` with the match's header; refused if one is there.
-fn new_records(
-    path: &str,
-    variant: &isolo_rules::Variant,
-    engines: &[EngineSpec],
-    schedule: &Schedule,
-    source: &str,
+/// A tournament of three or more built-in engines, as `isolo-ai tournament` plays it:
+/// the dict `tournament --json` prints (standings best rated first, crosstable,
+/// ratings with 95% intervals, anchored at `anchor`'s engine or of mean 0).
+///
+/// `pairing` is `"round-robin"`, `"gauntlet"` (the first engine against each other)
+/// or `"ladder"` (engines weakest first, each against the next and the last); `games`
+/// per pairing; the other arguments as `match`'s.
+#[pyfunction]
+#[pyo3(signature = (engines, games, variant, pairing="round-robin", anchor=None, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, out=None, resume=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament(
+    py: Python<'_>,
+    engines: Vec<String>,
+    games: u64,
+    variant: &Variant,
+    pairing: &str,
+    anchor: Option<&str>,
+    openings: Option<&str>,
+    seed: u64,
     max_plies: usize,
-) -> PyResult<std::fs::File> {
-    if Path::new(path).exists() {
+    concurrency: usize,
+    out: Option<&str>,
+    resume: bool,
+) -> PyResult<Py<PyAny>> {
+    if engines.len() < 3 {
         return Err(input_error(format!(
-            "out: {path} already exists: choose another file"
+            "engines: a tournament needs at least three, found {} (use match for two)",
+            engines.len()
         )));
     }
-    let header = Header::new("match", variant, engines, schedule, source, max_plies);
-    records::create(Path::new(path), &header).map_err(|e| input_error(format!("out: {e}")))
+    let pairing = Pairing::named(pairing).map_err(|e| input_error(format!("pairing: {e}")))?;
+    let specs: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let run = Run::new(
+        &specs,
+        games,
+        variant,
+        openings,
+        seed,
+        max_plies,
+        concurrency,
+    )?;
+    let labels: Vec<String> = run.engines.iter().map(|e| e.label.clone()).collect();
+    let mut tally = TournamentTally::new(&labels);
+    let anchor = anchor
+        .map(|label| {
+            tally
+                .index_of(label)
+                .ok_or_else(|| input_error(format!("anchor: no engine is labelled '{label}'")))
+        })
+        .transpose()?;
+    let records = run.records("tournament", pairing.pairings(labels.len()), out, resume)?;
+    let report = interruptible(py, |interrupt| {
+        let outcome = run.play(records, interrupt, |record| {
+            tally.add(record);
+            false
+        })?;
+        Ok::<_, PyErr>(tally.report(anchor, Some(outcome.games_per_minute())))
+    })??;
+    to_python(
+        py,
+        &serde_json::to_value(report).expect("reports serialise"),
+    )
+}
+
+/// Merges the records files of a sharded run (`--shard K/N` runs of one match,
+/// tournament or comparison, in any order) into the new records file `out`, as
+/// `isolo-ai merge` does, and returns the summary `merge --json` prints: a match's
+/// (its SPRT, `sprt`, evaluated over the games in order), a tournament's (`anchor`)
+/// or a comparison's variants, with a `merge` entry.
+#[pyfunction]
+#[pyo3(signature = (out, shards, sprt=None, anchor=None))]
+pub fn merge(
+    py: Python<'_>,
+    out: &str,
+    shards: Vec<String>,
+    sprt: Option<&str>,
+    anchor: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let options = MergeOptions {
+        sprt: sprt
+            .map(|text| Sprt::parse(text).map_err(|e| input_error(format!("sprt: {e}"))))
+            .transpose()?,
+        anchor: anchor.map(str::to_string),
+    };
+    let paths: Vec<PathBuf> = shards.iter().map(PathBuf::from).collect();
+    let out = Path::new(out);
+    let outcome = interruptible(py, |interrupt| {
+        isolo_engine::merge::merge(out, &paths, &options, Some(interrupt))
+    })?
+    .map_err(input_error)?;
+    let mut value = match &outcome.merged {
+        Merged::Match(tally) => serde_json::to_value(tally.report(None)),
+        Merged::Tournament { tally, anchor } => serde_json::to_value(tally.report(*anchor, None)),
+        Merged::Compare { header, tallies } => {
+            let engine = EngineSpec::parse(&header.engine)
+                .map_err(|e| input_error(format!("{}: header engine: {e}", shards[0])))?;
+            let variants = tallies
+                .iter()
+                .zip(&header.variants)
+                .map(|(t, v)| t.stats(&v.label))
+                .collect();
+            serde_json::to_value(CompareReport::new(
+                &engine.label,
+                header.games_per_variant,
+                variants,
+            ))
+        }
+    }
+    .expect("reports serialise");
+    value["merge"] = serde_json::to_value(outcome.note(out)).expect("notes serialise");
+    if outcome.interrupted {
+        value["interrupted"] = Value::from(true);
+    }
+    to_python(py, &value)
+}
+
+/// A run's engines, schedule and settings, checked.
+struct Run {
+    variant: Arc<isolo_rules::Variant>,
+    engines: Vec<EngineSpec>,
+    suite: Vec<isolo_rules::Board>,
+    source: String,
+    games: u64,
+    seed: u64,
+    max_plies: usize,
+    concurrency: usize,
+}
+
+impl Run {
+    fn new(
+        specs: &[&str],
+        games: u64,
+        variant: &Variant,
+        openings: Option<&str>,
+        seed: u64,
+        max_plies: usize,
+        concurrency: usize,
+    ) -> PyResult<Run> {
+        in_range("games", games, &ranges::GAMES)?;
+        in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
+        in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
+        let engines: Vec<EngineSpec> = specs
+            .iter()
+            .map(|s| engine_spec(s))
+            .collect::<PyResult<_>>()?;
+        for (i, e) in engines.iter().enumerate() {
+            if engines[..i].iter().any(|o| o.label == e.label) {
+                return Err(input_error(format!(
+                    "engines: two are labelled '{}': name them (fast=ab:depth=4)",
+                    e.label
+                )));
+            }
+        }
+        let concurrency = workers(concurrency, games);
+        runner::check_memory(&engines, concurrency)
+            .map_err(|e| input_error(format!("concurrency: {e}")))?;
+        let rules = variant.inner.clone();
+        let (suite, source) = match openings {
+            Some(path) => (
+                load_suite(&rules, path).map_err(|e| input_error(format!("openings: {e}")))?,
+                path.to_string(),
+            ),
+            None => (vec![rules.start()], "start".to_string()),
+        };
+        Ok(Run {
+            variant: rules,
+            engines,
+            suite,
+            source,
+            games,
+            seed,
+            max_plies,
+            concurrency,
+        })
+    }
+
+    /// The schedule of `pairings`, and its records file if `out` names one (new, or
+    /// resumed with `resume`).
+    fn records(
+        &self,
+        kind: &str,
+        pairings: Vec<(usize, usize)>,
+        out: Option<&str>,
+        resume: bool,
+    ) -> PyResult<Planned> {
+        let schedule = Schedule::new(pairings, self.suite.clone(), self.games, self.seed);
+        let Some(path) = out else {
+            if resume {
+                return Err(input_error(
+                    "resume: give out, the records file to continue",
+                ));
+            }
+            return Ok(Planned {
+                schedule,
+                file: None,
+                resumed: Resumed::default(),
+            });
+        };
+        let header = Header::new(
+            kind,
+            &self.variant,
+            &self.engines,
+            &schedule,
+            &self.source,
+            self.max_plies,
+        );
+        let (file, resumed) = records::open_for_run(Path::new(path), &header, &schedule, resume)
+            .map_err(|e| match e {
+                RunRecordsError::HoldsRecords(_) => input_error(format!(
+                    "out: {e}: pass resume=True to continue, or choose another file"
+                )),
+                RunRecordsError::NotThisRun(_) => input_error(format!("resume: {e}")),
+                RunRecordsError::File(_) => input_error(format!("out: {e}")),
+            })?;
+        Ok(Planned {
+            schedule,
+            file: Some(file),
+            resumed,
+        })
+    }
+
+    /// Plays the schedule, the resumed games first; `on_record` sees each record in
+    /// game order and says whether to stop.
+    fn play(
+        &self,
+        planned: Planned,
+        interrupt: &'static std::sync::atomic::AtomicBool,
+        on_record: impl FnMut(&records::Record) -> bool + Send,
+    ) -> PyResult<runner::RunOutcome> {
+        let settings = PlaySettings::new(self.max_plies, self.variant.name());
+        let done = planned
+            .resumed
+            .records()
+            .map_err(|e| input_error(format!("resume: {e}")))?;
+        runner::run(
+            &self.variant,
+            &self.engines,
+            &planned.schedule,
+            done,
+            self.concurrency,
+            &settings,
+            planned.file,
+            Some(interrupt),
+            on_record,
+        )
+        .map_err(input_error)
+    }
+}
+
+/// A run's schedule and records file, ready to play.
+struct Planned {
+    schedule: Schedule,
+    file: Option<std::fs::File>,
+    resumed: Resumed,
 }
 
 /// What a records file holds: a match's or tournament's games, or a comparison's.

@@ -1,4 +1,5 @@
-"""compare, match and read_records from Python against the command line's runs."""
+"""compare, match, tournament, merge and read_records from Python against the command
+line's runs."""
 
 from __future__ import annotations
 
@@ -59,6 +60,61 @@ def test_match_is_the_command_lines_match(cli, tmp_path):
     assert len(games) == 8 and all(g["plies"] == len(g["moves"]) for g in games)
 
 
+def test_a_resumed_match_is_the_whole_match(cli, tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    args = ("--variant", "isolo-women", "--engine", "ab:depth=1", "--engine", "random",
+            "--games", "8", "--seed", "4")
+    theirs = cli("match", *args, "--out", str(whole))
+    # The first three games and a line cut short, as an interrupted run leaves them.
+    part = tmp_path / "part.jsonl"
+    kept = open(whole).read().splitlines()[:4]
+    part.write_text("\n".join(kept) + "\n" + '{"game": 3, "sou')
+    ours = isolo_ai.match("ab:depth=1", "random", 8, variant="isolo-women", seed=4,
+                          out=str(part), resume=True)
+    for summary in (ours, theirs):
+        summary.pop("games_per_minute")
+    assert ours == theirs
+    assert lines(part) == lines(whole)
+
+
+def test_tournament_is_the_command_lines_tournament(cli, tmp_path):
+    engines = ["ab:depth=1", "greedy", "random"]
+    ours = isolo_ai.tournament(engines, 4, variant="isolo-women", pairing="gauntlet",
+                               anchor="random", seed=2)
+    theirs = cli("tournament", "--variant", "isolo-women", "--gauntlet", "--anchor", "random",
+                 "--games", "4", "--seed", "2",
+                 *[a for e in engines for a in ("--engine", e)])
+    for summary in (ours, theirs):
+        summary.pop("games_per_minute")
+    assert ours == theirs
+    assert ours["anchor"] == "random" and ours["games"] == 8
+
+
+def test_merge_is_the_command_lines_merge(cli, tmp_path):
+    args = ["match", "--variant", "isolo-women", "--engine", "ab:depth=1", "--engine",
+            "random", "--games", "12", "--seed", "6"]
+    shards = []
+    for k in (1, 2, 3):
+        shard = tmp_path / f"shard{k}.jsonl"
+        cli(*args, "--shard", f"{k}/3", "--out", str(shard))
+        shards.append(str(shard))
+    theirs = cli("merge", str(tmp_path / "theirs.jsonl"), *shards, "--sprt", "0,300,0.05,0.05")
+    ours = isolo_ai.merge(str(tmp_path / "ours.jsonl"), list(reversed(shards)),
+                          sprt="0,300,0.05,0.05")
+    assert ours["merge"]["out"].endswith("ours.jsonl")
+    for summary in (ours, theirs):
+        summary["merge"].pop("out")
+    assert ours == theirs
+    assert ours["merge"] == {"shards": 3, "games_recorded": 12, "sprt_evaluated_at_merge": True}
+    assert lines(tmp_path / "ours.jsonl") == lines(tmp_path / "theirs.jsonl")
+    with pytest.raises(InputError, match="already exists"):
+        isolo_ai.merge(str(tmp_path / "ours.jsonl"), shards)
+    with pytest.raises(InputError, match="anchor: the shards are of a match"):
+        isolo_ai.merge(str(tmp_path / "other.jsonl"), shards, anchor="random")
+    with pytest.raises(InputError, match="shard 2/3 missing"):
+        isolo_ai.merge(str(tmp_path / "other.jsonl"), [shards[0], shards[2]])
+
+
 def test_an_sprt_stops_a_match():
     summary = isolo_ai.match("ab:depth=3", "random", 400, variant="isolo-women",
                              sprt="0,200,0.05,0.05")
@@ -77,9 +133,24 @@ def test_research_runs_refuse_bad_input(tmp_path):
     with pytest.raises(InputError, match="sprt"):
         isolo_ai.match("random", "ab:depth=1", 2, variant=women, sprt="nonsense")
     taken = tmp_path / "taken.jsonl"
-    taken.write_text("")
-    with pytest.raises(InputError, match="already exists"):
+    isolo_ai.match("random", "ab:depth=1", 2, variant=women, out=str(taken))
+    with pytest.raises(InputError, match="already holds records: pass resume=True"):
         isolo_ai.match("random", "ab:depth=1", 2, variant=women, out=str(taken))
+    with pytest.raises(InputError, match="resume: .* holds another run: engines"):
+        isolo_ai.match("random", "ab:depth=2", 2, variant=women, out=str(taken), resume=True)
+    with pytest.raises(InputError, match="resume: give out"):
+        isolo_ai.match("random", "ab:depth=1", 2, variant=women, resume=True)
+    with pytest.raises(InputError, match="at least three"):
+        isolo_ai.tournament(["random", "greedy"], 2, variant=women)
+    with pytest.raises(InputError, match="pairing: unknown pairing 'swiss'"):
+        isolo_ai.tournament(["random", "greedy", "ab:depth=1"], 2, variant=women,
+                            pairing="swiss")
+    with pytest.raises(InputError, match="anchor: no engine is labelled 'x'"):
+        isolo_ai.tournament(["random", "greedy", "ab:depth=1"], 2, variant=women, anchor="x")
+    with pytest.raises(InputError, match="is both the merged file and a shard"):
+        isolo_ai.merge(str(taken), [str(taken)])
+    with pytest.raises(InputError, match="holds a whole run, not a shard"):
+        isolo_ai.merge(str(tmp_path / "merged.jsonl"), [str(taken)])
     with pytest.raises(InputError, match="openings"):
         isolo_ai.compare([women], games=2, openings="random:x")
     with pytest.raises(InputError, match="engine"):

@@ -17,7 +17,7 @@ use isolo_engine::research::compare::summaries::{
     CompareHeader, CompareWriter, ComparedGame, VariantEntry,
 };
 use isolo_engine::research::compare::{
-    first_player_test, shard_games, Openings, VariantGames, VariantStats, VariantTally,
+    shard_games, CompareReport, Openings, VariantGames, VariantStats, VariantTally,
 };
 use isolo_rules::Variant;
 
@@ -100,17 +100,8 @@ impl Outputs<'_> {
 
 /// The statistics, the first-player tests, the CSV and the plot: what `compare` prints
 /// and writes, and `merge` for a sharded comparison.
-pub fn report(
-    stats: &[VariantStats],
-    engine: &str,
-    games_per_variant: u64,
-    outputs: &Outputs,
-    notes: &Notes,
-) -> CliResult {
-    let tests: Vec<_> = (0..stats.len())
-        .flat_map(|i| (i + 1..stats.len()).map(move |j| (i, j)))
-        .map(|(i, j)| first_player_test(&stats[i], &stats[j]))
-        .collect();
+pub fn report(report: &CompareReport, outputs: &Outputs, notes: &Notes) -> CliResult {
+    let stats = &report.variants;
     if let Some(path) = outputs.csv {
         std::fs::write(path, csv(stats))
             .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
@@ -121,17 +112,11 @@ pub fn report(
             .map_err(|e| CliError(format!("--plot: {e}")))?;
     }
     if outputs.json {
-        let mut value = json!({
-            "engine": engine,
-            "games_per_variant": games_per_variant,
-            "variants": stats,
-            "first_player_tests": tests,
-            "test": "two-sided two-proportion z-test (pooled) of the first player's win rate",
-        });
+        let mut value = serde_json::to_value(report).expect("reports serialise");
         notes.add_json(&mut value);
         return emit_json(&value);
     }
-    emit(&(text(stats, &tests, engine) + &notes.text()))
+    emit(&(text(stats, &report.first_player_tests, &report.engine) + &notes.text()))
 }
 
 /// Each variant's label: its rules' name, and its path too where names repeat.
@@ -287,7 +272,8 @@ pub fn run(args: &CompareArgs) -> CliResult {
         json: shard.map(|s| ("shard", json!(s.to_string()))),
         interrupted,
     };
-    let shown = report(&stats, &engine.label, args.games, &outputs, &notes);
+    let compared = CompareReport::new(&engine.label, args.games, stats);
+    let shown = report(&compared, &outputs, &notes);
     if interrupted {
         super::interrupt::exit(&match &args.out {
             Some(path) => format!("the games played are recorded in {path}; a comparison is not resumed: the same command plays it again"),

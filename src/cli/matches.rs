@@ -13,12 +13,12 @@ use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::external::DEFAULT_HANDSHAKE_TIMEOUT;
 use isolo_engine::matches::game_loop::{DEFAULT_GAME_PLIES, DEFAULT_TIME_MARGIN};
 use isolo_engine::matches::openings::load_suite;
-use isolo_engine::matches::records::{self, Header, Record};
+use isolo_engine::matches::records::{self, Header, Record, Resumed, RunRecordsError};
 use isolo_engine::matches::runner::{self, PlaySettings, RunOutcome};
 use isolo_engine::matches::schedule::{Schedule, Shard};
-use isolo_engine::matches::tally::{Forfeits, MatchSummary, RunningTally};
+use isolo_engine::matches::tally::{Forfeits, MatchTally};
 use isolo_engine::search::clock::TimeControl;
-use isolo_engine::stats::{elo_estimate, Sprt};
+use isolo_engine::stats::{elo_estimate, Sprt, SprtVerdict};
 use isolo_rules::Variant;
 
 /// Options shared by `match` and `tournament`.
@@ -74,33 +74,6 @@ pub struct RunArgs {
     pub json: bool,
 }
 
-/// The games a records file holds for `--resume`: checked when the run is prepared,
-/// read again one at a time when it starts.
-#[derive(Default)]
-pub struct Resumed {
-    path: Option<std::path::PathBuf>,
-    /// How many.
-    pub games: u64,
-}
-
-impl Resumed {
-    /// The games, in file order, read as they are asked for.
-    fn records(
-        &self,
-    ) -> Result<impl Iterator<Item = Result<Record, records::RecordsError>>, CliError> {
-        let mut reader = match &self.path {
-            Some(path) if self.games > 0 => records::RecordsReader::open(path)
-                .map_err(|e| CliError(format!("--resume: {e}")))?,
-            _ => None,
-        };
-        Ok(std::iter::from_fn(move || {
-            let reader = reader.as_mut()?;
-            reader.next_record().transpose()
-        })
-        .take(self.games as usize))
-    }
-}
-
 /// The parsed, checked inputs of a run.
 pub struct Prepared {
     pub variant: Variant,
@@ -134,7 +107,9 @@ impl Prepared {
             &self.variant,
             &self.engines,
             &self.schedule,
-            self.done.records()?,
+            self.done
+                .records()
+                .map_err(|e| CliError(format!("--resume: {e}")))?,
             concurrency,
             &self.settings,
             self.out,
@@ -258,55 +233,17 @@ impl RunArgs {
             return Ok((None, Resumed::default()));
         };
         super::check_output("--out", path)?;
-        let path = Path::new(path);
-        let existing = records::RecordsReader::open(path).map_err(|e| {
-            let advice = if self.resume {
-                ""
-            } else {
-                " (not resuming: choose another --out file)"
-            };
-            CliError(format!("--out: {e}{advice}"))
+        let opened = records::open_for_run(Path::new(path), header, schedule, self.resume);
+        let (file, resumed) = opened.map_err(|e| match e {
+            RunRecordsError::File(e) if !self.resume => CliError(format!(
+                "--out: {e} (not resuming: choose another --out file)"
+            )),
+            RunRecordsError::File(e) => CliError(format!("--out: {e}")),
+            RunRecordsError::HoldsRecords(_) => CliError(format!(
+                "--out: {e}: add --resume to continue, or choose another file"
+            )),
+            RunRecordsError::NotThisRun(_) => CliError(format!("--resume: {e}")),
         })?;
-        let Some(mut existing) = existing else {
-            let file =
-                records::create(path, header).map_err(|e| CliError(format!("--out: {e}")))?;
-            return Ok((Some(file), Resumed::default()));
-        };
-        if !self.resume {
-            return Err(CliError(format!(
-                "--out: {} already holds records: add --resume to continue, or choose another file",
-                path.display()
-            )));
-        }
-        let differences = header.differences(&existing.header);
-        if !differences.is_empty() {
-            return Err(CliError(format!(
-                "--resume: {} holds another run: {}",
-                path.display(),
-                differences.join("; ")
-            )));
-        }
-        let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
-        let mut check = records::SequenceCheck::new(schedule, &labels);
-        let mut games = 0;
-        while let Some(record) = existing
-            .next_record()
-            .map_err(|e| CliError(format!("--out: {e}")))?
-        {
-            check
-                .next(&record)
-                .map_err(|e| CliError(format!("--resume: {}: {e}", path.display())))?;
-            games += 1;
-        }
-        if existing.cut_line.is_some() {
-            records::truncate_to(path, existing.valid_bytes)
-                .map_err(|e| CliError(e.to_string()))?;
-        }
-        let file = records::append(path).map_err(|e| CliError(format!("--out: {e}")))?;
-        let resumed = Resumed {
-            path: Some(path.to_path_buf()),
-            games,
-        };
         Ok((Some(file), resumed))
     }
 }
@@ -418,37 +355,26 @@ pub fn run(args: &MatchArgs) -> CliResult {
         prepared.engines[0].label.clone(),
         prepared.engines[1].label.clone(),
     );
-    let mut running = RunningTally::new(&a, &b);
-    let mut forfeits = Forfeits::default();
+    let mut tally = MatchTally::new(&a, &b, sprt);
     let outcome = prepared.play(run, |record, bar| {
-        forfeits.add(record);
-        let t = running.add(record);
+        let decided = tally.add(record);
         // (A hidden bar shows nothing: its message is not worth making game by game.)
         if !bar.is_hidden() {
+            let t = tally.tally();
             let elo = elo_estimate(&t.pentanomial)
                 .map(|e| format!("  Elo {:+.1}", e.elo))
                 .unwrap_or_default();
             bar.set_message(format!("{a} +{} ={} -{}{elo}", t.a_wins, t.draws, t.b_wins));
         }
-        sprt.is_some_and(|s| {
-            s.state(&t.pentanomial).verdict != isolo_engine::stats::SprtVerdict::Continue
-        })
+        decided
     })?;
-    let summary = MatchSummary {
-        engines: (&a, &b),
-        variant: &variant,
-        tally: running.tally(),
-        forfeits: &forfeits,
-        sprt,
-        stopped: outcome.stopped,
-    };
     let notes = Notes {
         games_per_minute: Some(outcome.games_per_minute()),
         lines: shard_note(shard, outcome.games as u64),
         json: shard_json(shard),
         interrupted: outcome.interrupted,
     };
-    let shown = summary.report(&notes, run.json);
+    let shown = report_match(&tally, &variant, &notes, run.json);
     exit_if_interrupted(&outcome, run);
     shown
 }
@@ -556,68 +482,62 @@ impl Notes {
 
 /// A match's result as text or JSON: what `match` prints, and `merge` for a sharded
 /// match.
-pub trait Report {
-    fn report(&self, notes: &Notes, json: bool) -> CliResult;
-}
-
-impl Report for MatchSummary<'_> {
-    fn report(&self, notes: &Notes, json: bool) -> CliResult {
-        let ((a, b), t) = (self.engines, self.tally);
-        let (games, score, draw_rate) = (t.games(), t.score(), t.draw_rate());
-        let estimate = elo_estimate(&t.pentanomial);
-        let sprt_state = self.sprt.map(|s| s.state(&t.pentanomial));
-        if json {
-            let mut value = self.to_json(notes.games_per_minute);
-            notes.add_json(&mut value);
-            return emit_json(&value);
-        }
-        let mut out = format!("{a} vs {b} on {}: {games} games\n", self.variant);
-        out.push_str(&format!(
-            "{a}: +{} ={} -{}  score {:.1}%  draws {:.1}%\n",
-            t.a_wins,
-            t.draws,
-            t.b_wins,
-            100.0 * score,
-            100.0 * draw_rate
-        ));
-        match &estimate {
-            Some(e) if e.caveat.is_some() => out.push_str(&format!(
-                "Elo {} over {}: {}\n",
-                elo_text(e.elo),
-                super::plural(e.pairs, "pair", "pairs"),
-                e.caveat.map(|c| c.describe()).unwrap_or_default()
-            )),
-            Some(e) => out.push_str(&format!(
-                "Elo {} [{}, {}] (95%)  LOS {:.1}%  over {}\n",
-                elo_text(e.elo),
-                elo_text(e.elo_ci95[0]),
-                elo_text(e.elo_ci95[1]),
-                100.0 * e.los,
-                super::plural(e.pairs, "pair", "pairs")
-            )),
-            None => out.push_str("Elo: no complete pair yet\n"),
-        }
-        out.push_str(&format!(
-            "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
-            t.pentanomial
-        ));
-        out.push_str(&forfeits_text(self.forfeits));
-        if let Some(s) = &sprt_state {
-            let verdict = match s.verdict {
-                isolo_engine::stats::SprtVerdict::H1 => {
-                    format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
-                }
-                isolo_engine::stats::SprtVerdict::H0 => {
-                    format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
-                }
-                isolo_engine::stats::SprtVerdict::Continue => "no verdict yet".to_string(),
-            };
-            out.push_str(&format!(
-                "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
-                s.elo0, s.elo1, s.llr, s.lower, s.upper
-            ));
-        }
-        out.push_str(&notes.text());
-        emit(&out)
+pub fn report_match(tally: &MatchTally, variant: &str, notes: &Notes, json: bool) -> CliResult {
+    if json {
+        let mut value =
+            serde_json::to_value(tally.report(notes.games_per_minute)).expect("reports serialise");
+        notes.add_json(&mut value);
+        return emit_json(&value);
     }
+    let ((a, b), t) = (tally.engines(), tally.tally());
+    let (games, score, draw_rate) = (t.games(), t.score(), t.draw_rate());
+    let estimate = elo_estimate(&t.pentanomial);
+    let mut out = format!("{a} vs {b} on {variant}: {games} games\n");
+    out.push_str(&format!(
+        "{a}: +{} ={} -{}  score {:.1}%  draws {:.1}%\n",
+        t.a_wins,
+        t.draws,
+        t.b_wins,
+        100.0 * score,
+        100.0 * draw_rate
+    ));
+    match &estimate {
+        Some(e) if e.caveat.is_some() => out.push_str(&format!(
+            "Elo {} over {}: {}\n",
+            elo_text(e.elo),
+            super::plural(e.pairs, "pair", "pairs"),
+            e.caveat.map(|c| c.describe()).unwrap_or_default()
+        )),
+        Some(e) => out.push_str(&format!(
+            "Elo {} [{}, {}] (95%)  LOS {:.1}%  over {}\n",
+            elo_text(e.elo),
+            elo_text(e.elo_ci95[0]),
+            elo_text(e.elo_ci95[1]),
+            100.0 * e.los,
+            super::plural(e.pairs, "pair", "pairs")
+        )),
+        None => out.push_str("Elo: no complete pair yet\n"),
+    }
+    out.push_str(&format!(
+        "pentanomial [LL, LD, WL+DD, WD, WW]: {:?}\n",
+        t.pentanomial
+    ));
+    out.push_str(&forfeits_text(tally.forfeits()));
+    if let Some(s) = &tally.sprt_state() {
+        let verdict = match s.verdict {
+            SprtVerdict::H1 => {
+                format!("H1 accepted: {a} is at least {} Elo stronger", s.elo1)
+            }
+            SprtVerdict::H0 => {
+                format!("H0 accepted: {a} is at most {} Elo stronger", s.elo0)
+            }
+            SprtVerdict::Continue => "no verdict yet".to_string(),
+        };
+        out.push_str(&format!(
+            "SPRT [{}, {}]: LLR {:.2} ({:.2}, {:.2}): {verdict}\n",
+            s.elo0, s.elo1, s.llr, s.lower, s.upper
+        ));
+    }
+    out.push_str(&notes.text());
+    emit(&out)
 }

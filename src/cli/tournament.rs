@@ -2,12 +2,11 @@
 //! crosstable, points and maximum-likelihood ratings with 95% intervals.
 
 use clap::Args;
-use serde_json::json;
 
 use super::matches::{forfeits_text, shard_json, shard_note, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
-use isolo_engine::matches::schedule;
-use isolo_engine::matches::tally::{Crosstable, Forfeits, Standings};
+use isolo_engine::matches::schedule::Pairing;
+use isolo_engine::matches::tally::{TournamentReport, TournamentTally};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -33,23 +32,22 @@ pub fn run(args: &TournamentArgs) -> CliResult {
             "tournament needs at least three --engine, found {n} (use match for two)"
         )));
     }
-    let pairings = if args.gauntlet {
-        schedule::gauntlet(n)
+    let pairing = if args.gauntlet {
+        Pairing::Gauntlet
     } else if args.ladder {
-        schedule::ladder(n)
+        Pairing::Ladder
     } else {
-        schedule::round_robin(n)
+        Pairing::RoundRobin
     };
+    let pairings = pairing.pairings(n);
     let prepared = run.prepare("tournament", pairings)?;
     let variant = prepared.variant.name().to_string();
     let shard = prepared.shard;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
-    let anchor = anchor_index(&labels, args.anchor.as_deref())?;
-    let mut table = Crosstable::new(&labels);
-    let mut forfeits = Forfeits::default();
+    let mut tally = TournamentTally::new(&labels);
+    let anchor = anchor_index(&tally, args.anchor.as_deref())?;
     let outcome = prepared.play(run, |record, _| {
-        table.add(record);
-        forfeits.add(record);
+        tally.add(record);
         false
     })?;
     let notes = Notes {
@@ -58,142 +56,95 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         json: shard_json(shard),
         interrupted: outcome.interrupted,
     };
-    let summary = TournamentSummary {
-        variant: &variant,
-        crosstable: &table,
-        forfeits: &forfeits,
-        anchor,
-    };
-    let shown = summary.report(&notes, run.json);
+    let report = tally.report(anchor, notes.games_per_minute);
+    let shown = report_tournament(&report, &variant, &notes, run.json);
     super::matches::exit_if_interrupted(&outcome, run);
     shown
 }
 
-/// The index of `--anchor`'s engine among `labels`, if one is given.
-pub fn anchor_index(labels: &[String], anchor: Option<&str>) -> Result<Option<usize>, CliError> {
+/// The index of `--anchor`'s engine, if one is given.
+fn anchor_index(tally: &TournamentTally, anchor: Option<&str>) -> Result<Option<usize>, CliError> {
     anchor
         .map(|label| {
-            labels
-                .iter()
-                .position(|l| l == label)
+            tally
+                .index_of(label)
                 .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))
         })
         .transpose()
 }
 
-/// A tournament's result: what `tournament` prints, and `merge` for a sharded one.
-pub struct TournamentSummary<'a> {
-    /// The rules' name.
-    pub variant: &'a str,
-    pub crosstable: &'a Crosstable<'a>,
-    pub forfeits: &'a Forfeits,
-    /// The engine whose rating is fixed at 0 (none: the mean is 0).
-    pub anchor: Option<usize>,
-}
-
-impl TournamentSummary<'_> {
-    /// The standings, crosstable and ratings, as text or JSON.
-    pub fn report(&self, notes: &Notes, json: bool) -> CliResult {
-        let (table, forfeits) = (self.crosstable, self.forfeits);
-        let labels = table.labels();
-        let n = labels.len();
-        let games_played = table.games_played();
-        let Standings {
-            points,
-            games,
-            ratings: rated,
-            order,
-            caveat,
-        } = table.standings(self.anchor);
-        // An anchor without games anchors nothing: the ratings then have mean 0.
-        let anchor_label = self
-            .anchor
-            .filter(|&i| rated[i].is_some())
-            .map(|i| labels[i].clone());
-        if json {
-            let standings: Vec<_> = order
-                .iter()
-                .map(|&i| {
-                    json!({
-                        "engine": labels[i],
-                        "points": points[i],
-                        "games": games[i],
-                        "elo": rated[i].map(|r| r.elo),
-                        "elo_ci95": rated[i].map(|r| [r.elo - r.ci95, r.elo + r.ci95]),
-                    })
-                })
-                .collect();
-            let cross: Vec<_> = (0..n)
-            .map(|i| json!({"engine": labels[i], "points": (0..n).map(|j| if i == j { None } else { Some(table.cell(i, j).0) }).collect::<Vec<_>>(), "games": (0..n).map(|j| table.cell(i, j).1).collect::<Vec<_>>()}))
-            .collect();
-            let mut value = json!({
-                "engines": labels,
-                "games": games_played,
-                "standings": standings,
-                "crosstable": cross,
-                "anchor": anchor_label,
-                "caveat": caveat,
-                "forfeits": forfeits,
-                "games_per_minute": notes.games_per_minute,
-            });
-            notes.add_json(&mut value);
-            return emit_json(&value);
-        }
-        let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
-        let mut out = format!(
-            "{} engines on {}, {} games\n\n",
-            n, self.variant, games_played
-        );
+/// A tournament's standings, crosstable and ratings as text or JSON: what `tournament`
+/// prints, and `merge` for a sharded one.
+pub fn report_tournament(
+    report: &TournamentReport,
+    variant: &str,
+    notes: &Notes,
+    json: bool,
+) -> CliResult {
+    if json {
+        let mut value = serde_json::to_value(report).expect("reports serialise");
+        notes.add_json(&mut value);
+        return emit_json(&value);
+    }
+    let labels = &report.engines;
+    let index = |label: &str| labels.iter().position(|l| l == label).expect("an engine");
+    let order: Vec<usize> = report.standings.iter().map(|s| index(&s.engine)).collect();
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(6).max(6);
+    let mut out = format!(
+        "{} engines on {variant}, {} games\n\n",
+        labels.len(),
+        report.games
+    );
+    out.push_str(&format!(
+        "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
+        "#", "engine", "points", "games", "Elo", "+-95%"
+    ));
+    for (rank, row) in report.standings.iter().enumerate() {
+        let (elo, ci95) = match (row.elo, row.elo_ci95) {
+            (Some(elo), Some([low, high])) => {
+                (format!("{elo:+.1}"), format!("{:.1}", (high - low) / 2.0))
+            }
+            // No games: no rating, and no rank but last.
+            _ => ("-".to_string(), "-".to_string()),
+        };
         out.push_str(&format!(
-            "{:<3} {:<width$} {:>8} {:>6} {:>9} {:>8}\n",
-            "#", "engine", "points", "games", "Elo", "+-95%"
+            "{:<3} {:<width$} {:>8.1} {:>6} {elo:>9} {ci95:>8}\n",
+            rank + 1,
+            row.engine,
+            row.points,
+            row.games,
         ));
-        for (rank, &i) in order.iter().enumerate() {
-            let (elo, ci95) = match rated[i] {
-                Some(r) => (format!("{:+.1}", r.elo), format!("{:.1}", r.ci95)),
-                // No games: no rating, and no rank but last.
-                None => ("-".to_string(), "-".to_string()),
-            };
-            out.push_str(&format!(
-                "{:<3} {:<width$} {:>8.1} {:>6} {elo:>9} {ci95:>8}\n",
-                rank + 1,
-                labels[i],
-                points[i],
-                games[i],
-            ));
-        }
-        out.push_str(&format!(
-            "\ncrosstable (points of the row against the column)\n{:<width$}",
-            ""
-        ));
+    }
+    out.push_str(&format!(
+        "\ncrosstable (points of the row against the column)\n{:<width$}",
+        ""
+    ));
+    for &j in &order {
+        out.push_str(&format!(" {:>w$}", short(&labels[j], 10), w = 10));
+    }
+    out.push('\n');
+    for &i in &order {
+        let row = &report.crosstable[i];
+        out.push_str(&format!("{:<width$}", row.engine));
         for &j in &order {
-            out.push_str(&format!(" {:>w$}", short(&labels[j], 10), w = 10));
+            let cell = match (row.points[j], row.games[j]) {
+                (Some(points), games) if games > 0 => format!("{points:.1}/{games}"),
+                _ => "-".to_string(),
+            };
+            out.push_str(&format!(" {cell:>10}"));
         }
         out.push('\n');
-        for &i in &order {
-            out.push_str(&format!("{:<width$}", labels[i]));
-            for &j in &order {
-                let (points, games) = table.cell(i, j);
-                let cell = if i == j || games == 0 {
-                    "-".to_string()
-                } else {
-                    format!("{points:.1}/{games}")
-                };
-                out.push_str(&format!(" {cell:>10}"));
-            }
-            out.push('\n');
-        }
-        match &anchor_label {
-            Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
-            None => out.push_str("ratings: mean 0\n"),
-        }
-        if caveat.is_some() {
-            out.push_str("caveat: some engines took every point against others, so their ratings have no finite estimate (the figures shown are where the fit stopped): play more games, from more openings\n");
-        }
-        out.push_str(&forfeits_text(forfeits));
-        out.push_str(&notes.text());
-        emit(&out)
     }
+    match &report.anchor {
+        Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
+        None => out.push_str("ratings: mean 0\n"),
+    }
+    if report.caveat.is_some() {
+        out.push_str("caveat: some engines took every point against others, so their ratings have no finite estimate (the figures shown are where the fit stopped): play more games, from more openings\n");
+    }
+    out.push_str(&forfeits_text(&report.forfeits));
+    out.push_str(&notes.text());
+    emit(&out)
 }
 
 fn short(label: &str, width: usize) -> String {

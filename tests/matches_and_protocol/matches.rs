@@ -125,6 +125,16 @@ fn an_interrupted_match_resumes_to_the_same_result() {
         &other,
         "holds another run: engines: a=ab:depth=4 b=greedy here, a=ab:depth=3 b=greedy in the file",
     );
+    // A game whose result was edited does not replay: resuming it is refused, naming it.
+    let edited = dir.join("edited.jsonl");
+    let mut game: serde_json::Value = serde_json::from_str(lines[2]).unwrap();
+    game["result"] = if game["result"] == "S" { "N" } else { "S" }.into();
+    let edited_text = format!("{}\n{}\n{game}\n", lines[0], lines[1]);
+    std::fs::write(&edited, edited_text).unwrap();
+    let mut resume_edited: Vec<&str> = base.to_vec();
+    resume_edited.extend(["--out", edited.to_str().unwrap(), "--resume"]);
+    fails(&resume_edited, "--resume: ");
+    fails(&resume_edited, "game 1: records ");
 }
 
 /// Two columns, one seed each, one seed to sow: every move shifts a seed along and no

@@ -276,6 +276,14 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
     foreign.insert(1, &first_of_s1);
     std::fs::write(&moved, foreign.join("\n") + "\n").unwrap();
     merge(&[s1, moved.to_str().unwrap(), s3], "belongs to shard 1/3");
+    // A game whose result was edited does not replay.
+    let edited = dir.join("edited.jsonl");
+    let mut game: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    game["result"] = if game["result"] == "S" { "N" } else { "S" }.into();
+    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    changed[1] = game.to_string();
+    std::fs::write(&edited, changed.join("\n") + "\n").unwrap();
+    merge(&[s1, edited.to_str().unwrap(), s3], ": records ");
     // Not shards at all, a split into other counts, and an existing output.
     let whole = dir.join("whole.jsonl");
     ok(&quick_match(&[
@@ -310,7 +318,7 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
     );
     refused(
         &["merge", out, s1, s2, s3, "--anchor", "greedy"],
-        "--anchor is for a tournament",
+        "--anchor: the shards are of a match; an anchor is for a tournament",
     );
     ok(&["merge", out, s1, s2, s3]);
     refused(&["merge", out, s1, s2, s3], "already exists");
@@ -465,7 +473,7 @@ fn a_sharded_comparison_merges_to_the_single_run() {
             "--sprt",
             "0,5,0.05,0.05",
         ],
-        "these are a comparison's",
+        "--sprt: the shards are of a comparison",
     );
     refused(
         &["merge", &out, &whole],

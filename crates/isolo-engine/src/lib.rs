@@ -61,6 +61,7 @@ macro_rules! message_error {
 pub mod channel;
 pub mod eval;
 pub mod matches;
+pub mod merge;
 pub mod prove;
 pub mod ranges;
 pub mod research;

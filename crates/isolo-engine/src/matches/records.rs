@@ -546,57 +546,67 @@ impl RecordsFile {
     /// side to move in a game still going on. The game played, or what is wrong, naming
     /// the game and the move.
     pub fn replay(&self, record: &Record) -> Result<Game<'_>, RecordsError> {
-        let name = format!("game {}", record.game);
-        let fail = |problem: String| RecordsError::Replay(format!("{name}: {problem}"));
-        let mut game =
-            Game::new(&self.variant, record.opening).with_max_plies(self.header.max_plies);
-        for (i, mv) in record.moves.iter().enumerate() {
-            let mover = game.board().to_move();
-            game.play_move(mv).map_err(|e| {
-                RecordsError::Replay(format!("{name}, move {} ({mover}): {e}", i + 1))
-            })?;
-        }
-        let plies = record.moves.len();
-        let plies = format!("{plies} {}", if plies == 1 { "ply" } else { "plies" });
-        match (record.reason.by_rules(), game.outcome()) {
-            (Some(reason), outcome) => {
-                let claimed = Outcome {
-                    winner: record.winner(),
-                    reason,
-                };
-                match outcome {
-                    Some(outcome) if outcome == claimed => Ok(game),
-                    Some(outcome) => Err(fail(format!(
-                        "records {} but the game ends {}",
-                        describe(&claimed),
-                        describe(&outcome)
-                    ))),
-                    None => Err(fail(format!(
-                        "records {} but the game goes on after {plies}",
-                        describe(&claimed)
-                    ))),
-                }
+        replay(&self.variant, self.header.max_plies, record)
+    }
+}
+
+/// Replays `record` under `variant` and the run's ply cap and checks its result, as
+/// [`RecordsFile::replay`] does.
+pub fn replay<'v>(
+    variant: &'v Variant,
+    max_plies: usize,
+    record: &Record,
+) -> Result<Game<'v>, RecordsError> {
+    let name = format!("game {}", record.game);
+    let fail = |problem: String| RecordsError::Replay(format!("{name}: {problem}"));
+    let mut game = Game::new(variant, record.opening).with_max_plies(max_plies);
+    for (i, mv) in record.moves.iter().enumerate() {
+        let mover = game.board().to_move();
+        game.play_move(mv)
+            .map_err(|e| RecordsError::Replay(format!("{name}, move {} ({mover}): {e}", i + 1)))?;
+    }
+    let plies = record.moves.len();
+    let plies = format!("{plies} {}", if plies == 1 { "ply" } else { "plies" });
+    match (record.reason.by_rules(), game.outcome()) {
+        (Some(reason), outcome) => {
+            let claimed = Outcome {
+                winner: record.winner(),
+                reason,
+            };
+            match outcome {
+                Some(outcome) if outcome == claimed => Ok(game),
+                Some(outcome) => Err(fail(format!(
+                    "records {} but the game ends {}",
+                    describe(&claimed),
+                    describe(&outcome)
+                ))),
+                None => Err(fail(format!(
+                    "records {} but the game goes on after {plies}",
+                    describe(&claimed)
+                ))),
             }
-            (None, Some(outcome)) => Err(fail(format!(
-                "records a {} forfeit but the game had ended {}",
-                record.reason,
-                describe(&outcome)
-            ))),
-            (None, None) => {
-                let loser = game.board().to_move();
-                if record.winner() == Some(loser.opponent()) {
-                    Ok(game)
-                } else {
-                    Err(fail(format!(
-                        "records a {} forfeit by {loser}, the side to move, but not {} winning",
-                        record.reason,
-                        loser.opponent()
-                    )))
-                }
+        }
+        (None, Some(outcome)) => Err(fail(format!(
+            "records a {} forfeit but the game had ended {}",
+            record.reason,
+            describe(&outcome)
+        ))),
+        (None, None) => {
+            let loser = game.board().to_move();
+            if record.winner() == Some(loser.opponent()) {
+                Ok(game)
+            } else {
+                Err(fail(format!(
+                    "records a {} forfeit by {loser}, the side to move, but not {} winning",
+                    record.reason,
+                    loser.opponent()
+                )))
             }
         }
     }
+}
 
+impl RecordsFile {
     /// Every check `replay` makes of a file: its games are those of the header's
     /// schedule, in order and each once, played as scheduled, and every one replays.
     pub fn check(&self) -> Result<(), RecordsError> {
@@ -950,4 +960,92 @@ pub fn append(path: &Path) -> Result<File, RecordsError> {
         .append(true)
         .open(path)
         .map_err(|e| RecordsError::Io(format!("cannot open {}: {e}", path.display())))
+}
+
+/// Why a run's records file cannot be opened for the run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunRecordsError {
+    /// The file cannot be read, created or appended to.
+    #[error("{0}")]
+    File(RecordsError),
+    /// A new run's file already holds records (resume it, or choose another file).
+    #[error("{0} already holds records")]
+    HoldsRecords(String),
+    /// Resuming: the file holds another run's records, or games this run would not have
+    /// played as they stand.
+    #[error("{0}")]
+    NotThisRun(String),
+}
+
+/// The games a records file holds for a resumed run: checked when it is opened, read
+/// again one at a time when the run starts (so none is held in memory).
+#[derive(Debug, Default)]
+pub struct Resumed {
+    path: Option<std::path::PathBuf>,
+    /// How many.
+    pub games: u64,
+}
+
+impl Resumed {
+    /// The games, in file order, read as they are asked for.
+    pub fn records(
+        &self,
+    ) -> Result<impl Iterator<Item = Result<Record, RecordsError>>, RecordsError> {
+        let mut reader = match &self.path {
+            Some(path) if self.games > 0 => RecordsReader::open(path)?,
+            _ => None,
+        };
+        Ok(
+            std::iter::from_fn(move || reader.as_mut()?.next_record().transpose())
+                .take(self.games as usize),
+        )
+    }
+}
+
+/// Opens `path` for a run described by `header` and `schedule`: a new file with the
+/// header, or, with `resume`, the file's games once each is checked to be the next
+/// game of this very run and to replay (a cut last line, from an interrupted run, is
+/// dropped). The file to append to and the games to resume.
+pub fn open_for_run(
+    path: &Path,
+    header: &Header,
+    schedule: &Schedule,
+    resume: bool,
+) -> Result<(File, Resumed), RunRecordsError> {
+    let existing = RecordsReader::open(path).map_err(RunRecordsError::File)?;
+    let Some(mut existing) = existing else {
+        let file = create(path, header).map_err(RunRecordsError::File)?;
+        return Ok((file, Resumed::default()));
+    };
+    let shown = path.display();
+    if !resume {
+        return Err(RunRecordsError::HoldsRecords(shown.to_string()));
+    }
+    let differences = header.differences(&existing.header);
+    if !differences.is_empty() {
+        return Err(RunRecordsError::NotThisRun(format!(
+            "{shown} holds another run: {}",
+            differences.join("; ")
+        )));
+    }
+    let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+    let mut check = SequenceCheck::new(schedule, &labels);
+    let variant = existing.variant.clone();
+    let mut games = 0;
+    while let Some(record) = existing.next_record().map_err(RunRecordsError::File)? {
+        check
+            .next(&record)
+            .and_then(|()| replay(&variant, header.max_plies, &record).map(|_| ()))
+            .map_err(|e| RunRecordsError::NotThisRun(format!("{shown}: {e}")))?;
+        games += 1;
+    }
+    if existing.cut_line.is_some() {
+        truncate_to(path, existing.valid_bytes).map_err(RunRecordsError::File)?;
+    }
+    let file = append(path).map_err(RunRecordsError::File)?;
+    let resumed = Resumed {
+        path: Some(path.to_path_buf()),
+        games,
+    };
+    Ok((file, resumed))
 }

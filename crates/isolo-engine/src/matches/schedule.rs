@@ -28,6 +28,51 @@ pub fn game_seed(master: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Who plays whom in a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Everyone against everyone.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Engines given weakest first: each against the next and against the last.
+    Ladder,
+}
+
+impl Pairing {
+    /// Every pairing, by name.
+    pub const ALL: [(&'static str, Pairing); 3] = [
+        ("round-robin", Pairing::RoundRobin),
+        ("gauntlet", Pairing::Gauntlet),
+        ("ladder", Pairing::Ladder),
+    ];
+
+    /// The pairing called `name`; the error lists the names.
+    pub fn named(name: &str) -> Result<Pairing, String> {
+        Pairing::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, p)| *p)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Pairing::ALL.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "unknown pairing '{}': expected {}",
+                    isolo_rules::quote(name),
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// The pairings `(i, j)` of `n` engines.
+    pub fn pairings(self, n: usize) -> Vec<(usize, usize)> {
+        match self {
+            Pairing::RoundRobin => round_robin(n),
+            Pairing::Gauntlet => gauntlet(n),
+            Pairing::Ladder => ladder(n),
+        }
+    }
+}
+
 /// Everyone against everyone: the pairings `(i, j)`, `i < j`, of `n` engines.
 pub fn round_robin(n: usize) -> Vec<(usize, usize)> {
     (0..n)

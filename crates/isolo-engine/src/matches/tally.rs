@@ -9,51 +9,147 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::matches::records::{GameResult, Record};
-use crate::stats::{elo_estimate, ratings, EloCaveat, PairResult, Pentanomial, Rating, Sprt};
+use crate::stats::{
+    elo_estimate, ratings, EloCaveat, PairResult, Pentanomial, Rating, Sprt, SprtState, SprtVerdict,
+};
 use isolo_rules::Side;
 
-/// A match's result: the tally with its Elo estimate, the forfeits and any SPRT.
-pub struct MatchSummary<'a> {
-    /// The two engines' labels.
-    pub engines: (&'a str, &'a str),
-    /// The rules' name.
-    pub variant: &'a str,
-    /// The games' tally, from the first engine's side.
-    pub tally: &'a Tally,
-    /// Each engine's forfeits.
-    pub forfeits: &'a Forfeits,
-    /// The SPRT the match ran, if any.
-    pub sprt: Option<Sprt>,
-    /// Whether the SPRT ended the match before its last game.
-    pub stopped: bool,
+/// A match counted record by record: the tally of the first engine against the second,
+/// each engine's forfeits, and the SPRT that may end it. Once the SPRT decides, later
+/// records are not counted (as one process would have stopped there), so the match,
+/// its merge from shards and Python's `match` agree game for game.
+#[derive(Clone, Debug)]
+pub struct MatchTally {
+    running: RunningTally,
+    forfeits: Forfeits,
+    sprt: Option<Sprt>,
+    /// The game at which the SPRT decided.
+    decided_at: Option<u64>,
 }
 
-impl MatchSummary<'_> {
-    /// The summary as `match --json` prints it (infinite Elo figures as `null`), with
-    /// the playing rate if known.
-    pub fn to_json(&self, games_per_minute: Option<f64>) -> serde_json::Value {
-        let ((a, b), t) = (self.engines, self.tally);
+impl MatchTally {
+    /// An empty tally of `a` against `b`, stopped by `sprt` if one is given.
+    pub fn new(a: &str, b: &str, sprt: Option<Sprt>) -> MatchTally {
+        MatchTally {
+            running: RunningTally::new(a, b),
+            forfeits: Forfeits::default(),
+            sprt,
+            decided_at: None,
+        }
+    }
+
+    /// Counts `r` unless the SPRT has decided; says whether it has (after `r`).
+    pub fn add(&mut self, r: &Record) -> bool {
+        if self.decided_at.is_some() {
+            return true;
+        }
+        self.forfeits.add(r);
+        let tally = self.running.add(r);
+        let decided = self
+            .sprt
+            .is_some_and(|s| s.state(&tally.pentanomial).verdict != SprtVerdict::Continue);
+        if decided {
+            self.decided_at = Some(r.game);
+        }
+        decided
+    }
+
+    /// The two engines' labels.
+    pub fn engines(&self) -> (&str, &str) {
+        (&self.running.a, &self.running.b)
+    }
+
+    /// The games counted, from the first engine's side.
+    pub fn tally(&self) -> &Tally {
+        self.running.tally()
+    }
+
+    /// Each engine's forfeits.
+    pub fn forfeits(&self) -> &Forfeits {
+        &self.forfeits
+    }
+
+    /// The SPRT the match runs, if any.
+    pub fn sprt(&self) -> Option<Sprt> {
+        self.sprt
+    }
+
+    /// The SPRT's state over the games counted.
+    pub fn sprt_state(&self) -> Option<SprtState> {
+        self.sprt.map(|s| s.state(&self.tally().pentanomial))
+    }
+
+    /// The game at which the SPRT decided, if it has.
+    pub fn decided_at(&self) -> Option<u64> {
+        self.decided_at
+    }
+
+    /// The match's report (what `match --json` prints), with the playing rate if known.
+    pub fn report(&self, games_per_minute: Option<f64>) -> MatchReport {
+        let t = self.tally();
         let estimate = elo_estimate(&t.pentanomial);
         let finite = |x: f64| x.is_finite().then_some(x);
-        serde_json::json!({
-            "engines": [a, b],
-            "games": t.games(),
-            "a_wins": t.a_wins,
-            "b_wins": t.b_wins,
-            "draws": t.draws,
-            "score": t.score(),
-            "elo": estimate.as_ref().map(|e| finite(e.elo)),
-            "elo_ci95": estimate.as_ref().filter(|e| e.caveat.is_none()).map(|e| e.elo_ci95.map(finite)),
-            "elo_caveat": estimate.as_ref().and_then(|e| e.caveat),
-            "los": estimate.as_ref().map(|e| e.los),
-            "draw_rate": t.draw_rate(),
-            "pentanomial": t.pentanomial,
-            "sprt": self.sprt.map(|s| s.state(&t.pentanomial)),
-            "forfeits": self.forfeits,
-            "stopped_early": self.stopped,
-            "games_per_minute": games_per_minute,
-        })
+        let (a, b) = self.engines();
+        MatchReport {
+            engines: [a.to_string(), b.to_string()],
+            games: t.games(),
+            a_wins: t.a_wins,
+            b_wins: t.b_wins,
+            draws: t.draws,
+            score: t.score(),
+            elo: estimate.as_ref().and_then(|e| finite(e.elo)),
+            elo_ci95: estimate
+                .as_ref()
+                .filter(|e| e.caveat.is_none())
+                .map(|e| e.elo_ci95.map(finite)),
+            elo_caveat: estimate.as_ref().and_then(|e| e.caveat),
+            los: estimate.as_ref().map(|e| e.los),
+            draw_rate: t.draw_rate(),
+            pentanomial: t.pentanomial,
+            sprt: self.sprt_state(),
+            forfeits: self.forfeits.clone(),
+            stopped_early: self.decided_at.is_some(),
+            games_per_minute,
+        }
     }
+}
+
+/// A match's result, as every front end reports it (`match --json`, `merge --json`,
+/// Python's `match`); infinite Elo figures are `None`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    /// The two engines' labels.
+    pub engines: [String; 2],
+    /// Games counted.
+    pub games: u64,
+    /// Games the first engine won.
+    pub a_wins: u64,
+    /// Games the second engine won.
+    pub b_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// The first engine's score, 0 to 1.
+    pub score: f64,
+    /// The Elo difference (first minus second), when finite.
+    pub elo: Option<f64>,
+    /// Its 95% interval, when the pairs give one.
+    pub elo_ci95: Option<[Option<f64>; 2]>,
+    /// Why the interval cannot be trusted, if it cannot.
+    pub elo_caveat: Option<EloCaveat>,
+    /// The likelihood that the first engine is the stronger.
+    pub los: Option<f64>,
+    /// The share of draws.
+    pub draw_rate: f64,
+    /// Pair outcomes `[LL, LD, WL+DD, WD, WW]` from the first engine's side.
+    pub pentanomial: Pentanomial,
+    /// The SPRT's state, if one ran.
+    pub sprt: Option<SprtState>,
+    /// Each engine's forfeits by reason.
+    pub forfeits: Forfeits,
+    /// Whether the SPRT decided (and ended the match, or stopped the count at a merge).
+    pub stopped_early: bool,
+    /// Games per minute of the run (none for a merge).
+    pub games_per_minute: Option<f64>,
 }
 
 /// Wins, draws, losses and pair outcomes of engine `a` against `b`.
@@ -197,18 +293,18 @@ impl Forfeits {
 
 /// Points and games of each engine against each other, counted record by record.
 #[derive(Clone, Debug)]
-pub struct Crosstable<'a> {
-    labels: &'a [String],
+pub struct Crosstable {
+    labels: Vec<String>,
     /// `cells[i][j]`: engine `i`'s points and games against engine `j`.
     cells: Vec<Vec<(f64, u64)>>,
 }
 
-impl<'a> Crosstable<'a> {
+impl Crosstable {
     /// An empty crosstable of the engines labelled `labels`.
-    pub fn new(labels: &'a [String]) -> Crosstable<'a> {
+    pub fn new(labels: &[String]) -> Crosstable {
         let n = labels.len();
         Crosstable {
-            labels,
+            labels: labels.to_vec(),
             cells: vec![vec![(0.0, 0u64); n]; n],
         }
     }
@@ -227,8 +323,8 @@ impl<'a> Crosstable<'a> {
     }
 
     /// The engines' labels, in the table's order.
-    pub fn labels(&self) -> &'a [String] {
-        self.labels
+    pub fn labels(&self) -> &[String] {
+        &self.labels
     }
 
     /// Engine `i`'s points and games against engine `j`.
@@ -322,6 +418,135 @@ impl<'a> Crosstable<'a> {
         };
         reaches_all(&|i, j| scored(i, j)) && reaches_all(&|i, j| scored(j, i))
     }
+}
+
+/// A tournament counted record by record: its crosstable and each engine's forfeits.
+#[derive(Clone, Debug)]
+pub struct TournamentTally {
+    crosstable: Crosstable,
+    forfeits: Forfeits,
+}
+
+impl TournamentTally {
+    /// An empty tally of the engines labelled `labels`.
+    pub fn new(labels: &[String]) -> TournamentTally {
+        TournamentTally {
+            crosstable: Crosstable::new(labels),
+            forfeits: Forfeits::default(),
+        }
+    }
+
+    /// Counts `r`.
+    pub fn add(&mut self, r: &Record) {
+        self.crosstable.add(r);
+        self.forfeits.add(r);
+    }
+
+    /// The crosstable so far.
+    pub fn crosstable(&self) -> &Crosstable {
+        &self.crosstable
+    }
+
+    /// The index of the engine labelled `label`.
+    pub fn index_of(&self, label: &str) -> Option<usize> {
+        self.crosstable.labels.iter().position(|l| l == label)
+    }
+
+    /// The tournament's report (what `tournament --json` prints): standings best rated
+    /// first, ratings anchored at `anchor`'s engine (or of mean 0), with the playing
+    /// rate if known.
+    pub fn report(&self, anchor: Option<usize>, games_per_minute: Option<f64>) -> TournamentReport {
+        let table = &self.crosstable;
+        let labels = table.labels();
+        let n = labels.len();
+        let Standings {
+            points,
+            games,
+            ratings: rated,
+            order,
+            caveat,
+        } = table.standings(anchor);
+        let standings = order
+            .iter()
+            .map(|&i| StandingRow {
+                engine: labels[i].clone(),
+                points: points[i],
+                games: games[i],
+                elo: rated[i].map(|r| r.elo),
+                elo_ci95: rated[i].map(|r| [r.elo - r.ci95, r.elo + r.ci95]),
+            })
+            .collect();
+        let crosstable = (0..n)
+            .map(|i| CrosstableRow {
+                engine: labels[i].clone(),
+                points: (0..n)
+                    .map(|j| (i != j).then(|| table.cell(i, j).0))
+                    .collect(),
+                games: (0..n).map(|j| table.cell(i, j).1).collect(),
+            })
+            .collect();
+        TournamentReport {
+            engines: labels.to_vec(),
+            games: table.games_played(),
+            standings,
+            crosstable,
+            // An anchor without games anchors nothing: the ratings then have mean 0.
+            anchor: anchor
+                .filter(|&i| rated[i].is_some())
+                .map(|i| labels[i].clone()),
+            caveat,
+            forfeits: self.forfeits.clone(),
+            games_per_minute,
+        }
+    }
+}
+
+/// A tournament's result, as every front end reports it (`tournament --json`,
+/// `merge --json`, Python's `tournament`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentReport {
+    /// The engines' labels, in the order they were given.
+    pub engines: Vec<String>,
+    /// Games counted.
+    pub games: u64,
+    /// One row per engine, best rated first (engines without games last).
+    pub standings: Vec<StandingRow>,
+    /// One row per engine, in the order given: its points and games against each.
+    pub crosstable: Vec<CrosstableRow>,
+    /// The engine whose rating is fixed at 0 (none: the mean is 0).
+    pub anchor: Option<String>,
+    /// Why the ratings cannot be trusted, if they cannot.
+    pub caveat: Option<EloCaveat>,
+    /// Each engine's forfeits by reason.
+    pub forfeits: Forfeits,
+    /// Games per minute of the run (none for a merge).
+    pub games_per_minute: Option<f64>,
+}
+
+/// An engine's line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingRow {
+    /// Its label.
+    pub engine: String,
+    /// Its points.
+    pub points: f64,
+    /// Its games.
+    pub games: u64,
+    /// Its rating (none without games).
+    pub elo: Option<f64>,
+    /// The rating's 95% interval.
+    pub elo_ci95: Option<[f64; 2]>,
+}
+
+/// An engine's row of the crosstable.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrosstableRow {
+    /// Its label.
+    pub engine: String,
+    /// Its points against each engine (none against itself).
+    pub points: Vec<Option<f64>>,
+    /// Its games against each engine.
+    pub games: Vec<u64>,
 }
 
 /// A tournament's standings, engine by engine in the crosstable's order.

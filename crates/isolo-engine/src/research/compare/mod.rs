@@ -609,6 +609,40 @@ pub struct AdvantageTest {
     pub p_value: f64,
 }
 
+/// A comparison's result, as every front end reports it (`compare --json`,
+/// `merge --json`, Python's `merge`): each variant's statistics and the first player's
+/// advantage tested between every two variants.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareReport {
+    /// The engine's label.
+    pub engine: String,
+    /// Games played under each variant.
+    pub games_per_variant: u64,
+    /// Each variant's statistics, in the order given.
+    pub variants: Vec<VariantStats>,
+    /// The test of every two variants `i < j`, in order.
+    pub first_player_tests: Vec<AdvantageTest>,
+    /// Which test that is.
+    pub test: &'static str,
+}
+
+impl CompareReport {
+    /// The report of `variants`' statistics, played by `engine`.
+    pub fn new(engine: &str, games_per_variant: u64, variants: Vec<VariantStats>) -> CompareReport {
+        let first_player_tests = (0..variants.len())
+            .flat_map(|i| (i + 1..variants.len()).map(move |j| (i, j)))
+            .map(|(i, j)| first_player_test(&variants[i], &variants[j]))
+            .collect();
+        CompareReport {
+            engine: engine.to_string(),
+            games_per_variant,
+            variants,
+            first_player_tests,
+            test: "two-sided two-proportion z-test (pooled) of the first player's win rate",
+        }
+    }
+}
+
 /// The pooled two-proportion z-test of the first player's win rate under `a` and `b`.
 pub fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
     let (x1, n1) = (a.first_player_wins.count as f64, a.games as f64);
