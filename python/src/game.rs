@@ -6,10 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use self_cell::self_cell;
 
-use crate::variant::Variant;
-use crate::{input_error, IllegalMove};
+use crate::variant::{setup_error, Variant};
+use crate::IllegalMove;
 use isolo_rules::notation::pit_at;
-use isolo_rules::{Board, LegalMove, Side};
+use isolo_rules::{Board, LegalMove, Setup, Side};
 
 type RulesGame<'v> = isolo_rules::Game<'v>;
 
@@ -94,19 +94,11 @@ impl Game {
         moves: Option<&str>,
         max_plies: Option<usize>,
     ) -> PyResult<Game> {
-        let start = variant.start_or(position)?;
-        let owner = variant.inner.clone();
-        let mut cell = Cell::new(owner, |v| {
-            let game = RulesGame::new(v, start);
-            match max_plies {
-                Some(cap) => game.with_max_plies(cap),
-                None => game,
-            }
-        });
-        if let Some(moves) = moves {
-            cell.with_dependent_mut(|_, game| game.play_list(moves))
-                .map_err(input_error)?;
-        }
+        let setup = Setup {
+            max_plies,
+            ..Setup::new(position, moves)
+        };
+        let cell = Cell::try_new(variant.inner.clone(), |v| setup.game(v)).map_err(setup_error)?;
         Ok(Game { cell })
     }
 

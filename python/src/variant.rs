@@ -5,7 +5,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use crate::{input_error, to_python};
-use isolo_rules::{Rules, PRESETS, READINGS};
+use isolo_rules::{Rules, Setup, SetupError, SetupField, PRESETS, READINGS};
 
 /// A variant of the game: its rules and the tables derived from them.
 ///
@@ -18,13 +18,21 @@ pub struct Variant {
     pub inner: Arc<isolo_rules::Variant>,
 }
 
+/// A setup's problem as `InputError`, after the argument's name (`position`, `moves`).
+pub(crate) fn setup_error(e: SetupError) -> PyErr {
+    let argument = match e.field {
+        SetupField::Start => "position",
+        SetupField::Moves => "moves",
+    };
+    input_error(format!("{argument}: {e}"))
+}
+
 impl Variant {
     /// The board at `position` (the project's notation), or the start when `None`.
     pub fn start_or(&self, position: Option<&str>) -> PyResult<isolo_rules::Board> {
-        match position {
-            Some(text) => self.inner.parse_position(text).map_err(input_error),
-            None => Ok(self.inner.start()),
-        }
+        Setup::new(position, None)
+            .start(&self.inner)
+            .map_err(setup_error)
     }
 }
 

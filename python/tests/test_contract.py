@@ -3,9 +3,11 @@ Python can pass is refused with an InputError naming the argument, then the same
 as the command line, UGI and the web API (tests/command_line_and_server/contract.rs)."""
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import binary_path
 
 import isolo_ai
 from isolo_ai import Game, InputError, Variant
@@ -47,3 +49,18 @@ def test_a_finished_game_is_analysed_as_the_command_line_analyses_it(cli):
     assert ours == cli("analyze", "--variant", "isolo-boys", "--position", OVER)
     assert ours["score"] == {"type": "loss", "plies": 0}
     assert ours["end"] == "North wins, no-moves"
+
+
+@pytest.mark.parametrize("argument, flag, text", [
+    ("position", "--position", "1,2,3 S"),
+    ("moves", "--moves", "7 99"),
+    ("moves", "--moves", "7 8 3"),
+])
+def test_a_bad_setup_is_refused_as_the_command_line_refuses_it(argument, flag, text):
+    done = subprocess.run([binary_path(), "analyze", "--variant", "isolo-boys", flag, text],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    problem = done.stderr.strip().removeprefix(f"error: {flag}: ")
+    with pytest.raises(InputError) as refused:
+        Game(Variant.load("isolo-boys"), **{argument: text})
+    assert str(refused.value) == f"{argument}: {problem}"

@@ -155,8 +155,8 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> CliResult {
-    let (variant, start) = args.position.load()?;
-    let game = super::game_after(&variant, start, args.moves.as_deref())?;
+    let variant = Variant::load(&args.position.variant)?;
+    let game = args.position.game(&variant, args.moves.as_deref())?;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;

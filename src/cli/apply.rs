@@ -3,7 +3,8 @@
 use clap::Args;
 use serde_json::json;
 
-use super::{emit, emit_json, play_moves, side_letter, CliResult, PositionArgs};
+use super::{emit, emit_json, side_letter, CliResult, PositionArgs};
+use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
 pub struct ApplyArgs {
@@ -18,8 +19,8 @@ pub struct ApplyArgs {
 }
 
 pub fn run(args: &ApplyArgs) -> CliResult {
-    let (variant, board) = args.position.load()?;
-    let board = play_moves(&variant, board, &args.moves)?;
+    let variant = Variant::load(&args.position.variant)?;
+    let board = *args.position.game(&variant, Some(&args.moves))?.board();
     let text = variant.format_position(&board);
     if args.json {
         return emit_json(&json!({

@@ -35,7 +35,9 @@ use clap::Args;
 
 use isolo_engine::matches::openings::OpeningsError;
 use isolo_engine::matches::records::RecordsError;
-use isolo_rules::{Board, Game, NotationError, RulesError, Side, Variant};
+use isolo_rules::{
+    Board, Game, NotationError, RulesError, Setup, SetupError, SetupField, Side, Variant,
+};
 
 /// A user-facing error: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -96,16 +98,35 @@ impl PositionArgs {
         let board = start_position(&variant, self.position.as_deref())?;
         Ok((variant, board))
     }
+
+    /// The game from the position (its start when none is given) after `moves`
+    /// (`--moves`): an illegal move names itself, its index and the legal moves there,
+    /// and no move is played once the game is over.
+    pub fn game<'v>(
+        &self,
+        variant: &'v Variant,
+        moves: Option<&str>,
+    ) -> Result<Game<'v>, CliError> {
+        Setup::new(self.position.as_deref(), moves)
+            .game(variant)
+            .map_err(setup_error)
+    }
 }
 
 /// `--position` read under `variant`, or its start when none is given.
 pub fn start_position(variant: &Variant, position: Option<&str>) -> Result<Board, CliError> {
-    match position {
-        Some(text) => variant
-            .parse_position(text)
-            .map_err(|e| CliError(format!("--position: {e}"))),
-        None => Ok(variant.start()),
-    }
+    Setup::new(position, None)
+        .start(variant)
+        .map_err(setup_error)
+}
+
+/// A setup's problem after the flag of its field.
+fn setup_error(e: SetupError) -> CliError {
+    let flag = match e.field {
+        SetupField::Start => "--position",
+        SetupField::Moves => "--moves",
+    };
+    CliError(format!("{flag}: {e}"))
 }
 
 /// A self-play command's games at once (`--threads`, clamped to the games; default the
@@ -125,26 +146,6 @@ pub fn self_play_inputs(
         None => vec![variant.start()],
     };
     Ok((threads, openings))
-}
-
-/// The game reached by playing `--moves` from `board`; an illegal move names itself, its
-/// index and the legal moves there, and no move is played once the game is over.
-pub fn game_after<'v>(
-    variant: &'v Variant,
-    board: Board,
-    moves: Option<&str>,
-) -> Result<Game<'v>, CliError> {
-    let mut game = Game::new(variant, board);
-    if let Some(moves) = moves {
-        game.play_list(moves)
-            .map_err(|e| CliError(format!("--moves: {e}")))?;
-    }
-    Ok(game)
-}
-
-/// The position reached by a move list from `board`.
-pub fn play_moves(variant: &Variant, board: Board, moves: &str) -> Result<Board, CliError> {
-    Ok(*game_after(variant, board, Some(moves))?.board())
 }
 
 /// Checks `--hash` against what this machine allows (its range is checked at parsing).

@@ -30,11 +30,8 @@ pub struct MovesArgs {
 }
 
 pub fn run(args: &MovesArgs) -> CliResult {
-    let (variant, board) = args.position.load()?;
-    let board = match &args.moves {
-        Some(moves) => super::play_moves(&variant, board, moves)?,
-        None => board,
-    };
+    let variant = Variant::load(&args.position.variant)?;
+    let board = *args.position.game(&variant, args.moves.as_deref())?.board();
     if args.distinct {
         let (moves, cut) = searched_moves(&variant, &board);
         return print_distinct(&variant, &board, &moves, cut, args.json);

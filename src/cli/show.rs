@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::{emit, play_moves, CliError, CliResult, PositionArgs};
+use super::{emit, CliError, CliResult, PositionArgs};
 use crate::render::svg::{board_svg, SvgOptions};
 use isolo_rules::notation::{format_overture, pit_at};
 use isolo_rules::{Board, Side, Variant};
@@ -23,11 +23,8 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: &ShowArgs) -> CliResult {
-    let (variant, board) = args.position.load()?;
-    let board = match &args.moves {
-        Some(moves) => play_moves(&variant, board, moves)?,
-        None => board,
-    };
+    let variant = Variant::load(&args.position.variant)?;
+    let board = *args.position.game(&variant, args.moves.as_deref())?.board();
     if let Some(path) = &args.svg {
         let options = SvgOptions {
             flipped: args.flip,

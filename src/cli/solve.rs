@@ -19,7 +19,7 @@ use isolo_engine::prove::pipeline::{
 };
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
 use isolo_engine::search::{Progress, Score};
-use isolo_rules::Side;
+use isolo_rules::{Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -114,8 +114,8 @@ impl From<Prove> for Sought {
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
-    let (variant, start) = args.position.load()?;
-    let game = super::game_after(&variant, start, args.moves.as_deref())?;
+    let variant = Variant::load(&args.position.variant)?;
+    let game = args.position.game(&variant, args.moves.as_deref())?;
     let root = Root::of_game(&game);
     let settings = SolveSettings {
         method: args.method,

@@ -29,7 +29,7 @@ use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_engine::TimeControl;
 use isolo_rules::game::{describe, in_words};
 use isolo_rules::trace::{trace_move, Step, Trace};
-use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Side, Variant};
+use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Setup, SetupError, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -252,25 +252,20 @@ impl GameSpec {
         }
     }
 
-    /// The start position.
-    fn start(&self, variant: &Variant) -> Result<Board, ApiError> {
-        match &self.start {
-            Some(text) => variant
-                .parse_position(text)
-                .map_err(|e| ApiError::bad(format!("start: {e}"))),
-            None => Ok(variant.start()),
-        }
+    /// The start and moves as the rules read them.
+    fn setup(&self) -> Setup<'_> {
+        Setup::new(self.start.as_deref(), self.moves.as_deref())
     }
 
     /// The game after its moves.
     fn game<'v>(&self, variant: &'v Variant) -> Result<Game<'v>, ApiError> {
-        let mut game = Game::new(variant, self.start(variant)?);
-        if let Some(moves) = &self.moves {
-            game.play_list(moves)
-                .map_err(|e| ApiError::bad(format!("moves: {e}")))?;
-        }
-        Ok(game)
+        self.setup().game(variant).map_err(setup_error)
     }
+}
+
+/// A setup's problem after the request's name of its field (`start`, `moves`).
+fn setup_error(e: SetupError) -> ApiError {
+    ApiError::bad(format!("{}: {e}", e.field))
 }
 
 async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {

@@ -199,3 +199,30 @@ fn long_bad_input_is_quoted_short() {
         assert!(stderr.len() < 400, "{} bytes", stderr.len());
     }
 }
+
+/// A bad start or move list is read by the rules' one `Setup` everywhere: the command
+/// line (`--position`, `--moves`) and the web API (`start`, `moves`) blame the same
+/// field in the same words (`python/tests/test_contract.py` checks `position` and
+/// `moves` in Python).
+#[test]
+fn a_bad_setup_is_refused_alike_everywhere() {
+    let server = Server::start(&[]);
+    for (flag, field, text) in [
+        ("--position", "start", "1,2,3 S"),
+        ("--moves", "moves", "7 99"),
+        ("--moves", "moves", "7 8 3"),
+    ] {
+        let out = run(&["analyze", "--variant", "isolo-boys", flag, text]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let problem = stderr
+            .trim()
+            .strip_prefix(&format!("error: {flag}: "))
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .to_string();
+        let body = json!({"game": {"variant": "isolo-boys", field: text}});
+        let (status, answer) = post(&server, "api/analyse", &body);
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(answer["error"], format!("{field}: {problem}"));
+    }
+}

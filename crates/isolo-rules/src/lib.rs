@@ -26,6 +26,7 @@ mod plain;
 pub mod playout;
 pub mod ring;
 pub mod rules_file;
+pub mod setup;
 pub mod trace;
 pub mod variant;
 
@@ -37,6 +38,7 @@ pub use notation::{Move, NotationError};
 pub use rules_file::{
     preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
+pub use setup::{Setup, SetupError, SetupField};
 pub use variant::{
     ChoicePoint, Completion, FirstLaps, InvalidBoard, LegalMove, MoveGen, MoveOutcome, MoveStep,
     MoveWalk, Position, Variant,
