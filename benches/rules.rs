@@ -1,6 +1,6 @@
 //! Criterion benches of the rules layer: the cost of one move for each preset, and
 //! perft depth 5 on isolo-women with the fast board and with the naive reference of
-//! `tests/common/reference.rs`, so their ratio shows in one run; and, on Igisoro
+//! `crates/isolo-rules/tests/support/reference.rs`, so their ratio shows in one run; and, on Igisoro
 //! positions with many take/pass sequences, listing every sequence against the
 //! searchers' listing of distinct results.
 
@@ -8,7 +8,7 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use isolo_rules::perft::perft;
 use isolo_rules::{Board, MoveGen, Side, Variant};
 
-#[path = "../tests/common/reference.rs"]
+#[path = "../crates/isolo-rules/tests/support/reference.rs"]
 mod reference;
 
 /// Positions along a fixed line of play (the first legal move, then the last, ...), so

@@ -3,101 +3,15 @@
 #![allow(dead_code)]
 
 pub mod process;
-pub mod reference;
 pub mod server;
+// The rules crate's test helpers (a seeded generator, random rules, the naive reference).
+#[path = "../../crates/isolo-rules/tests/support/mod.rs"]
+mod support;
 
-use isolo_rules::{
-    Board, CaptureChoice, CaptureCondition, MoveGen, Rules, Side, SowOrigin, Variant,
-};
-use reference::RefPosition;
+#[allow(unused_imports)]
+pub use support::{random_rules, reference, rows_text, to_reference, Rng};
 
-/// A small deterministic generator (splitmix64), so failures replay from their seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
-
-/// Rows text for a board of `columns` columns from a per-pit seed function.
-pub fn rows_text(columns: usize, mut seeds: impl FnMut(usize, usize) -> u32) -> String {
-    (0..4)
-        .map(|r| {
-            (0..columns)
-                .map(|c| seeds(r, c).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Random rules: a preset as is a third of the time, otherwise every key drawn at random
-/// (all widths, all readings, small `max_laps` to reach that limit too).
-pub fn random_rules(rng: &mut Rng) -> Rules {
-    let preset = Rules::preset(rng.pick(&["isolo-women", "isolo-boys", "igisoro"])).unwrap();
-    if rng.chance(33) {
-        return preset;
-    }
-    let columns = 2 + rng.below(7) as u8;
-    let overture = rng.chance(40);
-    let max_seed = rng.pick(&[2u64, 3, 4, 6]);
-    let start = rows_text(columns as usize, |r, c| {
-        // Pit W + 1 (the front pit of the rightmost column) is out of play in overture.
-        let front_right = (r == 2 && c == columns as usize - 1) || (r == 1 && c == 0);
-        if overture && front_right {
-            0
-        } else {
-            rng.below(max_seed + 1) as u32
-        }
-    });
-    Rules {
-        name: "random".into(),
-        columns,
-        start: isolo_rules::notation::parse_rows(&start, columns).unwrap(),
-        min_sow: rng.pick(&[1, 1, 2, 2, 3]),
-        capture: rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]),
-        capture_choice: rng.pick(&[CaptureChoice::Forced, CaptureChoice::Optional]),
-        capture_sow_from: rng.pick(&[
-            SowOrigin::LapStart,
-            SowOrigin::CapturePit,
-            SowOrigin::TurnStart,
-        ]),
-        overture,
-        overture_protects: rng.chance(70),
-        capture_ends_move: rng.chance(30),
-        max_laps: rng.pick(&[1, 2, 3, 5, 8, 20, 100, 1000]),
-    }
-}
-
-/// The reference's view of a library board.
-pub fn to_reference(variant: &Variant, board: &Board) -> RefPosition {
-    let w = variant.columns() as usize;
-    let side_pits = |side| (1..=2 * w).map(|p| board.seeds(side, p) as u32).collect();
-    RefPosition {
-        w,
-        pits: [side_pits(Side::South), side_pits(Side::North)],
-        to_move: board.to_move() as usize,
-        in_overture: [
-            board.in_overture(Side::South),
-            board.in_overture(Side::North),
-        ],
-    }
-}
+use isolo_rules::{Board, CaptureChoice, MoveGen, Variant};
 
 /// A value known by exhaustive minimax within a horizon.
 #[derive(Clone, Copy, Debug, PartialEq)]

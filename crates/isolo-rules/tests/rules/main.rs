@@ -2,7 +2,7 @@
 //!
 //! One test binary for the group: each file is a module, and they share `common`.
 
-#[path = "../common/mod.rs"]
+#[path = "../support/mod.rs"]
 mod common;
 
 mod fuzz;

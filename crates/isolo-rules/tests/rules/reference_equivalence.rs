@@ -1,4 +1,4 @@
-//! The fast board against the plain reference of `tests/common/reference.rs`: the same
+//! The fast board against the plain reference of `tests/support/reference.rs`: the same
 //! legal moves, in the same order, with the same results, laps and captures, and the
 //! same first laps (the evaluation's view of captures in reach), on random reachable
 //! positions of the presets and of random rules files.
