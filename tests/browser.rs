@@ -6,7 +6,7 @@
 //! and a relay animation frame (into `$ISOLO_SCREENSHOTS` when set: `docs/screenshots`).
 //!
 //! Ignored by `cargo test` (it needs root for the packages and a browser); `.ci/run`
-//! runs it with `cargo test --release --test browser -- --ignored`.
+//! runs it with `cargo test --profile testing --test browser -- --ignored`.
 
 mod common;
 

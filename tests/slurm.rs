@@ -4,7 +4,7 @@
 //! dependent merge job, and the merged summary must equal a single process's.
 //!
 //! Ignored by `cargo test` (it needs root, and the packages); `.ci/run` runs it with
-//! `cargo test --release --test slurm -- --ignored`.
+//! `cargo test --profile testing --test slurm -- --ignored`.
 
 mod common;
 

@@ -15,8 +15,12 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 
 def binary_path() -> str:
     """The ``isolo-ai`` the package is checked against: ``$ISOLO_AI``, or the
-    workspace's release build."""
-    return os.environ.get("ISOLO_AI") or str(REPOSITORY / "target" / "release" / "isolo-ai")
+    workspace's build by the tests' profile (``cargo test --profile testing``), or its
+    release build."""
+    if os.environ.get("ISOLO_AI"):
+        return os.environ["ISOLO_AI"]
+    built = [REPOSITORY / "target" / profile / "isolo-ai" for profile in ("testing", "release")]
+    return str(next((path for path in built if path.exists()), built[-1]))
 
 
 @pytest.fixture(scope="session")

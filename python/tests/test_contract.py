@@ -47,7 +47,7 @@ def test_a_finished_game_is_analysed_as_the_command_line_analyses_it(cli):
     game = Game(Variant.load("isolo-boys"), position=OVER)
     ours = isolo_ai.analyze(game)
     assert ours == cli("analyze", "--variant", "isolo-boys", "--position", OVER)
-    assert ours["score"] == {"type": "loss", "plies": 0}
+    assert ours["score"] == {"type": "loss", "plies": 0, "text": "loss in 0"}
     assert ours["end"] == "North wins, no-moves"
 
 

@@ -40,7 +40,7 @@ def test_analyze_gives_win_draw_loss():
     game = Game(Variant.load("isolo-women"))
     ours = isolo_ai.analyze(game, depth=8)
     assert ours["score"]["type"] == "win"
-    assert ours["wdl"] == {"win": 1000, "draw": 0, "loss": 0}
+    assert ours["wdl"] == {"win": 1000, "draw": 0, "loss": 0, "text": "W/D/L 100/0/0%"}
 
 
 def test_review_is_the_command_line_s(cli):

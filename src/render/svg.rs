@@ -143,7 +143,13 @@ fn pit_svg(
 /// A pit's seeds: dots for small counts and the count (small, below the dots, when
 /// there are dots; large in the centre otherwise).
 pub fn seeds_svg(seeds: u32) -> String {
-    let mut out = String::from("<g class=\"seeds\">");
+    format!("<g class=\"seeds\">{}</g>", seeds_markup(seeds))
+}
+
+/// The inside of a pit's `seeds` group (what the page draws while it animates a move:
+/// `/api/variants` sends it for every count up to [`MOST_DOTS`] + 1).
+pub fn seeds_markup(seeds: u32) -> String {
+    let mut out = String::new();
     if seeds <= MOST_DOTS {
         for i in 0..seeds {
             let (dx, dy) = dot_offset(i);
@@ -156,11 +162,13 @@ pub fn seeds_svg(seeds: u32) -> String {
             PIT_RADIUS + 4.0
         ));
     } else {
-        out.push_str(&format!("<text class=\"count\" y=\"5\">{seeds}</text>"));
+        out.push_str(&MANY_SEEDS.replace("{n}", &seeds.to_string()));
     }
-    out.push_str("</g>");
     out
 }
+
+/// The seeds of a pit holding more than [`MOST_DOTS`]: their count, `{n}`.
+pub const MANY_SEEDS: &str = "<text class=\"count\" y=\"5\">{n}</text>";
 
 fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
     let mut text = format!("{side}: {} seeds", board.side_total(side));

@@ -19,7 +19,7 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
 use super::{assets, AppState, MAX_BODY_BYTES};
-use crate::render::svg::{board_svg, SvgOptions};
+use crate::render::svg::{self, board_svg, SvgOptions};
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
@@ -46,6 +46,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(|| async { assets::page("index.html") }))
         .route("/app.js", get(|| async { assets::page("app.js") }))
+        .route("/api.js", get(|| async { assets::page("api.js") }))
+        .route("/clock.js", get(|| async { assets::page("clock.js") }))
+        .route("/seeds.js", get(|| async { assets::page("seeds.js") }))
+        .route("/texts.js", get(|| async { assets::page("texts.js") }))
         .route("/style.css", get(|| async { assets::page("style.css") }))
         .route("/api/variants", get(variants))
         .route("/api/state", post(state_of))
@@ -298,6 +302,12 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
             },
             "multipv": ranges::MULTIPV.most,
             "review_nodes": ranges::DEFAULT_REVIEW_NODES,
+        },
+        // How a pit's seeds are drawn (the page redraws pits while it animates a move):
+        // the markup for each count up to the most drawn as dots, and beyond.
+        "seeds": {
+            "drawn": (0..=svg::MOST_DOTS).map(svg::seeds_markup).collect::<Vec<_>>(),
+            "many": svg::MANY_SEEDS,
         },
     }))
 }

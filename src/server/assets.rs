@@ -4,17 +4,26 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 const INDEX: &str = include_str!("web/index.html");
-const SCRIPT: &str = include_str!("web/app.js");
 const STYLE: &str = include_str!("web/style.css");
+
+/// The page's ES modules, by name: `app.js` imports the others.
+pub const MODULES: [(&str, &str); 5] = [
+    ("app.js", include_str!("web/app.js")),
+    ("api.js", include_str!("web/api.js")),
+    ("clock.js", include_str!("web/clock.js")),
+    ("seeds.js", include_str!("web/seeds.js")),
+    ("texts.js", include_str!("web/texts.js")),
+];
 
 /// Only the page's own files run: no inline script, nothing from elsewhere.
 const POLICY: &str = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 /// One of the page's files, by name.
 pub fn page(name: &str) -> Response {
-    let (kind, text) = match name {
-        "index.html" => ("text/html; charset=utf-8", INDEX),
-        "app.js" => ("text/javascript; charset=utf-8", SCRIPT),
+    let module = MODULES.iter().find(|(file, _)| *file == name);
+    let (kind, text) = match (name, module) {
+        (_, Some((_, script))) => ("text/javascript; charset=utf-8", *script),
+        ("index.html", _) => ("text/html; charset=utf-8", INDEX),
         _ => ("text/css; charset=utf-8", STYLE),
     };
     (

@@ -357,7 +357,7 @@ fn analyze_reports_a_proven_win_in_json() {
     );
     assert_eq!(
         json["score"],
-        serde_json::json!({"type": "win", "plies": 5})
+        serde_json::json!({"type": "win", "plies": 5, "text": "win in 5"})
     );
     assert_eq!(json["pv"].as_array().unwrap().len(), 5);
     assert_eq!(json["engine"], "ab");
@@ -1378,7 +1378,7 @@ fn analyze_gives_win_draw_loss_beside_each_score() {
     assert_eq!(json["score"]["type"], "win");
     assert_eq!(
         json["wdl"],
-        serde_json::json!({"win": 1000, "draw": 0, "loss": 0})
+        serde_json::json!({"win": 1000, "draw": 0, "loss": 0, "text": "W/D/L 100/0/0%"})
     );
 }
 

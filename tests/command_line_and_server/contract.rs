@@ -148,7 +148,10 @@ fn a_finished_game_is_analysed_alike_everywhere() {
         OVER,
         "--json",
     ]);
-    assert_eq!(cli["score"], json!({"type": "loss", "plies": 0}));
+    assert_eq!(
+        cli["score"],
+        json!({"type": "loss", "plies": 0, "text": "loss in 0"})
+    );
     assert_eq!(cli["result"], "N");
     let server = Server::start(&[]);
     let body = json!({"game": {"variant": "isolo-boys", "start": OVER}});

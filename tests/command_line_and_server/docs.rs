@@ -214,7 +214,7 @@ fn the_readme_stays_a_front_page() {
     assert!(text.lines().count() <= 200, "README.md is over 200 lines");
     for command in [
         "cargo run --release -- analyze --variant isolo-boys",
-        "cargo test --release",
+        "cargo test --profile testing",
         "cargo install --path .",
     ] {
         assert!(text.contains(command), "README.md lacks `{command}`");

@@ -89,6 +89,22 @@ fn variants_and_limits_are_listed() {
     assert_eq!(list["limits"]["multipv"], 256);
     assert_eq!(list["limits"]["review_nodes"], 200_000);
     assert_eq!(list["records"], Value::Null);
+    // The page draws a pit's seeds with the server's own drawings: the board's SVG holds
+    // the same markup (igisoro starts with 4 seeds a pit on the inner rows).
+    let drawn = list["seeds"]["drawn"].as_array().unwrap();
+    assert_eq!(drawn.len(), 13, "up to 12 seeds as dots");
+    let (_, state) = post_text(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "igisoro"}}),
+    );
+    let svg: Value = serde_json::from_str(&state).unwrap();
+    let four = format!("<g class=\"seeds\">{}</g>", drawn[4].as_str().unwrap());
+    assert!(svg["svg"].as_str().unwrap().contains(&four), "{four}");
+    assert_eq!(
+        list["seeds"]["many"],
+        "<text class=\"count\" y=\"5\">{n}</text>"
+    );
     let page = agent()
         .get(&server.at(""))
         .call()
@@ -96,7 +112,13 @@ fn variants_and_limits_are_listed() {
         .body_mut()
         .read_to_string()
         .unwrap();
-    assert!(page.contains("<script src=\"/app.js\""));
+    assert!(page.contains("<script type=\"module\" src=\"/app.js\""));
+    // The page's ES modules, each served as a script.
+    for module in ["app.js", "api.js", "clock.js", "seeds.js", "texts.js"] {
+        let response = agent().get(&server.at(module)).call().unwrap();
+        let kind = response.headers().get("content-type").unwrap();
+        assert_eq!(kind, "text/javascript; charset=utf-8", "{module}");
+    }
 }
 
 #[test]
@@ -300,7 +322,7 @@ fn analyses_carry_win_draw_loss_and_a_review_streams_the_command_lines() {
     let (_, text) = post_text(&server, "api/analyse", &json!({ "game": over }));
     assert_eq!(
         stream_lines(&text)[0]["wdl"],
-        json!({"win": 0, "draw": 0, "loss": 1000}),
+        json!({"win": 0, "draw": 0, "loss": 1000, "text": "W/D/L 0/0/100%"}),
         "the mover has lost"
     );
 

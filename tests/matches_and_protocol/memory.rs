@@ -1,7 +1,7 @@
 //! Memory of long runs: a random-vs-random match holds no record once it is counted, so
 //! its peak memory is the same at 10,000 games as at 1,000,000 (issue 12). Ignored by
 //! `cargo test` (the long run takes minutes); run it with
-//! `cargo test --release --test matches_and_protocol -- --ignored --nocapture memory::`, which prints the
+//! `cargo test --profile testing --test matches_and_protocol -- --ignored --nocapture memory::`, which prints the
 //! figures CHANGELOG.md quotes.
 
 use std::process::{Command, Stdio};

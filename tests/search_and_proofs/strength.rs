@@ -1,4 +1,4 @@
-//! Strength measurements (run by hand: `cargo test --release --test search_and_proofs --
+//! Strength measurements (run by hand: `cargo test --profile testing --test search_and_proofs --
 //! --ignored --nocapture strength::`): each searcher, on a clock of 2 s + 50 ms a game, against a random and a
 //! greedy mover, 100 games a pairing with colours alternated, on every preset
 //! (`PRESETS=a,b`, `GAMES=N` and `TC=BASE+INC` change them).

@@ -1,10 +1,18 @@
 // isolo-ai's page: plays and analyses through the server's JSON API. The board is the
-// server's SVG (the same as `show --svg`); while a move is animated this script redraws
-// the seeds of its pits with the same layout (dots on a golden-angle spiral).
-"use strict";
+// server's SVG (the same as `show --svg`); while a move is animated this module redraws
+// the seeds of its pits with the same layout (`seeds.js`). The engine's texts (scores,
+// W/D/L) come with the server's JSON; the page's pure parts (`texts.js`, `seeds.js`,
+// `clock.js`, `api.js`) have unit tests run by Node (`tests/`).
+
+import { api, streamed } from "./api.js";
+import { Clocks } from "./clock.js";
+import { SeedDrawings } from "./seeds.js";
+import {
+  MARKED, barText, choicesAfter, clockText, counted, delayPerSeed as speedDelay, expected, levelLabel,
+  otherSide, reviewNote, reviewSummary, sideName, southChances, timeControl,
+} from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
-const GOLDEN_ANGLE = 2.399963, DOT_SPACING = 5.5, MOST_DOTS = 12, PIT_RADIUS = 26;
 
 const S = {
   variants: [], variantName: null, rules: null, start: null,
@@ -12,6 +20,7 @@ const S = {
   ply: 0,         // moves played to reach the shown position
   state: null,    // the server's state of the shown position
   flip: false, evals: [], busy: 0, skip: false, autoEngine: true,
+  seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
 };
 
 function gameSpec(ply = S.ply) {
@@ -21,16 +30,6 @@ function gameSpec(ply = S.ply) {
   return game;
 }
 
-async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const value = await response.json();
-  if (!response.ok) throw new Error(value.error || response.statusText);
-  return value;
-}
-
-const sideName = (s) => (s === "S" ? "South" : "North");
 function say(text) { $("message").textContent = text || ""; }
 function caption(text) { $("caption").textContent = text || ""; }
 function busy(delta) { S.busy += delta; document.body.dataset.busy = S.busy > 0 ? "1" : "0"; }
@@ -44,20 +43,6 @@ function enginesTurn() {
 
 // ---- drawing ----
 
-function seedsMarkup(n) {
-  let out = "";
-  if (n <= MOST_DOTS) {
-    for (let i = 0; i < n; i++) {
-      const r = DOT_SPACING * Math.sqrt(i + 0.5), a = i * GOLDEN_ANGLE;
-      out += `<circle class="seed" cx="${(r * Math.cos(a)).toFixed(1)}" cy="${(r * Math.sin(a)).toFixed(1)}" r="3.4"/>`;
-    }
-    out += `<text class="count small" y="${PIT_RADIUS + 4}">${n}</text>`;
-  } else {
-    out += `<text class="count" y="5">${n}</text>`;
-  }
-  return out;
-}
-
 function pitElement(side, pit) {
   return document.querySelector(`#board g.pit[data-side="${side}"][data-pit="${pit}"]`);
 }
@@ -66,7 +51,7 @@ function setPit(side, pit, n, lit) {
   const g = pitElement(side, pit);
   if (!g) return;
   g.dataset.seeds = String(n);
-  g.querySelector(".seeds").innerHTML = seedsMarkup(n);
+  g.querySelector(".seeds").innerHTML = S.seeds.markup(n);
   if (lit !== undefined) g.classList.toggle("lit", lit);
 }
 
@@ -74,30 +59,9 @@ function unlightAll() {
   document.querySelectorAll("#board g.pit.lit").forEach((g) => g.classList.remove("lit"));
 }
 
-function scoreText(score) {
-  if (!score) return "";
-  switch (score.type) {
-    case "win": return `win in ${score.plies}`;
-    case "loss": return `loss in ${score.plies}`;
-    case "draw": return "draw";
-    default: return (score.value >= 0 ? "+" : "") + score.value.toFixed(2);
-  }
-}
-
-// `W/D/L 71/18/11%` from per mille chances (rounded so they still sum to 100).
-function wdlText(wdl) {
-  if (!wdl) return "";
-  const win = Math.round(wdl.win / 10), loss = Math.min(Math.round(wdl.loss / 10), 100 - win);
-  return `W/D/L ${win}/${100 - win - loss}/${loss}%`;
-}
-
-// South's chances from the side to move's, as {win, draw, loss} per mille.
-function southChances(wdl, toMove) {
-  return toMove === "S" ? wdl : { win: wdl.loss, draw: wdl.draw, loss: wdl.win };
-}
-
-// South's expected result (a win 1, a draw 1/2) from its chances.
-const expected = (c) => (c.win + c.draw / 2) / 1000;
+// The engine's words for a score and for win/draw/loss chances (the server's).
+const scoreText = (score) => (score ? score.text : "");
+const wdlText = (wdl) => (wdl ? wdl.text : "");
 
 function drawGraph() {
   const g = $("graph"), n = Math.max(S.moves.length, 1);
@@ -132,9 +96,7 @@ function drawEvalBar() {
   bar.hidden = false;
   $("evalbar-south").style.width = `${c.win / 10}%`;
   $("evalbar-draw").style.width = `${c.draw / 10}%`;
-  const pct = (x) => Math.round(x / 10);
-  text.textContent = `South wins ${pct(c.win)}% \u00b7 draw ${pct(c.draw)}% \u00b7 North wins ${pct(c.loss)}%` +
-    (ply === S.ply ? "" : ` (at ply ${ply})`);
+  text.textContent = barText(c, ply, S.ply);
 }
 
 function drawMoveList() {
@@ -165,7 +127,7 @@ function showState(st) {
   $("position-text").textContent = st.position;
   const side = sideName;
   let status;
-  if (C.fallen) status = `Game over: ${C.words}`;
+  if (C.fallen) status = `Game over: ${timeOut}`;
   else if (st.end) status = `Game over: ${st.end_words}`;
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
@@ -232,7 +194,6 @@ async function demonstrate(ply, move, words) {
 // ---- the review of a game: each move against the engine's best ----
 
 const R = { review: null, key: null }; // the review, and the moves it is of
-const MARKED = ["inaccuracy", "mistake", "blunder"];
 const MARK_COLOURS = { inaccuracy: "#b08800", mistake: "#e06000", blunder: "#c00000" };
 
 // The review of the moves on the board, if it is of them.
@@ -247,7 +208,7 @@ async function reviewGame() {
   $("review-summary").textContent = "Reviewing the game\u2026";
   try {
     const result = await streamed("/api/review", { game: gameSpec(S.moves.length) },
-      (p) => { $("review-summary").textContent = `Reviewing the game\u2026 ${p.done}/${p.total} positions`; });
+      (p) => { $("review-summary").textContent = `Reviewing the game\u2026 ${p.done}/${p.total} positions`; }, slotWait);
     if (S.moves.join(" ") !== key) return; // the game moved on meanwhile
     R.review = result; R.key = key;
     result.positions.forEach((p, ply) => { S.evals[ply] = southChances(p.wdl, p.side); });
@@ -262,18 +223,13 @@ function showReview() {
   const notes = $("review-notes");
   notes.innerHTML = "";
   if (!review) { $("review-summary").textContent = ""; return; }
-  const acc = (side) => (review.accuracy[side] === null ? "-" : review.accuracy[side].toFixed(1));
-  const named = (c, n) => (n === 1 ? c : c === "inaccuracy" ? "inaccuracies" : `${c}s`);
-  const count = (side) => MARKED.map((c) => `${review.classes[side][c]} ${named(c, review.classes[side][c])}`).join(", ");
-  $("review-summary").textContent = `Accuracy: South ${acc("S")} (${count("S")}) \u00b7 North ${acc("N")} (${count("N")})`;
+  $("review-summary").textContent = reviewSummary(review);
   for (const m of review.moves) {
     if (!MARKED.includes(m.class) && !m.turning_point) continue;
     const li = document.createElement("li");
     li.dataset.ply = String(m.ply);
     li.className = `note-${m.class}`;
-    const lost = `lost ${(m.loss * 100).toFixed(0)}% win chance` + (m.loss_seeds === null ? "" : `, ${m.loss_seeds.toFixed(2)} seeds`);
-    li.textContent = `${m.ply}. ${sideName(m.side)} ${m.move}: ${m.class}, ${lost}` +
-      (m.turning_point ? ` (${m.turning_point})` : "") + `; better ${m.best} (show)`;
+    li.textContent = reviewNote(m);
     li.addEventListener("click", () => showBetter(m));
     notes.appendChild(li);
   }
@@ -311,12 +267,12 @@ async function refresh() {
 // What happens once a position is shown: the engine's move, or analysis.
 async function afterPosition() {
   if (S.state && S.state.result === null) startClock(S.state.to_move);
-  else C.running = null;
+  else C.running = null; // (a finished game's clocks stand still)
   if (enginesTurn() && S.autoEngine) return engineMove();
   if ($("analyse").checked && S.state && S.state.result === null) analyse(3, 300, false);
 }
 
-function delayPerSeed() { return Math.round(400 * Math.pow(0.95, Number($("speed").value))); }
+function delayPerSeed() { return speedDelay(Number($("speed").value)); }
 
 async function pause(ms) {
   if (!S.skip) await sleep(ms);
@@ -325,8 +281,8 @@ async function pause(ms) {
 // Replays a move's steps on the board from the previous position.
 async function animate(trace, before, move) {
   if (!$("animate").checked || trace.truncated) return;
-  const mover = trace.mover, other = mover === "S" ? "N" : "S";
-  $("status").textContent = `${mover === "S" ? "South" : "North"} plays ${move}\u2026`;
+  const mover = trace.mover, other = otherSide(mover);
+  $("status").textContent = `${sideName(mover)} plays ${move}\u2026`;
   const pits = { S: before.pits.S.slice(), N: before.pits.N.slice() };
   const delay = delayPerSeed();
   let hand = 0, lap = 0;
@@ -339,7 +295,7 @@ async function animate(trace, before, move) {
       hand = pits[mover][step.pit - 1];
       pits[mover][step.pit - 1] = 0;
       setPit(mover, step.pit, 0, true);
-      caption(`Lap ${lap}: ${mover === "S" ? "South" : "North"} lifts ${hand} seeds from pit ${step.pit}`);
+      caption(`Lap ${lap}: ${sideName(mover)} lifts ${hand} seeds from pit ${step.pit}`);
       await pause(delay * 2);
     } else if (step.kind === "sow") {
       for (const p of step.pits) {
@@ -381,7 +337,7 @@ async function playMove(text) {
     S.ply += 1;
     await animate(played.trace, before, played.move);
     showState(played.state);
-    caption(`${before.to_move === "S" ? "South" : "North"} played ${played.move}: ${played.laps} laps, ${played.captured} seeds captured`);
+    caption(`${sideName(before.to_move)} played ${played.move}: ${counted(played.laps, "lap")}, ${counted(played.captured, "seed")} captured`);
   } catch (e) {
     say(e.message);
     return;
@@ -389,42 +345,10 @@ async function playMove(text) {
   await afterPosition();
 }
 
-// How long a search waits for one of the server's search slots, and how often it asks.
-const SLOT_WAIT_MS = 60000, SLOT_RETRY_MS = 500;
-
 // Streams an analysis; calls `progress` with each progress line; returns the result.
-function search(body, progress) { return streamed("/api/analyse", body, progress); }
+function search(body, progress) { return streamed("/api/analyse", body, progress, slotWait); }
 
-// Streams JSON lines from `path`; calls `progress` with each progress line; returns the
-// result. While the server's searches are all taken (503), it waits for a free one.
-async function streamed(path, body, progress) {
-  let response;
-  for (const asked = Date.now(); ; ) {
-    response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    if (response.status !== 503 || Date.now() - asked > SLOT_WAIT_MS) break;
-    $("thinking").textContent = "Waiting for a free search slot\u2026";
-    await new Promise((resolve) => setTimeout(resolve, SLOT_RETRY_MS));
-  }
-  if (!response.ok) throw new Error((await response.json()).error);
-  const reader = response.body.getReader(), decoder = new TextDecoder();
-  let buffer = "", result = null;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let newline;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = JSON.parse(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-      if (line.type === "progress") progress(line);
-      else if (line.type === "error") throw new Error(line.error);
-      else result = line;
-    }
-  }
-  return result;
-}
+function slotWait() { $("thinking").textContent = "Waiting for a free search slot\u2026"; }
 
 // While the engine thinks against a person, its search is not shown (only that it
 // thinks): its scores and lines would tell them the best move.
@@ -456,73 +380,45 @@ function recordEval(result, ply, toMove) {
 
 // ---- clocks: with a clock time control both sides have one, the mover's running ----
 
-const C = { left: null, inc: 0, running: null, since: 0, fallen: null, words: "" };
-
-// The time control chosen, `{base, inc}` in seconds, or null for a time per move.
-function clockControl() {
-  const [kind, value] = $("strength").value.split(":");
-  if (kind !== "tc") return null;
-  const [base, inc] = value.split("+").map(Number);
-  return { base, inc };
-}
+let C = new Clocks(null);
+let timeOut = ""; // the words of a flag that fell
 
 function resetClocks() {
-  const tc = clockControl();
-  C.running = null; C.fallen = null;
-  C.left = tc ? { S: tc.base, N: tc.base } : null;
-  C.inc = tc ? tc.inc : 0;
+  C = new Clocks(timeControl($("strength").value));
+  timeOut = "";
   drawClocks();
 }
 
-function clockLeft(side) {
-  return C.left[side] - (C.running === side ? (Date.now() - C.since) / 1000 : 0);
-}
+const startClock = (side) => C.start(side);
 
-// Starts the clock of the side to move (once per position).
-function startClock(side) {
-  if (!C.left || C.fallen || C.running === side) return;
-  C.running = side; C.since = Date.now();
-}
-
-// Stops `side`'s clock after its move, adding the increment; false if its flag fell.
+// Stops `side`'s clock after its move; false if its flag fell.
 function chargeClock(side) {
-  if (!C.left || C.running !== side) return !C.fallen;
-  C.left[side] = clockLeft(side);
-  C.running = null;
-  if (C.left[side] <= 0) { flagFalls(side); return false; }
-  C.left[side] += C.inc;
-  drawClocks();
-  return true;
+  const inTime = C.charge(side);
+  if (C.fallen) flagFell(C.fallen); else drawClocks();
+  return inTime;
 }
 
-function flagFalls(side) {
-  C.left[side] = 0; C.running = null; C.fallen = side;
-  const name = (s) => (s === "S" ? "South" : "North");
-  C.words = `${name(side)}'s clock ran out: ${name(side === "S" ? "N" : "S")} wins on time`;
-  $("status").textContent = `Game over: ${C.words}`;
-  say(C.words + ".");
+function flagFell(side) {
+  timeOut = `${sideName(side)}'s clock ran out: ${sideName(otherSide(side))} wins on time`;
+  $("status").textContent = `Game over: ${timeOut}`;
+  say(timeOut + ".");
   drawClocks();
-}
-
-// `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
-function clockText(seconds) {
-  const tenths = Math.floor(Math.max(seconds, 0) * 10), m = Math.floor(tenths / 600);
-  return `${m}:${((tenths - 600 * m) / 10).toFixed(1).padStart(4, "0")}`;
 }
 
 function drawClocks() {
   const box = $("clocks");
-  box.hidden = !C.left;
-  if (!C.left) return;
-  const side = (s, name) => `${name} ${clockText(clockLeft(s))}${C.running === s ? " \u23f3" : ""}`;
-  box.textContent = `${side("S", "South")} \u00b7 ${side("N", "North")}`;
+  box.hidden = !C.on;
+  if (!C.on) return;
+  const side = (s) => `${sideName(s)} ${clockText(C.leftOf(s))}${C.running === s ? " \u23f3" : ""}`;
+  box.textContent = `${side("S")} \u00b7 ${side("N")}`;
 }
 
 // Ticks the running clock, and lets a flag fall when it runs out (also while a person
 // thinks, not only when they move).
 setInterval(() => {
-  if (!C.left) return;
-  if (C.running && clockLeft(C.running) <= 0) flagFalls(C.running);
+  if (!C.on) return;
+  const expired = C.expired();
+  if (expired) { C.fall(expired); flagFell(expired); }
   drawClocks();
 }, 100);
 
@@ -530,7 +426,7 @@ function engineLimits() {
   const [kind, value] = $("strength").value.split(":");
   if (kind === "ms") return { time_ms: Number(value) };
   const side = S.state.to_move;
-  return { tc: `${Math.max(clockLeft(side), 0.05).toFixed(2)}+${C.inc}`, time_ms: undefined };
+  return { tc: `${Math.max(C.leftOf(side), 0.05).toFixed(2)}+${C.inc}`, time_ms: undefined };
 }
 
 async function engineMove() {
@@ -593,16 +489,15 @@ function askChoices(pit, moves, g) {
   box.style.top = `${at.bottom - wrap.top + 4}px`;
   const next = () => {
     // (A sequence that ends here cannot also go on: the next capture met asks again.)
-    const open = moves.filter((m) => m.move.startsWith(prefix));
+    const { open, take, pass } = choicesAfter(prefix, moves);
     if (open.length <= 1) {
       hideChoice();
       return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
-    const letters = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
     const met = prefix.length - String(pit).length + 1;
     $("choice-text").textContent = `Capture ${met} of this move: take the seeds facing your pit, or pass and relay?`;
-    $("choice-take").hidden = !letters.has("x");
-    $("choice-pass").hidden = !letters.has("p");
+    $("choice-take").hidden = !take;
+    $("choice-pass").hidden = !pass;
     box.hidden = false;
     $("choice-take").onclick = () => { prefix += "x"; next(); };
     $("choice-pass").onclick = () => { prefix += "p"; next(); };
@@ -615,7 +510,7 @@ async function clickPit(event) {
   if (!g || S.busy > 0) return;
   hideChoice();
   const st = S.state, side = g.dataset.side, pit = Number(g.dataset.pit);
-  const name = (s) => (s === "S" ? "South" : "North");
+  const name = sideName;
   if (st.result !== null) return say(`The game is over: ${st.end_words}.`);
   if (C.fallen) return say("The game is over: a clock ran out.");
   if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
@@ -678,7 +573,7 @@ function fillLevels(levels) {
   for (let n = levels.least; n <= levels.most; n++) {
     const option = document.createElement("option");
     option.value = n;
-    option.textContent = n === levels.least ? `${n} (beginner)` : n === levels.most ? `${n} (full strength)` : `${n}`;
+    option.textContent = levelLabel(n, levels);
     option.selected = n === levels.default;
     $("level").appendChild(option);
   }
@@ -687,6 +582,7 @@ function fillLevels(levels) {
 async function setup() {
   const listed = await api("/api/variants");
   fillLevels(listed.limits.levels);
+  S.seeds = new SeedDrawings(listed.seeds);
   S.variants = listed.variants;
   for (const v of S.variants) {
     const option = document.createElement("option");

@@ -102,14 +102,18 @@ impl Score {
         matches!(self, Score::Win(_) | Score::Loss(_))
     }
 
-    /// `{"type": "win"|"loss"|"draw"|"eval", "plies": N, "value": x}`.
+    /// `{"type": "win"|"loss"|"draw"|"eval", "plies": N, "value": x, "text": "win in 5"}`:
+    /// `text` is the score in the engine's words (as `analyze` prints it), so that no
+    /// front end writes them again.
     pub fn to_json(&self) -> Value {
-        match *self {
+        let mut value = match *self {
             Score::Win(p) => json!({"type": "win", "plies": p}),
             Score::Loss(p) => json!({"type": "loss", "plies": p}),
             Score::Draw => json!({"type": "draw"}),
             Score::Eval(v) => json!({"type": "eval", "value": v as f64 / 100.0}),
-        }
+        };
+        value["text"] = json!(self.to_string());
+        value
     }
 }
 

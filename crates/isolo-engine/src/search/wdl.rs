@@ -108,9 +108,10 @@ impl Wdl {
         (f64::from(self.win) + f64::from(self.draw) / 2.0) / 1000.0
     }
 
-    /// `{"win": W, "draw": D, "loss": L}`, per mille.
+    /// `{"win": W, "draw": D, "loss": L, "text": "W/D/L 71/18/11%"}`, per mille, with
+    /// the chances in the engine's words ([`Wdl::percent_text`]).
     pub fn to_json(self) -> Value {
-        json!({"win": self.win, "draw": self.draw, "loss": self.loss})
+        json!({"win": self.win, "draw": self.draw, "loss": self.loss, "text": self.percent_text()})
     }
 
     /// `W/D/L 71/18/11%`, in whole percents (rounded so that they still sum to 100).

@@ -1,0 +1,67 @@
+// Unit tests of the page's pure parts: `node --test src/server/web/tests/` (run by .ci/run).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  barText, choicesAfter, clockText, counted, delayPerSeed, expected, levelLabel, reviewNote,
+  reviewSummary, sideName, southChances, timeControl,
+} from "../texts.js";
+
+test("sides and chances are turned to South's view", () => {
+  assert.equal(sideName("S"), "South");
+  assert.equal(sideName("N"), "North");
+  const mover = { win: 700, draw: 200, loss: 100 };
+  assert.deepEqual(southChances(mover, "S"), mover);
+  assert.deepEqual(southChances(mover, "N"), { win: 100, draw: 200, loss: 700 });
+  assert.equal(expected({ win: 700, draw: 200, loss: 100 }), 0.8);
+  assert.equal(barText({ win: 700, draw: 200, loss: 100 }, 3, 3),
+    "South wins 70% \u00b7 draw 20% \u00b7 North wins 10%");
+  assert.match(barText({ win: 0, draw: 1000, loss: 0 }, 2, 5), /\(at ply 2\)$/);
+});
+
+test("a clock shows the tenths left, cut, never 60 seconds", () => {
+  assert.equal(clockText(0), "0:00.0");
+  assert.equal(clockText(59.99), "0:59.9");
+  assert.equal(clockText(60), "1:00.0");
+  assert.equal(clockText(125.46), "2:05.4");
+  assert.equal(clockText(-3), "0:00.0");
+});
+
+test("words are counted and levels labelled", () => {
+  assert.equal(counted(1, "lap"), "1 lap");
+  assert.equal(counted(3, "lap"), "3 laps");
+  assert.equal(counted(2, "inaccuracy", "inaccuracies"), "2 inaccuracies");
+  const levels = { least: 1, most: 8, default: 4 };
+  assert.equal(levelLabel(1, levels), "1 (beginner)");
+  assert.equal(levelLabel(8, levels), "8 (full strength)");
+  assert.equal(levelLabel(4, levels), "4");
+  assert.equal(delayPerSeed(0), 400);
+  assert.ok(delayPerSeed(10) < delayPerSeed(5));
+});
+
+test("a review is summed up and its notes name their ply once", () => {
+  const classes = { inaccuracy: 1, mistake: 0, blunder: 2 };
+  const review = { accuracy: { S: 91.24, N: null }, classes: { S: classes, N: classes } };
+  assert.equal(reviewSummary(review),
+    "Accuracy: South 91.2 (1 inaccuracy, 0 mistakes, 2 blunders) \u00b7 North - (1 inaccuracy, 0 mistakes, 2 blunders)");
+  const note = { ply: 14, side: "N", move: "4", class: "blunder", loss: 0.35, loss_seeds: 3,
+    turning_point: null, best: "7" };
+  assert.equal(reviewNote(note), "ply 14, North 4: blunder, lost 35% win chance, 3.00 seeds; better 7 (show)");
+  assert.match(reviewNote({ ...note, loss_seeds: null, turning_point: "threw away a win" }),
+    /win chance \(threw away a win\); better/);
+});
+
+test("time controls and take/pass choices are read", () => {
+  assert.deepEqual(timeControl("tc:300+2"), { base: 300, inc: 2 });
+  assert.equal(timeControl("ms:1000"), null);
+  const moves = [{ move: "3xp" }, { move: "3xx" }, { move: "3p" }];
+  const first = choicesAfter("3", moves);
+  assert.equal(first.open.length, 3);
+  assert.ok(first.take && first.pass);
+  const taken = choicesAfter("3x", moves);
+  assert.equal(taken.open.length, 2);
+  assert.ok(taken.take && taken.pass);
+  const passed = choicesAfter("3p", moves);
+  assert.deepEqual(passed.open, [{ move: "3p" }]);
+  assert.ok(!passed.take && !passed.pass);
+});

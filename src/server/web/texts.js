@@ -1,0 +1,77 @@
+// The page's words and numbers that need no page: who is who, chances, clocks, review
+// summaries. The engine's own texts (a score, W/D/L) come from the server's JSON
+// (`score.text`, `wdl.text`); this module only arranges them.
+
+export const sideName = (side) => (side === "S" ? "South" : "North");
+export const otherSide = (side) => (side === "S" ? "N" : "S");
+
+// South's chances from the side to move's, as {win, draw, loss} per mille.
+export function southChances(wdl, toMove) {
+  return toMove === "S" ? wdl : { win: wdl.loss, draw: wdl.draw, loss: wdl.win };
+}
+
+// South's expected result (a win 1, a draw 1/2) from its chances, 0 to 1.
+export const expected = (chances) => (chances.win + chances.draw / 2) / 1000;
+
+// The evaluation bar's words for South's chances at `ply` (shown at `shown`).
+export function barText(chances, ply, shown) {
+  const pct = (x) => Math.round(x / 10);
+  return `South wins ${pct(chances.win)}% \u00b7 draw ${pct(chances.draw)}% \u00b7 North wins ${pct(chances.loss)}%` +
+    (ply === shown ? "" : ` (at ply ${ply})`);
+}
+
+// `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
+export function clockText(seconds) {
+  const tenths = Math.floor(Math.max(seconds, 0) * 10), m = Math.floor(tenths / 600);
+  return `${m}:${((tenths - 600 * m) / 10).toFixed(1).padStart(4, "0")}`;
+}
+
+// The animation's pause per seed sown at speed `speed` (0 slowest), in ms.
+export const delayPerSeed = (speed) => Math.round(400 * Math.pow(0.95, speed));
+
+// `n thing` or `n things` (irregular plurals given).
+export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// A level's label in the level choice: the weakest for beginners, the top full strength.
+export function levelLabel(n, levels) {
+  if (n === levels.least) return `${n} (beginner)`;
+  if (n === levels.most) return `${n} (full strength)`;
+  return `${n}`;
+}
+
+// The moves a review marks, worst last.
+export const MARKED = ["inaccuracy", "mistake", "blunder"];
+
+// `Accuracy: South 91.2 (1 inaccuracy, 0 mistakes, 2 blunders) · North ...`
+export function reviewSummary(review) {
+  const accuracy = (side) => (review.accuracy[side] === null ? "-" : review.accuracy[side].toFixed(1));
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+  const classes = (side) => MARKED.map((c) => counted(review.classes[side][c], c, plural[c])).join(", ");
+  return `Accuracy: South ${accuracy("S")} (${classes("S")}) \u00b7 North ${accuracy("N")} (${classes("N")})`;
+}
+
+// A marked move's note: `ply 14, North 4: blunder, lost 35% win chance, 3.00 seeds
+// (turning point); better 7 (show)` (the list is not numbered: the ply names it).
+export function reviewNote(m) {
+  const lost = `lost ${(m.loss * 100).toFixed(0)}% win chance` +
+    (m.loss_seeds === null ? "" : `, ${m.loss_seeds.toFixed(2)} seeds`);
+  return `ply ${m.ply}, ${sideName(m.side)} ${m.move}: ${m.class}, ${lost}` +
+    (m.turning_point ? ` (${m.turning_point})` : "") + `; better ${m.best} (show)`;
+}
+
+// The time control of a strength choice `tc:BASE+INC`, `{base, inc}` in seconds, or
+// null for a time per move (`ms:N`).
+export function timeControl(choice) {
+  const [kind, value] = choice.split(":");
+  if (kind !== "tc") return null;
+  const [base, inc] = value.split("+").map(Number);
+  return { base, inc };
+}
+
+// Among `moves` (`{move}` texts) from one pit, those that go on from `prefix` (the pit
+// and the take/pass letters chosen so far), and the letters that can come next.
+export function choicesAfter(prefix, moves) {
+  const open = moves.filter((m) => m.move.startsWith(prefix));
+  const next = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
+  return { open, take: next.has("x"), pass: next.has("p") };
+}
