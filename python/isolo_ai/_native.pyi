@@ -132,6 +132,7 @@ def review(
     time_ms: Optional[int] = None,
     threads: int = 1,
     hash_mb: Optional[int] = None,
+    total_ms: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def solve(
     game: Game,

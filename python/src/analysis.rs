@@ -14,6 +14,7 @@ use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
 use isolo_engine::ranges;
+use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft::perft_until;
@@ -159,13 +160,16 @@ pub fn analyze(
 /// Reviews the game's moves and returns what `isolo-ai review --json` prints: `moves`
 /// (each `ply`, `move`, `side`, `best`, `best_line`, `best_score`, `score`, `best_wdl`,
 /// `wdl`, `loss` in win chance, `loss_seeds`, `class`, `turning_point`), `accuracy`
-/// (`S`, `N`), `classes`, `positions`, `nodes`, `time_ms`, `interrupted`.
+/// (`S`, `N`), `classes`, `positions`, `nodes`, `time_ms`, `interrupted`,
+/// `out_of_time`.
 ///
 /// Alpha-beta searches every position at the budget: `depth`, `nodes` or `time_ms`
-/// (200000 nodes when none is given). With one thread and a node or depth budget the
-/// answer is the command line's.
+/// (200000 nodes when none is given); `total_ms` bounds the whole review (the moves
+/// reviewed by then are returned, `out_of_time` true). With one thread and a node or
+/// depth budget the answer is the command line's.
 #[pyfunction]
-#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None))]
+#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None, total_ms=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn review(
     py: Python<'_>,
     game: &Game,
@@ -174,9 +178,13 @@ pub fn review(
     time_ms: Option<u64>,
     threads: usize,
     hash_mb: Option<usize>,
+    total_ms: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
     if let Some(nodes) = nodes {
         in_range("nodes", nodes, &ranges::REVIEW_NODES)?;
+    }
+    if let Some(ms) = total_ms {
+        in_range("total_ms", ms, &ranges::REVIEW_TOTAL_MS)?;
     }
     let nodes = match (depth, nodes, time_ms) {
         (None, None, None) => Some(ranges::DEFAULT_REVIEW_NODES),
@@ -201,10 +209,14 @@ pub fn review(
             .searcher()
             .map_err(|e| e.to_string())?
             .expect("alpha-beta searches");
+        let budget = ReviewBudget {
+            position: spec.limits,
+            total: total_ms.map(std::time::Duration::from_millis),
+        };
         let reviewed = isolo_engine::review::review(
             &game,
             searcher.as_mut(),
-            spec.limits,
+            budget,
             &mut |_, _| {},
             Some(stop),
         );

@@ -232,6 +232,21 @@ pub fn emit(text: &str) -> CliResult {
     }
 }
 
+/// A report as pretty JSON plus a newline, written as it is serialised (no value tree
+/// in between, so a large report takes no more memory than its text).
+pub fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, report)
+        .map_err(io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError(format!("cannot write output: {e}"))),
+    }
+}
+
 /// Pretty JSON plus a newline.
 pub fn emit_json(value: &serde_json::Value) -> CliResult {
     emit(&format!(

@@ -60,6 +60,7 @@ pub const NODES: Flag<u64> = Flag(ranges::NODES);
 pub const TIME_MS: Flag<u64> = Flag(ranges::TIME_MS);
 /// `review --nodes`: nodes a position.
 pub const REVIEW_NODES: Flag<u64> = Flag(ranges::REVIEW_NODES);
+pub const REVIEW_TOTAL_MS: Flag<u64> = Flag(ranges::REVIEW_TOTAL_MS);
 /// A wait of 0 ms or more (a clock's margin).
 pub const MARGIN_MS: Flag<u64> = Flag(Range::new("margin", 0, MAX_WAIT_MS, "ms"));
 /// A wait of at least 1 ms (a handshake).

@@ -5,11 +5,13 @@ use std::path::Path;
 
 use clap::Args;
 
-use super::{emit, emit_json, CliError, CliResult};
+use std::time::Duration;
+
+use super::{emit, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::records;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
-use isolo_engine::review::{review, MoveClass, Review};
+use isolo_engine::review::{review, MoveClass, Review, ReviewBudget};
 use isolo_rules::{Board, Game, Side, Variant};
 
 #[derive(Args, Debug)]
@@ -37,6 +39,10 @@ pub struct ReviewArgs {
     /// Alpha-beta nodes a position (default 200000 when no budget is given)
     #[arg(long, value_parser = super::ranges::REVIEW_NODES)]
     pub nodes: Option<u64>,
+    /// The whole review's time in milliseconds: when it is spent, the moves reviewed so
+    /// far are reported
+    #[arg(long = "total-ms", value_parser = super::ranges::REVIEW_TOTAL_MS)]
+    pub total_ms: Option<u64>,
     /// Time a position in milliseconds
     #[arg(long = "time-ms", value_parser = super::ranges::TIME_MS)]
     pub time_ms: Option<u64>,
@@ -138,16 +144,20 @@ pub fn run(args: &ReviewArgs) -> CliResult {
         .map_err(|e| CliError(format!("--hash: {e}")))?
         .expect("alpha-beta searches");
     let bar = super::progress(game.plies() as u64 + 1, "positions");
+    let budget = ReviewBudget {
+        position: spec.limits,
+        total: args.total_ms.map(Duration::from_millis),
+    };
     let reviewed = review(
         &game,
         searcher.as_mut(),
-        spec.limits,
+        budget,
         &mut |done, _| bar.set_position(done as u64),
         Some(super::interrupt::flag()),
     );
     bar.finish_and_clear();
     let printed = if args.json {
-        emit_json(&reviewed.to_json())
+        super::emit_serialized(&reviewed.report())
     } else {
         emit(&review_text(&variant, &game, &spec.label, &reviewed))
     };
@@ -169,6 +179,8 @@ fn review_text(variant: &Variant, game: &Game, engine: &str, review: &Review) ->
         super::plural(game.plies() as u64, "ply", "plies"),
         if review.interrupted {
             "interrupted"
+        } else if review.out_of_time {
+            "the total time spent"
         } else {
             "searched"
         }

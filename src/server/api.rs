@@ -13,8 +13,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::time::Duration;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
@@ -24,6 +25,7 @@ use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
 use isolo_engine::ranges::{self, Number, Range};
+use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_engine::TimeControl;
@@ -302,6 +304,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
             },
             "multipv": ranges::MULTIPV.most,
             "review_nodes": ranges::DEFAULT_REVIEW_NODES,
+            "review_total_ms": review_time_cap(&state).as_millis() as u64,
         },
         // How a pit's seeds are drawn (the page redraws pits while it animates a move):
         // the markup for each count up to the most drawn as dots, and beyond.
@@ -623,6 +626,27 @@ struct ReviewRequest {
     game: GameSpec,
     /// Alpha-beta nodes a position (`ranges::REVIEW_NODES`, as `review --nodes`).
     nodes: Option<Value>,
+    /// The whole review's time in ms (`ranges::REVIEW_TOTAL_MS`, as `review
+    /// --total-ms`), at most the server's [`review_time_cap`].
+    total_ms: Option<Value>,
+}
+
+/// How many of the server's searches' time cap a whole review may take: a long game is
+/// reviewed as far as this allows, not for as long as its positions add up to.
+const REVIEW_CAP_SEARCHES: u32 = 20;
+
+/// The longest a review takes on this server.
+fn review_time_cap(state: &AppState) -> Duration {
+    state.max_time * REVIEW_CAP_SEARCHES
+}
+
+/// A streamed line's type and its body's fields, serialised as one object.
+#[derive(Serialize)]
+struct Tagged<T: Serialize> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    body: T,
 }
 
 /// Streams a game's review as JSON lines: `progress` objects (`done`, `total`
@@ -635,6 +659,9 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     let (start, moves) = (*game.start(), game.moves().to_vec());
     let nodes = ranged("nodes", &request.nodes, &ranges::REVIEW_NODES)?
         .unwrap_or(ranges::DEFAULT_REVIEW_NODES);
+    let cap = review_time_cap(&state);
+    let total = ranged("total_ms", &request.total_ms, &ranges::REVIEW_TOTAL_MS)?
+        .map_or(cap, |ms| Duration::from_millis(ms).min(cap));
     let settings = SearchSettings {
         nodes: Some(nodes),
         hash_mb: Some(HASH_MB),
@@ -661,15 +688,18 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
                 return;
             }
         };
-        let limits = isolo_engine::search::Limits {
-            time: Some(hard_cap),
-            ..spec.limits
+        let budget = ReviewBudget {
+            position: isolo_engine::search::Limits {
+                time: Some(hard_cap),
+                ..spec.limits
+            },
+            total: Some(total),
         };
         let stop = AtomicBool::new(false);
         let reviewed = isolo_engine::review::review(
             &game,
             searcher.as_mut(),
-            limits,
+            budget,
             &mut |done, total| {
                 let progress = json!({"type": "progress", "done": done, "total": total});
                 if tx.send(line(progress)).is_err() {
@@ -678,9 +708,12 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
             },
             Some(&stop),
         );
-        let mut value = reviewed.to_json();
-        value["type"] = json!("result");
-        let _ = tx.send(line(value));
+        let result = Tagged {
+            kind: "result",
+            body: reviewed.report(),
+        };
+        let text = serde_json::to_string(&result).expect("reviews serialise");
+        let _ = tx.send(text + "\n");
     });
     ndjson(rx)
 }

@@ -778,3 +778,35 @@ fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
         "Ctrl-C stops the server cleanly"
     );
 }
+
+/// A review is held to its total time (`total_ms`, and at most the server's cap): a long
+/// game cannot keep a search slot for as long as its positions add up to; the moves
+/// reviewed by then come back, with `out_of_time`.
+#[test]
+fn a_review_is_held_to_its_total_time() {
+    let server = Server::start(&["--max-time-ms", "3000"]);
+    let boys = isolo_rules::Variant::load("isolo-boys").unwrap();
+    let mut game = isolo_rules::Game::new(&boys, boys.start());
+    while game.plies() < 60 && game.outcome().is_none() {
+        let first = boys.legal_moves(game.board())[0].mv.clone();
+        game.play_move(&first).unwrap();
+    }
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let body = json!({
+        "game": {"variant": "isolo-boys", "moves": moves.join(" ")},
+        "nodes": 5_000_000,
+        "total_ms": 500,
+    });
+    let started = std::time::Instant::now();
+    let (status, text) = post_text(&server, "api/review", &body);
+    assert_eq!(status, 200, "{text}");
+    let lines = stream_lines(&text);
+    let result = lines.last().unwrap();
+    assert_eq!(result["type"], "result", "{result}");
+    assert_eq!(result["out_of_time"], true);
+    assert!(result["moves"].as_array().unwrap().len() < moves.len());
+    assert!(started.elapsed() < Duration::from_secs(30));
+    // The cap the page is told of: 20 searches of the server's time cap.
+    let (_, list) = get(&server, "api/variants");
+    assert_eq!(list["limits"]["review_total_ms"], 60_000);
+}

@@ -262,6 +262,8 @@ pub const PROOF_PLIES: Range<u32> =
 pub const PLAYOUT_PLIES: Range<u32> = Range::new("max-plies", 1, MAX_GAME_PLIES as u32, "plies");
 /// Random games of one `playouts` call.
 pub const PLAYOUTS: Range<u64> = Range::new("games", 1, 100_000_000, "games");
+/// The time a whole review may take, in milliseconds.
+pub const REVIEW_TOTAL_MS: Range<u64> = Range::new("total-ms", 1, MAX_WAIT_MS, "ms");
 /// Alpha-beta nodes a review spends on each position.
 pub const REVIEW_NODES: Range<u64> = Range::defaulting(
     "nodes",

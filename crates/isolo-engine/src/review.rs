@@ -22,7 +22,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::search::score::from_child;
 use crate::search::wdl::{Wdl, WdlModel};
@@ -159,6 +160,41 @@ pub struct PositionScore {
     pub wdl: Wdl,
 }
 
+/// What a review may spend: each position's search, and the whole review's time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReviewBudget {
+    /// Each position's search.
+    pub position: Limits,
+    /// The whole review's time (none: the positions' limits alone): when it is spent
+    /// the review ends with the moves reviewed so far, so a long game cannot hold a
+    /// searcher (or a server's search slot) for as long as its positions add up to.
+    pub total: Option<Duration>,
+}
+
+impl ReviewBudget {
+    /// `position` a position, without a total.
+    pub fn per_position(position: Limits) -> ReviewBudget {
+        ReviewBudget {
+            position,
+            total: None,
+        }
+    }
+
+    /// The limits of the next position's search, `elapsed` into the review; `None` once
+    /// the total is spent.
+    fn next(&self, elapsed: Duration) -> Option<Limits> {
+        let Some(total) = self.total else {
+            return Some(self.position);
+        };
+        let left = total.checked_sub(elapsed).filter(|left| !left.is_zero())?;
+        let time = self.position.time.map_or(left, |t| t.min(left));
+        Some(Limits {
+            time: Some(time),
+            ..self.position
+        })
+    }
+}
+
 /// The review of a game.
 #[derive(Clone, Debug)]
 pub struct Review {
@@ -172,15 +208,17 @@ pub struct Review {
     pub time: Duration,
     /// Whether the stop flag cut the review short.
     pub interrupted: bool,
+    /// Whether the budget's total time cut the review short.
+    pub out_of_time: bool,
 }
 
-/// Reviews the game's moves with `searcher` at `limits` a position; `progress` is
-/// called with the positions searched and their number. A raised `stop` ends the review
-/// after the moves whose both positions were searched.
+/// Reviews the game's moves with `searcher` within `budget`; `progress` is called with
+/// the positions searched and their number. A raised `stop`, or the budget's total
+/// spent, ends the review after the moves whose both positions were searched.
 pub fn review(
     game: &Game,
     searcher: &mut dyn Searcher,
-    limits: Limits,
+    budget: ReviewBudget,
     progress: &mut dyn FnMut(usize, usize),
     stop: Option<&AtomicBool>,
 ) -> Review {
@@ -191,11 +229,15 @@ pub fn review(
     let total = game.plies() + 1;
     let mut scored: Vec<Searched> = Vec::with_capacity(total);
     let mut nodes = 0;
-    let mut interrupted = false;
+    let (mut interrupted, mut out_of_time) = (false, false);
     for ply in 0..total {
         let searched = match end_score(&replay) {
             Some(score) => Searched::ended(score),
             None => {
+                let Some(limits) = budget.next(started.elapsed()) else {
+                    out_of_time = true;
+                    break;
+                };
                 let request = SearchRequest {
                     variant,
                     board: *replay.board(),
@@ -243,6 +285,7 @@ pub fn review(
         nodes,
         time: started.elapsed(),
         interrupted,
+        out_of_time,
     }
 }
 
@@ -362,55 +405,136 @@ impl Review {
         })
     }
 
-    /// The fields of `review --json`: `moves` (each `ply`, `move`, `side`, `best`,
-    /// `best_line`, `best_score`, `score`, `best_wdl`, `wdl`, `loss`, `loss_seeds`,
-    /// `class`, `turning_point`), `accuracy` (`S`, `N`), `classes` (per side, each
-    /// class's count), `positions` (each position's `side` to move, `score` and `wdl`),
-    /// `nodes`, `time_ms`,
-    /// `interrupted`.
+    /// The fields of `review --json`, as a value ([`Review::report`] serialised).
     pub fn to_json(&self) -> Value {
-        let strings = |moves: &[Move]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-        let moves: Vec<Value> = self
-            .moves
-            .iter()
-            .map(|m| {
-                json!({
-                    "ply": m.ply,
-                    "move": m.mv.to_string(),
-                    "side": m.side.letter().to_string(),
-                    "best": m.best.to_string(),
-                    "best_line": strings(&m.best_line),
-                    "best_score": m.best_score.to_json(),
-                    "score": m.score.to_json(),
-                    "best_wdl": m.best_wdl.to_json(),
-                    "wdl": m.wdl.to_json(),
-                    "loss": (m.loss * 1000.0).round() / 1000.0,
-                    "loss_seeds": m.loss_seeds,
-                    "class": m.class.name(),
-                    "turning_point": m.turning_point.map(TurningPoint::text),
-                })
-            })
-            .collect();
+        serde_json::to_value(self.report()).expect("reviews serialise")
+    }
+
+    /// The review as `review --json` writes it: `moves` (each `ply`, `move`, `side`,
+    /// `best`, `best_line`, `best_score`, `score`, `best_wdl`, `wdl`, `loss`,
+    /// `loss_seeds`, `class`, `turning_point`), `accuracy` (`S`, `N`), `classes` (per
+    /// side, each class's count), `positions` (each position's `side` to move, `score`
+    /// and `wdl`), `nodes`, `time_ms`, `interrupted`, `out_of_time`. Serialised straight
+    /// from the review, so writing it takes no more memory than its text.
+    pub fn report(&self) -> ReviewReport<'_> {
         let round = |a: Option<f64>| a.map(|a| (a * 10.0).round() / 10.0);
         let classes = |side| {
-            let counts = self.class_counts(side);
-            let mut map = serde_json::Map::new();
-            for (class, n) in MoveClass::ALL.iter().zip(counts) {
-                map.insert(class.name().to_string(), json!(n));
-            }
-            Value::Object(map)
+            let names = MoveClass::ALL.iter().map(|class| class.name());
+            ClassCounts(names.zip(self.class_counts(side)).collect())
         };
-        json!({
-            "moves": moves,
-            "accuracy": {"S": round(self.accuracy(Side::South)), "N": round(self.accuracy(Side::North))},
-            "classes": {"S": classes(Side::South), "N": classes(Side::North)},
-            "positions": self.positions.iter().map(|p| json!({
-                "side": p.side.letter().to_string(), "score": p.score.to_json(), "wdl": p.wdl.to_json(),
-            })).collect::<Vec<_>>(),
-            "nodes": self.nodes,
-            "time_ms": self.time.as_millis() as u64,
-            "interrupted": self.interrupted,
-        })
+        ReviewReport {
+            moves: MovesReport(&self.moves),
+            accuracy: PerSide {
+                south: round(self.accuracy(Side::South)),
+                north: round(self.accuracy(Side::North)),
+            },
+            classes: PerSide {
+                south: classes(Side::South),
+                north: classes(Side::North),
+            },
+            positions: &self.positions,
+            nodes: self.nodes,
+            time_ms: self.time.as_millis() as u64,
+            interrupted: self.interrupted,
+            out_of_time: self.out_of_time,
+        }
+    }
+}
+
+/// A review as every front end reports it (see [`Review::report`]).
+#[derive(Serialize)]
+pub struct ReviewReport<'a> {
+    moves: MovesReport<'a>,
+    accuracy: PerSide<Option<f64>>,
+    classes: PerSide<ClassCounts>,
+    #[serde(serialize_with = "positions_report")]
+    positions: &'a [PositionScore],
+    nodes: u64,
+    time_ms: u64,
+    interrupted: bool,
+    out_of_time: bool,
+}
+
+/// South's and North's values, as `{"S": .., "N": ..}`.
+#[derive(Serialize)]
+struct PerSide<T> {
+    #[serde(rename = "S")]
+    south: T,
+    #[serde(rename = "N")]
+    north: T,
+}
+
+/// Each class's count, as `{"best": 12, ...}`.
+struct ClassCounts(Vec<(&'static str, usize)>);
+
+impl Serialize for ClassCounts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().copied())
+    }
+}
+
+fn positions_report<S: serde::Serializer>(
+    positions: &&[PositionScore],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(positions.iter().map(|p| PositionReport {
+        side: p.side.letter(),
+        score: p.score,
+        wdl: p.wdl,
+    }))
+}
+
+#[derive(Serialize)]
+struct PositionReport {
+    side: char,
+    score: Score,
+    wdl: Wdl,
+}
+
+/// The moves, serialised one at a time.
+struct MovesReport<'a>(&'a [ReviewedMove]);
+
+impl Serialize for MovesReport<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(MoveReport::of))
+    }
+}
+
+#[derive(Serialize)]
+struct MoveReport {
+    ply: usize,
+    #[serde(rename = "move")]
+    mv: String,
+    side: char,
+    best: String,
+    best_line: Vec<String>,
+    best_score: Score,
+    score: Score,
+    best_wdl: Wdl,
+    wdl: Wdl,
+    loss: f64,
+    loss_seeds: Option<f64>,
+    class: &'static str,
+    turning_point: Option<String>,
+}
+
+impl MoveReport {
+    fn of(m: &ReviewedMove) -> MoveReport {
+        MoveReport {
+            ply: m.ply,
+            mv: m.mv.to_string(),
+            side: m.side.letter(),
+            best: m.best.to_string(),
+            best_line: m.best_line.iter().map(|mv| mv.to_string()).collect(),
+            best_score: m.best_score,
+            score: m.score,
+            best_wdl: m.best_wdl,
+            wdl: m.wdl,
+            loss: (m.loss * 1000.0).round() / 1000.0,
+            loss_seeds: m.loss_seeds,
+            class: m.class.name(),
+            turning_point: m.turning_point.map(TurningPoint::text),
+        }
     }
 }
 
@@ -432,7 +556,40 @@ mod tests {
             depth: Some(depth),
             ..Limits::default()
         };
-        review(&game, &mut searcher, limits, &mut |_, _| {}, None)
+        let budget = ReviewBudget::per_position(limits);
+        review(&game, &mut searcher, budget, &mut |_, _| {}, None)
+    }
+
+    #[test]
+    fn a_total_budget_ends_a_long_review_early() {
+        let boys = Variant::load("isolo-boys").unwrap();
+        let mut game = Game::new(&boys, boys.start());
+        while game.plies() < 40 && game.outcome().is_none() {
+            let first = boys.legal_moves(game.board())[0].mv.clone();
+            game.play_move(&first).unwrap();
+        }
+        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+            hash_mb: 4,
+            ..AlphaBetaConfig::default()
+        })
+        .unwrap();
+        let budget = ReviewBudget {
+            position: Limits {
+                nodes: Some(50_000_000),
+                ..Limits::default()
+            },
+            total: Some(Duration::from_millis(300)),
+        };
+        let started = Instant::now();
+        let cut = review(&game, &mut searcher, budget, &mut |_, _| {}, None);
+        assert!(cut.out_of_time && !cut.interrupted);
+        assert!(cut.moves.len() < game.plies(), "{} moves", cut.moves.len());
+        // (Each search ends at the total's deadline; generous for a loaded machine.)
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert!(cut.report().out_of_time);
+        let json = cut.to_json();
+        assert_eq!(json["out_of_time"], true);
+        assert_eq!(json["moves"].as_array().unwrap().len(), cut.moves.len());
     }
 
     #[test]

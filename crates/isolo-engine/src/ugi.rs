@@ -17,6 +17,7 @@ use crate::eval::Weights;
 use crate::matches::schedule::game_seed;
 use crate::matches::settings::{SearchSettings, SearcherKind};
 use crate::ranges::{self, Number, Range};
+use crate::review::ReviewBudget;
 use crate::search::clock::Clock;
 use crate::search::level::Level;
 use crate::search::wdl::WdlModel;
@@ -354,25 +355,41 @@ impl Session {
         self.game_moves.clear();
     }
 
-    /// `review [nodes N] [depth D] [movetime T]` (an extension): the game of the last
-    /// `position` reviewed on the search thread, one `info string review` line a move,
-    /// then each side's accuracy and `info string review end`; `stop` cuts it short.
+    /// `review [nodes N] [depth D] [movetime T] [totaltime T]` (an extension): the game
+    /// of the last `position` reviewed on the search thread (`totaltime`: in all, ms),
+    /// one `info string review` line a move, then each side's accuracy and `info string
+    /// review end`; `stop` cuts it short.
     fn review(&mut self, words: &[&str]) {
         if self.running.is_some() {
             return error(&self.out, "a search is running: send stop first");
         }
-        let budgets = ["nodes", "depth", "movetime"];
+        let budgets = ["nodes", "depth", "movetime", "totaltime"];
         if let Some(other) = words.iter().step_by(2).find(|w| !budgets.contains(w)) {
             return error(&self.out, &format!("review: unknown parameter '{other}'"));
         }
-        if words.is_empty() {
+        // The whole review's time apart, the rest a position's limits.
+        let (mut position, mut total) = (Vec::new(), None);
+        for pair in words.chunks(2) {
+            if pair[0] == "totaltime" {
+                match go_value("review", pair, 0, &ranges::REVIEW_TOTAL_MS) {
+                    Ok(ms) => total = Some(Duration::from_millis(ms)),
+                    Err(e) => return error(&self.out, &e),
+                }
+            } else {
+                position.extend_from_slice(pair);
+            }
+        }
+        if position.is_empty() {
             return error(
                 &self.out,
                 "review: give nodes, depth or movetime a position",
             );
         }
-        let limits = match self.limits("review", words) {
-            Ok((limits, _)) => limits,
+        let budget = match self.limits("review", &position) {
+            Ok((limits, _)) => ReviewBudget {
+                position: limits,
+                total,
+            },
             Err(e) => return error(&self.out, &e),
         };
         let mut searcher = match self.ready_searcher() {
@@ -392,7 +409,7 @@ impl Session {
             let reviewed = crate::review::review(
                 &game,
                 searcher.as_mut(),
-                limits,
+                budget,
                 &mut |_, _| {},
                 Some(&halt),
             );

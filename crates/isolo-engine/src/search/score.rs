@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::eval::EVAL_LIMIT;
 
@@ -106,14 +106,31 @@ impl Score {
     /// `text` is the score in the engine's words (as `analyze` prints it), so that no
     /// front end writes them again.
     pub fn to_json(&self) -> Value {
-        let mut value = match *self {
-            Score::Win(p) => json!({"type": "win", "plies": p}),
-            Score::Loss(p) => json!({"type": "loss", "plies": p}),
-            Score::Draw => json!({"type": "draw"}),
-            Score::Eval(v) => json!({"type": "eval", "value": v as f64 / 100.0}),
-        };
-        value["text"] = json!(self.to_string());
-        value
+        serde_json::to_value(self).expect("scores serialise")
+    }
+}
+
+impl serde::Serialize for Score {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        match *self {
+            Score::Win(p) => {
+                map.serialize_entry("type", "win")?;
+                map.serialize_entry("plies", &p)?;
+            }
+            Score::Loss(p) => {
+                map.serialize_entry("type", "loss")?;
+                map.serialize_entry("plies", &p)?;
+            }
+            Score::Draw => map.serialize_entry("type", "draw")?,
+            Score::Eval(v) => {
+                map.serialize_entry("type", "eval")?;
+                map.serialize_entry("value", &(v as f64 / 100.0))?;
+            }
+        }
+        map.serialize_entry("text", &self.to_string())?;
+        map.end()
     }
 }
 

@@ -19,7 +19,7 @@
 //!
 //! The figures are per mille and always sum to 1000; only a proven result reaches 1000.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::Score;
 use isolo_rules::Variant;
@@ -111,7 +111,7 @@ impl Wdl {
     /// `{"win": W, "draw": D, "loss": L, "text": "W/D/L 71/18/11%"}`, per mille, with
     /// the chances in the engine's words ([`Wdl::percent_text`]).
     pub fn to_json(self) -> Value {
-        json!({"win": self.win, "draw": self.draw, "loss": self.loss, "text": self.percent_text()})
+        serde_json::to_value(self).expect("chances serialise")
     }
 
     /// `W/D/L 71/18/11%`, in whole percents (rounded so that they still sum to 100).
@@ -119,6 +119,18 @@ impl Wdl {
         let win = (f64::from(self.win) / 10.0).round() as u16;
         let loss = ((f64::from(self.loss) / 10.0).round() as u16).min(100 - win);
         format!("W/D/L {win}/{}/{loss}%", 100 - win - loss)
+    }
+}
+
+impl serde::Serialize for Wdl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("win", &self.win)?;
+        map.serialize_entry("draw", &self.draw)?;
+        map.serialize_entry("loss", &self.loss)?;
+        map.serialize_entry("text", &self.percent_text())?;
+        map.end()
     }
 }
 
