@@ -1,0 +1,310 @@
+//! Reading a records file back, a record at a time or whole, and replaying its games.
+
+use super::*;
+
+/// A records file read back.
+pub struct RecordsFile {
+    /// The run the file holds.
+    pub header: Header,
+    /// The variant of the header's rules.
+    pub variant: Variant,
+    /// The games in file order.
+    pub records: Vec<Record>,
+    /// Bytes up to the end of the last whole line.
+    pub valid_bytes: u64,
+    /// The line number of a last line cut short (an interrupted run), if any.
+    pub cut_line: Option<usize>,
+}
+
+impl RecordsFile {
+    /// Replays `record` under the file's rules and ply cap and checks its result: a
+    /// result by the rules must be the one its moves lead to, a forfeit the loss of the
+    /// side to move in a game still going on. The game played, or what is wrong, naming
+    /// the game and the move.
+    pub fn replay(&self, record: &Record) -> Result<Game<'_>, RecordsError> {
+        replay(&self.variant, self.header.max_plies, record)
+    }
+}
+
+/// Replays `record` under `variant` and the run's ply cap and checks its result, as
+/// [`RecordsFile::replay`] does.
+pub fn replay<'v>(
+    variant: &'v Variant,
+    max_plies: usize,
+    record: &Record,
+) -> Result<Game<'v>, RecordsError> {
+    let name = format!("game {}", record.game);
+    let fail = |problem: String| RecordsError::Replay(format!("{name}: {problem}"));
+    let mut game = Game::new(variant, record.opening).with_max_plies(max_plies);
+    for (i, mv) in record.moves.iter().enumerate() {
+        let mover = game.board().to_move();
+        game.play_move(mv)
+            .map_err(|e| RecordsError::Replay(format!("{name}, move {} ({mover}): {e}", i + 1)))?;
+    }
+    let plies = record.moves.len();
+    let plies = format!("{plies} {}", if plies == 1 { "ply" } else { "plies" });
+    match (record.reason.by_rules(), game.outcome()) {
+        (Some(reason), outcome) => {
+            let claimed = Outcome {
+                winner: record.winner(),
+                reason,
+            };
+            match outcome {
+                Some(outcome) if outcome == claimed => Ok(game),
+                Some(outcome) => Err(fail(format!(
+                    "records {} but the game ends {}",
+                    describe(&claimed),
+                    describe(&outcome)
+                ))),
+                None => Err(fail(format!(
+                    "records {} but the game goes on after {plies}",
+                    describe(&claimed)
+                ))),
+            }
+        }
+        (None, Some(outcome)) => Err(fail(format!(
+            "records a {} forfeit but the game had ended {}",
+            record.reason,
+            describe(&outcome)
+        ))),
+        (None, None) => {
+            let loser = game.board().to_move();
+            if record.winner() == Some(loser.opponent()) {
+                Ok(game)
+            } else {
+                Err(fail(format!(
+                    "records a {} forfeit by {loser}, the side to move, but not {} winning",
+                    record.reason,
+                    loser.opponent()
+                )))
+            }
+        }
+    }
+}
+
+impl RecordsFile {
+    /// Every check `replay` makes of a file: its games are those of the header's
+    /// schedule, in order and each once, played as scheduled, and every one replays.
+    pub fn check(&self) -> Result<(), RecordsError> {
+        self.check_sequence()?;
+        self.records
+            .iter()
+            .try_for_each(|r| self.replay(r).map(|_| ()))
+    }
+
+    /// The file's games are those of the header's schedule, in order and each once,
+    /// played as scheduled (each game's moves unchecked: [`RecordsFile::replay`]); the
+    /// schedule.
+    pub fn check_sequence(&self) -> Result<Schedule, RecordsError> {
+        let schedule = self.header.schedule(&self.variant)?;
+        let labels: Vec<String> = self
+            .header
+            .engines
+            .iter()
+            .map(|e| e.label.clone())
+            .collect();
+        check_sequence(&self.records, &schedule, &labels)?;
+        Ok(schedule)
+    }
+}
+
+/// Reads one line of at most `MAX_LINE_BYTES`; `None` at the end of the file. The flag
+/// says whether the line ended with a newline.
+pub(crate) fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, bool)>, String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_LINE_BYTES + 1)
+        .read_until(b'\n', &mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.len() as u64 > MAX_LINE_BYTES {
+        return Err(format!(
+            "a line larger than {MAX_LINE_BYTES} bytes: not a records file"
+        ));
+    }
+    let ended = bytes.last() == Some(&b'\n');
+    if ended {
+        bytes.pop();
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    Ok(Some((text, ended)))
+}
+
+/// A records file read a record at a time, so a file of any size takes no more memory
+/// than its longest line.
+pub struct RecordsReader {
+    name: String,
+    reader: BufReader<File>,
+    line: usize,
+    /// The run the file holds.
+    pub header: Header,
+    /// The variant of the header's rules.
+    pub variant: Variant,
+    /// Bytes up to the end of the last whole line read.
+    pub valid_bytes: u64,
+    /// The line number of a last line cut short (an interrupted run), once read.
+    pub cut_line: Option<usize>,
+    /// The text of the last record read.
+    last_line: String,
+}
+
+impl RecordsReader {
+    /// The line of the record `next_record` last gave, as the file holds it.
+    pub fn last_line(&self) -> &str {
+        &self.last_line
+    }
+
+    /// Opens a records file and reads its header: `None` if the file does not exist or
+    /// holds no header. Blank lines are skipped; a last line cut short ends the file
+    /// (see `cut_line`); any other bad line is an error naming its line number.
+    pub fn open(path: &Path) -> Result<Option<RecordsReader>, RecordsError> {
+        let name = path.display().to_string();
+        let file = match isolo_rules::open_regular_file(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),
+        };
+        let mut reader = BufReader::new(file);
+        let (mut line, mut valid_bytes) = (0, 0u64);
+        loop {
+            let Some((text, ended)) =
+                read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+            else {
+                return Ok(None);
+            };
+            line += 1;
+            if text.trim().is_empty() {
+                valid_bytes += text.len() as u64 + ended as u64;
+                continue;
+            }
+            let (header, variant) = match read_header(&text) {
+                Ok(read) => read,
+                Err(_) if !ended => return Ok(None),
+                Err(message) => {
+                    return Err(RecordsError::Line {
+                        path: name,
+                        line,
+                        message,
+                    })
+                }
+            };
+            valid_bytes += text.len() as u64 + ended as u64;
+            return Ok(Some(RecordsReader {
+                name,
+                reader,
+                line,
+                header,
+                variant,
+                valid_bytes,
+                cut_line: None,
+                last_line: String::new(),
+            }));
+        }
+    }
+
+    /// The next record, `None` at the end of the file.
+    pub fn next_record(&mut self) -> Result<Option<Record>, RecordsError> {
+        while self.cut_line.is_none() {
+            let Some((text, ended)) = read_line(&mut self.reader)
+                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
+            else {
+                return Ok(None);
+            };
+            self.line += 1;
+            if text.trim().is_empty() {
+                self.valid_bytes += text.len() as u64 + ended as u64;
+                continue;
+            }
+            match Record::from_line(&text, &self.variant) {
+                Ok(record) => {
+                    self.valid_bytes += text.len() as u64 + ended as u64;
+                    self.last_line = text;
+                    return Ok(Some(record));
+                }
+                Err(_) if !ended => self.cut_line = Some(self.line),
+                Err(message) => {
+                    return Err(RecordsError::Line {
+                        path: self.name.clone(),
+                        line: self.line,
+                        message,
+                    })
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Reads a whole records file into memory: `None` if it does not exist or is empty
+/// (see `RecordsReader::open`).
+pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
+    let Some(mut reader) = RecordsReader::open(path)? else {
+        return Ok(None);
+    };
+    let mut records = Vec::new();
+    while let Some(record) = reader.next_record()? {
+        records.push(record);
+    }
+    Ok(Some(RecordsFile {
+        header: reader.header,
+        variant: reader.variant,
+        records,
+        valid_bytes: reader.valid_bytes,
+        cut_line: reader.cut_line,
+    }))
+}
+
+fn read_header(text: &str) -> Result<(Header, Variant), String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    match value.get("isolo_ai_records").and_then(|v| v.as_u64()) {
+        Some(v) if v == FORMAT_VERSION as u64 => {}
+        Some(v) => {
+            return Err(format!(
+                "records format {v}; this version reads format {FORMAT_VERSION}"
+            ))
+        }
+        None => {
+            return Err(
+                "not a records header (the first line of a records file names the run; files from before format 1 have none)".into(),
+            )
+        }
+    }
+    let header: Header = serde_json::from_value(value).map_err(|e| format!("header: {e}"))?;
+    if header.digest() != header.fingerprint {
+        return Err(format!(
+            "header: fingerprint {} does not match its contents (edited?)",
+            header.fingerprint
+        ));
+    }
+    let variant = header.variant().map_err(|e| e.to_string())?;
+    Ok((header, variant))
+}
+
+/// The `kind` a records file's header names (`match`, `tournament`, `compare`), read
+/// from its first line that is not blank; `None` for a file without one.
+pub fn kind_of(path: &Path) -> Result<Option<String>, RecordsError> {
+    let name = path.display();
+    let file = isolo_rules::open_regular_file(path)
+        .map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
+    let mut reader = BufReader::new(file);
+    while let Some((text, _)) =
+        read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
+    {
+        if text.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| RecordsError::Line {
+                path: name.to_string(),
+                line: 1,
+                message: format!("not a records header: {e}"),
+            })?;
+        return Ok(value
+            .get("kind")
+            .and_then(|k| k.as_str())
+            .map(str::to_string));
+    }
+    Ok(None)
+}

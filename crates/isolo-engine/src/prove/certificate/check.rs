@@ -1,0 +1,349 @@
+//! The checker: a certificate confirmed with nothing but the rules.
+
+use super::*;
+
+/// What a certificate that checks proves.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The proven position.
+    pub root: Board,
+    /// Its text.
+    pub root_text: String,
+    /// The side that wins from it.
+    pub winner: Side,
+    /// Whether the side to move at the root is the winner (a win, else a loss).
+    pub win_for_side_to_move: bool,
+    /// Distinct positions on the proof's lines, root and final positions included.
+    pub positions: usize,
+    /// Of those, the positions where the winner is to move.
+    pub winner_positions: usize,
+    /// The longest line of the proof: the winner wins within this many plies.
+    pub depth: u32,
+    /// The exact length the certificate states, if any (never more than `depth`).
+    pub plies: Option<u32>,
+    /// Position lines the proof never reaches.
+    pub unused: usize,
+}
+
+/// A node of the walk: on the current line, or done with the longest line below it.
+#[derive(Clone, Copy)]
+enum Mark {
+    OnLine,
+    Done(u32),
+}
+
+/// A position being walked: the positions it leads to and how far the walk got.
+struct Frame {
+    board: Board,
+    children: Vec<Board>,
+    next: usize,
+    deepest: u32,
+}
+
+/// Checks a certificate with the rules alone; the error names the position where the
+/// proof fails and why.
+pub fn check(certificate: &Certificate) -> Result<Checked, CertificateError> {
+    check_win_text(certificate).map_err(CertificateError::Refused)
+}
+
+fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
+    let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
+    let mut game = Game::new(&variant, certificate.start);
+    for (i, mv) in certificate.moves.iter().enumerate() {
+        game.play_move(mv)
+            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
+    }
+    if game.outcome().is_some_and(|o| o.winner.is_none()) {
+        return Err("the game is drawn by repetition at the proven position".into());
+    }
+    let root = *game.board();
+    let mut earlier: HashMap<Board, usize> = HashMap::new();
+    for board in &game.positions()[..game.positions().len() - 1] {
+        *earlier.entry(*board).or_default() += 1;
+    }
+    let mut strategy: HashMap<Board, &Move> = HashMap::new();
+    for (board, mv) in &certificate.strategy {
+        if strategy.insert(*board, mv).is_some() {
+            return Err(format!(
+                "position {} is given twice",
+                variant.format_position(board)
+            ));
+        }
+    }
+    let walker = Walker {
+        variant: &variant,
+        winner: certificate.winner,
+        strategy: &strategy,
+    };
+    let (marks, depth) = walker.walk(&root, &earlier)?;
+    let winner_positions = marks
+        .keys()
+        .filter(|b| b.to_move() == certificate.winner && strategy.contains_key(*b))
+        .count();
+    if let Some(plies) = certificate.plies.filter(|&p| p > depth) {
+        return Err(format!(
+            "the certificate states a result in {plies} plies, but its proof wins within {depth}"
+        ));
+    }
+    Ok(Checked {
+        root,
+        root_text: variant.format_position(&root),
+        winner: certificate.winner,
+        win_for_side_to_move: root.to_move() == certificate.winner,
+        positions: marks.len(),
+        winner_positions,
+        depth,
+        plies: certificate.plies,
+        unused: strategy.len() - winner_positions,
+    })
+}
+
+struct Walker<'a> {
+    variant: &'a Variant,
+    winner: Side,
+    strategy: &'a HashMap<Board, &'a Move>,
+}
+
+impl Walker<'_> {
+    /// Walks every line from `root` (depth first, without recursion: proofs run to
+    /// thousands of plies) and returns each position's mark and the longest line.
+    fn walk(
+        &self,
+        root: &Board,
+        earlier: &HashMap<Board, usize>,
+    ) -> Result<(HashMap<Board, Mark>, u32), String> {
+        let mut marks: HashMap<Board, Mark> = HashMap::new();
+        let mut stack = vec![self.frame(root)?];
+        marks.insert(*root, Mark::OnLine);
+        while let Some(top) = stack.last_mut() {
+            let Some(&child) = top.children.get(top.next) else {
+                let done = stack.pop().expect("a frame is on the stack");
+                let depth = done.deepest + u32::from(!done.children.is_empty());
+                marks.insert(done.board, Mark::Done(depth));
+                if let Some(parent) = stack.last_mut() {
+                    parent.deepest = parent.deepest.max(depth);
+                }
+                continue;
+            };
+            top.next += 1;
+            match marks.get(&child) {
+                Some(Mark::Done(depth)) => top.deepest = top.deepest.max(*depth),
+                Some(Mark::OnLine) => {
+                    return Err(format!(
+                        "the proof returns to {} on one of its lines: the loser can repeat",
+                        self.variant.format_position(&child)
+                    ))
+                }
+                None => {
+                    if earlier.get(&child).copied().unwrap_or(0) + 1 >= DRAW_REPETITIONS {
+                        return Err(format!(
+                            "the proof reaches {}, a draw by repetition with the game before it",
+                            self.variant.format_position(&child)
+                        ));
+                    }
+                    marks.insert(child, Mark::OnLine);
+                    let frame = self.frame(&child)?;
+                    stack.push(frame);
+                }
+            }
+        }
+        let depth = match marks.get(root) {
+            Some(Mark::Done(depth)) => *depth,
+            _ => unreachable!("the walk ends at the root"),
+        };
+        Ok((marks, depth))
+    }
+
+    /// The positions `board` leads to in the proof: the winner's one move, every
+    /// distinct result of the loser's moves, none where the loser has no move.
+    fn frame(&self, board: &Board) -> Result<Frame, String> {
+        let text = || self.variant.format_position(board);
+        let children = if board.to_move() == self.winner {
+            if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
+                return Err(format!(
+                    "the winner has no move at {}, so it loses there",
+                    text()
+                ));
+            }
+            let Some(mv) = self.strategy.get(board) else {
+                return Err(format!(
+                    "no move is given at {}, where the winner is to move",
+                    text()
+                ));
+            };
+            match self.variant.play_move(board, mv) {
+                Some(played) => vec![played.child],
+                None => {
+                    return Err(format!(
+                        "the move {mv} given at {} is not legal there",
+                        text()
+                    ))
+                }
+            }
+        } else {
+            let mut seen = HashSet::new();
+            let mut children = Vec::new();
+            self.variant
+                .for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                    if seen.insert(m.child) {
+                        children.push(m.child);
+                    }
+                });
+            children
+        };
+        Ok(Frame {
+            board: *board,
+            children,
+            next: 0,
+            deepest: 0,
+        })
+    }
+}
+
+/// What a draw's certificate that checks proves.
+#[derive(Clone, Debug)]
+pub struct CheckedDraw {
+    /// The proven position.
+    pub root: Board,
+    /// Its text.
+    pub root_text: String,
+    /// The size of each side's set, South's first.
+    pub positions: [usize; 2],
+}
+
+/// Checks a draw's certificate with the rules alone; the error names the position where
+/// a side's set fails and why.
+pub fn check_draw(certificate: &DrawCertificate) -> Result<CheckedDraw, CertificateError> {
+    check_draw_text(certificate).map_err(CertificateError::Refused)
+}
+
+fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String> {
+    let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
+    let mut game = Game::new(&variant, certificate.start);
+    for (i, mv) in certificate.moves.iter().enumerate() {
+        game.play_move(mv)
+            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
+    }
+    let root = *game.board();
+    for side in Side::BOTH {
+        check_holds(&variant, &root, side, &certificate.holds[side as usize])?;
+    }
+    Ok(CheckedDraw {
+        root,
+        root_text: variant.format_position(&root),
+        positions: certificate.holds.each_ref().map(Vec::len),
+    })
+}
+
+/// Checks that `side` can stay in its set from `root` forever, never without a move.
+fn check_holds(
+    variant: &Variant,
+    root: &Board,
+    side: Side,
+    holds: &[(Board, Option<Move>)],
+) -> Result<(), String> {
+    let text = |b: &Board| variant.format_position(b);
+    let mut set: HashMap<Board, Option<&Move>> = HashMap::with_capacity(holds.len());
+    for (board, mv) in holds {
+        if set.insert(*board, mv.as_ref()).is_some() {
+            return Err(format!("{side}'s set gives {} twice", text(board)));
+        }
+    }
+    if !set.contains_key(root) {
+        return Err(format!(
+            "{side}'s set does not hold the root {}",
+            text(root)
+        ));
+    }
+    for (board, mv) in &set {
+        match (board.to_move() == side, mv) {
+            (true, Some(mv)) => {
+                let Some(played) = variant.play_move(board, mv) else {
+                    return Err(format!(
+                        "{side}'s move {mv} at {} is not legal",
+                        text(board)
+                    ));
+                };
+                if !set.contains_key(&played.child) {
+                    return Err(format!(
+                        "{side}'s move {mv} at {} leaves its set (to {})",
+                        text(board),
+                        text(&played.child)
+                    ));
+                }
+            }
+            (true, None) => {
+                return Err(format!(
+                    "{side}'s set gives no move at {}, where {side} is to move",
+                    text(board)
+                ))
+            }
+            (false, Some(mv)) => {
+                return Err(format!(
+                    "{side}'s set gives the move {mv} at {}, where the other side is to move",
+                    text(board)
+                ))
+            }
+            (false, None) => {
+                let mut outside = None;
+                variant.for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                    if outside.is_none() && !set.contains_key(&m.child) {
+                        outside = Some((m.mv(), m.child));
+                    }
+                });
+                if let Some((mv, child)) = outside {
+                    return Err(format!(
+                        "the move {mv} at {} leaves {side}'s set (to {})",
+                        text(board),
+                        text(&child)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a certificate of either kind proves.
+#[derive(Clone, Debug)]
+pub enum CheckedProof {
+    /// A win or loss.
+    Win(Checked),
+    /// A draw.
+    Draw(CheckedDraw),
+}
+
+/// Checks a certificate of either kind.
+pub fn check_proof(proof: &Proof) -> Result<CheckedProof, CertificateError> {
+    match proof {
+        Proof::Win(c) => check(c).map(CheckedProof::Win),
+        Proof::Draw(c) => check_draw(c).map(CheckedProof::Draw),
+    }
+}
+
+impl CheckedProof {
+    /// What the check established, as `check-proof --json` prints it.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            CheckedProof::Win(c) => serde_json::json!({
+                "valid": true,
+                "position": c.root_text,
+                "result": if c.win_for_side_to_move { "win" } else { "loss" },
+                "winner": c.winner.letter().to_string(),
+                "depth": c.depth,
+                "plies": c.plies,
+                "positions": c.positions,
+                "winner_positions": c.winner_positions,
+                "unused_lines": c.unused,
+            }),
+            CheckedProof::Draw(c) => serde_json::json!({
+                "valid": true,
+                "position": c.root_text,
+                "result": "draw",
+                "winner": null,
+                "positions": c.positions[0] + c.positions[1],
+                "holds": {"S": c.positions[0], "N": c.positions[1]},
+            }),
+        }
+    }
+}
