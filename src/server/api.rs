@@ -12,26 +12,27 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
+use super::wire::{
+    parse_body, ranged, review_time_cap, setting_refused, AnalyseRequest, MovesRequest,
+    PlayRequest, ReviewRequest, Tagged, ViewRequest,
+};
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
-use isolo_engine::matches::engine::{EngineKind, EngineSpec};
+use isolo_engine::matches::engine::EngineKind;
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
-use isolo_engine::ranges::{self, Number, Range};
+use isolo_engine::matches::settings::{SearchSettings, SearcherKind};
+use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_engine::TimeControl;
 use isolo_rules::game::{describe, in_words};
 use isolo_rules::trace::{trace_move, Step, Trace};
-use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Rules, Setup, SetupError, Side, Variant};
+use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -39,10 +40,6 @@ use rand::SeedableRng;
 pub const HASH_MB: usize = 32;
 /// Most moves one `/api/moves` answer lists (`complete` says when more exist).
 pub const MOST_MOVES_LISTED: usize = 2_000;
-/// Longest rules text a request may carry, in bytes.
-const MAX_RULES_BYTES: usize = 16 * 1024;
-/// Search time when a request names no limit, in milliseconds.
-const DEFAULT_SEARCH_MS: u64 = 1_000;
 
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
@@ -170,14 +167,14 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
         }
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(super) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 }
@@ -192,86 +189,6 @@ type ApiResult = Result<Response, ApiError>;
 
 fn ok(value: Value) -> ApiResult {
     Ok(axum::Json(value).into_response())
-}
-
-/// The body as `T`, with serde's message naming what is wrong.
-fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("request body: {e}")))
-}
-
-/// A request's number in `range`, taken as any JSON value so that a negative,
-/// fractional or textual one is refused in the field's words, as every front end refuses
-/// it (docs/server.md#ranges).
-fn ranged<T: Number>(
-    field: &str,
-    value: &Option<Value>,
-    range: &Range<T>,
-) -> Result<Option<T>, ApiError> {
-    range
-        .from_json(value.as_ref())
-        .map_err(|e| ApiError::bad(format!("{field}: {e}")))
-}
-
-/// A game as requests name it.
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct GameSpec {
-    /// A variant the server offers (see /api/variants).
-    variant: Option<String>,
-    /// Or a rules file's text.
-    rules: Option<String>,
-    /// The start position (default: the variant's start).
-    start: Option<String>,
-    /// Moves played from the start, separated by spaces or commas.
-    moves: Option<String>,
-}
-
-impl GameSpec {
-    fn variant(&self, state: &AppState) -> Result<Variant, ApiError> {
-        match (&self.variant, &self.rules) {
-            (Some(_), Some(_)) => Err(ApiError::bad("game: give a variant or rules, not both")),
-            (None, Some(text)) => {
-                if text.len() > MAX_RULES_BYTES {
-                    return Err(ApiError::bad(format!(
-                        "rules: {} bytes, more than {MAX_RULES_BYTES}",
-                        text.len()
-                    )));
-                }
-                let rules = Rules::from_toml(text, "custom")
-                    .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
-                Variant::new(rules).map_err(|e| ApiError::bad(format!("rules: {e}")))
-            }
-            (Some(name), None) => state
-                .choices
-                .iter()
-                .find(|c| &c.name == name)
-                .map(|c| c.variant.clone())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = state.choices.iter().map(|c| c.name.as_str()).collect();
-                    ApiError::bad(format!(
-                        "variant: unknown '{}' (offered: {})",
-                        ranges::quote(name),
-                        names.join(", ")
-                    ))
-                }),
-            (None, None) => Err(ApiError::bad("game: give a variant or rules")),
-        }
-    }
-
-    /// The start and moves as the rules read them.
-    fn setup(&self) -> Setup<'_> {
-        Setup::new(self.start.as_deref(), self.moves.as_deref())
-    }
-
-    /// The game after its moves.
-    fn game<'v>(&self, variant: &'v Variant) -> Result<Game<'v>, ApiError> {
-        self.setup().game(variant).map_err(setup_error)
-    }
-}
-
-/// A setup's problem after the request's name of its field (`start`, `moves`).
-fn setup_error(e: SetupError) -> ApiError {
-    ApiError::bad(format!("{}: {e}", e.field))
 }
 
 async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
@@ -355,31 +272,11 @@ fn state_json(game: &Game, flipped: bool) -> Value {
     })
 }
 
-/// A game's position to show (/api/state, /api/svg), North at the bottom if `flip`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ViewRequest {
-    game: GameSpec,
-    #[serde(default)]
-    flip: bool,
-}
-
 async fn state_of(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: ViewRequest = parse_body(&body)?;
     let variant = request.game.variant(&state)?;
     let game = request.game.game(&variant)?;
     ok(state_json(&game, request.flip))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MovesRequest {
-    game: GameSpec,
-    /// Only the moves from this pit (the mover's numbering).
-    pit: Option<Value>,
-    /// One move for each distinct result (where take/pass choices make many).
-    #[serde(default)]
-    distinct: bool,
 }
 
 /// The legal moves, as `moves --json` lists them.
@@ -434,16 +331,6 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         "result": outcome.and_then(|o| o.winner).map(|s| s.letter().to_string()),
         "complete": complete,
     }))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlayRequest {
-    game: GameSpec,
-    #[serde(rename = "move")]
-    mv: String,
-    #[serde(default)]
-    flip: bool,
 }
 
 fn step_json(step: &Step) -> Value {
@@ -523,80 +410,6 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     }))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AnalyseRequest {
-    game: GameSpec,
-    /// `ab` (default) or `mcts`.
-    engine: Option<String>,
-    time_ms: Option<Value>,
-    depth: Option<Value>,
-    /// Node (alpha-beta) or iteration (MCTS) limit: with one thread, the same answer as
-    /// `analyze --nodes`.
-    nodes: Option<Value>,
-    /// A clock for the mover, `LEFT+INC` in seconds, as `analyze --tc`.
-    tc: Option<String>,
-    multipv: Option<Value>,
-    seed: Option<Value>,
-    /// A strength level, 1..=8: the result's `level_move` is the move the engine plays
-    /// at it (`best_move` at 8, the default).
-    level: Option<Value>,
-}
-
-impl AnalyseRequest {
-    /// The seed given: MCTS's, and the one a level's draws derive from.
-    fn seed(&self) -> Result<Option<u64>, ApiError> {
-        ranged("seed", &self.seed, &ranges::SEED)
-    }
-
-    /// The engine, its limits capped by the server's.
-    fn spec(&self, state: &AppState) -> Result<EngineSpec, ApiError> {
-        let engine = self.engine.as_deref().unwrap_or("ab");
-        let searcher = SearcherKind::named(engine).ok_or_else(|| {
-            ApiError::bad(format!(
-                "engine: '{}' is neither 'ab' nor 'mcts'",
-                ranges::quote(engine)
-            ))
-        })?;
-        let cap = state.max_time.as_millis() as u64;
-        let times = Range::new("time_ms", 1, cap, "ms (the server's --max-time-ms)");
-        let time = ranged("time_ms", &self.time_ms, &times)?.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
-        let clock = match &self.tc {
-            Some(text) => Some(
-                text.parse::<TimeControl>()
-                    .map_err(|e| ApiError::bad(format!("tc: {}", e.problem)))?,
-            ),
-            None => None,
-        };
-        let settings = SearchSettings {
-            searcher,
-            time_ms: Some(time),
-            threads: Some(state.threads),
-            hash_mb: (searcher == SearcherKind::AlphaBeta).then_some(HASH_MB),
-            depth: ranged("depth", &self.depth, &ranges::DEPTH)?,
-            nodes: ranged("nodes", &self.nodes, &ranges::NODES)?,
-            clock,
-            seed: self.seed()?,
-            level: ranged("level", &self.level, &ranges::LEVEL)?,
-            ..SearchSettings::default()
-        };
-        settings.spec().map_err(setting_refused)
-    }
-}
-
-/// A refusal of the engine's settings, naming the request's field.
-fn setting_refused(e: SettingError) -> ApiError {
-    let field = match e.setting() {
-        Setting::Depth => "depth",
-        Setting::Nodes => "nodes",
-        Setting::TimeMs => "time_ms",
-        Setting::Level => "level",
-        // (Set by the server, not the request.)
-        other => other.key(SearcherKind::AlphaBeta),
-    };
-    ApiError::bad(format!("{field}: {}", e.problem()))
-}
-
 /// One of the server's search slots, or 503 while all are taken.
 fn search_slot(state: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
     state.searches.clone().try_acquire_owned().map_err(|_| {
@@ -618,35 +431,6 @@ fn ndjson(rx: tokio::sync::mpsc::UnboundedReceiver<String>) -> ApiResult {
         .header(header::CACHE_CONTROL, "no-store")
         .body(Body::from_stream(stream))
         .expect("a valid response"))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReviewRequest {
-    game: GameSpec,
-    /// Alpha-beta nodes a position (`ranges::REVIEW_NODES`, as `review --nodes`).
-    nodes: Option<Value>,
-    /// The whole review's time in ms (`ranges::REVIEW_TOTAL_MS`, as `review
-    /// --total-ms`), at most the server's [`review_time_cap`].
-    total_ms: Option<Value>,
-}
-
-/// How many of the server's searches' time cap a whole review may take: a long game is
-/// reviewed as far as this allows, not for as long as its positions add up to.
-const REVIEW_CAP_SEARCHES: u32 = 20;
-
-/// The longest a review takes on this server.
-fn review_time_cap(state: &AppState) -> Duration {
-    state.max_time * REVIEW_CAP_SEARCHES
-}
-
-/// A streamed line's type and its body's fields, serialised as one object.
-#[derive(Serialize)]
-struct Tagged<T: Serialize> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    body: T,
 }
 
 /// Streams a game's review as JSON lines: `progress` objects (`done`, `total`

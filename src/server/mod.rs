@@ -12,6 +12,7 @@ pub mod assets;
 #[cfg(test)]
 mod fuzz;
 pub mod listen;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
