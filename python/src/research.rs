@@ -90,14 +90,13 @@ pub fn compare(
             };
             played
                 .play(&pool, 0..games, Some(interrupt), |game| {
-                    let line = ComparedGame {
+                    let mut row = ComparedGame {
                         variant: v,
                         game: game.game,
                         seed: game.seed,
                         summary: game.summary,
                     }
-                    .to_line();
-                    let mut row: Value = serde_json::from_str(&line).expect("a records line");
+                    .to_value();
                     row["variant"] = Value::from(variant.name());
                     lines.push(row);
                     true
@@ -452,7 +451,7 @@ pub fn read_records(path: &str) -> PyResult<Records> {
         let reader = RecordsReader::open(at)
             .map_err(input_error)?
             .ok_or_else(|| input_error(format!("{path}: no records header")))?;
-        let header = serde_json::from_str(&reader.header.to_line()).expect("headers serialise");
+        let header = serde_json::to_value(&reader.header).expect("headers serialise");
         (Source::Games(Box::new(reader)), header)
     };
     Ok(Records { source, header })
@@ -489,17 +488,16 @@ impl Records {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let line = match &mut self.source {
+        let value = match &mut self.source {
             Source::Games(reader) => match reader.next_record().map_err(input_error)? {
-                Some(_) => reader.last_line().to_string(),
+                Some(record) => record.to_value(&reader.variant),
                 None => return Ok(None),
             },
             Source::Compared(reader) => match reader.next_game().map_err(input_error)? {
-                Some(game) => game.to_line(),
+                Some(game) => game.to_value(),
                 None => return Ok(None),
             },
         };
-        let value: Value = serde_json::from_str(&line).expect("a records line");
         to_python(py, &value).map(Some)
     }
 }

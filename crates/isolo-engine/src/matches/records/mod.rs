@@ -162,7 +162,17 @@ struct RecordLine {
 impl Record {
     /// The record's line (no newline).
     pub fn to_line(&self, variant: &Variant) -> String {
-        let line = RecordLine {
+        serde_json::to_string(&self.line(variant)).expect("records serialise")
+    }
+
+    /// The game's line as a JSON value (what the Python binding hands out).
+    pub fn to_value(&self, variant: &Variant) -> serde_json::Value {
+        serde_json::to_value(self.line(variant)).expect("records serialise")
+    }
+
+    /// The game as its line holds it.
+    fn line(&self, variant: &Variant) -> RecordLine {
+        RecordLine {
             game: self.game,
             opening: variant.format_position(&self.opening),
             south: self.south.clone(),
@@ -176,8 +186,7 @@ impl Record {
             time_ms: self.time_ms,
             move_ms: self.move_ms.clone(),
             clock_ms: self.clock_ms.clone(),
-        };
-        serde_json::to_string(&line).expect("records serialise")
+        }
     }
 
     fn from_line(text: &str, variant: &Variant) -> Result<Record, String> {

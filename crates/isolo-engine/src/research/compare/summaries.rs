@@ -192,8 +192,18 @@ pub struct ComparedGame {
 impl ComparedGame {
     /// The game's line (no newline).
     pub fn to_line(&self) -> String {
+        serde_json::to_string(&self.line()).expect("records serialise")
+    }
+
+    /// The game's line as a JSON value (what the Python binding hands out).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self.line()).expect("records serialise")
+    }
+
+    /// The game as its line holds it.
+    fn line(&self) -> GameLine {
         let s = &self.summary;
-        let line = GameLine {
+        GameLine {
             variant: self.variant,
             game: self.game,
             seed: self.seed,
@@ -205,8 +215,7 @@ impl ComparedGame {
             laps_per_move: s.laps_per_move,
             endless_share: s.endless_share,
             captured_per_move: s.captured_per_move,
-        };
-        serde_json::to_string(&line).expect("records serialise")
+        }
     }
 
     fn from_line(text: &str) -> Result<ComparedGame, String> {
