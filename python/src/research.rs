@@ -132,9 +132,7 @@ pub fn play_match(
     out: Option<&str>,
     resume: bool,
 ) -> PyResult<Py<PyAny>> {
-    let sprt = sprt
-        .map(|text| Sprt::parse(text).map_err(|e| input_error(format!("sprt: {e}"))))
-        .transpose()?;
+    let sprt = sprt_of(sprt)?;
     let run = Run::new(
         &[engine_a, engine_b],
         games,
@@ -236,9 +234,7 @@ pub fn merge(
     anchor: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let options = MergeOptions {
-        sprt: sprt
-            .map(|text| Sprt::parse(text).map_err(|e| input_error(format!("sprt: {e}"))))
-            .transpose()?,
+        sprt: sprt_of(sprt)?,
         anchor: anchor.map(str::to_string),
     };
     let paths: Vec<PathBuf> = shards.iter().map(PathBuf::from).collect();
@@ -271,6 +267,12 @@ pub fn merge(
         value["interrupted"] = Value::from(true);
     }
     to_python(py, &value)
+}
+
+/// The SPRT `sprt` names (`"elo0,elo1,alpha,beta"`), if any.
+fn sprt_of(sprt: Option<&str>) -> PyResult<Option<Sprt>> {
+    sprt.map(|text| Sprt::parse(text).map_err(|e| input_error(format!("sprt: {e}"))))
+        .transpose()
 }
 
 /// A run's engines, schedule and settings, checked.
