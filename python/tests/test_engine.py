@@ -140,7 +140,11 @@ def test_the_gil_is_released_during_a_search():
 def test_ctrl_c_stops_a_long_solve():
     script = textwrap.dedent(
         """
+        import signal
         import isolo_ai
+        # (A shell that starts jobs in the background hands them SIGINT ignored, and
+        # Python then leaves it so: Ctrl-C is what this test is about.)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
         print("ready", flush=True)
         try:
