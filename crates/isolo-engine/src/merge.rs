@@ -29,7 +29,7 @@ pub enum MergeError {
     #[error("{0}")]
     Shards(String),
     /// An option that does not fit the run (`option` as the library names it:
-    /// `sprt`, `anchor`, `csv`): each front end puts its own spelling first.
+    /// `sprt`, `anchor`): each front end puts its own spelling first.
     #[error("{option}: {message}")]
     Option {
         /// The option.
