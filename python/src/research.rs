@@ -22,7 +22,7 @@ use isolo_engine::matches::workers;
 use isolo_engine::merge::{MergeOptions, Merged};
 use isolo_engine::ranges;
 use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
-use isolo_engine::research::compare::{CompareReport, Openings, VariantGames};
+use isolo_engine::research::compare::{Openings, VariantGames};
 use isolo_engine::stats::Sprt;
 
 fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
@@ -198,13 +198,9 @@ pub fn tournament(
     )?;
     let labels: Vec<String> = run.engines.iter().map(|e| e.label.clone()).collect();
     let mut tally = TournamentTally::new(&labels);
-    let anchor = anchor
-        .map(|label| {
-            tally
-                .index_of(label)
-                .ok_or_else(|| input_error(format!("anchor: no engine is labelled '{label}'")))
-        })
-        .transpose()?;
+    let anchor = tally
+        .anchor(anchor)
+        .map_err(|e| input_error(format!("anchor: {e}")))?;
     let records = run.records("tournament", pairing.pairings(labels.len()), out, resume)?;
     let report = interruptible(py, |interrupt| {
         let outcome = run.play(records, interrupt, |record| {
@@ -246,20 +242,7 @@ pub fn merge(
     let mut value = match &outcome.merged {
         Merged::Match(tally) => serde_json::to_value(tally.report(None)),
         Merged::Tournament { tally, anchor } => serde_json::to_value(tally.report(*anchor, None)),
-        Merged::Compare { header, tallies } => {
-            let engine = EngineSpec::parse(&header.engine)
-                .map_err(|e| input_error(format!("{}: header engine: {e}", shards[0])))?;
-            let variants = tallies
-                .iter()
-                .zip(&header.variants)
-                .map(|(t, v)| t.stats(&v.label))
-                .collect();
-            serde_json::to_value(CompareReport::new(
-                &engine.label,
-                header.games_per_variant,
-                variants,
-            ))
-        }
+        Merged::Compare(report) => serde_json::to_value(report),
     }
     .expect("reports serialise");
     value["merge"] = serde_json::to_value(outcome.note(out)).expect("notes serialise");

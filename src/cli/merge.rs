@@ -11,10 +11,8 @@ use super::compare::{report, Outputs};
 use super::matches::{report_match, Notes};
 use super::tournament::report_tournament;
 use super::{CliError, CliResult};
-use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::records;
 use isolo_engine::merge::{merge, MergeError, MergeOptions, MergeOutcome, Merged};
-use isolo_engine::research::compare::CompareReport;
 use isolo_engine::stats::Sprt;
 
 #[derive(Args, Debug)]
@@ -62,14 +60,14 @@ pub fn run(args: &MergeArgs) -> CliResult {
     let out = Path::new(&args.out);
     if args.csv.is_some() || args.plot.is_some() {
         let first = Path::new(&args.shards[0]);
-        let kind = match first.exists() {
-            true => records::kind_of(first).map_err(|e| CliError(e.to_string()))?,
-            false => None,
-        };
-        if first.exists() && kind.as_deref() != Some("compare") {
-            return Err(CliError(
-                "--csv and --plot are for a comparison's shards; these are a match's or a tournament's".into(),
-            ));
+        // (A missing file is the merge's to name.)
+        if first.exists() {
+            let kind = records::kind_of(first).map_err(|e| CliError(e.to_string()))?;
+            if kind.as_deref() != Some("compare") {
+                return Err(CliError(
+                    "--csv and --plot are for a comparison's shards; these are a match's or a tournament's".into(),
+                ));
+            }
         }
     }
     let shards: Vec<PathBuf> = args.shards.iter().map(PathBuf::from).collect();
@@ -127,17 +125,7 @@ fn show(outcome: &MergeOutcome, args: &MergeArgs, mut outputs: Outputs) -> CliRe
             let report = tally.report(*anchor, None);
             report_tournament(&report, &outcome.variant, &notes, args.json)
         }
-        Merged::Compare { header, tallies } => {
-            let engine = EngineSpec::parse(&header.engine)
-                .map_err(|e| CliError(format!("{}: header engine: {e}", args.shards[0])))?;
-            let stats = tallies
-                .iter()
-                .zip(&header.variants)
-                .map(|(t, v)| t.stats(&v.label))
-                .collect();
-            let compared = CompareReport::new(&engine.label, header.games_per_variant, stats);
-            report(&compared, &outputs, &notes)
-        }
+        Merged::Compare(compared) => report(compared, &outputs, &notes),
     }
 }
 

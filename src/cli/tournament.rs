@@ -45,7 +45,9 @@ pub fn run(args: &TournamentArgs) -> CliResult {
     let shard = prepared.shard;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
     let mut tally = TournamentTally::new(&labels);
-    let anchor = anchor_index(&tally, args.anchor.as_deref())?;
+    let anchor = tally
+        .anchor(args.anchor.as_deref())
+        .map_err(|e| CliError(format!("--anchor: {e}")))?;
     let outcome = prepared.play(run, |record, _| {
         tally.add(record);
         false
@@ -60,17 +62,6 @@ pub fn run(args: &TournamentArgs) -> CliResult {
     let shown = report_tournament(&report, &variant, &notes, run.json);
     super::matches::exit_if_interrupted(&outcome, run);
     shown
-}
-
-/// The index of `--anchor`'s engine, if one is given.
-fn anchor_index(tally: &TournamentTally, anchor: Option<&str>) -> Result<Option<usize>, CliError> {
-    anchor
-        .map(|label| {
-            tally
-                .index_of(label)
-                .ok_or_else(|| CliError(format!("--anchor: no engine is labelled '{label}'")))
-        })
-        .transpose()
 }
 
 /// A tournament's standings, crosstable and ratings as text or JSON: what `tournament`

@@ -18,8 +18,8 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
 use super::wire::{
-    parse_body, ranged, review_time_cap, setting_refused, AnalyseRequest, MovesRequest,
-    PlayRequest, ReviewRequest, Tagged, ViewRequest,
+    parse_body, ranged, setting_refused, AnalyseRequest, MovesRequest, PlayRequest, ReviewRequest,
+    Tagged, ViewRequest,
 };
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
@@ -221,7 +221,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
             },
             "multipv": ranges::MULTIPV.most,
             "review_nodes": ranges::DEFAULT_REVIEW_NODES,
-            "review_total_ms": review_time_cap(&state).as_millis() as u64,
+            "review_total_ms": state.review_time_cap().as_millis() as u64,
         },
         // How a pit's seeds are drawn (the page redraws pits while it animates a move):
         // the markup for each count up to the most drawn as dots, and beyond.
@@ -443,7 +443,7 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     let (start, moves) = (*game.start(), game.moves().to_vec());
     let nodes = ranged("nodes", &request.nodes, &ranges::REVIEW_NODES)?
         .unwrap_or(ranges::DEFAULT_REVIEW_NODES);
-    let cap = review_time_cap(&state);
+    let cap = state.review_time_cap();
     let total = ranged("total_ms", &request.total_ms, &ranges::REVIEW_TOTAL_MS)?
         .map_or(cap, |ms| Duration::from_millis(ms).min(cap));
     let settings = SearchSettings {

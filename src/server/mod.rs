@@ -44,3 +44,14 @@ pub struct AppState {
     pub request_timeout: Duration,
     pub threads: usize,
 }
+
+/// How many of the server's searches' time cap a whole review may take: a long game is
+/// reviewed as far as this allows, not for as long as its positions add up to.
+const REVIEW_CAP_SEARCHES: u32 = 20;
+
+impl AppState {
+    /// The longest a review takes on this server.
+    pub fn review_time_cap(&self) -> Duration {
+        self.max_time * REVIEW_CAP_SEARCHES
+    }
+}

@@ -6,7 +6,6 @@ use axum::body::Bytes;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::time::Duration;
 
 use super::api::{ApiError, HASH_MB};
 use super::AppState;
@@ -212,17 +211,8 @@ pub(super) struct ReviewRequest {
     /// Alpha-beta nodes a position (`ranges::REVIEW_NODES`, as `review --nodes`).
     pub(super) nodes: Option<Value>,
     /// The whole review's time in ms (`ranges::REVIEW_TOTAL_MS`, as `review
-    /// --total-ms`), at most the server's [`review_time_cap`].
+    /// --total-ms`), at most the server's [`AppState::review_time_cap`].
     pub(super) total_ms: Option<Value>,
-}
-
-/// How many of the server's searches' time cap a whole review may take: a long game is
-/// reviewed as far as this allows, not for as long as its positions add up to.
-pub(super) const REVIEW_CAP_SEARCHES: u32 = 20;
-
-/// The longest a review takes on this server.
-pub(super) fn review_time_cap(state: &AppState) -> Duration {
-    state.max_time * REVIEW_CAP_SEARCHES
 }
 
 /// A streamed line's type and its body's fields, serialised as one object.

@@ -12,11 +12,12 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
+use crate::matches::engine::EngineSpec;
 use crate::matches::records::{self, Record, RecordsError, RecordsReader};
 use crate::matches::schedule::{game_seed, Schedule, Shard};
 use crate::matches::tally::{MatchTally, TournamentTally};
 use crate::research::compare::summaries::{CompareHeader, CompareReader};
-use crate::research::compare::VariantTally;
+use crate::research::compare::{CompareReport, VariantTally};
 use crate::stats::Sprt;
 
 /// Why shards cannot be merged.
@@ -63,13 +64,9 @@ pub enum Merged {
         /// The engine whose rating is fixed at 0.
         anchor: Option<usize>,
     },
-    /// A comparison: its header (the whole run's) and each variant's tally.
-    Compare {
-        /// The merged file's header.
-        header: Box<CompareHeader>,
-        /// Each variant's games, in the header's order.
-        tallies: Vec<VariantTally>,
-    },
+    /// A comparison's report: each variant's statistics and the first player's
+    /// advantage tested between them.
+    Compare(Box<CompareReport>),
 }
 
 /// How a merge went.
@@ -408,16 +405,12 @@ mod games {
             )),
             "tournament" => {
                 let tally = TournamentTally::new(labels);
-                let anchor = options
-                    .anchor
-                    .as_deref()
-                    .map(|label| {
-                        tally.index_of(label).ok_or_else(|| MergeError::Option {
-                            option: "anchor",
-                            message: format!("no engine is labelled '{label}'"),
-                        })
-                    })
-                    .transpose()?;
+                let anchor = tally.anchor(options.anchor.as_deref()).map_err(|message| {
+                    MergeError::Option {
+                        option: "anchor",
+                        message,
+                    }
+                })?;
                 Ok((Count::Tournament(tally), anchor))
             }
             other => Err(MergeError::Shards(format!(
@@ -593,6 +586,9 @@ mod compare {
         let mut shards = open_shards(paths)?;
         let mut whole = shards[0].reader.header.clone();
         whole.shard = None;
+        let engine = EngineSpec::parse(&whole.engine).map_err(|e| {
+            MergeError::Shards(format!("{}: header engine: {e}", shards[0].path.display()))
+        })?;
         let mut file = MergedFile::create(
             out,
             &serde_json::to_string(&whole).expect("headers serialise"),
@@ -603,11 +599,14 @@ mod compare {
         if !interrupted {
             file.finish()?;
         }
+        let stats = tallies
+            .iter()
+            .zip(&whole.variants)
+            .map(|(t, v)| t.stats(&v.label))
+            .collect();
+        let report = CompareReport::new(&engine.label, whole.games_per_variant, stats);
         Ok(MergeOutcome {
-            merged: Merged::Compare {
-                header: Box::new(whole),
-                tallies,
-            },
+            merged: Merged::Compare(Box::new(report)),
             variant: String::new(),
             shards: shards.len(),
             games,

@@ -447,9 +447,15 @@ impl TournamentTally {
         &self.crosstable
     }
 
-    /// The index of the engine labelled `label`.
-    pub fn index_of(&self, label: &str) -> Option<usize> {
-        self.crosstable.labels.iter().position(|l| l == label)
+    /// The index of the engine labelled `anchor`, if one is given (the engine whose
+    /// rating is fixed at 0); the refusal names the label.
+    pub fn anchor(&self, anchor: Option<&str>) -> Result<Option<usize>, String> {
+        anchor
+            .map(|label| {
+                let index = self.crosstable.labels.iter().position(|l| l == label);
+                index.ok_or_else(|| format!("no engine is labelled '{label}'"))
+            })
+            .transpose()
     }
 
     /// The tournament's report (what `tournament --json` prints): standings best rated
