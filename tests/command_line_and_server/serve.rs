@@ -785,15 +785,21 @@ fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
 #[test]
 fn a_review_is_held_to_its_total_time() {
     let server = Server::start(&["--max-time-ms", "3000"]);
-    let boys = isolo_rules::Variant::load("isolo-boys").unwrap();
-    let mut game = isolo_rules::Game::new(&boys, boys.start());
+    // Igisoro's long games: sixty plies that no search proves within the total.
+    let igisoro = isolo_rules::Variant::load("igisoro").unwrap();
+    let mut game = isolo_rules::Game::new(&igisoro, igisoro.start());
     while game.plies() < 60 && game.outcome().is_none() {
-        let first = boys.legal_moves(game.board())[0].mv.clone();
+        let first = igisoro.legal_moves(game.board())[0].mv.clone();
         game.play_move(&first).unwrap();
     }
+    assert_eq!(
+        game.plies(),
+        60,
+        "the game is long enough to outlast the total"
+    );
     let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
     let body = json!({
-        "game": {"variant": "isolo-boys", "moves": moves.join(" ")},
+        "game": {"variant": "igisoro", "moves": moves.join(" ")},
         "nodes": 5_000_000,
         "total_ms": 500,
     });
@@ -803,7 +809,7 @@ fn a_review_is_held_to_its_total_time() {
     let lines = stream_lines(&text);
     let result = lines.last().unwrap();
     assert_eq!(result["type"], "result", "{result}");
-    assert_eq!(result["out_of_time"], true);
+    assert_eq!(result["out_of_time"], true, "{result}");
     assert!(result["moves"].as_array().unwrap().len() < moves.len());
     assert!(started.elapsed() < Duration::from_secs(30));
     // The cap the page is told of: 20 searches of the server's time cap.

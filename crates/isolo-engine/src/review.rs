@@ -562,12 +562,14 @@ mod tests {
 
     #[test]
     fn a_total_budget_ends_a_long_review_early() {
-        let boys = Variant::load("isolo-boys").unwrap();
-        let mut game = Game::new(&boys, boys.start());
+        // Igisoro's long games: forty plies that no search proves within the total.
+        let igisoro = Variant::load("igisoro").unwrap();
+        let mut game = Game::new(&igisoro, igisoro.start());
         while game.plies() < 40 && game.outcome().is_none() {
-            let first = boys.legal_moves(game.board())[0].mv.clone();
+            let first = igisoro.legal_moves(game.board())[0].mv.clone();
             game.play_move(&first).unwrap();
         }
+        assert_eq!(game.plies(), 40);
         let mut searcher = AlphaBeta::new(AlphaBetaConfig {
             hash_mb: 4,
             ..AlphaBetaConfig::default()
