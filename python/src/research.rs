@@ -197,11 +197,12 @@ pub fn tournament(
         concurrency,
     )?;
     let labels: Vec<String> = run.engines.iter().map(|e| e.label.clone()).collect();
-    let mut tally = TournamentTally::new(&labels);
+    let pairings = pairing.pairings(labels.len());
+    let mut tally = TournamentTally::new(&labels, &pairings);
     let anchor = tally
         .anchor(anchor)
         .map_err(|e| input_error(format!("anchor: {e}")))?;
-    let records = run.records("tournament", pairing.pairings(labels.len()), out, resume)?;
+    let records = run.records("tournament", pairings, out, resume)?;
     let report = interruptible(py, |interrupt| {
         let outcome = run.play(records, interrupt, |record| {
             tally.add(record);

@@ -90,6 +90,16 @@ def test_tournament_is_the_command_lines_tournament(cli, tmp_path):
     assert ours["anchor"] == "random" and ours["games"] == 8
 
 
+def test_a_ladder_reports_its_steps_as_the_command_line_does(cli):
+    engines = ["random", "greedy", "ab:depth=2"]
+    ours = isolo_ai.tournament(engines, 2, variant="isolo-boys", pairing="ladder", seed=3)
+    theirs = cli("tournament", "--variant", "isolo-boys", "--ladder", "--games", "2",
+                 "--seed", "3", *[a for e in engines for a in ("--engine", e)])
+    assert ours["steps"] == theirs["steps"]
+    assert [(s["engine"], s["below"]) for s in ours["steps"]] == [
+        ("greedy", "random"), ("ab:depth=2", "greedy")]
+
+
 def test_merge_is_the_command_lines_merge(cli, tmp_path):
     args = ["match", "--variant", "isolo-women", "--engine", "ab:depth=1", "--engine",
             "random", "--games", "12", "--seed", "6"]

@@ -6,7 +6,7 @@ use clap::Args;
 use super::matches::{forfeits_text, shard_json, shard_note, Notes, RunArgs};
 use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::schedule::Pairing;
-use isolo_engine::matches::tally::{TournamentReport, TournamentTally};
+use isolo_engine::matches::tally::{LadderStep, TournamentReport, TournamentTally};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -40,11 +40,11 @@ pub fn run(args: &TournamentArgs) -> CliResult {
         Pairing::RoundRobin
     };
     let pairings = pairing.pairings(n);
-    let prepared = run.prepare("tournament", pairings)?;
+    let prepared = run.prepare("tournament", pairings.clone())?;
     let variant = prepared.variant.name().to_string();
     let shard = prepared.shard;
     let labels: Vec<String> = prepared.engines.iter().map(|e| e.label.clone()).collect();
-    let mut tally = TournamentTally::new(&labels);
+    let mut tally = TournamentTally::new(&labels, &pairings);
     let anchor = tally
         .anchor(args.anchor.as_deref())
         .map_err(|e| CliError(format!("--anchor: {e}")))?;
@@ -126,6 +126,9 @@ pub fn report_tournament(
         }
         out.push('\n');
     }
+    if let Some(steps) = &report.steps {
+        out.push_str(&steps_text(steps, width));
+    }
     match &report.anchor {
         Some(a) => out.push_str(&format!("ratings anchored at {a} = 0\n")),
         None => out.push_str("ratings: mean 0\n"),
@@ -136,6 +139,33 @@ pub fn report_tournament(
     out.push_str(&forfeits_text(&report.forfeits));
     out.push_str(&notes.text());
     emit(&out)
+}
+
+/// A ladder's steps, strongest first: each engine's score and Elo against the one
+/// given before it.
+fn steps_text(steps: &[LadderStep], width: usize) -> String {
+    let width = width.max("against".len());
+    let mut out = format!(
+        "\nladder steps (each engine against the one given before it)\n{:<width$} {:<width$} {:>12} {:>6} {:>7}\n",
+        "engine", "against", "points/games", "score", "Elo"
+    );
+    for step in steps.iter().rev() {
+        let score = step
+            .score
+            .map_or("-".into(), |s| format!("{:.0}%", 100.0 * s));
+        let elo = match (step.elo, step.score) {
+            (Some(elo), _) => format!("{elo:+.0}"),
+            (None, Some(s)) if s >= 1.0 => "+inf".into(),
+            (None, Some(_)) => "-inf".into(),
+            (None, None) => "-".into(),
+        };
+        let played = format!("{}/{}", step.points, step.games);
+        out.push_str(&format!(
+            "{:<width$} {:<width$} {played:>12} {score:>6} {elo:>7}\n",
+            step.engine, step.below
+        ));
+    }
+    out
 }
 
 fn short(label: &str, width: usize) -> String {

@@ -469,9 +469,59 @@ fn tournament_round_robin_and_gauntlet() {
     ]);
     assert!(
         text.contains("crosstable (points of the row against the column)")
-            && text.contains("ratings: mean 0"),
+            && text.contains("ratings: mean 0")
+            && !text.contains("ladder steps"),
         "{text}"
     );
+}
+
+/// A ladder (engines weakest first) reports its steps: each engine against the one
+/// given before it, in text and JSON, and sharded the same after `merge`.
+#[test]
+fn a_ladder_reports_its_steps_and_merges_them() {
+    let mut args = vec![
+        "tournament",
+        "--variant",
+        "isolo-boys",
+        "--games",
+        "2",
+        "--ladder",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--engine",
+        "ab:depth=3",
+        "--engine",
+        "ab:depth=4",
+    ];
+    let text = ok(&args);
+    assert!(
+        text.contains("ladder steps (each engine against the one given before it)"),
+        "{text}"
+    );
+    args.push("--json");
+    let whole = json(&args);
+    let steps = whole["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    assert_eq!(steps[0]["engine"], "greedy");
+    assert_eq!(steps[0]["below"], "random");
+    assert_eq!(steps[0]["games"], 2);
+    let dir = scratch("ladder");
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let shard = dir.join(format!("shard{k}.jsonl")).display().to_string();
+        let shard_arg = format!("{k}/2");
+        let mut sharded = args.clone();
+        sharded.extend(["--shard", &shard_arg, "--out", &shard]);
+        json(&sharded);
+        shards.push(shard);
+    }
+    let merged_path = dir.join("merged.jsonl").display().to_string();
+    let mut merge = vec!["merge", merged_path.as_str(), "--json"];
+    merge.extend(shards.iter().map(String::as_str));
+    let merged = json(&merge);
+    assert_eq!(merged["steps"], whole["steps"]);
 }
 
 #[test]

@@ -383,6 +383,7 @@ mod games {
     fn count_for(
         kind: &str,
         labels: &[String],
+        pairings: &[(usize, usize)],
         options: &MergeOptions,
         path: &Path,
     ) -> Result<(Count, Option<usize>), MergeError> {
@@ -404,7 +405,7 @@ mod games {
                 "the shards are of a tournament; an SPRT is for a match",
             )),
             "tournament" => {
-                let tally = TournamentTally::new(labels);
+                let tally = TournamentTally::new(labels, pairings);
                 let anchor = tally.anchor(options.anchor.as_deref()).map_err(|message| {
                     MergeError::Option {
                         option: "anchor",
@@ -434,7 +435,9 @@ mod games {
             .map_err(|e| MergeError::Shards(format!("{}: {e}", shards[0].path.display())))?
             .with_shard(Shard::WHOLE);
         let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
-        let (mut count, anchor) = count_for(&header.kind, &labels, options, &shards[0].path)?;
+        let pairings: Vec<(usize, usize)> = header.pairings.iter().map(|p| (p[0], p[1])).collect();
+        let (mut count, anchor) =
+            count_for(&header.kind, &labels, &pairings, options, &shards[0].path)?;
         let mut whole = header.clone();
         whole.shard = None;
         let mut file = MergedFile::create(out, &whole.to_line())?;

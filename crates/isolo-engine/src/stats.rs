@@ -462,6 +462,9 @@ fn rating_intervals(
         info[r.a][r.b] -= w;
         info[r.b][r.a] -= w;
     }
+    if players == 0 {
+        return Vec::new();
+    }
     let fixed = anchor.unwrap_or(0);
     let free: Vec<usize> = (0..players).filter(|&i| i != fixed).collect();
     let reduced: Vec<Vec<f64>> = free

@@ -9,8 +9,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::matches::records::{GameResult, Record};
+use crate::matches::schedule::Pairing;
 use crate::stats::{
-    elo_estimate, ratings, EloCaveat, PairResult, Pentanomial, Rating, Sprt, SprtState, SprtVerdict,
+    self, elo_estimate, ratings, EloCaveat, PairResult, Pentanomial, Rating, Sprt, SprtState,
+    SprtVerdict,
 };
 use isolo_rules::Side;
 
@@ -425,14 +427,18 @@ impl Crosstable {
 pub struct TournamentTally {
     crosstable: Crosstable,
     forfeits: Forfeits,
+    /// Whether the schedule is a ladder, whose report gives its steps.
+    ladder: bool,
 }
 
 impl TournamentTally {
-    /// An empty tally of the engines labelled `labels`.
-    pub fn new(labels: &[String]) -> TournamentTally {
+    /// An empty tally of the engines labelled `labels`, playing `pairings` (a ladder's
+    /// report adds its steps).
+    pub fn new(labels: &[String], pairings: &[(usize, usize)]) -> TournamentTally {
         TournamentTally {
             crosstable: Crosstable::new(labels),
             forfeits: Forfeits::default(),
+            ladder: labels.len() >= 2 && pairings == Pairing::Ladder.pairings(labels.len()),
         }
     }
 
@@ -496,6 +502,7 @@ impl TournamentTally {
             games: table.games_played(),
             standings,
             crosstable,
+            steps: self.ladder.then(|| self.steps()),
             // An anchor without games anchors nothing: the ratings then have mean 0.
             anchor: anchor
                 .filter(|&i| rated[i].is_some())
@@ -505,6 +512,48 @@ impl TournamentTally {
             games_per_minute,
         }
     }
+}
+
+impl TournamentTally {
+    /// Each engine's games against the one given before it: a ladder's steps.
+    fn steps(&self) -> Vec<LadderStep> {
+        let table = &self.crosstable;
+        let labels = table.labels();
+        (1..labels.len())
+            .map(|k| {
+                let (points, games) = table.cell(k, k - 1);
+                let score = (games > 0).then(|| points / games as f64);
+                LadderStep {
+                    engine: labels[k].clone(),
+                    below: labels[k - 1].clone(),
+                    points,
+                    games,
+                    score,
+                    // A clean sweep either way has no finite Elo.
+                    elo: score
+                        .filter(|s| *s > 0.0 && *s < 1.0)
+                        .map(stats::elo_of_score),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One step of a ladder: an engine's games against the one given before it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LadderStep {
+    /// The engine.
+    pub engine: String,
+    /// The engine given before it.
+    pub below: String,
+    /// Its points against that engine.
+    pub points: f64,
+    /// Their games.
+    pub games: u64,
+    /// Its score (points per game; none without games).
+    pub score: Option<f64>,
+    /// The Elo difference of that score (none without games, or at a score of 0 or 1).
+    pub elo: Option<f64>,
 }
 
 /// A tournament's result, as every front end reports it (`tournament --json`,
@@ -519,6 +568,9 @@ pub struct TournamentReport {
     pub standings: Vec<StandingRow>,
     /// One row per engine, in the order given: its points and games against each.
     pub crosstable: Vec<CrosstableRow>,
+    /// A ladder's steps, each engine against the one given before it (none for
+    /// another schedule).
+    pub steps: Option<Vec<LadderStep>>,
     /// The engine whose rating is fixed at 0 (none: the mean is 0).
     pub anchor: Option<String>,
     /// Why the ratings cannot be trusted, if they cannot.
@@ -664,5 +716,31 @@ mod tests {
         assert_eq!(table.standings(None).caveat, Some(EloCaveat::OneSided));
         table.add(&record(2, true, GameResult::Draw));
         assert_eq!(table.standings(None).caveat, None);
+    }
+
+    #[test]
+    fn a_ladder_reports_each_engine_against_the_one_before_it() {
+        let labels: Vec<String> = ["b", "a", "c"].iter().map(|s| s.to_string()).collect();
+        let ladder = Pairing::Ladder.pairings(3);
+        let mut tally = TournamentTally::new(&labels, &ladder);
+        // "a" (after "b") wins one and draws one against "b".
+        tally.add(&record(0, true, GameResult::SouthWins));
+        tally.add(&record(1, false, GameResult::Draw));
+        let steps = tally.report(None, None).steps.expect("a ladder has steps");
+        assert_eq!(steps.len(), 2);
+        let first = &steps[0];
+        assert_eq!((first.engine.as_str(), first.below.as_str()), ("a", "b"));
+        assert_eq!(
+            (first.points, first.games, first.score),
+            (1.5, 2, Some(0.75))
+        );
+        assert!((first.elo.unwrap() - stats::elo_of_score(0.75)).abs() < 1e-9);
+        let second = &steps[1];
+        assert_eq!((second.engine.as_str(), second.games), ("c", 0));
+        assert_eq!((second.score, second.elo), (None, None));
+        // A round robin of the same engines has no steps, even before its first game.
+        let round_robin = TournamentTally::new(&labels, &Pairing::RoundRobin.pairings(3));
+        let empty = round_robin.report(None, None);
+        assert_eq!((empty.steps, empty.games), (None, 0));
     }
 }
