@@ -2,7 +2,7 @@
 
 The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``), the
 engine's analysis (``analyze``, ``review``, ``solve``) and research runs (``compare``,
-``match``, ``tournament``, ``merge``, ``read_records``), the same as the ``isolo-ai``
+``match``, ``tournament``, ``merge``, ``read_records``, ``tune``), the same as the ``isolo-ai``
 command line's; ``ActionGame`` and the
 adapters ``isolo_ai.openspiel`` and ``isolo_ai.pettingzoo`` for learning.
 Bad input raises ``InputError`` (a ``ValueError``) with the engine's message; searches
@@ -38,6 +38,7 @@ from ._native import compare as _compare
 from ._native import match as _match
 from ._native import merge as _merge
 from ._native import tournament as _tournament
+from ._native import tune as _tune
 
 __all__ = [
     "ActionGame",
@@ -56,6 +57,7 @@ __all__ = [
     "review",
     "solve",
     "tournament",
+    "tune",
     "variants",
 ]
 
@@ -139,7 +141,8 @@ def tournament(
     """A tournament of three or more built-in engines, as ``isolo-ai tournament``
     plays it: the dict ``tournament --json`` prints (``standings`` best rated first,
     each with ``points``, ``games``, ``elo`` and ``elo_ci95``; ``crosstable``;
-    ``anchor``; ``caveat``; ``forfeits``).
+    ``anchor``; ``caveat``; ``forfeits``; a ladder's ``steps``, each engine against the
+    one given before it).
 
     ``pairing``: ``"round-robin"``, ``"gauntlet"`` (the first engine against each of
     the others) or ``"ladder"`` (engines weakest first, each against the next and the
@@ -213,3 +216,18 @@ ActionGame.__reduce__ = lambda self: (  # type: ignore
     _rebuild_action_game,
     (self.game, self.pending_actions),
 )
+
+
+def tune(variant, **settings) -> dict:
+    """Tunes the evaluation weights of ``variant`` (a ``Variant``, a name or a rules
+    file's path) by self-play, as ``isolo-ai tune`` does (the Texel method). Returns
+    the dict ``tune --json`` prints (games, samples, the sigmoid's scale ``k``, the
+    errors before and after, ``net``, ``weights``, ``interrupted``) with
+    ``weights_file``, the TOML text a weights file holds (written to ``out`` if given).
+
+    Settings, by keyword, with the command line's defaults: ``games`` (2000),
+    ``openings`` (a suite file; the start), ``random_plies`` (6), ``nodes`` (1500),
+    ``max_plies`` (400), ``quiet_plies`` (2), ``decided_only`` (False), ``epochs``
+    (600), ``net`` (0: no net), ``net_epochs`` (20), ``start`` (``"auto"``, ``"hand"``
+    or a weights file), ``seed`` (1), ``threads`` (the cores), ``out``."""
+    return _tune(_variant(variant), **settings)

@@ -192,6 +192,23 @@ def merge(
     sprt: Optional[str] = None,
     anchor: Optional[str] = None,
 ) -> dict[str, Any]: ...
+def tune(
+    variant: Variant,
+    games: int = 2000,
+    openings: Optional[str] = None,
+    random_plies: int = 6,
+    nodes: int = 1500,
+    max_plies: int = 400,
+    quiet_plies: int = 2,
+    decided_only: bool = False,
+    epochs: int = 600,
+    net: int = 0,
+    net_epochs: int = 20,
+    start: str = "auto",
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: Optional[str] = None,
+) -> dict[str, Any]: ...
 
 class Records:
     """A records file's games, read one at a time."""

@@ -163,6 +163,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(research::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(research::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(research::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(research::tune, m)?)?;
     m.add_function(wrap_pyfunction!(research::read_records, m)?)?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The research runs from Python: `compare` (one row per game), `match` and
-//! `tournament` (their summaries), `merge` (a sharded run's records) and
-//! `read_records` (a records file's games, one at a time).
+//! `tournament` (their summaries), `merge` (a sharded run's records), `read_records`
+//! (a records file's games, one at a time) and `tune` (evaluation weights).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::variant::Variant;
 use crate::{in_range, input_error, interruptible, to_python};
+use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
 use isolo_engine::matches::openings::load_suite;
@@ -23,6 +24,7 @@ use isolo_engine::merge::{MergeOptions, Merged};
 use isolo_engine::ranges;
 use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
 use isolo_engine::research::compare::{Openings, VariantGames};
+use isolo_engine::research::{self, tune::TuneSettings};
 use isolo_engine::stats::Sprt;
 
 fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
@@ -486,4 +488,118 @@ impl Records {
         };
         to_python(py, &value).map(Some)
     }
+}
+
+/// Tunes the evaluation weights of `variant` by self-play, as `isolo-ai tune` does
+/// (the Texel method): `games` self-play games of alpha-beta at `nodes` a move, from
+/// `openings` (a suite file; default: the start) after `random_plies` random plies,
+/// drawn at `max_plies`; the positions quiet over `quiet_plies` capture plies (of the
+/// decided games only with `decided_only`) fitted over `epochs` gradient steps, then a
+/// net of `net` hidden units over `net_epochs` passes if `net` is not 0. `start` is
+/// `"auto"` (the variant's shipped weights, or the hand weights), `"hand"` or a weights
+/// file; `threads` games at once (default: the cores). Returns what `tune --json`
+/// prints, with `weights_file` (the TOML text `out`, if given, is written with).
+#[pyfunction]
+#[pyo3(signature = (
+    variant,
+    games=ranges::TUNE_GAMES.default.unwrap(),
+    openings=None,
+    random_plies=ranges::TUNE_RANDOM_PLIES.default.unwrap(),
+    nodes=ranges::TUNE_NODES.default.unwrap(),
+    max_plies=ranges::TUNE_GAME_PLIES.default.unwrap(),
+    quiet_plies=ranges::TUNE_QUIET_PLIES.default.unwrap(),
+    decided_only=false,
+    epochs=ranges::TUNE_EPOCHS.default.unwrap(),
+    net=ranges::NET_HIDDEN.default.unwrap(),
+    net_epochs=ranges::NET_EPOCHS.default.unwrap(),
+    start="auto",
+    seed=1,
+    threads=None,
+    out=None,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn tune(
+    py: Python<'_>,
+    variant: &Variant,
+    games: usize,
+    openings: Option<&str>,
+    random_plies: u32,
+    nodes: u64,
+    max_plies: usize,
+    quiet_plies: u32,
+    decided_only: bool,
+    epochs: usize,
+    net: usize,
+    net_epochs: usize,
+    start: &str,
+    seed: u64,
+    threads: Option<usize>,
+    out: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let rules = &variant.inner;
+    let settings = TuneSettings {
+        games: in_range("games", games, &ranges::TUNE_GAMES)?,
+        random_plies: in_range("random_plies", random_plies, &ranges::TUNE_RANDOM_PLIES)?,
+        nodes: in_range("nodes", nodes, &ranges::TUNE_NODES)?,
+        max_plies: in_range("max_plies", max_plies, &ranges::TUNE_GAME_PLIES)?,
+        quiet_plies: in_range("quiet_plies", quiet_plies, &ranges::TUNE_QUIET_PLIES)?,
+        decided_only,
+        epochs: in_range("epochs", epochs, &ranges::TUNE_EPOCHS)?,
+        net: in_range("net", net, &ranges::NET_HIDDEN)?,
+        net_epochs: in_range("net_epochs", net_epochs, &ranges::NET_EPOCHS)?,
+        seed,
+        threads: match threads {
+            Some(t) => workers(in_range("threads", t, &ranges::THREADS)?, games as u64),
+            None => isolo_engine::matches::cores(),
+        },
+    };
+    let suite = match openings {
+        Some(path) => load_suite(rules, path).map_err(|e| input_error(format!("openings: {e}")))?,
+        None => vec![rules.start()],
+    };
+    let weights = Weights::choose(start)
+        .map_err(|e| input_error(format!("start: {e}")))?
+        .unwrap_or_else(|| Weights::for_variant(rules));
+    if let Some(path) = out {
+        writable("out", Path::new(path))?;
+    }
+    let tuned = interruptible(py, |interrupt| {
+        research::tune::tune(rules, &suite, &weights, &settings, &(), Some(interrupt))
+    })?
+    .map_err(input_error)?;
+    let command = format!(
+        "isolo_ai.tune(variant={:?}, games={games}, openings={:?}, random_plies={random_plies}, nodes={nodes}, max_plies={max_plies}, quiet_plies={quiet_plies}, decided_only={}, epochs={epochs}, net={net}, net_epochs={net_epochs}, start={start:?}, seed={seed})",
+        rules.name(),
+        openings.unwrap_or("<start>"),
+        if decided_only { "True" } else { "False" },
+    );
+    let file = tuned.weights_file(&command);
+    if let Some(path) = out {
+        std::fs::write(path, &file)
+            .map_err(|e| input_error(format!("out: cannot write {path}: {e}")))?;
+    }
+    let mut value = serde_json::to_value(&tuned.report).expect("reports serialise");
+    value["weights"] = serde_json::to_value(&tuned.weights).expect("weights serialise");
+    value["out"] = Value::from(out);
+    value["weights_file"] = Value::from(file);
+    to_python(py, &value)
+}
+
+/// Refuses, before a long run, an output path that cannot be written: a folder, or a
+/// file in a folder that does not exist.
+fn writable(name: &str, path: &Path) -> PyResult<()> {
+    if path.is_dir() {
+        return Err(input_error(format!(
+            "{name}: {} is a folder",
+            path.display()
+        )));
+    }
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if folder.is_some_and(|f| !f.is_dir()) {
+        return Err(input_error(format!(
+            "{name}: no folder {}",
+            folder.map(Path::display).expect("a folder")
+        )));
+    }
+    Ok(())
 }

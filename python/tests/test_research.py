@@ -182,3 +182,24 @@ def test_records_that_are_not_records_are_refused(tmp_path):
         file.write('{"game": 5, "bad": true}\n')
     with pytest.raises(InputError, match="line 4"):
         list(isolo_ai.read_records(str(out)))
+
+
+def test_tune_is_the_command_lines_tune(cli, tmp_path):
+    settings = dict(games=8, nodes=200, max_plies=120, epochs=10, seed=4, threads=1)
+    out = tmp_path / "weights.toml"
+    ours = isolo_ai.tune("isolo-boys", out=str(out), **settings)
+    theirs = cli("tune", "--variant", "isolo-boys", "--games", "8", "--nodes", "200",
+                 "--max-plies", "120", "--epochs", "10", "--seed", "4", "--threads", "1")
+    for summary in (ours, theirs):
+        summary.pop("self_play_ms")
+        summary.pop("fit_ms")
+        summary.pop("out")
+    weights_file = ours.pop("weights_file")
+    assert ours == theirs
+    assert out.read_text() == weights_file
+    assert weights_file.startswith("# Tuned weights for isolo-boys (Texel method).\n"
+                                   "# isolo_ai.tune(variant=\"isolo-boys\", games=8")
+    with pytest.raises(InputError, match="epochs: must be 0..=1000000 epochs, found 2000000"):
+        isolo_ai.tune("isolo-boys", epochs=2_000_000)
+    with pytest.raises(InputError, match="out: .* is a folder"):
+        isolo_ai.tune("isolo-boys", out=str(tmp_path), **settings)

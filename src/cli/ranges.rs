@@ -9,7 +9,6 @@ use std::ffi::OsStr;
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 
-use isolo_engine::eval::net::MAX_HIDDEN;
 use isolo_engine::ranges::{self, Number, Range, MAX_WAIT_MS};
 
 /// A range as clap's value parser: the refusal names the flag.
@@ -93,11 +92,15 @@ pub const SEARCHES: Flag<usize> = Flag(Range::new("max-searches", 1, 64, "search
 /// Every N-th game held out by `fit-wdl`.
 pub const HOLDOUT: Flag<usize> = Flag(Range::new("holdout", 2, 1000, "games"));
 /// `tune --games`: self-play games.
-pub const TUNE_GAMES: Flag<usize> = Flag(Range::new("games", 1, 1_000_000, "games"));
-/// `tune --epochs` and `--net-epochs`: passes over the positions.
-pub const EPOCHS: Flag<usize> = Flag(Range::new("epochs", 1, 1_000_000, "epochs"));
+pub const TUNE_GAMES: Flag<usize> = Flag(ranges::TUNE_GAMES);
+/// `tune --random-plies`.
+pub const TUNE_RANDOM_PLIES: Flag<u32> = Flag(ranges::TUNE_RANDOM_PLIES);
+/// `tune --epochs`: gradient steps of the fit (0 keeps the starting weights).
+pub const EPOCHS: Flag<usize> = Flag(ranges::TUNE_EPOCHS);
 /// `tune --net`: hidden units of the network (0: the linear evaluation alone).
-pub const HIDDEN_UNITS: Flag<usize> = Flag(Range::new("net", 0, MAX_HIDDEN, "hidden units"));
+pub const HIDDEN_UNITS: Flag<usize> = Flag(ranges::NET_HIDDEN);
+/// `tune --net-epochs`: passes over the positions.
+pub const NET_EPOCHS: Flag<usize> = Flag(ranges::NET_EPOCHS);
 #[cfg(feature = "server")]
 /// `serve --max-connections`: connections open at once.
 pub const CONNECTIONS: Flag<usize> = Flag(Range::new("max-connections", 1, 4096, "connections"));

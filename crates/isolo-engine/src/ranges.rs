@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
+use crate::eval::net::MAX_HIDDEN;
 use crate::matches::engine::{
     DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS, MAX_QUIESCENCE_PLIES, MAX_THREADS,
 };
@@ -272,6 +273,27 @@ pub const REVIEW_NODES: Range<u64> = Range::defaulting(
     "nodes a position",
     DEFAULT_REVIEW_NODES,
 );
+/// Self-play games of a tuning run.
+pub const TUNE_GAMES: Range<usize> = Range::defaulting("games", 1, 1_000_000, "games", 2000);
+/// Random plies a tuning game plays after its opening, for variety.
+pub const TUNE_RANDOM_PLIES: Range<u32> = Range::defaulting("random-plies", 0, 1000, "plies", 6);
+/// Alpha-beta nodes a self-play move of a tuning run.
+pub const TUNE_NODES: Range<u64> = Range {
+    default: Some(1500),
+    ..NODES
+};
+/// Plies after which a tuning game is drawn.
+pub const TUNE_GAME_PLIES: Range<usize> =
+    Range::defaulting("max-plies", 1, MAX_GAME_PLIES, "plies", 400);
+/// Capture plies a tuning position is resolved over to count as quiet.
+pub const TUNE_QUIET_PLIES: Range<u32> =
+    Range::defaulting("quiet-plies", 0, MAX_QUIESCENCE_PLIES, "plies", 2);
+/// Gradient steps of the weights' fit (0 keeps the starting weights).
+pub const TUNE_EPOCHS: Range<usize> = Range::defaulting("epochs", 0, 1_000_000, "epochs", 600);
+/// Hidden units of the net trained over the weights (0: none).
+pub const NET_HIDDEN: Range<usize> = Range::defaulting("net", 0, MAX_HIDDEN, "hidden units", 0);
+/// Passes over the samples when training the net.
+pub const NET_EPOCHS: Range<usize> = Range::defaulting("net-epochs", 1, 1_000_000, "epochs", 20);
 
 #[cfg(test)]
 mod tests {
@@ -352,6 +374,26 @@ mod tests {
         assert!(GAME_PLIES.check(GAME_PLIES.default.unwrap()).is_ok());
         assert!(PROOF_PLIES.check(PROOF_PLIES.default.unwrap()).is_ok());
         assert!(REVIEW_NODES.check(REVIEW_NODES.default.unwrap()).is_ok());
+        for range in [
+            TUNE_GAMES,
+            TUNE_GAME_PLIES,
+            TUNE_EPOCHS,
+            NET_HIDDEN,
+            NET_EPOCHS,
+        ] {
+            assert!(
+                range.check(range.default.unwrap()).is_ok(),
+                "{}",
+                range.name
+            );
+        }
+        assert!(TUNE_NODES.check(TUNE_NODES.default.unwrap()).is_ok());
+        assert!(TUNE_RANDOM_PLIES
+            .check(TUNE_RANDOM_PLIES.default.unwrap())
+            .is_ok());
+        assert!(TUNE_QUIET_PLIES
+            .check(TUNE_QUIET_PLIES.default.unwrap())
+            .is_ok());
         assert_eq!(MULTIPV.or_default(None), Some(1));
         assert_eq!(MULTIPV.or_default(Some(3)), Some(3));
     }

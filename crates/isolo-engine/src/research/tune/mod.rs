@@ -27,7 +27,11 @@ use crate::search::{Limits, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, MoveGen, Side, Variant};
 
 mod net;
+mod run;
 pub use net::{NetReport, NetTraining};
+pub use run::{
+    tune, NetSummary, TuneError, TuneObserver, TuneReport, TuneSettings, TuneStage, Tuned,
+};
 
 /// How the self-play games are played and which positions become samples.
 #[derive(Clone, Debug)]
