@@ -214,7 +214,7 @@ fn report_finished(variant: &Variant, board: &Board, outcome: &Outcome, json: bo
             variant, board, outcome,
         ));
     }
-    let words = isolo_rules::game::in_words(outcome, board.to_move());
+    let words = isolo_rules::game::in_words(outcome, variant, board);
     emit(&format!("Game over. {words}; nothing to search.\n"))
 }
 

@@ -53,6 +53,13 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut spec =
         EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
     if let Some(n) = args.level {
+        if !spec.level.is_top() {
+            return Err(CliError(format!(
+                "--level: the engine '{}' has a level of its own (level={}); give it once",
+                args.engine,
+                spec.level.number()
+            )));
+        }
         if !spec.searches() {
             return Err(CliError(format!(
                 "--level: engine '{spec}' has no levels (ab and mcts have)"
@@ -102,23 +109,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
         if control.is_some() {
             emit(&clock_line(&clocks))?;
         }
-        match game.outcome() {
-            Some(Outcome {
-                winner: Some(winner),
-                ..
-            }) => {
-                let verdict = if winner == human {
-                    "You win"
-                } else {
-                    "The engine wins"
-                };
-                return emit(&format!(
-                    "{verdict}: {} has no legal move.\n",
-                    board.to_move()
-                ));
-            }
-            Some(_) => return emit("Draw: the position has occurred three times.\n"),
-            None => {}
+        if let Some(outcome) = game.outcome() {
+            return finished(args, &variant, &game, &outcome, human);
         }
         if board.to_move() != human {
             let started = Instant::now();
@@ -257,17 +249,80 @@ fn next_line(
     }
 }
 
+/// The end of the game in words, who won, its moves and the command that reviews it.
+fn finished(
+    args: &PlayArgs,
+    variant: &Variant,
+    game: &Game,
+    outcome: &Outcome,
+    human: Side,
+) -> CliResult {
+    let verdict = match outcome.winner {
+        Some(winner) if winner == human => " You win.",
+        Some(_) => " The engine wins.",
+        None => "",
+    };
+    let words = isolo_rules::game::in_words(outcome, variant, game.board());
+    let moves = moves_text(game);
+    let start = args
+        .position
+        .position
+        .as_ref()
+        .map(|p| format!(" --position {}", shell_quote(p)))
+        .unwrap_or_default();
+    emit(&format!(
+        "Game over. {words}.{verdict}\nMoves: {moves}\nReview it: isolo-ai review --variant {}{start} --moves \"{moves}\"\n",
+        shell_quote(&args.position.variant),
+    ))
+}
+
+/// The game's moves, or "none".
+fn moves_text(game: &Game) -> String {
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    if moves.is_empty() {
+        "none".to_string()
+    } else {
+        moves.join(" ")
+    }
+}
+
+/// `text` as one shell word: as it is when plain, else in single quotes.
+fn shell_quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,+".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// The command that goes on from `game` with every setting of this one: the variant
+/// (or rules file), the position reached, the engine, its level, the clock, the seed and
+/// the side.
+fn continue_command(args: &PlayArgs, variant: &Variant, game: &Game) -> String {
+    let mut command = format!(
+        "isolo-ai play --variant {} --position {} --engine {}",
+        shell_quote(&args.position.variant),
+        shell_quote(&variant.format_position(game.board())),
+        shell_quote(&args.engine),
+    );
+    if let Some(level) = args.level {
+        command.push_str(&format!(" --level {level}"));
+    }
+    if let Some(tc) = &args.tc {
+        command.push_str(&format!(" --tc {}", shell_quote(tc)));
+    }
+    command.push_str(&format!(" --seed {} --as {}", args.seed, args.side));
+    command
+}
+
 /// After Ctrl-C: the game so far, and how to go on from it; the interrupted status.
 fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
-    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-    let position = variant.format_position(game.board());
     emit(&format!(
-        "\nGame interrupted after {}. Moves: {}\nContinue with: isolo-ai play --variant {} --position \"{position}\" --engine {} --as {}\n",
-        super::plural(moves.len() as u64, "ply", "plies"),
-        if moves.is_empty() { "none".to_string() } else { moves.join(" ") },
-        args.position.variant,
-        args.engine,
-        args.side,
+        "\nGame interrupted after {}. Moves: {}\nContinue with: {}\n",
+        super::plural(game.plies() as u64, "ply", "plies"),
+        moves_text(game),
+        continue_command(args, variant, game),
     ))?;
     std::process::exit(super::interrupt::INTERRUPTED_EXIT)
 }

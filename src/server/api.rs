@@ -261,7 +261,7 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         // "S" or "N" (the winner), "draw", or null while the game goes on.
         "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
         "end": outcome.as_ref().map(describe),
-        "end_words": outcome.as_ref().map(|o| in_words(o, board.to_move())),
+        "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
         "seeds": side_pair(|s| board.side_total(s)),
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),

@@ -712,7 +712,19 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     use std::io::{Read, Write};
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .args(["play", "--variant", "isolo-women", "--engine", "random"])
+        .args([
+            "play",
+            "--variant",
+            "isolo-women",
+            "--engine",
+            "ab:depth=2",
+            "--level",
+            "3",
+            "--seed",
+            "5",
+            "--tc",
+            "300+2",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -738,7 +750,8 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
         "{text}"
     );
     assert!(
-        text.contains("Continue with: isolo-ai play --variant isolo-women --position \""),
+        text.contains("Continue with: isolo-ai play --variant isolo-women --position '")
+            && text.contains(" --engine ab:depth=2 --level 3 --tc 300+2 --seed 5 --as S\n"),
         "{text}"
     );
     // One second on the clock and no move typed (stdin left open).
@@ -795,8 +808,58 @@ fn play_until_the_engine_wins() {
         moves.as_bytes(),
     );
     assert!(
-        text.contains("The engine wins: North has no legal move."),
+        text.contains("Game over. North has no legal move: South wins. The engine wins.\nMoves: "),
         "{text}"
+    );
+    assert!(
+        text.contains("Review it: isolo-ai review --variant isolo-women --moves \""),
+        "{text}"
+    );
+}
+
+/// Igisoro's lone seed (issue 47's game at ply 150): North's seed can never be taken
+/// nor take, so the game ends at once, in words, with its moves to review.
+#[test]
+fn play_ends_a_dead_position_at_once_in_words() {
+    let position = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    let (text, ok) = play_session(
+        &[
+            "--variant",
+            "igisoro",
+            "--position",
+            position,
+            "--engine",
+            "greedy",
+        ],
+        b"",
+    );
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("Game over. North's last seed can never be captured, nor capture: no seed can change hands again, a draw.\nMoves: none\n"),
+        "{text}"
+    );
+}
+
+/// Ctrl-C's "Continue with" keeps the level, the clock and the seed; a level given twice
+/// is refused.
+#[test]
+fn play_continues_with_every_setting_and_refuses_two_levels() {
+    let refused = run(&[
+        "play",
+        "--variant",
+        "isolo-boys",
+        "--level",
+        "3",
+        "--engine",
+        "ab:level=5",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains(
+            "--level: the engine 'ab:level=5' has a level of its own (level=5); give it once"
+        ),
+        "{said}"
     );
 }
 

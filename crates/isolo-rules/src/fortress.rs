@@ -40,6 +40,10 @@ pub struct Fortresses {
     columns: Vec<(usize, usize)>,
     /// Rings the owner, to move, can keep out of capture for ever.
     safe: HashSet<Ring>,
+    /// Rings sealed for ever, whatever the owner plays: the owner, to move, always has a
+    /// move, and none of its moves from here on captures or leaves a column filled. No
+    /// seed of a sealed ring can change hands again (a subset of `safe`).
+    sealed: HashSet<Ring>,
 }
 
 impl Fortresses {
@@ -72,6 +76,7 @@ impl Fortresses {
         let mut table = Fortresses {
             columns,
             safe: HashSet::new(),
+            sealed: HashSet::new(),
         };
         let mut rings = Vec::new();
         for seeds in 1..=MAX_FORTRESS_SEEDS {
@@ -119,7 +124,63 @@ impl Fortresses {
             .filter(|(_, &s)| s)
             .map(|(&r, _)| r)
             .collect();
+        table.sealed = table.sealed_rings(variant, &rings, &index, &mut gen);
         table
+    }
+
+    /// The sealed rings among `rings` (see `sealed`): the greatest set of rings that
+    /// have a move, whose every move (listed against a seed in every opponent pit, so
+    /// that any lap ending on a seed of the owner's front row captures) captures
+    /// nothing and leads to a ring of the set with no column filled.
+    fn sealed_rings(
+        &self,
+        variant: &Variant,
+        rings: &[Ring],
+        index: &HashMap<Ring, usize>,
+        gen: &mut MoveGen,
+    ) -> HashSet<Ring> {
+        let full = (0..variant.pits()).fold(0, |r, lane| ring::set_lane(r, lane, 1));
+        let owner = Side::South;
+        let mut parents = vec![Vec::new(); rings.len()];
+        let mut sealed = vec![true; rings.len()];
+        for (i, &mine) in rings.iter().enumerate() {
+            let mut parts = [0; 2];
+            parts[owner as usize] = mine;
+            parts[owner.opponent() as usize] = full;
+            let board = Board::from_parts(parts, owner, 0);
+            let mut children = Vec::new();
+            let mut open = false;
+            variant.for_each_distinct_result(&board, gen, |m| {
+                let child = m.child.ring(owner);
+                open |= m.captured > 0 || self.capturable(child);
+                children.push(child);
+            });
+            if open || children.is_empty() {
+                sealed[i] = false;
+            }
+            for child in children {
+                // (No capture: the child keeps the seed count, so it is listed.)
+                if let Some(&c) = index.get(&child) {
+                    parents[c].push(i);
+                }
+            }
+        }
+        // A ring one of whose moves leaves the set leaves it too.
+        let mut dropped: Vec<usize> = (0..rings.len()).filter(|&i| !sealed[i]).collect();
+        while let Some(i) = dropped.pop() {
+            for &p in &parents[i] {
+                if sealed[p] {
+                    sealed[p] = false;
+                    dropped.push(p);
+                }
+            }
+        }
+        rings
+            .iter()
+            .zip(&sealed)
+            .filter(|(_, &s)| s)
+            .map(|(&r, _)| r)
+            .collect()
     }
 
     /// Whether a column of `mine` has both pits occupied (so the opponent may capture).
@@ -137,6 +198,25 @@ impl Fortresses {
         }
         let mine = board.ring(side);
         (board.to_move() == side || !self.capturable(mine)) && self.safe.contains(&mine)
+    }
+
+    /// Whether `side`'s seeds are sealed on `board`: whatever either side plays, none of
+    /// them can be captured and none of its moves can capture, and it always has a move.
+    pub fn sealed(&self, board: &Board, side: Side) -> bool {
+        if board.side_total(side) > MAX_FORTRESS_SEEDS || board.in_overture(side) {
+            return false;
+        }
+        let mine = board.ring(side);
+        (board.to_move() == side || !self.capturable(mine)) && self.sealed.contains(&mine)
+    }
+
+    /// The side whose seeds are sealed on `board` (the side to move first), if either's
+    /// are: a dead position, where no seed can ever change hands again.
+    pub fn dead(&self, board: &Board) -> Option<Side> {
+        let to_move = board.to_move();
+        [to_move, to_move.opponent()]
+            .into_iter()
+            .find(|&side| self.sealed(board, side))
     }
 
     /// How many rings of `seeds` seeds are fortresses for their owner to move.
@@ -338,5 +418,41 @@ mod tests {
         assert!(forced.safe.len() < optional.safe.len());
         // A lone seed never lands on a seed, so it is never made to capture.
         assert_eq!(forced.count(1), 16);
+    }
+
+    /// Issue 47's Igisoro game at ply 150: North's lone seed.
+    const LONE_SEED: &str = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+
+    #[test]
+    fn a_lone_seed_is_sealed_and_the_position_dead() {
+        let v = igisoro();
+        let table = Fortresses::of(&v).unwrap();
+        assert!(table.sealed.is_subset(&table.safe));
+        let lone: Vec<Ring> = table
+            .sealed
+            .iter()
+            .copied()
+            .filter(|&r| ring::total(r) == 1)
+            .collect();
+        assert_eq!(lone.len(), 16, "a lone seed never lands on a seed");
+        let board = v.parse_position(LONE_SEED).unwrap();
+        assert_eq!(table.dead(&board), Some(Side::North));
+        assert_eq!(v.dead_side(&board), Some(Side::North));
+        // The start is not dead; nor is a pair that may relay onto a front seed.
+        assert_eq!(table.dead(&v.start()), None);
+    }
+
+    #[test]
+    fn a_ring_that_can_capture_is_not_sealed() {
+        let v = igisoro();
+        let table = Fortresses::of(&v).unwrap();
+        // South's seeds in pits 8 and 9 (back row's last, front row's first): 8's seed
+        // lands on 9's, which may take the facing column.
+        let rows = "8,8,8,8,8,8,7,7/1,1,1,1,1,1,1,1";
+        let board = v
+            .parse_position(&format!("{rows}/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1 S"))
+            .unwrap();
+        assert!(!table.sealed(&board, Side::South));
+        assert_eq!(table.dead(&board), None);
     }
 }

@@ -8,6 +8,7 @@ use std::fmt;
 use super::board::Board;
 use super::keys::KeyMap;
 use super::notation::{self, Move, NotationError};
+use super::rules_file::DeadPosition;
 use super::variant::{LegalMove, MoveGen, Variant};
 use super::Side;
 
@@ -27,6 +28,10 @@ pub enum EndReason {
     Repetition,
     /// The ply cap was reached.
     PlyLimit,
+    /// A dead position: one side's seeds can never be captured and can never capture,
+    /// so no seed can change hands again (drawn, or counted under `dead_position =
+    /// "count"`).
+    DeadPosition,
 }
 
 impl EndReason {
@@ -36,6 +41,7 @@ impl EndReason {
             EndReason::NoMoves => "no-moves",
             EndReason::Repetition => "repetition",
             EndReason::PlyLimit => "ply-limit",
+            EndReason::DeadPosition => "dead-position",
         }
     }
 }
@@ -219,9 +225,13 @@ impl<'v> Game<'v> {
         })
     }
 
-    /// How the game has ended if the side to move has a legal move: a third repetition
-    /// or the ply cap; `None` while it goes on. (`outcome` also looks for a legal move.)
+    /// How the game has ended if the side to move has a legal move: a dead position, a
+    /// third repetition or the ply cap; `None` while it goes on. (`outcome` also looks
+    /// for a legal move.)
     pub fn outcome_if_moves(&self) -> Option<Outcome> {
+        if let Some(outcome) = dead_position_outcome(self.variant, self.board()) {
+            return Some(outcome);
+        }
         if self.repetitions() >= DRAW_REPETITIONS {
             return Some(Outcome {
                 winner: None,
@@ -333,9 +343,38 @@ fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcom
             reason: EndReason::NoMoves,
         });
     }
+    if let Some(outcome) = dead_position_outcome(variant, board) {
+        return Some(outcome);
+    }
     (seen >= DRAW_REPETITIONS).then_some(Outcome {
         winner: None,
         reason: EndReason::Repetition,
+    })
+}
+
+/// The end of a dead position (`Variant::dead_side`) under the rules' `dead_position`:
+/// a draw, or the side holding more seeds wins; `None` where the position is not dead
+/// or the rules play on.
+pub fn dead_position_outcome(variant: &Variant, board: &Board) -> Option<Outcome> {
+    let ending = variant.rules().dead_position;
+    if ending == DeadPosition::PlayOn {
+        return None;
+    }
+    variant.dead_side(board)?;
+    let winner = match ending {
+        DeadPosition::Count => {
+            let [south, north] = Side::BOTH.map(|side| board.side_total(side));
+            (south != north).then_some(if south > north {
+                Side::South
+            } else {
+                Side::North
+            })
+        }
+        _ => None,
+    };
+    Some(Outcome {
+        winner,
+        reason: EndReason::DeadPosition,
     })
 }
 
@@ -364,13 +403,37 @@ pub enum GameError {
 }
 
 /// How the game ended, said in words for a player: `North has no legal move: South
-/// wins`; `to_move` is the side to move in the last position.
-pub fn in_words(outcome: &Outcome, to_move: Side) -> String {
+/// wins`; `board` is the last position.
+pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
+    let to_move = board.to_move();
     match (outcome.reason, outcome.winner) {
         (EndReason::NoMoves, Some(winner)) => format!("{to_move} has no legal move: {winner} wins"),
         (EndReason::Repetition, _) => "The same position came up a third time: a draw".to_string(),
         (EndReason::PlyLimit, _) => "The game reached its move limit: a draw".to_string(),
+        (EndReason::DeadPosition, winner) => dead_in_words(variant, board, winner),
         (EndReason::NoMoves, None) => describe(outcome),
+    }
+}
+
+/// "North's last seed can never be captured, nor capture: no seed can change hands
+/// again, a draw"; counted, "...; South counts 60 seeds to North's 1: South wins".
+fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> String {
+    let counts = Side::BOTH.map(|side| board.side_total(side));
+    let sealed = variant.dead_side(board).unwrap_or(board.to_move());
+    let seeds = match counts[sealed as usize] {
+        1 => format!("{sealed}'s last seed"),
+        n => format!("{sealed}'s {n} seeds"),
+    };
+    let dead =
+        format!("{seeds} can never be captured, nor capture: no seed can change hands again");
+    match winner {
+        None => format!("{dead}, a draw"),
+        Some(w) => format!(
+            "{dead}; {w} counts {} seeds to {}'s {}: {w} wins",
+            counts[w as usize],
+            w.opponent(),
+            counts[w.opponent() as usize]
+        ),
     }
 }
 
@@ -385,6 +448,45 @@ pub fn describe(outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dead_position_ends_the_game_as_its_rules_say() {
+        let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+        let mut rules = crate::Rules::preset("igisoro").unwrap();
+        for (ending, winner) in [
+            (DeadPosition::Draw, Some(None)),
+            (DeadPosition::Count, Some(Some(Side::South))),
+            (DeadPosition::PlayOn, None),
+        ] {
+            rules.dead_position = ending;
+            let v = Variant::new(rules.clone()).unwrap();
+            let board = v.parse_position(lone).unwrap();
+            let game = Game::new(&v, board);
+            let outcome = game.outcome();
+            assert_eq!(outcome.map(|o| o.winner), winner, "{ending:?}");
+            if let Some(outcome) = outcome {
+                assert_eq!(outcome.reason, EndReason::DeadPosition);
+                let words = in_words(&outcome, &v, &board);
+                assert!(
+                    words.starts_with("North's last seed can never be captured, nor capture"),
+                    "{words}"
+                );
+                if ending == DeadPosition::Count {
+                    assert!(words.ends_with("South counts 63 seeds to North's 1: South wins"));
+                }
+            }
+        }
+        // The rules file's key, and its default.
+        let text = "base = \"igisoro\"\ndead_position = \"count\"\n";
+        let counted = crate::Rules::from_toml(text, "x").unwrap();
+        assert_eq!(counted.dead_position, DeadPosition::Count);
+        assert!(counted.to_toml().contains("dead_position = \"count\"\n"));
+        let bad = crate::Rules::from_toml("base = \"igisoro\"\ndead_position = \"x\"\n", "x");
+        assert!(bad
+            .unwrap_err()
+            .to_string()
+            .contains("\"draw\" or \"count\" or \"play-on\""));
+    }
 
     #[test]
     fn a_game_records_positions_and_undoes() {

@@ -36,7 +36,8 @@ pub use board::Board;
 pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use notation::{Move, NotationError};
 pub use rules_file::{
-    preset_names, CaptureChoice, CaptureCondition, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+    preset_names, CaptureChoice, CaptureCondition, DeadPosition, Rules, RulesError, SowOrigin,
+    PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use variant::{

@@ -42,6 +42,34 @@ pub enum SowOrigin {
     TurnStart,
 }
 
+/// How a dead position ends the game: one where a side's seeds can never be captured
+/// and can never capture, whatever it plays (`fortress`), so no seed will change hands
+/// again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadPosition {
+    /// The game ends there, drawn.
+    Draw,
+    /// The game ends there and each side counts the seeds on its side: more wins,
+    /// equal draws (the house ending players use where a game cannot end).
+    Count,
+    /// No such ending: the game goes on (the sources' rules alone).
+    PlayOn,
+}
+
+impl DeadPosition {
+    const NAMES: [(&'static str, Self); 3] = [
+        ("draw", Self::Draw),
+        ("count", Self::Count),
+        ("play-on", Self::PlayOn),
+    ];
+
+    /// The name rules files give it.
+    pub fn name(self) -> &'static str {
+        name_of(&Self::NAMES, self)
+    }
+}
+
 impl CaptureCondition {
     const NAMES: [(&'static str, Self); 2] = [("any", Self::Any), ("both", Self::Both)];
 }
@@ -159,6 +187,8 @@ pub struct Rules {
     pub capture_ends_move: bool,
     /// Laps after which a move is endless (and illegal).
     pub max_laps: u32,
+    /// How a dead position ends the game.
+    pub dead_position: DeadPosition,
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -211,6 +241,7 @@ impl Rules {
             overture_protects: true,
             capture_ends_move: false,
             max_laps: DEFAULT_MAX_LAPS,
+            dead_position: DeadPosition::Draw,
         };
         match name {
             "isolo-women" => Some(women),
@@ -318,6 +349,7 @@ impl Rules {
         line("overture_protects", self.overture_protects.to_string());
         line("capture_ends_move", self.capture_ends_move.to_string());
         line("max_laps", self.max_laps.to_string());
+        line("dead_position", quote(self.dead_position.name()));
         out
     }
 
@@ -409,9 +441,10 @@ struct RulesFile {
     overture_protects: Option<bool>,
     capture_ends_move: Option<bool>,
     max_laps: Option<u32>,
+    dead_position: Option<DeadPosition>,
 }
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 13] = [
     "name",
     "base",
     "columns",
@@ -424,6 +457,7 @@ const KEYS: [&str; 12] = [
     "overture_protects",
     "capture_ends_move",
     "max_laps",
+    "dead_position",
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
@@ -492,6 +526,9 @@ impl RulesFile {
                 "overture_protects" => file.overture_protects = Some(as_bool(k, value)?),
                 "capture_ends_move" => file.capture_ends_move = Some(as_bool(k, value)?),
                 "max_laps" => file.max_laps = Some(as_integer(k, value, "1..=1000000")?),
+                "dead_position" => {
+                    file.dead_position = Some(as_enum(k, value, &DeadPosition::NAMES)?)
+                }
                 _ => {
                     return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
@@ -572,6 +609,10 @@ impl RulesFile {
                 .max_laps
                 .or(b.map(|r| r.max_laps))
                 .unwrap_or(DEFAULT_MAX_LAPS),
+            dead_position: self
+                .dead_position
+                .or(b.map(|r| r.dead_position))
+                .unwrap_or(DeadPosition::Draw),
         };
         rules.validate()?;
         Ok(rules)

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::search::clock::Clock;
 use isolo_rules::{EndReason, Game, LegalMove, Move};
 
-/// How a game ended: by the rules (the first three), or by a forfeit of the side to move.
+/// How a game ended: by the rules (the first four), or by a forfeit of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
@@ -23,6 +23,8 @@ pub enum Termination {
     Repetition,
     /// The ply cap was reached: a draw.
     PlyLimit,
+    /// A dead position: no seed can change hands again (drawn, or counted).
+    DeadPosition,
     /// The side to move answered a move that is not legal here.
     IllegalMove,
     /// Its engine ended (or could not be started or written to).
@@ -43,6 +45,7 @@ impl Termination {
             Termination::NoMoves => "no-moves",
             Termination::Repetition => "repetition",
             Termination::PlyLimit => "ply-limit",
+            Termination::DeadPosition => "dead-position",
             Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::TimeForfeit => "time-forfeit",
@@ -57,6 +60,7 @@ impl Termination {
             Termination::NoMoves => Some(EndReason::NoMoves),
             Termination::Repetition => Some(EndReason::Repetition),
             Termination::PlyLimit => Some(EndReason::PlyLimit),
+            Termination::DeadPosition => Some(EndReason::DeadPosition),
             _ => None,
         }
     }
@@ -73,6 +77,7 @@ impl From<EndReason> for Termination {
             EndReason::NoMoves => Termination::NoMoves,
             EndReason::Repetition => Termination::Repetition,
             EndReason::PlyLimit => Termination::PlyLimit,
+            EndReason::DeadPosition => Termination::DeadPosition,
         }
     }
 }

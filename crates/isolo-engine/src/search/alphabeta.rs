@@ -271,6 +271,8 @@ struct Shared<'a> {
     walk: ChoiceWalk,
     /// Whether captures are optional.
     optional: bool,
+    /// Whether the rules end dead positions (`dead_position`), which may occur here.
+    dead_ends: bool,
     /// Choice points past this many laps are not stored, nor are those whose lines
     /// went past it: a stored value then holds at any lap count it is found again at
     /// (a line may not pass `max_laps`).
@@ -483,6 +485,21 @@ impl<'a> Worker<'a> {
         self.buffers[ply] = list;
     }
 
+    /// The value of `board` if it is a dead position the rules end (`dead_position`):
+    /// a draw, or under a count the mover's win or loss now; a mover without a move has
+    /// lost first.
+    fn dead_end(&mut self, board: &Board, ply: usize) -> Option<i32> {
+        let outcome = isolo_rules::game::dead_position_outcome(self.shared.variant, board)?;
+        if !self.shared.variant.has_legal_move(board, &mut self.gen) {
+            return Some(loss_in(ply as i32));
+        }
+        Some(match outcome.winner {
+            None => DRAW,
+            Some(side) if side == board.to_move() => win_in(ply as i32),
+            Some(_) => loss_in(ply as i32),
+        })
+    }
+
     fn reward_history(&mut self, board: &Board, pit: u8, depth: u32) {
         let row = &mut self.history[board.to_move() as usize];
         row[(pit - 1) as usize] += (depth * depth) as i32;
@@ -504,6 +521,12 @@ impl<'a> Worker<'a> {
         // 1. Draw by repetition of a position of the game or the path.
         if self.path.contains(&board.hash()) {
             return DRAW;
+        }
+        // 1b. A dead position the rules end (a side with moves is not stuck there).
+        if self.shared.dead_ends {
+            if let Some(value) = self.dead_end(board, ply) {
+                return value;
+            }
         }
         // 2. Mate-distance bounds: nothing here beats a win next move or loses faster
         // than now.
@@ -1237,6 +1260,8 @@ impl Searcher for AlphaBeta {
             storable_laps: variant.rules().max_laps / 2,
             walk: self.config.walk,
             optional: variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional,
+            dead_ends: variant.rules().dead_position != isolo_rules::DeadPosition::PlayOn
+                && variant.fortresses().is_some(),
             eval: Evaluator::for_config(variant, self.config.weights.as_ref())
                 .with_contempt(root.to_move(), self.config.contempt),
             tt: &self.tt,

@@ -20,8 +20,8 @@ use rand::SeedableRng;
 
 use super::score::{from_child, is_loss, is_win};
 use super::{
-    is_proven, loss_in, move_generator, ChoiceWalk, Limits, Line, Progress, Score, SearchRequest,
-    SearchResult, Searcher, DRAW, INFINITY,
+    is_proven, loss_in, move_generator, win_in, ChoiceWalk, Limits, Line, Progress, Score,
+    SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
 use isolo_rules::moves::listed_move;
@@ -556,6 +556,14 @@ impl<'a> Tree<'a> {
             (DRAW, DRAW)
         } else if !self.variant.has_legal_move(&child, &mut self.gen) {
             (loss_in(0), loss_in(0))
+        } else if let Some(dead) = isolo_rules::game::dead_position_outcome(self.variant, &child) {
+            // A dead position the rules end: drawn, or counted.
+            let value = match dead.winner {
+                None => DRAW,
+                Some(side) if side == child.to_move() => win_in(0),
+                Some(_) => loss_in(0),
+            };
+            (value, value)
         } else {
             (UNKNOWN_PESS, UNKNOWN_OPT)
         };

@@ -3,6 +3,7 @@
 //! searchers' move lists, position parsing and game end.
 
 use super::board::{rings_of, Board};
+use super::fortress::Fortresses;
 use super::notation::{self, format_overture, format_rows, Move, NotationError};
 use super::ring::{self, LoopTable, Ring};
 use super::rules_file::{
@@ -20,6 +21,8 @@ pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 pub struct Variant {
     rules: Rules,
     geo: Geometry,
+    /// The fortress table, built on first use (`fortresses`).
+    fortresses: std::sync::OnceLock<Option<std::sync::Arc<Fortresses>>>,
 }
 
 /// Everything the generator reports about one legal move.
@@ -346,7 +349,25 @@ impl Variant {
     pub fn new(rules: Rules) -> Result<Variant, RulesError> {
         rules.validate()?;
         let geo = Geometry::new(rules.columns);
-        Ok(Variant { rules, geo })
+        Ok(Variant {
+            rules,
+            geo,
+            fortresses: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The rings of a few seeds that can hold out for ever under these rules
+    /// (`fortress`), `None` where the rules allow none; built once per rules.
+    pub fn fortresses(&self) -> Option<&Fortresses> {
+        self.fortresses
+            .get_or_init(|| Fortresses::of(self))
+            .as_deref()
+    }
+
+    /// The side whose seeds are sealed on `board` (`Fortresses::dead`): a dead position,
+    /// where no seed can ever change hands again.
+    pub fn dead_side(&self, board: &Board) -> Option<Side> {
+        self.fortresses()?.dead(board)
     }
 
     /// A preset name or rules-file path.

@@ -79,6 +79,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         overture_protects: rng.chance(70),
         capture_ends_move: rng.chance(30),
         max_laps: rng.pick(&[1, 2, 3, 5, 8, 20, 100, 1000]),
+        dead_position: isolo_rules::DeadPosition::Draw,
     }
 }
 

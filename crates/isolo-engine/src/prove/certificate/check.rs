@@ -154,16 +154,38 @@ impl Walker<'_> {
         Ok((marks, depth))
     }
 
+    /// A dead position the rules end (`dead_position`): a leaf of the proof if the
+    /// count gives the winner the game, else a refusal.
+    fn dead_leaf(&self, board: &Board, outcome: isolo_rules::Outcome) -> Result<Frame, String> {
+        if outcome.winner != Some(self.winner) {
+            return Err(format!(
+                "the proof reaches {}, a dead position, which the rules end without a win for {}",
+                self.variant.format_position(board),
+                self.winner
+            ));
+        }
+        Ok(Frame {
+            board: *board,
+            children: Vec::new(),
+            next: 0,
+            deepest: 0,
+        })
+    }
+
     /// The positions `board` leads to in the proof: the winner's one move, every
     /// distinct result of the loser's moves, none where the loser has no move.
     fn frame(&self, board: &Board) -> Result<Frame, String> {
         let text = || self.variant.format_position(board);
+        let dead = isolo_rules::game::dead_position_outcome(self.variant, board);
         let children = if board.to_move() == self.winner {
             if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
                 return Err(format!(
                     "the winner has no move at {}, so it loses there",
                     text()
                 ));
+            }
+            if let Some(outcome) = dead {
+                return self.dead_leaf(board, outcome);
             }
             let Some(mv) = self.strategy.get(board) else {
                 return Err(format!(
@@ -189,6 +211,10 @@ impl Walker<'_> {
                         children.push(m.child);
                     }
                 });
+            // (A loser without a move has lost before any dead position is counted.)
+            if let (Some(outcome), false) = (dead, children.is_empty()) {
+                return self.dead_leaf(board, outcome);
+            }
             children
         };
         Ok(Frame {

@@ -284,6 +284,14 @@ impl Shared<'_> {
         self.fortresses
             .as_ref()
             .is_some_and(|f| f.holds(board, self.attacker.opponent()))
+            || self.dead_end_unwon(board)
+    }
+
+    /// Whether `board` is a dead position that the rules end (`dead_position`) without
+    /// a win for the attacker: no line through it wins.
+    fn dead_end_unwon(&self, board: &Board) -> bool {
+        isolo_rules::game::dead_position_outcome(self.variant, board)
+            .is_some_and(|outcome| outcome.winner != Some(self.attacker))
     }
 
     /// An unsearched position's numbers: a failure where the defender holds a

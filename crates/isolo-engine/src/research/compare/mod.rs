@@ -490,6 +490,8 @@ pub struct VariantStats {
     pub end_repetition: Proportion,
     /// Games drawn at the ply limit.
     pub end_ply_limit: Proportion,
+    /// Games ended in a dead position (no seed could change hands again).
+    pub end_dead_position: Proportion,
     /// How many games had each length, for plots.
     #[serde(skip)]
     pub length_counts: BTreeMap<u32, u64>,
@@ -510,7 +512,7 @@ pub struct VariantTally {
     north_wins: u64,
     first_wins: u64,
     second_wins: u64,
-    reasons: [u64; 3],
+    reasons: [u64; 4],
     plies: RunningMean,
     length_counts: BTreeMap<u32, u64>,
     branching: RunningMean,
@@ -581,6 +583,7 @@ impl VariantTally {
             end_no_moves: wilson(self.reasons[reason_index(EndReason::NoMoves)], n),
             end_repetition: wilson(self.reasons[reason_index(EndReason::Repetition)], n),
             end_ply_limit: wilson(self.reasons[reason_index(EndReason::PlyLimit)], n),
+            end_dead_position: wilson(self.reasons[reason_index(EndReason::DeadPosition)], n),
             length_counts: counts.clone(),
         }
     }
@@ -591,6 +594,7 @@ fn reason_index(reason: EndReason) -> usize {
         EndReason::NoMoves => 0,
         EndReason::Repetition => 1,
         EndReason::PlyLimit => 2,
+        EndReason::DeadPosition => 3,
     }
 }
 
