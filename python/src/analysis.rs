@@ -55,13 +55,8 @@ struct Budget {
 }
 
 /// The engine of `analyze`'s arguments, as typed settings: a refusal names the argument.
-fn analysis_spec(engine: &str, budget: Budget, seed: u64) -> PyResult<EngineSpec> {
-    let searcher = SearcherKind::named(engine).ok_or_else(|| {
-        input_error(format!(
-            "engine: '{}' is not one of ab, mcts",
-            ranges::quote(engine)
-        ))
-    })?;
+fn analysis_spec(base: SearchSettings, budget: Budget, seed: u64) -> PyResult<EngineSpec> {
+    let searcher = base.searcher;
     let Budget {
         depth,
         nodes,
@@ -80,7 +75,7 @@ fn analysis_spec(engine: &str, budget: Budget, seed: u64) -> PyResult<EngineSpec
         threads: Some(threads),
         hash_mb,
         seed: Some(seed),
-        ..SearchSettings::of(searcher)
+        ..base
     };
     settings.spec().map_err(|e| {
         let argument = match e.setting() {
@@ -126,7 +121,13 @@ pub fn analyze(
         threads,
         hash_mb,
     };
-    let spec = analysis_spec(engine, budget, seed)?;
+    let searcher = SearcherKind::named(engine).ok_or_else(|| {
+        input_error(format!(
+            "engine: '{}' is not one of ab, mcts",
+            ranges::quote(engine)
+        ))
+    })?;
+    let spec = analysis_spec(SearchSettings::of(searcher), budget, seed)?;
     let variant = game.variant_arc();
     let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
     let value = interruptible(py, move |stop| {
@@ -197,7 +198,7 @@ pub fn review(
         threads,
         hash_mb,
     };
-    let spec = analysis_spec("ab", budget, 0)?;
+    let spec = analysis_spec(SearchSettings::reviewing(), budget, 0)?;
     let variant = game.variant_arc();
     let (start, moves) = game.with_game(|g| (*g.start(), g.moves().to_vec()));
     let value = interruptible(py, move |stop| {

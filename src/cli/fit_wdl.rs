@@ -82,9 +82,18 @@ pub fn run(args: &FitWdlArgs) -> CliResult {
         )));
     }
     let printed = if args.json {
-        emit_json(&result.to_json())
+        let mut value = result.to_json();
+        value["interrupted"] = interrupted.into();
+        emit_json(&value)
     } else {
-        emit(&report_text(&variant, &result))
+        let mut text = report_text(&variant, &result);
+        if interrupted {
+            text.push_str(&format!(
+                "interrupted (Ctrl-C): {} of {} games\n",
+                played, args.games
+            ));
+        }
+        emit(&text)
     };
     if interrupted {
         super::interrupt::exit(&format!(

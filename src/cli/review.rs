@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::{emit, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::records;
-use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
+use isolo_engine::matches::settings::{SearchSettings, Setting};
 use isolo_engine::review::{review, MoveClass, Review, ReviewBudget};
 use isolo_rules::{Board, Game, Side, Variant};
 
@@ -119,7 +119,7 @@ fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
         depth: args.depth,
         hash_mb: args.hash,
         threads: Some(super::ranges::search_threads("--threads", args.threads)),
-        ..SearchSettings::of(SearcherKind::AlphaBeta)
+        ..SearchSettings::reviewing()
     };
     settings.spec().map_err(|e| {
         let flag = match e.setting() {

@@ -25,7 +25,7 @@ use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
 use isolo_engine::matches::engine::EngineKind;
 use isolo_engine::matches::schedule::game_seed;
-use isolo_engine::matches::settings::{SearchSettings, SearcherKind};
+use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::wdl::WdlModel;
@@ -450,7 +450,7 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
         nodes: Some(nodes),
         hash_mb: Some(HASH_MB),
         threads: Some(state.threads),
-        ..SearchSettings::of(SearcherKind::AlphaBeta)
+        ..SearchSettings::reviewing()
     };
     let spec = settings.spec().map_err(setting_refused)?;
     let permit = search_slot(&state)?;

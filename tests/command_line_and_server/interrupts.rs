@@ -155,6 +155,7 @@ fn fit_wdl_fits_the_games_played() {
     let games = report["games"].as_u64().unwrap();
     assert!((1..1_000_000).contains(&games), "{report}");
     assert!(stderr.contains("fitted on the "), "{stderr}");
+    assert_eq!(report["interrupted"], true, "{report}");
 }
 
 #[test]

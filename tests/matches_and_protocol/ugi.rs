@@ -531,6 +531,27 @@ fn stop_and_quit_are_obeyed_during_a_search() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// `go infinite` answers only after `stop`, even where the search ends by itself: a
+/// level's small budget, or a proven result.
+#[test]
+fn go_infinite_waits_for_stop_at_every_level() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value isolo-women");
+    e.send("setoption name LimitStrength value true");
+    e.send("setoption name Level value 1");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(600));
+    // Nothing answered yet: readyok comes with no bestmove before it.
+    let lines = e.ask_all("isready", "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let (best, _) = e.bestmove("stop");
+    assert!(best.parse::<u8>().is_ok(), "{best}");
+}
+
 #[test]
 fn a_whole_game_through_the_protocol() {
     let mut e = Engine::start();

@@ -11,13 +11,18 @@
 //!   the variant's win/draw/loss model (`crate::search::wdl`), from 0 to 1, never below 0;
 //! - `loss_seeds`: the drop of the score in seeds, where both scores are estimates.
 //!
-//! The engine's own best move loses nothing. Classes by the win chance lost: `best` (the
-//! best move, or a move scored at least as well), `good` (under [`INACCURACY`]),
-//! `inaccuracy`, `mistake` (from [`MISTAKE`]), `blunder` (from [`BLUNDER`]); `forced`
-//! for the only legal move. A side's accuracy is the mean over its moves that were not
-//! forced of `100 * exp(-lost / ACCURACY_DECAY)`, `lost` the win chance lost in
-//! percentage points: 100 for best play, about 80 for a move losing 5 points, 63 for 10,
-//! 40 for 20.
+//! The engine's own best move loses nothing. A move's class and accuracy count its
+//! `counted_loss`: the win chance lost; where both positions are mostly drawn (a draw
+//! chance of at least [`DRAWN`] after the best move and after the move played, as in
+//! Igisoro, where win chances do not separate the moves), the seeds lost instead if
+//! more, [`SEED_LOSS`] of win chance a seed; and at least [`MISTAKE`] for a move that
+//! threw away a proven win or walked into a proven loss. Classes: `best` (the best move,
+//! or a move scored at least as well), `good` (under [`INACCURACY`]), `inaccuracy`,
+//! `mistake` (from [`MISTAKE`]), `blunder` (from [`BLUNDER`]); `forced` for the only
+//! legal move. So in a drawn position 5 seeds lost make an inaccuracy, 10 a mistake and
+//! 20 a blunder. A side's accuracy is the mean over its moves that were not forced of
+//! `100 * exp(-lost / ACCURACY_DECAY)`, `lost` the counted loss in percentage points:
+//! 100 for best play, about 80 for a move losing 5 points, 63 for 10, 40 for 20.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -38,6 +43,11 @@ pub const MISTAKE: f64 = 0.10;
 pub const BLUNDER: f64 = 0.20;
 /// Percentage points of win chance lost that cut a move's accuracy by a factor e.
 pub const ACCURACY_DECAY: f64 = 22.0;
+/// The draw chance from which a position counts as mostly drawn, so that its moves are
+/// told apart by the seeds they lose.
+pub const DRAWN: f64 = 0.5;
+/// Win chance a seed lost counts for in a mostly drawn position.
+pub const SEED_LOSS: f64 = 0.01;
 
 /// What kind of move a move was, against the engine's best.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +153,8 @@ pub struct ReviewedMove {
     pub loss: f64,
     /// Seeds lost, where both scores are estimates.
     pub loss_seeds: Option<f64>,
+    /// The loss its class and accuracy count (see the module's notes).
+    pub counted_loss: f64,
     /// Its class.
     pub class: MoveClass,
     /// The proven result it changed, if any.
@@ -344,13 +356,6 @@ fn review_move(
         (Score::Eval(b), Score::Eval(p)) => Some(f64::from((b - p).max(0)) / 100.0),
         _ => None,
     };
-    let class = if moves.len() == 1 && !cut {
-        MoveClass::Forced
-    } else if is_best || score.value() >= best_score.value() {
-        MoveClass::Best
-    } else {
-        MoveClass::of_loss(loss)
-    };
     let turning_point = match (best_score, score) {
         (Score::Win(plies), s) if !matches!(s, Score::Win(_)) => {
             Some(TurningPoint::ThrewAwayWin { plies })
@@ -359,6 +364,19 @@ fn review_move(
             Some(TurningPoint::WalkedIntoLoss { plies })
         }
         _ => None,
+    };
+    let best_move = is_best || score.value() >= best_score.value();
+    let counted_loss = if best_move {
+        0.0
+    } else {
+        counted(loss, loss_seeds, best_wdl, wdl, turning_point.is_some())
+    };
+    let class = if moves.len() == 1 && !cut {
+        MoveClass::Forced
+    } else if best_move {
+        MoveClass::Best
+    } else {
+        MoveClass::of_loss(counted_loss)
     };
     ReviewedMove {
         ply: index + 1,
@@ -372,8 +390,26 @@ fn review_move(
         wdl,
         loss,
         loss_seeds,
+        counted_loss,
         class,
         turning_point,
+    }
+}
+
+/// The loss a move's class and accuracy count: the win chance lost `loss`; in a mostly
+/// drawn position the seeds lost if they weigh more; at least a mistake's at a proven
+/// turning point.
+fn counted(loss: f64, seeds: Option<f64>, best: Wdl, played: Wdl, turning: bool) -> f64 {
+    let drawn = |w: Wdl| f64::from(w.draw) / 1000.0 >= DRAWN;
+    let by_seeds = match seeds {
+        Some(seeds) if drawn(best) && drawn(played) => seeds * SEED_LOSS,
+        _ => 0.0,
+    };
+    let counted = loss.max(by_seeds).min(1.0);
+    if turning {
+        counted.max(MISTAKE)
+    } else {
+        counted
     }
 }
 
@@ -390,7 +426,7 @@ impl Review {
             .moves
             .iter()
             .filter(|m| m.side == side && m.class != MoveClass::Forced)
-            .map(|m| move_accuracy(m.loss))
+            .map(|m| move_accuracy(m.counted_loss))
             .collect();
         (!own.is_empty()).then(|| own.iter().sum::<f64>() / own.len() as f64)
     }
@@ -412,7 +448,7 @@ impl Review {
 
     /// The review as `review --json` writes it: `moves` (each `ply`, `move`, `side`,
     /// `best`, `best_line`, `best_score`, `score`, `best_wdl`, `wdl`, `loss`,
-    /// `loss_seeds`, `class`, `turning_point`), `accuracy` (`S`, `N`), `classes` (per
+    /// `loss_seeds`, `counted_loss`, `class`, `turning_point`), `accuracy` (`S`, `N`), `classes` (per
     /// side, each class's count), `positions` (each position's `side` to move, `score`
     /// and `wdl`), `nodes`, `time_ms`, `interrupted`, `out_of_time`. Serialised straight
     /// from the review, so writing it takes no more memory than its text.
@@ -514,6 +550,7 @@ struct MoveReport {
     wdl: Wdl,
     loss: f64,
     loss_seeds: Option<f64>,
+    counted_loss: f64,
     class: &'static str,
     turning_point: Option<String>,
 }
@@ -532,6 +569,7 @@ impl MoveReport {
             wdl: m.wdl,
             loss: (m.loss * 1000.0).round() / 1000.0,
             loss_seeds: m.loss_seeds,
+            counted_loss: (m.counted_loss * 1000.0).round() / 1000.0,
             class: m.class.name(),
             turning_point: m.turning_point.map(TurningPoint::text),
         }
@@ -558,6 +596,34 @@ mod tests {
         };
         let budget = ReviewBudget::per_position(limits);
         review(&game, &mut searcher, budget, &mut |_, _| {}, None)
+    }
+
+    #[test]
+    fn drawn_positions_count_seeds_and_turning_points_are_mistakes() {
+        let drawn = Wdl::per_mille(0, 990, 10);
+        let open = Wdl::per_mille(400, 200, 400);
+        // Igisoro's drawn game: 45.55 seeds lost is a blunder, 3 seeds good.
+        let lost = counted(0.001, Some(45.55), drawn, drawn, false);
+        assert_eq!(MoveClass::of_loss(lost), MoveClass::Blunder);
+        assert_eq!(
+            MoveClass::of_loss(counted(0.0, Some(3.0), drawn, drawn, false)),
+            MoveClass::Good
+        );
+        assert_eq!(
+            MoveClass::of_loss(counted(0.0, Some(7.0), drawn, drawn, false)),
+            MoveClass::Inaccuracy
+        );
+        // Where the chances tell the moves apart, they alone count.
+        assert_eq!(counted(0.02, Some(45.0), open, open, false), 0.02);
+        // A proven win thrown away is at least a mistake, whatever the chances say.
+        assert_eq!(
+            MoveClass::of_loss(counted(0.0, None, open, open, true)),
+            MoveClass::Mistake
+        );
+        assert_eq!(
+            MoveClass::of_loss(counted(0.5, None, open, open, true)),
+            MoveClass::Blunder
+        );
     }
 
     #[test]

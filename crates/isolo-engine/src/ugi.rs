@@ -386,7 +386,7 @@ impl Session {
             );
         }
         let budget = match self.limits("review", &position) {
-            Ok((limits, _)) => ReviewBudget {
+            Ok((limits, _, _)) => ReviewBudget {
                 position: limits,
                 total,
             },
@@ -506,8 +506,9 @@ impl Session {
 
     /// The limits of a `go` command (or of `review`, `command` naming it in errors), and
     /// whether they come from the clock alone (a move on the clock is not worth thinking
-    /// over when it is the only one).
-    fn limits(&self, command: &str, words: &[&str]) -> Result<(Limits, bool), String> {
+    /// over when it is the only one) and whether the search is `infinite` (its
+    /// `bestmove` waits for `stop`).
+    fn limits(&self, command: &str, words: &[&str]) -> Result<(Limits, bool, bool), String> {
         let mut limits = Limits::default();
         let mut clock = [None, None];
         let mut increment = [0u64, 0u64];
@@ -560,7 +561,7 @@ impl Session {
         if infinite || limits.is_unbounded() {
             limits.time = Some(INFINITE);
         }
-        Ok((limits, clocked))
+        Ok((limits, clocked, infinite))
     }
 
     /// `go ...`: starts a search on its own thread.
@@ -568,7 +569,7 @@ impl Session {
         if self.running.is_some() {
             return error(&self.out, "a search is running: send stop first");
         }
-        let (limits, clocked) = match self.limits("go", words) {
+        let (limits, clocked, infinite) = match self.limits("go", words) {
             Ok(found) => found,
             Err(e) => return error(&self.out, &e),
         };
@@ -586,6 +587,7 @@ impl Session {
             history: self.history.clone(),
             limits,
             clocked,
+            infinite,
             multipv: self.settings.multipv,
             level: self.settings.playing_level(),
             mcts: self.settings.engine == SearcherKind::Mcts,
@@ -648,6 +650,9 @@ impl Session {
 }
 
 /// What a search thread needs.
+/// How often a finished `go infinite` looks for `stop`.
+const INFINITE_POLL: Duration = Duration::from_millis(5);
+
 struct SearchJob {
     out: Output,
     variant: Arc<Variant>,
@@ -656,6 +661,9 @@ struct SearchJob {
     limits: Limits,
     /// Whether the time came from the clock alone.
     clocked: bool,
+    /// Whether `bestmove` waits for `stop` (`go infinite`), whenever the search ends:
+    /// a level's small budget, or a proven result, ends it early.
+    infinite: bool,
     multipv: usize,
     /// The level played, whether the searcher is MCTS, and the level's random draws.
     level: Level,
@@ -671,6 +679,9 @@ impl SearchJob {
     /// Says `bestmove`, marking the search answered first, so the next command finds it
     /// done.
     fn answer(&self, mv: &str) {
+        while self.infinite && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(INFINITE_POLL);
+        }
         self.answered.store(true, Ordering::SeqCst);
         say(&self.out, &format!("bestmove {mv}"));
     }

@@ -197,6 +197,18 @@ impl SearchSettings {
         }
     }
 
+    /// The settings of a review's searcher (every front end's): alpha-beta without
+    /// contempt, so that a fortress's draw is worth nothing to either side and the
+    /// positions on both sides of a move are scored alike (with contempt each mover
+    /// would count the draw against itself, and a move into a fortress would score
+    /// above the best).
+    pub fn reviewing() -> SearchSettings {
+        SearchSettings {
+            contempt: Some(0),
+            ..SearchSettings::of(SearcherKind::AlphaBeta)
+        }
+    }
+
     /// The first setting given that the searcher takes no part in.
     fn foreign(&self) -> Option<Setting> {
         let mcts = self.searcher == SearcherKind::Mcts;

@@ -141,10 +141,11 @@ pub struct WdlFit {
     pub train_shares: [f64; 3],
     /// Held-out calibration, by bin of predicted expected result.
     pub bins: Vec<CalibrationBin>,
-    /// Brier score of the model on the held-out positions (0 best, 2 worst).
-    pub brier: f64,
+    /// Brier score of the model on the held-out positions (0 best, 2 worst; none
+    /// without held-out positions).
+    pub brier: Option<f64>,
     /// Brier score of the constant prediction `train_shares` on the same positions.
-    pub brier_constant: f64,
+    pub brier_constant: Option<f64>,
     /// Positions with a proven score.
     pub proven: usize,
     /// Of those, the ones whose game ended otherwise than the proof said.
@@ -176,6 +177,9 @@ pub fn fit(positions: &[ScoredPosition], games: usize, holdout: usize) -> WdlFit
     let train_shares = shares(train.iter().map(|&(_, o)| o));
     let (proven, proven_contradicted) = proven_agreement(positions);
     let brier_of = |predict: &dyn Fn(&ScoredPosition) -> [f64; 3]| {
+        if test.is_empty() {
+            return None;
+        }
         let total: f64 = test
             .iter()
             .map(|p| {
@@ -184,7 +188,7 @@ pub fn fit(positions: &[ScoredPosition], games: usize, holdout: usize) -> WdlFit
                 (0..3).map(|i| (q[i] - o[i]).powi(2)).sum::<f64>()
             })
             .sum();
-        total / test.len().max(1) as f64
+        Some(total / test.len() as f64)
     };
     WdlFit {
         model,
@@ -371,10 +375,13 @@ impl WdlFit {
                 bin.observed_draws
             ));
         }
-        out.push_str(&format!(
-            "\nBrier score {:.4} (constant prediction {:.4}) on {} held-out positions\n",
-            self.brier, self.brier_constant, self.holdout_positions
-        ));
+        match (self.brier, self.brier_constant) {
+            (Some(brier), Some(constant)) => out.push_str(&format!(
+                "\nBrier score {brier:.4} (constant prediction {constant:.4}) on {} held-out positions\n",
+                self.holdout_positions
+            )),
+            _ => out.push_str("\nno held-out positions: no Brier score (play more games, or a smaller --holdout)\n"),
+        }
         out
     }
 
@@ -442,7 +449,7 @@ mod tests {
         for bin in fit.bins.iter().filter(|b| b.positions > 500) {
             assert!((bin.predicted - bin.observed).abs() < 0.05, "{bin:?}");
         }
-        assert!(fit.brier < fit.brier_constant);
+        assert!(fit.brier.unwrap() < fit.brier_constant.unwrap());
         assert_eq!(fit.holdout_positions, 8000);
     }
 
