@@ -239,6 +239,34 @@ async fn play_a_game_by_clicks(
     let women = Variant::load("isolo-women").unwrap();
     client.goto(&server.url).await?;
     wait_idle(client).await?;
+    // The first game offered: the recommended reading at a middle level, and a newcomer
+    // told which side and rows are theirs.
+    let offered = script(
+        client,
+        "return {variant: document.getElementById('variant').value,
+                 level: document.getElementById('level').value,
+                 status: document.getElementById('status').textContent,
+                 bar: document.getElementById('evalbar-text').textContent};",
+    )
+    .await?;
+    assert_eq!(offered["variant"], "isolo-boys-capture-ends", "{offered}");
+    assert_eq!(offered["level"], "4", "{offered}");
+    assert!(
+        offered["status"]
+            .as_str()
+            .unwrap()
+            .starts_with("You are South: tap a pit in your two rows (the lower two)"),
+        "{offered}"
+    );
+    assert!(
+        offered["bar"]
+            .as_str()
+            .unwrap()
+            .contains("not evaluated yet"),
+        "{offered}"
+    );
+    set_value(client, "variant", "isolo-women").await?;
+    wait_idle(client).await?;
     set_value(client, "strength", "ms:100").await?;
     set_value(client, "level", "3").await?;
     set_value(client, "speed", "100").await?;
@@ -395,9 +423,40 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
         number("width") >= 0.85 * number("view"),
         "the board spans the screen: {layout}"
     );
-    assert!(number("top") < 160.0, "the board comes first: {layout}");
+    // (Above it only the header, the status line, which tells a newcomer which rows
+    // are theirs, and the evaluation bar with its words.)
+    assert!(number("top") < 200.0, "the board comes first: {layout}");
     assert!(number("pit") >= 36.0, "pits large enough to tap: {layout}");
     screenshot(client, "phone.png").await
+}
+
+/// Igisoro's lone seed at phone size: the game ends at once, in words, and the bar is
+/// certain.
+async fn a_dead_position_ends_the_game(client: &Client) -> TestResult {
+    set_value(client, "variant", "igisoro").await?;
+    set_value(client, "side", "both").await?;
+    wait_idle(client).await?;
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    set_value(client, "position-input", lone).await?;
+    click(client, "load-position").await?;
+    wait_idle(client).await?;
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
+    assert_eq!(
+        status,
+        "Game over: North's last seed can never be captured, nor capture: no seed can change hands again, a draw"
+    );
+    let bar = script(
+        client,
+        "return document.getElementById('evalbar-text').textContent",
+    )
+    .await?;
+    assert!(
+        bar.as_str()
+            .unwrap()
+            .starts_with("Game over: South wins 0% \u{b7} draw 100%"),
+        "{bar}"
+    );
+    screenshot(client, "dead-position.png").await
 }
 
 /// How to play: the rules in plain words, and an example move animated, after which the
@@ -405,6 +464,8 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
 async fn how_to_play(client: &Client, server: &Server) -> TestResult {
     let women = Variant::load("isolo-women").unwrap();
     client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    set_value(client, "variant", "isolo-women").await?;
     wait_idle(client).await?;
     set_value(client, "speed", "100").await?;
     script(client, "document.getElementById('how-to-play').open = true").await?;
@@ -434,6 +495,8 @@ async fn how_to_play(client: &Client, server: &Server) -> TestResult {
 /// On a clock both sides' clocks are shown, and a person's flag falls while they think.
 async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult {
     client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    set_value(client, "variant", "isolo-women").await?;
     wait_idle(client).await?;
     set_value(client, "strength", "tc:60+1").await?;
     click(client, "new-game").await?;
@@ -551,6 +614,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;
     fits_a_phone(client, server).await?;
+    a_dead_position_ends_the_game(client).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;
     eprintln!("game by clicks on a phone: {} plies", moves.len());
     opens_the_review(client, &moves).await

@@ -147,7 +147,7 @@ pub fn analyze(
             stop: Some(stop),
         };
         let result = searcher.search(&request, &mut |_| {});
-        let mut value = result.to_json(&variant);
+        let mut value = result.to_json(&variant, &board);
         if isolo_engine::raised(Some(stop)) {
             // (Another thread's Ctrl-C: this one gets what was searched, and says so.)
             value["interrupted"] = json!(true);

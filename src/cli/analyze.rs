@@ -202,9 +202,9 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     };
     let result = searcher.search(&request, &mut progress);
     if args.json {
-        emit_json(&result.to_json(&variant))
+        emit_json(&result.to_json(&variant, &board))
     } else {
-        emit(&result_text(&variant, &result))
+        emit(&result_text(&variant, &board, &result))
     }
 }
 
@@ -215,7 +215,10 @@ fn report_finished(variant: &Variant, board: &Board, outcome: &Outcome, json: bo
         ));
     }
     let words = isolo_rules::game::in_words(outcome, variant, board);
-    emit(&format!("Game over. {words}; nothing to search.\n"))
+    let material = isolo_rules::game::material_in_words(board);
+    emit(&format!(
+        "Game over. {words}; nothing to search. Material: {material}.\n"
+    ))
 }
 
 fn line_text(pv: &[Move]) -> String {
@@ -239,14 +242,15 @@ fn progress_line(p: &Progress) -> String {
 }
 
 /// The summary after the search.
-pub fn result_text(variant: &Variant, result: &SearchResult) -> String {
+pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
     let mut out = String::new();
     if let Some(best) = result.best() {
         out.push_str(&format!("best move {}\n", best.mv));
         out.push_str(&format!(
-            "score {}  {}\n",
+            "score {}  {}  material: {}\n",
             best.score,
-            wdl_of(variant, best.score).percent_text()
+            wdl_of(variant, best.score).percent_text(),
+            isolo_rules::game::material_in_words(board)
         ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
     }

@@ -28,6 +28,7 @@ use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
+use isolo_engine::search::level::{FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::{describe, in_words};
@@ -207,8 +208,16 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
             })
         })
         .collect();
+    // The first game offered: the recommended variant where the server has it.
+    let first_variant = state
+        .choices
+        .iter()
+        .find(|c| c.name == FIRST_GAME_VARIANT)
+        .or(state.choices.first())
+        .map(|c| c.name.clone());
     ok(json!({
         "variants": list,
+        "first_game": {"variant": first_variant, "level": FIRST_GAME_LEVEL},
         "records": state.records.as_ref().map(|r| r.records.len()),
         "limits": {
             "max_time_ms": state.max_time.as_millis() as u64,
@@ -566,7 +575,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let searched =
                 spec.level
                     .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report);
-            let mut value = searched.result.to_json(&variant);
+            let mut value = searched.result.to_json(&variant, &board);
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());
             value["level_move"] = json!(searched.played.map(|l| l.mv.to_string()));

@@ -352,12 +352,17 @@ fn analyze_reports_a_proven_win_in_json() {
             "nodes",
             "nps",
             "time_ms",
-            "engine"
+            "engine",
+            "material"
         ]
     );
     assert_eq!(
         json["score"],
         serde_json::json!({"type": "win", "plies": 5, "text": "win in 5"})
+    );
+    assert_eq!(
+        json["material"],
+        serde_json::json!({"S": 32, "N": 32, "text": "level, 32 seeds each"})
     );
     assert_eq!(json["pv"].as_array().unwrap().len(), 5);
     assert_eq!(json["engine"], "ab");

@@ -86,6 +86,11 @@ fn variants_and_limits_are_listed() {
         list["limits"]["levels"],
         json!({"least": 1, "most": 8, "default": 8})
     );
+    // The first game the page offers: a deep reading at a middle level.
+    assert_eq!(
+        list["first_game"],
+        json!({"variant": "isolo-boys-capture-ends", "level": 4})
+    );
     assert_eq!(list["limits"]["multipv"], 256);
     assert_eq!(list["limits"]["review_nodes"], 200_000);
     assert_eq!(list["records"], Value::Null);

@@ -437,6 +437,23 @@ fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> Stri
     }
 }
 
+/// The seeds on each side in words: "South leads by 54 seeds (59 to 5)", "level, 32
+/// seeds each".
+pub fn material_in_words(board: &Board) -> String {
+    let [south, north] = Side::BOTH.map(|side| board.side_total(side));
+    if south == north {
+        return format!("level, {south} seeds each");
+    }
+    let (leader, ahead, behind) = if south > north {
+        (Side::South, south, north)
+    } else {
+        (Side::North, north, south)
+    };
+    let lead = ahead - behind;
+    let seeds = if lead == 1 { "seed" } else { "seeds" };
+    format!("{leader} leads by {lead} {seeds} ({ahead} to {behind})")
+}
+
 /// "South wins, no-moves" or "draw, repetition".
 pub fn describe(outcome: &Outcome) -> String {
     match outcome.winner {

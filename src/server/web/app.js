@@ -8,8 +8,9 @@ import { api, streamed } from "./api.js";
 import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
-  MARKED, barText, choicesAfter, clockText, counted, delayPerSeed as speedDelay, expected, levelLabel,
-  otherSide, reviewNote, reviewSummary, sideName, southChances, timeControl,
+  MARKED, NOT_EVALUATED, barText, choicesAfter, clockText, counted, delayPerSeed as speedDelay,
+  endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
+  southChances, timeControl,
 } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -91,12 +92,15 @@ function drawEvalBar() {
   let ply = Math.min(S.ply, S.evals.length - 1);
   while (ply >= 0 && S.evals[ply] === undefined) ply--;
   const bar = $("evalbar"), text = $("evalbar-text");
-  if (ply < 0) { bar.hidden = true; text.textContent = ""; return; }
-  const c = S.evals[ply];
+  const st = S.state;
+  // At the end of the game the chances are certain.
+  const over = st && st.result !== null && S.ply === S.moves.length;
+  if (ply < 0 && !over) { bar.hidden = true; text.textContent = NOT_EVALUATED; return; }
+  const c = over ? endChances(st.result) : S.evals[ply];
   bar.hidden = false;
   $("evalbar-south").style.width = `${c.win / 10}%`;
   $("evalbar-draw").style.width = `${c.draw / 10}%`;
-  text.textContent = barText(c, ply, S.ply);
+  text.textContent = over ? `Game over: ${barText(c, S.ply, S.ply)}` : barText(c, ply, S.ply);
 }
 
 function drawMoveList() {
@@ -129,8 +133,10 @@ function showState(st) {
   let status;
   if (C.fallen) status = `Game over: ${timeOut}`;
   else if (st.end) status = `Game over: ${st.end_words}`;
+  else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
+  drawEvalBar();
   drawMoveList();
   drawGraph();
   showReview();
@@ -481,12 +487,11 @@ function jumpTo(ply) {
 function hideChoice() { $("choice").hidden = true; }
 
 // Asks take or pass at each capture met, among the moves from one pit.
-function askChoices(pit, moves, g) {
+function askChoices(pit, moves) {
   let prefix = String(pit);
   const box = $("choice");
-  const wrap = $("board-wrap").getBoundingClientRect(), at = g.getBoundingClientRect();
-  box.style.left = `${Math.max(0, at.left - wrap.left - 40)}px`;
-  box.style.top = `${at.bottom - wrap.top + 4}px`;
+  // (Asked under the board, not over it: the side's label, the last move and the
+  // buttons stay in sight.)
   const next = () => {
     // (A sequence that ends here cannot also go on: the next capture met asks again.)
     const { open, take, pass } = choicesAfter(prefix, moves);
@@ -495,7 +500,7 @@ function askChoices(pit, moves, g) {
       return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
     const met = prefix.length - String(pit).length + 1;
-    $("choice-text").textContent = `Capture ${met} of this move: take the seeds facing your pit, or pass and relay?`;
+    $("choice-text").textContent = `Pit ${pit}, capture ${met} of this move: take the seeds facing the pit where it ended, or pass and relay?`;
     $("choice-take").hidden = !take;
     $("choice-pass").hidden = !pass;
     box.hidden = false;
@@ -514,7 +519,7 @@ async function clickPit(event) {
   if (st.result !== null) return say(`The game is over: ${st.end_words}.`);
   if (C.fallen) return say("The game is over: a clock ran out.");
   if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
-  if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: click one of the ${name(st.to_move)}'s pits.`);
+  if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: tap one of ${name(st.to_move)}'s pits.`);
   S.autoEngine = true;
   if (!st.optional_captures) return playMove(String(pit));
   busy(+1);
@@ -523,7 +528,7 @@ async function clickPit(event) {
     if (!listed.complete) listed = await api("/api/moves", { game: gameSpec(), pit, distinct: true });
     if (listed.moves.length === 0) { busy(-1); return playMove(String(pit)); } // the server explains
     busy(-1);
-    askChoices(pit, listed.moves, g);
+    askChoices(pit, listed.moves);
   } catch (e) { busy(-1); say(e.message); }
 }
 
@@ -590,7 +595,10 @@ async function setup() {
     option.textContent = `${v.name} (${v.kind})`;
     $("variant").appendChild(option);
   }
-  S.variantName = S.variants[0].name;
+  // The first game offered (the server's recommendation): its variant and level.
+  S.variantName = listed.first_game.variant || S.variants[0].name;
+  $("variant").value = S.variantName;
+  $("level").value = String(listed.first_game.level);
   if (listed.records) {
     $("records-box").hidden = false;
     const games = await api("/api/records");

@@ -20,6 +20,23 @@ export function barText(chances, ply, shown) {
     (ply === shown ? "" : ` (at ply ${ply})`);
 }
 
+// The bar's words before any position is evaluated.
+export const NOT_EVALUATED = "Chances: not evaluated yet (Analyse, or Hint)";
+
+// South's chances when the game is over: certain, from its result ("S", "N" or "draw").
+export function endChances(result) {
+  if (result === "S") return { win: 1000, draw: 0, loss: 0 };
+  if (result === "N") return { win: 0, draw: 0, loss: 1000 };
+  return { win: 0, draw: 1000, loss: 0 };
+}
+
+// The first words a newcomer reads: which side and which rows are theirs (South's rows
+// are the lower two unless the board is flipped).
+export function firstVisitLine(human, flipped) {
+  const lower = (human === "S") !== flipped;
+  return `You are ${sideName(human)}: tap a pit in your two rows (the ${lower ? "lower" : "upper"} two) to sow its seeds.`;
+}
+
 // `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
 export function clockText(seconds) {
   const tenths = Math.floor(Math.max(seconds, 0) * 10), m = Math.floor(tenths / 600);

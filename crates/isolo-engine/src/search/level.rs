@@ -15,6 +15,13 @@ use crate::search::{Limits, Line, Progress, SearchRequest, SearchResult, Searche
 pub const LOWEST_LEVEL: u8 = 1;
 /// The strongest level: the engine unchanged.
 pub const TOP_LEVEL: u8 = 8;
+/// The variant a first game is offered on (the page's default): a deep reading, whose
+/// games between engines last 30 to 100 plies and end decisively, where the women's
+/// preset is a forced win in 5 and Igisoro's games are mostly drawn.
+pub const FIRST_GAME_VARIANT: &str = "isolo-boys-capture-ends";
+/// The level a first game is offered at: a middle level, beaten by an attentive
+/// newcomer, not by random play.
+pub const FIRST_GAME_LEVEL: u8 = 4;
 
 /// How a level below the top plays, for one searcher.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -114,14 +114,26 @@ pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> ser
         "result": outcome.winner.map(|side| side.letter().to_string()),
         "end": describe(outcome),
         "position": variant.format_position(board),
+        "material": material_json(board),
+    })
+}
+
+/// The seeds on each side of `board`, with the lead in words: `{"S": 59, "N": 5,
+/// "text": "South leads by 54 seeds (59 to 5)"}`.
+pub fn material_json(board: &Board) -> serde_json::Value {
+    serde_json::json!({
+        "S": board.side_total(isolo_rules::Side::South),
+        "N": board.side_total(isolo_rules::Side::North),
+        "text": isolo_rules::game::material_in_words(board),
     })
 }
 
 impl SearchResult {
-    /// The fields of `analyze --json`: `best_move`, `score`, `wdl` (the win/draw/loss
-    /// chances of `variant`'s model, per mille), `pv`, `lines` (each `move`, `score`,
-    /// `wdl`, `pv`), `depth`, `nodes`, `nps`, `time_ms`, `engine`.
-    pub fn to_json(&self, variant: &Variant) -> serde_json::Value {
+    /// The fields of `analyze --json` for a search of `board`: `best_move`, `score`,
+    /// `wdl` (the win/draw/loss chances of `variant`'s model, per mille), `pv`, `lines`
+    /// (each `move`, `score`, `wdl`, `pv`), `depth`, `nodes`, `nps`, `time_ms`,
+    /// `engine`, `material` (the seeds on each side, [`material_json`]).
+    pub fn to_json(&self, variant: &Variant, board: &Board) -> serde_json::Value {
         let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
         let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
@@ -144,6 +156,7 @@ impl SearchResult {
             "nps": self.nps(),
             "time_ms": self.time.as_millis() as u64,
             "engine": self.engine,
+            "material": material_json(board),
         })
     }
 

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  barText, choicesAfter, clockText, counted, delayPerSeed, expected, levelLabel, reviewNote,
-  reviewSummary, sideName, southChances, timeControl,
+  NOT_EVALUATED, barText, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
+  firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl,
 } from "../texts.js";
 
 test("sides and chances are turned to South's view", () => {
@@ -64,4 +64,18 @@ test("time controls and take/pass choices are read", () => {
   const passed = choicesAfter("3p", moves);
   assert.deepEqual(passed.open, [{ move: "3p" }]);
   assert.ok(!passed.take && !passed.pass);
+});
+
+test("the bar says what it shows from the first moment to the end", () => {
+  assert.match(NOT_EVALUATED, /not evaluated yet/);
+  assert.deepEqual(endChances("S"), { win: 1000, draw: 0, loss: 0 });
+  assert.deepEqual(endChances("N"), { win: 0, draw: 0, loss: 1000 });
+  assert.deepEqual(endChances("draw"), { win: 0, draw: 1000, loss: 0 });
+});
+
+test("a newcomer is told which side and rows are theirs", () => {
+  assert.equal(firstVisitLine("S", false),
+    "You are South: tap a pit in your two rows (the lower two) to sow its seeds.");
+  assert.match(firstVisitLine("N", false), /North: .*the upper two/);
+  assert.match(firstVisitLine("N", true), /the lower two/);
 });
