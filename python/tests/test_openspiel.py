@@ -143,7 +143,8 @@ def end_positions(name: str, seed: int, count: int, before_end: int) -> list[str
 )
 def test_openspiels_exact_search_agrees_with_solve(cli, name, game_name, plies, count):
     kinds = set()
-    for position in end_positions(name, seed=11, count=count, before_end=2 * plies):
+    # (A seed whose games give both kinds of result near their end in each variant.)
+    for position in end_positions(name, seed=13, count=count, before_end=2 * plies):
         theirs = cli("solve", "--variant", name, "--position", position, "--method", "ab",
                      "--max-plies", str(plies))
         # Drawn at the cap: a side wins only by leaving the other no move within it.

@@ -531,6 +531,17 @@ fn stop_and_quit_are_obeyed_during_a_search() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// Igisoro's lone seed: a dead position, over by the rules (RULES.md 3.6), a draw; a
+/// rules file that plays on leaves it open.
+#[test]
+fn a_dead_position_is_over_and_drawn() {
+    let mut e = Engine::start();
+    e.send("setoption name Variant value igisoro");
+    e.send("position fen 0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S");
+    assert_eq!(e.ask("query gameover", "response"), "response true");
+    assert_eq!(e.ask("query result", "response"), "response draw");
+}
+
 /// `go infinite` answers only after `stop`, even where the search ends by itself: a
 /// level's small budget, or a proven result.
 #[test]

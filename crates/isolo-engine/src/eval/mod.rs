@@ -459,6 +459,13 @@ impl Evaluator {
         self
     }
 
+    /// What a draw in a fortress (or a dead position) is worth to `side`, to move: 0
+    /// without contempt, else `-contempt` to the engine's side and `+contempt` to its
+    /// opponent (`with_contempt`).
+    pub fn fortress_draw(&self, side: Side) -> i32 {
+        self.fortress_draw[side as usize]
+    }
+
     /// The score of `board` for the side to move, in hundredths of a seed (never 0): the
     /// weights times the features, plus the net's output if there is one. Where a side
     /// holds a fortress (`rules::fortress`: it can never be captured, so cannot lose) the

@@ -68,7 +68,8 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
                 line: i + 1,
                 reason: e.to_string(),
             })?;
-        if !variant.has_legal_move(&board, &mut MoveGen::new()) {
+        // (A dead position is over too: RULES.md 3.6.)
+        if isolo_rules::game::rules_outcome(variant, &board, []).is_some() {
             return Err(OpeningsError::GameOver {
                 suite: suite(),
                 line: i + 1,

@@ -486,15 +486,17 @@ impl<'a> Worker<'a> {
     }
 
     /// The value of `board` if it is a dead position the rules end (`dead_position`):
-    /// a draw, or under a count the mover's win or loss now; a mover without a move has
-    /// lost first.
+    /// a draw, valued as a fortress's draw (exact without contempt; with it, as the
+    /// engine's contempt says, so that it seeks or shuns the dead draw as it does a
+    /// fortress), or under a count the mover's win or loss now; a mover without a move
+    /// has lost first.
     fn dead_end(&mut self, board: &Board, ply: usize) -> Option<i32> {
         let outcome = isolo_rules::game::dead_position_outcome(self.shared.variant, board)?;
         if !self.shared.variant.has_legal_move(board, &mut self.gen) {
             return Some(loss_in(ply as i32));
         }
         Some(match outcome.winner {
-            None => DRAW,
+            None => self.shared.eval.fortress_draw(board.to_move()),
             Some(side) if side == board.to_move() => win_in(ply as i32),
             Some(_) => loss_in(ply as i32),
         })
