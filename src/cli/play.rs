@@ -270,9 +270,16 @@ fn finished(
         .as_ref()
         .map(|p| format!(" --position {}", shell_quote(p)))
         .unwrap_or_default();
+    let review = if game.plies() == 0 {
+        String::new()
+    } else {
+        format!(
+            "Review it: isolo-ai review --variant {}{start} --moves \"{moves}\"\n",
+            shell_quote(&args.position.variant),
+        )
+    };
     emit(&format!(
-        "Game over. {words}.{verdict}\nMoves: {moves}\nReview it: isolo-ai review --variant {}{start} --moves \"{moves}\"\n",
-        shell_quote(&args.position.variant),
+        "Game over. {words}.{verdict}\nMoves: {moves}\n{review}"
     ))
 }
 

@@ -438,7 +438,7 @@ mod tests {
         let board = v.parse_position(LONE_SEED).unwrap();
         assert_eq!(table.dead(&board), Some(Side::North));
         assert_eq!(v.dead_side(&board), Some(Side::North));
-        // The start is not dead; nor is a pair that may relay onto a front seed.
+        // The start is not dead.
         assert_eq!(table.dead(&v.start()), None);
     }
 

@@ -1,6 +1,7 @@
 //! A game: its start, its moves, every position reached, and how it ends (RULES.md 3.6:
-//! the side to move without a legal move loses; a position occurring for the third time
-//! with the same side to move draws; an optional ply cap adjudicates a draw). Matches,
+//! the side to move without a legal move loses; a dead position ends it as the rules'
+//! `dead_position` says; a position occurring for the third time with the same side to
+//! move draws; an optional ply cap adjudicates a draw). Matches,
 //! `play`, `replay`, `apply` and the searchers' history all use this one model.
 
 use std::fmt;
