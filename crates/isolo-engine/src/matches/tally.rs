@@ -529,10 +529,11 @@ impl TournamentTally {
                     points,
                     games,
                     score,
-                    // A clean sweep either way has no finite Elo.
+                    // A clean sweep either way has no finite Elo; an even score is
+                    // +0, not -0.
                     elo: score
                         .filter(|s| *s > 0.0 && *s < 1.0)
-                        .map(stats::elo_of_score),
+                        .map(|s| stats::elo_of_score(s) + 0.0),
                 }
             })
             .collect()
@@ -738,6 +739,11 @@ mod tests {
         let second = &steps[1];
         assert_eq!((second.engine.as_str(), second.games), ("c", 0));
         assert_eq!((second.score, second.elo), (None, None));
+        // An even step is +0, not -0.
+        let mut even = TournamentTally::new(&labels, &ladder);
+        even.add(&record(0, true, GameResult::Draw));
+        let elo = even.report(None, None).steps.unwrap()[0].elo.unwrap();
+        assert!(elo == 0.0 && elo.is_sign_positive(), "{elo}");
         // A round robin of the same engines has no steps, even before its first game.
         let round_robin = TournamentTally::new(&labels, &Pairing::RoundRobin.pairings(3));
         let empty = round_robin.report(None, None);
