@@ -435,9 +435,13 @@ mod games {
             .map_err(|e| MergeError::Shards(format!("{}: {e}", shards[0].path.display())))?
             .with_shard(Shard::WHOLE);
         let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
-        let pairings: Vec<(usize, usize)> = header.pairings.iter().map(|p| (p[0], p[1])).collect();
-        let (mut count, anchor) =
-            count_for(&header.kind, &labels, &pairings, options, &shards[0].path)?;
+        let (mut count, anchor) = count_for(
+            &header.kind,
+            &labels,
+            schedule.pairings(),
+            options,
+            &shards[0].path,
+        )?;
         let mut whole = header.clone();
         whole.shard = None;
         let mut file = MergedFile::create(out, &whole.to_line())?;

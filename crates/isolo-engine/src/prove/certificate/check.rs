@@ -40,6 +40,29 @@ struct Frame {
     deepest: u32,
 }
 
+impl Frame {
+    /// A position of the proof with no child to walk.
+    fn leaf(board: &Board) -> Frame {
+        Frame {
+            board: *board,
+            children: Vec::new(),
+            next: 0,
+            deepest: 0,
+        }
+    }
+}
+
+/// The game of a certificate's rules from its start after its moves; an illegal move
+/// is refused by its number.
+fn replayed<'v>(variant: &'v Variant, start: Board, moves: &[Move]) -> Result<Game<'v>, String> {
+    let mut game = Game::new(variant, start);
+    for (i, mv) in moves.iter().enumerate() {
+        game.play_move(mv)
+            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
 /// Checks a certificate with the rules alone; the error names the position where the
 /// proof fails and why.
 pub fn check(certificate: &Certificate) -> Result<Checked, CertificateError> {
@@ -48,11 +71,7 @@ pub fn check(certificate: &Certificate) -> Result<Checked, CertificateError> {
 
 fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
     let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
-    let mut game = Game::new(&variant, certificate.start);
-    for (i, mv) in certificate.moves.iter().enumerate() {
-        game.play_move(mv)
-            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
-    }
+    let game = replayed(&variant, certificate.start, &certificate.moves)?;
     if game.outcome().is_some_and(|o| o.winner.is_none()) {
         return Err("the game is drawn by repetition at the proven position".into());
     }
@@ -156,7 +175,7 @@ impl Walker<'_> {
 
     /// A dead position the rules end (`dead_position`): a leaf of the proof if the
     /// count gives the winner the game, else a refusal.
-    fn dead_leaf(&self, board: &Board, outcome: isolo_rules::Outcome) -> Result<Frame, String> {
+    fn dead_leaf(&self, board: &Board, outcome: isolo_rules::Outcome) -> Result<(), String> {
         if outcome.winner != Some(self.winner) {
             return Err(format!(
                 "the proof reaches {}, a dead position, which the rules end without a win for {}",
@@ -164,12 +183,7 @@ impl Walker<'_> {
                 self.winner
             ));
         }
-        Ok(Frame {
-            board: *board,
-            children: Vec::new(),
-            next: 0,
-            deepest: 0,
-        })
+        Ok(())
     }
 
     /// The positions `board` leads to in the proof: the winner's one move, every
@@ -185,7 +199,8 @@ impl Walker<'_> {
                 ));
             }
             if let Some(outcome) = dead {
-                return self.dead_leaf(board, outcome);
+                self.dead_leaf(board, outcome)?;
+                return Ok(Frame::leaf(board));
             }
             let Some(mv) = self.strategy.get(board) else {
                 return Err(format!(
@@ -213,15 +228,14 @@ impl Walker<'_> {
                 });
             // (A loser without a move has lost before any dead position is counted.)
             if let (Some(outcome), false) = (dead, children.is_empty()) {
-                return self.dead_leaf(board, outcome);
+                self.dead_leaf(board, outcome)?;
+                return Ok(Frame::leaf(board));
             }
             children
         };
         Ok(Frame {
-            board: *board,
             children,
-            next: 0,
-            deepest: 0,
+            ..Frame::leaf(board)
         })
     }
 }
@@ -245,11 +259,7 @@ pub fn check_draw(certificate: &DrawCertificate) -> Result<CheckedDraw, Certific
 
 fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String> {
     let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
-    let mut game = Game::new(&variant, certificate.start);
-    for (i, mv) in certificate.moves.iter().enumerate() {
-        game.play_move(mv)
-            .map_err(|e| format!("moves: move {} ({mv}): {e}", i + 1))?;
-    }
+    let game = replayed(&variant, certificate.start, &certificate.moves)?;
     let root = *game.board();
     for side in Side::BOTH {
         check_holds(&variant, &root, side, &certificate.holds[side as usize])?;
