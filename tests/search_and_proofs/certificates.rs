@@ -445,8 +445,8 @@ fn retrograde_values_agree_with_brute_force_and_certify() {
     );
 }
 
-/// Positions reachable from `board`, a position and its exchange (the other side to
-/// move on the mirrored board) counted once.
+/// Positions reachable from `board` without passing a dead position the rules end, a
+/// position and its exchange (the other side to move on the mirrored board) counted once.
 fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
     let mover_is_south = |b: Board| match b.to_move() {
         Side::South => b,
@@ -458,6 +458,9 @@ fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
     while let Some(b) = todo.pop() {
         children.clear();
         variant.children(&b, &mut gen, &mut children);
+        if isolo_rules::game::dead_position_outcome(variant, &b).is_some() {
+            continue;
+        }
         for &c in &children {
             if seen.insert(mover_is_south(c)) {
                 todo.push(mover_is_south(c));
@@ -981,4 +984,74 @@ fn a_dfpn_search_resumes_across_runs_and_its_proof_certifies() {
         assert!(stderr.contains(expected), "{stderr}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Retrograde analysis ends its lines at dead positions (`dead_position`) as the rules
+/// do. Counted, South wins by taking two of North's three seeds, leaving a lone one to
+/// be outcounted, and the checker confirms the win through those dead positions. Drawn,
+/// a dead position is a leaf of a side's set, and the sets check; read under counting
+/// instead, North's set holds dead positions it loses, and the checker says so. The
+/// indexed analysis, whose labels cannot count seeds, refuses counted dead positions.
+#[test]
+fn retrograde_ends_dead_positions_as_the_rules_say() {
+    use isolo_engine::prove::retrograde::indexed::{self, IndexedError, IndexedLimits};
+    use isolo_engine::prove::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    use isolo_rules::{DeadPosition, Rules};
+    let under = |ending| {
+        let mut rules = Rules::preset("igisoro").unwrap();
+        rules.dead_position = ending;
+        Variant::new(rules).unwrap()
+    };
+    let limits = RetroLimits {
+        positions: 300_000,
+        time: None,
+        strategy: true,
+        interrupt: None,
+    };
+    let counted = under(DeadPosition::Count);
+    let three = "1,0,0,0,1,0,0,0/1,0,0,0,0,0,0,0/2,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+    let board = counted.parse_position(three).unwrap();
+    let result = retro(&counted, &board, limits);
+    assert_eq!(result.verdict, RetroVerdict::Win);
+    let strategy = result.strategy.unwrap();
+    check(&certificate(&counted, &board, Side::South, None, strategy)).unwrap();
+
+    let drawn = under(DeadPosition::Draw);
+    let two = "1,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/3,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+    let board = drawn.parse_position(two).unwrap();
+    let result = retro(&drawn, &board, limits);
+    assert_eq!(
+        (result.verdict, result.complete),
+        (RetroVerdict::Draw, true)
+    );
+    let holds = result.holds.unwrap();
+    let dead_leaves = holds[Side::North as usize]
+        .iter()
+        .filter(|(b, _)| drawn.dead_side(b).is_some())
+        .count();
+    assert!(dead_leaves > 0);
+    let mut draw = DrawCertificate {
+        rules: drawn.rules().clone(),
+        start: board,
+        moves: Vec::new(),
+        holds,
+    };
+    check_draw(&draw).unwrap();
+    draw.rules = counted.rules().clone();
+    let refused = check_draw(&draw).err().unwrap().to_string();
+    assert!(
+        refused.contains("a dead position the rules end in its loss"),
+        "{refused}"
+    );
+
+    let indexed_limits = IndexedLimits {
+        memory: 64 << 20,
+        time: None,
+        scratch: std::env::temp_dir(),
+        sweeps_only: false,
+        interrupt: None,
+    };
+    let board = counted.parse_position(three).unwrap();
+    let refusal = indexed::solve(&counted, &board, &indexed_limits, &|_| {});
+    assert!(matches!(refusal, Err(IndexedError::CountedDeadPositions)));
 }

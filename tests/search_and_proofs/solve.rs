@@ -640,3 +640,30 @@ fn an_interrupted_solve_prints_its_report_and_exits_130() {
         }
     }
 }
+
+/// A dead position (`dead_position`) is solved at once, in words: the rules end it, and
+/// retrograde analysis lists its one position.
+#[test]
+fn solve_ends_a_dead_position_at_once_in_words() {
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "solve",
+            "--variant",
+            "igisoro",
+            "--position",
+            lone,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["result"], "draw", "{report}");
+    assert_eq!(report["method"], "retro", "{report}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("North's last seed can never be captured"),
+        "{stderr}"
+    );
+}

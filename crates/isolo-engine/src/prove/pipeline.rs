@@ -27,6 +27,7 @@ use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVer
 use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::tt::TableError;
 use crate::search::{nodes_per_second, Progress};
+use isolo_rules::game::dead_position_outcome;
 use isolo_rules::{Board, Game, Move, Side, Variant};
 
 /// Why `verify` checks nothing on an unknown result.
@@ -659,6 +660,14 @@ pub fn solve(
     let time = settings.time;
     let left = |share: u32| time.map(|t| (t / share).saturating_sub(started.elapsed()));
     let mut before = None;
+    if let Some(end) = dead_position_outcome(variant, &root.board) {
+        if settings.method == Method::Auto {
+            // The rules end the game here: retrograde analysis lists one position.
+            let words = isolo_rules::game::in_words(&end, variant, &root.board);
+            events(SolveEvent::Note(format!("{words}; retrograde analysis")));
+            return solve_retro(variant, root, settings, time, None).map(SolveReport::Retro);
+        }
+    }
     if matches!(settings.method, Method::Ab | Method::Auto) {
         let ab_time = if settings.method == Method::Ab {
             time

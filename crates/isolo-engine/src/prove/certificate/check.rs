@@ -271,7 +271,17 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
     })
 }
 
-/// Checks that `side` can stay in its set from `root` forever, never without a move.
+/// The rules' end of a dead position `board` whose mover has a move (one without a move
+/// has lost before any dead position is counted).
+fn game_end(variant: &Variant, board: &Board) -> Option<isolo_rules::Outcome> {
+    let dead = isolo_rules::game::dead_position_outcome(variant, board)?;
+    variant
+        .has_legal_move(board, &mut MoveGen::new())
+        .then_some(dead)
+}
+
+/// Checks that `side` can stay in its set from `root` forever, never without a move,
+/// or reaches a dead position the rules end in a draw or its win (given without a move).
 fn check_holds(
     variant: &Variant,
     root: &Board,
@@ -292,6 +302,15 @@ fn check_holds(
         ));
     }
     for (board, mv) in &set {
+        if let Some(end) = game_end(variant, board) {
+            if end.winner == Some(side.opponent()) {
+                return Err(format!(
+                    "{side}'s set holds {}, a dead position the rules end in its loss",
+                    text(board)
+                ));
+            }
+            continue;
+        }
         match (board.to_move() == side, mv) {
             (true, Some(mv)) => {
                 let Some(played) = variant.play_move(board, mv) else {

@@ -24,7 +24,7 @@
 //! from the root: where the winner is to move it plays the certificate's move (which
 //! must be legal); where the loser is, it generates every distinct position the loser
 //! can move to, with no limit. Each line must end with the loser to move and without a
-//! legal move. No line may return to a position on itself (the loser could repeat), nor
+//! legal move, or at a dead position the rules end in the winner's favour. No line may return to a position on itself (the loser could repeat), nor
 //! reach a position for the third time counting the game before the root (a draw). So
 //! a certificate that checks is a proof whatever search made it.
 //!
@@ -42,7 +42,9 @@
 //!
 //! The checker confirms that the root is in both sets, that each given move is legal
 //! and stays in its set, that every distinct result of the other side's moves at a `*`
-//! position is in the set, and that no position appears twice. Then from the root each
+//! position is in the set, and that no position appears twice; a dead position the rules
+//! end (`dead_position`) ends its line, and may be in a side's set only if the rules
+//! do not end it in that side's loss (it may be given as `*`). Then from the root each
 //! side can play forever inside its set, never without a move: it never loses, whatever
 //! the other plays; the game is drawn (by repetition or a ply limit) or
 //! won by it if the other side runs out of moves. Neither side can force a win: a draw,

@@ -19,7 +19,9 @@
 //! 2. reads the file back once to lay out every position's parents in one array;
 //! 3. labels positions won and lost for their mover backwards from those without moves
 //!    (both players' attractors at once: a position lost for its mover makes each
-//!    parent won, one whose every move is won for the opponent is lost).
+//!    parent won, one whose every move is won for the opponent is lost). A dead
+//!    position the rules draw (`dead_position`) is listed as moving to itself, which no
+//!    label reaches.
 //!
 //! Where the parents would not fit in memory, step 2 is skipped and the labels grow
 //! instead by passes over the file, read from its end, until a pass adds nothing.
@@ -37,9 +39,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::RetroVerdict;
+use isolo_rules::game::dead_position_outcome;
 use isolo_rules::moves::move_generator;
 use isolo_rules::ring::{self, MAX_LANES};
-use isolo_rules::{Board, Side, Variant};
+use isolo_rules::{Board, DeadPosition, Side, Variant};
 
 /// Positions whose moves are generated between two merges (and looks at the clock).
 const BATCH: usize = 1 << 16;
@@ -159,6 +162,9 @@ pub enum IndexedError {
         /// The limit.
         limit_mb: u64,
     },
+    /// The rules count the seeds of a dead position, which the labels cannot hold.
+    #[error("the indexed analysis cannot count a dead position's seeds (dead_position = \"count\"): use the method retro")]
+    CountedDeadPositions,
     /// The scratch file could not be written or read.
     #[error("the scratch file {path}: {error}")]
     Scratch {
@@ -377,13 +383,20 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
     // its moves' names.
     let mut gen = move_generator();
     let mut children = Vec::new();
-    variant.for_each_distinct_result(&index.board(position), &mut gen, |m| {
-        children.push(index.of(&m.child))
-    });
+    let board = index.board(position);
+    variant.for_each_distinct_result(&board, &mut gen, |m| children.push(index.of(&m.child)));
+    let mut truncated = gen.truncated();
+    // A dead position the rules draw (`solve` refuses counted ones) moves only to
+    // itself, so no label ever reaches it. (A mover without a move has lost before any
+    // dead position is counted.)
+    if !children.is_empty() && dead_position_outcome(variant, &board).is_some() {
+        children = vec![position];
+        truncated = false;
+    }
     children.sort_unstable();
     children.dedup();
     let count = children.len() as u32;
-    let cut = if gen.truncated() { CUT_BIT } else { 0 };
+    let cut = if truncated { CUT_BIT } else { 0 };
     out.extend([position, count | cut]);
     out.extend(children);
     // Repeated last, so the file can be read backwards.
@@ -509,6 +522,9 @@ pub fn solve(
     progress: &dyn Fn(&IndexedProgress),
 ) -> Result<IndexedResult, IndexedError> {
     let started = Instant::now();
+    if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
+        return Err(IndexedError::CountedDeadPositions);
+    }
     let seeds = (board.side_total(Side::South) + board.side_total(Side::North)) as usize;
     debug_assert!(variant.pits() <= MAX_LANES);
     let index = Index::new(variant, seeds);

@@ -3,7 +3,9 @@
 //!
 //! It lists the reachable positions breadth first (up to a count and a time limit; the
 //! rest are the frontier), then computes attractors backwards from the final positions.
-//! The attractor of side X: positions where the side to move has no move and is not X;
+//! Dead positions the rules end (`dead_position`) are final: listed without moves, won
+//! by the side the rules name or drawn. The attractor of side X: positions where the
+//! side to move has no move and is not X, and dead positions X wins;
 //! a position where X is to move with one move into the attractor; a position where the
 //! other side is to move with every move into it. The attractor is exactly where X can
 //! force a win, and following it the win comes in finitely many plies along lines that
@@ -18,7 +20,7 @@
 
 pub mod indexed;
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use isolo_rules::keys::KeyMap;
@@ -93,6 +95,9 @@ struct Graph {
     children: Vec<u32>,
     /// Listed positions whose move list was cut short.
     cut: HashSet<u32>,
+    /// Listed dead positions the rules end (`dead_position`), listed without moves:
+    /// each with its winner, `None` for a draw.
+    ends: HashMap<u32, Option<Side>>,
     parents_offsets: Vec<usize>,
     parents: Vec<u32>,
 }
@@ -123,6 +128,7 @@ impl Graph {
             offsets: vec![0],
             children: Vec::new(),
             cut: HashSet::new(),
+            ends: HashMap::new(),
             parents_offsets: Vec::new(),
             parents: Vec::new(),
         };
@@ -136,7 +142,16 @@ impl Graph {
             {
                 break;
             }
-            let (moves, cut) = searched_moves(variant, &graph.boards[next]);
+            let board = graph.boards[next];
+            let (mut moves, mut cut) = searched_moves(variant, &board);
+            // (A mover without a move has lost before any dead position is counted.)
+            if !moves.is_empty() {
+                if let Some(end) = isolo_rules::game::dead_position_outcome(variant, &board) {
+                    graph.ends.insert(next as u32, end.winner);
+                    moves.clear();
+                    cut = false;
+                }
+            }
             if cut {
                 graph.cut.insert(next as u32);
             }
@@ -200,6 +215,8 @@ impl Graph {
             let cut = self.cut.contains(&(node as u32));
             let seed = if node >= self.expanded() {
                 pessimistic
+            } else if let Some(winner) = self.ends.get(&(node as u32)) {
+                *winner == Some(x)
             } else if self.children_of(node).is_empty() && !cut {
                 mover != x
             } else {
@@ -276,7 +293,12 @@ impl Graph {
         while let Some(node) = todo.pop() {
             debug_assert!(attacker[node] == 0 && node < self.expanded());
             let board = &self.boards[node];
-            let next: Vec<usize> = if board.to_move() == side {
+            let next: Vec<usize> = if self.ends.contains_key(&(node as u32)) {
+                // A dead position outside the attacker's attractor: a draw or `side`'s
+                // win, where the game ends.
+                holds.push((*board, None));
+                Vec::new()
+            } else if board.to_move() == side {
                 let stay = self
                     .children_of(node)
                     .iter()
