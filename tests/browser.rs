@@ -405,9 +405,15 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
         client,
         "const board = document.querySelector('#board svg').getBoundingClientRect();
          const pit = document.querySelector('#board g.pit').getBoundingClientRect();
+         const svg = document.querySelector('#board svg');
+         const scale = board.width / svg.viewBox.baseVal.width;
+         const sizes = [...svg.querySelectorAll('text')]
+           .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
          return {view: window.innerWidth, page: document.documentElement.scrollWidth,
                  top: board.top, left: board.left, right: board.right, width: board.width,
-                 pit: Math.min(pit.width, pit.height)};",
+                 pit: Math.min(pit.width, pit.height), text: Math.min(...sizes),
+                 textRight: Math.max(...[...svg.querySelectorAll('text')]
+                   .map((t) => t.getBoundingClientRect().right))};",
     )
     .await?;
     let number = |key: &str| layout[key].as_f64().unwrap();
@@ -427,6 +433,12 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     // are theirs, and the evaluation bar with its words.)
     assert!(number("top") < 200.0, "the board comes first: {layout}");
     assert!(number("pit") >= 36.0, "pits large enough to tap: {layout}");
+    // Pit numbers, counts and the sides' lines, as drawn on the phone.
+    assert!(number("text") >= 12.0, "text at least 12 px: {layout}");
+    assert!(
+        number("textRight") <= number("right"),
+        "no text cut off: {layout}"
+    );
     screenshot(client, "phone.png").await
 }
 

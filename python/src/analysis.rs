@@ -127,7 +127,7 @@ pub fn analyze(
             ranges::quote(engine)
         ))
     })?;
-    let spec = analysis_spec(SearchSettings::of(searcher), budget, seed)?;
+    let spec = analysis_spec(SearchSettings::analysing(searcher), budget, seed)?;
     let variant = game.variant_arc();
     let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
     let value = interruptible(py, move |stop| {

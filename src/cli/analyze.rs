@@ -11,7 +11,7 @@ use isolo_engine::search::alphabeta::QuiescenceMoves;
 use isolo_engine::search::mcts::Parallelism;
 use isolo_engine::search::wdl::wdl_of;
 use isolo_engine::search::ChoiceWalk;
-use isolo_engine::search::{searched_moves, Progress, SearchRequest, SearchResult};
+use isolo_engine::search::{score_in_words, searched_moves, Progress, SearchRequest, SearchResult};
 use isolo_engine::TimeControl;
 use isolo_rules::{Board, Move, Outcome, Variant};
 
@@ -90,7 +90,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "vast|all", value_parser = walk)]
     pub walk: Option<ChoiceWalk>,
     /// Seeds a draw in a fortress (a side that can never be captured) costs the side to
-    /// move here (alpha-beta, 0-100; default 10)
+    /// move here (alpha-beta, 0-100; default 0 in an analysis, 10 in play)
     #[arg(long, value_name = "SEEDS", allow_negative_numbers = true, value_parser = super::ranges::CONTEMPT)]
     pub contempt: Option<i32>,
     /// Print machine-readable JSON instead of text
@@ -117,7 +117,9 @@ fn engine_of_flags(args: &AnalyzeArgs) -> Result<EngineSpec, CliError> {
         hash_mb: args.hash,
         seed: args.seed,
         level: None,
-        contempt: args.contempt,
+        contempt: args
+            .contempt
+            .or(SearchSettings::analysing(args.engine).contempt),
         quiescence: args.quiescence,
         quiescence_moves: args.qmoves,
         walk: args.walk,
@@ -248,11 +250,14 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
         out.push_str(&format!("best move {}\n", best.mv));
         out.push_str(&format!(
             "score {}  {}  material: {}\n",
-            best.score,
+            score_in_words(variant, board, best.score),
             wdl_of(variant, best.score).percent_text(),
             isolo_rules::game::material_in_words(board)
         ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
+        if let Some(words) = isolo_rules::game::fortress_in_words(variant, board) {
+            out.push_str(&format!("fortress: {words}\n"));
+        }
     }
     if result.lines.len() > 1 {
         for (i, line) in result.lines.iter().enumerate() {
@@ -260,7 +265,7 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
                 "line {:>2}: {:<6} {:>10}  {}  pv {}\n",
                 i + 1,
                 line.mv.to_string(),
-                line.score.to_string(),
+                score_in_words(variant, board, line.score),
                 wdl_of(variant, line.score).percent_text(),
                 line_text(&line.pv)
             ));

@@ -146,8 +146,8 @@ pub fn report_tournament(
 fn steps_text(steps: &[LadderStep], width: usize) -> String {
     let width = width.max("against".len());
     let mut out = format!(
-        "\nladder steps (each engine against the one given before it)\n{:<width$} {:<width$} {:>12} {:>6} {:>7}\n",
-        "engine", "against", "points/games", "score", "Elo"
+        "\nladder steps (each engine against the one given before it)\n{:<width$} {:<width$} {:>12} {:>6} {:>12} {:>7}\n",
+        "engine", "against", "points/games", "score", "95%", "Elo"
     );
     for step in steps.iter().rev() {
         let score = step
@@ -160,8 +160,11 @@ fn steps_text(steps: &[LadderStep], width: usize) -> String {
             (None, None) => "-".into(),
         };
         let played = format!("{}/{}", step.points, step.games);
+        let interval = step.score_ci95.map_or("-".into(), |[low, high]| {
+            format!("[{:.0}%, {:.0}%]", 100.0 * low, 100.0 * high)
+        });
         out.push_str(&format!(
-            "{:<width$} {:<width$} {played:>12} {score:>6} {elo:>7}\n",
+            "{:<width$} {:<width$} {played:>12} {score:>6} {interval:>12} {elo:>7}\n",
             step.engine, step.below
         ));
     }

@@ -7,8 +7,10 @@
 use isolo_rules::notation::pit_at;
 use isolo_rules::{Board, Side, Variant};
 
-/// Width and height of one pit's cell, in SVG units.
+/// Width of one pit's cell, in SVG units.
 pub const CELL: f64 = 64.0;
+/// Height of one pit's cell: the pit with its number above it and its count below.
+pub const ROW: f64 = 92.0;
 /// Radius of a pit.
 pub const PIT_RADIUS: f64 = 26.0;
 /// Counts up to this are also drawn as dots.
@@ -18,8 +20,11 @@ pub const DOT_SPACING: f64 = 5.5;
 /// The golden angle, in radians: the dots' spiral turns by it from one dot to the next.
 pub const GOLDEN_ANGLE: f64 = 2.399_963;
 const MARGIN: f64 = 20.0;
-const HEADER: f64 = 34.0;
+const HEADER: f64 = 40.0;
 const DIVIDER: f64 = 14.0;
+/// Where a pit's number and its count (below the dots) stand, from the pit's centre.
+const NUMBER_BASELINE: f64 = -30.0;
+const COUNT_BASELINE: f64 = PIT_RADIUS + 18.0;
 
 const STYLE: &str = "\
 .board{fill:#c8955a;stroke:#7a5230;stroke-width:2}\
@@ -28,10 +33,11 @@ const STYLE: &str = "\
 .pit.lit .hole{fill:#b5783c}\
 .pit.to-move{cursor:pointer}\
 .seed{fill:#f3ead8;stroke:#6b4a2a;stroke-width:.6}\
-.count{font:bold 15px sans-serif;fill:#fff8e8;text-anchor:middle}\
-.count.small{font:bold 10px sans-serif}\
-.num{font:9px sans-serif;fill:#4a2f14;text-anchor:start}\
-.info{font:14px sans-serif;fill:#222}\
+.cell{fill:transparent}\
+.count{font:bold 22px sans-serif;fill:#fff8e8;text-anchor:middle}\
+.count.small{font:bold 20px sans-serif;fill:#3b2410}\
+.num{font:20px sans-serif;fill:#4a2f14;text-anchor:start}\
+.info{font:20px sans-serif;fill:#222}\
 .info.mover{font-weight:bold}\
 .divider{stroke:#7a5230;stroke-width:2}";
 
@@ -55,7 +61,7 @@ pub fn dot_offset(index: u32) -> (f64, f64) {
 pub fn board_svg(variant: &Variant, board: &Board, options: &SvgOptions) -> String {
     let w = variant.columns() as usize;
     let width = 2.0 * MARGIN + w as f64 * CELL;
-    let height = 2.0 * HEADER + 4.0 * CELL + DIVIDER;
+    let height = 2.0 * HEADER + 4.0 * ROW + DIVIDER;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"isolo-board\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" data-columns=\"{w}\" data-flipped=\"{}\">\n<style>{STYLE}</style>\n",
         options.flipped
@@ -64,9 +70,9 @@ pub fn board_svg(variant: &Variant, board: &Board, options: &SvgOptions) -> Stri
         "<rect class=\"board\" x=\"{}\" y=\"{HEADER}\" width=\"{}\" height=\"{}\" rx=\"12\"/>\n",
         MARGIN / 2.0,
         width - MARGIN,
-        4.0 * CELL + DIVIDER
+        4.0 * ROW + DIVIDER
     ));
-    let divider_y = HEADER + 2.0 * CELL + DIVIDER / 2.0;
+    let divider_y = HEADER + 2.0 * ROW + DIVIDER / 2.0;
     out.push_str(&format!(
         "<line class=\"divider\" x1=\"{}\" y1=\"{divider_y}\" x2=\"{}\" y2=\"{divider_y}\"/>\n",
         MARGIN / 2.0,
@@ -98,7 +104,7 @@ fn pit_centre(w: usize, row: usize, col: usize, flipped: bool) -> (f64, f64) {
     };
     let gap = if row >= 2 { DIVIDER } else { 0.0 };
     let x = MARGIN + (col as f64 + 0.5) * CELL;
-    let y = HEADER + (row as f64 + 0.5) * CELL + gap;
+    let y = HEADER + (row as f64 + 0.5) * ROW + gap;
     (x, y)
 }
 
@@ -129,19 +135,24 @@ fn pit_svg(
         classes.join(" "),
         side.letter()
     );
+    // The whole cell answers a tap, not only the hole.
+    out.push_str(&format!(
+        "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{ROW}\"/>",
+        -CELL / 2.0,
+        -ROW / 2.0
+    ));
     out.push_str(&format!("<circle class=\"hole\" r=\"{PIT_RADIUS}\"/>"));
     out.push_str(&format!(
-        "<text class=\"num\" x=\"{}\" y=\"{}\">{pit}</text>",
-        -CELL / 2.0 + 3.0,
-        -CELL / 2.0 + 10.0
+        "<text class=\"num\" x=\"{}\" y=\"{NUMBER_BASELINE}\">{pit}</text>",
+        -CELL / 2.0 + 3.0
     ));
     out.push_str(&seeds_svg(seeds));
     out.push_str("</g>\n");
     out
 }
 
-/// A pit's seeds: dots for small counts and the count (small, below the dots, when
-/// there are dots; large in the centre otherwise).
+/// A pit's seeds: dots for small counts and the count (below the pit, dark on the
+/// board, when there are dots; large and light in the hole otherwise).
 pub fn seeds_svg(seeds: u32) -> String {
     format!("<g class=\"seeds\">{}</g>", seeds_markup(seeds))
 }
@@ -158,8 +169,7 @@ pub fn seeds_markup(seeds: u32) -> String {
             ));
         }
         out.push_str(&format!(
-            "<text class=\"count small\" y=\"{}\">{seeds}</text>",
-            PIT_RADIUS + 4.0
+            "<text class=\"count small\" y=\"{COUNT_BASELINE}\">{seeds}</text>"
         ));
     } else {
         out.push_str(&MANY_SEEDS.replace("{n}", &seeds.to_string()));
@@ -168,13 +178,13 @@ pub fn seeds_markup(seeds: u32) -> String {
 }
 
 /// The seeds of a pit holding more than [`MOST_DOTS`]: their count, `{n}`.
-pub const MANY_SEEDS: &str = "<text class=\"count\" y=\"5\">{n}</text>";
+pub const MANY_SEEDS: &str = "<text class=\"count\" y=\"8\">{n}</text>";
 
 fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
     let mut text = format!("{side}: {} seeds", board.side_total(side));
     if variant.rules().overture {
         text.push_str(if board.in_overture(side) {
-            ", in overture (ng'hana ringed)"
+            ", in overture"
         } else {
             ", overture over"
         });

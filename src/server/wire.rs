@@ -175,8 +175,15 @@ impl AnalyseRequest {
             ),
             None => None,
         };
+        let level = ranged("level", &self.level, &ranges::LEVEL)?;
+        // A request for a level's move is play (the engine's contempt); else an analysis.
+        let contempt = match level {
+            Some(_) => None,
+            None => SearchSettings::analysing(searcher).contempt,
+        };
         let settings = SearchSettings {
             searcher,
+            contempt,
             time_ms: Some(time),
             threads: Some(state.threads),
             hash_mb: (searcher == SearcherKind::AlphaBeta).then_some(HASH_MB),
@@ -184,7 +191,7 @@ impl AnalyseRequest {
             nodes: ranged("nodes", &self.nodes, &ranges::NODES)?,
             clock,
             seed: self.seed()?,
-            level: ranged("level", &self.level, &ranges::LEVEL)?,
+            level,
             ..SearchSettings::default()
         };
         settings.spec().map_err(setting_refused)

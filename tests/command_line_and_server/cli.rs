@@ -353,7 +353,8 @@ fn analyze_reports_a_proven_win_in_json() {
             "nps",
             "time_ms",
             "engine",
-            "material"
+            "material",
+            "fortress"
         ]
     );
     assert_eq!(
@@ -1575,4 +1576,43 @@ fn fit_wdl_fits_and_measures_on_held_out_games() {
         &["fit-wdl", "--variant", "isolo-women", "--holdout", "1"],
         "--holdout: must be 2..=1000",
     );
+}
+
+/// A fortress held (South's two seeds relay round for ever and can never be captured,
+/// while they may still capture): the analysis says North cannot win and shows the
+/// draw it found as a draw, not as seeds of contempt; `--contempt` still prices it.
+#[test]
+fn analyze_shows_a_fortress_draw_as_a_draw_in_words() {
+    let position = "8,8,8,8,8,8,8,6/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+    let args = [
+        "analyze",
+        "--variant",
+        "igisoro",
+        "--position",
+        position,
+        "--depth",
+        "6",
+    ];
+    let text = stdout_of(&args);
+    assert!(
+        text.contains("score draw (a fortress)  W/D/L 0/100/0%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fortress: South's 2 seeds can never be captured: North cannot win\n"),
+        "{text}"
+    );
+    let priced = stdout_of(&[&args[..], &["--contempt", "10"]].concat());
+    assert!(priced.contains("score -10.00"), "{priced}");
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout_of(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(
+        report["fortress"]["holders"],
+        serde_json::json!(["S"]),
+        "{report}"
+    );
+    assert_eq!(report["score"]["type"], "eval", "{report}");
+    assert_eq!(report["score"]["text"], "draw (a fortress)", "{report}");
+    let open = stdout_of(&["analyze", "--variant", "igisoro", "--depth", "2", "--json"]);
+    assert!(open.contains("\"fortress\": null"), "{open}");
 }

@@ -108,7 +108,7 @@ fn variants_and_limits_are_listed() {
     assert!(svg["svg"].as_str().unwrap().contains(&four), "{four}");
     assert_eq!(
         list["seeds"]["many"],
-        "<text class=\"count\" y=\"5\">{n}</text>"
+        "<text class=\"count\" y=\"8\">{n}</text>"
     );
     let page = agent()
         .get(&server.at(""))

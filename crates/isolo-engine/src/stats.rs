@@ -29,6 +29,20 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// Counts of pair outcomes for the first engine: `[LL, LD, WL+DD, WD, WW]`.
 pub type Pentanomial = [u64; 5];
 
+/// The Wilson 95% interval of a rate `p` observed over `n` trials (`[0, 1]` without
+/// trials). For a score with draws (points per game) it is conservative: a draw varies
+/// less than a win or a loss, so the true interval is narrower.
+pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let n = n as f64;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
 /// The score (0..=1) of a logistic Elo difference.
 pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))

@@ -438,6 +438,40 @@ fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> Stri
     }
 }
 
+/// The sides holding a fortress on `board` (`fortress::Fortresses::holds`: seeds that
+/// can never be captured, whatever either side plays), South first.
+pub fn fortress_holders(variant: &Variant, board: &Board) -> Vec<Side> {
+    let Some(fortresses) = variant.fortresses() else {
+        return Vec::new();
+    };
+    Side::BOTH
+        .into_iter()
+        .filter(|&side| fortresses.holds(board, side))
+        .collect()
+}
+
+/// What the fortresses on `board` decide, in words: "North's 2 seeds can never be
+/// captured: South cannot win"; `None` where no side holds one.
+pub fn fortress_in_words(variant: &Variant, board: &Board) -> Option<String> {
+    let seeds = |side: Side| match board.side_total(side) {
+        1 => format!("{side}'s last seed"),
+        n => format!("{side}'s {n} seeds"),
+    };
+    match fortress_holders(variant, board).as_slice() {
+        [] => None,
+        [side] => Some(format!(
+            "{} can never be captured: {} cannot win",
+            seeds(*side),
+            side.opponent()
+        )),
+        _ => Some(format!(
+            "{} and {} can never be captured: neither side can win",
+            seeds(Side::South),
+            seeds(Side::North)
+        )),
+    }
+}
+
 /// The seeds on each side in words: "South leads by 54 seeds (59 to 5)", "level, 32
 /// seeds each".
 pub fn material_in_words(board: &Board) -> String {

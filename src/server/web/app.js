@@ -374,7 +374,9 @@ function showLines(result) {
     li.textContent = `${line.move}  ${scoreText(line.score)}  ${wdlText(line.wdl)}  ${line.pv.join(" ")}`;
     list.appendChild(li);
   }
-  $("thinking").textContent = `scores for ${sideName(S.state.to_move)} (to move) \u00b7 ${result.engine || ""} depth ${result.depth} \u00b7 ${result.nodes} nodes \u00b7 ${result.nps} nodes/s \u00b7 ${result.time_ms} ms`;
+  const facts = [result.material && result.material.text, result.fortress && result.fortress.text];
+  const said = facts.filter(Boolean).map((t) => ` \u00b7 ${t}`).join("");
+  $("thinking").textContent = `scores for ${sideName(S.state.to_move)} (to move)${said} \u00b7 ${result.engine || ""} depth ${result.depth} \u00b7 ${result.nodes} nodes \u00b7 ${result.nps} nodes/s \u00b7 ${result.time_ms} ms`;
 }
 
 function recordEval(result, ply, toMove) {

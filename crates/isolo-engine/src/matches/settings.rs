@@ -209,6 +209,16 @@ impl SearchSettings {
         }
     }
 
+    /// The default settings of an analysis with `searcher` (every front end's): for
+    /// alpha-beta without contempt, so that a fortress's draw reads as a draw, not as the
+    /// seeds of contempt a player would pay for it.
+    pub fn analysing(searcher: SearcherKind) -> SearchSettings {
+        SearchSettings {
+            contempt: (searcher == SearcherKind::AlphaBeta).then_some(0),
+            ..SearchSettings::of(searcher)
+        }
+    }
+
     /// The first setting given that the searcher takes no part in.
     fn foreign(&self) -> Option<Setting> {
         let mcts = self.searcher == SearcherKind::Mcts;

@@ -529,6 +529,7 @@ impl TournamentTally {
                     points,
                     games,
                     score,
+                    score_ci95: score.map(|s| stats::wilson_interval(s, games)),
                     // A clean sweep either way has no finite Elo; an even score is
                     // +0, not -0.
                     elo: score
@@ -553,6 +554,9 @@ pub struct LadderStep {
     pub games: u64,
     /// Its score (points per game; none without games).
     pub score: Option<f64>,
+    /// The score's 95% interval (Wilson's, conservative with draws:
+    /// `stats::wilson_interval`).
+    pub score_ci95: Option<[f64; 2]>,
     /// The Elo difference of that score (none without games, or at a score of 0 or 1).
     pub elo: Option<f64>,
 }
@@ -736,9 +740,12 @@ mod tests {
             (1.5, 2, Some(0.75))
         );
         assert!((first.elo.unwrap() - stats::elo_of_score(0.75)).abs() < 1e-9);
+        // Two games tell little: the interval holds 0.5.
+        let [low, high] = first.score_ci95.unwrap();
+        assert!(low < 0.5 && 0.75 < high && high <= 1.0, "{low} {high}");
         let second = &steps[1];
         assert_eq!((second.engine.as_str(), second.games), ("c", 0));
-        assert_eq!((second.score, second.elo), (None, None));
+        assert_eq!((second.score, second.elo, second.score_ci95), (None, None, None));
         // An even step is +0, not -0.
         let mut even = TournamentTally::new(&labels, &ladder);
         even.add(&record(0, true, GameResult::Draw));

@@ -118,6 +118,34 @@ pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> ser
     })
 }
 
+/// The sides holding a fortress on `board` and what it decides, in words:
+/// `{"holders": ["N"], "text": "North's 2 seeds can never be captured: South cannot
+/// win"}`; `null` where no side holds one.
+pub fn fortress_json(variant: &Variant, board: &Board) -> serde_json::Value {
+    match isolo_rules::game::fortress_in_words(variant, board) {
+        None => serde_json::Value::Null,
+        Some(text) => {
+            let holders = isolo_rules::game::fortress_holders(variant, board);
+            let letters: Vec<String> = holders.iter().map(|s| s.letter().to_string()).collect();
+            serde_json::json!({"holders": letters, "text": text})
+        }
+    }
+}
+
+/// A score as a player reads it on `board`: a draw where a fortress holds and the
+/// search found nothing better than its draw (an estimate of about 0, without
+/// contempt), else the score as it prints.
+pub fn score_in_words(variant: &Variant, board: &Board, score: Score) -> String {
+    match score {
+        Score::Eval(v)
+            if v.abs() <= 1 && !isolo_rules::game::fortress_holders(variant, board).is_empty() =>
+        {
+            "draw (a fortress)".to_string()
+        }
+        _ => score.to_string(),
+    }
+}
+
 /// The seeds on each side of `board`, with the lead in words: `{"S": 59, "N": 5,
 /// "text": "South leads by 54 seeds (59 to 5)"}`.
 pub fn material_json(board: &Board) -> serde_json::Value {
@@ -132,22 +160,29 @@ impl SearchResult {
     /// The fields of `analyze --json` for a search of `board`: `best_move`, `score`,
     /// `wdl` (the win/draw/loss chances of `variant`'s model, per mille), `pv`, `lines`
     /// (each `move`, `score`, `wdl`, `pv`), `depth`, `nodes`, `nps`, `time_ms`,
-    /// `engine`, `material` (the seeds on each side, [`material_json`]).
+    /// `engine`, `material` (the seeds on each side, [`material_json`]), `fortress`
+    /// ([`fortress_json`]).
     pub fn to_json(&self, variant: &Variant, board: &Board) -> serde_json::Value {
         let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
         let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
+        // The score with its text as a player reads it (`score_in_words`).
+        let score = |score: Score| {
+            let mut json = score.to_json();
+            json["text"] = score_in_words(variant, board, score).into();
+            json
+        };
         let lines: Vec<_> = self
             .lines
             .iter()
             .map(|l| {
-                serde_json::json!({"move": l.mv.to_string(), "score": l.score.to_json(),
+                serde_json::json!({"move": l.mv.to_string(), "score": score(l.score),
                                    "wdl": model.wdl(l.score).to_json(), "pv": strings(&l.pv)})
             })
             .collect();
         serde_json::json!({
             "best_move": best.map(|b| b.mv.to_string()),
-            "score": best.map(|b| b.score.to_json()),
+            "score": best.map(|b| score(b.score)),
             "wdl": best.map(|b| model.wdl(b.score).to_json()),
             "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
             "lines": lines,
@@ -157,6 +192,7 @@ impl SearchResult {
             "time_ms": self.time.as_millis() as u64,
             "engine": self.engine,
             "material": material_json(board),
+            "fortress": fortress_json(variant, board),
         })
     }
 

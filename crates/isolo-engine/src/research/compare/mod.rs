@@ -17,7 +17,7 @@ use crate::matches::game_loop::{play_game, TimeControls};
 use crate::matches::openings::{load_suite, OpeningsError};
 use crate::matches::schedule::game_seed;
 use crate::search::{move_generator, searched_moves};
-use crate::stats::{normal_cdf, Z95};
+use crate::stats::{normal_cdf, wilson_interval, Z95};
 use isolo_rules::EndReason;
 use isolo_rules::{Board, MoveGen, Side, Variant};
 
@@ -352,15 +352,11 @@ pub fn wilson(count: u64, n: u64) -> Proportion {
             ci95: [0.0, 1.0],
         };
     }
-    let (k, n) = (count as f64, n as f64);
-    let p = k / n;
-    let z2 = Z95 * Z95;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let p = count as f64 / n as f64;
     Proportion {
         count,
         rate: p,
-        ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+        ci95: wilson_interval(p, n),
     }
 }
 
