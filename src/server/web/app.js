@@ -575,7 +575,7 @@ async function loadRecord() {
 }
 
 // The strength levels the engine offers (the server's limits.levels): the weakest
-// marked for beginners, the top for full strength, the engine's default chosen.
+// marked as the weakest, the top as full strength, the engine's default chosen.
 function fillLevels(levels) {
   for (let n = levels.least; n <= levels.most; n++) {
     const option = document.createElement("option");

@@ -49,9 +49,9 @@ export const delayPerSeed = (speed) => Math.round(400 * Math.pow(0.95, speed));
 // `n thing` or `n things` (irregular plurals given).
 export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-// A level's label in the level choice: the weakest for beginners, the top full strength.
+// A level's label in the level choice: the weakest, and the top at full strength.
 export function levelLabel(n, levels) {
-  if (n === levels.least) return `${n} (beginner)`;
+  if (n === levels.least) return `${n} (weakest)`;
   if (n === levels.most) return `${n} (full strength)`;
   return `${n}`;
 }

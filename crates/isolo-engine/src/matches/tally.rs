@@ -745,7 +745,10 @@ mod tests {
         assert!(low < 0.5 && 0.75 < high && high <= 1.0, "{low} {high}");
         let second = &steps[1];
         assert_eq!((second.engine.as_str(), second.games), ("c", 0));
-        assert_eq!((second.score, second.elo, second.score_ci95), (None, None, None));
+        assert_eq!(
+            (second.score, second.elo, second.score_ci95),
+            (None, None, None)
+        );
         // An even step is +0, not -0.
         let mut even = TournamentTally::new(&labels, &ladder);
         even.add(&record(0, true, GameResult::Draw));

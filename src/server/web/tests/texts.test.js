@@ -32,7 +32,7 @@ test("words are counted and levels labelled", () => {
   assert.equal(counted(3, "lap"), "3 laps");
   assert.equal(counted(2, "inaccuracy", "inaccuracies"), "2 inaccuracies");
   const levels = { least: 1, most: 8, default: 4 };
-  assert.equal(levelLabel(1, levels), "1 (beginner)");
+  assert.equal(levelLabel(1, levels), "1 (weakest)");
   assert.equal(levelLabel(8, levels), "8 (full strength)");
   assert.equal(levelLabel(4, levels), "4");
   assert.equal(delayPerSeed(0), 400);
