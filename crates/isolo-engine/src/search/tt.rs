@@ -122,6 +122,26 @@ pub fn check_table_mb(megabytes: usize) -> Result<(), TableError> {
     }
 }
 
+/// `count` empty slots (`count` > 0), from zeroed memory: the system hands out large
+/// zeroed allocations as pages it fills on first touch, so a table costs only the
+/// pages a search reaches (writing every slot cost a small search most of its time).
+fn zeroed_slots(count: usize) -> Option<Vec<[AtomicU64; 2]>> {
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout's size is not zero (checked above).
+    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<[AtomicU64; 2]>();
+    if memory.is_null() {
+        return None;
+    }
+    // SAFETY: `memory` comes from the global allocator with the layout of `count`
+    // slots, so length and capacity `count` describe it exactly; all-zero bytes are a
+    // valid `AtomicU64` (0), so every slot is initialised; the Vec owns it from here
+    // and frees it with the same layout.
+    Some(unsafe { Vec::from_raw_parts(memory, count, count) })
+}
+
 impl TranspositionTable {
     /// A table of about `megabytes` MB (a power of two of slots), or why it cannot be.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableError> {
@@ -132,13 +152,8 @@ impl TranspositionTable {
         } else {
             wanted.next_power_of_two() / 2
         };
-        let mut table = Vec::new();
-        table
-            .try_reserve_exact(slots)
-            .map_err(|_| TableError::Allocation(megabytes))?;
-        table.extend((0..slots).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
         Ok(TranspositionTable {
-            slots: table,
+            slots: zeroed_slots(slots).ok_or(TableError::Allocation(megabytes))?,
             generation: AtomicU64::new(0),
         })
     }
