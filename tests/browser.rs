@@ -442,15 +442,20 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     screenshot(client, "phone.png").await
 }
 
-/// Igisoro's lone seed at phone size: the game ends at once, in words, and the bar is
-/// certain.
+/// Igisoro at phone size, played into a dead position: South takes two of North's
+/// three seeds (15x), leaving a lone seed, and the game ends at once, in words, the
+/// bar certain.
 async fn a_dead_position_ends_the_game(client: &Client) -> TestResult {
     set_value(client, "variant", "igisoro").await?;
     set_value(client, "side", "both").await?;
     wait_idle(client).await?;
-    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
-    set_value(client, "position-input", lone).await?;
+    let three = "1,0,0,0,1,0,0,0/1,0,0,0,0,0,0,0/2,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+    set_value(client, "position-input", three).await?;
     click(client, "load-position").await?;
+    wait_idle(client).await?;
+    click_pit(client, "S", 15).await?;
+    wait_idle(client).await?;
+    click(client, "choice-take").await?;
     wait_idle(client).await?;
     let status = shown(client).await?["status"].as_str().unwrap().to_string();
     assert_eq!(
