@@ -246,11 +246,12 @@ fn progress_line(p: &Progress) -> String {
 /// The summary after the search.
 pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
     let mut out = String::new();
+    let held = !isolo_rules::game::fortress_holders(variant, board).is_empty();
     if let Some(best) = result.best() {
         out.push_str(&format!("best move {}\n", best.mv));
         out.push_str(&format!(
             "score {}  {}  material: {}\n",
-            score_in_words(variant, board, best.score),
+            score_in_words(best.score, held),
             wdl_of(variant, best.score).percent_text(),
             isolo_rules::game::material_in_words(board)
         ));
@@ -265,7 +266,7 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
                 "line {:>2}: {:<6} {:>10}  {}  pv {}\n",
                 i + 1,
                 line.mv.to_string(),
-                score_in_words(variant, board, line.score),
+                score_in_words(line.score, held),
                 wdl_of(variant, line.score).percent_text(),
                 line_text(&line.pv)
             ));

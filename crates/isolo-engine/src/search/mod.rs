@@ -132,16 +132,13 @@ pub fn fortress_json(variant: &Variant, board: &Board) -> serde_json::Value {
     }
 }
 
-/// A score as a player reads it on `board`: a draw where a fortress holds and the
-/// search found nothing better than its draw (an estimate of about 0, without
+/// A score as a player reads it where `fortress_held` (a side holds a fortress on the
+/// board searched, `isolo_rules::game::fortress_holders`): a draw where the search
+/// found nothing better than the fortress's draw (an estimate of about 0, without
 /// contempt), else the score as it prints.
-pub fn score_in_words(variant: &Variant, board: &Board, score: Score) -> String {
+pub fn score_in_words(score: Score, fortress_held: bool) -> String {
     match score {
-        Score::Eval(v)
-            if v.abs() <= 1 && !isolo_rules::game::fortress_holders(variant, board).is_empty() =>
-        {
-            "draw (a fortress)".to_string()
-        }
+        Score::Eval(v) if fortress_held && v.abs() <= 1 => "draw (a fortress)".to_string(),
         _ => score.to_string(),
     }
 }
@@ -167,9 +164,10 @@ impl SearchResult {
         let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
         // The score with its text as a player reads it (`score_in_words`).
+        let held = !isolo_rules::game::fortress_holders(variant, board).is_empty();
         let score = |score: Score| {
             let mut json = score.to_json();
-            json["text"] = score_in_words(variant, board, score).into();
+            json["text"] = score_in_words(score, held).into();
             json
         };
         let lines: Vec<_> = self

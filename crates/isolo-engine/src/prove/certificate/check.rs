@@ -271,13 +271,11 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
     })
 }
 
-/// The rules' end of a dead position `board` whose mover has a move (one without a move
-/// has lost before any dead position is counted).
+/// The rules' end of `board` if it is a dead position (the rules' own order: a mover
+/// without a move has lost before any dead position is counted).
 fn game_end(variant: &Variant, board: &Board) -> Option<isolo_rules::Outcome> {
-    let dead = isolo_rules::game::dead_position_outcome(variant, board)?;
-    variant
-        .has_legal_move(board, &mut MoveGen::new())
-        .then_some(dead)
+    isolo_rules::game::rules_outcome(variant, board, [])
+        .filter(|end| end.reason == isolo_rules::EndReason::DeadPosition)
 }
 
 /// Checks that `side` can stay in its set from `root` forever, never without a move,
