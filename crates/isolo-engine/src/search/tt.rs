@@ -1,8 +1,17 @@
 //! A transposition table shared between search threads without locks: each entry is two
 //! 64-bit atomics, the key stored xor-ed with the data, so a torn write is detected as a
 //! miss (Hyatt and Mann's lockless hashing).
+//!
+//! A table's memory outlives its searcher: given back when the searcher ends, it is the
+//! next table of its size, so a program that searches by the thousand (a comparison's
+//! games, Python's analyses, the server's requests) neither allocates nor has the system
+//! fill pages for each. Each use of the memory is an epoch written into the entries' keys:
+//! an entry of an earlier epoch is never found and never keeps its slot, so a table taken
+//! again searches exactly as a fresh one (a search's result does not depend on what ran
+//! before it).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// What a stored value means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +80,50 @@ impl Entry {
 pub struct TranspositionTable {
     slots: Vec<[AtomicU64; 2]>,
     generation: AtomicU64,
+    /// This use of the memory (at most `EPOCH_MASK`): it stands in the low bits of every
+    /// key stored, so entries of earlier uses read as empty.
+    epoch: u64,
+}
+
+/// Low key bits that hold the table's epoch instead. They are bits of the slot's index
+/// (a table has at least `MIN_SLOTS` slots), equal in every key a slot can hold, so no
+/// two positions that share a slot are told apart by them.
+const EPOCH_BITS: u32 = 16;
+const EPOCH_MASK: u64 = (1 << EPOCH_BITS) - 1;
+/// The fewest slots a table has: 1 MB of them.
+const MIN_SLOTS: usize = 1 << EPOCH_BITS;
+
+/// Memory of tables whose searchers ended, each with the next epoch it may be used at.
+struct Spare {
+    slots: Vec<[AtomicU64; 2]>,
+    next_epoch: u64,
+}
+
+/// The spare tables, kept for the next table of the same size.
+static SPARES: Mutex<Vec<Spare>> = Mutex::new(Vec::new());
+/// The most memory kept in spare tables: a few default tables per core, never a large
+/// table left resident after its search.
+const SPARE_MOST_BYTES: usize = 512 << 20;
+
+fn table_bytes(slots: &[[AtomicU64; 2]]) -> usize {
+    std::mem::size_of_val(slots)
+}
+
+/// A spare table of `count` slots, if one is kept.
+fn take_spare(count: usize) -> Option<Spare> {
+    let mut spares = SPARES.lock().unwrap_or_else(|p| p.into_inner());
+    let index = spares.iter().position(|s| s.slots.len() == count)?;
+    Some(spares.swap_remove(index))
+}
+
+/// Keeps a table's memory for the next table of its size, while the spares stay within
+/// `SPARE_MOST_BYTES`; otherwise it is freed.
+fn give_back(spare: Spare) {
+    let mut spares = SPARES.lock().unwrap_or_else(|p| p.into_inner());
+    let kept: usize = spares.iter().map(|s| table_bytes(&s.slots)).sum();
+    if kept + table_bytes(&spare.slots) <= SPARE_MOST_BYTES {
+        spares.push(spare);
+    }
 }
 
 /// The most memory a table may take, as a share of the machine's physical memory.
@@ -152,10 +205,47 @@ impl TranspositionTable {
         } else {
             wanted.next_power_of_two() / 2
         };
-        Ok(TranspositionTable {
-            slots: zeroed_slots(slots).ok_or(TableError::Allocation(megabytes))?,
+        debug_assert!(slots >= MIN_SLOTS);
+        let spare = match take_spare(slots) {
+            Some(spare) => spare,
+            None => Spare {
+                slots: zeroed_slots(slots).ok_or(TableError::Allocation(megabytes))?,
+                next_epoch: 0,
+            },
+        };
+        Ok(TranspositionTable::from_spare(spare))
+    }
+
+    /// A table over `spare`'s memory at its next epoch; memory whose epochs are all
+    /// spent is emptied first (once every 65,536 uses).
+    fn from_spare(spare: Spare) -> TranspositionTable {
+        let Spare { slots, next_epoch } = spare;
+        let epoch = if next_epoch > EPOCH_MASK {
+            for slot in &slots {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
+            0
+        } else {
+            next_epoch
+        };
+        TranspositionTable {
+            slots,
             generation: AtomicU64::new(0),
-        })
+            epoch,
+        }
+    }
+
+    /// `key` as this epoch stores it.
+    #[inline(always)]
+    fn tagged(&self, key: u64) -> u64 {
+        (key & !EPOCH_MASK) | self.epoch
+    }
+
+    /// Whether a slot's words (`check`, `data`, not empty) hold an entry of this epoch.
+    #[inline(always)]
+    fn of_this_epoch(&self, check: u64, data: u64) -> bool {
+        (check ^ data) & EPOCH_MASK == self.epoch
     }
 
     /// Starts a new search: older entries give way more easily.
@@ -178,18 +268,19 @@ impl TranspositionTable {
             slot[0].load(Ordering::Relaxed),
             slot[1].load(Ordering::Relaxed),
         );
-        (check ^ data == key && data != 0).then(|| Entry::unpack(data).0)
+        (check ^ data == self.tagged(key) && data != 0).then(|| Entry::unpack(data).0)
     }
 
     /// Stores `entry` for `key`, unless a deeper entry of this search holds the slot.
     pub fn store(&self, key: u64, entry: Entry) {
         let slot = self.slot(key);
         let generation = self.generation();
+        let key = self.tagged(key);
         let (check, old) = (
             slot[0].load(Ordering::Relaxed),
             slot[1].load(Ordering::Relaxed),
         );
-        if old != 0 && check ^ old != key {
+        if old != 0 && check ^ old != key && self.of_this_epoch(check, old) {
             let (previous, previous_generation) = Entry::unpack(old);
             if previous_generation == generation
                 && previous.depth > entry.depth + REPLACE_DEPTH_MARGIN
@@ -210,8 +301,11 @@ impl TranspositionTable {
         let used = self.slots[..sample]
             .iter()
             .filter(|slot| {
-                let data = slot[1].load(Ordering::Relaxed);
-                data != 0 && Entry::unpack(data).1 == generation
+                let (check, data) = (
+                    slot[0].load(Ordering::Relaxed),
+                    slot[1].load(Ordering::Relaxed),
+                );
+                data != 0 && self.of_this_epoch(check, data) && Entry::unpack(data).1 == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -220,6 +314,15 @@ impl TranspositionTable {
     /// Slots in the table.
     pub fn slots(&self) -> usize {
         self.slots.len()
+    }
+}
+
+impl Drop for TranspositionTable {
+    fn drop(&mut self) {
+        give_back(Spare {
+            slots: std::mem::take(&mut self.slots),
+            next_epoch: self.epoch + 1,
+        });
     }
 }
 
@@ -239,6 +342,59 @@ mod tests {
         tt.store(0xdead_beef, entry);
         assert_eq!(tt.probe(0xdead_beef), Some(entry));
         assert_eq!(tt.probe(0xdead_bee0), None);
+    }
+
+    fn sample_entry(depth: u8) -> Entry {
+        Entry {
+            value: 12,
+            best: 1,
+            depth,
+            bound: Bound::Exact,
+        }
+    }
+
+    /// The spare a table's drop would give back, taken from it instead.
+    fn spare_of(table: TranspositionTable) -> Spare {
+        let mut table = std::mem::ManuallyDrop::new(table);
+        Spare {
+            slots: std::mem::take(&mut table.slots),
+            next_epoch: table.epoch + 1,
+        }
+    }
+
+    #[test]
+    fn a_reused_table_searches_as_a_fresh_one() {
+        let first = TranspositionTable::new(1).unwrap();
+        first.new_search();
+        first.store(0xdead_beef, sample_entry(30));
+        assert_eq!(first.hashfull(), 0); // (outside the sampled slots)
+        first.store(5, sample_entry(30));
+        assert_eq!(first.hashfull(), 1);
+        let second = TranspositionTable::from_spare(spare_of(first));
+        second.new_search();
+        // The old entries are not found, not counted, and keep no slot.
+        assert_eq!(second.probe(0xdead_beef), None);
+        assert_eq!(second.probe(5), None);
+        assert_eq!(second.hashfull(), 0);
+        let other_key = 0xdead_beef + (1 << 40); // (the same slot)
+        second.store(other_key, sample_entry(1));
+        assert_eq!(second.probe(other_key), Some(sample_entry(1)));
+    }
+
+    #[test]
+    fn memory_whose_epochs_are_spent_is_emptied() {
+        let table = TranspositionTable::new(1).unwrap();
+        table.store(5, sample_entry(3));
+        let spent = Spare {
+            next_epoch: EPOCH_MASK + 1,
+            ..spare_of(table)
+        };
+        let table = TranspositionTable::from_spare(spent);
+        assert_eq!(table.epoch, 0);
+        assert!(table
+            .slots
+            .iter()
+            .all(|s| s[1].load(Ordering::Relaxed) == 0));
     }
 
     #[test]
