@@ -94,8 +94,12 @@ for key in sys.argv[1].split("."):
 print(value)' "$(field_of "$figure")"
 }
 
+# The median of the numbers on standard input: whole above 1000, else 4 digits.
 median() {
-    sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    sort -g | awk '{ v[NR] = $1 } END {
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        if (m > 1000) printf "%.0f\n", m; else printf "%.4g\n", m
+    }'
 }
 
 tmp=$(mktemp -d)

@@ -17,7 +17,7 @@ const LANE_MASK: u128 = 0xFF;
 /// 0x01 in every lane.
 const LANE_ONES: u128 = u128::MAX / 0xFF;
 /// 0x80 in every lane.
-const LANE_HIGHS: u128 = LANE_ONES << 7;
+pub const LANE_HIGHS: u128 = LANE_ONES << 7;
 
 /// `KEEP_OTHERS[i]`: every lane but `i`. A table lookup is cheaper than a variable
 /// 128-bit shift.
@@ -64,6 +64,16 @@ pub fn lane_mask(index: usize) -> Ring {
 /// Total seeds in the ring.
 pub fn total(ring: Ring) -> u32 {
     (0..MAX_LANES).map(|i| lane(ring, i) as u32).sum()
+}
+
+/// Total seeds in a ring of at most 255 seeds (a part of a position): each half's
+/// lanes summed by one multiplication, which gathers them in its top byte without a
+/// carry while the sum fits in a byte.
+#[inline(always)]
+pub fn small_total(ring: Ring) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let sum = |word: u64| (word.wrapping_mul(ONES) >> 56) as u32;
+    sum(ring as u64) + sum((ring >> 64) as u64)
 }
 
 /// The high bit (0x80) of every lane holding at least `min` seeds (`1 <= min <= 128`).
@@ -181,6 +191,18 @@ mod tests {
                 assert_eq!(high_bits_to_lane_set(highs) & (1 << 5) != 0, value >= min);
             }
         }
+    }
+
+    #[test]
+    fn small_totals_add_every_lane() {
+        let mut ring = 0;
+        for (index, seeds) in [(0, 7u8), (3, 1), (7, 100), (8, 2), (15, 140)] {
+            ring = set_lane(ring, index, seeds);
+        }
+        assert_eq!(small_total(ring), 250);
+        assert_eq!(small_total(ring), total(ring));
+        assert_eq!(small_total(set_lane(0, 15, 255)), 255);
+        assert_eq!(small_total(0), 0);
     }
 
     #[test]

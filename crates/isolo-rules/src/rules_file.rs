@@ -626,6 +626,8 @@ pub struct CaptureSpot {
     pub lanes: [u8; 2],
     /// How many of `lanes` count.
     pub count: u8,
+    /// 0xFF in each lane that counts: the seeds at stake are `theirs & mask`.
+    pub mask: Ring,
 }
 
 /// Tables derived from the rules for the fast board.
@@ -666,6 +668,7 @@ impl Geometry {
                 if !(protected && (facing == w - 1 || facing == w)) {
                     spot.lanes[spot.count as usize] = facing as u8;
                     spot.count += 1;
+                    spot.mask |= crate::ring::lane_mask(facing);
                 }
             }
             spot
