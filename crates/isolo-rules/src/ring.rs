@@ -178,6 +178,26 @@ impl LoopTable {
     }
 }
 
+impl LoopTable {
+    /// Where a lap of `seeds` (at least one) from `from_lane` would end, and how many
+    /// seeds it would add to that pit, without sowing it: the pit then holds what it held
+    /// (nothing if it is `from_lane`, emptied to sow) plus those.
+    #[inline(always)]
+    pub fn lap_end(&self, from_lane: usize, seeds: u32) -> (usize, u32) {
+        debug_assert!(seeds >= 1 && self.contains(from_lane));
+        let len = self.len as u32;
+        let end = &self.end_lane[from_lane];
+        if seeds < len {
+            return (end[seeds as usize] as usize, 1);
+        }
+        // Full rounds give every pit one each; a remainder ends past `from_lane`, one
+        // seed more there, and none ends back in `from_lane` itself.
+        let remainder = seeds % len;
+        let added = seeds / len + (remainder > 0) as u32;
+        (end[remainder as usize] as usize, added)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +255,24 @@ mod tests {
             [2, 2, 3, 2]
         );
         assert_eq!(end, 2);
+    }
+
+    #[test]
+    fn a_lap_end_is_where_the_sown_lap_ends() {
+        for lanes in [(0..16).collect::<Vec<_>>(), vec![0, 1, 2, 5, 6, 7], vec![3]] {
+            let table = LoopTable::new(&lanes);
+            let ring = (0..16).fold(0, |ring, i| set_lane(ring, i, (i as u8 * 7) % 5));
+            for &from in &lanes {
+                for seeds in 1..=60 {
+                    let emptied = clear_lane(ring, from);
+                    let (sown, end) = table.sow(emptied, from, seeds);
+                    let (lap_end, added) = table.lap_end(from, seeds);
+                    assert_eq!(lap_end, end, "{lanes:?} {from} {seeds}");
+                    let held = lane(emptied, end) as u32;
+                    assert_eq!(held + added, lane(sown, end) as u32, "{from} {seeds}");
+                }
+            }
+        }
     }
 
     #[test]

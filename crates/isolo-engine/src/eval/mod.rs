@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use isolo_rules::fortress::Fortresses;
 use isolo_rules::notation::pit_at;
 use isolo_rules::ring::{self, Ring, MAX_LANES};
-use isolo_rules::{Board, CaptureCondition, Side, Variant};
+use isolo_rules::{Board, CaptureCondition, FirstLaps, Side, Variant};
 
 pub mod net;
 use net::CompiledNet;
@@ -472,6 +472,13 @@ impl Evaluator {
     /// other cannot win: the score is no better than a draw for the attacker and no
     /// worse for the defender, the draw valued as `with_contempt` says (0 by default).
     pub fn evaluate(&self, board: &Board) -> i32 {
+        self.evaluate_keeping_laps(board, &mut None)
+    }
+
+    /// `evaluate`, leaving in `laps` the side to move's first laps where the evaluation
+    /// looked at them (`Variant::first_laps`): a quiescence search reads them next, and
+    /// need not sow them again.
+    pub fn evaluate_keeping_laps(&self, board: &Board, laps: &mut Option<FirstLaps>) -> i32 {
         let me = board.to_move();
         let held = self.fortresses.as_ref().map_or([false; 2], |f| {
             [f.holds(board, me), f.holds(board, me.opponent())]
@@ -479,9 +486,9 @@ impl Evaluator {
         let draw = self.fortress_draw[me as usize];
         let score = match held {
             [true, true] => draw,
-            [true, false] => self.weighed(board).max(draw),
-            [false, true] => self.weighed(board).min(draw),
-            [false, false] => return self.weighed(board),
+            [true, false] => self.weighed(board, laps).max(draw),
+            [false, true] => self.weighed(board, laps).min(draw),
+            [false, false] => return self.weighed(board, laps),
         };
         if score == 0 {
             NOT_DRAW
@@ -492,8 +499,8 @@ impl Evaluator {
 
     /// The weights times the features, plus the net's output, within `±EVAL_LIMIT` and
     /// never 0.
-    fn weighed(&self, board: &Board) -> i32 {
-        let features = self.features_for(board, self.first_laps);
+    fn weighed(&self, board: &Board, laps: &mut Option<FirstLaps>) -> i32 {
+        let features = self.features_for(board, self.first_laps, laps);
         // Wide arithmetic and a clamp: no weights can reach a proven score.
         let sum: i64 = features
             .iter()
@@ -514,11 +521,17 @@ impl Evaluator {
 
     /// Every feature of `board`, from the side to move.
     pub fn features(&self, board: &Board) -> Features {
-        self.features_for(board, true)
+        self.features_for(board, true, &mut None)
     }
 
-    /// The features; the first-lap ones only when `first_laps` (else 0).
-    fn features_for(&self, board: &Board, first_laps: bool) -> Features {
+    /// The features; the first-lap ones only when `first_laps` (else 0), the side to
+    /// move's laps then left in `laps`.
+    fn features_for(
+        &self,
+        board: &Board,
+        first_laps: bool,
+        laps: &mut Option<FirstLaps>,
+    ) -> Features {
         let me = board.to_move();
         let them = me.opponent();
         let (mine, theirs) = (board.ring(me), board.ring(them));
@@ -546,6 +559,7 @@ impl Evaluator {
             f[7] = -(their_laps.best_capture as i32);
             f[8] = my_laps.captures as i32 - their_laps.captures as i32;
             f[9] = my_laps.relays as i32 - their_laps.relays as i32;
+            *laps = Some(my_laps);
         }
         f[10] = shield(me, mine) - shield(them, theirs);
         f[11] = 1;

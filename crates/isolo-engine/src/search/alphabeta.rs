@@ -898,12 +898,13 @@ impl<'a> Worker<'a> {
         ply: usize,
         plies: u32,
     ) -> i32 {
-        let stand = self.shared.eval.evaluate(board);
+        let mut laps = None;
+        let stand = self.shared.eval.evaluate_keeping_laps(board, &mut laps);
         if plies == 0 || stand >= beta || ply + 1 >= self.pv.len() {
             return stand;
         }
         alpha = alpha.max(stand);
-        let laps = self.shared.variant.first_laps(board, board.to_move());
+        let laps = laps.unwrap_or_else(|| self.shared.variant.first_laps(board, board.to_move()));
         let pits = match self.shared.quiescence_moves {
             QuiescenceMoves::AllCaptures => self.shared.variant.candidate_pits(board),
             QuiescenceMoves::FirstLap => laps.capturing,

@@ -523,14 +523,18 @@ impl Variant {
         let opp = side.opponent();
         let protect = self.rules.overture_protects && board.in_overture(opp);
         let spots = &self.geo.capture[protect as usize];
-        let theirs = board.ring(opp);
+        let (mine, theirs) = (board.ring(side), board.ring(opp));
         let mut laps = FirstLaps::default();
         let mut pits = self.candidate_pits_for(board, side);
         while pits != 0 {
             let pit = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            let (sown, end) = self.first_lap(board, side, pit);
-            if ring::lane(sown, end) == 1 {
+            // Where the lap ends is all that counts: the captures it may make depend on
+            // the opponent's pits alone, so the lap is not sown.
+            let table = self.loop_table(self.loop_of_move(board, side, pit).0);
+            let (end, added) = table.lap_end(pit, ring::lane(mine, pit) as u32);
+            let held = if end == pit { 0 } else { ring::lane(mine, end) };
+            if held as u32 + added == 1 {
                 laps.ends += 1;
                 continue;
             }
