@@ -126,5 +126,24 @@ fn sequences_against_distinct(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_move, perft_women, sequences_against_distinct);
+fn perft_igisoro(c: &mut Criterion) {
+    let variant = Variant::load("igisoro").unwrap();
+    let start = variant.start();
+    let nodes = perft(&variant, &start, 5);
+    let mut group = c.benchmark_group("perft igisoro depth 5");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("fast board", |b| {
+        b.iter(|| perft(&variant, black_box(&start), 5))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    one_move,
+    perft_women,
+    perft_igisoro,
+    sequences_against_distinct
+);
 criterion_main!(benches);

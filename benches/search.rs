@@ -1,11 +1,13 @@
-//! Criterion benches of the searchers: random playouts per second for each preset (the
-//! MCTS rate), and an alpha-beta search of each preset's start to a fixed depth.
+//! Criterion benches of the searchers: random playouts per second for each preset and
+//! reading (the MCTS rate), an alpha-beta search of each preset's start to a fixed
+//! depth, and the fixed cost of a search (a new searcher at the default table size and
+//! a search to depth 1: what Python's `analyze` and the server pay per request).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use isolo_engine::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use isolo_engine::search::mcts::random_playouts;
 use isolo_engine::search::{Limits, SearchRequest, Searcher};
-use isolo_rules::{Variant, PRESETS};
+use isolo_rules::{Variant, PRESETS, READINGS};
 
 /// Table size of the benched alpha-beta searches, in MB.
 const BENCH_HASH_MB: usize = 4;
@@ -16,7 +18,7 @@ fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random playouts");
     group.sample_size(10);
     group.throughput(Throughput::Elements(PLAYOUTS));
-    for name in PRESETS {
+    for name in PRESETS.iter().chain(&READINGS) {
         let variant = Variant::load(name).unwrap();
         let start = variant.start();
         group.bench_with_input(BenchmarkId::from_parameter(name), &start, |b, start| {
@@ -63,5 +65,30 @@ fn alpha_beta(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, alpha_beta);
+fn fixed_cost(c: &mut Criterion) {
+    let mut group = c.benchmark_group("a search's fixed cost");
+    for name in PRESETS {
+        let variant = Variant::load(name).unwrap();
+        let request = SearchRequest {
+            variant: &variant,
+            board: variant.start(),
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            multipv: 1,
+            stop: None,
+        };
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                let mut searcher = AlphaBeta::new(AlphaBetaConfig::default()).unwrap();
+                searcher.search(black_box(&request), &mut |_| {}).nodes
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, alpha_beta, fixed_cost);
 criterion_main!(benches);
