@@ -602,12 +602,9 @@ impl Evaluator {
     }
 }
 
-/// Seeds in a ring: the byte sum of each 64-bit half by one multiplication (a side holds
-/// at most 255 seeds, so the sums fit a byte).
+/// Seeds in a ring (a side holds at most 255 seeds).
 fn sum(ring: Ring) -> i32 {
-    const BYTES: u64 = 0x0101_0101_0101_0101;
-    let half = |h: u64| (h.wrapping_mul(BYTES) >> 56) as i32;
-    half(ring as u64) + half((ring >> 64) as u64)
+    ring::small_total(ring) as i32
 }
 
 fn movable(ring: Ring, min_sow: u8) -> i32 {
