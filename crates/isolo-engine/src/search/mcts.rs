@@ -1147,11 +1147,7 @@ fn lines_of(
         .into_iter()
         .take(request.multipv.max(1))
         .filter_map(|c| {
-            // The line from the tree that visited this move most.
-            let tree = trees
-                .iter()
-                .max_by_key(|t| t.root_stats().get(c.offset).map(|s| s.0).unwrap_or(0))
-                .expect("at least one tree");
+            let tree = line_tree(trees, c.offset);
             let first = tree.nodes[0].first_child as usize + c.offset;
             let mut pv = tree.line_from(first);
             if pv.is_empty() {
@@ -1167,6 +1163,18 @@ fn lines_of(
             })
         })
         .collect()
+}
+
+/// The tree to read root child `offset`'s line from: of the trees that expanded the
+/// root (a thread stopped before its first iteration did not), the one that visited it
+/// most.
+fn line_tree<'t, 'a>(trees: &[&'t Tree<'a>], offset: usize) -> &'t Tree<'a> {
+    trees
+        .iter()
+        .filter_map(|t| Some((t, t.root_stats().get(offset)?.0)))
+        .max_by_key(|&(_, visits)| visits)
+        .map(|(t, _)| *t)
+        .expect("a tree that expanded the root gave the move")
 }
 
 fn progress_of(
@@ -1193,4 +1201,37 @@ fn progress_of(
 fn tree_fill(trees: &[&Tree]) -> u32 {
     let most = trees.iter().map(|t| t.nodes.len()).max().unwrap_or(0);
     (most * 1000 / MAX_TREE_NODES) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread may stop before its first iteration (another proved the root, or the
+    /// time ran out): its tree's root is not expanded, and the lines come from the
+    /// others, even for a move no tree visited.
+    #[test]
+    fn lines_come_from_trees_that_expanded_the_root() {
+        let variant = Variant::load("isolo-boys-capture-ends").unwrap();
+        let config = MctsConfig::default();
+        let eval = Evaluator::for_config(&variant, None);
+        let board = variant.start();
+        let mut grown = Tree::new(&variant, &eval, &config, board, &[], 1);
+        grown.iterate();
+        let idle = Tree::new(&variant, &eval, &config, board, &[], 2);
+        let request = SearchRequest {
+            variant: &variant,
+            board,
+            history: Vec::new(),
+            limits: Limits::default(),
+            multipv: 64,
+            stop: None,
+        };
+        for trees in [[&grown, &idle], [&idle, &grown]] {
+            let merged = merge_roots(&trees);
+            assert!(merged.iter().any(|c| c.visits == 0));
+            let lines = lines_of(&trees, &merged, &variant, &request);
+            assert_eq!(lines.len(), merged.len());
+        }
+    }
 }
