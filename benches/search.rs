@@ -14,6 +14,21 @@ const BENCH_HASH_MB: usize = 4;
 /// Playouts per measured batch.
 const PLAYOUTS: u64 = 200;
 
+/// A search of `variant`'s start to `depth`.
+fn start_to_depth(variant: &Variant, depth: u32) -> SearchRequest<'_> {
+    SearchRequest {
+        variant,
+        board: variant.start(),
+        history: Vec::new(),
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        multipv: 1,
+        stop: None,
+    }
+}
+
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random playouts");
     group.sample_size(10);
@@ -37,17 +52,7 @@ fn alpha_beta(c: &mut Criterion) {
     group.sample_size(10);
     for name in PRESETS {
         let variant = Variant::load(name).unwrap();
-        let request = SearchRequest {
-            variant: &variant,
-            board: variant.start(),
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(7),
-                ..Limits::default()
-            },
-            multipv: 1,
-            stop: None,
-        };
+        let request = start_to_depth(&variant, 7);
         // A fresh searcher each time: a warm table would answer at once.
         let fresh = || {
             AlphaBeta::new(AlphaBetaConfig {
@@ -69,17 +74,7 @@ fn fixed_cost(c: &mut Criterion) {
     let mut group = c.benchmark_group("a search's fixed cost");
     for name in PRESETS {
         let variant = Variant::load(name).unwrap();
-        let request = SearchRequest {
-            variant: &variant,
-            board: variant.start(),
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(1),
-                ..Limits::default()
-            },
-            multipv: 1,
-            stop: None,
-        };
+        let request = start_to_depth(&variant, 1);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 let mut searcher = AlphaBeta::new(AlphaBetaConfig::default()).unwrap();
