@@ -176,9 +176,7 @@ impl LoopTable {
             (ring, end[remainder] as usize)
         }
     }
-}
 
-impl LoopTable {
     /// Where a lap of `seeds` (at least one) from `from_lane` would end, and how many
     /// seeds it would add to that pit, without sowing it: the pit then holds what it held
     /// (nothing if it is `from_lane`, emptied to sow) plus those.
@@ -190,8 +188,8 @@ impl LoopTable {
         if seeds < len {
             return (end[seeds as usize] as usize, 1);
         }
-        // Full rounds give every pit one each; a remainder ends past `from_lane`, one
-        // seed more there, and none ends back in `from_lane` itself.
+        // Full rounds give every pit one each; a remainder adds one more to its last
+        // pit, past `from_lane`; without one the lap ends in `from_lane` itself.
         let remainder = seeds % len;
         let added = seeds / len + (remainder > 0) as u32;
         (end[remainder as usize] as usize, added)
