@@ -246,7 +246,8 @@ fn progress_line(p: &Progress) -> String {
 /// The summary after the search.
 pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
     let mut out = String::new();
-    let held = !isolo_rules::game::fortress_holders(variant, board).is_empty();
+    let holders = isolo_rules::game::fortress_holders(variant, board);
+    let held = !holders.is_empty();
     if let Some(best) = result.best() {
         out.push_str(&format!("best move {}\n", best.mv));
         out.push_str(&format!(
@@ -256,7 +257,7 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
             isolo_rules::game::material_in_words(board)
         ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
-        if let Some(words) = isolo_rules::game::fortress_in_words(variant, board) {
+        if let Some(words) = isolo_rules::game::fortress_in_words(board, &holders) {
             out.push_str(&format!("fortress: {words}\n"));
         }
     }

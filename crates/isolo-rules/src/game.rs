@@ -450,14 +450,15 @@ pub fn fortress_holders(variant: &Variant, board: &Board) -> Vec<Side> {
         .collect()
 }
 
-/// What the fortresses on `board` decide, in words: "North's 2 seeds can never be
-/// captured: South cannot win"; `None` where no side holds one.
-pub fn fortress_in_words(variant: &Variant, board: &Board) -> Option<String> {
+/// What the fortresses of `holders` (`fortress_holders` of `board`) decide, in words:
+/// "North's 2 seeds can never be captured: South cannot win"; `None` where no side
+/// holds one.
+pub fn fortress_in_words(board: &Board, holders: &[Side]) -> Option<String> {
     let seeds = |side: Side| match board.side_total(side) {
         1 => format!("{side}'s last seed"),
         n => format!("{side}'s {n} seeds"),
     };
-    match fortress_holders(variant, board).as_slice() {
+    match holders {
         [] => None,
         [side] => Some(format!(
             "{} can never be captured: {} cannot win",

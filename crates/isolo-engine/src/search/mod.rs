@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use isolo_rules::game::describe;
-use isolo_rules::{Board, Move, Outcome, SideResult, Variant};
+use isolo_rules::{Board, Move, Outcome, Side, SideResult, Variant};
 
 pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
 
@@ -118,14 +118,14 @@ pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> ser
     })
 }
 
-/// The sides holding a fortress on `board` and what it decides, in words:
-/// `{"holders": ["N"], "text": "North's 2 seeds can never be captured: South cannot
-/// win"}`; `null` where no side holds one.
-pub fn fortress_json(variant: &Variant, board: &Board) -> serde_json::Value {
-    match isolo_rules::game::fortress_in_words(variant, board) {
+/// The sides holding a fortress on `board` (`holders`, from
+/// `isolo_rules::game::fortress_holders`) and what it decides, in words: `{"holders":
+/// ["N"], "text": "North's 2 seeds can never be captured: South cannot win"}`; `null`
+/// where no side holds one.
+pub fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
+    match isolo_rules::game::fortress_in_words(board, holders) {
         None => serde_json::Value::Null,
         Some(text) => {
-            let holders = isolo_rules::game::fortress_holders(variant, board);
             let letters: Vec<String> = holders.iter().map(|s| s.letter().to_string()).collect();
             serde_json::json!({"holders": letters, "text": text})
         }
@@ -164,7 +164,8 @@ impl SearchResult {
         let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
         // The score with its text as a player reads it (`score_in_words`).
-        let held = !isolo_rules::game::fortress_holders(variant, board).is_empty();
+        let holders = isolo_rules::game::fortress_holders(variant, board);
+        let held = !holders.is_empty();
         let score = |score: Score| {
             let mut json = score.to_json();
             json["text"] = score_in_words(score, held).into();
@@ -190,7 +191,7 @@ impl SearchResult {
             "time_ms": self.time.as_millis() as u64,
             "engine": self.engine,
             "material": material_json(board),
-            "fortress": fortress_json(variant, board),
+            "fortress": fortress_json(board, &holders),
         })
     }
 
