@@ -7,6 +7,7 @@ pub mod clock;
 pub mod level;
 pub mod mcts;
 pub mod score;
+mod table_memory;
 pub mod tt;
 pub mod wdl;
 

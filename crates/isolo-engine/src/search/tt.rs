@@ -10,6 +10,7 @@
 //! again searches exactly as a fresh one (a search's result does not depend on what ran
 //! before it).
 
+use super::table_memory::{Slot, ZeroedSlots};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -78,7 +79,7 @@ impl Entry {
 
 /// The table: a power-of-two number of slots.
 pub struct TranspositionTable {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: ZeroedSlots,
     generation: AtomicU64,
     /// This use of the memory (at most `EPOCH_MASK`): it stands in the low bits of every
     /// key stored, so entries of earlier uses read as empty.
@@ -95,7 +96,7 @@ const MIN_SLOTS: usize = 1 << EPOCH_BITS;
 
 /// Memory of tables whose searchers ended, each with the next epoch it may be used at.
 struct Spare {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: ZeroedSlots,
     next_epoch: u64,
 }
 
@@ -105,7 +106,7 @@ static SPARES: Mutex<Vec<Spare>> = Mutex::new(Vec::new());
 /// table left resident after its search.
 const SPARE_MOST_BYTES: usize = 512 << 20;
 
-fn table_bytes(slots: &[[AtomicU64; 2]]) -> usize {
+fn table_bytes(slots: &[Slot]) -> usize {
     std::mem::size_of_val(slots)
 }
 
@@ -175,26 +176,6 @@ pub fn check_table_mb(megabytes: usize) -> Result<(), TableError> {
     }
 }
 
-/// `count` empty slots (`count` > 0), from zeroed memory: the system hands out large
-/// zeroed allocations as pages it fills on first touch, so a table costs only the
-/// pages a search reaches (writing every slot cost a small search most of its time).
-fn zeroed_slots(count: usize) -> Option<Vec<[AtomicU64; 2]>> {
-    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(count).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
-    }
-    // SAFETY: the layout's size is not zero (checked above).
-    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<[AtomicU64; 2]>();
-    if memory.is_null() {
-        return None;
-    }
-    // SAFETY: `memory` comes from the global allocator with the layout of `count`
-    // slots, so length and capacity `count` describe it exactly; all-zero bytes are a
-    // valid `AtomicU64` (0), so every slot is initialised; the Vec owns it from here
-    // and frees it with the same layout.
-    Some(unsafe { Vec::from_raw_parts(memory, count, count) })
-}
-
 impl TranspositionTable {
     /// A table of about `megabytes` MB (a power of two of slots), or why it cannot be.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableError> {
@@ -209,7 +190,7 @@ impl TranspositionTable {
         let spare = match take_spare(slots) {
             Some(spare) => spare,
             None => Spare {
-                slots: zeroed_slots(slots).ok_or(TableError::Allocation(megabytes))?,
+                slots: ZeroedSlots::new(slots).ok_or(TableError::Allocation(megabytes))?,
                 next_epoch: 0,
             },
         };
@@ -221,7 +202,7 @@ impl TranspositionTable {
     fn from_spare(spare: Spare) -> TranspositionTable {
         let Spare { slots, next_epoch } = spare;
         let epoch = if next_epoch > EPOCH_MASK {
-            for slot in &slots {
+            for slot in slots.iter() {
                 slot[0].store(0, Ordering::Relaxed);
                 slot[1].store(0, Ordering::Relaxed);
             }
