@@ -22,6 +22,12 @@ use isolo_rules::{
 /// within the first few).
 const OPTION_SEARCH_CHOICES: usize = 1 << 20;
 
+thread_local! {
+    /// The move generator's buffers, kept between actions: a fresh one allocates and
+    /// clears its sets, which cost an adapter more than finding the moves.
+    static MOVE_GEN: std::cell::RefCell<MoveGen> = std::cell::RefCell::new(MoveGen::new());
+}
+
 /// A move begun: its pit and choices so far, stopped at a take/pass choice.
 #[derive(Clone)]
 struct Pending {
@@ -90,7 +96,7 @@ impl ActionGame {
     fn playable_pits(&self) -> u32 {
         *self.playable.get_or_init(|| {
             let variant = self.game.variant();
-            variant.playable_pits(self.game.board(), &mut MoveGen::new())
+            MOVE_GEN.with_borrow_mut(|gen| variant.playable_pits(self.game.board(), gen))
         })
     }
 

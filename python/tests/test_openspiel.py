@@ -85,6 +85,23 @@ def test_states_serialise_and_pickle_mid_move():
     assert checked == 10
 
 
+@pytest.mark.parametrize("name", ["isolo_women", "igisoro"])
+def test_legal_actions_answer_as_openspiels_own_method(name):
+    # The state's legal_actions skips pyspiel's C++ method; both must always agree.
+    game = pyspiel.load_game(name, {"max_plies": 60})
+    own = pyspiel.State.legal_actions
+    chooser = random.Random(5)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            for player in (None, 0, 1):
+                args = () if player is None else (player,)
+                assert state.legal_actions(*args) == own(state, *args)
+            if state.is_terminal():
+                break
+            state.apply_action(chooser.choice(state.legal_actions()))
+
+
 def test_returns_observations_and_players():
     game = pyspiel.load_game("isolo_women")
     won = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/3,1,0,0,0,0,0,0 N"
