@@ -102,7 +102,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
     // Named as the weights they stand for today, so the file's command stays true.
     let start_name = match (&chosen, Weights::shipped_for(&variant)) {
         (Some(_), _) => args.start.clone(),
-        (None, Some((preset, _))) => format!("weights/{preset}.toml"),
+        (None, Some((preset, _))) => format!("crates/isolo-engine/weights/{preset}.toml"),
         (None, None) => "hand".to_string(),
     };
     let start = chosen.unwrap_or_else(|| Weights::for_variant(&variant));

@@ -23,7 +23,7 @@ fn pages() -> Vec<PathBuf> {
     .iter()
     .map(|p| root.join(p))
     .collect();
-    for dir in ["docs", "docs/proofs/long", "weights"] {
+    for dir in ["docs", "docs/proofs/long", "crates/isolo-engine/weights"] {
         for entry in fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "md") {

@@ -28,9 +28,9 @@
 //! draw's at most (`Evaluator::with_contempt` says what the draw is worth).
 //!
 //! Weights are named and loaded from TOML (`--weights FILE`, or the tuned file shipped in
-//! `weights/` for the variant: see `Weights::for_variant`). Whatever the weights, an
-//! evaluation stays within `±EVAL_LIMIT`, far below every proven score, so no weights
-//! file can make a searcher claim a win or loss it has not proven.
+//! this crate's `weights/` for the variant: see `Weights::for_variant`). Whatever the
+//! weights, an evaluation stays within `±EVAL_LIMIT`, far below every proven score, so no
+//! weights file can make a searcher claim a win or loss it has not proven.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -140,24 +140,21 @@ impl Default for Weights {
 }
 
 /// Tuned weights shipped with the program, by the preset or reading they were tuned for
-/// (`isolo-ai tune`; see weights/README.md). Igisoro keeps the hand-set weights: its
-/// tuned ones lost their SPRT (docs/search.md, Evaluation).
+/// (`isolo-ai tune`; see this crate's weights/README.md). Igisoro keeps the hand-set
+/// weights: its tuned ones lost their SPRT (docs/search.md, Evaluation).
 const SHIPPED: [(&str, &str); 4] = [
     (
         "isolo-women",
-        include_str!("../../../../weights/isolo-women.toml"),
+        include_str!("../../weights/isolo-women.toml"),
     ),
-    (
-        "isolo-boys",
-        include_str!("../../../../weights/isolo-boys.toml"),
-    ),
+    ("isolo-boys", include_str!("../../weights/isolo-boys.toml")),
     (
         "isolo-women-capture-ends",
-        include_str!("../../../../weights/isolo-women-capture-ends.toml"),
+        include_str!("../../weights/isolo-women-capture-ends.toml"),
     ),
     (
         "isolo-boys-capture-ends",
-        include_str!("../../../../weights/isolo-boys-capture-ends.toml"),
+        include_str!("../../weights/isolo-boys-capture-ends.toml"),
     ),
 ];
 
