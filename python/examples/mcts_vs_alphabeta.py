@@ -5,8 +5,8 @@ of games, and the MCTS bot's wins, draws and losses are printed.
     python python/examples/mcts_vs_alphabeta.py [--game isolo_boys] [--pairs 2]
         [--simulations 50,200] [--depths 1,3] [--max-plies 200]
 
-The engine plays whole moves; the adapter's actions (a pit, then each take/pass) are
-taken from its move one at a time (`ActionGame.move_to_actions`).
+The engine plays through the shipped `isolo_ai.openspiel.EngineBot`: it chooses whole
+moves and answers them one action at a time (a pit, then each take/pass).
 """
 
 from __future__ import annotations
@@ -16,25 +16,9 @@ import itertools
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import evaluate_bots, mcts
 
-import isolo_ai
-import isolo_ai.openspiel  # noqa: F401  (registers the games)
-
-
-class EngineBot:
-    """The engine's alpha-beta at a fixed depth, acting one adapter action at a time."""
-
-    def __init__(self, depth: int):
-        self.depth = depth
-        self.plan: list[int] = []
-
-    def step(self, state) -> int:
-        if not self.plan:
-            game = state.actions.game
-            best = isolo_ai.analyze(game, engine="ab", depth=self.depth)["best_move"]
-            self.plan = state.actions.move_to_actions(best)
-        return self.plan.pop(0)
+from isolo_ai.openspiel import EngineBot  # (the import registers the games)
 
 
 def mcts_bot(game, simulations: int, seed: int):
@@ -42,14 +26,6 @@ def mcts_bot(game, simulations: int, seed: int):
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     return mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations,
                         evaluator=evaluator, random_state=rng, solve=True)
-
-
-def play(game, bots) -> list[float]:
-    """One game; `bots[p]` acts for player p. The returns."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-    return state.returns()
 
 
 def main() -> None:
@@ -70,8 +46,9 @@ def main() -> None:
         for pair, mcts_player in itertools.product(range(args.pairs), (0, 1)):
             bots = [None, None]
             bots[mcts_player] = mcts_bot(game, sims, seed=pair)
-            bots[1 - mcts_player] = EngineBot(depth)
-            result = play(game, bots)[mcts_player]
+            bots[1 - mcts_player] = EngineBot(f"ab:depth={depth}")
+            returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, None)
+            result = returns[mcts_player]
             wins += result > 0
             draws += result == 0
             losses += result < 0

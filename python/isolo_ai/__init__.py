@@ -2,9 +2,10 @@
 
 The exact rules at native speed (``Variant``, ``Game``, ``perft``, ``playouts``), the
 engine's analysis (``analyze``, ``review``, ``solve``) and research runs (``compare``,
-``match``, ``tournament``, ``merge``, ``read_records``, ``tune``), the same as the ``isolo-ai``
-command line's; ``ActionGame`` and the
-adapters ``isolo_ai.openspiel`` and ``isolo_ai.pettingzoo`` for learning.
+``match``, ``tournament``, ``merge``, ``read_records``, ``tune``), the same as the
+``isolo-ai`` command line's; ``Engine``, a player that keeps its search from move to
+move; ``ActionGame`` and the adapters ``isolo_ai.openspiel`` (with ``EngineBot``) and
+``isolo_ai.pettingzoo`` for learning.
 Bad input raises ``InputError`` (a ``ValueError``) with the engine's message; searches
 release the GIL and stop on Ctrl-C.
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from ._native import (
     ActionGame,
+    Engine,
     Game,
     IllegalMove,
     InputError,
@@ -42,6 +44,7 @@ from ._native import tune as _tune
 
 __all__ = [
     "ActionGame",
+    "Engine",
     "Game",
     "IllegalMove",
     "InputError",

@@ -36,7 +36,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from . import ActionGame, Game, InputError, Variant
+from . import ActionGame, Engine, Game, InputError, Variant
 
 #: Moves after which a game is drawn, unless the game's parameters say otherwise.
 DEFAULT_MAX_PLIES = 1000
@@ -246,3 +246,57 @@ class RulesGame(IsoloGame):
 GAMES = {name: _named_game(name, variant) for name, variant in NAMED_GAMES.items()}
 pyspiel.register_game(_RULES_GAME_TYPE, RulesGame)
 GAMES[RULES_GAME] = RulesGame
+
+
+class EngineBot(pyspiel.Bot):
+    """The engine as an OpenSpiel bot, for ``evaluate_bots`` and games against
+    OpenSpiel's own bots (its Python MCTS, ``uniform_random``...).
+
+    ``engine`` is an engine spec as ``isolo-ai match --engine`` takes it: a budget
+    (``"ab:depth=6"``, ``"ab:nodes=20000"``, ``"mcts:time-ms=100"``) or a level
+    (``"ab:level=3"``), with any of its keys; ``seed`` drives its random choices. It keeps
+    its search (``isolo_ai.Engine``) from move to move and forgets it at ``restart_at``.
+    The engine chooses whole moves; the bot answers them one action at a time (a pit,
+    then each take or pass). Handed a move begun elsewhere that its engine would not have
+    begun, it completes it with the first legal action.
+    """
+
+    def __init__(self, engine: str = "ab:nodes=20000", seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        self.engine = Engine(engine, seed=seed)
+        self._position: str | None = None
+        self._actions: list[int] = []
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        """A new game from `state`: the engine forgets the game before."""
+        self.engine.new_game()
+        self._position, self._actions = None, []
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Another player acted: nothing to do (the bot reads the game at each step)."""
+
+    def provides_policy(self) -> bool:
+        return True
+
+    def step_with_policy(self, state: pyspiel.State) -> tuple[list[tuple[int, float]], int]:
+        """The action it plays, as a policy of that one action."""
+        action = self.step(state)
+        return [(action, 1.0)], action
+
+    def step(self, state: pyspiel.State) -> int:
+        """The next action of the engine's move in `state`."""
+        actions = state.actions
+        taken = actions.pending_actions
+        planned = (
+            taken
+            and self._position == actions.position
+            and self._actions[: len(taken)] == taken
+        )
+        if not planned:
+            move = self.engine.choose(actions.game)
+            self._position = actions.position
+            self._actions = actions.move_to_actions(move)
+            if self._actions[: len(taken)] != taken:
+                self._position, self._actions = None, []
+                return actions.legal_actions()[0]
+        return self._actions[len(taken)]

@@ -7,6 +7,7 @@
 mod actions;
 mod analysis;
 mod game;
+mod player;
 mod research;
 mod variant;
 
@@ -152,6 +153,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<variant::Variant>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<actions::ActionGame>()?;
+    m.add_class::<player::Engine>()?;
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;

@@ -36,8 +36,8 @@ fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
 
 /// The engine `spec` names; the engines built in only (external ones have a
 /// handshake, clocks and logs: `isolo-ai match` plays them).
-fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
-    let engine = EngineSpec::parse(spec).map_err(|e| input_error(format!("engine: {e}")))?;
+pub(crate) fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
+    let engine = EngineSpec::parse(spec).map_err(input_error)?;
     if matches!(engine.kind, EngineKind::External(_)) {
         return Err(input_error(format!(
             "engine '{spec}': external engines play through the command line (isolo-ai match)"

@@ -110,6 +110,57 @@ def test_a_finished_game_is_not_searched(cli):
         assert answer["best_move"] is None and answer["result"] == game.outcome()
 
 
+def test_an_engine_plays_the_moves_a_match_engine_plays():
+    variant = Variant.load("isolo-boys")
+    engine = isolo_ai.Engine("ab:depth=3", seed=4)
+    assert (engine.spec, engine.seed) == ("ab:depth=3", 4)
+    assert repr(engine) == 'Engine("ab:depth=3", seed=4)'
+    game = Game(variant, max_plies=40)
+    played = []
+    while game.legal_moves():
+        move = engine.choose(game)
+        assert move in game.legal_moves()
+        game.play(move)
+        played.append(move)
+    # A single-threaded engine with a depth limit plays the same game again, after
+    # new_game as a new Engine does.
+    again = isolo_ai.Engine("ab:depth=3", seed=4)
+    replay = Game(variant, max_plies=40)
+    for move in played:
+        assert again.choose(replay) == move
+        replay.play(move)
+    engine.new_game()
+    assert engine.choose(Game(variant)) == played[0]
+
+
+def test_an_engine_at_a_level_and_mcts_choose_legal_moves():
+    game = Game(Variant.load("igisoro"))
+    for spec in ("ab:level=2", "mcts:iters=200", "greedy", "random"):
+        assert isolo_ai.Engine(spec, seed=1).choose(game) in game.legal_moves()
+
+
+def test_an_engine_refuses_what_it_cannot_do():
+    with pytest.raises(InputError, match="engine 'ab:depth=x': engine key `depth`"):
+        isolo_ai.Engine("ab:depth=x")
+    with pytest.raises(InputError, match="external engines play through the command line"):
+        isolo_ai.Engine('me=cmd:"isolo-ai ugi"')
+    lost = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S"
+    over = Game(Variant.load("isolo-women"), position=lost)
+    with pytest.raises(isolo_ai.IllegalMove, match="the game is over"):
+        isolo_ai.Engine("ab:depth=2").choose(over)
+
+
+def test_an_engine_in_use_by_another_thread_says_so():
+    engine = isolo_ai.Engine("ab:time-ms=600")
+    game = Game(Variant.load("igisoro"))
+    searching = threading.Thread(target=engine.choose, args=(game,))
+    searching.start()
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="choosing a move in another thread"):
+        engine.choose(game)
+    searching.join()
+
+
 def ticks_during(work) -> int:
     """How often another Python thread runs a 1 ms step while `work` runs."""
     ticks = 0

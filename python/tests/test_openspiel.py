@@ -102,6 +102,52 @@ def test_legal_actions_answer_as_openspiels_own_method(name):
             state.apply_action(chooser.choice(state.legal_actions()))
 
 
+def test_the_engine_bot_beats_openspiels_mcts_in_evaluate_bots():
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = pyspiel.load_game("isolo_boys", {"max_plies": 200})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    opponent = mcts.MCTSBot(game, uct_c=2.0, max_simulations=20, evaluator=evaluator,
+                            random_state=rng, solve=True)
+    for seat in (0, 1):
+        bots = [opponent, opponent]
+        bots[seat] = adapter.EngineBot("ab:depth=4")
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert returns[seat] == 1.0
+
+
+def test_engine_bots_play_igisoros_choices_one_action_at_a_time():
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = pyspiel.load_game("igisoro", {"max_plies": 80})
+
+    def one_game():
+        bots = [adapter.EngineBot("ab:level=2", seed=1), adapter.EngineBot("mcts:iters=200")]
+        state = game.new_initial_state()
+        returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+        return returns
+
+    assert one_game() == one_game()
+    assert sum(one_game()) == 0.0
+    # OpenSpiel's C++ evaluate_bots drives the Python bot too.
+    bots = [adapter.EngineBot("ab:depth=2"), pyspiel.make_uniform_random_bot(1, 5)]
+    assert sum(pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)) == 0.0
+
+
+def test_the_engine_bot_completes_a_move_begun_elsewhere():
+    game = pyspiel.load_game("igisoro")
+    chooser = random.Random(2)
+    state = game.new_initial_state()
+    while not state.actions.pending_actions:  # until a move waits at a take/pass choice
+        state.apply_action(chooser.choice(state.legal_actions()))
+    bot = adapter.EngineBot("ab:depth=2")
+    while state.actions.pending_actions:
+        action, policy = bot.step(state), bot.step_with_policy(state)
+        assert action in state.legal_actions() and policy == ([(action, 1.0)], action)
+        state.apply_action(action)
+
+
 def test_returns_observations_and_players():
     game = pyspiel.load_game("isolo_women")
     won = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/3,1,0,0,0,0,0,0 N"

@@ -1,0 +1,102 @@
+//! `Engine`: one of the engine's players (an engine spec, as `isolo-ai match` takes it)
+//! that keeps its search between moves, for bots that play whole games.
+
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use isolo_engine::matches::engine::{Bot, EngineSpec};
+
+use crate::game::Game;
+use crate::{input_error, interruptible, research, IllegalMove};
+
+/// A player by an engine spec, as `isolo-ai match --engine` takes it: `ab:depth=6`,
+/// `ab:nodes=20000`, `mcts:time-ms=100`, `ab:level=3`, `greedy`, `random`, any with
+/// `hash=`, `threads=`, `weights=`... (docs/matches.md). Its search (the alpha-beta
+/// table, the level's random choices) lives from move to move, as in a match game;
+/// `new_game()` starts afresh. `seed` drives its random choices, so a single-threaded
+/// engine with a node or depth limit plays the same moves every time.
+#[pyclass(module = "isolo_ai")]
+pub struct Engine {
+    spec: EngineSpec,
+    seed: u64,
+    /// Locked while it chooses: a second thread's call is refused, not queued.
+    bot: Mutex<Bot>,
+}
+
+impl Engine {
+    /// Its bot, or the error of an engine another thread is using.
+    fn in_use(&self) -> PyResult<MutexGuard<'_, Bot>> {
+        match self.bot.try_lock() {
+            Ok(bot) => Ok(bot),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "this Engine is choosing a move in another thread",
+            )),
+            // (Searches run on a thread of their own, which never holds the lock: a
+            // search that fails leaves the lock unpoisoned.)
+            Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
+        }
+    }
+
+    fn fresh_bot(spec: &EngineSpec, seed: u64) -> PyResult<Bot> {
+        spec.bot(seed)
+            .map_err(|e| input_error(format!("engine: {e}")))
+    }
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn new(spec: &str, seed: u64) -> PyResult<Engine> {
+        let spec = research::engine_spec(spec)?;
+        let bot = Mutex::new(Engine::fresh_bot(&spec, seed)?);
+        Ok(Engine { spec, seed, bot })
+    }
+
+    /// The spec it plays by, as given (its label).
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.label.clone()
+    }
+
+    /// The seed of its random choices.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Forgets the game played so far (the search's table, the level's draws): the next
+    /// move is chosen as by a new `Engine(spec, seed)`.
+    fn new_game(&self) -> PyResult<()> {
+        *self.in_use()? = Engine::fresh_bot(&self.spec, self.seed)?;
+        Ok(())
+    }
+
+    /// The move it plays in `game` (the project's notation); `IllegalMove` if the game
+    /// is over. Releases the GIL while it searches; Ctrl-C stops the search and raises
+    /// `KeyboardInterrupt`.
+    fn choose(&self, py: Python<'_>, game: &Game) -> PyResult<String> {
+        let mut bot = self.in_use()?;
+        let variant = game.variant_arc();
+        let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
+        if let Some(outcome) = over {
+            return Err(IllegalMove::new_err(format!(
+                "the game is over: {}",
+                isolo_rules::game::describe(&outcome)
+            )));
+        }
+        let bot: &mut Bot = &mut bot;
+        let chosen = interruptible(py, move |stop| {
+            bot.stop_on(stop);
+            bot.choose(&variant, &board, &history, None, &mut |_| {})
+                .map(|choice| choice.played.mv.to_string())
+        })?;
+        chosen.ok_or_else(|| IllegalMove::new_err("the side to move has no legal move"))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({:?}, seed={})", self.spec.label, self.seed)
+    }
+}
