@@ -18,6 +18,8 @@ release the GIL and stop on Ctrl-C.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ._native import (
@@ -86,7 +88,7 @@ def compare(
     the seed ``compare --seed`` gives it, so the rows are the command line's games.
     The rows come as a pandas ``DataFrame`` when pandas is installed (``frame=None``),
     or always (``True``), or as a list of dicts (``False``)."""
-    loaded = [v if isinstance(v, Variant) else Variant.load(v) for v in variants]
+    loaded = [_variant(v) for v in _names(variants)]
     rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency)
     if frame is False:
         return rows
@@ -151,7 +153,7 @@ def tournament(
     the others) or ``"ladder"`` (engines weakest first, each against the next and the
     last). ``games`` per pairing; ``anchor`` fixes that engine's rating at 0 (else the
     mean is 0); the other arguments as ``match``'s."""
-    return _tournament(list(engines), games, _variant(variant), pairing, anchor, openings,
+    return _tournament(_names(engines), games, _variant(variant), pairing, anchor, openings,
                        seed, max_plies, concurrency, out, resume)
 
 
@@ -163,12 +165,20 @@ def merge(out: str, shards: list[str], sprt: str | None = None,
     and hold each of its games once. Returns the summary ``merge --json`` prints: the
     match's (``sprt`` evaluated over the merged games in order), the tournament's
     (``anchor``) or the comparison's, with a ``merge`` entry."""
-    return _merge(out, [str(s) for s in shards], sprt, anchor)
+    return _merge(out, [str(s) for s in _names(shards)], sprt, anchor)
 
 
 def _variant(variant) -> Variant:
     """A ``Variant``, loaded from a name or a rules file's path if need be."""
-    return variant if isinstance(variant, Variant) else Variant.load(variant)
+    return variant if isinstance(variant, Variant) else Variant.load(os.fspath(variant))
+
+
+def _names(items) -> list:
+    """The items of a list argument; a single name, path or ``Variant`` is a list of one
+    (a string is not taken apart letter by letter)."""
+    if isinstance(items, (str, os.PathLike, Variant)):
+        return [items]
+    return list(items)
 
 
 def _board(self: Game) -> np.ndarray:

@@ -33,8 +33,15 @@ import binascii
 from typing import Any
 
 import numpy as np
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+try:
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as missing:
+    raise ImportError(
+        f"isolo_ai.openspiel needs OpenSpiel ({missing}): pip install \"isolo-ai[openspiel]\"",
+        name=missing.name,
+    ) from missing
 
 from . import ActionGame, Engine, Game, InputError, Variant
 
@@ -138,6 +145,14 @@ class IsoloGame(pyspiel.Game):
         """The start of a game."""
         return IsoloState(self, self._start.clone())
 
+    def information_state_tensor_shape(self) -> list[int]:
+        """Not provided (the game type says so): raises as OpenSpiel's own games do."""
+        raise pyspiel.SpielError("InformationStateTensorShape unimplemented.")
+
+    def information_state_tensor_size(self) -> int:
+        """Not provided: raises as OpenSpiel's own games do."""
+        raise pyspiel.SpielError("InformationStateTensorShape unimplemented.")
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The board observer, or the history for imperfect-recall questions."""
         if iig_obs_type is None or (
@@ -191,6 +206,10 @@ class IsoloState(pyspiel.State):
 
     def __str__(self) -> str:
         return str(self.actions)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Not provided (the game type says so): raises as OpenSpiel's own games do."""
+        raise pyspiel.SpielError("InformationStateTensor unimplemented.")
 
 
 class BoardObserver:

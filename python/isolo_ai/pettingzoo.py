@@ -21,14 +21,23 @@ game with reward -1 for the agent that made it.
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:
+    raise ImportError(
+        f"isolo_ai.pettingzoo needs PettingZoo ({missing}): pip install \"isolo-ai[pettingzoo]\"",
+        name=missing.name,
+    ) from missing
 
 from . import ActionGame, Game, Variant
 
@@ -158,3 +167,12 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
+
+
+#: The environment as PettingZoo's classic environments are imported
+#: (``from pettingzoo.classic import chess_v6``): ``from isolo_ai.pettingzoo import
+#: isolo_v0``, then ``isolo_v0.env(variant="igisoro")``; the name is the metadata's.
+isolo_v0 = types.ModuleType(f"{__name__}.isolo_v0", "Isolo and Igisoro, version 0.")
+isolo_v0.env = env  # type: ignore[attr-defined]
+isolo_v0.raw_env = raw_env  # type: ignore[attr-defined]
+sys.modules[isolo_v0.__name__] = isolo_v0

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use pyo3::prelude::*;
 
+use crate::args::Whole;
 use crate::game::Game;
 use crate::IllegalMove;
 use isolo_rules::{
@@ -232,14 +233,15 @@ impl ActionGame {
         }
         actions
     }
+
     /// Plays `action`; `IllegalMove` if it is not among `legal_actions()`.
-    fn apply(&mut self, action: usize) -> PyResult<()> {
+    fn apply(&mut self, action: Whole) -> PyResult<()> {
         let legal = self.legal_actions();
-        if !legal.contains(&action) {
+        let Some(action) = action.index().filter(|a| legal.contains(a)) else {
             return Err(IllegalMove::new_err(format!(
                 "action {action} is not legal here (legal: {legal:?})"
             )));
-        }
+        };
         self.playable = OnceLock::new();
         self.outcome = OnceLock::new();
         match action.checked_sub(self.pits()) {
@@ -249,14 +251,14 @@ impl ActionGame {
     }
 
     /// `action` in the project's notation: a pit's number, `x` (take) or `p` (pass).
-    fn action_to_string(&self, action: usize) -> PyResult<String> {
+    fn action_to_string(&self, action: Whole) -> PyResult<String> {
         let pits = self.pits();
-        match action {
-            a if a < pits => Ok((a + 1).to_string()),
-            a if a == pits => Ok("x".into()),
-            a if a == pits + 1 => Ok("p".into()),
-            a => Err(crate::input_error(format!(
-                "action {a} is not between 0 and {}",
+        match action.index() {
+            Some(a) if a < pits => Ok((a + 1).to_string()),
+            Some(a) if a == pits => Ok("x".into()),
+            Some(a) if a == pits + 1 => Ok("p".into()),
+            _ => Err(crate::input_error(format!(
+                "action: must be 0..={}, found {action}",
                 pits + 1
             ))),
         }

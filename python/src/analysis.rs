@@ -7,9 +7,10 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use serde_json::json;
 
+use crate::args::{within, Whole};
 use crate::game::Game;
 use crate::variant::Variant;
-use crate::{in_range, input_error, interruptible, to_python};
+use crate::{input_error, interruptible, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
@@ -35,10 +36,10 @@ fn interrupted() -> PyErr {
 pub fn perft(
     py: Python<'_>,
     variant: &Variant,
-    depth: u32,
+    depth: Whole,
     position: Option<&str>,
 ) -> PyResult<u64> {
-    in_range("depth", depth, &ranges::PERFT_DEPTH)?;
+    let depth = depth.within("depth", &ranges::PERFT_DEPTH)?;
     let board = variant.start_or(position)?;
     let rules = variant.inner.clone();
     interruptible(py, move |stop| perft_until(&rules, &board, depth, stop))?.ok_or_else(interrupted)
@@ -52,6 +53,25 @@ struct Budget {
     time_ms: Option<u64>,
     threads: usize,
     hash_mb: Option<usize>,
+}
+
+impl Budget {
+    /// The arguments, each read in its range.
+    fn of(
+        depth: Option<Whole>,
+        nodes: Option<Whole>,
+        time_ms: Option<Whole>,
+        threads: Whole,
+        hash_mb: Option<Whole>,
+    ) -> PyResult<Budget> {
+        Ok(Budget {
+            depth: within("depth", depth, &ranges::DEPTH)?,
+            nodes: within("nodes", nodes, &ranges::NODES)?,
+            time_ms: within("time_ms", time_ms, &ranges::TIME_MS)?,
+            threads: threads.within("threads", &ranges::THREADS)?,
+            hash_mb: within("hash_mb", hash_mb, &ranges::HASH_MB)?,
+        })
+    }
 }
 
 /// The engine of `analyze`'s arguments, as typed settings: a refusal names the argument.
@@ -99,28 +119,23 @@ fn analysis_spec(base: SearchSettings, budget: Budget, seed: u64) -> PyResult<En
 /// `nodes` (nodes or MCTS iterations) and `time_ms`, 1000 ms when none is given. With
 /// one thread and a node limit the answer is the command line's, bit for bit.
 #[pyfunction]
-#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0, hash_mb=None))]
+#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=Whole::of(1), threads=Whole::of(1), seed=Whole::of(0), hash_mb=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,
-    game: &Game,
+    game: &Bound<'_, Game>,
     engine: &str,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    time_ms: Option<u64>,
-    multipv: usize,
-    threads: usize,
-    seed: u64,
-    hash_mb: Option<usize>,
+    depth: Option<Whole>,
+    nodes: Option<Whole>,
+    time_ms: Option<Whole>,
+    multipv: Whole,
+    threads: Whole,
+    seed: Whole,
+    hash_mb: Option<Whole>,
 ) -> PyResult<Py<PyAny>> {
-    in_range("multipv", multipv, &ranges::MULTIPV)?;
-    let budget = Budget {
-        depth,
-        nodes,
-        time_ms,
-        threads,
-        hash_mb,
-    };
+    let multipv = multipv.within("multipv", &ranges::MULTIPV)?;
+    let seed = seed.within("seed", &ranges::SEED)?;
+    let budget = Budget::of(depth, nodes, time_ms, threads, hash_mb)?;
     let searcher = SearcherKind::named(engine).ok_or_else(|| {
         input_error(format!(
             "engine: '{}' is not one of ab, mcts",
@@ -128,8 +143,7 @@ pub fn analyze(
         ))
     })?;
     let spec = analysis_spec(SearchSettings::analysing(searcher), budget, seed)?;
-    let variant = game.variant_arc();
-    let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
+    let (variant, board, history, over) = game.borrow().searched();
     let value = interruptible(py, move |stop| {
         if let Some(outcome) = &over {
             return Ok::<_, String>(finished_json(&variant, &board, outcome));
@@ -169,38 +183,31 @@ pub fn analyze(
 /// reviewed by then are returned, `out_of_time` true). With one thread and a node or
 /// depth budget the answer is the command line's.
 #[pyfunction]
-#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None, total_ms=None))]
+#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=Whole::of(1), hash_mb=None, total_ms=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn review(
     py: Python<'_>,
-    game: &Game,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    time_ms: Option<u64>,
-    threads: usize,
-    hash_mb: Option<usize>,
-    total_ms: Option<u64>,
+    game: &Bound<'_, Game>,
+    depth: Option<Whole>,
+    nodes: Option<Whole>,
+    time_ms: Option<Whole>,
+    threads: Whole,
+    hash_mb: Option<Whole>,
+    total_ms: Option<Whole>,
 ) -> PyResult<Py<PyAny>> {
-    if let Some(nodes) = nodes {
-        in_range("nodes", nodes, &ranges::REVIEW_NODES)?;
-    }
-    if let Some(ms) = total_ms {
-        in_range("total_ms", ms, &ranges::REVIEW_TOTAL_MS)?;
-    }
-    let nodes = match (depth, nodes, time_ms) {
-        (None, None, None) => Some(ranges::DEFAULT_REVIEW_NODES),
-        _ => nodes,
+    let nodes = within("nodes", nodes, &ranges::REVIEW_NODES)?.map(Whole::of);
+    let total_ms = within("total_ms", total_ms, &ranges::REVIEW_TOTAL_MS)?;
+    let nodes = match (&depth, nodes, &time_ms) {
+        (None, None, None) => Some(Whole::of(ranges::DEFAULT_REVIEW_NODES)),
+        (_, nodes, _) => nodes,
     };
-    let budget = Budget {
-        depth,
-        nodes,
-        time_ms,
-        threads,
-        hash_mb,
-    };
+    let budget = Budget::of(depth, nodes, time_ms, threads, hash_mb)?;
     let spec = analysis_spec(SearchSettings::reviewing(), budget, 0)?;
-    let variant = game.variant_arc();
-    let (start, moves) = game.with_game(|g| (*g.start(), g.moves().to_vec()));
+    let (variant, (start, moves)) = {
+        let game = game.borrow();
+        let played = game.with_game(|g| (*g.start(), g.moves().to_vec()));
+        (game.variant_arc(), played)
+    };
     let value = interruptible(py, move |stop| {
         let mut game = isolo_rules::Game::new(&variant, start);
         for mv in &moves {
@@ -273,25 +280,29 @@ fn refusal_text(refusal: Refusal) -> String {
 /// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"` or `"indexed"`, as on the command
 /// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
 #[pyfunction]
-#[pyo3(signature = (game, method="auto", max_plies=pipeline::DEFAULT_PROOF_PLIES, time_ms=pipeline::DEFAULT_TIME_MS, threads=1, hash_mb=pipeline::DEFAULT_HASH_MB, nodes=None, exact_length=false))]
+#[pyo3(signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
-    game: &Game,
+    game: &Bound<'_, Game>,
     method: &str,
-    max_plies: u32,
-    time_ms: u64,
-    threads: usize,
-    hash_mb: usize,
-    nodes: Option<u64>,
+    max_plies: Whole,
+    time_ms: Whole,
+    threads: Whole,
+    hash_mb: Whole,
+    nodes: Option<Whole>,
     exact_length: bool,
 ) -> PyResult<Py<PyAny>> {
     let method = method_of(method)?;
-    in_range("time_ms", time_ms, &ranges::TIME_MS)?;
-    if let Some(nodes) = nodes {
-        in_range("nodes", nodes, &ranges::NODES)?;
-    }
-    let root = game.with_game(Root::of_game);
+    let max_plies = max_plies.within("max_plies", &ranges::PROOF_PLIES)?;
+    let time_ms = time_ms.within("time_ms", &ranges::TIME_MS)?;
+    let threads = threads.within("threads", &ranges::THREADS)?;
+    let hash_mb = hash_mb.within("hash_mb", &ranges::HASH_MB)?;
+    let nodes = within("nodes", nodes, &ranges::NODES)?;
+    let (variant, root) = {
+        let game = game.borrow();
+        (game.variant_arc(), game.with_game(Root::of_game))
+    };
     let settings = SolveSettings {
         method,
         max_plies,
@@ -305,7 +316,6 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(&root) {
         return Err(input_error(refusal_text(refusal)));
     }
-    let variant = game.variant_arc();
     let report = interruptible(py, move |stop| {
         let settings = SolveSettings {
             interrupt: Some(stop),
@@ -324,17 +334,18 @@ pub fn solve(
 /// `bench --playouts` gives it. Returns `{"games", "wins": {"S", "N"}, "unfinished",
 /// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `None` for each game).
 #[pyfunction]
-#[pyo3(signature = (variant, games, seed=0, max_plies=1000, position=None))]
+#[pyo3(signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None))]
 pub fn playouts(
     py: Python<'_>,
     variant: &Variant,
-    games: u64,
-    seed: u64,
-    max_plies: u32,
+    games: Whole,
+    seed: Whole,
+    max_plies: Whole,
     position: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    in_range("games", games, &ranges::PLAYOUTS)?;
-    in_range("max_plies", max_plies, &ranges::PLAYOUT_PLIES)?;
+    let games = games.within("games", &ranges::PLAYOUTS)?;
+    let seed = seed.within("seed", &ranges::SEED)?;
+    let max_plies = max_plies.within("max_plies", &ranges::PLAYOUT_PLIES)?;
     let start = variant.start_or(position)?;
     let rules = variant.inner.clone();
     let (plies, winners) = interruptible(py, move |stop| {

@@ -6,8 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use self_cell::self_cell;
 
+use crate::args::{within, Whole};
 use crate::variant::{setup_error, Variant};
 use crate::IllegalMove;
+use isolo_engine::ranges;
 use isolo_rules::notation::pit_at;
 use isolo_rules::{Board, LegalMove, Setup, Side};
 
@@ -92,10 +94,10 @@ impl Game {
         variant: &Variant,
         position: Option<&str>,
         moves: Option<&str>,
-        max_plies: Option<usize>,
+        max_plies: Option<Whole>,
     ) -> PyResult<Game> {
         let setup = Setup {
-            max_plies,
+            max_plies: within("max_plies", max_plies, &ranges::GAME_PLIES)?,
             ..Setup::new(position, moves)
         };
         let cell = Cell::try_new(variant.inner.clone(), |v| setup.game(v)).map_err(setup_error)?;
@@ -249,5 +251,20 @@ impl Game {
     /// The game, for the searches.
     pub fn with_game<T>(&self, f: impl FnOnce(&RulesGame<'_>) -> T) -> T {
         f(self.game())
+    }
+
+    /// What a search of the position needs, copied: the variant, the board, the hashes
+    /// of the earlier positions and the outcome if the game is over. A search works on
+    /// these with the GIL released, so the game stays free to change meanwhile.
+    pub fn searched(
+        &self,
+    ) -> (
+        Arc<isolo_rules::Variant>,
+        Board,
+        Vec<u64>,
+        Option<isolo_rules::Outcome>,
+    ) {
+        let (board, history, over) = self.with_game(|g| (*g.board(), g.history(), g.outcome()));
+        (self.variant_arc(), board, history, over)
     }
 }

@@ -6,6 +6,7 @@
 
 mod actions;
 mod analysis;
+mod args;
 mod game;
 mod player;
 mod research;
@@ -20,8 +21,6 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde_json::Value;
-
-use isolo_engine::ranges::{Number, Range};
 
 create_exception!(
     isolo_ai,
@@ -102,14 +101,6 @@ pub(crate) fn interruptible<T: Send>(
 /// An engine's refusal as `InputError`.
 pub(crate) fn input_error(message: impl std::fmt::Display) -> PyErr {
     InputError::new_err(message.to_string())
-}
-
-/// `value` if it lies in `range` (the engine's, shared by every front end), else an
-/// `InputError` naming the argument `name` and the range.
-pub(crate) fn in_range<T: Number>(name: &str, value: T, range: &Range<T>) -> PyResult<T> {
-    range
-        .check(value)
-        .map_err(|e| input_error(format!("{name}: {e}")))
 }
 
 /// A JSON value as the Python object `json.loads` would make.

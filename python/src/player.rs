@@ -7,7 +7,9 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use isolo_engine::matches::engine::{Bot, EngineSpec};
+use isolo_engine::ranges;
 
+use crate::args::Whole;
 use crate::game::Game;
 use crate::{input_error, interruptible, research, IllegalMove};
 
@@ -48,8 +50,9 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (spec, seed = 0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Engine> {
+    #[pyo3(signature = (spec, seed = Whole::of(0)))]
+    fn new(spec: &str, seed: Whole) -> PyResult<Engine> {
+        let seed = seed.within("seed", &ranges::SEED)?;
         let spec = research::engine_spec(spec)?;
         let bot = Mutex::new(Engine::fresh_bot(&spec, seed)?);
         Ok(Engine { spec, seed, bot })
@@ -77,10 +80,9 @@ impl Engine {
     /// The move it plays in `game` (the project's notation); `IllegalMove` if the game
     /// is over. Releases the GIL while it searches; Ctrl-C stops the search and raises
     /// `KeyboardInterrupt`.
-    fn choose(&self, py: Python<'_>, game: &Game) -> PyResult<String> {
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<String> {
         let mut bot = self.in_use()?;
-        let variant = game.variant_arc();
-        let (board, history, over) = game.with_game(|g| (*g.board(), g.history(), g.outcome()));
+        let (variant, board, history, over) = game.borrow().searched();
         if let Some(outcome) = over {
             return Err(IllegalMove::new_err(format!(
                 "the game is over: {}",

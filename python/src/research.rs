@@ -3,14 +3,15 @@
 //! (a records file's games, one at a time) and `tune` (evaluation weights).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 use serde_json::Value;
 
+use crate::args::{within, Whole};
 use crate::variant::Variant;
-use crate::{in_range, input_error, interruptible, to_python};
+use crate::{input_error, interruptible, to_python};
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
@@ -54,24 +55,25 @@ pub(crate) fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
 /// file's path) with the seed `compare --seed` gives it, so the rows are the command
 /// line's games. `concurrency` games are played at once (at most the cores).
 #[pyfunction]
-#[pyo3(signature = (variants, games=100, engine="ab:depth=3", seed=0, openings="random:2", max_plies=DEFAULT_GAME_PLIES, concurrency=1))]
+#[pyo3(signature = (variants, games=Whole::of(100), engine="ab:depth=3", seed=Whole::of(0), openings="random:2", max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1)))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
     variants: Vec<PyRef<'_, Variant>>,
-    games: u64,
+    games: Whole,
     engine: &str,
-    seed: u64,
+    seed: Whole,
     openings: &str,
-    max_plies: usize,
-    concurrency: usize,
+    max_plies: Whole,
+    concurrency: Whole,
 ) -> PyResult<Vec<Py<PyAny>>> {
     if variants.is_empty() {
         return Err(input_error("variants: give at least one"));
     }
-    in_range("games", games, &ranges::GAMES)?;
-    in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
-    in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
+    let games = games.within("games", &ranges::GAMES)?;
+    let seed = seed.within("seed", &ranges::SEED)?;
+    let max_plies = max_plies.within("max_plies", &ranges::GAME_PLIES)?;
+    let concurrency = concurrency.within("concurrency", &ranges::CONCURRENCY)?;
     let engine = engine_spec(engine)?;
     let rules: Vec<Arc<isolo_rules::Variant>> = variants.iter().map(|v| v.inner.clone()).collect();
     let starts: Vec<Openings> = rules
@@ -118,18 +120,18 @@ pub fn compare(
 /// (`"elo0,elo1,alpha,beta"`) stops the match at a verdict; `out` writes the records
 /// file `match --out` writes, and with `resume` continues the run it holds.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, sprt=None, out=None, resume=false))]
+#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), sprt=None, out=None, resume=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
     engine_a: &str,
     engine_b: &str,
-    games: u64,
+    games: Whole,
     variant: &Variant,
     openings: Option<&str>,
-    seed: u64,
-    max_plies: usize,
-    concurrency: usize,
+    seed: Whole,
+    max_plies: Whole,
+    concurrency: Whole,
     sprt: Option<&str>,
     out: Option<&str>,
     resume: bool,
@@ -165,19 +167,19 @@ pub fn play_match(
 /// or `"ladder"` (engines weakest first, each against the next and the last); `games`
 /// per pairing; the other arguments as `match`'s.
 #[pyfunction]
-#[pyo3(signature = (engines, games, variant, pairing="round-robin", anchor=None, openings=None, seed=0, max_plies=DEFAULT_GAME_PLIES, concurrency=1, out=None, resume=false))]
+#[pyo3(signature = (engines, games, variant, pairing="round-robin", anchor=None, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), out=None, resume=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
     engines: Vec<String>,
-    games: u64,
+    games: Whole,
     variant: &Variant,
     pairing: &str,
     anchor: Option<&str>,
     openings: Option<&str>,
-    seed: u64,
-    max_plies: usize,
-    concurrency: usize,
+    seed: Whole,
+    max_plies: Whole,
+    concurrency: Whole,
     out: Option<&str>,
     resume: bool,
 ) -> PyResult<Py<PyAny>> {
@@ -276,16 +278,17 @@ struct Run {
 impl Run {
     fn new(
         specs: &[&str],
-        games: u64,
+        games: Whole,
         variant: &Variant,
         openings: Option<&str>,
-        seed: u64,
-        max_plies: usize,
-        concurrency: usize,
+        seed: Whole,
+        max_plies: Whole,
+        concurrency: Whole,
     ) -> PyResult<Run> {
-        in_range("games", games, &ranges::GAMES)?;
-        in_range("max_plies", max_plies, &ranges::GAME_PLIES)?;
-        in_range("concurrency", concurrency, &ranges::CONCURRENCY)?;
+        let games = games.within("games", &ranges::GAMES)?;
+        let seed = seed.within("seed", &ranges::SEED)?;
+        let max_plies = max_plies.within("max_plies", &ranges::GAME_PLIES)?;
+        let concurrency = concurrency.within("concurrency", &ranges::CONCURRENCY)?;
         let engines: Vec<EngineSpec> = specs
             .iter()
             .map(|s| engine_spec(s))
@@ -418,6 +421,9 @@ enum Source {
 pub struct Records {
     source: Source,
     header: Value,
+    path: PathBuf,
+    /// The games the file holds, counted when first asked.
+    count: OnceLock<usize>,
 }
 
 /// The games of the records file at `path` (written by `match`, `tournament` or
@@ -442,7 +448,12 @@ pub fn read_records(path: &str) -> PyResult<Records> {
         let header = serde_json::to_value(&reader.header).expect("headers serialise");
         (Source::Games(Box::new(reader)), header)
     };
-    Ok(Records { source, header })
+    Ok(Records {
+        source,
+        header,
+        path: at.to_path_buf(),
+        count: OnceLock::new(),
+    })
 }
 
 #[pymethods]
@@ -475,6 +486,32 @@ impl Records {
         slf
     }
 
+    /// The games the file holds (all of them, however many were iterated), read once
+    /// through a reader of its own.
+    fn __len__(&self) -> PyResult<usize> {
+        if let Some(&count) = self.count.get() {
+            return Ok(count);
+        }
+        let mut count = 0;
+        match &self.source {
+            Source::Games(_) => {
+                let mut reader = RecordsReader::open(&self.path)
+                    .map_err(input_error)?
+                    .ok_or_else(|| input_error("the file lost its records header"))?;
+                while reader.next_record().map_err(input_error)?.is_some() {
+                    count += 1;
+                }
+            }
+            Source::Compared(_) => {
+                let mut reader = CompareReader::open(&self.path).map_err(input_error)?;
+                while reader.next_game().map_err(input_error)?.is_some() {
+                    count += 1;
+                }
+            }
+        }
+        Ok(*self.count.get_or_init(|| count))
+    }
+
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         let value = match &mut self.source {
             Source::Games(reader) => match reader.next_record().map_err(input_error)? {
@@ -502,18 +539,18 @@ impl Records {
 #[pyfunction]
 #[pyo3(signature = (
     variant,
-    games=ranges::TUNE_GAMES.default.unwrap(),
+    games=Whole::of(ranges::TUNE_GAMES.default.unwrap() as u64),
     openings=None,
-    random_plies=ranges::TUNE_RANDOM_PLIES.default.unwrap(),
-    nodes=ranges::TUNE_NODES.default.unwrap(),
-    max_plies=ranges::TUNE_GAME_PLIES.default.unwrap(),
-    quiet_plies=ranges::TUNE_QUIET_PLIES.default.unwrap(),
+    random_plies=Whole::of(ranges::TUNE_RANDOM_PLIES.default.unwrap() as u64),
+    nodes=Whole::of(ranges::TUNE_NODES.default.unwrap()),
+    max_plies=Whole::of(ranges::TUNE_GAME_PLIES.default.unwrap() as u64),
+    quiet_plies=Whole::of(ranges::TUNE_QUIET_PLIES.default.unwrap() as u64),
     decided_only=false,
-    epochs=ranges::TUNE_EPOCHS.default.unwrap(),
-    net=ranges::NET_HIDDEN.default.unwrap(),
-    net_epochs=ranges::NET_EPOCHS.default.unwrap(),
+    epochs=Whole::of(ranges::TUNE_EPOCHS.default.unwrap() as u64),
+    net=Whole::of(ranges::NET_HIDDEN.default.unwrap() as u64),
+    net_epochs=Whole::of(ranges::NET_EPOCHS.default.unwrap() as u64),
     start="auto",
-    seed=1,
+    seed=Whole::of(1),
     threads=None,
     out=None,
 ))]
@@ -521,35 +558,44 @@ impl Records {
 pub fn tune(
     py: Python<'_>,
     variant: &Variant,
-    games: usize,
+    games: Whole,
     openings: Option<&str>,
-    random_plies: u32,
-    nodes: u64,
-    max_plies: usize,
-    quiet_plies: u32,
+    random_plies: Whole,
+    nodes: Whole,
+    max_plies: Whole,
+    quiet_plies: Whole,
     decided_only: bool,
-    epochs: usize,
-    net: usize,
-    net_epochs: usize,
+    epochs: Whole,
+    net: Whole,
+    net_epochs: Whole,
     start: &str,
-    seed: u64,
-    threads: Option<usize>,
+    seed: Whole,
+    threads: Option<Whole>,
     out: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let rules = &variant.inner;
+    let games = games.within("games", &ranges::TUNE_GAMES)?;
+    let random_plies = random_plies.within("random_plies", &ranges::TUNE_RANDOM_PLIES)?;
+    let nodes = nodes.within("nodes", &ranges::TUNE_NODES)?;
+    let max_plies = max_plies.within("max_plies", &ranges::TUNE_GAME_PLIES)?;
+    let quiet_plies = quiet_plies.within("quiet_plies", &ranges::TUNE_QUIET_PLIES)?;
+    let epochs = epochs.within("epochs", &ranges::TUNE_EPOCHS)?;
+    let net = net.within("net", &ranges::NET_HIDDEN)?;
+    let net_epochs = net_epochs.within("net_epochs", &ranges::NET_EPOCHS)?;
+    let seed = seed.within("seed", &ranges::SEED)?;
     let settings = TuneSettings {
-        games: in_range("games", games, &ranges::TUNE_GAMES)?,
-        random_plies: in_range("random_plies", random_plies, &ranges::TUNE_RANDOM_PLIES)?,
-        nodes: in_range("nodes", nodes, &ranges::TUNE_NODES)?,
-        max_plies: in_range("max_plies", max_plies, &ranges::TUNE_GAME_PLIES)?,
-        quiet_plies: in_range("quiet_plies", quiet_plies, &ranges::TUNE_QUIET_PLIES)?,
+        games,
+        random_plies,
+        nodes,
+        max_plies,
+        quiet_plies,
         decided_only,
-        epochs: in_range("epochs", epochs, &ranges::TUNE_EPOCHS)?,
-        net: in_range("net", net, &ranges::NET_HIDDEN)?,
-        net_epochs: in_range("net_epochs", net_epochs, &ranges::NET_EPOCHS)?,
+        epochs,
+        net,
+        net_epochs,
         seed,
-        threads: match threads {
-            Some(t) => workers(in_range("threads", t, &ranges::THREADS)?, games as u64),
+        threads: match within("threads", threads, &ranges::THREADS)? {
+            Some(t) => workers(t, games as u64),
             None => isolo_engine::matches::cores(),
         },
     };

@@ -38,10 +38,22 @@ impl Variant {
 
 #[pymethods]
 impl Variant {
-    /// The variant named `name_or_path`: a preset, a named reading or a rules file.
+    /// The variant named `name_or_path`: a preset or a named reading, its words joined
+    /// by hyphens (`isolo-women`) or by underscores as OpenSpiel names them
+    /// (`isolo_women`), or a rules file.
     #[staticmethod]
     fn load(name_or_path: &str) -> PyResult<Variant> {
-        let inner = isolo_rules::Variant::load(name_or_path).map_err(input_error)?;
+        let inner = isolo_rules::Variant::load(name_or_path)
+            .or_else(|refused| {
+                let hyphenated = name_or_path.replace('_', "-");
+                let named = PRESETS.iter().chain(&READINGS).any(|n| *n == hyphenated);
+                if named {
+                    isolo_rules::Variant::load(&hyphenated)
+                } else {
+                    Err(refused)
+                }
+            })
+            .map_err(input_error)?;
         Ok(Variant {
             inner: Arc::new(inner),
         })

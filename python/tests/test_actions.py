@@ -88,7 +88,7 @@ def test_actions_are_named_in_the_notation():
     assert [actions.action_to_string(a) for a in (0, 15, 16, 17)] == ["1", "16", "x", "p"]
     for action in range(18):
         assert actions.string_to_action(actions.action_to_string(action)) == action
-    with pytest.raises(InputError, match="between 0 and 17"):
+    with pytest.raises(InputError, match=r"action: must be 0..=17, found 18"):
         actions.action_to_string(18)
     with pytest.raises(InputError, match="not a pit from 1 to 16"):
         actions.string_to_action("17")

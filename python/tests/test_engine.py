@@ -16,6 +16,8 @@ import pytest
 import isolo_ai
 from isolo_ai import Game, InputError, Variant
 
+from conftest import binary_path
+
 SPEED_FIELDS = ("nps", "time_ms")
 
 
@@ -84,7 +86,7 @@ def test_bad_limits_are_refused():
         isolo_ai.solve(game, method="ab", max_plies=100_000)
     with pytest.raises(InputError, match="method"):
         isolo_ai.solve(game, method="magic")
-    with pytest.raises(InputError, match="threads: threads must be 1..=256, found 100000"):
+    with pytest.raises(InputError, match=r"threads: must be 1..=256 threads, found 100000"):
         isolo_ai.solve(game, method="dfpn", threads=100_000)
     with pytest.raises(InputError, match="hash_mb: must be 1..="):
         isolo_ai.solve(game, method="dfpn", hash_mb=10**9)
@@ -94,8 +96,63 @@ def test_bad_limits_are_refused():
     played.play(played.legal_moves()[0])
     with pytest.raises(InputError, match="method indexed takes no game with moves"):
         isolo_ai.solve(played, method="indexed", hash_mb=64)
-    with pytest.raises(OverflowError):
-        isolo_ai.perft(Variant.load("igisoro"), -1)
+
+
+HUGE = 2**80
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda g: isolo_ai.analyze(g, depth=-1), "depth: must be 1..=100 plies, found -1"),
+    (lambda g: isolo_ai.analyze(g, nodes=-1), "nodes: must be at least 1, found -1"),
+    (lambda g: isolo_ai.analyze(g, nodes=HUGE), f"nodes: must be at least 1, found {HUGE}"),
+    (lambda g: isolo_ai.analyze(g, seed=-3), "seed: must be at least 0, found -3"),
+    (lambda g: isolo_ai.analyze(g, threads=0), "threads: must be 1..="),
+    (lambda g: isolo_ai.review(g, time_ms=-5), "time_ms: must be 1..="),
+    (lambda g: isolo_ai.solve(g, max_plies=-1), "max_plies: must be 1..="),
+    (lambda g: isolo_ai.solve(g, time_ms=HUGE), "time_ms: must be 1..="),
+    (lambda g: isolo_ai.perft(g.variant, -1), "depth: must be 0..=64 plies, found -1"),
+    (lambda g: isolo_ai.playouts(g.variant, -10), "games: must be 1..="),
+    (lambda g: Game(g.variant, max_plies=-1), "max_plies: must be 1..="),
+    (lambda g: isolo_ai.Engine("ab:depth=2", seed=-1), "seed: must be at least 0, found -1"),
+    (lambda g: isolo_ai.compare([g.variant], games=-1), "games: must be 1..="),
+    (lambda g: isolo_ai.match("ab:depth=1", "random", HUGE), "games: must be 1..="),
+    (lambda g: isolo_ai.tune(g.variant, epochs=-1), "epochs: must be 0..="),
+    (lambda g: isolo_ai.ActionGame(g).action_to_string(-1), "action: must be 0..=17, found -1"),
+])
+def test_numbers_out_of_range_raise_value_errors_naming_the_argument(call, message):
+    with pytest.raises(ValueError) as refused:
+        call(Game(Variant.load("igisoro")))
+    assert str(refused.value).startswith(message)
+
+
+def test_a_refused_number_reads_as_the_command_line_reads_it():
+    for argument, flag, value in (("depth", "--depth", "-1"), ("nodes", "--nodes", "0")):
+        done = subprocess.run(
+            [binary_path(), "analyze", "--variant", "igisoro", flag, value],
+            capture_output=True, text=True)
+        assert done.returncode == 2
+        problem = done.stderr.strip().removeprefix(f"error: {flag}: ")
+        with pytest.raises(InputError) as refused:
+            isolo_ai.analyze(Game(Variant.load("igisoro")), **{argument: int(value)})
+        assert str(refused.value) == f"{argument}: {problem}"
+
+
+def test_numbers_that_are_not_whole_are_type_errors_naming_the_argument():
+    with pytest.raises(TypeError, match="argument 'depth'"):
+        isolo_ai.analyze(Game(Variant.load("igisoro")), depth=1.5)
+
+
+def test_a_game_can_change_while_a_search_of_it_runs():
+    game = Game(Variant.load("igisoro"))
+    start = game.position
+    answers = []
+    searching = threading.Thread(
+        target=lambda: answers.append(isolo_ai.analyze(game, time_ms=400)))
+    searching.start()
+    time.sleep(0.1)
+    game.play(game.legal_moves()[0])  # not refused: the search has its own copy
+    searching.join()
+    assert answers[0]["best_move"] in Game(Variant.load("igisoro"), position=start).legal_moves()
 
 
 def test_a_finished_game_is_not_searched(cli):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -146,6 +148,26 @@ def test_the_engine_bot_completes_a_move_begun_elsewhere():
         action, policy = bot.step(state), bot.step_with_policy(state)
         assert action in state.legal_actions() and policy == ([(action, 1.0)], action)
         state.apply_action(action)
+
+
+def test_what_the_game_type_does_not_provide_raises_as_openspiels_games_do():
+    game = pyspiel.load_game("igisoro")
+    assert not game.get_type().provides_information_state_tensor
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor"):
+        game.new_initial_state().information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensorShape"):
+        game.information_state_tensor_shape()
+
+
+@pytest.mark.parametrize("module, extra", [("openspiel", "openspiel"), ("pettingzoo", "pettingzoo")])
+def test_a_missing_extra_says_which_to_install(module, extra):
+    # The adapter's library made unimportable in a fresh interpreter.
+    hidden = {"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}[module]
+    script = (f"import sys; sys.modules[{hidden!r}] = None\n"
+              f"import isolo_ai.{module}")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert f'pip install "isolo-ai[{extra}]"' in done.stderr.strip().splitlines()[-1]
 
 
 def test_returns_observations_and_players():

@@ -17,6 +17,15 @@ import isolo_ai  # noqa: E402
 from isolo_ai.pettingzoo import env, raw_env  # noqa: E402
 
 
+def test_the_environment_imports_as_pettingzoos_classic_ones_do():
+    from isolo_ai.pettingzoo import isolo_v0
+
+    environment = isolo_v0.env(variant="isolo_women")  # OpenSpiel's spelling too
+    environment.reset(seed=1)
+    assert environment.metadata["name"] == "isolo_v0"
+    assert isolo_v0.raw_env is raw_env
+
+
 @pytest.mark.parametrize("name", isolo_ai.variants())
 def test_pettingzoos_api_test_passes(name):
     api_test(env(variant=name), num_cycles=300, verbose_progress=False)

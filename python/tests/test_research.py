@@ -56,8 +56,15 @@ def test_match_is_the_command_lines_match(cli, tmp_path):
     records = isolo_ai.read_records(str(out))
     assert records.kind == "match" and records.variant == women
     assert records.header["engines"][0]["label"] == "ab:depth=2"
+    assert len(records) == 8  # the file's games, counted apart from the iteration
     games = list(records)
     assert len(games) == 8 and all(g["plies"] == len(g["moves"]) for g in games)
+    assert len(records) == 8
+
+
+def test_a_name_where_a_list_is_expected_is_a_list_of_one():
+    rows = isolo_ai.compare("isolo-women", games=2, frame=False)
+    assert {row["variant"] for row in rows} == {"isolo-women"} and len(rows) == 2
 
 
 def test_a_resumed_match_is_the_whole_match(cli, tmp_path):

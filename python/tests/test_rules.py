@@ -25,6 +25,13 @@ def test_variants_are_the_presets_and_readings():
         assert variant.columns == 8 and variant.pits == 16
 
 
+def test_names_take_hyphens_or_underscores():
+    for name in isolo_ai.variants():
+        assert Variant.load(name.replace("-", "_")) == Variant.load(name)
+    with pytest.raises(isolo_ai.InputError):
+        Variant.load("isolo_girls")
+
+
 def test_rules_round_trip_through_toml():
     for name in isolo_ai.variants():
         variant = Variant.load(name)

@@ -155,8 +155,9 @@ impl<T: Number> Range<T> {
         }
         match found.parse::<T>() {
             Ok(n) => self.check(n),
-            // A whole number that the type cannot hold (-1, 2^64) is out of range too.
-            Err(_) if found.parse::<i128>().is_ok() => Err(self.outside(found)),
+            // A whole number that the type cannot hold (-1, 2^64, 10^40) is out of range
+            // too.
+            Err(_) if is_whole_number(found) => Err(self.outside(found)),
             Err(_) => Err(self.not_a_number(found)),
         }
     }
@@ -189,6 +190,13 @@ impl<T: Number> Range<T> {
             found: quote(found),
         }
     }
+}
+
+/// Whether `text` is a whole number in decimal digits, of any size, with or without a
+/// sign.
+fn is_whole_number(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 impl<T: Number> fmt::Display for Range<T> {
@@ -315,6 +323,10 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "must be at least 1, found 99999999999999999999999"
+        );
+        // Beyond every integer type: still a number out of range, not "not a number".
+        assert!(
+            refusal(DEPTH.parse(&"9".repeat(45))).starts_with("must be 1..=100 plies, found 999")
         );
         assert_eq!(
             refusal(DEPTH.parse("deep")),
