@@ -63,8 +63,12 @@ DEFAULT_RULES = "isolo-boys"
 
 _SIDES = ("S", "N")
 
+#: The observation tensor unless the game's parameters say otherwise: ``planes``
+#: (``ActionGame.observation_planes``, channel first) or ``flat``.
+DEFAULT_OBSERVATION = "planes"
+
 #: The parameters every game takes, with their defaults.
-_PARAMETERS = {"max_plies": DEFAULT_MAX_PLIES, "position": ""}
+_PARAMETERS = {"max_plies": DEFAULT_MAX_PLIES, "position": "", "observation": DEFAULT_OBSERVATION}
 
 
 #: How a game string spells a rules text.
@@ -127,8 +131,12 @@ class IsoloGame(pyspiel.Game):
         if max_plies < 1:
             raise ValueError(f"max_plies {max_plies} is not at least 1")
         position = str(params.get("position", "")).replace(".", ",") or None
+        observation = str(params.get("observation", DEFAULT_OBSERVATION))
+        if observation not in ("planes", "flat"):
+            raise ValueError(f"observation '{observation}' is not planes or flat")
         self.variant = variant
         self.max_plies = max_plies
+        self.observation = observation
         self._start = ActionGame(Game(variant, position=position, max_plies=max_plies))
         info = pyspiel.GameInfo(
             num_distinct_actions=self._start.num_actions,
@@ -158,7 +166,7 @@ class IsoloGame(pyspiel.Game):
         if iig_obs_type is None or (
             iig_obs_type.public_info and not iig_obs_type.perfect_recall
         ):
-            return BoardObserver(self._start.observation_size, params)
+            return BoardObserver(self._start, self.observation == "flat", params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
@@ -213,16 +221,20 @@ class IsoloState(pyspiel.State):
 
 
 class BoardObserver:
-    """The board as a player sees it (``ActionGame.observation_list``), and as text."""
+    """The board as a player sees it, and as text: planes of shape
+    ``ActionGame.planes_shape`` (``observation_planes``, channel first), or with
+    ``flat`` the vector of ``observation_list``."""
 
-    def __init__(self, size: int, params: Any):
+    def __init__(self, start: ActionGame, flat: bool, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        self.tensor = np.zeros(size, np.float32)
+        shape = (start.observation_size,) if flat else start.planes_shape
+        self._read = ActionGame.observation_list if flat else ActionGame.observation_planes
+        self.tensor = np.zeros(shape, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: IsoloState, player: int) -> None:
-        self.tensor[:] = state.actions.observation_list(_SIDES[player])
+        self.tensor.reshape(-1)[:] = self._read(state.actions, _SIDES[player])
 
     def string_from(self, state: IsoloState, player: int) -> str:
         return str(state)

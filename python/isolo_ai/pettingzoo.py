@@ -1,12 +1,15 @@
 """Isolo and Igisoro as PettingZoo AEC environments.
 
-``env(variant="isolo-boys", max_plies=1000, position=None, render_mode=None)`` makes an
-environment of two agents, ``"player_0"`` (South) and ``"player_1"`` (North), acting in the encoding
-of ``isolo_ai.ActionGame``: actions ``0 .. pits - 1`` start a move from pit
-``action + 1``, ``pits`` takes and ``pits + 1`` passes at an optional capture, the same
-agent acting again. Each observation is a dict: ``"observation"``, the board from the
-agent's side (``ActionGame.observation``), and ``"action_mask"``, 1 for each legal
-action (none for the agent not acting). Rewards are +1/-1 at a win, 0 at a draw; a game
+``env(variant="isolo-boys", max_plies=1000, position=None, render_mode=None,
+observation="planes")`` makes an environment of two agents, ``"player_0"`` (South) and
+``"player_1"`` (North), acting in the encoding of ``isolo_ai.ActionGame``: actions
+``0 .. pits - 1`` start a move from pit ``action + 1``, ``pits`` takes and ``pits + 1``
+passes at an optional capture, the same agent acting again. Each observation is a
+dict: ``"observation"``, the board from the agent's side, and ``"action_mask"``, 1 for
+each legal action (none for the agent not acting). The board is planes of shape
+``(4, columns, 5)``, channels last as PettingZoo's classic boards have them
+(``ActionGame.observation_planes``), or with ``observation="flat"`` the vector of
+``ActionGame.observation``. Rewards are +1/-1 at a win, 0 at a draw; a game
 drawn by reaching ``max_plies`` is truncated, any other end terminates it.
 
 ``env`` wraps ``raw_env`` in PettingZoo's usual wrappers: an illegal action ends the
@@ -72,23 +75,31 @@ class raw_env(AECEnv, EzPickle):
         max_plies: int = DEFAULT_MAX_PLIES,
         position: str | None = None,
         render_mode: str | None = None,
+        observation: str = "planes",
     ):
-        EzPickle.__init__(self, variant, max_plies, position, render_mode)
+        EzPickle.__init__(self, variant, max_plies, position, render_mode, observation)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render mode '{render_mode}' is not human or ansi")
+        if observation not in ("planes", "flat"):
+            raise ValueError(f"observation '{observation}' is not planes or flat")
+        self.flat = observation == "flat"
         self.variant = variant if isinstance(variant, Variant) else Variant.load(variant)
         self.render_mode = render_mode
         self._start = ActionGame(Game(self.variant, position=position, max_plies=max_plies))
         self.game = self._start.clone()
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        size = self._start.observation_size
+        if self.flat:
+            shape: tuple[int, ...] = (self._start.observation_size,)
+        else:
+            planes, rows, columns = self._start.planes_shape
+            shape = (rows, columns, planes)
         actions = self._start.num_actions
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+                    "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )
@@ -108,7 +119,12 @@ class raw_env(AECEnv, EzPickle):
         if agent == self.agent_selection:
             mask[self.game.legal_actions()] = 1
         side = SIDES[AGENTS.index(agent)]
-        return {"observation": self.game.observation(side), "action_mask": mask}
+        if self.flat:
+            seen = self.game.observation(side)
+        else:
+            planes = np.asarray(self.game.observation_planes(side), dtype=np.float32)
+            seen = np.moveaxis(planes.reshape(self._start.planes_shape), 0, -1)
+        return {"observation": seen, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game from the start (the game has no chance: `seed` changes nothing)."""

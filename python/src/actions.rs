@@ -13,10 +13,15 @@ use pyo3::prelude::*;
 use crate::args::Whole;
 use crate::game::Game;
 use crate::IllegalMove;
+use isolo_rules::notation::pit_at;
 use isolo_rules::{
     CaptureChoice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
     MoveWalk, Outcome, Side,
 };
+
+/// Planes of `ActionGame.observation_planes`: seeds, the pending lap's end, a choice
+/// pending, the viewer's overture, the opponent's.
+const PLANES: usize = 5;
 
 /// The most choices searched below a take or a pass to see whether a legal move
 /// follows; an option whose search gives up is offered (every real position decides
@@ -384,6 +389,54 @@ impl ActionGame {
         let ended = self.pending.as_ref().map(|p| p.point.end_pit() as usize);
         values.extend((1..=self.pits()).map(|pit| if Some(pit) == ended { 1.0 } else { 0.0 }));
         Ok(values)
+    }
+
+    /// The shape of `observation_planes`: `(PLANES, 4, columns)`.
+    #[getter]
+    fn planes_shape(&self) -> (usize, usize, usize) {
+        (PLANES, 4, self.game.variant().columns() as usize)
+    }
+
+    /// The state seen by `player` (`"S"` or `"N"`) as planes over the board, for
+    /// convolutional nets: `PLANES` planes of `4 x columns` numbers (channel first, each
+    /// row by row as `show` draws the board, `player`'s rows at the bottom): 0, each pit's
+    /// seeds over all the seeds (mid-move, as sown up to the pending choice); 1, 1.0 at
+    /// the pit where the lap of a pending take/pass choice ended; 2, all 1.0 while such a
+    /// choice is pending (the same side acts again); 3 and 4, all 1.0 while `player`, and
+    /// while its opponent, is in the overture.
+    fn observation_planes(&self, player: char) -> PyResult<Vec<f32>> {
+        let side = side_of(player)?;
+        let board = match &self.pending {
+            Some(pending) => pending.point.board(),
+            None => *self.game.board(),
+        };
+        let flat = self.game.observation_for(&board, side);
+        let columns = self.game.variant().columns() as usize;
+        let cells = 4 * columns;
+        let mut planes = Vec::with_capacity(PLANES * cells);
+        planes.extend_from_slice(&flat[..cells]);
+        // The pit of the pending lap's end: the mover's, at the bottom for the mover.
+        let mover = self.game.board().to_move();
+        let seen_mover = if mover == side {
+            Side::South
+        } else {
+            Side::North
+        };
+        let ended = self
+            .pending
+            .as_ref()
+            .map(|p| p.point.end_pit() as usize - 1);
+        planes.extend((0..4).flat_map(|row| {
+            (0..columns).map(move |col| {
+                let (seen_side, lane) = pit_at(row, col, columns);
+                f32::from(u8::from(seen_side == seen_mover && Some(lane) == ended))
+            })
+        }));
+        let constant = |on: bool| std::iter::repeat_n(f32::from(u8::from(on)), cells);
+        planes.extend(constant(self.pending.is_some()));
+        planes.extend(constant(flat[cells] == 1.0));
+        planes.extend(constant(flat[cells + 1] == 1.0));
+        Ok(planes)
     }
 
     /// A copy that plays on independently.

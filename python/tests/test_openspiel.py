@@ -179,13 +179,48 @@ def test_returns_observations_and_players():
     assert state.current_player() == 0
     state.apply_action(state.legal_actions()[0])
     assert state.current_player() == 1
+    assert game.observation_tensor_shape() == [5, 4, 8]
+    assert game.observation_tensor_layout() == pyspiel.TensorLayout.CHW
     tensor = np.asarray(state.observation_tensor(1))
-    assert tensor.shape == (6 * 8 + 3,)
-    assert np.array_equal(tensor, state.actions.observation("N"))
+    assert np.array_equal(tensor, state.actions.observation_planes("N"))
+    # The flat form, as a game parameter.
+    flat = pyspiel.load_game("isolo_women", {"observation": "flat"})
+    assert flat.observation_tensor_shape() == [6 * 8 + 3]
+    flat_state = flat.new_initial_state()
+    flat_state.apply_action(state.history()[0])
+    assert np.array_equal(flat_state.observation_tensor(1), flat_state.actions.observation("N"))
     assert state.observation_string(0) == str(state)
     capped = pyspiel.load_game("isolo_women", {"max_plies": 1}).new_initial_state()
     capped.apply_action(capped.legal_actions()[0])
     assert capped.is_terminal() and capped.returns() == [0.0, 0.0]
+
+
+def board_cell(lane: int, mine: bool, columns: int = 8) -> tuple[int, int]:
+    """Where `show` draws a side's pit (0-based) on the board seen from the viewer's side:
+    the viewer's pits on the bottom two rows, the opponent's on the top two."""
+    if mine:
+        return (3, lane) if lane < columns else (2, 2 * columns - 1 - lane)
+    return (0, columns - 1 - lane) if lane < columns else (1, lane - columns)
+
+
+def test_planes_show_the_board_the_pending_lap_and_the_flags():
+    game = pyspiel.load_game("igisoro")
+    chooser = random.Random(2)
+    state = game.new_initial_state()
+    while not state.actions.pending_actions:  # until a move waits at a take/pass choice
+        state.apply_action(chooser.choice(state.legal_actions()))
+    mover = "SN"[state.current_player()]
+    for viewer in "SN":
+        planes = np.asarray(state.actions.observation_planes(viewer)).reshape(5, 4, 8)
+        flat = np.asarray(state.actions.observation_list(viewer))
+        assert np.allclose(planes[0].reshape(-1), flat[:32])  # seeds, as the flat form
+        # The pending lap's end: the flat form's pit (0-based), drawn where `show` has it,
+        # on the viewer's rows (the bottom two) or the opponent's (the top two).
+        ended = flat[35:].tolist().index(1.0)
+        assert planes[1].sum() == 1.0
+        assert planes[1][board_cell(ended, mine=viewer == mover)] == 1.0
+        assert (planes[2] == 1.0).all()  # a choice is pending
+        assert (planes[3] == flat[32]).all() and (planes[4] == flat[33]).all()
 
 
 def test_openspiels_mcts_bot_plays_through_it():

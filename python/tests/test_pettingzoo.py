@@ -17,6 +17,20 @@ import isolo_ai  # noqa: E402
 from isolo_ai.pettingzoo import env, raw_env  # noqa: E402
 
 
+def test_observations_are_planes_channels_last_or_flat():
+    planes = raw_env(variant="igisoro")
+    planes.reset()
+    seen = planes.observe("player_0")["observation"]
+    assert seen.shape == (4, 8, 5) == planes.observation_space("player_0")["observation"].shape
+    drawn = np.asarray(planes.game.observation_planes("S"), dtype=np.float32).reshape(5, 4, 8)
+    assert np.array_equal(seen, np.moveaxis(drawn, 0, -1))
+    flat = raw_env(variant="igisoro", observation="flat")
+    flat.reset()
+    assert flat.observe("player_1")["observation"].shape == (6 * 8 + 3,)
+    with pytest.raises(ValueError, match="observation 'cube' is not planes or flat"):
+        raw_env(observation="cube")
+
+
 def test_the_environment_imports_as_pettingzoos_classic_ones_do():
     from isolo_ai.pettingzoo import isolo_v0
 
