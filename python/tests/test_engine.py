@@ -90,6 +90,10 @@ def test_bad_limits_are_refused():
         isolo_ai.solve(game, method="dfpn", threads=100_000)
     with pytest.raises(InputError, match="hash_mb: must be 1..="):
         isolo_ai.solve(game, method="dfpn", hash_mb=10**9)
+    # Every method's table is held to the machine's memory, as alpha-beta's is.
+    for method in ("dfpn", "ab", "retro"):
+        with pytest.raises(InputError, match=r"hash_mb: .*half this machine's memory"):
+            isolo_ai.solve(game, method=method, hash_mb=200_000)
     with pytest.raises(InputError, match="method ab takes no nodes"):
         isolo_ai.solve(game, method="ab", nodes=10)
     played = Game(Variant.load("isolo-boys"))
