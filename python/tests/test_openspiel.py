@@ -137,12 +137,17 @@ def test_engine_bots_play_igisoros_choices_one_action_at_a_time():
     assert sum(pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)) == 0.0
 
 
-def test_the_engine_bot_completes_a_move_begun_elsewhere():
-    game = pyspiel.load_game("igisoro")
+def at_a_pending_choice():
+    """An Igisoro state of random play where a move waits at a take/pass choice."""
+    state = pyspiel.load_game("igisoro").new_initial_state()
     chooser = random.Random(2)
-    state = game.new_initial_state()
-    while not state.actions.pending_actions:  # until a move waits at a take/pass choice
+    while not state.actions.pending_actions:
         state.apply_action(chooser.choice(state.legal_actions()))
+    return state
+
+
+def test_the_engine_bot_completes_a_move_begun_elsewhere():
+    state = at_a_pending_choice()
     bot = adapter.EngineBot("ab:depth=2")
     while state.actions.pending_actions:
         action, policy = bot.step(state), bot.step_with_policy(state)
@@ -204,11 +209,7 @@ def board_cell(lane: int, mine: bool, columns: int = 8) -> tuple[int, int]:
 
 
 def test_planes_show_the_board_the_pending_lap_and_the_flags():
-    game = pyspiel.load_game("igisoro")
-    chooser = random.Random(2)
-    state = game.new_initial_state()
-    while not state.actions.pending_actions:  # until a move waits at a take/pass choice
-        state.apply_action(chooser.choice(state.legal_actions()))
+    state = at_a_pending_choice()
     mover = "SN"[state.current_player()]
     for viewer in "SN":
         planes = np.asarray(state.actions.observation_planes(viewer)).reshape(5, 4, 8)
