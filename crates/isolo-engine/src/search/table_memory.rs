@@ -1,8 +1,8 @@
 //! A transposition table's memory: zeroed slots straight from the system, in huge pages
 //! where the system has them.
 //!
-//! A table of 64 MB filled by 4 KB pages costs 16,384 page faults on first touch, which
-//! was most of the time of a short match or `compare` (a fault each 4 KB, in the kernel).
+//! A table of 64 MB filled by 4 KB pages costs 16,384 page faults on first touch, a
+//! large share of a short match's or `compare`'s time (a fault each 4 KB, in the kernel).
 //! Memory mapped by hand, aligned to 2 MB and marked for huge pages, takes 32 faults for
 //! the same table, and the search's random probes miss the TLB far less. The kernel's
 //! fresh pages are zero, so an empty table is never written before its first use.
