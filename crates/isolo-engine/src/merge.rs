@@ -434,7 +434,7 @@ mod games {
             .schedule(&variant)
             .map_err(|e| MergeError::Shards(format!("{}: {e}", shards[0].path.display())))?
             .with_shard(Shard::WHOLE);
-        let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+        let labels = header.labels();
         let (mut count, anchor) = count_for(
             &header.kind,
             &labels,
@@ -448,7 +448,7 @@ mod games {
         let games = merge_games(
             &mut shards,
             &schedule,
-            &whole,
+            (&whole, &labels),
             &mut file,
             &mut count,
             interrupt,
@@ -476,12 +476,11 @@ mod games {
     fn merge_games(
         shards: &mut [ShardFile],
         schedule: &Schedule,
-        header: &records::Header,
+        (header, labels): (&records::Header, &[String]),
         out: &mut MergedFile,
         count: &mut Count,
         interrupt: Option<&AtomicBool>,
     ) -> Result<u64, MergeError> {
-        let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
         let variant = shards[0].reader.variant.clone();
         let shard_count = shards.len() as u64;
         // Each shard's own schedule, which its records are checked against.
@@ -510,7 +509,7 @@ mod games {
                 )));
             };
             records::check_game(&record, game, previous, own)
-                .and_then(|()| records::check_job(&record, own, &labels))
+                .and_then(|()| records::check_job(&record, own, labels))
                 .and_then(|()| records::replay(&variant, header.max_plies, &record).map(|_| ()))
                 .map_err(|e| MergeError::Shards(format!("{}: {e}", shard.path.display())))?;
             // (The line as the shard wrote it: the same as writing the record again.)

@@ -124,6 +124,11 @@ impl Header {
         self
     }
 
+    /// The engines' labels, in the header's order (the indices records name them by).
+    pub fn labels(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.label.clone()).collect()
+    }
+
     /// The shard the header names (the whole run when it names none).
     pub fn shard(&self) -> Result<Shard, RecordsError> {
         match &self.shard {

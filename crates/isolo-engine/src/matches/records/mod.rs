@@ -16,7 +16,7 @@ mod write;
 
 pub use check::{check_game, check_job, check_sequence, SequenceCheck};
 pub use header::{fingerprint_of, EngineEntry, Header, OpeningsEntry};
-pub(crate) use reader::read_line;
+pub(crate) use reader::Lines;
 pub use reader::{kind_of, read_records, replay, RecordsFile, RecordsReader};
 pub use write::{append, create, open_for_run, truncate_to, write_line, Resumed, RunRecordsError};
 

@@ -97,13 +97,7 @@ impl RecordsFile {
     /// schedule.
     pub fn check_sequence(&self) -> Result<Schedule, RecordsError> {
         let schedule = self.header.schedule(&self.variant)?;
-        let labels: Vec<String> = self
-            .header
-            .engines
-            .iter()
-            .map(|e| e.label.clone())
-            .collect();
-        check_sequence(&self.records, &schedule, &labels)?;
+        check_sequence(&self.records, &schedule, &self.header.labels())?;
         Ok(schedule)
     }
 }
@@ -132,18 +126,79 @@ pub(crate) fn read_line(reader: &mut impl BufRead) -> Result<Option<(String, boo
     Ok(Some((text, ended)))
 }
 
+/// A file of JSON lines read a line at a time: blank lines skipped, lines counted for
+/// errors, and the bytes of the lines taken so far, so that a run cut short can be
+/// truncated to its last whole line. The records reader and the comparison reader share it.
+pub(crate) struct Lines {
+    name: String,
+    reader: BufReader<File>,
+    /// The number of the last line read (from 1).
+    line: usize,
+    /// Bytes up to the end of the last line taken (blank lines included).
+    taken_bytes: u64,
+}
+
+impl Lines {
+    /// The file at `path`, or the system's error opening it.
+    pub(crate) fn open(path: &Path) -> std::io::Result<Lines> {
+        Ok(Lines {
+            name: path.display().to_string(),
+            reader: BufReader::new(isolo_rules::open_regular_file(path)?),
+            line: 0,
+            taken_bytes: 0,
+        })
+    }
+
+    /// The next line that is not blank, and whether it ended with a newline; `None` at
+    /// the end of the file. The caller `take`s it once it reads as it should.
+    pub(crate) fn next_text(&mut self) -> Result<Option<(String, bool)>, RecordsError> {
+        loop {
+            let Some((text, ended)) = read_line(&mut self.reader)
+                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
+            else {
+                return Ok(None);
+            };
+            self.line += 1;
+            if !text.trim().is_empty() {
+                return Ok(Some((text, ended)));
+            }
+            self.taken_bytes += text.len() as u64 + u64::from(ended);
+        }
+    }
+
+    /// Counts the line `next_text` gave as read whole.
+    pub(crate) fn take(&mut self, text: &str, ended: bool) {
+        self.taken_bytes += text.len() as u64 + u64::from(ended);
+    }
+
+    /// `message` about the last line read, naming the file and the line.
+    pub(crate) fn error(&self, message: String) -> RecordsError {
+        RecordsError::Line {
+            path: self.name.clone(),
+            line: self.line,
+            message,
+        }
+    }
+
+    /// The file's name as errors give it.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The number of the last line read.
+    pub(crate) fn line(&self) -> usize {
+        self.line
+    }
+}
+
 /// A records file read a record at a time, so a file of any size takes no more memory
 /// than its longest line.
 pub struct RecordsReader {
-    name: String,
-    reader: BufReader<File>,
-    line: usize,
+    lines: Lines,
     /// The run the file holds.
     pub header: Header,
     /// The variant of the header's rules.
     pub variant: Variant,
-    /// Bytes up to the end of the last whole line read.
-    pub valid_bytes: u64,
     /// The line number of a last line cut short (an interrupted run), once read.
     pub cut_line: Option<usize>,
     /// The text of the last record read.
@@ -160,80 +215,57 @@ impl RecordsReader {
     /// holds no header. Blank lines are skipped; a last line cut short ends the file
     /// (see `cut_line`); any other bad line is an error naming its line number.
     pub fn open(path: &Path) -> Result<Option<RecordsReader>, RecordsError> {
-        let name = path.display().to_string();
-        let file = match isolo_rules::open_regular_file(path) {
-            Ok(f) => f,
+        let mut lines = match Lines::open(path) {
+            Ok(lines) => lines,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(RecordsError::Io(format!("{name}: cannot read: {e}"))),
-        };
-        let mut reader = BufReader::new(file);
-        let (mut line, mut valid_bytes) = (0, 0u64);
-        loop {
-            let Some((text, ended)) =
-                read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
-            else {
-                return Ok(None);
-            };
-            line += 1;
-            if text.trim().is_empty() {
-                valid_bytes += text.len() as u64 + ended as u64;
-                continue;
+            Err(e) => {
+                let name = path.display();
+                return Err(RecordsError::Io(format!("{name}: cannot read: {e}")));
             }
-            let (header, variant) = match read_header(&text) {
-                Ok(read) => read,
-                Err(_) if !ended => return Ok(None),
-                Err(message) => {
-                    return Err(RecordsError::Line {
-                        path: name,
-                        line,
-                        message,
-                    })
-                }
-            };
-            valid_bytes += text.len() as u64 + ended as u64;
-            return Ok(Some(RecordsReader {
-                name,
-                reader,
-                line,
-                header,
-                variant,
-                valid_bytes,
-                cut_line: None,
-                last_line: String::new(),
-            }));
-        }
+        };
+        let Some((text, ended)) = lines.next_text()? else {
+            return Ok(None);
+        };
+        let (header, variant) = match read_header(&text) {
+            Ok(read) => read,
+            Err(_) if !ended => return Ok(None),
+            Err(message) => return Err(lines.error(message)),
+        };
+        lines.take(&text, ended);
+        Ok(Some(RecordsReader {
+            lines,
+            header,
+            variant,
+            cut_line: None,
+            last_line: String::new(),
+        }))
+    }
+
+    /// Bytes up to the end of the last whole line read.
+    pub fn valid_bytes(&self) -> u64 {
+        self.lines.taken_bytes
     }
 
     /// The next record, `None` at the end of the file.
     pub fn next_record(&mut self) -> Result<Option<Record>, RecordsError> {
-        while self.cut_line.is_none() {
-            let Some((text, ended)) = read_line(&mut self.reader)
-                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
-            else {
-                return Ok(None);
-            };
-            self.line += 1;
-            if text.trim().is_empty() {
-                self.valid_bytes += text.len() as u64 + ended as u64;
-                continue;
-            }
-            match Record::from_line(&text, &self.variant) {
-                Ok(record) => {
-                    self.valid_bytes += text.len() as u64 + ended as u64;
-                    self.last_line = text;
-                    return Ok(Some(record));
-                }
-                Err(_) if !ended => self.cut_line = Some(self.line),
-                Err(message) => {
-                    return Err(RecordsError::Line {
-                        path: self.name.clone(),
-                        line: self.line,
-                        message,
-                    })
-                }
-            }
+        if self.cut_line.is_some() {
+            return Ok(None);
         }
-        Ok(None)
+        let Some((text, ended)) = self.lines.next_text()? else {
+            return Ok(None);
+        };
+        match Record::from_line(&text, &self.variant) {
+            Ok(record) => {
+                self.lines.take(&text, ended);
+                self.last_line = text;
+                Ok(Some(record))
+            }
+            Err(_) if !ended => {
+                self.cut_line = Some(self.lines.line());
+                Ok(None)
+            }
+            Err(message) => Err(self.lines.error(message)),
+        }
     }
 }
 
@@ -248,11 +280,11 @@ pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
         records.push(record);
     }
     Ok(Some(RecordsFile {
+        valid_bytes: reader.valid_bytes(),
+        cut_line: reader.cut_line,
         header: reader.header,
         variant: reader.variant,
         records,
-        valid_bytes: reader.valid_bytes,
-        cut_line: reader.cut_line,
     }))
 }
 
@@ -285,26 +317,17 @@ fn read_header(text: &str) -> Result<(Header, Variant), String> {
 /// The `kind` a records file's header names (`match`, `tournament`, `compare`), read
 /// from its first line that is not blank; `None` for a file without one.
 pub fn kind_of(path: &Path) -> Result<Option<String>, RecordsError> {
-    let name = path.display();
-    let file = isolo_rules::open_regular_file(path)
-        .map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
-    let mut reader = BufReader::new(file);
-    while let Some((text, _)) =
-        read_line(&mut reader).map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
-    {
-        if text.trim().is_empty() {
-            continue;
-        }
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| RecordsError::Line {
-                path: name.to_string(),
-                line: 1,
-                message: format!("not a records header: {e}"),
-            })?;
-        return Ok(value
-            .get("kind")
-            .and_then(|k| k.as_str())
-            .map(str::to_string));
-    }
-    Ok(None)
+    let mut lines = Lines::open(path).map_err(|e| {
+        let name = path.display();
+        RecordsError::Io(format!("{name}: cannot read: {e}"))
+    })?;
+    let Some((text, _)) = lines.next_text()? else {
+        return Ok(None);
+    };
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| lines.error(format!("not a records header: {e}")))?;
+    Ok(value
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .map(str::to_string))
 }

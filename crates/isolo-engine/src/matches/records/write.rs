@@ -105,7 +105,7 @@ pub fn open_for_run(
             differences.join("; ")
         )));
     }
-    let labels: Vec<String> = header.engines.iter().map(|e| e.label.clone()).collect();
+    let labels = header.labels();
     let mut check = SequenceCheck::new(schedule, &labels);
     let variant = existing.variant.clone();
     let mut games = 0;
@@ -117,7 +117,7 @@ pub fn open_for_run(
         games += 1;
     }
     if existing.cut_line.is_some() {
-        truncate_to(path, existing.valid_bytes).map_err(RunRecordsError::File)?;
+        truncate_to(path, existing.valid_bytes()).map_err(RunRecordsError::File)?;
     }
     let file = append(path).map_err(RunRecordsError::File)?;
     let resumed = Resumed {

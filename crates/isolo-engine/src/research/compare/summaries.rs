@@ -6,15 +6,13 @@
 //! ([`GameSummary`]), variant by variant, game by game.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::GameSummary;
-use crate::matches::records::{
-    fingerprint_of, read_line, GameResult, RecordsError, FORMAT_VERSION,
-};
+use crate::matches::records::{fingerprint_of, GameResult, Lines, RecordsError, FORMAT_VERSION};
 use crate::matches::schedule::Shard;
 use isolo_rules::{EndReason, Side};
 
@@ -290,9 +288,7 @@ impl CompareWriter {
 
 /// A comparison's records read a game at a time.
 pub struct CompareReader {
-    name: String,
-    reader: BufReader<File>,
-    line: usize,
+    lines: Lines,
     /// The comparison the file holds.
     pub header: CompareHeader,
 }
@@ -301,69 +297,44 @@ impl CompareReader {
     /// Opens a file and reads its header, which must be a comparison's, with a
     /// fingerprint that matches its contents.
     pub fn open(path: &Path) -> Result<CompareReader, RecordsError> {
-        let name = path.display().to_string();
-        let file = isolo_rules::open_regular_file(path)
-            .map_err(|e| RecordsError::Io(format!("{name}: cannot read: {e}")))?;
-        let mut reader = BufReader::new(file);
-        let mut line = 0;
-        loop {
-            let (text, _) = read_line(&mut reader)
-                .map_err(|e| RecordsError::Io(format!("{name}: {e}")))?
-                .ok_or_else(|| RecordsError::Header(format!("{name}: no header")))?;
-            line += 1;
-            if text.trim().is_empty() {
-                continue;
-            }
-            let at_line = |message: String| RecordsError::Line {
-                path: name.clone(),
-                line,
-                message,
-            };
-            let header: CompareHeader =
-                serde_json::from_str(&text).map_err(|e| at_line(format!("header: {e}")))?;
-            if header.isolo_ai_records != FORMAT_VERSION || header.kind != "compare" {
-                return Err(RecordsError::Header(format!(
-                    "{name}: not a comparison's records"
-                )));
-            }
-            if header.digest() != header.fingerprint {
-                return Err(at_line(format!(
-                    "header: fingerprint {} does not match its contents (edited?)",
-                    header.fingerprint
-                )));
-            }
-            return Ok(CompareReader {
-                name,
-                reader,
-                line,
-                header,
-            });
+        let mut lines = Lines::open(path).map_err(|e| {
+            let name = path.display();
+            RecordsError::Io(format!("{name}: cannot read: {e}"))
+        })?;
+        let (text, ended) = lines
+            .next_text()?
+            .ok_or_else(|| RecordsError::Header(format!("{}: no header", lines.name())))?;
+        let header: CompareHeader =
+            serde_json::from_str(&text).map_err(|e| lines.error(format!("header: {e}")))?;
+        if header.isolo_ai_records != FORMAT_VERSION || header.kind != "compare" {
+            return Err(RecordsError::Header(format!(
+                "{}: not a comparison's records",
+                lines.name()
+            )));
         }
+        if header.digest() != header.fingerprint {
+            return Err(lines.error(format!(
+                "header: fingerprint {} does not match its contents (edited?)",
+                header.fingerprint
+            )));
+        }
+        lines.take(&text, ended);
+        Ok(CompareReader { lines, header })
     }
 
     /// The next game, `None` at the end of the file; a bad or cut line is an error
     /// naming it.
     pub fn next_game(&mut self) -> Result<Option<ComparedGame>, RecordsError> {
-        loop {
-            let Some((text, ended)) = read_line(&mut self.reader)
-                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
-            else {
-                return Ok(None);
-            };
-            self.line += 1;
-            if text.trim().is_empty() {
-                continue;
+        let Some((text, ended)) = self.lines.next_text()? else {
+            return Ok(None);
+        };
+        match ComparedGame::from_line(&text) {
+            Ok(game) => {
+                self.lines.take(&text, ended);
+                Ok(Some(game))
             }
-            let at = |message: String| RecordsError::Line {
-                path: self.name.clone(),
-                line: self.line,
-                message,
-            };
-            return match ComparedGame::from_line(&text) {
-                Ok(game) => Ok(Some(game)),
-                Err(_) if !ended => Err(at("cut short (an interrupted run)".into())),
-                Err(e) => Err(at(e)),
-            };
+            Err(_) if !ended => Err(self.lines.error("cut short (an interrupted run)".into())),
+            Err(e) => Err(self.lines.error(e)),
         }
     }
 }
