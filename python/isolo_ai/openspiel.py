@@ -10,10 +10,13 @@ Importing this module registers, as pyspiel Python games:
 Each takes ``max_plies`` (default 1000): the game is drawn once that many moves are
 played, which bounds its length; and ``position`` (default: the variant's start): the
 position to start from, in the project's notation, its commas written as dots in a
-game string (``isolo_boys(position=2.2.0.2/...)``), which cannot hold commas.
+game string (``isolo_boys(position=2.2.0.2/...)``), which cannot hold commas; and
+``observation`` (default ``planes``): the observation tensor, planes of shape
+``[5, 4, columns]`` (``ActionGame.observation_planes``) or ``flat``.
 A game's parameters are kept in that spelling, and rules text as ``toml:`` and its
-base64 (URL alphabet), so that ``str(game)`` always loads the same game again. Player 0 is South, player 1 North; the side to move in
-the start position acts first. Returns are +1/-1 for a win and 0 for a draw, at the end.
+base64 (URL alphabet), so that ``str(game)`` always loads the same game again. Player
+0 is South, player 1 North; the side to move in the start position acts first.
+Returns are +1/-1 for a win and 0 for a draw, at the end.
 
 Actions (``isolo_ai.ActionGame``): ``0 .. pits - 1`` start a move from pit
 ``action + 1`` of the side to act; ``pits`` takes and ``pits + 1`` passes at an optional
