@@ -622,11 +622,8 @@ impl RulesFile {
 /// Where a capture from one of the mover's pits takes seeds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CaptureSpot {
-    /// The facing opponent lanes that count, in the opponent's ring (0, 1 or 2 of them).
-    pub lanes: [u8; 2],
-    /// How many of `lanes` count.
-    pub count: u8,
-    /// 0xFF in each lane that counts: the seeds at stake are `theirs & mask`.
+    /// 0xFF in each facing opponent lane that counts (0, 1 or 2 of them, in the
+    /// opponent's ring): the seeds at stake are `theirs & mask`.
     pub mask: Ring,
 }
 
@@ -666,8 +663,6 @@ impl Geometry {
             let f = lane + 1;
             for facing in [3 * w - f, f - w - 1] {
                 if !(protected && (facing == w - 1 || facing == w)) {
-                    spot.lanes[spot.count as usize] = facing as u8;
-                    spot.count += 1;
                     spot.mask |= crate::ring::lane_mask(facing);
                 }
             }
