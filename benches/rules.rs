@@ -68,6 +68,7 @@ fn perft_women(c: &mut Criterion) {
         pits: [side(Side::South), side(Side::North)],
         to_move: 0,
         in_overture: [false, false],
+        first_move: [false, false],
     };
     assert_eq!(
         reference::perft(variant.rules(), &reference_start, 5),

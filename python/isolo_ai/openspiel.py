@@ -2,7 +2,7 @@
 
 Importing this module registers, as pyspiel Python games:
 
-- ``isolo_women``, ``isolo_boys``, ``igisoro``, ``isolo_women_capture_ends``,
+- ``isolo_women``, ``isolo_boys``, ``igisoro``, ``kubuguza``, ``isolo_women_capture_ends``,
   ``isolo_boys_capture_ends``: the presets and named readings;
 - ``isolo``: any rules, given by its ``rules`` parameter (a preset's name, a rules
   file's path, or a rules file's TOML text).
@@ -56,6 +56,7 @@ NAMED_GAMES = {
     "isolo_women": "isolo-women",
     "isolo_boys": "isolo-boys",
     "igisoro": "igisoro",
+    "kubuguza": "kubuguza",
     "isolo_women_capture_ends": "isolo-women-capture-ends",
     "isolo_boys_capture_ends": "isolo-boys-capture-ends",
 }

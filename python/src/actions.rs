@@ -1,10 +1,12 @@
-//! `ActionGame`: a game played in small integer actions, a take/pass choice being an
-//! action of its own, for OpenSpiel and PettingZoo.
+//! `ActionGame`: a game played in small integer actions, a take/pass choice or a lap's
+//! direction being an action of its own, for OpenSpiel and PettingZoo.
 //!
 //! Actions `0 .. pits` start a move from pit `action + 1` of the side to move (the pits
 //! the rules number, RULES.md notation); action `pits` takes and `pits + 1` passes at an
-//! optional capture. Only actions that begin or continue at least one legal move are
-//! offered, so a move begun always ends.
+//! optional capture, or, in rules whose laps may turn (which have forced captures),
+//! `pits` sows the lap anticlockwise and `pits + 1` clockwise: in both, the order in
+//! which the rules list moves. Only actions that begin
+//! or continue at least one legal move are offered, so a move begun always ends.
 
 use std::sync::OnceLock;
 
@@ -15,7 +17,7 @@ use crate::game::Game;
 use crate::IllegalMove;
 use isolo_rules::notation::pit_at;
 use isolo_rules::{
-    CaptureChoice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
+    CaptureChoice, Choice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
     MoveWalk, Outcome, Side,
 };
 
@@ -34,13 +36,28 @@ thread_local! {
     static MOVE_GEN: std::cell::RefCell<MoveGen> = std::cell::RefCell::new(MoveGen::new());
 }
 
-/// A move begun: its pit and choices so far, stopped at a take/pass choice.
+/// A move begun: its pit and choices so far, stopped at a choice.
 #[derive(Clone)]
 struct Pending {
     mv: Move,
-    point: ChoicePoint,
-    /// Whether taking, and whether passing, leads to a legal move.
+    /// Where the walk stands at a take/pass choice; `None` at a lap's direction (the
+    /// position shown is then the one before the move).
+    point: Option<ChoicePoint>,
+    /// Whether the first choice action (take, anticlockwise) and whether the second
+    /// (pass, clockwise) leads to a legal move.
     open: [bool; 2],
+}
+
+impl Pending {
+    /// The position as sown up to the choice (before the move at a direction).
+    fn board(&self, before: &isolo_rules::Board) -> isolo_rules::Board {
+        self.point.map_or(*before, |p| p.board())
+    }
+
+    /// The pit where the lap of a pending take/pass choice ended.
+    fn end_pit(&self) -> Option<usize> {
+        self.point.map(|p| p.end_pit() as usize)
+    }
 }
 
 /// A game played in integer actions (the encoding OpenSpiel and PettingZoo see).
@@ -78,12 +95,71 @@ impl ActionGame {
         self.game.variant().rules().capture_choice == CaptureChoice::Optional
     }
 
+    /// Whether laps may turn clockwise in these rules, so moves choose directions.
+    fn directed(&self) -> bool {
+        self.game.variant().has_directions()
+    }
+
+    /// The choice a choice action makes: the first (take, anticlockwise) or the second
+    /// (pass, clockwise).
+    fn choice_of(&self, second: bool) -> Choice {
+        match (self.directed(), second) {
+            (false, false) => Choice::Take,
+            (false, true) => Choice::Pass,
+            (true, false) => Choice::Anticlockwise,
+            (true, true) => Choice::Clockwise,
+        }
+    }
+
+    /// The action of a choice.
+    fn action_of(&self, choice: Choice) -> usize {
+        let second = matches!(choice, Choice::Pass | Choice::Clockwise);
+        self.pits() + usize::from(second)
+    }
+
+    /// Plays `mv` if it is a whole legal move, else stops at its next direction choice
+    /// (the pit's moves are few: read from their list).
+    fn follow_directions(&mut self, mv: Move) -> PyResult<()> {
+        let variant = self.game.variant();
+        let board = self.game.board();
+        let (mut ended, mut open) = (None, [false; 2]);
+        let pit = 1 << (mv.pit - 1);
+        MOVE_GEN.with_borrow_mut(|gen| {
+            variant.for_each_move_from(board, pit, gen, |m| {
+                if !m.choices.starts_with(&mv.choices) {
+                    return;
+                }
+                match m.choices.get(mv.choices.len()) {
+                    None => ended = Some(m.to_legal_move()),
+                    Some(Choice::Clockwise) => open[1] = true,
+                    Some(_) => open[0] = true,
+                }
+            })
+        });
+        if let Some(played) = ended {
+            self.game.play_generated(&played);
+            return Ok(());
+        }
+        if open == [false; 2] {
+            return Err(illegal(&mv));
+        }
+        self.pending = Some(Pending {
+            mv,
+            point: None,
+            open,
+        });
+        Ok(())
+    }
+
     /// Starts the move from `pit`, or plays it when it has no choice to make.
     fn begin(&mut self, pit: u8) -> PyResult<()> {
         let mv = Move {
             pit,
             choices: Vec::new(),
         };
+        if self.directed() {
+            return self.follow_directions(mv);
+        }
         if !self.optional() {
             let played = self.game.variant().play_move(self.game.board(), &mv);
             let played = played.ok_or_else(|| illegal(&mv))?;
@@ -123,11 +199,14 @@ impl ActionGame {
         })
     }
 
-    /// Takes or passes at the pending choice.
-    fn choose(&mut self, take: bool) -> PyResult<()> {
+    /// Makes the pending choice: the first option (take, anticlockwise) or the second.
+    fn choose(&mut self, second: bool) -> PyResult<()> {
         let pending = self.pending.take().expect("a pending choice");
         let mut mv = pending.mv;
-        mv.choices.push(take);
+        mv.choices.push(self.choice_of(second));
+        if self.directed() {
+            return self.follow_directions(mv);
+        }
         let mut walk = MoveWalk::new();
         // The walk again from the pit: the path of turning points tells a loop.
         let step = self
@@ -162,7 +241,11 @@ impl ActionGame {
                     .variant()
                     .option_completions(&point, walk, OPTION_SEARCH_CHOICES)
                     .map(|found| found != Completion::None);
-                self.pending = Some(Pending { mv, point, open });
+                self.pending = Some(Pending {
+                    mv,
+                    point: Some(point),
+                    open,
+                });
                 Ok(())
             }
             MoveStep::Dead { .. } => Err(illegal(&mv)),
@@ -190,19 +273,21 @@ impl ActionGame {
         ActionGame::with_game(game.clone(), None)
     }
 
-    /// Number of distinct actions: the pits of a side, then take and pass.
+    /// Number of distinct actions: the pits of a side, then the two options of a choice
+    /// (take and pass, or anticlockwise and clockwise).
     #[getter]
     fn num_actions(&self) -> usize {
         self.pits() + 2
     }
 
-    /// The action that takes at an optional capture.
+    /// The action that takes at an optional capture (sows anticlockwise where laps
+    /// turn).
     #[getter]
     fn take_action(&self) -> usize {
         self.pits()
     }
 
-    /// The action that passes at an optional capture.
+    /// The action that passes at an optional capture (sows clockwise where laps turn).
     #[getter]
     fn pass_action(&self) -> usize {
         self.pits() + 1
@@ -211,7 +296,7 @@ impl ActionGame {
     /// Most actions one move can take: its pit and a choice for each lap at most.
     #[getter]
     fn max_actions_per_move(&self) -> usize {
-        if self.optional() {
+        if self.optional() || self.directed() {
             1 + self.game.variant().rules().max_laps as usize
         } else {
             1
@@ -251,17 +336,19 @@ impl ActionGame {
         self.outcome = OnceLock::new();
         match action.checked_sub(self.pits()) {
             None => self.begin(action as u8 + 1),
-            Some(choice) => self.choose(choice == 0),
+            Some(choice) => self.choose(choice == 1),
         }
     }
 
-    /// `action` in the project's notation: a pit's number, `x` (take) or `p` (pass).
+    /// `action` in the project's notation: a pit's number, `x` (take) or `p` (pass), or
+    /// where laps turn `a` (anticlockwise) or `c` (clockwise).
     fn action_to_string(&self, action: Whole) -> PyResult<String> {
         let pits = self.pits();
         match action.index() {
             Some(a) if a < pits => Ok((a + 1).to_string()),
-            Some(a) if a == pits => Ok("x".into()),
-            Some(a) if a == pits + 1 => Ok("p".into()),
+            Some(a) if a == pits || a == pits + 1 => {
+                Ok(self.choice_of(a == pits + 1).letter().to_string())
+            }
             _ => Err(crate::input_error(format!(
                 "action: must be 0..={}, found {action}",
                 pits + 1
@@ -269,12 +356,15 @@ impl ActionGame {
         }
     }
 
-    /// The action a pit's number, `x` or `p` names.
+    /// The action a pit's number or a choice's letter (`x`, `p`; `a`, `c` where laps
+    /// turn) names.
     fn string_to_action(&self, text: &str) -> PyResult<usize> {
         let pits = self.pits();
+        let letters = [self.choice_of(false), self.choice_of(true)].map(|c| c.letter());
+        let options = format!("{} or {}", letters[0], letters[1]);
         match text.trim() {
-            "x" => Ok(pits),
-            "p" => Ok(pits + 1),
+            t if t.len() == 1 && t.starts_with(letters[0]) => Ok(pits),
+            t if t.len() == 1 && t.starts_with(letters[1]) => Ok(pits + 1),
             t => t
                 .parse::<usize>()
                 .ok()
@@ -282,14 +372,14 @@ impl ActionGame {
                 .map(|pit| pit - 1)
                 .ok_or_else(|| {
                     crate::input_error(format!(
-                        "action '{t}' is not a pit from 1 to {pits}, x or p"
+                        "action '{t}' is not a pit from 1 to {pits}, {options}"
                     ))
                 }),
         }
     }
 
     /// The actions that make `move` (the project's notation, `"11xp"`): its pit's, then
-    /// one for each take or pass. Checked as notation here, as a legal move when played.
+    /// one for each choice. Checked as notation here, as a legal move when played.
     #[pyo3(signature = (r#move))]
     fn move_to_actions(&self, r#move: &str) -> PyResult<Vec<usize>> {
         let mv = self
@@ -297,10 +387,7 @@ impl ActionGame {
             .variant()
             .parse_move(r#move)
             .map_err(crate::input_error)?;
-        let choices = mv
-            .choices
-            .iter()
-            .map(|&take| self.pits() + usize::from(!take));
+        let choices = mv.choices.iter().map(|&choice| self.action_of(choice));
         Ok(std::iter::once(mv.pit as usize - 1)
             .chain(choices)
             .collect())
@@ -319,7 +406,7 @@ impl ActionGame {
             return Vec::new();
         };
         let choices = pending.mv.choices.iter();
-        let choice_actions = choices.map(|&take| self.pits() + usize::from(!take));
+        let choice_actions = choices.map(|&choice| self.action_of(choice));
         std::iter::once(pending.mv.pit as usize - 1)
             .chain(choice_actions)
             .collect()
@@ -374,19 +461,20 @@ impl ActionGame {
     }
 
     /// The state seen by `player` (`"S"` or `"N"`), for learning: the board as it
-    /// stands (mid-move, as sown up to the pending choice) in the layout of
-    /// `Game.observation()` with `player`'s rows at the bottom (`4 * columns + 2`
-    /// numbers); then 1.0 if a take/pass choice is pending; then one number for each pit
-    /// of the side to act, 1.0 where the lap of the pending choice ended.
+    /// stands (mid-move, as sown up to a pending take/pass choice; before the move at a
+    /// pending direction) in the layout of `Game.observation()` with `player`'s rows at
+    /// the bottom (`4 * columns + 2` numbers); then 1.0 if a choice is pending; then one
+    /// number for each pit of the side to act, 1.0 where the lap of a pending take/pass
+    /// choice ended.
     fn observation_list(&self, player: char) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
-            Some(pending) => pending.point.board(),
+            Some(pending) => pending.board(self.game.board()),
             None => *self.game.board(),
         };
         let mut values = self.game.observation_for(&board, side);
         values.push(if self.pending.is_some() { 1.0 } else { 0.0 });
-        let ended = self.pending.as_ref().map(|p| p.point.end_pit() as usize);
+        let ended = self.pending.as_ref().and_then(Pending::end_pit);
         values.extend((1..=self.pits()).map(|pit| if Some(pit) == ended { 1.0 } else { 0.0 }));
         Ok(values)
     }
@@ -400,14 +488,14 @@ impl ActionGame {
     /// The state seen by `player` (`"S"` or `"N"`) as planes over the board, for
     /// convolutional nets: `PLANES` planes of `4 x columns` numbers (channel first, each
     /// row by row as `show` draws the board, `player`'s rows at the bottom): 0, each pit's
-    /// seeds over all the seeds (mid-move, as sown up to the pending choice); 1, 1.0 at
-    /// the pit where the lap of a pending take/pass choice ended; 2, all 1.0 while such a
-    /// choice is pending (the same side acts again); 3 and 4, all 1.0 while `player`, and
-    /// while its opponent, is in the overture.
+    /// seeds over all the seeds (as `observation_list`'s board); 1, 1.0 at the pit where
+    /// the lap of a pending take/pass choice ended; 2, all 1.0 while a choice is pending
+    /// (the same side acts again); 3 and 4, all 1.0 while `player`, and while its
+    /// opponent, is in the overture.
     fn observation_planes(&self, player: char) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
-            Some(pending) => pending.point.board(),
+            Some(pending) => pending.board(self.game.board()),
             None => *self.game.board(),
         };
         let flat = self.game.observation_for(&board, side);
@@ -425,7 +513,8 @@ impl ActionGame {
         let ended = self
             .pending
             .as_ref()
-            .map(|p| p.point.end_pit() as usize - 1);
+            .and_then(Pending::end_pit)
+            .map(|pit| pit - 1);
         planes.extend((0..4).flat_map(|row| {
             (0..columns).map(move |col| {
                 let (seen_side, lane) = pit_at(row, col, columns);

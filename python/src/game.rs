@@ -174,7 +174,7 @@ impl Game {
         Some(self.game().outcome()?.reason.name())
     }
 
-    /// The position, in the project's notation (`ROWS SIDE [OVERTURE]`).
+    /// The position, in the project's notation (`ROWS SIDE [OVERTURE] [FIRST]`).
     #[getter]
     fn position(&self) -> String {
         self.variant().format_position(self.board())

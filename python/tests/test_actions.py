@@ -68,6 +68,26 @@ def test_a_capture_choice_is_an_action_of_the_same_side():
     pytest.fail(f"no optional capture in {variant.name}'s random positions")
 
 
+def test_a_laps_direction_is_an_action_of_the_same_side():
+    for game in random_positions("kubuguza", seed=3, count=60):
+        for move in game.legal_moves():
+            if not move.endswith("c"):
+                continue
+            actions = ActionGame(game)
+            assert [actions.action_to_string(a) for a in (16, 17)] == ["a", "c"]
+            side = actions.to_move
+            made = actions.move_to_actions(move)
+            assert made[-1] == actions.string_to_action("c") == 17
+            for action in made[:-1]:
+                actions.apply(action)
+                assert actions.to_move == side and actions.pending is not None
+            assert actions.legal_actions() in ([17], [16, 17])
+            actions.apply(made[-1])
+            assert actions.pending is None and actions.game.moves[-1] == move
+            return
+    pytest.fail("no clockwise lap in Kubuguza's random positions")
+
+
 def test_a_move_in_notation_is_its_actions():
     for game in random_positions("igisoro", seed=4, count=20):
         for move in game.legal_moves():

@@ -78,7 +78,7 @@ pub type CliResult = Result<(), CliError>;
 /// `--variant` and `--position`, shared by every command that takes a position.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// A preset (isolo-women, isolo-boys, igisoro) or the path of a rules file
+    /// A preset (isolo-women, isolo-boys, igisoro, kubuguza) or the path of a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
     // (Not a doc comment: rustdoc would read the brackets as a link.)
@@ -86,7 +86,7 @@ pub struct PositionArgs {
         long,
         value_name = "POSITION",
         allow_hyphen_values = true,
-        help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE]\"); default: the variant's start"
+        help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE] [FIRST]\"); default: the variant's start"
     )]
     pub position: Option<String>,
 }

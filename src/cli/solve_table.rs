@@ -18,7 +18,7 @@ use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct SolveTableArgs {
-    /// A preset or named reading (isolo-women, isolo-boys, igisoro,
+    /// A preset or named reading (isolo-women, isolo-boys, igisoro, kubuguza,
     /// isolo-women-capture-ends, isolo-boys-capture-ends)
     #[arg(long, value_name = "NAME")]
     pub preset: String,

@@ -35,6 +35,7 @@ fn variants_lists_the_presets_and_readings() {
             "isolo-women",
             "isolo-boys",
             "igisoro",
+            "kubuguza",
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends"
         ]

@@ -76,6 +76,7 @@ fn variants_and_limits_are_listed() {
             "isolo-women",
             "isolo-boys",
             "igisoro",
+            "kubuguza",
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends"
         ]

@@ -322,7 +322,7 @@ impl Session {
         Ok(())
     }
 
-    /// `position startpos|fen ROWS SIDE [OVERTURE] [moves M...]`.
+    /// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [moves M...]`.
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
         let variant = Arc::clone(&self.settings.variant);
         let moves_at = words.iter().position(|w| *w == "moves");
@@ -335,7 +335,7 @@ impl Session {
             ["fen", fields @ ..] if !fields.is_empty() => variant
                 .parse_position(&fields.join(" "))
                 .map_err(|e| format!("position: {e}"))?,
-            _ => return Err("position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE]'".into()),
+            _ => return Err("position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE] [FIRST]'".into()),
         };
         let mut game = Game::new(&variant, start);
         game.play_list(&moves.join(" "))

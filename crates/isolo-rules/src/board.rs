@@ -1,16 +1,19 @@
 //! The fast board: a position as two packed rings (one a side, in its owner's
-//! numbering), the side to move, the overture flags and a 64-bit hash of all three.
+//! numbering), the side to move, the overture and first-move flags and a 64-bit hash of
+//! them all.
 
 use super::ring::{self, Ring};
 use super::Side;
 
-/// A position: both rings, the side to move, who is still in overture, and a 64-bit
-/// hash of all three. Small and `Copy`, so make/unmake push whole boards.
+/// A position: both rings, the side to move, who is still in overture, whose first move
+/// is still to come (where the rules bar its captures), and a 64-bit hash of them all.
+/// Small and `Copy`, so make/unmake push whole boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     pub(crate) rings: [Ring; 2],
     pub(crate) to_move: Side,
-    /// Bit 0: South in overture; bit 1: North.
+    /// Bit 0: South in overture; bit 1: North. Bit 2: South's first move still to come
+    /// (under `first_move_captures`); bit 3: North's.
     pub(crate) overture: u8,
     pub(crate) hash: u64,
 }
@@ -34,6 +37,9 @@ pub(crate) fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The bits of a board's flags: overture (0-1) and first moves to come (2-3).
+const FLAG_BITS: u8 = 0b1111;
+
 const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
 const HASH_KEYS: [u64; 5] = [
     0xa076_1d64_78bd_642f,
@@ -52,13 +58,14 @@ fn fold(a: u64, b: u64) -> u64 {
 
 impl Board {
     /// A board from its parts (rings in their owners' numbering), for a prover that
-    /// numbers positions itself; the hash is computed here. Not checked against any
+    /// numbers positions itself; the hash is computed here. `flags` holds the overture
+    /// flags in bits 0-1 and the first-move flags in bits 2-3. Not checked against any
     /// variant: [`crate::Variant::validate`] checks one (seed totals, out-of-play pits).
-    pub fn from_parts(rings: [Ring; 2], to_move: Side, overture: u8) -> Board {
+    pub fn from_parts(rings: [Ring; 2], to_move: Side, flags: u8) -> Board {
         let mut board = Board {
             rings,
             to_move,
-            overture: overture & 3,
+            overture: flags & FLAG_BITS,
             hash: 0,
         };
         board.hash = board.compute_hash();
@@ -101,7 +108,20 @@ impl Board {
     }
     /// The overture flags (bit 0 South, bit 1 North).
     pub fn overture_flags(&self) -> u8 {
+        self.overture & 3
+    }
+    /// The first-move flags (bit 0 South, bit 1 North): the players whose first move,
+    /// still to come, may not capture (`first_move_captures`).
+    pub fn first_move_flags(&self) -> u8 {
+        self.overture >> 2
+    }
+    /// Both flags as `from_parts` takes them.
+    pub fn flags(&self) -> u8 {
         self.overture
+    }
+    /// Whether `side`'s first move is still to come, and may not capture.
+    pub fn first_move_pending(&self, side: Side) -> bool {
+        self.overture & (4 << side as u8) != 0
     }
     /// Whether `side` is still in its overture.
     pub fn in_overture(&self, side: Side) -> bool {
@@ -115,17 +135,23 @@ impl Board {
     pub fn side_total(&self, side: Side) -> u32 {
         ring::total(self.rings[side as usize])
     }
-    /// The same position with the players' places exchanged: the rings, the overture
-    /// flags and the side to move. The rules treat both sides alike, so its mover has
-    /// the same moves (same pit numbers, to the exchanged children) and the same value.
+    /// The same position with the players' places exchanged: the rings, the flags and
+    /// the side to move. The rules treat both sides alike, so its mover has the same
+    /// moves (same pit numbers, to the exchanged children) and the same value.
     pub fn swapped(&self) -> Board {
         let [south, north] = self.rings;
-        let flags = self.overture_flags_seen_by(Side::North);
+        let flags = self.overture_flags_seen_by(Side::North)
+            | self.first_move_flags_seen_by(Side::North) << 2;
         Board::from_parts([north, south], self.to_move.opponent(), flags)
     }
 
     /// The overture flags as they read with `side` in South's place: its bit first.
     pub fn overture_flags_seen_by(&self, side: Side) -> u8 {
         self.in_overture(side) as u8 | (self.in_overture(side.opponent()) as u8) << 1
+    }
+
+    /// The first-move flags as they read with `side` in South's place: its bit first.
+    pub fn first_move_flags_seen_by(&self, side: Side) -> u8 {
+        self.first_move_pending(side) as u8 | (self.first_move_pending(side.opponent()) as u8) << 1
     }
 }

@@ -34,10 +34,10 @@ use std::fmt;
 
 pub use board::Board;
 pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
-pub use notation::{Move, NotationError};
+pub use notation::{Choice, Move, MoveLetters, NotationError};
 pub use rules_file::{
-    preset_names, CaptureChoice, CaptureCondition, DeadPosition, Rules, RulesError, SowOrigin,
-    PRESETS, READINGS,
+    pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, ClockwiseLaps, DeadPosition,
+    FirstMoveCaptures, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use variant::{

@@ -185,23 +185,84 @@ pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
     }
 }
 
+/// Parses the first-move field (RULES.md 6): `-`, `S`, `N` or `SN`, the players whose
+/// first move, still to come, may not capture, into a bit set (bit 0 South).
+pub fn parse_first_moves(text: &str) -> Result<u8, NotationError> {
+    parse_overture(text).map_err(|_| {
+        NotationError::Position(format!(
+            "first moves to come must be '-', 'S', 'N' or 'SN', found '{}'",
+            crate::quote(text)
+        ))
+    })
+}
+
 /// Formats an overture bit set.
 pub fn format_overture(flags: u8) -> &'static str {
     ["-", "S", "N", "SN"][(flags & 3) as usize]
 }
 
-/// A move: the chosen pit (1..=2W, the mover's numbering) and, with optional captures,
-/// one choice per capture opportunity met (`true` = take `x`, `false` = pass `p`).
+/// One decision a move makes on its way (RULES.md 7): a capture taken or passed where
+/// captures are optional, a lap sown anticlockwise or clockwise where both are open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Choice {
+    /// The capture is taken (`x`).
+    Take,
+    /// The capture is passed (`p`): the lap relays instead.
+    Pass,
+    /// The lap is sown anticlockwise, the usual way (`a`).
+    Anticlockwise,
+    /// The lap is sown clockwise (`c`).
+    Clockwise,
+}
+
+impl Choice {
+    /// The letter the notation writes.
+    pub fn letter(self) -> char {
+        match self {
+            Choice::Take => 'x',
+            Choice::Pass => 'p',
+            Choice::Anticlockwise => 'a',
+            Choice::Clockwise => 'c',
+        }
+    }
+
+    /// The capture choice: `Take` if `take`, else `Pass`.
+    pub fn capture(take: bool) -> Choice {
+        if take {
+            Choice::Take
+        } else {
+            Choice::Pass
+        }
+    }
+
+    /// Whether this is a capture choice (take or pass), not a direction.
+    pub fn is_capture(self) -> bool {
+        matches!(self, Choice::Take | Choice::Pass)
+    }
+}
+
+/// Which decision letters a variant's moves carry (RULES.md 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveLetters {
+    /// `x`/`p`: captures are optional.
+    pub captures: bool,
+    /// `a`/`c`: some laps may be sown clockwise.
+    pub directions: bool,
+}
+
+/// A move: the chosen pit (1..=2W, the mover's numbering) and one choice per decision
+/// met on the way, in order: take or pass where captures are optional, the direction
+/// where a lap may be sown clockwise.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// The pit, 1..=2W in the mover's numbering.
     pub pit: u8,
-    /// One choice per optional capture met: `true` takes (`x`), `false` passes (`p`).
-    pub choices: Vec<bool>,
+    /// One choice per decision met, in order.
+    pub choices: Vec<Choice>,
 }
 
 impl Move {
-    /// A move with no capture choices.
+    /// A move with no choices.
     pub fn pit(pit: u8) -> Move {
         Move {
             pit,
@@ -209,13 +270,13 @@ impl Move {
         }
     }
 
-    /// Parses move text against a board of `columns` columns; letters only where
-    /// `optional` captures make them meaningful.
-    pub fn parse(text: &str, columns: u8, optional: bool) -> Result<Move, NotationError> {
+    /// Parses move text against a board of `columns` columns; each kind of letter only
+    /// where `letters` makes it meaningful.
+    pub fn parse(text: &str, columns: u8, letters: MoveLetters) -> Result<Move, NotationError> {
         let digits_end = text
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(text.len());
-        let (digits, letters) = text.split_at(digits_end);
+        let (digits, tail) = text.split_at(digits_end);
         if digits.is_empty() {
             return err(
                 NotationError::MoveText,
@@ -236,17 +297,42 @@ impl Move {
                 )
             }
         };
-        let mut choices = Vec::with_capacity(letters.len());
-        for ch in letters.chars() {
-            match ch {
-                'x' | 'p' if optional => choices.push(ch == 'x'),
-                'x' | 'p' => {
-                    return err(NotationError::MoveText, format!(
-                        "move '{}': '{ch}' marks a capture choice, but captures are forced in this variant", crate::quote(text)
-                    ))
+        let mut choices = Vec::with_capacity(tail.len());
+        for ch in tail.chars() {
+            let refuse = |why: String| {
+                err(
+                    NotationError::MoveText,
+                    format!("move '{}': {why}", crate::quote(text)),
+                )
+            };
+            let choice = match ch {
+                'x' => Choice::Take,
+                'p' => Choice::Pass,
+                'a' => Choice::Anticlockwise,
+                'c' => Choice::Clockwise,
+                _ => {
+                    let known = match (letters.captures, letters.directions) {
+                        (true, true) => {
+                            "neither 'x' (take), 'p' (pass), 'a' (anticlockwise) nor 'c' (clockwise)"
+                        }
+                        (true, false) => "neither 'x' (take) nor 'p' (pass)",
+                        (false, true) => "neither 'a' (anticlockwise) nor 'c' (clockwise)",
+                        (false, false) => "not a choice: this variant's moves are pit numbers alone",
+                    };
+                    return refuse(format!("'{ch}' is {known}"));
                 }
-                _ => return err(NotationError::MoveText, format!("move '{}': '{ch}' is neither 'x' (take) nor 'p' (pass)", crate::quote(text))),
+            };
+            if choice.is_capture() && !letters.captures {
+                return refuse(format!(
+                    "'{ch}' marks a capture choice, but captures are forced in this variant"
+                ));
             }
+            if !choice.is_capture() && !letters.directions {
+                return refuse(format!(
+                    "'{ch}' marks a lap's direction, but every lap is sown anticlockwise in this variant"
+                ));
+            }
+            choices.push(choice);
         }
         Ok(Move { pit, choices })
     }
@@ -255,8 +341,8 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.pit)?;
-        for &take in &self.choices {
-            f.write_str(if take { "x" } else { "p" })?;
+        for choice in &self.choices {
+            write!(f, "{}", choice.letter())?;
         }
         Ok(())
     }

@@ -3,7 +3,9 @@
 //! describes them, so a rules file gets its own description.
 
 use crate::ring;
-use crate::rules_file::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
+use crate::rules_file::{
+    CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, Rules, SowOrigin,
+};
 
 impl Rules {
     /// The rules as a few sentences in plain words, in the order a turn goes.
@@ -61,6 +63,33 @@ impl Rules {
              decides again. A turn can go on for many laps."
                 .to_string()
         });
+        if !self.clockwise_from.is_empty() {
+            let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
+            lines.push(format!(
+                "From your pits {} you may sow clockwise instead, the other way round, \
+                 when that lap's last seed makes a capture: {}.",
+                pits.join(", "),
+                match self.clockwise_laps {
+                    ClockwiseLaps::First => "only as the first lap of your turn",
+                    ClockwiseLaps::Any => {
+                        "at the start of your turn, or whenever a lap is to be sown from \
+                         one of them in the middle of it"
+                    }
+                }
+            ));
+        }
+        match self.first_move_captures {
+            FirstMoveCaptures::Allowed => {}
+            FirstMoveCaptures::BarredFirst => lines.push(
+                "The game's first move captures nothing: a lap that would capture relays."
+                    .to_string(),
+            ),
+            FirstMoveCaptures::BarredEach => lines.push(
+                "Each player's first move captures nothing: a lap that would capture \
+                 relays."
+                    .to_string(),
+            ),
+        }
         if self.overture {
             let protected = if self.overture_protects {
                 " While you are in it, your rightmost column cannot be captured."

@@ -57,6 +57,52 @@ pub enum DeadPosition {
     PlayOn,
 }
 
+/// Which moves may not capture at the start of a game (a lap that would capture relays
+/// instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstMoveCaptures {
+    /// Every move may capture.
+    Allowed,
+    /// The game's first move (South's) may not.
+    BarredFirst,
+    /// Neither player's first move may.
+    BarredEach,
+}
+
+impl FirstMoveCaptures {
+    const NAMES: [(&'static str, Self); 3] = [
+        ("allowed", Self::Allowed),
+        ("barred-first", Self::BarredFirst),
+        ("barred-each", Self::BarredEach),
+    ];
+
+    /// The first-move flags of the start position (bit 0 South, bit 1 North): the
+    /// players whose coming first move may not capture.
+    pub fn start_flags(self) -> u8 {
+        match self {
+            Self::Allowed => 0,
+            Self::BarredFirst => 1,
+            Self::BarredEach => 3,
+        }
+    }
+}
+
+/// Which laps of a move may be sown clockwise from the pits of `clockwise_from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockwiseLaps {
+    /// Only the move's first lap, from the chosen pit.
+    First,
+    /// Any lap: the first, a relay lifted from such a pit, or captured seeds sown on
+    /// from one.
+    Any,
+}
+
+impl ClockwiseLaps {
+    const NAMES: [(&'static str, Self); 2] = [("first", Self::First), ("any", Self::Any)];
+}
+
 impl DeadPosition {
     const NAMES: [(&'static str, Self); 3] = [
         ("draw", Self::Draw),
@@ -108,7 +154,7 @@ const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
 pub const DEFAULT_MAX_LAPS: u32 = 1000;
 
 /// The preset names of RULES.md, in the order `variants` lists them.
-pub const PRESETS: [&str; 3] = ["isolo-women", "isolo-boys", "igisoro"];
+pub const PRESETS: [&str; 4] = ["isolo-women", "isolo-boys", "igisoro", "kubuguza"];
 /// Named readings: presets with `capture_ends_move = true` (RULES.md section 5), the
 /// deep Isolo games (unsolved, 30-100 plies), loaded by name like the presets.
 pub const READINGS: [&str; 2] = ["isolo-women-capture-ends", "isolo-boys-capture-ends"];
@@ -134,7 +180,7 @@ pub fn preset_family(name: &str) -> Option<&'static str> {
 
 /// The start of `family` (a preset) on `columns` columns with `seeds` where the preset
 /// has 2 (Isolo) or 4 (Igisoro), following the preset's pattern: the women's game
-/// fills every pit; Igisoro the back rows; the boys' game alternates `seeds` and 0 in
+/// fills every pit; Igisoro the back rows; Kubuguza the front rows; the boys' game alternates `seeds` and 0 in
 /// the back row, keeps 17 in the ng'hana (pit W) and 1 in pit W+2, and alternates 0 and
 /// `seeds` along the rest of the front row, as on the 8-column board. `None` for a name
 /// that is not a preset.
@@ -144,6 +190,7 @@ pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> 
     let ring: Vec<u8> = match family {
         "isolo-women" => vec![k; 2 * w],
         "igisoro" => (1..=2 * w).map(|p| if p <= w { k } else { 0 }).collect(),
+        "kubuguza" => (1..=2 * w).map(|p| if p > w { k } else { 0 }).collect(),
         "isolo-boys" => (1..=2 * w)
             .map(|p| match p {
                 p if p == w => 17,
@@ -189,6 +236,13 @@ pub struct Rules {
     pub max_laps: u32,
     /// How a dead position ends the game.
     pub dead_position: DeadPosition,
+    /// Which first moves may not capture.
+    pub first_move_captures: FirstMoveCaptures,
+    /// The pits (1-based, ascending) from which a lap may be sown clockwise when it
+    /// captures; empty: every lap is sown anticlockwise.
+    pub clockwise_from: Vec<u8>,
+    /// Which laps may be sown clockwise.
+    pub clockwise_laps: ClockwiseLaps,
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -225,6 +279,21 @@ impl RulesError {
 const WOMEN_START: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2";
 const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17";
 const IGISORO_START: &str = "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4";
+const KUBUGUZA_START: &str = "0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0";
+/// The clockwise pits of `family` (a preset) on `columns` columns, following the
+/// preset's pattern: Kubuguza's are the back row's two ends and the front row's second
+/// pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns); the other presets have
+/// none.
+pub fn pattern_clockwise(family: &str, columns: u8) -> Vec<u8> {
+    if family != "kubuguza" {
+        return Vec::new();
+    }
+    let w = columns;
+    let mut pits = vec![1, w, w + 2, 2 * w - 1];
+    pits.sort_unstable();
+    pits.dedup();
+    pits
+}
 
 impl Rules {
     /// A preset by name.
@@ -242,6 +311,9 @@ impl Rules {
             capture_ends_move: false,
             max_laps: DEFAULT_MAX_LAPS,
             dead_position: DeadPosition::Draw,
+            first_move_captures: FirstMoveCaptures::Allowed,
+            clockwise_from: Vec::new(),
+            clockwise_laps: ClockwiseLaps::Any,
         };
         match name {
             "isolo-women" => Some(women),
@@ -258,6 +330,15 @@ impl Rules {
                 capture: CaptureCondition::Both,
                 capture_choice: CaptureChoice::Optional,
                 capture_sow_from: SowOrigin::TurnStart,
+                ..women
+            }),
+            "kubuguza" => Some(Rules {
+                name: name.into(),
+                start: parse_rows(KUBUGUZA_START, 8).expect("preset start parses"),
+                capture: CaptureCondition::Both,
+                first_move_captures: FirstMoveCaptures::BarredEach,
+                clockwise_from: pattern_clockwise(name, 8),
+                clockwise_laps: ClockwiseLaps::Any,
                 ..women
             }),
             reading => {
@@ -350,11 +431,41 @@ impl Rules {
         line("capture_ends_move", self.capture_ends_move.to_string());
         line("max_laps", self.max_laps.to_string());
         line("dead_position", quote(self.dead_position.name()));
+        line(
+            "first_move_captures",
+            quote(name_of(&FirstMoveCaptures::NAMES, self.first_move_captures)),
+        );
+        let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
+        line("clockwise_from", format!("[{}]", pits.join(", ")));
+        line(
+            "clockwise_laps",
+            quote(name_of(&ClockwiseLaps::NAMES, self.clockwise_laps)),
+        );
         out
     }
 
     /// One line describing the rules, for `variants`.
     pub fn summary(&self) -> String {
+        let mut line = self.base_summary();
+        if self.first_move_captures != FirstMoveCaptures::Allowed {
+            line.push_str(&format!(
+                " first_move_captures={}",
+                name_of(&FirstMoveCaptures::NAMES, self.first_move_captures)
+            ));
+        }
+        if !self.clockwise_from.is_empty() {
+            let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
+            line.push_str(&format!(
+                " clockwise_from={} ({} laps)",
+                pits.join(","),
+                name_of(&ClockwiseLaps::NAMES, self.clockwise_laps)
+            ));
+        }
+        line
+    }
+
+    /// The summary's keys every rules set has.
+    fn base_summary(&self) -> String {
         format!(
             "{}x4 min_sow={} capture={} {} sow_from={} overture={} capture_ends_move={}",
             self.columns,
@@ -397,6 +508,34 @@ impl Rules {
                 "max_laps",
                 format!("must be 1..=1000000, found {}", self.max_laps),
             );
+        }
+        let pits = self.pits() as u8;
+        if let Some(&pit) = self
+            .clockwise_from
+            .iter()
+            .find(|&&p| !(1..=pits).contains(&p))
+        {
+            return bad("clockwise_from", format!("pit {pit} is not 1..={pits}"));
+        }
+        if !self.clockwise_from.windows(2).all(|w| w[0] < w[1]) {
+            return bad(
+                "clockwise_from",
+                "must list each pit once, in ascending order".to_string(),
+            );
+        }
+        if !self.clockwise_from.is_empty() {
+            if self.capture_choice == CaptureChoice::Optional {
+                return bad(
+                    "clockwise_from",
+                    "clockwise sowing is played with forced captures only (capture_choice = \"forced\")".to_string(),
+                );
+            }
+            if self.capture_ends_move {
+                return bad(
+                    "clockwise_from",
+                    "clockwise sowing needs capture_ends_move = false".to_string(),
+                );
+            }
         }
         if self.overture {
             let front_right = self.columns as usize;
@@ -442,9 +581,12 @@ struct RulesFile {
     capture_ends_move: Option<bool>,
     max_laps: Option<u32>,
     dead_position: Option<DeadPosition>,
+    first_move_captures: Option<FirstMoveCaptures>,
+    clockwise_from: Option<Vec<u8>>,
+    clockwise_laps: Option<ClockwiseLaps>,
 }
 
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 16] = [
     "name",
     "base",
     "columns",
@@ -458,6 +600,9 @@ const KEYS: [&str; 13] = [
     "capture_ends_move",
     "max_laps",
     "dead_position",
+    "first_move_captures",
+    "clockwise_from",
+    "clockwise_laps",
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
@@ -504,6 +649,27 @@ fn as_enum<T: Copy>(key: &str, value: &toml::Value, names: &[(&str, T)]) -> Resu
         .ok_or_else(|| key_error(key, format!("expected {choices}, found \"{text}\"")))
 }
 
+/// A list of pit numbers, as `[1, 8, 10]`.
+fn as_pits(key: &str, value: &toml::Value) -> Result<Vec<u8>, RulesError> {
+    let wrong = || {
+        key_error(
+            key,
+            format!("expected a list of pit numbers, found {value}"),
+        )
+    };
+    let list = value.as_array().ok_or_else(wrong)?;
+    if list.len() > MAX_LANES {
+        return Err(key_error(key, format!("at most {MAX_LANES} pits")));
+    }
+    list.iter()
+        .map(|pit| {
+            pit.as_integer()
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(wrong)
+        })
+        .collect()
+}
+
 impl RulesFile {
     fn read(table: &toml::Table) -> Result<RulesFile, RulesError> {
         let mut file = RulesFile::default();
@@ -528,6 +694,13 @@ impl RulesFile {
                 "max_laps" => file.max_laps = Some(as_integer(k, value, "1..=1000000")?),
                 "dead_position" => {
                     file.dead_position = Some(as_enum(k, value, &DeadPosition::NAMES)?)
+                }
+                "first_move_captures" => {
+                    file.first_move_captures = Some(as_enum(k, value, &FirstMoveCaptures::NAMES)?)
+                }
+                "clockwise_from" => file.clockwise_from = Some(as_pits(k, value)?),
+                "clockwise_laps" => {
+                    file.clockwise_laps = Some(as_enum(k, value, &ClockwiseLaps::NAMES)?)
                 }
                 _ => {
                     return Err(RulesError::Key(format!(
@@ -613,6 +786,18 @@ impl RulesFile {
                 .dead_position
                 .or(b.map(|r| r.dead_position))
                 .unwrap_or(DeadPosition::Draw),
+            first_move_captures: self
+                .first_move_captures
+                .or(b.map(|r| r.first_move_captures))
+                .unwrap_or(FirstMoveCaptures::Allowed),
+            clockwise_from: self
+                .clockwise_from
+                .or(b.map(|r| r.clockwise_from.clone()))
+                .unwrap_or_default(),
+            clockwise_laps: self
+                .clockwise_laps
+                .or(b.map(|r| r.clockwise_laps))
+                .unwrap_or(ClockwiseLaps::Any),
         };
         rules.validate()?;
         Ok(rules)
@@ -627,6 +812,13 @@ pub struct CaptureSpot {
     pub mask: Ring,
 }
 
+/// `Geometry::capture`'s table where every facing pit can be captured.
+pub const CAPTURE_OPEN: usize = 0;
+/// `Geometry::capture`'s table that protects the opponent's rightmost column.
+pub const CAPTURE_PROTECTED: usize = 1;
+/// `Geometry::capture`'s table without a capture: for a first move that may not capture.
+pub const CAPTURE_BARRED: usize = 2;
+
 /// Tables derived from the rules for the fast board.
 #[derive(Clone, Debug)]
 pub struct Geometry {
@@ -634,9 +826,14 @@ pub struct Geometry {
     pub full: LoopTable,
     /// Lap tables for the overture loop (the ng'hana's column left out).
     pub overture: LoopTable,
-    /// `capture[protected][lane]`: facing lanes for a lap ending in `lane`; `protected`
-    /// when the opponent's rightmost column cannot be captured.
-    pub capture: [[CaptureSpot; MAX_LANES]; 2],
+    /// `capture[CAPTURE_PROTECTED][lane]` (or `CAPTURE_OPEN`): facing lanes for a lap
+    /// ending in `lane`, protected when the opponent's rightmost column cannot be
+    /// captured; `capture[CAPTURE_BARRED]` has none, for a move that may not capture.
+    pub capture: [[CaptureSpot; MAX_LANES]; 3],
+    /// The clockwise loops: `full` and `overture` sown the other way round.
+    pub full_clockwise: LoopTable,
+    /// The overture loop sown clockwise.
+    pub overture_clockwise: LoopTable,
     /// The ng'hana's lane (back pit W).
     pub nghana: usize,
     /// The front pit of the rightmost column (pit W + 1).
@@ -668,12 +865,16 @@ impl Geometry {
             }
             spot
         };
-        let capture =
+        let [open, protected] =
             [false, true].map(|protected| std::array::from_fn(|lane| spot(lane, protected)));
+        let reversed =
+            |lanes: &[usize]| LoopTable::new(&lanes.iter().rev().copied().collect::<Vec<_>>());
         Geometry {
             full: LoopTable::new(&full),
             overture: LoopTable::new(&overture),
-            capture,
+            capture: [open, protected, [CaptureSpot::default(); MAX_LANES]],
+            full_clockwise: reversed(&full),
+            overture_clockwise: reversed(&overture),
             nghana: w - 1,
             front_right: w,
             all_lanes: (1u32 << pits) - 1,

@@ -6,7 +6,8 @@
 //! Written plainly over arrays (RULES.md 3): pits `1..=2W` in each side's numbering.
 
 use super::board::Board;
-use super::rules_file::{CaptureChoice, CaptureCondition, SowOrigin};
+use super::notation::Choice;
+use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseLaps, SowOrigin};
 use super::variant::Variant;
 use super::{Move, Side};
 
@@ -24,7 +25,8 @@ pub enum Step {
         /// Seeds lifted.
         seeds: u32,
     },
-    /// One seed into each of these pits of the mover, in order.
+    /// One seed into each of these pits of the mover, in order (a clockwise lap's go
+    /// the other way round).
     Sow {
         /// The mover's pits.
         pits: Vec<u8>,
@@ -83,6 +85,8 @@ struct Tracer<'v> {
     sown: usize,
     /// Who is in overture, `[South, North]`.
     overture: [bool; 2],
+    /// Whether the mover's first move may not capture (`first_move_captures`).
+    barred: bool,
 }
 
 impl<'v> Tracer<'v> {
@@ -101,6 +105,7 @@ impl<'v> Tracer<'v> {
                 board.in_overture(Side::South),
                 board.in_overture(Side::North),
             ],
+            barred: board.first_move_pending(board.to_move()),
         }
     }
 
@@ -136,8 +141,11 @@ impl<'v> Tracer<'v> {
         let mut choices = mv.choices.iter();
         let mut from = mv.pit;
         let mut seeds = self.lift(from);
-        loop {
-            let Some(end) = self.sow(from, seeds) else {
+        for lap in 0.. {
+            // RULES.md 3.7: a lap that could capture clockwise is sown as the move says.
+            let clockwise = self.may_sow_clockwise(lap, from, seeds)
+                && choices.next() == Some(&Choice::Clockwise);
+            let Some(end) = self.sow(from, seeds, clockwise) else {
                 return false;
             };
             let here = self.mine(end);
@@ -153,11 +161,11 @@ impl<'v> Tracer<'v> {
             let targets = self.capture_targets(end);
             let take = !targets.is_empty()
                 && (rules.capture_choice == CaptureChoice::Forced
-                    || choices.next().copied().unwrap_or(false));
+                    || choices.next() == Some(&Choice::Take));
             if take {
                 let taken = self.take(end, &targets, origin);
                 if rules.capture_ends_move {
-                    let Some(_) = self.sow(origin, taken) else {
+                    let Some(_) = self.sow(origin, taken, false) else {
                         return false;
                     };
                     self.steps.push(Step::End { at: origin });
@@ -172,6 +180,41 @@ impl<'v> Tracer<'v> {
             seeds = self.lift(end);
             from = end;
         }
+        unreachable!("a move's laps are counted by its rules' max_laps")
+    }
+
+    /// Whether the `lap`th lap of the move (0 = the first), `seeds` from the mover's pit
+    /// `from`, may be sown clockwise: from a pit of `clockwise_from`, a lap that may
+    /// turn, and ending clockwise on seeds in a front pit whose facing pits it captures.
+    fn may_sow_clockwise(&self, lap: usize, from: u8, seeds: u32) -> bool {
+        let rules = self.variant.rules();
+        if !rules.clockwise_from.contains(&from)
+            || (lap > 0 && rules.clockwise_laps == ClockwiseLaps::First)
+        {
+            return false;
+        }
+        let order = self.loop_from(from, true);
+        let last = order[(seeds as usize - 1) % order.len()];
+        // The last seed's pit gets one seed each time round.
+        let passes = ((seeds as usize - 1) / order.len() + 1) as u32;
+        self.mine(last) + passes > 1 && !self.capture_targets(last).is_empty()
+    }
+
+    /// The pits of the mover's loop after `from`, in sowing order (clockwise: the other
+    /// way round), `from` last.
+    fn loop_from(&self, from: u8, clockwise: bool) -> Vec<u8> {
+        let start = self.sow_loop.iter().position(|&p| p == from).unwrap_or(0);
+        let len = self.sow_loop.len();
+        (1..=len)
+            .map(|k| {
+                let at = if clockwise {
+                    (start + len * k - k) % len
+                } else {
+                    (start + k) % len
+                };
+                self.sow_loop[at]
+            })
+            .collect()
     }
 
     fn board_in_overture(&self, side: Side) -> bool {
@@ -188,16 +231,16 @@ impl<'v> Tracer<'v> {
         seeds
     }
 
-    /// Sows `seeds` after `from`; the pit of the last seed, or `None` past the limit.
-    fn sow(&mut self, from: u8, seeds: u32) -> Option<u8> {
-        let start = self.sow_loop.iter().position(|&p| p == from)?;
-        let len = self.sow_loop.len();
+    /// Sows `seeds` after `from` (anticlockwise, or `clockwise`); the pit of the last
+    /// seed, or `None` past the limit.
+    fn sow(&mut self, from: u8, seeds: u32, clockwise: bool) -> Option<u8> {
         if self.sown + seeds as usize > MAX_TRACED_SEEDS {
             return None;
         }
         self.sown += seeds as usize;
-        let pits: Vec<u8> = (1..=seeds as usize)
-            .map(|k| self.sow_loop[(start + k) % len])
+        let order = self.loop_from(from, clockwise);
+        let pits: Vec<u8> = (0..seeds as usize)
+            .map(|k| order[k % order.len()])
             .collect();
         for &p in &pits {
             self.pits[self.mover][p as usize - 1] += 1;
@@ -210,7 +253,7 @@ impl<'v> Tracer<'v> {
     /// The opponent's pits a capture at the mover's pit `end` would take (none: empty).
     fn capture_targets(&self, end: u8) -> Vec<u8> {
         let w = self.variant.columns();
-        if end <= w {
+        if end <= w || self.barred {
             return Vec::new();
         }
         let facing: Vec<u8> = [3 * w + 1 - end, end - w]

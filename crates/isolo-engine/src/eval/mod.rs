@@ -753,11 +753,14 @@ mod tests {
 
     #[test]
     fn the_isolo_games_ship_tuned_weights_found_by_their_rules() {
-        let igisoro = Variant::load("igisoro").unwrap();
-        assert!(Weights::shipped_for(&igisoro).is_none());
-        assert_eq!(Weights::for_variant(&igisoro), Weights::default());
+        // The Igisoro family plays the hand-set weights.
+        for name in ["igisoro", "kubuguza"] {
+            let variant = Variant::load(name).unwrap();
+            assert!(Weights::shipped_for(&variant).is_none());
+            assert_eq!(Weights::for_variant(&variant), Weights::default());
+        }
         for name in isolo_rules::PRESETS.iter().chain(&isolo_rules::READINGS) {
-            if *name == "igisoro" {
+            if !name.starts_with("isolo") {
                 continue;
             }
             let v = Variant::load(name).unwrap();

@@ -12,7 +12,9 @@ use crate::research::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
 use isolo_rules::rules_file::pattern_start;
-use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS};
+use isolo_rules::{
+    pattern_clockwise, CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS,
+};
 
 /// Random plies before each sampled game, so a deterministic engine does not replay
 /// one game over and over.
@@ -67,18 +69,28 @@ fn readings_of(preset: &str) -> Vec<Reading> {
         CaptureChoice::Forced => (CaptureChoice::Optional, "optional"),
         _ => (CaptureChoice::Forced, "forced"),
     };
-    list.push(with(format!("capture_choice = {choice_name}"), &|r| {
-        r.capture_choice = choice
-    }));
-    list.push(with(
-        format!("capture_ends_move = {}", !base.capture_ends_move),
-        &|r| r.capture_ends_move = !base.capture_ends_move,
-    ));
+    // Clockwise laps are played with forced captures only (RULES.md 3.7).
+    if base.clockwise_from.is_empty() {
+        list.push(with(format!("capture_choice = {choice_name}"), &|r| {
+            r.capture_choice = choice
+        }));
+    }
+    if base.clockwise_from.is_empty() {
+        list.push(with(
+            format!("capture_ends_move = {}", !base.capture_ends_move),
+            &|r| r.capture_ends_move = !base.capture_ends_move,
+        ));
+    }
     for columns in 4..=7u8 {
         list.push(with(format!("columns = {columns}"), &|r| {
             r.columns = columns;
-            let seeds = if preset == "igisoro" { 4 } else { 2 };
+            let seeds = if base.capture == CaptureCondition::Both {
+                4
+            } else {
+                2
+            };
             r.start = pattern_start(preset, columns, seeds).expect("presets have patterns");
+            r.clockwise_from = pattern_clockwise(preset, columns);
         }));
     }
     list

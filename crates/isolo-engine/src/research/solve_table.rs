@@ -15,7 +15,7 @@ use crate::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
 use crate::prove::pipeline::Root;
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroVerdict};
 use crate::search::tt::TableError;
-use isolo_rules::rules_file::pattern_start;
+use isolo_rules::rules_file::{pattern_clockwise, pattern_start};
 use isolo_rules::{Board, Game, Rules, Side, Variant};
 
 /// The share of a cell's time the alpha-beta prover gets for an exact length.
@@ -144,6 +144,9 @@ pub fn solve_cell(
     let mut rules = base.clone();
     rules.columns = columns;
     rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
+    if !base.clockwise_from.is_empty() {
+        rules.clockwise_from = pattern_clockwise(family, columns);
+    }
     rules.name = format!("{}, {columns} columns, {seeds} seeds", base.name);
     let variant = match Variant::new(rules) {
         Ok(v) => v,

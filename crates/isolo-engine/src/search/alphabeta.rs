@@ -20,7 +20,7 @@ use super::{
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use isolo_rules::moves::dedup_by_position;
-use isolo_rules::{Board, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
 pub use super::ChoiceWalk;
 
@@ -320,9 +320,9 @@ struct Worker<'a> {
     /// The list of one pit's moves, for the table's move.
     scratch: Vec<Child>,
     /// The root move's choices so far, while a root pit is walked.
-    root_choices: Vec<bool>,
+    root_choices: Vec<Choice>,
     /// The choices of the root pit's latest result that raised alpha.
-    root_best: Option<Vec<bool>>,
+    root_best: Option<Vec<Choice>>,
 }
 
 /// A turn searched a choice at a time.
@@ -850,7 +850,7 @@ impl<'a> Worker<'a> {
         let mut taint = UNTAINTED;
         for take in [take_first, !take_first] {
             if turn.ply == 0 {
-                self.root_choices.push(take);
+                self.root_choices.push(Choice::capture(take));
             }
             let next = self
                 .shared

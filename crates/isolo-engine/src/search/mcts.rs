@@ -26,7 +26,9 @@ use super::{
 use crate::eval::{Evaluator, Weights};
 use isolo_rules::moves::listed_move;
 use isolo_rules::playout::{RandomMove, RandomMover};
-use isolo_rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use isolo_rules::{
+    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
+};
 
 /// Time a search takes when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
@@ -496,7 +498,7 @@ impl<'a> Tree<'a> {
         debug_assert!(matches!(step, Some(MoveStep::Choice(p)) if p.key() == point.key()));
         for take in [true, false] {
             let mut mv = walked.mv.clone();
-            mv.choices.push(take);
+            mv.choices.push(Choice::capture(take));
             let step = self.variant.continue_move(&point, take, &mut self.walker);
             self.add_step(node, mv, step);
         }

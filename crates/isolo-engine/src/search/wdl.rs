@@ -148,7 +148,7 @@ pub struct WdlModel {
 /// The models shipped, by the preset or reading they were fitted for (`isolo-ai fit-wdl
 /// --variant V`, docs/measurements.md#win-draw-loss); a test checks them against the
 /// table of docs/search.md.
-const SHIPPED: [(&str, WdlModel); 5] = [
+const SHIPPED: [(&str, WdlModel); 6] = [
     (
         "isolo-women",
         WdlModel {
@@ -171,6 +171,14 @@ const SHIPPED: [(&str, WdlModel); 5] = [
             offset: 9306.4,
             scale: 1550.7,
             at_repetition: Wdl::per_mille(0, 1000, 0),
+        },
+    ),
+    (
+        "kubuguza",
+        WdlModel {
+            offset: 0.0,
+            scale: 429.2,
+            at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
     (

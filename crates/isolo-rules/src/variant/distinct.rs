@@ -18,6 +18,7 @@
 //! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
 use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
+use crate::notation::Choice;
 use crate::ring::{self, Ring};
 
 /// How a turning point (or an end) was reached from the one before it.
@@ -317,7 +318,7 @@ pub(super) struct DistinctSearch {
     ends: StampedSet<EndRings>,
     /// The moves of a small listing, before duplicates are dropped, and their choices.
     listed: Vec<ListedEnd>,
-    listed_choices: Vec<bool>,
+    listed_choices: Vec<Choice>,
 }
 
 /// A move found by the sequence generator in a small listing.
@@ -585,9 +586,9 @@ impl Variant {
 }
 
 /// Appends the capture choices of the path that `lap` ends.
-fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<bool>) {
+fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<Choice>) {
     let first = out.len();
-    let choice = |step: Step| step == Step::Take;
+    let choice = |step: Step| Choice::capture(step == Step::Take);
     if lap.step != Step::Relay {
         out.push(choice(lap.step));
     }

@@ -5,12 +5,15 @@
 use super::board::{rings_of, Board};
 use super::fortress::Fortresses;
 use super::notation::{self, format_overture, format_rows, Move, NotationError};
+use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
 use super::rules_file::{
     CaptureChoice, CaptureCondition, CaptureSpot, Geometry, Rules, RulesError, SowOrigin,
+    CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
 };
 use super::Side;
 
+mod directed;
 mod distinct;
 mod stepwise;
 
@@ -21,6 +24,8 @@ pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 pub struct Variant {
     rules: Rules,
     geo: Geometry,
+    /// The lanes a lap may be sown clockwise from (`clockwise_from`), as a bit set.
+    clockwise: u32,
     /// The fortress table, built on first use (`fortresses`).
     fortresses: std::sync::OnceLock<Option<std::sync::Arc<Fortresses>>>,
 }
@@ -30,8 +35,9 @@ pub struct Variant {
 pub struct MoveOutcome<'a> {
     /// The chosen pit (1-based).
     pub pit: u8,
-    /// Capture choices met, in order (`true` = take); empty with forced captures.
-    pub choices: &'a [bool],
+    /// The choices met, in order (take or pass, a lap's direction); empty where the
+    /// rules offer none, and in the searchers' listings without choices.
+    pub choices: &'a [Choice],
     /// The position the move leads to.
     pub child: Board,
     /// Laps sown: the first, every relay and every capture lap.
@@ -212,7 +218,11 @@ impl TurningPath {
 pub struct MoveGen {
     path: TurningPath,
     pending: Vec<PendingPass>,
-    choices: Vec<bool>,
+    choices: Vec<Choice>,
+    /// Clockwise laps still to explore (moves whose laps may turn).
+    clockwise_branches: Vec<directed::ClockwiseBranch>,
+    /// The ends a pit's moves reached so far, for a distinct listing of such moves.
+    seen_ends: Vec<(Ring, Ring)>,
     distinct: distinct::DistinctSearch,
     /// Most turning points the distinct-move search explores from one pit.
     point_limit: usize,
@@ -235,6 +245,8 @@ impl Default for MoveGen {
             path: TurningPath::default(),
             pending: Vec::new(),
             choices: Vec::new(),
+            clockwise_branches: Vec::new(),
+            seen_ends: Vec::new(),
             distinct: distinct::DistinctSearch::default(),
             point_limit: usize::MAX,
             strict_limit: false,
@@ -291,7 +303,7 @@ impl MoveGen {
 /// How a generated move ended, before its child board is built.
 struct MoveEnd<'a> {
     pit: u8,
-    choices: &'a [bool],
+    choices: &'a [Choice],
     mine: Ring,
     theirs: Ring,
     overture: u8,
@@ -340,6 +352,9 @@ pub enum InvalidBoard {
     /// Overture flags in a variant without an overture.
     #[error("overture flags set in a variant without overture")]
     Overture,
+    /// First-move flags in a variant whose every move may capture.
+    #[error("first-move flags set in a variant whose every move may capture")]
+    FirstMove,
     /// More seeds than the notation can hold.
     #[error("more than 255 seeds")]
     TooManySeeds,
@@ -353,9 +368,14 @@ impl Variant {
     pub fn new(rules: Rules) -> Result<Variant, RulesError> {
         rules.validate()?;
         let geo = Geometry::new(rules.columns);
+        let clockwise = rules
+            .clockwise_from
+            .iter()
+            .fold(0, |lanes, &pit| lanes | 1 << (pit - 1));
         Ok(Variant {
             rules,
             geo,
+            clockwise,
             fortresses: std::sync::OnceLock::new(),
         })
     }
@@ -396,35 +416,80 @@ impl Variant {
         self.rules.pits()
     }
 
-    /// The start position: South to move, both in overture where the rules have one.
+    /// The start position: South to move, both in overture where the rules have one,
+    /// the first moves that may not capture still to come.
     pub fn start(&self) -> Board {
         let overture = if self.rules.overture { 3 } else { 0 };
-        Board::from_parts(self.rules.start, Side::South, overture)
+        let first_moves = self.rules.first_move_captures.start_flags();
+        Board::from_parts(self.rules.start, Side::South, overture | first_moves << 2)
     }
 
-    /// Parses `ROWS SIDE [OVERTURE]`.
+    /// Whether positions carry first-move flags (RULES.md 6): the rules bar some first
+    /// moves' captures.
+    pub fn has_first_move_flags(&self) -> bool {
+        self.rules.first_move_captures.start_flags() != 0
+    }
+
+    /// Whether some laps may be sown clockwise (`clockwise_from`), so that moves carry
+    /// direction choices.
+    pub fn has_directions(&self) -> bool {
+        self.clockwise != 0
+    }
+
+    /// The letters this variant's moves carry after their pit number (RULES.md 7).
+    pub fn move_letters(&self) -> MoveLetters {
+        MoveLetters {
+            captures: self.rules.capture_choice == CaptureChoice::Optional,
+            directions: self.has_directions(),
+        }
+    }
+
+    /// Parses `ROWS SIDE [OVERTURE] [FIRST]` (RULES.md 6): a flags field for each kind
+    /// of flags the variant has (overture, first moves to come), each optional (read as
+    /// `-`); a variant with neither takes a third field only as `-`.
     pub fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if !(2..=3).contains(&fields.len()) {
+        let first_moves = self.has_first_move_flags();
+        let flag_fields = (self.rules.overture as usize + first_moves as usize).max(1);
+        if !(2..=2 + flag_fields).contains(&fields.len()) {
+            let form = match (self.rules.overture, first_moves) {
+                (true, true) => "ROWS SIDE [OVERTURE] [FIRST]",
+                (false, true) => "ROWS SIDE [FIRST]",
+                _ => "ROWS SIDE [OVERTURE]",
+            };
             return Err(NotationError::Position(format!(
-                "position must be 'ROWS SIDE [OVERTURE]', found {} field(s) in '{}'",
+                "position must be '{form}', found {} field(s) in '{}'",
                 fields.len(),
                 crate::quote(text)
             )));
         }
         let rings = notation::parse_rows(fields[0], self.rules.columns)?;
         let side = notation::parse_side(fields[1])?;
-        let overture = match fields.get(2) {
-            Some(flags) => notation::parse_overture(flags)?,
+        let mut flags = fields[2..].iter();
+        let mut overture = 0;
+        if self.rules.overture || !first_moves {
+            overture = match flags.next() {
+                Some(field) => notation::parse_overture(field)?,
+                None => 0,
+            };
+            if overture != 0 && !self.rules.overture {
+                return Err(NotationError::Overture(format!(
+                    "overture flags '{}' given, but variant '{}' has no overture",
+                    fields[2], self.rules.name
+                )));
+            }
+        }
+        let first = match flags.next() {
+            Some(field) => notation::parse_first_moves(field)?,
             None => 0,
         };
-        if overture != 0 && !self.rules.overture {
-            return Err(NotationError::Overture(format!(
-                "overture flags '{}' given, but variant '{}' has no overture",
-                fields[2], self.rules.name
+        if first != 0 && !first_moves {
+            return Err(NotationError::Position(format!(
+                "first-move flags given, but variant '{}' lets every move capture",
+                self.rules.name
             )));
         }
-        let board = Board::from_parts(rings, side, overture);
+        let board = Board::from_parts(rings, side, overture | first << 2);
         self.check_out_of_play(&board)?;
         Ok(board)
     }
@@ -445,15 +510,20 @@ impl Variant {
     }
 
     /// Canonical text of a position: the overture field is written exactly when the
-    /// variant has an overture.
+    /// variant has an overture, the first-move field exactly when it has first-move
+    /// flags.
     pub fn format_position(&self, board: &Board) -> String {
         let rows = format_rows(&board.rings, self.rules.columns);
-        let side = board.to_move.letter();
+        let mut text = format!("{rows} {}", board.to_move.letter());
         if self.rules.overture {
-            format!("{rows} {side} {}", format_overture(board.overture))
-        } else {
-            format!("{rows} {side}")
+            text.push(' ');
+            text.push_str(format_overture(board.overture_flags()));
         }
+        if self.has_first_move_flags() {
+            text.push(' ');
+            text.push_str(format_overture(board.first_move_flags()));
+        }
+        text
     }
 
     /// Checks a board's invariants: hash, lanes past the board, out-of-play pits,
@@ -468,8 +538,11 @@ impl Variant {
                 return Err(InvalidBoard::SeedsPastBoard { side, pits });
             }
         }
-        if !self.rules.overture && board.overture != 0 {
+        if !self.rules.overture && board.overture_flags() != 0 {
             return Err(InvalidBoard::Overture);
+        }
+        if board.first_move_flags() != 0 && !self.has_first_move_flags() {
+            return Err(InvalidBoard::FirstMove);
         }
         if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
             return Err(InvalidBoard::TooManySeeds);
@@ -496,15 +569,29 @@ impl Variant {
     }
 
     /// Whether `side`'s move from `lane` sows round the full loop (out of overture, or
-    /// from the ng'hana, which ends the overture: RULES.md 4), and the overture flags
-    /// after it.
+    /// from the ng'hana, which ends the overture: RULES.md 4), and the flags after it
+    /// (its first move made).
     fn loop_of_move(&self, board: &Board, side: Side, lane: usize) -> (bool, u8) {
         let full_loop = !board.in_overture(side) || lane == self.geo.nghana;
-        let mut overture = board.overture;
+        let mut flags = board.overture & !(4 << side as u8);
         if full_loop {
-            overture &= !(1 << side as u8);
+            flags &= !(1 << side as u8);
         }
-        (full_loop, overture)
+        (full_loop, flags)
+    }
+
+    /// The capture table (`Geometry::capture`) of `side`'s move on `board`: none while
+    /// its first move may not capture, the opponent's rightmost column protected while
+    /// the opponent is in overture (where the rules say so), every facing pit otherwise.
+    #[inline(always)]
+    fn capture_table(&self, board: &Board, side: Side) -> usize {
+        if board.first_move_pending(side) {
+            CAPTURE_BARRED
+        } else if self.rules.overture_protects && board.in_overture(side.opponent()) {
+            CAPTURE_PROTECTED
+        } else {
+            CAPTURE_OPEN
+        }
     }
 
     /// The lap tables of the full loop, or of the overture loop.
@@ -516,13 +603,21 @@ impl Variant {
         }
     }
 
+    /// The lap tables of the full loop, or of the overture loop, sown clockwise.
+    fn clockwise_table(&self, full_loop: bool) -> &ring::LoopTable {
+        if full_loop {
+            &self.geo.full_clockwise
+        } else {
+            &self.geo.overture_clockwise
+        }
+    }
+
     /// What the first lap from each pit `side` could start a move from would do, were it
     /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
     /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
     pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
         let opp = side.opponent();
-        let protect = self.rules.overture_protects && board.in_overture(opp);
-        let spots = &self.geo.capture[protect as usize];
+        let spots = &self.geo.capture[self.capture_table(board, side)];
         let (mine, theirs) = (board.ring(side), board.ring(opp));
         let mut laps = FirstLaps::default();
         let mut pits = self.candidate_pits_for(board, side);
@@ -702,8 +797,7 @@ impl Variant {
     ) {
         let me = board.to_move;
         let opp = me.opponent();
-        let protect = self.rules.overture_protects && board.in_overture(opp);
-        let spots = &self.geo.capture[protect as usize];
+        let spots = &self.geo.capture[self.capture_table(board, me)];
         let (mine, theirs) = (board.ring(me), board.ring(opp));
         gen.truncated = false;
         let mut lanes = pits;
@@ -722,6 +816,21 @@ impl Variant {
                 laps: 0,
                 captured: 0,
             };
+            if self.has_directions() {
+                let clockwise = self.clockwise_table(full_loop);
+                if !self.directed_results(
+                    &frame,
+                    clockwise,
+                    (mine, theirs),
+                    listing,
+                    gen,
+                    &template,
+                    &mut visit,
+                ) {
+                    return;
+                }
+                continue;
+            }
             match self.rules.capture_choice {
                 CaptureChoice::Forced => {
                     if let Some((mine, theirs, laps, captured)) =
@@ -776,6 +885,53 @@ impl Variant {
                 }
             }
         }
+    }
+
+    /// `for_each_result` for one pit of a variant whose laps may turn: every sequence,
+    /// or for a distinct listing the first of each resulting position. False when `visit`
+    /// asked to stop.
+    #[allow(clippy::too_many_arguments)]
+    fn directed_results(
+        &self,
+        frame: &MoveFrame,
+        clockwise: &LoopTable,
+        rings: (Ring, Ring),
+        listing: Listing,
+        gen: &mut MoveGen,
+        template: &MoveEnd,
+        visit: &mut impl FnMut(&MoveEnd) -> bool,
+    ) -> bool {
+        let distinct = matches!(listing, Listing::Distinct { .. });
+        let with_choices = listing
+            != Listing::Distinct {
+                with_choices: false,
+            };
+        let mut seen = std::mem::take(&mut gen.seen_ends);
+        seen.clear();
+        let more = self.play_directed(
+            frame,
+            clockwise,
+            rings,
+            gen,
+            |mine, theirs, choices, laps, captured| {
+                if distinct {
+                    if seen.contains(&(mine, theirs)) {
+                        return true;
+                    }
+                    seen.push((mine, theirs));
+                }
+                visit(&MoveEnd {
+                    mine,
+                    theirs,
+                    choices: if with_choices { choices } else { &[] },
+                    laps,
+                    captured,
+                    ..*template
+                })
+            },
+        );
+        gen.seen_ends = seen;
+        more
     }
 
     /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none).
@@ -899,7 +1055,7 @@ impl Variant {
         (mine, theirs): (Ring, Ring),
         unchecked_laps: u32,
         gen: &mut MoveGen,
-        mut visit: impl FnMut(Ring, Ring, &[bool], u32, u32) -> bool,
+        mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
     ) -> bool {
         let max_laps = self.rules.max_laps;
         gen.path.truncate(0);
@@ -950,7 +1106,7 @@ impl Variant {
                         path_len: gen.path.len(),
                         choices_len: gen.choices.len(),
                     });
-                    gen.choices.push(true);
+                    gen.choices.push(Choice::Take);
                     state.theirs = Self::take_captured(spot, state.theirs);
                     state.captured += take;
                     if self.rules.capture_ends_move {
@@ -984,7 +1140,7 @@ impl Variant {
             };
             gen.path.truncate(pass.path_len);
             gen.choices.truncate(pass.choices_len);
-            gen.choices.push(false);
+            gen.choices.push(Choice::Pass);
             state = Self::relay(pass.state, pass.end);
         }
     }
@@ -1107,10 +1263,10 @@ impl Variant {
     }
 
     /// Reads a move in these rules' notation (take/pass letters where captures are
-    /// optional), without checking that it is legal anywhere.
+    /// optional, direction letters where laps may turn), without checking that it is
+    /// legal anywhere.
     pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
-        let optional = self.rules.capture_choice == CaptureChoice::Optional;
-        Move::parse(text, self.rules.columns, optional)
+        Move::parse(text, self.rules.columns, self.move_letters())
     }
 
     /// Parses and plays one move; the error lists the legal moves (one for each distinct
@@ -1161,6 +1317,19 @@ impl Variant {
             .filter(|&p| (p as usize) < self.pits())?;
         if self.candidate_pits(board) & (1 << pit) == 0 {
             return None;
+        }
+        if self.has_directions() {
+            // Few sequences a pit: find this one among them.
+            let mut found = None;
+            let listing = Listing::Sequences;
+            self.visit_outcomes_while(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
+                if m.choices != mv.choices.as_slice() {
+                    return true;
+                }
+                found = Some(m.to_legal_move());
+                false
+            });
+            return found;
         }
         match self.rules.capture_choice {
             CaptureChoice::Optional => {

@@ -13,7 +13,7 @@
 
 use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
 use crate::ring;
-use crate::{CaptureChoice, Move, Side};
+use crate::{CaptureChoice, Choice, Move, Side};
 
 /// A move stopped at a capture opportunity: the mover's next choice is take or pass.
 #[derive(Clone, Copy, Debug)]
@@ -28,8 +28,8 @@ pub struct ChoicePoint {
     overture: u8,
     /// Whether the mover sows round the full loop (not the overture loop).
     full_loop: bool,
-    /// Whether the opponent's rightmost column is protected.
-    protected: bool,
+    /// The capture table the move uses (`Geometry::capture`).
+    spots: u8,
     to_move: Side,
     /// Seeds a take captures.
     take: u32,
@@ -51,7 +51,7 @@ impl ChoicePoint {
             | (self.origin as u64) << 8
             | (self.pit as u64) << 16
             | (self.full_loop as u64) << 24
-            | (self.protected as u64) << 25;
+            | (self.spots as u64) << 25;
         crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
@@ -137,7 +137,7 @@ impl Variant {
         let me = board.to_move;
         let opp = me.opponent();
         let (full_loop, overture) = self.loop_of_move(board, me, lane);
-        let protected = self.rules.overture_protects && board.in_overture(opp);
+        let spots = self.capture_table(board, me) as u8;
         let mine = board.ring(me);
         let state = LapState {
             mine: ring::clear_lane(mine, lane),
@@ -154,7 +154,7 @@ impl Variant {
             pit: lane as u8,
             overture,
             full_loop,
-            protected,
+            spots,
             to_move: me,
             take: 0,
             index: 0,
@@ -173,7 +173,7 @@ impl Variant {
         if !take {
             return self.sow_to_choice(point, Self::relay(state, end), walk);
         }
-        let spot = &self.geo.capture[point.protected as usize][end];
+        let spot = &self.geo.capture[point.spots as usize][end];
         state.theirs = Self::take_captured(spot, state.theirs);
         state.captured += point.take;
         if self.rules.capture_ends_move {
@@ -194,14 +194,18 @@ impl Variant {
 
     /// Plays `mv`'s pit and then its choices, one for each capture opportunity met:
     /// where the walk stands once they are used up (`End` only if the move ends right
-    /// there), or `None` if the move ends or dies before they are.
+    /// there), or `None` if the move ends or dies before they are, or makes a choice
+    /// that is not a take or a pass.
     pub fn walk_choices(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
         let mut step = self.begin_move(board, mv.pit, walk);
-        for &take in &mv.choices {
+        for &choice in &mv.choices {
             let MoveStep::Choice(point) = step else {
                 return None;
             };
-            step = self.continue_move(&point, take, walk);
+            if !choice.is_capture() {
+                return None;
+            }
+            step = self.continue_move(&point, choice == Choice::Take, walk);
         }
         Some(step)
     }
@@ -225,7 +229,7 @@ impl Variant {
     ) -> MoveStep {
         let frame = MoveFrame {
             table: self.loop_table(move_of.full_loop),
-            spots: &self.geo.capture[move_of.protected as usize],
+            spots: &self.geo.capture[move_of.spots as usize],
             pit: move_of.pit as usize,
         };
         loop {
@@ -268,7 +272,7 @@ impl Variant {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Completion {
     /// The first legal completion, take before pass: its further choices and result.
-    Found(Vec<bool>, Board),
+    Found(Vec<Choice>, Board),
     /// No legal move continues from the point.
     None,
     /// The search gave up after its budget of steps.
@@ -302,7 +306,7 @@ impl Variant {
         &self,
         point: &ChoicePoint,
         walk: &mut MoveWalk,
-        choices: &mut Vec<bool>,
+        choices: &mut Vec<Choice>,
         tried: &mut usize,
         budget: usize,
     ) -> Option<Option<Board>> {
@@ -323,7 +327,7 @@ impl Variant {
             if *tried > budget {
                 return None;
             }
-            choices.push(take);
+            choices.push(Choice::capture(take));
             match self.continue_move(&at, take, walk) {
                 MoveStep::End { child, .. } => return Some(Some(child)),
                 MoveStep::Dead { .. } => {
@@ -389,7 +393,7 @@ mod tests {
                 MoveStep::Dead { .. } => {}
                 MoveStep::Choice(point) => {
                     for take in [true, false] {
-                        mv.choices.push(take);
+                        mv.choices.push(Choice::capture(take));
                         let next = v.continue_move(&point, take, walk);
                         branch(v, next, mv, walk, out);
                         mv.choices.pop();
@@ -524,7 +528,7 @@ mod tests {
             );
             for (take, completion) in [true, false].into_iter().zip(options) {
                 if let Completion::Found(..) = completion {
-                    mv.choices.push(take);
+                    mv.choices.push(Choice::capture(take));
                     branch(v, board, mv, out);
                     mv.choices.pop();
                 }

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use isolo_rules::{Game, Move, Rules, Variant, PRESETS};
+use isolo_rules::{Game, Move, MoveLetters, Rules, Variant, PRESETS};
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -49,7 +49,11 @@ proptest! {
     fn moves_and_move_lists_parse_or_are_refused(text in prop_oneof![notation_like(), any_text()]) {
         for variant in presets() {
             let _ = variant.parse_move(&text);
-            let _ = Move::parse(&text, variant.columns(), true);
+            let every_letter = MoveLetters {
+                captures: true,
+                directions: true,
+            };
+            let _ = Move::parse(&text, variant.columns(), every_letter);
             let mut game = Game::new(&variant, variant.start());
             let _ = game.play_list(&text);
         }

@@ -43,6 +43,11 @@ fn igisoro_to_depth_4() {
 }
 
 #[test]
+fn kubuguza_to_depth_5() {
+    check(&preset("kubuguza"), &[8, 64, 477, 3411, 25838]);
+}
+
+#[test]
 fn depth_zero_is_one() {
     let women = preset("isolo-women");
     assert_eq!(perft(&women, &women.start(), 0), 1);
@@ -61,5 +66,9 @@ fn deepest_rows() {
     assert_eq!(
         perft(&preset("igisoro"), &preset("igisoro").start(), 5),
         93029
+    );
+    assert_eq!(
+        perft(&preset("kubuguza"), &preset("kubuguza").start(), 6),
+        200896
     );
 }

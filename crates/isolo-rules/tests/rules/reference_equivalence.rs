@@ -9,7 +9,7 @@ use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
 use std::collections::BTreeSet;
 
-use isolo_rules::{Board, LegalMove, MoveGen, Rules, Side, SowOrigin, Variant};
+use isolo_rules::{Board, Choice, LegalMove, MoveGen, Rules, Side, SowOrigin, Variant};
 use proptest::prelude::*;
 
 /// The fast board's moves in the reference's terms.
@@ -33,6 +33,8 @@ struct Coverage {
     captures: usize,
     passes: usize,
     relays: usize,
+    /// Legal moves with a lap sown clockwise.
+    clockwise: usize,
     /// Legal moves whose position another move of the same pit reached first.
     merged: usize,
     game_ends: usize,
@@ -69,6 +71,7 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
         seen.captures += actual.iter().filter(|m| m.captured > 0).count();
         seen.passes += actual.iter().filter(|m| m.text.contains('p')).count();
         seen.relays += actual.iter().filter(|m| m.laps > 1).count();
+        seen.clockwise += actual.iter().filter(|m| m.text.contains('c')).count();
         assert_eq!(
             actual,
             expected,
@@ -158,6 +161,16 @@ fn check_distinct_moves(variant: &Variant, board: &Board, moves: &[LegalMove]) -
     count
 }
 
+/// The other choice of the same decision.
+fn flipped(choice: Choice) -> Choice {
+    match choice {
+        Choice::Take => Choice::Pass,
+        Choice::Pass => Choice::Take,
+        Choice::Anticlockwise => Choice::Clockwise,
+        Choice::Clockwise => Choice::Anticlockwise,
+    }
+}
+
 /// `play_move` finds every legal move and refuses moves that are not legal: a legal
 /// move with a choice dropped, flipped or added.
 fn check_play_move(variant: &Variant, board: &Board, moves: &[LegalMove], rng: &mut Rng) {
@@ -173,9 +186,14 @@ fn check_play_move(variant: &Variant, board: &Board, moves: &[LegalMove], rng: &
             }
             1 if !changed.choices.is_empty() => {
                 let at = rng.below(changed.choices.len() as u64) as usize;
-                changed.choices[at] = !changed.choices[at];
+                changed.choices[at] = flipped(changed.choices[at]);
             }
-            _ => changed.choices.push(rng.chance(50)),
+            _ => changed.choices.push(rng.pick(&[
+                Choice::Take,
+                Choice::Pass,
+                Choice::Anticlockwise,
+                Choice::Clockwise,
+            ])),
         }
         let played = variant.play_move(board, &changed);
         assert_eq!(
@@ -203,7 +221,11 @@ fn ten_thousand_random_positions_match_the_reference() {
         "positions come from many rule sets ({games} games)"
     );
     assert!(
-        seen.captures > 1000 && seen.passes > 100 && seen.relays > 1000 && seen.game_ends > 50,
+        seen.captures > 1000
+            && seen.passes > 100
+            && seen.relays > 1000
+            && seen.clockwise > 100
+            && seen.game_ends > 50,
         "{seen:?}"
     );
 }

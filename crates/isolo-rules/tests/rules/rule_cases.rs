@@ -10,7 +10,10 @@
 //!   South back    1 2 3 4
 //! ```
 
-use isolo_rules::{CaptureChoice, CaptureCondition, LegalMove, Rules, Side, SowOrigin, Variant};
+use isolo_rules::{
+    CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, LegalMove, Rules, Side,
+    SowOrigin, Variant,
+};
 
 /// Rows notation from a drawing of four lines of seed counts.
 fn rows(drawing: &str) -> String {
@@ -441,4 +444,147 @@ mod igisoro_lesson {
             [4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 1, 0, 1, 1, 1, 0]
         );
     }
+}
+
+/// Four-column Kubuguza (forced captures of both facing pits, sown from the lap start)
+/// sowing clockwise from `pits`, first moves free to capture.
+fn clockwise4(pits: &[u8], laps: ClockwiseLaps) -> Variant {
+    four_columns("kubuguza", |r| {
+        r.clockwise_from = pits.to_vec();
+        r.clockwise_laps = laps;
+        r.first_move_captures = FirstMoveCaptures::Allowed;
+    })
+}
+
+#[test]
+fn a_clockwise_lap_that_captures_is_a_choice() {
+    // Clockwise from pit 1: 8, 7; pit 7 held a seed and faces North's 6 (2) and 3 (1):
+    // take 3 and sow them on from pit 1 anticlockwise (clockwise they would end in
+    // empty pit 6): 2, 3, 4 (empty): end.
+    let v = clockwise4(&[1], ClockwiseLaps::Any);
+    let before = "
+        0 1 0 0
+        0 2 0 0
+        0 1 0 0
+        2 0 0 0";
+    let clockwise = "
+        0 0 0 0
+        0 0 0 0
+        1 2 0 0
+        0 1 1 1";
+    check(&v, before, "", "1c", clockwise, 2, 3);
+    // Anticlockwise: 2, 3 (empty): end.
+    let anticlockwise = "
+        0 1 0 0
+        0 2 0 0
+        0 1 0 0
+        0 1 1 0";
+    check(&v, before, "", "1a", anticlockwise, 1, 0);
+    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
+    let error = v.play_text(&board, "1").unwrap_err().to_string();
+    assert!(error.contains("pit 1 needs a choice: 1a or 1c"), "{error}");
+}
+
+#[test]
+fn a_clockwise_lap_that_would_not_capture_is_no_choice() {
+    // North's 3 is empty: clockwise would land on 7 without a capture.
+    let v = clockwise4(&[1], ClockwiseLaps::Any);
+    let before = "
+        0 0 0 0
+        0 2 0 0
+        0 1 0 0
+        2 0 0 0";
+    let after = "
+        0 0 0 0
+        0 2 0 0
+        0 1 0 0
+        0 1 1 0";
+    check(&v, before, "", "1", after, 1, 0);
+    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
+    assert!(v.play_text(&board, "1c").is_err());
+    assert!(v.play_text(&board, "1a").is_err(), "no choice, no letter");
+}
+
+#[test]
+fn a_relay_from_a_clockwise_pit_may_turn_mid_move() {
+    // 4 -> 5, 6, 7, 8; pit 8 held a seed, faces nothing: relay its 2 seeds. Clockwise
+    // (7, 6) ends on pit 6, which faces North's 7 and 2: take 2, sown on from pit 8
+    // anticlockwise: 1, 2 (empty): end.
+    let before = "
+        0 0 1 0
+        0 0 1 0
+        1 0 0 0
+        0 0 0 4";
+    let turned = "
+        0 0 0 0
+        0 0 0 0
+        0 2 2 1
+        1 1 0 0";
+    check(
+        &clockwise4(&[8], ClockwiseLaps::Any),
+        before,
+        "",
+        "4c",
+        turned,
+        3,
+        2,
+    );
+    // Anticlockwise the relay goes 1, 2 (empty): end.
+    let straight = "
+        0 0 1 0
+        0 0 1 0
+        0 1 1 1
+        1 1 0 0";
+    check(
+        &clockwise4(&[8], ClockwiseLaps::Any),
+        before,
+        "",
+        "4a",
+        straight,
+        2,
+        0,
+    );
+    // Where only first laps may turn, the relay has no choice.
+    check(
+        &clockwise4(&[8], ClockwiseLaps::First),
+        before,
+        "",
+        "4",
+        straight,
+        2,
+        0,
+    );
+}
+
+#[test]
+fn a_barred_first_move_relays_where_it_would_capture() {
+    // The capture case above (3 -> 4, 5 facing North's 3 seeds), South's first move
+    // still to come: pit 5's 2 seeds relay instead: 6, 7 (empty): end.
+    let v = four_columns("isolo-women", |r| {
+        r.first_move_captures = FirstMoveCaptures::BarredEach;
+    });
+    let before = rows(
+        "
+        0 0 0 0
+        0 0 0 3
+        0 0 0 1
+        0 0 2 0",
+    );
+    let board = v.parse_position(&format!("{before} S SN")).unwrap();
+    let played = v.play_text(&board, "3").unwrap();
+    let after = rows(
+        "
+        0 0 0 0
+        0 0 0 3
+        0 1 1 0
+        0 0 0 1",
+    );
+    assert_eq!(v.format_position(&played.child), format!("{after} N N"));
+    assert_eq!((played.laps, played.captured), (2, 0));
+    // Once South's first move is made, the same move captures.
+    let board = v.parse_position(&format!("{before} S N")).unwrap();
+    assert_eq!(v.play_text(&board, "3").unwrap().captured, 3);
+    // The start carries both flags; a variant without the bar takes none.
+    assert!(v.format_position(&v.start()).ends_with(" S SN"));
+    assert!(women4().parse_position(&format!("{before} S - S")).is_err());
 }

@@ -6,7 +6,10 @@
 
 pub mod reference;
 
-use isolo_rules::{Board, CaptureChoice, CaptureCondition, Rules, Side, SowOrigin, Variant};
+use isolo_rules::{
+    Board, CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, Rules, Side,
+    SowOrigin, Variant,
+};
 use reference::RefPosition;
 
 /// A small deterministic generator (splitmix64), so failures replay from their seed.
@@ -47,7 +50,7 @@ pub fn rows_text(columns: usize, mut seeds: impl FnMut(usize, usize) -> u32) -> 
 /// Random rules: a preset as is a third of the time, otherwise every key drawn at random
 /// (all widths, all readings, small `max_laps` to reach that limit too).
 pub fn random_rules(rng: &mut Rng) -> Rules {
-    let preset = Rules::preset(rng.pick(&["isolo-women", "isolo-boys", "igisoro"])).unwrap();
+    let preset = Rules::preset(rng.pick(&isolo_rules::PRESETS)).unwrap();
     if rng.chance(33) {
         return preset;
     }
@@ -63,13 +66,22 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
             rng.below(max_seed + 1) as u32
         }
     });
+    let capture_choice = rng.pick(&[CaptureChoice::Forced, CaptureChoice::Optional]);
+    let capture_ends_move = rng.chance(30);
+    // Clockwise sowing, with forced captures that do not end the move, half the time.
+    let clockwise_from =
+        if capture_choice == CaptureChoice::Forced && !capture_ends_move && rng.chance(50) {
+            (1..=2 * columns).filter(|_| rng.chance(35)).collect()
+        } else {
+            Vec::new()
+        };
     Rules {
         name: "random".into(),
         columns,
         start: isolo_rules::notation::parse_rows(&start, columns).unwrap(),
         min_sow: rng.pick(&[1, 1, 2, 2, 3]),
         capture: rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]),
-        capture_choice: rng.pick(&[CaptureChoice::Forced, CaptureChoice::Optional]),
+        capture_choice,
         capture_sow_from: rng.pick(&[
             SowOrigin::LapStart,
             SowOrigin::CapturePit,
@@ -77,9 +89,16 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         ]),
         overture,
         overture_protects: rng.chance(70),
-        capture_ends_move: rng.chance(30),
+        capture_ends_move,
         max_laps: rng.pick(&[1, 2, 3, 5, 8, 20, 100, 1000]),
         dead_position: isolo_rules::DeadPosition::Draw,
+        first_move_captures: rng.pick(&[
+            FirstMoveCaptures::Allowed,
+            FirstMoveCaptures::BarredFirst,
+            FirstMoveCaptures::BarredEach,
+        ]),
+        clockwise_from,
+        clockwise_laps: rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
     }
 }
 
@@ -94,6 +113,10 @@ pub fn to_reference(variant: &Variant, board: &Board) -> RefPosition {
         in_overture: [
             board.in_overture(Side::South),
             board.in_overture(Side::North),
+        ],
+        first_move: [
+            board.first_move_pending(Side::South),
+            board.first_move_pending(Side::North),
         ],
     }
 }

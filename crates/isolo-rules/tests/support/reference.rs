@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use isolo_rules::{CaptureChoice, CaptureCondition, Rules, SowOrigin};
+use isolo_rules::{CaptureChoice, CaptureCondition, ClockwiseLaps, Rules, SowOrigin};
 
 pub const SOUTH: usize = 0;
 pub const NORTH: usize = 1;
@@ -16,6 +16,8 @@ pub struct RefPosition {
     pub pits: [Vec<u32>; 2],
     pub to_move: usize,
     pub in_overture: [bool; 2],
+    /// Whose first move, still to come, may not capture.
+    pub first_move: [bool; 2],
 }
 
 /// One legal move: its text, the position it leads to, laps and captured seeds.
@@ -28,8 +30,16 @@ pub struct RefMove {
 }
 
 impl RefPosition {
-    /// Canonical text (RULES.md 6), written independently of the library.
-    pub fn text(&self, overture_variant: bool) -> String {
+    /// Canonical text (RULES.md 6), written independently of the library: the overture
+    /// field where the rules have an overture, the first-move field where they bar
+    /// first moves' captures.
+    pub fn text(&self, rules: &Rules) -> String {
+        let flags_text = |flags: [bool; 2]| match flags {
+            [false, false] => "-",
+            [true, false] => "S",
+            [false, true] => "N",
+            [true, true] => "SN",
+        };
         let w = self.w;
         let row = |side: usize, pits: Vec<usize>| {
             pits.iter()
@@ -45,15 +55,13 @@ impl RefPosition {
         let south_back = row(SOUTH, (1..=w).collect());
         let side = if self.to_move == SOUTH { "S" } else { "N" };
         let mut text = format!("{north_back}/{north_front}/{south_front}/{south_back} {side}");
-        if overture_variant {
-            let flags = match self.in_overture {
-                [false, false] => "-",
-                [true, false] => "S",
-                [false, true] => "N",
-                [true, true] => "SN",
-            };
+        if rules.overture {
             text.push(' ');
-            text.push_str(flags);
+            text.push_str(flags_text(self.in_overture));
+        }
+        if rules.first_move_captures != isolo_rules::FirstMoveCaptures::Allowed {
+            text.push(' ');
+            text.push_str(flags_text(self.first_move));
         }
         text
     }
@@ -72,6 +80,8 @@ struct Search<'a> {
     turn_pit: usize,
     sow_loop: Vec<usize>,
     protected: Vec<usize>,
+    /// Whether this move may not capture (the mover's first, under `first_move_captures`).
+    barred: bool,
     start: RefPosition,
     out: Vec<(RefMove, RefPosition)>,
 }
@@ -136,12 +146,14 @@ pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosi
         if in_overture && nghana {
             start.in_overture[mover] = false;
         }
+        start.first_move[mover] = false;
         let mut search = Search {
             rules,
             mover,
             turn_pit: pit,
             sow_loop: loop_pits,
             protected,
+            barred: pos.first_move[mover],
             start,
             out: Vec::new(),
         };
@@ -170,6 +182,7 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
             turn_pit: pit,
             sow_loop: loop_pits,
             protected,
+            barred: pos.first_move[side],
             start: pos.clone(),
             out: Vec::new(),
         };
@@ -196,7 +209,7 @@ impl Search<'_> {
         let mut result = self.start.clone();
         result.pits = board;
         result.to_move = 1 - self.mover;
-        let text = result.text(self.rules.overture);
+        let text = result.text(self.rules);
         self.out.push((
             RefMove {
                 text: format!("{}{choices}", self.turn_pit),
@@ -210,22 +223,52 @@ impl Search<'_> {
 
     /// Sows `seeds` from the pit after `from`; returns the pit of the last seed.
     fn sow(&self, board: &mut [Vec<u32>; 2], from: usize, seeds: u32) -> usize {
+        self.sow_way(board, from, seeds, false)
+    }
+
+    /// Sows `seeds` from the pit after `from`, anticlockwise or `clockwise` (the loop
+    /// walked backwards); returns the pit of the last seed.
+    fn sow_way(
+        &self,
+        board: &mut [Vec<u32>; 2],
+        from: usize,
+        seeds: u32,
+        clockwise: bool,
+    ) -> usize {
+        let len = self.sow_loop.len();
         let mut index = self
             .sow_loop
             .iter()
             .position(|&p| p == from)
             .expect("lap starts in the loop");
         for _ in 0..seeds {
-            index = (index + 1) % self.sow_loop.len();
+            index = if clockwise {
+                (index + len - 1) % len
+            } else {
+                (index + 1) % len
+            };
             board[self.mover][self.sow_loop[index] - 1] += 1;
         }
         self.sow_loop[index]
     }
 
+    /// Whether the `laps + 1`th lap, `seeds` from `from`, may go clockwise: from a pit
+    /// of `clockwise_from`, a lap that may turn, and capturing where it ends.
+    fn may_turn(&self, board: &[Vec<u32>; 2], from: usize, seeds: u32, laps: u32) -> bool {
+        if !self.rules.clockwise_from.contains(&(from as u8))
+            || (laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
+        {
+            return false;
+        }
+        let mut after = board.clone();
+        let end = self.sow_way(&mut after, from, seeds, true);
+        after[self.mover][end - 1] > 1 && !self.capture_targets(&after, end).is_empty()
+    }
+
     /// The opponent pits a capture at my pit `end` would take (empty: none).
     fn capture_targets(&self, board: &[Vec<u32>; 2], end: usize) -> Vec<usize> {
         let w = self.start.w;
-        if end <= w {
+        if end <= w || self.barred {
             return vec![];
         }
         let counted: Vec<usize> = [3 * w + 1 - end, end - w]
@@ -246,8 +289,37 @@ impl Search<'_> {
         }
     }
 
+    /// A lap about to be sown: anticlockwise, and clockwise too where it may turn.
     #[allow(clippy::too_many_arguments)]
     fn lap(
+        &mut self,
+        board: [Vec<u32>; 2],
+        from: usize,
+        seeds: u32,
+        laps: u32,
+        captured: u32,
+        choices: String,
+        path: Vec<TurningPoint>,
+    ) {
+        if !self.may_turn(&board, from, seeds, laps) {
+            return self.sow_lap(board, from, seeds, laps, captured, choices, path, false);
+        }
+        let (a, c) = (format!("{choices}a"), format!("{choices}c"));
+        self.sow_lap(
+            board.clone(),
+            from,
+            seeds,
+            laps,
+            captured,
+            a,
+            path.clone(),
+            false,
+        );
+        self.sow_lap(board, from, seeds, laps, captured, c, path, true);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sow_lap(
         &mut self,
         mut board: [Vec<u32>; 2],
         from: usize,
@@ -256,12 +328,13 @@ impl Search<'_> {
         captured: u32,
         choices: String,
         mut path: Vec<TurningPoint>,
+        clockwise: bool,
     ) {
         let laps = laps + 1;
         if laps > self.rules.max_laps {
             return;
         }
-        let end = self.sow(&mut board, from, seeds);
+        let end = self.sow_way(&mut board, from, seeds, clockwise);
         let here = board[self.mover][end - 1];
         if here == 1 {
             return self.finish(board, laps, captured, choices);

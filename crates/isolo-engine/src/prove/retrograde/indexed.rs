@@ -9,7 +9,7 @@
 //! board) have the same value for their movers, and share a number: positions are
 //! seen from the mover's side, as South to move. A position's index is the rank of the
 //! seeds' spread, the mover's pits first, among all spreads (the combinatorial number
-//! system of compositions), times the overture flags: a dense range in which arrays
+//! system of compositions), times the overture and first-move flags: a dense range in which arrays
 //! replace the map of boards, half the size it would be with the side to move in it.
 //! The analysis:
 //!
@@ -109,7 +109,7 @@ impl Stop {
 pub struct IndexedResult {
     /// What was proven (unknown when it stopped early: see `stopped`).
     pub verdict: RetroVerdict,
-    /// Positions in the index (every spread of the seeds, and the overture flags; a
+    /// Positions in the index (every spread of the seeds, and the flags; a
     /// position and its exchange counted once).
     pub index_size: u64,
     /// Positions reachable from the root, a position and its exchange counted once (all
@@ -183,6 +183,9 @@ struct Index {
     lanes: usize,
     seeds: usize,
     /// Overture flag values kept apart (1, or 4 where the rules have an overture).
+    /// Values of the overture flags (4 where the rules have an overture, else 1) and
+    /// of all the flags (times 4 where first moves are barred from capturing).
+    overture_values: u64,
     flag_values: u64,
     /// `compositions[m][n]`: the ways to spread `n` seeds over `m` pits.
     compositions: Vec<Vec<u64>>,
@@ -205,12 +208,15 @@ impl Index {
                 *slot = sum;
             }
         }
-        let flag_values = if variant.rules().overture { 4 } else { 1 };
+        let overture_values = if variant.rules().overture { 4 } else { 1 };
+        let first_move_values = if variant.has_first_move_flags() { 4 } else { 1 };
+        let flag_values = overture_values * first_move_values;
         let size = compositions[pits][seeds].saturating_mul(flag_values);
         Index {
             pits,
             lanes,
             seeds,
+            overture_values,
             flag_values,
             compositions,
             size,
@@ -230,8 +236,10 @@ impl Index {
             rank += self.compositions[parts][left] - self.compositions[parts][left - here];
             left -= here;
         }
-        let flags = board.overture_flags_seen_by(mover) as u64 % self.flag_values;
-        (rank * self.flag_values + flags) as u32
+        let overture = board.overture_flags_seen_by(mover) as u64 % self.overture_values;
+        let first_moves = board.first_move_flags_seen_by(mover) as u64;
+        let flags = overture + first_moves * self.overture_values;
+        (rank * self.flag_values + flags % self.flag_values) as u32
     }
 
     /// The position numbered `index`, South to move.
@@ -257,7 +265,9 @@ impl Index {
             rings[side] = ring::set_lane(rings[side], lane, here as u8);
             left -= here;
         }
-        Board::from_parts(rings, Side::South, flags as u8)
+        let overture = flags % self.overture_values;
+        let first_moves = flags / self.overture_values;
+        Board::from_parts(rings, Side::South, (overture | first_moves << 2) as u8)
     }
 }
 

@@ -1,0 +1,155 @@
+//! Moves whose laps may be sown clockwise (RULES.md 3.7): a lap lifted from a pit of
+//! `clockwise_from` may go the other way round when that lap captures, so a move is a
+//! pit and a sequence of direction choices, anticlockwise (`a`) or clockwise (`c`), one
+//! at each lap that could turn.
+//!
+//! Captures are forced here (the rules refuse clockwise sowing with optional ones), so
+//! the turning point where a lap ends fixes everything that follows it, choices
+//! included, as under optional captures: a sequence that comes back to a turning point
+//! is not a move (the same choices were open the first time), and the sequences are
+//! explored depth first, anticlockwise before clockwise, keeping the path's points.
+
+use super::{MoveFrame, MoveGen, TurningPoint, Variant};
+use crate::notation::Choice;
+use crate::ring::{self, LoopTable, Ring};
+use crate::rules_file::{CaptureSpot, ClockwiseLaps};
+
+/// A lap about to be sown, in a move whose laps may turn.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DirectedLap {
+    mine: Ring,
+    theirs: Ring,
+    /// The lane the lap is sown from.
+    from: usize,
+    seeds: u32,
+    /// Laps sown before this one.
+    laps: u32,
+    captured: u32,
+    /// Whether this lap goes clockwise (chosen already).
+    clockwise: bool,
+}
+
+/// The clockwise lap of a choice not yet explored, with the path and choices before it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ClockwiseBranch {
+    lap: DirectedLap,
+    path_len: usize,
+    choices_len: usize,
+}
+
+impl Variant {
+    /// Whether `lap` may be sown clockwise: it is lifted from a pit of `clockwise_from`,
+    /// it is a lap the rules let turn (the move's first, or any), and sown clockwise its
+    /// last seed lands on seeds in a front pit whose facing pits it captures.
+    #[inline]
+    fn may_sow_clockwise(
+        &self,
+        clockwise: &LoopTable,
+        spots: &[CaptureSpot; ring::MAX_LANES],
+        lap: &DirectedLap,
+    ) -> bool {
+        if self.clockwise & (1 << lap.from) == 0
+            || (lap.laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
+        {
+            return false;
+        }
+        let (end, added) = clockwise.lap_end(lap.from, lap.seeds);
+        // A first or relay lap's pit is empty once lifted; a capture lap's keeps its seeds.
+        let held = ring::lane(lap.mine, end) as u32;
+        held + added > 1 && self.capturable(&spots[end], lap.theirs) > 0
+    }
+
+    /// Calls `visit` with every legal move from `frame.pit` (its rings, choices, laps and
+    /// captures) under forced captures, with `clockwise` the loop sown the other way
+    /// round. Returns false when `visit` asked to stop.
+    pub(super) fn play_directed(
+        &self,
+        frame: &MoveFrame,
+        clockwise: &LoopTable,
+        (mine, theirs): (Ring, Ring),
+        gen: &mut MoveGen,
+        mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
+    ) -> bool {
+        let max_laps = self.rules.max_laps;
+        gen.path.truncate(0);
+        gen.clockwise_branches.clear();
+        gen.choices.clear();
+        let mut lap = DirectedLap {
+            mine: ring::clear_lane(mine, frame.pit),
+            theirs,
+            from: frame.pit,
+            seeds: ring::lane(mine, frame.pit) as u32,
+            laps: 0,
+            captured: 0,
+            clockwise: false,
+        };
+        loop {
+            // Sow laps until the move ends or dies, leaving each clockwise lap for later.
+            let finished = loop {
+                if !lap.clockwise && self.may_sow_clockwise(clockwise, frame.spots, &lap) {
+                    gen.clockwise_branches.push(ClockwiseBranch {
+                        lap: DirectedLap {
+                            clockwise: true,
+                            ..lap
+                        },
+                        path_len: gen.path.len(),
+                        choices_len: gen.choices.len(),
+                    });
+                    gen.choices.push(Choice::Anticlockwise);
+                }
+                lap.laps += 1;
+                if lap.laps > max_laps {
+                    break false;
+                }
+                let table = if lap.clockwise {
+                    clockwise
+                } else {
+                    frame.table
+                };
+                let (sown, end) = table.sow(lap.mine, lap.from, lap.seeds);
+                lap.mine = sown;
+                if ring::lane(sown, end) == 1 {
+                    break true;
+                }
+                let origin = self.origin(frame, lap.from, end);
+                let point = TurningPoint {
+                    mine: lap.mine,
+                    theirs: lap.theirs,
+                    end: end as u8,
+                    origin: origin as u8,
+                };
+                if !gen.path.insert(point) {
+                    break false;
+                }
+                let spot = &frame.spots[end];
+                lap = match self.capturable(spot, lap.theirs) {
+                    0 => DirectedLap {
+                        mine: ring::clear_lane(lap.mine, end),
+                        from: end,
+                        seeds: ring::lane(lap.mine, end) as u32,
+                        clockwise: false,
+                        ..lap
+                    },
+                    take => DirectedLap {
+                        theirs: Self::take_captured(spot, lap.theirs),
+                        captured: lap.captured + take,
+                        from: origin,
+                        seeds: take,
+                        clockwise: false,
+                        ..lap
+                    },
+                };
+            };
+            if finished && !visit(lap.mine, lap.theirs, &gen.choices, lap.laps, lap.captured) {
+                return false;
+            }
+            let Some(branch) = gen.clockwise_branches.pop() else {
+                return true;
+            };
+            gen.path.truncate(branch.path_len);
+            gen.choices.truncate(branch.choices_len);
+            gen.choices.push(Choice::Clockwise);
+            lap = branch.lap;
+        }
+    }
+}
