@@ -353,6 +353,36 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     Ok(())
 }
 
+/// A Kubuguza lap's direction asked in place: South's pit 15 after "9 10" may sow
+/// anticlockwise (15a) or clockwise, capturing (15c).
+async fn choose_a_clockwise_lap(client: &Client) -> TestResult {
+    let kubuguza = Variant::load("kubuguza").unwrap();
+    set_value(client, "variant", "kubuguza").await?;
+    set_value(client, "side", "both").await?;
+    wait_idle(client).await?;
+    set_value(client, "moves-input", "9 10").await?;
+    click(client, "load-moves").await?;
+    wait_idle(client).await?;
+    check_board(client, &kubuguza).await?;
+    click_pit(client, "S", 15).await?;
+    wait_idle(client).await?;
+    let choice = client.find(Locator::Id("choice")).await?;
+    assert!(choice.is_displayed().await?, "the lap's direction asks");
+    for (id, offered) in [
+        ("choice-anticlockwise", true),
+        ("choice-clockwise", true),
+        ("choice-take", false),
+    ] {
+        let button = client.find(Locator::Id(id)).await?;
+        assert_eq!(button.is_displayed().await?, offered, "{id}");
+    }
+    click(client, "choice-clockwise").await?;
+    wait_idle(client).await?;
+    let moves = check_board(client, &kubuguza).await?;
+    assert_eq!(moves.last().map(String::as_str), Some("15c"));
+    Ok(())
+}
+
 /// A slow animation caught mid-move, then skipped.
 async fn catch_a_relay(client: &Client) -> TestResult {
     let women = Variant::load("isolo-women").unwrap();
@@ -627,6 +657,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     eprintln!("game by clicks: {} plies: {}", moves.len(), moves.join(" "));
     move_list_undo_redo(client, &moves).await?;
     choose_take_then_pass(client).await?;
+    choose_a_clockwise_lap(client).await?;
     catch_a_relay(client).await?;
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;

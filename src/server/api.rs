@@ -205,6 +205,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
                 "rules": c.variant.rules().to_toml(),
                 "start": c.variant.format_position(&c.variant.start()),
                 "optional_captures": c.variant.rules().capture_choice == CaptureChoice::Optional,
+                "directions": c.variant.has_directions(),
             })
         })
         .collect();
@@ -275,6 +276,7 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
         "optional_captures": rules.capture_choice == CaptureChoice::Optional,
+        "directions": variant.has_directions(),
         "min_sow": rules.min_sow,
         "how_to_play": rules.how_to_play(),
         "svg": svg,

@@ -11,7 +11,7 @@ mod support;
 #[allow(unused_imports)]
 pub use support::{random_rules, reference, rows_text, to_reference, Rng};
 
-use isolo_rules::{Board, CaptureChoice, MoveGen, Variant};
+use isolo_rules::{Board, CaptureChoice, MoveGen, Side, Variant};
 
 /// A value known by exhaustive minimax within a horizon.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,8 +31,11 @@ pub fn brute_force(
     path: &mut Vec<u64>,
     gen: &mut MoveGen,
 ) -> Known {
+    // One child for each distinct result (sequences of choices that reach one position
+    // have its one value; the rules' tests check this listing against the sequences):
+    // listing every sequence makes a two-column board with optional captures minutes.
     let mut children = Vec::new();
-    variant.children(board, gen, &mut children);
+    variant.for_each_distinct_result(board, gen, |m| children.push(m.child));
     if children.is_empty() {
         return Known::Loss(0);
     }
@@ -65,7 +68,9 @@ pub fn brute_force(
 }
 
 /// Positions on small random boards (at most `max_columns` columns; optional captures
-/// only on two), a few random plies after the start, each with a legal move.
+/// only on two, with at most `MOST_OPTIONAL_SEEDS` seeds), a few random plies after the
+/// start, each with a legal move and fewer than `MOST_SMALL_MOVES`: exhaustive minimax
+/// must stay quick.
 pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant, Board)> {
     let mut rng = Rng(seed);
     let mut out = Vec::new();
@@ -86,12 +91,21 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
             }
             board = moves[rng.below(moves.len() as u64) as usize].child;
         }
-        if !variant.legal_moves(&board).is_empty() {
+        let moves = variant.count_moves_up_to(&board, &mut MoveGen::new(), MOST_SMALL_MOVES);
+        let seeds = board.side_total(Side::South) + board.side_total(Side::North);
+        let optional = variant.rules().capture_choice == CaptureChoice::Optional;
+        if (1..MOST_SMALL_MOVES).contains(&moves) && !(optional && seeds > MOST_OPTIONAL_SEEDS) {
             out.push((variant, board));
         }
     }
     out
 }
+
+/// The most legal moves a position of `small_positions` may have (not included).
+const MOST_SMALL_MOVES: u64 = 64;
+/// The most seeds a position of `small_positions` with optional captures may hold: 35
+/// on two columns make a depth-7 minimax take half a minute.
+const MOST_OPTIONAL_SEEDS: u32 = 30;
 
 /// `brute_force` from a fresh path and generator: the value of `board` within `depth`.
 pub fn known_within(variant: &Variant, board: &Board, depth: u32) -> Known {

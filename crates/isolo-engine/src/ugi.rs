@@ -335,7 +335,11 @@ impl Session {
             ["fen", fields @ ..] if !fields.is_empty() => variant
                 .parse_position(&fields.join(" "))
                 .map_err(|e| format!("position: {e}"))?,
-            _ => return Err("position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE] [FIRST]'".into()),
+            _ => {
+                return Err(
+                    "position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE] [FIRST]'".into(),
+                )
+            }
         };
         let mut game = Game::new(&variant, start);
         game.play_list(&moves.join(" "))

@@ -4,7 +4,8 @@
 
 use crate::ring;
 use crate::rules_file::{
-    CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, Rules,
+    SowOrigin,
 };
 
 impl Rules {
@@ -67,8 +68,15 @@ impl Rules {
             let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
             lines.push(format!(
                 "From your pits {} you may sow clockwise instead, the other way round, \
-                 when that lap's last seed makes a capture: {}.",
+                 when that lap's last seed {}: {}.",
                 pits.join(", "),
+                match self.clockwise_when {
+                    ClockwiseWhen::Captures => "makes a capture",
+                    ClockwiseWhen::FacesSeeds => {
+                        "falls into a front-row pit facing seeds that a capture there \
+                         would take (empty or not)"
+                    }
+                },
                 match self.clockwise_laps {
                     ClockwiseLaps::First => "only as the first lap of your turn",
                     ClockwiseLaps::Any => {

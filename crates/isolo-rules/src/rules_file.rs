@@ -103,6 +103,24 @@ impl ClockwiseLaps {
     const NAMES: [(&'static str, Self); 2] = [("first", Self::First), ("any", Self::Any)];
 }
 
+/// Where a lap that may be sown clockwise must end for it to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockwiseWhen {
+    /// Where it captures: on seeds in a front pit whose facing pits it takes.
+    Captures,
+    /// In a front pit whose facing pits meet the `capture` condition, empty or not, and
+    /// on a first move that may not capture too (the move then ends, or relays).
+    FacesSeeds,
+}
+
+impl ClockwiseWhen {
+    const NAMES: [(&'static str, Self); 2] = [
+        ("captures", Self::Captures),
+        ("faces-seeds", Self::FacesSeeds),
+    ];
+}
+
 impl DeadPosition {
     const NAMES: [(&'static str, Self); 3] = [
         ("draw", Self::Draw),
@@ -243,6 +261,8 @@ pub struct Rules {
     pub clockwise_from: Vec<u8>,
     /// Which laps may be sown clockwise.
     pub clockwise_laps: ClockwiseLaps,
+    /// Where a clockwise lap must end.
+    pub clockwise_when: ClockwiseWhen,
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -314,6 +334,7 @@ impl Rules {
             first_move_captures: FirstMoveCaptures::Allowed,
             clockwise_from: Vec::new(),
             clockwise_laps: ClockwiseLaps::Any,
+            clockwise_when: ClockwiseWhen::Captures,
         };
         match name {
             "isolo-women" => Some(women),
@@ -441,6 +462,10 @@ impl Rules {
             "clockwise_laps",
             quote(name_of(&ClockwiseLaps::NAMES, self.clockwise_laps)),
         );
+        line(
+            "clockwise_when",
+            quote(name_of(&ClockwiseWhen::NAMES, self.clockwise_when)),
+        );
         out
     }
 
@@ -456,9 +481,10 @@ impl Rules {
         if !self.clockwise_from.is_empty() {
             let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
             line.push_str(&format!(
-                " clockwise_from={} ({} laps)",
+                " clockwise_from={} ({} laps, when it {})",
                 pits.join(","),
-                name_of(&ClockwiseLaps::NAMES, self.clockwise_laps)
+                name_of(&ClockwiseLaps::NAMES, self.clockwise_laps),
+                name_of(&ClockwiseWhen::NAMES, self.clockwise_when)
             ));
         }
         line
@@ -584,9 +610,10 @@ struct RulesFile {
     first_move_captures: Option<FirstMoveCaptures>,
     clockwise_from: Option<Vec<u8>>,
     clockwise_laps: Option<ClockwiseLaps>,
+    clockwise_when: Option<ClockwiseWhen>,
 }
 
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 17] = [
     "name",
     "base",
     "columns",
@@ -603,6 +630,7 @@ const KEYS: [&str; 16] = [
     "first_move_captures",
     "clockwise_from",
     "clockwise_laps",
+    "clockwise_when",
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
@@ -702,6 +730,9 @@ impl RulesFile {
                 "clockwise_laps" => {
                     file.clockwise_laps = Some(as_enum(k, value, &ClockwiseLaps::NAMES)?)
                 }
+                "clockwise_when" => {
+                    file.clockwise_when = Some(as_enum(k, value, &ClockwiseWhen::NAMES)?)
+                }
                 _ => {
                     return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
@@ -798,6 +829,10 @@ impl RulesFile {
                 .clockwise_laps
                 .or(b.map(|r| r.clockwise_laps))
                 .unwrap_or(ClockwiseLaps::Any),
+            clockwise_when: self
+                .clockwise_when
+                .or(b.map(|r| r.clockwise_when))
+                .unwrap_or(ClockwiseWhen::Captures),
         };
         rules.validate()?;
         Ok(rules)

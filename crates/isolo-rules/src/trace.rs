@@ -7,7 +7,7 @@
 
 use super::board::Board;
 use super::notation::Choice;
-use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseLaps, SowOrigin};
+use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, SowOrigin};
 use super::variant::Variant;
 use super::{Move, Side};
 
@@ -185,7 +185,9 @@ impl<'v> Tracer<'v> {
 
     /// Whether the `lap`th lap of the move (0 = the first), `seeds` from the mover's pit
     /// `from`, may be sown clockwise: from a pit of `clockwise_from`, a lap that may
-    /// turn, and ending clockwise on seeds in a front pit whose facing pits it captures.
+    /// turn, and ending clockwise on seeds in a front pit whose facing pits it captures
+    /// (or, under `clockwise_when = "faces-seeds"`, in a front pit whose facing pits a
+    /// move free to capture would take).
     fn may_sow_clockwise(&self, lap: usize, from: u8, seeds: u32) -> bool {
         let rules = self.variant.rules();
         if !rules.clockwise_from.contains(&from)
@@ -197,6 +199,9 @@ impl<'v> Tracer<'v> {
         let last = order[(seeds as usize - 1) % order.len()];
         // The last seed's pit gets one seed each time round.
         let passes = ((seeds as usize - 1) / order.len() + 1) as u32;
+        if rules.clockwise_when == ClockwiseWhen::FacesSeeds {
+            return !self.facing_targets(last).is_empty();
+        }
         self.mine(last) + passes > 1 && !self.capture_targets(last).is_empty()
     }
 
@@ -252,8 +257,17 @@ impl<'v> Tracer<'v> {
 
     /// The opponent's pits a capture at the mover's pit `end` would take (none: empty).
     fn capture_targets(&self, end: u8) -> Vec<u8> {
+        if self.barred {
+            return Vec::new();
+        }
+        self.facing_targets(end)
+    }
+
+    /// The opponent's pits a capture at the mover's pit `end` would take were the move
+    /// free to capture (none: empty).
+    fn facing_targets(&self, end: u8) -> Vec<u8> {
         let w = self.variant.columns();
-        if end <= w || self.barred {
+        if end <= w {
             return Vec::new();
         }
         let facing: Vec<u8> = [3 * w + 1 - end, end - w]

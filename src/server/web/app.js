@@ -488,26 +488,32 @@ function jumpTo(ply) {
 
 function hideChoice() { $("choice").hidden = true; }
 
-// Asks take or pass at each capture met, among the moves from one pit.
+// Asks take or pass at each capture met, and the direction of each lap that may turn,
+// among the moves from one pit.
 function askChoices(pit, moves) {
   let prefix = String(pit);
   const box = $("choice");
   // (Asked under the board, not over it: the side's label, the last move and the
   // buttons stay in sight.)
   const next = () => {
-    // (A sequence that ends here cannot also go on: the next capture met asks again.)
-    const { open, take, pass } = choicesAfter(prefix, moves);
+    // (A sequence that ends here cannot also go on: the next choice met asks again.)
+    const options = choicesAfter(prefix, moves);
+    const { open } = options;
     if (open.length <= 1) {
       hideChoice();
       return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
     const met = prefix.length - String(pit).length + 1;
-    $("choice-text").textContent = `Pit ${pit}, capture ${met} of this move: take the seeds facing the pit where it ended, or pass and relay?`;
-    $("choice-take").hidden = !take;
-    $("choice-pass").hidden = !pass;
+    const turning = options.anticlockwise || options.clockwise;
+    $("choice-text").textContent = turning
+      ? `Pit ${pit}, choice ${met} of this move: sow this lap anticlockwise as usual, or clockwise to capture?`
+      : `Pit ${pit}, choice ${met} of this move: take the seeds facing the pit where it ended, or pass and relay?`;
+    for (const [letter, option] of [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"]]) {
+      const button = $(`choice-${option}`);
+      button.hidden = !options[option];
+      button.onclick = () => { prefix += letter; next(); };
+    }
     box.hidden = false;
-    $("choice-take").onclick = () => { prefix += "x"; next(); };
-    $("choice-pass").onclick = () => { prefix += "p"; next(); };
   };
   next();
 }
@@ -523,7 +529,7 @@ async function clickPit(event) {
   if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
   if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: tap one of ${name(st.to_move)}'s pits.`);
   S.autoEngine = true;
-  if (!st.optional_captures) return playMove(String(pit));
+  if (!st.optional_captures && !st.directions) return playMove(String(pit));
   busy(+1);
   try {
     let listed = await api("/api/moves", { game: gameSpec(), pit });

@@ -86,9 +86,16 @@ export function timeControl(choice) {
 }
 
 // Among `moves` (`{move}` texts) from one pit, those that go on from `prefix` (the pit
-// and the take/pass letters chosen so far), and the letters that can come next.
+// and the letters chosen so far: take/pass, a lap's direction), and the letters that
+// can come next.
 export function choicesAfter(prefix, moves) {
   const open = moves.filter((m) => m.move.startsWith(prefix));
   const next = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
-  return { open, take: next.has("x"), pass: next.has("p") };
+  return {
+    open,
+    take: next.has("x"),
+    pass: next.has("p"),
+    anticlockwise: next.has("a"),
+    clockwise: next.has("c"),
+  };
 }

@@ -12,7 +12,7 @@
 use super::{MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureSpot, ClockwiseLaps};
+use crate::rules_file::{CaptureSpot, ClockwiseLaps, ClockwiseWhen};
 
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]
@@ -40,12 +40,14 @@ pub(super) struct ClockwiseBranch {
 impl Variant {
     /// Whether `lap` may be sown clockwise: it is lifted from a pit of `clockwise_from`,
     /// it is a lap the rules let turn (the move's first, or any), and sown clockwise its
-    /// last seed lands on seeds in a front pit whose facing pits it captures.
+    /// last seed lands on seeds in a front pit whose facing pits it captures (or, under
+    /// `clockwise_when = "faces-seeds"`, in a front pit whose facing pits `facing`, the
+    /// move's capture table were it free to capture, would take).
     #[inline]
     fn may_sow_clockwise(
         &self,
         clockwise: &LoopTable,
-        spots: &[CaptureSpot; ring::MAX_LANES],
+        tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
         lap: &DirectedLap,
     ) -> bool {
         if self.clockwise & (1 << lap.from) == 0
@@ -53,7 +55,11 @@ impl Variant {
         {
             return false;
         }
+        let [spots, facing] = tables;
         let (end, added) = clockwise.lap_end(lap.from, lap.seeds);
+        if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
+            return self.capturable(&facing[end], lap.theirs) > 0;
+        }
         // A first or relay lap's pit is empty once lifted; a capture lap's keeps its seeds.
         let held = ring::lane(lap.mine, end) as u32;
         held + added > 1 && self.capturable(&spots[end], lap.theirs) > 0
@@ -61,11 +67,13 @@ impl Variant {
 
     /// Calls `visit` with every legal move from `frame.pit` (its rings, choices, laps and
     /// captures) under forced captures, with `clockwise` the loop sown the other way
-    /// round. Returns false when `visit` asked to stop.
+    /// round and `facing` the capture table of the move were it free to capture. Returns
+    /// false when `visit` asked to stop.
     pub(super) fn play_directed(
         &self,
         frame: &MoveFrame,
         clockwise: &LoopTable,
+        facing: &[CaptureSpot; ring::MAX_LANES],
         (mine, theirs): (Ring, Ring),
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
@@ -86,7 +94,8 @@ impl Variant {
         loop {
             // Sow laps until the move ends or dies, leaving each clockwise lap for later.
             let finished = loop {
-                if !lap.clockwise && self.may_sow_clockwise(clockwise, frame.spots, &lap) {
+                let tables = [frame.spots, facing];
+                if !lap.clockwise && self.may_sow_clockwise(clockwise, tables, &lap) {
                     gen.clockwise_branches.push(ClockwiseBranch {
                         lap: DirectedLap {
                             clockwise: true,

@@ -581,13 +581,22 @@ impl Variant {
     }
 
     /// The capture table (`Geometry::capture`) of `side`'s move on `board`: none while
-    /// its first move may not capture, the opponent's rightmost column protected while
-    /// the opponent is in overture (where the rules say so), every facing pit otherwise.
+    /// its first move may not capture, else `facing_table`'s.
     #[inline(always)]
     fn capture_table(&self, board: &Board, side: Side) -> usize {
         if board.first_move_pending(side) {
             CAPTURE_BARRED
-        } else if self.rules.overture_protects && board.in_overture(side.opponent()) {
+        } else {
+            self.facing_table(board, side)
+        }
+    }
+
+    /// The capture table of `side`'s move were it free to capture: the opponent's
+    /// rightmost column protected while the opponent is in overture (where the rules say
+    /// so), every facing pit otherwise.
+    #[inline(always)]
+    fn facing_table(&self, board: &Board, side: Side) -> usize {
+        if self.rules.overture_protects && board.in_overture(side.opponent()) {
             CAPTURE_PROTECTED
         } else {
             CAPTURE_OPEN
@@ -818,9 +827,10 @@ impl Variant {
             };
             if self.has_directions() {
                 let clockwise = self.clockwise_table(full_loop);
+                let facing = &self.geo.capture[self.facing_table(board, me)];
                 if !self.directed_results(
                     &frame,
-                    clockwise,
+                    (clockwise, facing),
                     (mine, theirs),
                     listing,
                     gen,
@@ -894,7 +904,7 @@ impl Variant {
     fn directed_results(
         &self,
         frame: &MoveFrame,
-        clockwise: &LoopTable,
+        (clockwise, facing): (&LoopTable, &[CaptureSpot; ring::MAX_LANES]),
         rings: (Ring, Ring),
         listing: Listing,
         gen: &mut MoveGen,
@@ -911,6 +921,7 @@ impl Variant {
         let more = self.play_directed(
             frame,
             clockwise,
+            facing,
             rings,
             gen,
             |mine, theirs, choices, laps, captured| {

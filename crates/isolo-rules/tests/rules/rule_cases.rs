@@ -11,8 +11,8 @@
 //! ```
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, LegalMove, Rules, Side,
-    SowOrigin, Variant,
+    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, LegalMove,
+    Rules, Side, SowOrigin, Variant,
 };
 
 /// Rows notation from a drawing of four lines of seed counts.
@@ -587,4 +587,50 @@ fn a_barred_first_move_relays_where_it_would_capture() {
     // The start carries both flags; a variant without the bar takes none.
     assert!(v.format_position(&v.start()).ends_with(" S SN"));
     assert!(women4().parse_position(&format!("{before} S - S")).is_err());
+}
+
+#[test]
+fn faces_seeds_lets_a_clockwise_lap_end_in_an_empty_pit() {
+    // Clockwise from pit 1 (8, 7) ends in empty pit 7, facing North's 6 and 3: under
+    // "faces-seeds" that lap is a choice, and the move ends there; under "captures" it is
+    // none.
+    let before = "
+        0 1 0 0
+        0 2 0 0
+        0 0 0 0
+        2 0 0 0";
+    let mut faces = four_columns("kubuguza", |r| {
+        r.clockwise_from = vec![1];
+        r.first_move_captures = FirstMoveCaptures::Allowed;
+        r.clockwise_when = ClockwiseWhen::FacesSeeds;
+    });
+    let after = "
+        0 1 0 0
+        0 2 0 0
+        1 1 0 0
+        0 0 0 0";
+    check(&faces, before, "", "1c", after, 1, 0);
+    let straight = "
+        0 1 0 0
+        0 2 0 0
+        0 0 0 0
+        0 1 1 0";
+    check(&faces, before, "", "1a", straight, 1, 0);
+    check(
+        &clockwise4(&[1], ClockwiseLaps::Any),
+        before,
+        "",
+        "1",
+        straight,
+        1,
+        0,
+    );
+    // On a first move that may not capture, the same lap is still a choice.
+    let mut rules = faces.rules().clone();
+    rules.first_move_captures = FirstMoveCaptures::BarredEach;
+    faces = Variant::new(rules).unwrap();
+    let board = faces
+        .parse_position(&format!("{} S S", rows(before)))
+        .unwrap();
+    assert_eq!(faces.play_text(&board, "1c").unwrap().captured, 0);
 }

@@ -7,8 +7,8 @@
 pub mod reference;
 
 use isolo_rules::{
-    Board, CaptureChoice, CaptureCondition, ClockwiseLaps, FirstMoveCaptures, Rules, Side,
-    SowOrigin, Variant,
+    Board, CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, Rules,
+    Side, SowOrigin, Variant,
 };
 use reference::RefPosition;
 
@@ -99,6 +99,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         ]),
         clockwise_from,
         clockwise_laps: rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
+        clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
     }
 }
 

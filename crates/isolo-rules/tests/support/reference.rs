@@ -4,7 +4,9 @@
 
 #![allow(dead_code)]
 
-use isolo_rules::{CaptureChoice, CaptureCondition, ClockwiseLaps, Rules, SowOrigin};
+use isolo_rules::{
+    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, Rules, SowOrigin,
+};
 
 pub const SOUTH: usize = 0;
 pub const NORTH: usize = 1;
@@ -262,13 +264,26 @@ impl Search<'_> {
         }
         let mut after = board.clone();
         let end = self.sow_way(&mut after, from, seeds, true);
+        if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
+            // Ludii's reading: facing seeds suffice, whatever the pit and the first move.
+            return !self.facing_targets(&after, end).is_empty();
+        }
         after[self.mover][end - 1] > 1 && !self.capture_targets(&after, end).is_empty()
     }
 
     /// The opponent pits a capture at my pit `end` would take (empty: none).
     fn capture_targets(&self, board: &[Vec<u32>; 2], end: usize) -> Vec<usize> {
+        if self.barred {
+            return vec![];
+        }
+        self.facing_targets(board, end)
+    }
+
+    /// The opponent pits a capture at my pit `end` would take were the move free to
+    /// capture (empty: none).
+    fn facing_targets(&self, board: &[Vec<u32>; 2], end: usize) -> Vec<usize> {
         let w = self.start.w;
-        if end <= w || self.barred {
+        if end <= w {
             return vec![];
         }
         let counted: Vec<usize> = [3 * w + 1 - end, end - w]

@@ -64,6 +64,13 @@ test("time controls and take/pass choices are read", () => {
   const passed = choicesAfter("3p", moves);
   assert.deepEqual(passed.open, [{ move: "3p" }]);
   assert.ok(!passed.take && !passed.pass);
+  // A lap's direction (Kubuguza's clockwise laps).
+  const turns = [{ move: "1a" }, { move: "1ca" }, { move: "1cc" }];
+  const start = choicesAfter("1", turns);
+  assert.ok(start.anticlockwise && start.clockwise && !start.take);
+  const clockwise = choicesAfter("1c", turns);
+  assert.equal(clockwise.open.length, 2);
+  assert.ok(clockwise.anticlockwise && clockwise.clockwise);
 });
 
 test("the bar says what it shows from the first moment to the end", () => {
