@@ -18,12 +18,13 @@ tables=(
     "--preset isolo-women-capture-ends"
     "--preset isolo-boys-capture-ends"
     "--preset isolo-boys --set capture=both"
+    "--preset kubuguza"
 )
 {
     echo "## Solved boards"
     echo
     echo "The start of each preset and deep reading on 2-8 columns, with 1-4 seeds where the"
-    echo "preset has 2 (Isolo) or 4 (Igisoro), solved by \`isolo-ai solve-table\` (alpha-beta,"
+    echo "preset has 2 (Isolo) or 4 (Igisoro, Kubuguza), solved by \`isolo-ai solve-table\` (alpha-beta,"
     echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
     echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`."
     echo "Cells given more time than this (Igisoro's 3 columns with 3 and with 4 seeds, the"

@@ -41,7 +41,7 @@ pub struct PlayArgs {
     pub tc: Option<String>,
 }
 
-const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional), or: moves, hint, undo, quit\n";
+const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional, a/c for a lap's direction where laps may turn), or: moves, hint, undo, quit\n";
 
 pub fn run(args: &PlayArgs) -> CliResult {
     let (variant, start) = args.position.load()?;

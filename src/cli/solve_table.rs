@@ -273,10 +273,10 @@ fn markdown(
     } else {
         format!(" with {}", args.set.join(", "))
     };
-    let per = if base.name.starts_with("igisoro") {
-        "a back-row pit"
-    } else {
-        "where the preset has 2"
+    let per = match isolo_rules::rules_file::preset_family(&base.name) {
+        Some("igisoro") => "a back-row pit",
+        Some("kubuguza") => "a front-row pit",
+        _ => "where the preset has 2",
     };
     let _ = writeln!(
         out,

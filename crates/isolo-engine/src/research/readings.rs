@@ -13,7 +13,8 @@ use crate::research::compare::{
 };
 use isolo_rules::rules_file::pattern_start;
 use isolo_rules::{
-    pattern_clockwise, CaptureChoice, CaptureCondition, Rules, SowOrigin, Variant, PRESETS,
+    pattern_clockwise, CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen,
+    FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,
 };
 
 /// Random plies before each sampled game, so a deterministic engine does not replay
@@ -81,6 +82,9 @@ fn readings_of(preset: &str) -> Vec<Reading> {
             &|r| r.capture_ends_move = !base.capture_ends_move,
         ));
     }
+    if !base.clockwise_from.is_empty() {
+        list.extend(clockwise_readings(&with));
+    }
     for columns in 4..=7u8 {
         list.push(with(format!("columns = {columns}"), &|r| {
             r.columns = columns;
@@ -95,6 +99,33 @@ fn readings_of(preset: &str) -> Vec<Reading> {
     }
     list
 }
+
+/// A reading of the preset: its name and the change to the preset's rules.
+type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
+
+/// The readings of a preset that sows clockwise and bars first moves' captures
+/// (Kubuguza, RULES.md 5): without each of those rules, and as the Ludii game library
+/// reads it.
+fn clockwise_readings(with: &ReadingOf) -> Vec<Reading> {
+    vec![
+        with("clockwise_from = []".into(), &|r| r.clockwise_from.clear()),
+        with("clockwise_laps = first".into(), &|r| {
+            r.clockwise_laps = ClockwiseLaps::First
+        }),
+        with("first_move_captures = allowed".into(), &|r| {
+            r.first_move_captures = FirstMoveCaptures::Allowed
+        }),
+        with("Ludii's reading".into(), &|r| {
+            r.start = pattern_start("kubuguza", r.columns, 3).expect("a preset's pattern");
+            r.clockwise_from = LUDII_CLOCKWISE.to_vec();
+            r.clockwise_when = ClockwiseWhen::FacesSeeds;
+        }),
+    ]
+}
+
+/// Ludii's clockwise pits of Kubuguza: the front row's ends, the back row's second
+/// pits (RULES.md 5).
+const LUDII_CLOCKWISE: [u8; 4] = [2, 7, 9, 16];
 
 fn origin_name(origin: SowOrigin) -> &'static str {
     match origin {
