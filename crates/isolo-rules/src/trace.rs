@@ -141,10 +141,12 @@ impl<'v> Tracer<'v> {
         let mut choices = mv.choices.iter();
         let mut from = mv.pit;
         let mut seeds = self.lift(from);
-        for lap in 0.. {
+        let mut laps = 0;
+        loop {
             // RULES.md 3.7: a lap that could capture clockwise is sown as the move says.
-            let clockwise = self.may_sow_clockwise(lap, from, seeds)
+            let clockwise = self.may_sow_clockwise(laps, from, seeds)
                 && choices.next() == Some(&Choice::Clockwise);
+            laps += 1;
             let Some(end) = self.sow(from, seeds, clockwise) else {
                 return false;
             };
@@ -180,22 +182,23 @@ impl<'v> Tracer<'v> {
             seeds = self.lift(end);
             from = end;
         }
-        unreachable!("a move's laps are counted by its rules' max_laps")
     }
 
-    /// Whether the `lap`th lap of the move (0 = the first), `seeds` from the mover's pit
-    /// `from`, may be sown clockwise: from a pit of `clockwise_from`, a lap that may
-    /// turn, and ending clockwise on seeds in a front pit whose facing pits it captures
-    /// (or, under `clockwise_when = "faces-seeds"`, in a front pit whose facing pits a
-    /// move free to capture would take).
-    fn may_sow_clockwise(&self, lap: usize, from: u8, seeds: u32) -> bool {
+    /// Whether the move's lap after `laps` laps (0: its first lap), `seeds` from the
+    /// mover's pit `from`, may be sown clockwise: from a pit of `clockwise_from`, a lap
+    /// that may turn, and ending clockwise on seeds in a front pit whose facing pits it
+    /// captures (or, under `clockwise_when = "faces-seeds"`, in a front pit whose facing
+    /// pits a move free to capture would take).
+    fn may_sow_clockwise(&self, laps: usize, from: u8, seeds: u32) -> bool {
         let rules = self.variant.rules();
         if !rules.clockwise_from.contains(&from)
-            || (lap > 0 && rules.clockwise_laps == ClockwiseLaps::First)
+            || (laps > 0 && rules.clockwise_laps == ClockwiseLaps::First)
         {
             return false;
         }
-        let order = self.loop_from(from, true);
+        let Some(order) = self.loop_from(from, true) else {
+            return false;
+        };
         let last = order[(seeds as usize - 1) % order.len()];
         // The last seed's pit gets one seed each time round.
         let passes = ((seeds as usize - 1) / order.len() + 1) as u32;
@@ -206,20 +209,19 @@ impl<'v> Tracer<'v> {
     }
 
     /// The pits of the mover's loop after `from`, in sowing order (clockwise: the other
-    /// way round), `from` last.
-    fn loop_from(&self, from: u8, clockwise: bool) -> Vec<u8> {
-        let start = self.sow_loop.iter().position(|&p| p == from).unwrap_or(0);
+    /// way round), `from` last; `None` if `from` is not in the loop.
+    fn loop_from(&self, from: u8, clockwise: bool) -> Option<Vec<u8>> {
+        let start = self.sow_loop.iter().position(|&p| p == from)?;
         let len = self.sow_loop.len();
-        (1..=len)
-            .map(|k| {
-                let at = if clockwise {
-                    (start + len * k - k) % len
-                } else {
-                    (start + k) % len
-                };
-                self.sow_loop[at]
-            })
-            .collect()
+        let order = (1..=len).map(|k| {
+            let at = if clockwise {
+                (start + len - k % len) % len
+            } else {
+                (start + k) % len
+            };
+            self.sow_loop[at]
+        });
+        Some(order.collect())
     }
 
     fn board_in_overture(&self, side: Side) -> bool {
@@ -242,8 +244,8 @@ impl<'v> Tracer<'v> {
         if self.sown + seeds as usize > MAX_TRACED_SEEDS {
             return None;
         }
+        let order = self.loop_from(from, clockwise)?;
         self.sown += seeds as usize;
-        let order = self.loop_from(from, clockwise);
         let pits: Vec<u8> = (0..seeds as usize)
             .map(|k| order[k % order.len()])
             .collect();

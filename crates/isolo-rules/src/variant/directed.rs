@@ -9,7 +9,7 @@
 //! is not a move (the same choices were open the first time), and the sequences are
 //! explored depth first, anticlockwise before clockwise, keeping the path's points.
 
-use super::{MoveFrame, MoveGen, TurningPoint, Variant};
+use super::{LapState, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
 use crate::rules_file::{CaptureSpot, ClockwiseLaps, ClockwiseWhen};
@@ -17,14 +17,7 @@ use crate::rules_file::{CaptureSpot, ClockwiseLaps, ClockwiseWhen};
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DirectedLap {
-    mine: Ring,
-    theirs: Ring,
-    /// The lane the lap is sown from.
-    from: usize,
-    seeds: u32,
-    /// Laps sown before this one.
-    laps: u32,
-    captured: u32,
+    state: LapState,
     /// Whether this lap goes clockwise (chosen already).
     clockwise: bool,
 }
@@ -48,7 +41,7 @@ impl Variant {
         &self,
         clockwise: &LoopTable,
         tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
-        lap: &DirectedLap,
+        lap: &LapState,
     ) -> bool {
         if self.clockwise & (1 << lap.from) == 0
             || (lap.laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
@@ -83,19 +76,14 @@ impl Variant {
         gen.clockwise_branches.clear();
         gen.choices.clear();
         let mut lap = DirectedLap {
-            mine: ring::clear_lane(mine, frame.pit),
-            theirs,
-            from: frame.pit,
-            seeds: ring::lane(mine, frame.pit) as u32,
-            laps: 0,
-            captured: 0,
+            state: LapState::first(frame.pit, (mine, theirs)),
             clockwise: false,
         };
         loop {
             // Sow laps until the move ends or dies, leaving each clockwise lap for later.
             let finished = loop {
                 let tables = [frame.spots, facing];
-                if !lap.clockwise && self.may_sow_clockwise(clockwise, tables, &lap) {
+                if !lap.clockwise && self.may_sow_clockwise(clockwise, tables, &lap.state) {
                     gen.clockwise_branches.push(ClockwiseBranch {
                         lap: DirectedLap {
                             clockwise: true,
@@ -106,8 +94,9 @@ impl Variant {
                     });
                     gen.choices.push(Choice::Anticlockwise);
                 }
-                lap.laps += 1;
-                if lap.laps > max_laps {
+                let state = &mut lap.state;
+                state.laps += 1;
+                if state.laps > max_laps {
                     break false;
                 }
                 let table = if lap.clockwise {
@@ -115,15 +104,15 @@ impl Variant {
                 } else {
                     frame.table
                 };
-                let (sown, end) = table.sow(lap.mine, lap.from, lap.seeds);
-                lap.mine = sown;
+                let (sown, end) = table.sow(state.mine, state.from, state.seeds);
+                state.mine = sown;
                 if ring::lane(sown, end) == 1 {
                     break true;
                 }
-                let origin = self.origin(frame, lap.from, end);
+                let origin = self.origin(frame, state.from, end);
                 let point = TurningPoint {
-                    mine: lap.mine,
-                    theirs: lap.theirs,
+                    mine: state.mine,
+                    theirs: state.theirs,
                     end: end as u8,
                     origin: origin as u8,
                 };
@@ -131,25 +120,28 @@ impl Variant {
                     break false;
                 }
                 let spot = &frame.spots[end];
-                lap = match self.capturable(spot, lap.theirs) {
-                    0 => DirectedLap {
-                        mine: ring::clear_lane(lap.mine, end),
-                        from: end,
-                        seeds: ring::lane(lap.mine, end) as u32,
-                        clockwise: false,
-                        ..lap
-                    },
-                    take => DirectedLap {
-                        theirs: Self::take_captured(spot, lap.theirs),
-                        captured: lap.captured + take,
+                *state = match self.capturable(spot, state.theirs) {
+                    0 => Self::relay(*state, end),
+                    take => LapState {
+                        theirs: Self::take_captured(spot, state.theirs),
+                        captured: state.captured + take,
                         from: origin,
                         seeds: take,
-                        clockwise: false,
-                        ..lap
+                        ..*state
                     },
                 };
+                lap.clockwise = false;
             };
-            if finished && !visit(lap.mine, lap.theirs, &gen.choices, lap.laps, lap.captured) {
+            let state = &lap.state;
+            if finished
+                && !visit(
+                    state.mine,
+                    state.theirs,
+                    &gen.choices,
+                    state.laps,
+                    state.captured,
+                )
+            {
                 return false;
             }
             let Some(branch) = gen.clockwise_branches.pop() else {

@@ -118,6 +118,21 @@ struct LapState {
     captured: u32,
 }
 
+impl LapState {
+    /// The move's first lap, from lane `pit`, lifted.
+    #[inline(always)]
+    fn first(pit: usize, (mine, theirs): (Ring, Ring)) -> LapState {
+        LapState {
+            mine: ring::clear_lane(mine, pit),
+            theirs,
+            from: pit,
+            seeds: ring::lane(mine, pit) as u32,
+            laps: 0,
+            captured: 0,
+        }
+    }
+}
+
 /// A capture opportunity whose pass branch is still to be explored.
 #[derive(Clone, Copy, Debug)]
 struct PendingPass {
@@ -1072,14 +1087,7 @@ impl Variant {
         gen.path.truncate(0);
         gen.pending.clear();
         gen.choices.clear();
-        let mut state = LapState {
-            mine: ring::clear_lane(mine, frame.pit),
-            theirs,
-            from: frame.pit,
-            seeds: ring::lane(mine, frame.pit) as u32,
-            laps: 0,
-            captured: 0,
-        };
+        let mut state = LapState::first(frame.pit, (mine, theirs));
         loop {
             // 1. Sow laps until the move ends, dies, or meets a capture opportunity.
             let finished = loop {

@@ -138,15 +138,7 @@ impl Variant {
         let opp = me.opponent();
         let (full_loop, overture) = self.loop_of_move(board, me, lane);
         let spots = self.capture_table(board, me) as u8;
-        let mine = board.ring(me);
-        let state = LapState {
-            mine: ring::clear_lane(mine, lane),
-            theirs: board.ring(opp),
-            from: lane,
-            seeds: ring::lane(mine, lane) as u32,
-            laps: 0,
-            captured: 0,
-        };
+        let state = LapState::first(lane, (board.ring(me), board.ring(opp)));
         let point = ChoicePoint {
             state,
             end: 0,
