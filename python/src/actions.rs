@@ -5,8 +5,8 @@
 //! the rules number, RULES.md notation); action `pits` takes and `pits + 1` passes at an
 //! optional capture, or, in rules whose laps may turn (which have forced captures),
 //! `pits` sows the lap anticlockwise and `pits + 1` clockwise: in both, the order in
-//! which the rules list moves. Only actions that begin
-//! or continue at least one legal move are offered, so a move begun always ends.
+//! which the rules list moves. Only actions that begin or continue at least one legal
+//! move are offered, so a move begun always ends.
 
 use std::sync::OnceLock;
 
