@@ -13,10 +13,15 @@ For each turn this script checks, with `isolo-ai moves --json` on the same posit
 - the pits that begin a turn: Ludii's legal first laps against the pits of our moves;
 - the position the turn reaches in Ludii is among the positions our moves reach.
 
-Each turn that differs is printed with its laps and classified; the last line counts
-turns and differences. Kubuguza by default, under the rules file Ludii's reading of it
-takes (three seeds in each inner hole, clockwise holes at the inner row's ends and the
-outer row's second holes, clockwise laps wherever they end facing seeds):
+Each turn that differs is printed with its laps; the last line counts turns and
+differences. Two games have Ludii's reading of them built in (`--game`):
+
+- `Kubuguza.lud` (the default): three seeds in each inner hole, clockwise holes at the
+  inner row's ends and the outer row's second holes, clockwise laps wherever they end
+  facing seeds, captures barred on each player's first turn;
+- `Ikibuguzo (Opening 1).lud`: its main phase (the scripted opening turns are skipped),
+  clockwise holes at the outer row's left end and the inner row's second from the left,
+  captures on any turn.
 
     LUDII_SH=.../ludii.sh scripts/ludii-compare.py --games 100
 """
@@ -34,6 +39,21 @@ start = "0,0,0,0,0,0,0,0/3,3,3,3,3,3,3,3/3,3,3,3,3,3,3,3/0,0,0,0,0,0,0,0"
 clockwise_from = [2, 7, 9, 16]
 clockwise_when = "faces-seeds"
 """
+
+LUDII_IKIBUGUZO_1 = """name = "ikibuguzo-opening-1-ludii"
+base = "kubuguza"
+start = "17,0,0,0,0,0,6,0/0,0,2,1,2,1,2,1/1,2,1,2,1,2,0,0/0,6,0,0,0,0,0,17"
+clockwise_from = [1, 15]
+clockwise_when = "faces-seeds"
+first_move_captures = "allowed"
+"""
+
+# Ludii's games this script knows: our rules file of Ludii's reading, whether Ludii bars
+# captures on each player's first turn, and the phase compared (None: every turn).
+READINGS = {
+    "Kubuguza.lud": (LUDII_KUBUGUZA, True, None),
+    "Ikibuguzo (Opening 1).lud": (LUDII_IKIBUGUZO_1, False, "MainPhase"),
+}
 
 
 def pit_of_site(site):
@@ -88,15 +108,19 @@ def our_moves(isolo, rules, position):
     return json.loads(out.stdout)["moves"]
 
 
-def compare_game(ludii, game, seed, isolo, rules, first_flags, report):
+def compare_game(ludii, game, seed, isolo, rules, first_flags, phase, report):
     out = subprocess.run(
         [ludii, "dump", game, str(seed)], capture_output=True, text=True, check=True
     )
     records = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
     turns, final = turns_of(records)
     differences = 0
+    compared = 0
     for index, turn in enumerate(turns):
         start = turn[0]
+        if phase is not None and start["phase"] != phase:
+            continue
+        compared += 1
         side = "S" if start["mover"] == 1 else "N"
         flags = first_flags(start["turn"])
         position = f"{rows_of(start['board'])} {side}{flags}"
@@ -124,36 +148,33 @@ def compare_game(ludii, game, seed, isolo, rules, first_flags, report):
                 f"seed {seed} turn {start['turn']}: {position}; Ludii's laps "
                 f"{' '.join(laps)}; " + "; ".join(problems)
             )
-    return len(turns), differences, final.get("winner")
+    return compared, differences, final.get("winner")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ludii", default=os.environ.get("LUDII_SH"))
     parser.add_argument("--game", default="Kubuguza.lud")
-    parser.add_argument("--rules", help="our rules (default: Ludii's Kubuguza reading)")
+    parser.add_argument("--rules", help="our rules (default: Ludii's reading of --game)")
     parser.add_argument("--isolo", default="target/release/isolo-ai")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--first-moves",
-        choices=["each", "none"],
-        default="each",
-        help="first-move flags to give our positions: 'each' as Ludii bars captures in "
-        "turns 1 and 2 (the FIRST field), 'none' for rules without the bar",
-    )
     args = parser.parse_args()
     if not args.ludii:
         sys.exit("ludii-compare: give --ludii PATH or LUDII_SH (the Ludii driver)")
+    if args.game not in READINGS:
+        sys.exit(f"ludii-compare: --game must be one of {', '.join(READINGS)}")
+    reading, barred, phase = READINGS[args.game]
     with tempfile.TemporaryDirectory() as scratch:
         rules = args.rules
         if rules is None:
-            rules = os.path.join(scratch, "kubuguza-ludii.toml")
+            rules = os.path.join(scratch, "ludii-reading.toml")
             with open(rules, "w") as file:
-                file.write(LUDII_KUBUGUZA)
+                file.write(reading)
 
         def first_flags(turn):
-            if args.first_moves == "none":
+            # Ludii bars captures while it counts two turns or fewer: each player's first.
+            if not barred:
                 return ""
             return {1: " SN", 2: " N"}.get(turn, " -")
 
@@ -161,7 +182,7 @@ def main():
         games_differing = 0
         for seed in range(args.seed, args.seed + args.games):
             turns, differences, winner = compare_game(
-                args.ludii, args.game, seed, args.isolo, rules, first_flags, print
+                args.ludii, args.game, seed, args.isolo, rules, first_flags, phase, print
             )
             total_turns += turns
             total_differences += differences
