@@ -70,19 +70,17 @@ fn readings_of(preset: &str) -> Vec<Reading> {
         CaptureChoice::Forced => (CaptureChoice::Optional, "optional"),
         _ => (CaptureChoice::Forced, "forced"),
     };
-    // Clockwise laps are played with forced captures only (RULES.md 3.7).
+    // Clockwise laps are played with forced captures that do not end the move (RULES.md
+    // 3.7): a preset that sows clockwise changes its own keys instead.
     if base.clockwise_from.is_empty() {
         list.push(with(format!("capture_choice = {choice_name}"), &|r| {
             r.capture_choice = choice
         }));
-    }
-    if base.clockwise_from.is_empty() {
         list.push(with(
             format!("capture_ends_move = {}", !base.capture_ends_move),
             &|r| r.capture_ends_move = !base.capture_ends_move,
         ));
-    }
-    if !base.clockwise_from.is_empty() {
+    } else {
         list.extend(clockwise_readings(&with));
     }
     for columns in 4..=7u8 {

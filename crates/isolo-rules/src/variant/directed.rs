@@ -147,9 +147,7 @@ impl Variant {
             let Some(branch) = gen.clockwise_branches.pop() else {
                 return true;
             };
-            gen.path.truncate(branch.path_len);
-            gen.choices.truncate(branch.choices_len);
-            gen.choices.push(Choice::Clockwise);
+            gen.back_to(branch.path_len, branch.choices_len, Choice::Clockwise);
             lap = branch.lap;
         }
     }

@@ -313,6 +313,15 @@ impl MoveGen {
     pub fn truncated(&self) -> bool {
         self.truncated
     }
+
+    /// Back to a choice of the sequence being explored, where the path of turning
+    /// points had `path_len` points and the choices `choices_len`, to take `other`.
+    #[inline(always)]
+    fn back_to(&mut self, path_len: usize, choices_len: usize, other: Choice) {
+        self.path.truncate(path_len);
+        self.choices.truncate(choices_len);
+        self.choices.push(other);
+    }
 }
 
 /// How a generated move ended, before its child board is built.
@@ -638,7 +647,8 @@ impl Variant {
 
     /// What the first lap from each pit `side` could start a move from would do, were it
     /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
-    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
+    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach of
+    /// anticlockwise laps (a first lap sown clockwise, RULES.md 3.7, is not counted).
     pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
         let opp = side.opponent();
         let spots = &self.geo.capture[self.capture_table(board, side)];
@@ -1157,9 +1167,7 @@ impl Variant {
             let Some(pass) = gen.pending.pop() else {
                 return true;
             };
-            gen.path.truncate(pass.path_len);
-            gen.choices.truncate(pass.choices_len);
-            gen.choices.push(Choice::Pass);
+            gen.back_to(pass.path_len, pass.choices_len, Choice::Pass);
             state = Self::relay(pass.state, pass.end);
         }
     }
