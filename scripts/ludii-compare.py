@@ -38,6 +38,7 @@ base = "kubuguza"
 start = "0,0,0,0,0,0,0,0/3,3,3,3,3,3,3,3/3,3,3,3,3,3,3,3/0,0,0,0,0,0,0,0"
 clockwise_from = [2, 7, 9, 16]
 clockwise_when = "faces-seeds"
+capture_sow_from = "lap-start-pit"
 """
 
 LUDII_IKIBUGUZO_1 = """name = "ikibuguzo-opening-1-ludii"
@@ -46,6 +47,7 @@ start = "17,0,0,0,0,0,6,0/0,0,2,1,2,1,2,1/1,2,1,2,1,2,0,0/0,6,0,0,0,0,0,17"
 clockwise_from = [1, 15]
 clockwise_when = "faces-seeds"
 first_move_captures = "allowed"
+capture_sow_from = "lap-start-pit"
 """
 
 # Ludii's games this script knows: our rules file of Ludii's reading, whether Ludii bars

@@ -43,6 +43,8 @@ impl Rules {
                 },
                 match self.capture_sow_from {
                     SowOrigin::LapStart => "the one that lap was lifted from",
+                    SowOrigin::LapStartPit =>
+                        "the one that lap was lifted from, together with any seeds it holds",
                     SowOrigin::CapturePit => "the one where your last seed fell",
                     SowOrigin::TurnStart => "the one you chose at the start of your turn",
                 }

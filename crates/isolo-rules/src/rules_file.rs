@@ -40,6 +40,10 @@ pub enum SowOrigin {
     CapturePit,
     /// The pit chosen at the start of the move.
     TurnStart,
+    /// Into the pit the capturing lap was sown from, which is then lifted: the seeds it
+    /// holds (a lap of a loop's length or more sows into its own pit) are sown with the
+    /// captured ones.
+    LapStartPit,
 }
 
 /// How a dead position ends the game: one where a side's seeds can never be captured
@@ -142,11 +146,17 @@ impl CaptureChoice {
         [("forced", Self::Forced), ("optional", Self::Optional)];
 }
 impl SowOrigin {
-    const NAMES: [(&'static str, Self); 3] = [
+    const NAMES: [(&'static str, Self); 4] = [
         ("lap-start", Self::LapStart),
         ("capture-pit", Self::CapturePit),
         ("turn-start", Self::TurnStart),
+        ("lap-start-pit", Self::LapStartPit),
     ];
+
+    /// The value's name in rules files.
+    pub fn name(self) -> &'static str {
+        name_of(&Self::NAMES, self)
+    }
 }
 
 /// Name of an enum value as written in rules files.

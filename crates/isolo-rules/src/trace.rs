@@ -18,7 +18,8 @@ pub const MAX_TRACED_SEEDS: usize = 20_000;
 /// One step of a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// The mover lifts every seed of their pit `pit` to sow them.
+    /// The mover lifts every seed of their pit `pit` to sow them (right after a
+    /// `Capture`, with the captured seeds, under `capture_sow_from = "lap-start-pit"`).
     Lift {
         /// The mover's pit.
         pit: u8,
@@ -156,7 +157,7 @@ impl<'v> Tracer<'v> {
                 return true;
             }
             let origin = match rules.capture_sow_from {
-                SowOrigin::LapStart => from,
+                SowOrigin::LapStart | SowOrigin::LapStartPit => from,
                 SowOrigin::CapturePit => end,
                 SowOrigin::TurnStart => mv.pit,
             };
@@ -165,7 +166,10 @@ impl<'v> Tracer<'v> {
                 && (rules.capture_choice == CaptureChoice::Forced
                     || choices.next() == Some(&Choice::Take));
             if take {
-                let taken = self.take(end, &targets, origin);
+                let mut taken = self.take(end, &targets, origin);
+                if rules.capture_sow_from == SowOrigin::LapStartPit && self.mine(origin) > 0 {
+                    taken += self.lift(origin);
+                }
                 if rules.capture_ends_move {
                     let Some(_) = self.sow(origin, taken, false) else {
                         return false;

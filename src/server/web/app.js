@@ -297,11 +297,15 @@ async function animate(trace, before, move) {
     if (S.skip) break;
     unlightAll();
     if (step.kind === "lift") {
-      lap += 1;
-      hand = pits[mover][step.pit - 1];
+      // Seeds still in hand are captured ones joining this pit's (lap-start-pit).
+      const joining = hand;
+      if (joining === 0) lap += 1;
+      hand += pits[mover][step.pit - 1];
       pits[mover][step.pit - 1] = 0;
       setPit(mover, step.pit, 0, true);
-      caption(`Lap ${lap}: ${sideName(mover)} lifts ${hand} seeds from pit ${step.pit}`);
+      caption(joining === 0
+        ? `Lap ${lap}: ${sideName(mover)} lifts ${hand} seeds from pit ${step.pit}`
+        : `The captured seeds join pit ${step.pit}'s: ${hand} seeds to sow`);
       await pause(delay * 2);
     } else if (step.kind === "sow") {
       for (const p of step.pits) {

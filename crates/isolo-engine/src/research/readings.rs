@@ -54,7 +54,7 @@ fn readings_of(preset: &str) -> Vec<Reading> {
     ] {
         if origin != base.capture_sow_from {
             list.push(with(
-                format!("capture_sow_from = {}", origin_name(origin)),
+                format!("capture_sow_from = {}", origin.name()),
                 &|r| r.capture_sow_from = origin,
             ));
         }
@@ -124,14 +124,6 @@ fn clockwise_readings(with: &ReadingOf) -> Vec<Reading> {
 /// Ludii's clockwise pits of Kubuguza: the front row's ends, the back row's second
 /// pits (RULES.md 5).
 const LUDII_CLOCKWISE: [u8; 4] = [2, 7, 9, 16];
-
-fn origin_name(origin: SowOrigin) -> &'static str {
-    match origin {
-        SowOrigin::LapStart => "lap-start",
-        SowOrigin::CapturePit => "capture-pit",
-        SowOrigin::TurnStart => "turn-start",
-    }
-}
 
 /// The games of a reading's sample.
 #[derive(Clone, Debug)]

@@ -122,13 +122,17 @@ impl Variant {
                 let spot = &frame.spots[end];
                 *state = match self.capturable(spot, state.theirs) {
                     0 => Self::relay(*state, end),
-                    take => LapState {
-                        theirs: Self::take_captured(spot, state.theirs),
-                        captured: state.captured + take,
-                        from: origin,
-                        seeds: take,
-                        ..*state
-                    },
+                    take => {
+                        let (mine, seeds) = self.capture_lap(state.mine, origin, take);
+                        LapState {
+                            mine,
+                            theirs: Self::take_captured(spot, state.theirs),
+                            captured: state.captured + take,
+                            from: origin,
+                            seeds,
+                            ..*state
+                        }
+                    }
                 };
                 lap.clockwise = false;
             };

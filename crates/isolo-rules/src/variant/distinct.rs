@@ -416,17 +416,19 @@ impl Variant {
             }
             if take > 0 {
                 let captured = Self::take_captured(spot, point.theirs);
+                let origin = point.origin as usize;
+                let (mine, seeds) = self.capture_lap(point.mine, origin, take);
                 let taking = Lap {
-                    mine: point.mine,
+                    mine,
                     theirs: captured,
-                    from: point.origin as usize,
-                    seeds: take,
+                    from: origin,
+                    seeds,
                     laps,
                     step: Step::Take,
                     earlier_choice,
                 };
                 let more = if self.rules.capture_ends_move {
-                    let sown = frame.table.sow(point.mine, taking.from, take).0;
+                    let sown = frame.table.sow(mine, origin, seeds).0;
                     ended(&taking, sown, gen)
                 } else {
                     self.sow_lap(frame, taking, gen, &mut ended)

@@ -999,9 +999,22 @@ impl Variant {
     #[inline(always)]
     fn origin(&self, frame: &MoveFrame, from: usize, end: usize) -> usize {
         match self.rules.capture_sow_from {
-            SowOrigin::LapStart => from,
+            SowOrigin::LapStart | SowOrigin::LapStartPit => from,
             SowOrigin::CapturePit => end,
             SowOrigin::TurnStart => frame.pit,
+        }
+    }
+
+    /// The lap that sows `take` captured seeds after `origin`: the mover's ring once
+    /// they are in hand, and how many there are. Under `lap-start-pit` the origin pit's
+    /// own seeds are lifted with them.
+    #[inline(always)]
+    fn capture_lap(&self, mine: Ring, origin: usize, take: u32) -> (Ring, u32) {
+        if self.rules.capture_sow_from == SowOrigin::LapStartPit {
+            let held = ring::lane(mine, origin) as u32;
+            (ring::clear_lane(mine, origin), take + held)
+        } else {
+            (mine, take)
         }
     }
 
@@ -1055,16 +1068,16 @@ impl Variant {
             if take > 0 {
                 theirs = Self::take_captured(spot, theirs);
                 captured += take;
+                (mine, seeds) = self.capture_lap(mine, origin, take);
+                from = origin;
                 if self.rules.capture_ends_move {
                     laps += 1;
                     if laps > max_laps {
                         return None;
                     }
-                    mine = frame.table.sow(mine, origin, take).0;
+                    mine = frame.table.sow(mine, origin, seeds).0;
                     return Some((mine, theirs, laps, captured));
                 }
-                from = origin;
-                seeds = take;
             } else {
                 mine = ring::clear_lane(mine, end);
                 from = end;
@@ -1138,16 +1151,16 @@ impl Variant {
                     gen.choices.push(Choice::Take);
                     state.theirs = Self::take_captured(spot, state.theirs);
                     state.captured += take;
+                    (state.mine, state.seeds) = self.capture_lap(state.mine, origin, take);
+                    state.from = origin;
                     if self.rules.capture_ends_move {
                         state.laps += 1;
                         if state.laps > max_laps {
                             break false;
                         }
-                        state.mine = frame.table.sow(state.mine, origin, take).0;
+                        state.mine = frame.table.sow(state.mine, origin, state.seeds).0;
                         break true;
                     }
-                    state.from = origin;
-                    state.seeds = take;
                 } else {
                     state = Self::relay(state, end);
                 }

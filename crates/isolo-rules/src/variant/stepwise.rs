@@ -168,6 +168,8 @@ impl Variant {
         let spot = &self.geo.capture[point.spots as usize][end];
         state.theirs = Self::take_captured(spot, state.theirs);
         state.captured += point.take;
+        state.from = point.origin as usize;
+        (state.mine, state.seeds) = self.capture_lap(state.mine, state.from, point.take);
         if self.rules.capture_ends_move {
             state.laps += 1;
             if state.laps > self.rules.max_laps {
@@ -175,12 +177,10 @@ impl Variant {
             }
             state.mine = self
                 .loop_table(point.full_loop)
-                .sow(state.mine, point.origin as usize, point.take)
+                .sow(state.mine, state.from, state.seeds)
                 .0;
             return self.ended(point, state);
         }
-        state.from = point.origin as usize;
-        state.seeds = point.take;
         self.sow_to_choice(point, state, walk)
     }
 

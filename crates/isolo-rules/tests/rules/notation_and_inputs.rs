@@ -317,7 +317,7 @@ fn invalid_rules_files_name_the_key() {
     );
     bad_rules(
         &format!("{women}capture_sow_from = \"start\""),
-        "key `capture_sow_from`: expected \"lap-start\" or \"capture-pit\" or \"turn-start\"",
+        "key `capture_sow_from`: expected \"lap-start\" or \"capture-pit\" or \"turn-start\" or \"lap-start-pit\"",
     );
     bad_rules(
         &format!("{women}overture = \"yes\""),

@@ -199,6 +199,42 @@ fn capture_sown_from_the_capture_pit() {
     check(&pit, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
 }
 
+/// A lap of 9 seeds from pit 4 goes round and past its own pit, leaving a seed there,
+/// and captures at pit 5.
+const LAP_ROUND_ITS_OWN_PIT: &str = "
+    0 0 0 1
+    0 0 0 1
+    0 0 0 0
+    0 0 0 9";
+
+#[test]
+fn capture_sown_from_the_lap_start_leaves_the_pits_own_seed() {
+    // The 2 captured seeds go after pit 4 into 5 and 6; relays from 6, 8, 2 and 4
+    // end in the empty pit 6.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        0 2 1 4
+        2 0 2 0";
+    let start = four_columns("isolo-women", |_| {});
+    check(&start, LAP_ROUND_ITS_OWN_PIT, "", "4", after, 6, 2);
+}
+
+#[test]
+fn capture_sown_from_the_lap_start_pit_lifts_its_seed_too() {
+    // The 2 captured seeds join pit 4's seed: 3 go into 5, 6 and 7; relays from 7, 1, 3
+    // and 5 end in the empty pit 1.
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        3 1 3 0
+        1 2 0 1";
+    let pit = four_columns("isolo-women", |r| {
+        r.capture_sow_from = SowOrigin::LapStartPit
+    });
+    check(&pit, LAP_ROUND_ITS_OWN_PIT, "", "4", after, 6, 2);
+}
+
 #[test]
 fn capture_ends_move_stops_once_captured_seeds_are_sown() {
     // The captured seeds go after pit 3 into 4 and 5, and the move ends though pit 5

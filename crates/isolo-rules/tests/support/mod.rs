@@ -86,6 +86,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
             SowOrigin::LapStart,
             SowOrigin::CapturePit,
             SowOrigin::TurnStart,
+            SowOrigin::LapStartPit,
         ]),
         overture,
         overture_protects: rng.chance(70),

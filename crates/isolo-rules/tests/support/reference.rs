@@ -355,7 +355,7 @@ impl Search<'_> {
             return self.finish(board, laps, captured, choices);
         }
         let origin = match self.rules.capture_sow_from {
-            SowOrigin::LapStart => from,
+            SowOrigin::LapStart | SowOrigin::LapStartPit => from,
             SowOrigin::CapturePit => end,
             SowOrigin::TurnStart => self.turn_pit,
         };
@@ -377,6 +377,11 @@ impl Search<'_> {
                 seeds_taken += taken[1 - self.mover][p - 1];
                 taken[1 - self.mover][p - 1] = 0;
             }
+            // The captured seeds go into the lap's pit, which is lifted whole.
+            let mut seeds_sown = seeds_taken;
+            if self.rules.capture_sow_from == SowOrigin::LapStartPit {
+                seeds_sown += std::mem::take(&mut taken[self.mover][origin - 1]);
+            }
             let take_choices = if optional {
                 format!("{choices}x")
             } else {
@@ -384,14 +389,14 @@ impl Search<'_> {
             };
             if self.rules.capture_ends_move {
                 if laps < self.rules.max_laps {
-                    self.sow(&mut taken, origin, seeds_taken);
+                    self.sow(&mut taken, origin, seeds_sown);
                     self.finish(taken, laps + 1, captured + seeds_taken, take_choices);
                 }
             } else {
                 self.lap(
                     taken,
                     origin,
-                    seeds_taken,
+                    seeds_sown,
                     laps,
                     captured + seeds_taken,
                     take_choices,
