@@ -69,6 +69,7 @@ fn perft_women(c: &mut Criterion) {
         to_move: 0,
         in_overture: [false, false],
         first_move: [false, false],
+        lost: false,
     };
     assert_eq!(
         reference::perft(variant.rules(), &reference_start, 5),

@@ -189,6 +189,13 @@ impl ActionGame {
             if self.pending.is_some() {
                 return None;
             }
+            let board = self.game.board();
+            if board.ends_captured() {
+                return Some(Outcome {
+                    winner: Some(board.to_move().opponent()),
+                    reason: EndReason::EndsCaptured,
+                });
+            }
             if self.playable_pits() == 0 {
                 return Some(Outcome {
                     winner: Some(self.game.board().to_move().opponent()),

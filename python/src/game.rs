@@ -168,13 +168,14 @@ impl Game {
     }
 
     /// Why the game ended, as records and JSON name it: `"no-moves"` (the side to move
-    /// has none and loses), `"repetition"` or `"ply-limit"`; `None` while it goes on.
+    /// has none and loses), `"repetition"`, `"ply-limit"`, `"dead-position"` or
+    /// `"ends-captured"` (RULES.md 3.6); `None` while it goes on.
     #[getter]
     fn end(&self) -> Option<&'static str> {
         Some(self.game().outcome()?.reason.name())
     }
 
-    /// The position, in the project's notation (`ROWS SIDE [OVERTURE] [FIRST]`).
+    /// The position, in the project's notation (`ROWS SIDE [OVERTURE] [FIRST] [WON]`).
     #[getter]
     fn position(&self) -> String {
         self.variant().format_position(self.board())

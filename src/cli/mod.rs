@@ -86,7 +86,7 @@ pub struct PositionArgs {
         long,
         value_name = "POSITION",
         allow_hyphen_values = true,
-        help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE] [FIRST]\"); default: the variant's start"
+        help = "Position in RULES.md notation (\"ROWS SIDE [OVERTURE] [FIRST] [WON]\"); default: the variant's start"
     )]
     pub position: Option<String>,
 }

@@ -24,7 +24,7 @@ pub struct ReviewArgs {
         long,
         value_name = "POSITION",
         allow_hyphen_values = true,
-        help = "Start position (\"ROWS SIDE [OVERTURE] [FIRST]\"); default: the variant's start"
+        help = "Start position (\"ROWS SIDE [OVERTURE] [FIRST] [WON]\"); default: the variant's start"
     )]
     pub position: Option<String>,
     /// The game's moves

@@ -322,7 +322,7 @@ impl Session {
         Ok(())
     }
 
-    /// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [moves M...]`.
+    /// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [WON] [moves M...]`.
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
         let variant = Arc::clone(&self.settings.variant);
         let moves_at = words.iter().position(|w| *w == "moves");
@@ -337,7 +337,8 @@ impl Session {
                 .map_err(|e| format!("position: {e}"))?,
             _ => {
                 return Err(
-                    "position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE] [FIRST]'".into(),
+                    "position: expected 'startpos' or 'fen ROWS SIDE [OVERTURE] [FIRST] [WON]'"
+                        .into(),
                 )
             }
         };

@@ -1,6 +1,6 @@
 //! The fast board: a position as two packed rings (one a side, in its owner's
-//! numbering), the side to move, the overture and first-move flags and a 64-bit hash of
-//! them all.
+//! numbering), the side to move, the overture, first-move and lost flags and a 64-bit
+//! hash of them all.
 
 use super::ring::{self, Ring};
 use super::Side;
@@ -13,7 +13,8 @@ pub struct Board {
     pub(crate) rings: [Ring; 2],
     pub(crate) to_move: Side,
     /// Bit 0: South in overture; bit 1: North. Bit 2: South's first move still to come
-    /// (under `first_move_captures`); bit 3: North's.
+    /// (under `first_move_captures`); bit 3: North's. Bit 4 (`ENDS_CAPTURED`): the side
+    /// to move has lost, its front row's end pits taken in the last turn (`capture_win`).
     pub(crate) overture: u8,
     pub(crate) hash: u64,
 }
@@ -37,8 +38,13 @@ pub(crate) fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The bits of a board's flags: overture (0-1) and first moves to come (2-3).
-const FLAG_BITS: u8 = 0b1111;
+/// The bits of a board's flags: overture (0-1), first moves to come (2-3) and
+/// `ENDS_CAPTURED` (4).
+const FLAG_BITS: u8 = 0b1_1111;
+
+/// The flag of a position whose side to move has lost by `capture_win`: the last turn
+/// took the seeds of both its front row's end pits.
+pub(crate) const ENDS_CAPTURED: u8 = 1 << 4;
 
 const HASH_SEED: u64 = 0x1501_0a1c_6e1f_50f0;
 const HASH_KEYS: [u64; 5] = [
@@ -59,7 +65,8 @@ fn fold(a: u64, b: u64) -> u64 {
 impl Board {
     /// A board from its parts (rings in their owners' numbering), for a prover that
     /// numbers positions itself; the hash is computed here. `flags` holds the overture
-    /// flags in bits 0-1 and the first-move flags in bits 2-3. Not checked against any
+    /// flags in bits 0-1, the first-move flags in bits 2-3 and the lost flag in bit 4
+    /// (`ends_captured`), as `flags()` returns them. Not checked against any
     /// variant: [`crate::Variant::validate`] checks one (seed totals, out-of-play pits).
     pub fn from_parts(rings: [Ring; 2], to_move: Side, flags: u8) -> Board {
         let mut board = Board {
@@ -90,7 +97,7 @@ impl Board {
         mix(fold(a ^ HASH_KEYS[4] ^ state, b ^ HASH_SEED))
     }
 
-    /// A 64-bit hash of the rings, the side to move and the overture flags.
+    /// A 64-bit hash of the rings, the side to move and the flags.
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -113,11 +120,16 @@ impl Board {
     /// The first-move flags (bit 0 South, bit 1 North): the players whose first move,
     /// still to come, may not capture (`first_move_captures`).
     pub fn first_move_flags(&self) -> u8 {
-        self.overture >> 2
+        self.overture >> 2 & 3
     }
-    /// Both flags as `from_parts` takes them.
+    /// Every flag as `from_parts` takes them.
     pub fn flags(&self) -> u8 {
         self.overture
+    }
+    /// Whether the side to move has lost by `capture_win`: the last turn took the seeds
+    /// of both its front row's end pits.
+    pub fn ends_captured(&self) -> bool {
+        self.overture & ENDS_CAPTURED != 0
     }
     /// Whether `side`'s first move is still to come, and may not capture.
     pub fn first_move_pending(&self, side: Side) -> bool {
@@ -141,7 +153,8 @@ impl Board {
     pub fn swapped(&self) -> Board {
         let [south, north] = self.rings;
         let flags = self.overture_flags_seen_by(Side::North)
-            | self.first_move_flags_seen_by(Side::North) << 2;
+            | self.first_move_flags_seen_by(Side::North) << 2
+            | self.overture & ENDS_CAPTURED;
         Board::from_parts([north, south], self.to_move.opponent(), flags)
     }
 

@@ -33,6 +33,9 @@ pub enum EndReason {
     /// so no seed can change hands again (drawn, or counted under `dead_position =
     /// "count"`).
     DeadPosition,
+    /// The side to move lost both its front row's end pits to the last turn's captures
+    /// (`capture_win`).
+    EndsCaptured,
 }
 
 impl EndReason {
@@ -43,6 +46,7 @@ impl EndReason {
             EndReason::Repetition => "repetition",
             EndReason::PlyLimit => "ply-limit",
             EndReason::DeadPosition => "dead-position",
+            EndReason::EndsCaptured => "ends-captured",
         }
     }
 }
@@ -338,6 +342,12 @@ pub fn rules_outcome(
 
 /// The rules' outcome at `board`, a position that has occurred `seen` times.
 fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcome> {
+    if board.ends_captured() {
+        return Some(Outcome {
+            winner: Some(board.to_move().opponent()),
+            reason: EndReason::EndsCaptured,
+        });
+    }
     if !variant.has_legal_move(board, &mut MoveGen::new()) {
         return Some(Outcome {
             winner: Some(board.to_move().opponent()),
@@ -412,6 +422,12 @@ pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
         (EndReason::Repetition, _) => "The same position came up a third time: a draw".to_string(),
         (EndReason::PlyLimit, _) => "The game reached its move limit: a draw".to_string(),
         (EndReason::DeadPosition, winner) => dead_in_words(variant, board, winner),
+        (EndReason::EndsCaptured, Some(winner)) => {
+            format!(
+                "{winner} took both end pits of {to_move}'s front row in one turn: {winner} wins"
+            )
+        }
+        (EndReason::EndsCaptured, None) => describe(outcome),
         (EndReason::NoMoves, None) => describe(outcome),
     }
 }

@@ -125,6 +125,22 @@ impl ClockwiseWhen {
     ];
 }
 
+/// Whether a capture can win the game at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureWin {
+    /// No capture wins by itself.
+    None,
+    /// A turn that captures the seeds of both the opponent's front-row end pits (pits
+    /// `W+1` and `2W`, each holding seeds when the turn began) wins the game.
+    FrontEnds,
+}
+
+impl CaptureWin {
+    const NAMES: [(&'static str, Self); 2] =
+        [("none", Self::None), ("front-ends", Self::FrontEnds)];
+}
+
 impl DeadPosition {
     const NAMES: [(&'static str, Self); 3] = [
         ("draw", Self::Draw),
@@ -273,6 +289,8 @@ pub struct Rules {
     pub clockwise_laps: ClockwiseLaps,
     /// Where a clockwise lap must end.
     pub clockwise_when: ClockwiseWhen,
+    /// Whether a capture can win the game at once.
+    pub capture_win: CaptureWin,
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -345,6 +363,7 @@ impl Rules {
             clockwise_from: Vec::new(),
             clockwise_laps: ClockwiseLaps::Any,
             clockwise_when: ClockwiseWhen::Captures,
+            capture_win: CaptureWin::None,
         };
         match name {
             "isolo-women" => Some(women),
@@ -476,6 +495,10 @@ impl Rules {
             "clockwise_when",
             quote(name_of(&ClockwiseWhen::NAMES, self.clockwise_when)),
         );
+        line(
+            "capture_win",
+            quote(name_of(&CaptureWin::NAMES, self.capture_win)),
+        );
         out
     }
 
@@ -495,6 +518,12 @@ impl Rules {
                 pits.join(","),
                 name_of(&ClockwiseLaps::NAMES, self.clockwise_laps),
                 name_of(&ClockwiseWhen::NAMES, self.clockwise_when)
+            ));
+        }
+        if self.capture_win != CaptureWin::None {
+            line.push_str(&format!(
+                " capture_win={}",
+                name_of(&CaptureWin::NAMES, self.capture_win)
             ));
         }
         line
@@ -621,9 +650,10 @@ struct RulesFile {
     clockwise_from: Option<Vec<u8>>,
     clockwise_laps: Option<ClockwiseLaps>,
     clockwise_when: Option<ClockwiseWhen>,
+    capture_win: Option<CaptureWin>,
 }
 
-const KEYS: [&str; 17] = [
+const KEYS: [&str; 18] = [
     "name",
     "base",
     "columns",
@@ -641,6 +671,7 @@ const KEYS: [&str; 17] = [
     "clockwise_from",
     "clockwise_laps",
     "clockwise_when",
+    "capture_win",
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
@@ -743,6 +774,7 @@ impl RulesFile {
                 "clockwise_when" => {
                     file.clockwise_when = Some(as_enum(k, value, &ClockwiseWhen::NAMES)?)
                 }
+                "capture_win" => file.capture_win = Some(as_enum(k, value, &CaptureWin::NAMES)?),
                 _ => {
                     return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
@@ -843,6 +875,10 @@ impl RulesFile {
                 .clockwise_when
                 .or(b.map(|r| r.clockwise_when))
                 .unwrap_or(ClockwiseWhen::Captures),
+            capture_win: self
+                .capture_win
+                .or(b.map(|r| r.capture_win))
+                .unwrap_or(CaptureWin::None),
         };
         rules.validate()?;
         Ok(rules)

@@ -420,7 +420,7 @@ impl ExternalEngine {
     }
 }
 
-/// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [moves M...]`.
+/// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [WON] [moves M...]`.
 fn position_command(variant: &Variant, start: &isolo_rules::Board, moves: &[Move]) -> String {
     let mut command = if *start == variant.start() {
         "position startpos".to_string()

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::search::clock::Clock;
 use isolo_rules::{EndReason, Game, LegalMove, Move};
 
-/// How a game ended: by the rules (the first four), or by a forfeit of the side to move.
+/// How a game ended: by the rules (the first five), or by a forfeit of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
@@ -25,6 +25,8 @@ pub enum Termination {
     PlyLimit,
     /// A dead position: no seed can change hands again (drawn, or counted).
     DeadPosition,
+    /// The side to move lost both its front row's end pits in the last turn.
+    EndsCaptured,
     /// The side to move answered a move that is not legal here.
     IllegalMove,
     /// Its engine ended (or could not be started or written to).
@@ -46,6 +48,7 @@ impl Termination {
             Termination::Repetition => "repetition",
             Termination::PlyLimit => "ply-limit",
             Termination::DeadPosition => "dead-position",
+            Termination::EndsCaptured => "ends-captured",
             Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::TimeForfeit => "time-forfeit",
@@ -61,6 +64,7 @@ impl Termination {
             Termination::Repetition => Some(EndReason::Repetition),
             Termination::PlyLimit => Some(EndReason::PlyLimit),
             Termination::DeadPosition => Some(EndReason::DeadPosition),
+            Termination::EndsCaptured => Some(EndReason::EndsCaptured),
             _ => None,
         }
     }
@@ -78,6 +82,7 @@ impl From<EndReason> for Termination {
             EndReason::Repetition => Termination::Repetition,
             EndReason::PlyLimit => Termination::PlyLimit,
             EndReason::DeadPosition => Termination::DeadPosition,
+            EndReason::EndsCaptured => Termination::EndsCaptured,
         }
     }
 }

@@ -2,14 +2,14 @@
 //! generation (relays, captures, overture, endless moves, take/pass choices), the
 //! searchers' move lists, position parsing and game end.
 
-use super::board::{rings_of, Board};
+use super::board::{rings_of, Board, ENDS_CAPTURED};
 use super::fortress::Fortresses;
 use super::notation::{self, format_overture, format_rows, Move, NotationError};
 use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
 use super::rules_file::{
-    CaptureChoice, CaptureCondition, CaptureSpot, Geometry, Rules, RulesError, SowOrigin,
-    CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
+    CaptureChoice, CaptureCondition, CaptureSpot, CaptureWin, Geometry, Rules, RulesError,
+    SowOrigin, CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
 };
 use super::Side;
 
@@ -324,7 +324,27 @@ impl MoveGen {
     }
 }
 
+/// A flags field of the position notation (RULES.md 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FlagField {
+    Overture,
+    FirstMoves,
+    Won,
+}
+
+impl FlagField {
+    /// The field in the notation's form, with its leading space.
+    fn placeholder(self) -> &'static str {
+        match self {
+            FlagField::Overture => " [OVERTURE]",
+            FlagField::FirstMoves => " [FIRST]",
+            FlagField::Won => " [WON]",
+        }
+    }
+}
+
 /// How a generated move ended, before its child board is built.
+#[derive(Clone, Copy)]
 struct MoveEnd<'a> {
     pit: u8,
     choices: &'a [Choice],
@@ -379,6 +399,9 @@ pub enum InvalidBoard {
     /// First-move flags in a variant whose every move may capture.
     #[error("first-move flags set in a variant whose every move may capture")]
     FirstMove,
+    /// The lost flag in a variant where no capture wins.
+    #[error("a game won by capture_win in a variant where no capture wins")]
+    EndsCaptured,
     /// More seeds than the notation can hold.
     #[error("more than 255 seeds")]
     TooManySeeds,
@@ -413,8 +436,12 @@ impl Variant {
     }
 
     /// The side whose seeds are sealed on `board` (`Fortresses::dead`): a dead position,
-    /// where no seed can ever change hands again.
+    /// where no seed can ever change hands again. A game lost by `capture_win` is over,
+    /// not dead.
     pub fn dead_side(&self, board: &Board) -> Option<Side> {
+        if board.ends_captured() {
+            return None;
+        }
         self.fortresses()?.dead(board)
     }
 
@@ -454,6 +481,29 @@ impl Variant {
         self.rules.first_move_captures.start_flags() != 0
     }
 
+    /// Whether a capture can win the game (`capture_win`), so that positions carry the
+    /// lost flag (RULES.md 6).
+    pub fn has_capture_win(&self) -> bool {
+        self.rules.capture_win != CaptureWin::None
+    }
+
+    /// Whether a move by the side whose opponent's ring is `theirs` can win by
+    /// `capture_win`: the rules say so and both the opponent's front-row end pits hold
+    /// seeds.
+    #[inline(always)]
+    fn ends_at_stake(&self, theirs: Ring) -> bool {
+        let (left, right) = (self.geo.front_right, self.pits() - 1);
+        self.has_capture_win() && ring::lane(theirs, left) > 0 && ring::lane(theirs, right) > 0
+    }
+
+    /// Whether a move that leaves the opponent `theirs` took both their front-row end
+    /// pits (at stake before it: `ends_at_stake`).
+    #[inline(always)]
+    fn ends_taken(&self, theirs: Ring) -> bool {
+        let (left, right) = (self.geo.front_right, self.pits() - 1);
+        ring::lane(theirs, left) == 0 && ring::lane(theirs, right) == 0
+    }
+
     /// Whether some laps may be sown clockwise (`clockwise_from`), so that moves carry
     /// direction choices.
     pub fn has_directions(&self) -> bool {
@@ -468,19 +518,38 @@ impl Variant {
         }
     }
 
-    /// Parses `ROWS SIDE [OVERTURE] [FIRST]` (RULES.md 6): a flags field for each kind
-    /// of flags the variant has (overture, first moves to come), each optional (read as
-    /// `-`); a variant with neither takes a third field only as `-`.
+    /// The flags fields this variant's positions carry after `SIDE`, in order (RULES.md
+    /// 6): the overture's, the first moves', the lost flag's, each where the rules have
+    /// them.
+    fn flag_fields(&self) -> Vec<FlagField> {
+        let mut fields = Vec::new();
+        if self.rules.overture {
+            fields.push(FlagField::Overture);
+        }
+        if self.has_first_move_flags() {
+            fields.push(FlagField::FirstMoves);
+        }
+        if self.has_capture_win() {
+            fields.push(FlagField::Won);
+        }
+        fields
+    }
+
+    /// Parses `ROWS SIDE [OVERTURE] [FIRST] [WON]` (RULES.md 6): a flags field for each
+    /// kind of flags the variant has (`flag_fields`), each optional (read as `-`); a
+    /// variant with none takes a third field only as `-`.
     pub fn parse_position(&self, text: &str) -> Result<Board, NotationError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let first_moves = self.has_first_move_flags();
-        let flag_fields = (self.rules.overture as usize + first_moves as usize).max(1);
-        if !(2..=2 + flag_fields).contains(&fields.len()) {
-            let form = match (self.rules.overture, first_moves) {
-                (true, true) => "ROWS SIDE [OVERTURE] [FIRST]",
-                (false, true) => "ROWS SIDE [FIRST]",
-                _ => "ROWS SIDE [OVERTURE]",
-            };
+        let kinds = self.flag_fields();
+        if !(2..=2 + kinds.len().max(1)).contains(&fields.len()) {
+            let mut form = "ROWS SIDE".to_string();
+            for kind in kinds
+                .iter()
+                .chain([FlagField::Overture].iter())
+                .take(kinds.len().max(1))
+            {
+                form.push_str(kind.placeholder());
+            }
             return Err(NotationError::Position(format!(
                 "position must be '{form}', found {} field(s) in '{}'",
                 fields.len(),
@@ -489,33 +558,42 @@ impl Variant {
         }
         let rings = notation::parse_rows(fields[0], self.rules.columns)?;
         let side = notation::parse_side(fields[1])?;
-        let mut flags = fields[2..].iter();
-        let mut overture = 0;
-        if self.rules.overture || !first_moves {
-            overture = match flags.next() {
-                Some(field) => notation::parse_overture(field)?,
-                None => 0,
-            };
-            if overture != 0 && !self.rules.overture {
-                return Err(NotationError::Overture(format!(
-                    "overture flags '{}' given, but variant '{}' has no overture",
-                    fields[2], self.rules.name
-                )));
+        let mut flags = 0;
+        if kinds.is_empty() {
+            if let Some(field) = fields.get(2) {
+                if notation::parse_overture(field)? != 0 {
+                    return Err(NotationError::Overture(format!(
+                        "overture flags '{field}' given, but variant '{}' has no overture",
+                        self.rules.name
+                    )));
+                }
             }
         }
-        let first = match flags.next() {
-            Some(field) => notation::parse_first_moves(field)?,
-            None => 0,
-        };
-        if first != 0 && !first_moves {
-            return Err(NotationError::Position(format!(
-                "first-move flags given, but variant '{}' lets every move capture",
-                self.rules.name
-            )));
+        for (kind, field) in kinds.iter().zip(&fields[2..]) {
+            flags |= match kind {
+                FlagField::Overture => notation::parse_overture(field)?,
+                FlagField::FirstMoves => notation::parse_first_moves(field)? << 2,
+                FlagField::Won => self.parse_won(field, side)?,
+            };
         }
-        let board = Board::from_parts(rings, side, overture | first << 2);
+        let board = Board::from_parts(rings, side, flags);
         self.check_out_of_play(&board)?;
         Ok(board)
+    }
+
+    /// The `WON` field: `-`, or the player who won by `capture_win` with the last turn
+    /// (so not the side to move).
+    fn parse_won(&self, field: &str, side: Side) -> Result<u8, NotationError> {
+        match notation::parse_overture(field) {
+            Ok(0) => Ok(0),
+            Ok(bits) if bits == 1 << side.opponent() as u8 => Ok(ENDS_CAPTURED),
+            _ => Err(NotationError::Position(format!(
+                "won field '{}' must be '-' or the player who just moved ('{}'): a capture \
+                 of both front-row end pits wins for the player who made it",
+                crate::quote(field),
+                side.opponent().letter()
+            ))),
+        }
     }
 
     /// Seeds in the front pit of the rightmost column while its owner is in overture are
@@ -547,6 +625,16 @@ impl Variant {
             text.push(' ');
             text.push_str(format_overture(board.first_move_flags()));
         }
+        if self.has_capture_win() {
+            let winner = board.to_move.opponent();
+            let won = if board.ends_captured() {
+                1 << winner as u8
+            } else {
+                0
+            };
+            text.push(' ');
+            text.push_str(format_overture(won));
+        }
         text
     }
 
@@ -568,6 +656,9 @@ impl Variant {
         if board.first_move_flags() != 0 && !self.has_first_move_flags() {
             return Err(InvalidBoard::FirstMove);
         }
+        if board.ends_captured() && !self.has_capture_win() {
+            return Err(InvalidBoard::EndsCaptured);
+        }
         if board.side_total(Side::South) + board.side_total(Side::North) > notation::MAX_SEEDS {
             return Err(InvalidBoard::TooManySeeds);
         }
@@ -584,6 +675,10 @@ impl Variant {
 
     /// `candidate_pits` for `side`, whether or not it is to move.
     pub fn candidate_pits_for(&self, board: &Board, side: Side) -> u32 {
+        if board.ends_captured() {
+            // The game is over (`capture_win`).
+            return 0;
+        }
         let ring = board.ring(side);
         let mut allowed = self.geo.all_lanes;
         if board.in_overture(side) {
@@ -597,7 +692,7 @@ impl Variant {
     /// (its first move made).
     fn loop_of_move(&self, board: &Board, side: Side, lane: usize) -> (bool, u8) {
         let full_loop = !board.in_overture(side) || lane == self.geo.nghana;
-        let mut flags = board.overture & !(4 << side as u8);
+        let mut flags = board.overture & !(4 << side as u8) & !ENDS_CAPTURED;
         if full_loop {
             flags &= !(1 << side as u8);
         }
@@ -834,6 +929,15 @@ impl Variant {
         let spots = &self.geo.capture[self.capture_table(board, me)];
         let (mine, theirs) = (board.ring(me), board.ring(opp));
         gen.truncated = false;
+        let at_stake = self.ends_at_stake(theirs);
+        let mut visit = |end: &MoveEnd| {
+            if at_stake && self.ends_taken(end.theirs) {
+                let overture = end.overture | ENDS_CAPTURED;
+                visit(&MoveEnd { overture, ..*end })
+            } else {
+                visit(end)
+            }
+        };
         let mut lanes = pits;
         while lanes != 0 {
             let pit = lanes.trailing_zeros() as usize;

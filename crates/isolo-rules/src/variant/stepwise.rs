@@ -35,6 +35,9 @@ pub struct ChoicePoint {
     take: u32,
     /// This point's place on the move's path of turning points.
     index: u32,
+    /// Whether the move wins by `capture_win` if it empties the opponent's front-row
+    /// end pits (both held seeds when it began).
+    ends_at_stake: bool,
 }
 
 /// Salt that keeps choice-point keys apart from position hashes.
@@ -43,15 +46,16 @@ const CHOICE_SALT: u64 = 0x6a09_e667_f3bc_c908;
 impl ChoicePoint {
     /// A 64-bit key of everything the rest of the move can depend on (both sides'
     /// seeds, where the lap ended, where a capture would resow from, the pit the move
-    /// started from, the loop, the side): two points with one key have the same
-    /// continuations, whatever choices led to them.
+    /// started from, the loop, the side, what `capture_win` wants): two points with one
+    /// key have the same continuations, whatever choices led to them.
     pub fn key(&self) -> u64 {
         let board = self.board();
         let fields = (self.end as u64)
             | (self.origin as u64) << 8
             | (self.pit as u64) << 16
             | (self.full_loop as u64) << 24
-            | (self.spots as u64) << 25;
+            | (self.spots as u64) << 25
+            | (self.ends_at_stake as u64) << 27;
         crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
@@ -150,6 +154,7 @@ impl Variant {
             to_move: me,
             take: 0,
             index: 0,
+            ends_at_stake: self.ends_at_stake(board.ring(opp)),
         };
         walk.path.truncate(0);
         self.sow_to_choice(&point, state, walk)
@@ -204,8 +209,12 @@ impl Variant {
 
     fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
         let rings = crate::board::rings_of(point.to_move, state.mine, state.theirs);
+        let mut flags = point.overture;
+        if point.ends_at_stake && self.ends_taken(state.theirs) {
+            flags |= crate::board::ENDS_CAPTURED;
+        }
         MoveStep::End {
-            child: Board::from_parts(rings, point.to_move.opponent(), point.overture),
+            child: Board::from_parts(rings, point.to_move.opponent(), flags),
             laps: state.laps,
             captured: state.captured,
         }

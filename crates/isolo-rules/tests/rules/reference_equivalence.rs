@@ -38,6 +38,8 @@ struct Coverage {
     /// Legal moves whose position another move of the same pit reached first.
     merged: usize,
     game_ends: usize,
+    /// Legal moves that win by `capture_win`.
+    ends_captured: usize,
 }
 
 /// Walks a random game of up to `plies` plies, comparing every position on the way.
@@ -86,6 +88,7 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
             !actual.is_empty()
         );
         let moves = variant.legal_moves(&board);
+        seen.ends_captured += moves.iter().filter(|m| m.child.ends_captured()).count();
         check_sides_alike(variant, &board, &moves);
         seen.merged += moves.len() - check_distinct_moves(variant, &board, &moves);
         check_play_move(variant, &board, &moves, rng);
@@ -225,6 +228,7 @@ fn ten_thousand_random_positions_match_the_reference() {
             && seen.passes > 100
             && seen.relays > 1000
             && seen.clockwise > 100
+            && seen.ends_captured > 20
             && seen.game_ends > 50,
         "{seen:?}"
     );

@@ -11,8 +11,8 @@
 //! ```
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, LegalMove,
-    Rules, Side, SowOrigin, Variant,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures,
+    LegalMove, Rules, Side, SowOrigin, Variant,
 };
 
 /// Rows notation from a drawing of four lines of seed counts.
@@ -669,4 +669,100 @@ fn faces_seeds_lets_a_clockwise_lap_end_in_an_empty_pit() {
         .parse_position(&format!("{} S S", rows(before)))
         .unwrap();
     assert_eq!(faces.play_text(&board, "1c").unwrap().captured, 0);
+}
+
+/// South's move 4 captures at pit 5 (North's column 4) and, sowing the captured seeds
+/// on, at pit 8 (North's column 1): both North's front-row end pits in one turn.
+const BOTH_ENDS_IN_ONE_TURN: &str = "
+    1 0 0 2
+    1 1 0 2
+    1 0 0 1
+    0 0 0 1";
+
+/// The capture rules of `BOTH_ENDS_IN_ONE_TURN`, with `capture_win` as given.
+fn ends_rules(capture_win: CaptureWin) -> Variant {
+    four_columns("isolo-women", |r| {
+        r.min_sow = 1;
+        r.capture = CaptureCondition::Both;
+        r.capture_win = capture_win;
+    })
+}
+
+#[test]
+fn taking_both_front_row_end_pits_in_one_turn_wins() {
+    // Lap 1 ends in pit 5 and takes 4 seeds, sown into 5-8; pit 8 takes 2 more, sown
+    // into 5 and 6; relays from 6 and 8 end in the empty pit 3.
+    let after = rows(
+        "
+        0 0 0 0
+        0 1 0 0
+        0 2 0 4
+        1 1 1 0",
+    );
+    let wins = ends_rules(CaptureWin::FrontEnds);
+    let board = wins
+        .parse_position(&format!("{} S -", rows(BOTH_ENDS_IN_ONE_TURN)))
+        .unwrap();
+    let played = wins.play_text(&board, "4").unwrap();
+    assert_eq!((played.laps, played.captured), (5, 6));
+    // The WON field names the winner; North, to move, has lost.
+    assert_eq!(wins.format_position(&played.child), format!("{after} N S"));
+    assert!(played.child.ends_captured());
+    assert!(wins.legal_moves(&played.child).is_empty());
+    assert_eq!(wins.winner(&played.child), Some(Side::South));
+    let game = isolo_rules::Game::new(&wins, played.child);
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.reason, isolo_rules::EndReason::EndsCaptured);
+    assert_eq!(outcome.winner, Some(Side::South));
+    // Without the key the same move leaves North to play on.
+    let plays_on = ends_rules(CaptureWin::None);
+    let child = plays_on
+        .play_text(
+            &plays_on
+                .parse_position(&format!("{} S", rows(BOTH_ENDS_IN_ONE_TURN)))
+                .unwrap(),
+            "4",
+        )
+        .unwrap()
+        .child;
+    assert_eq!(plays_on.format_position(&child), format!("{after} N"));
+    assert!(!plays_on.legal_moves(&child).is_empty());
+}
+
+#[test]
+fn one_end_pit_or_an_end_pit_empty_before_wins_nothing() {
+    let wins = ends_rules(CaptureWin::FrontEnds);
+    // North's pit 5 (column 1) is empty before the move: pit 8 cannot take it.
+    let one_end = "
+        1 0 0 2
+        0 1 0 2
+        1 0 0 1
+        0 0 0 1";
+    let board = wins
+        .parse_position(&format!("{} S -", rows(one_end)))
+        .unwrap();
+    let played = wins.play_text(&board, "4").unwrap();
+    assert!(!played.child.ends_captured());
+    assert!(wins.format_position(&played.child).ends_with(" N -"));
+}
+
+#[test]
+fn the_won_field_reads_back_and_names_its_errors() {
+    let wins = ends_rules(CaptureWin::FrontEnds);
+    let rows = rows(BOTH_ENDS_IN_ONE_TURN);
+    for text in [
+        format!("{rows} N S"),
+        format!("{rows} S N"),
+        format!("{rows} S -"),
+    ] {
+        let board = wins.parse_position(&text).unwrap();
+        assert_eq!(wins.format_position(&board), text);
+    }
+    let error = wins.parse_position(&format!("{rows} S S")).unwrap_err();
+    assert!(error.to_string().contains("won field 'S'"), "{error}");
+    let error = wins.parse_position(&format!("{rows} S - -")).unwrap_err();
+    assert!(error.to_string().contains("ROWS SIDE [WON]"), "{error}");
+    // Rules without the key refuse the flag.
+    let plain = ends_rules(CaptureWin::None);
+    assert!(plain.parse_position(&format!("{rows} N S")).is_err());
 }

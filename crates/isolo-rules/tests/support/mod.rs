@@ -7,8 +7,8 @@
 pub mod reference;
 
 use isolo_rules::{
-    Board, CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, Rules,
-    Side, SowOrigin, Variant,
+    Board, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen,
+    FirstMoveCaptures, Rules, Side, SowOrigin, Variant,
 };
 use reference::RefPosition;
 
@@ -101,6 +101,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         clockwise_from,
         clockwise_laps: rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
         clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
+        capture_win: rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]),
     }
 }
 
@@ -120,5 +121,6 @@ pub fn to_reference(variant: &Variant, board: &Board) -> RefPosition {
             board.first_move_pending(Side::South),
             board.first_move_pending(Side::North),
         ],
+        lost: board.ends_captured(),
     }
 }

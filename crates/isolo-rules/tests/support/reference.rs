@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen, Rules, SowOrigin,
 };
 
 pub const SOUTH: usize = 0;
@@ -20,6 +20,8 @@ pub struct RefPosition {
     pub in_overture: [bool; 2],
     /// Whose first move, still to come, may not capture.
     pub first_move: [bool; 2],
+    /// Whether the side to move has lost by `capture_win`.
+    pub lost: bool,
 }
 
 /// One legal move: its text, the position it leads to, laps and captured seeds.
@@ -64,6 +66,15 @@ impl RefPosition {
         if rules.first_move_captures != isolo_rules::FirstMoveCaptures::Allowed {
             text.push(' ');
             text.push_str(flags_text(self.first_move));
+        }
+        if rules.capture_win != CaptureWin::None {
+            // The winner: the player who just moved.
+            let winner = [
+                self.lost && self.to_move == NORTH,
+                self.lost && self.to_move == SOUTH,
+            ];
+            text.push(' ');
+            text.push_str(flags_text(winner));
         }
         text
     }
@@ -138,6 +149,9 @@ pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosi
     let w = pos.w;
     let mover = pos.to_move;
     let mut all = Vec::new();
+    if pos.lost {
+        return all;
+    }
     for pit in 1..=2 * w {
         let nghana = pit == w;
         let in_overture = pos.in_overture[mover];
@@ -174,6 +188,9 @@ pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosi
 pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u32, u32) {
     let w = pos.w;
     let mut counts = (0, 0, 0, 0);
+    if pos.lost {
+        return counts;
+    }
     for pit in 1..=2 * w {
         let Some((loop_pits, protected)) = start_of_move(rules, pos, side, pit) else {
             continue;
@@ -209,6 +226,13 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
 impl Search<'_> {
     fn finish(&mut self, board: [Vec<u32>; 2], laps: u32, captured: u32, choices: String) {
         let mut result = self.start.clone();
+        // RULES.md 3.6: both the opponent's front-row end pits held seeds and now none.
+        let w = result.w;
+        let ends =
+            |pits: &[Vec<u32>; 2]| [pits[1 - self.mover][w], pits[1 - self.mover][2 * w - 1]];
+        result.lost = self.rules.capture_win == CaptureWin::FrontEnds
+            && ends(&self.start.pits).iter().all(|&n| n > 0)
+            && ends(&board).iter().all(|&n| n == 0);
         result.pits = board;
         result.to_move = 1 - self.mover;
         let text = result.text(self.rules);

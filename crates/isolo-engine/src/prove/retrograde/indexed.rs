@@ -183,9 +183,11 @@ struct Index {
     lanes: usize,
     seeds: usize,
     /// Overture flag values kept apart (1, or 4 where the rules have an overture).
-    /// Values of the overture flags (4 where the rules have an overture, else 1) and
-    /// of all the flags (times 4 where first moves are barred from capturing).
+    /// Values of the overture flags (4 where the rules have an overture, else 1), of
+    /// the first-move flags (4 where first moves are barred from capturing, else 1) and
+    /// of all the flags (times 2 more where a capture can win: the lost flag).
     overture_values: u64,
+    first_move_values: u64,
     flag_values: u64,
     /// `compositions[m][n]`: the ways to spread `n` seeds over `m` pits.
     compositions: Vec<Vec<u64>>,
@@ -210,13 +212,15 @@ impl Index {
         }
         let overture_values = if variant.rules().overture { 4 } else { 1 };
         let first_move_values = if variant.has_first_move_flags() { 4 } else { 1 };
-        let flag_values = overture_values * first_move_values;
+        let lost_values = if variant.has_capture_win() { 2 } else { 1 };
+        let flag_values = overture_values * first_move_values * lost_values;
         let size = compositions[pits][seeds].saturating_mul(flag_values);
         Index {
             pits,
             lanes,
             seeds,
             overture_values,
+            first_move_values,
             flag_values,
             compositions,
             size,
@@ -238,7 +242,8 @@ impl Index {
         }
         let overture = board.overture_flags_seen_by(mover) as u64 % self.overture_values;
         let first_moves = board.first_move_flags_seen_by(mover) as u64;
-        let flags = overture + first_moves * self.overture_values;
+        let lost = board.ends_captured() as u64;
+        let flags = overture + (first_moves + lost * self.first_move_values) * self.overture_values;
         (rank * self.flag_values + flags % self.flag_values) as u32
     }
 
@@ -266,8 +271,10 @@ impl Index {
             left -= here;
         }
         let overture = flags % self.overture_values;
-        let first_moves = flags / self.overture_values;
-        Board::from_parts(rings, Side::South, (overture | first_moves << 2) as u8)
+        let rest = flags / self.overture_values;
+        let (first_moves, lost) = (rest % self.first_move_values, rest / self.first_move_values);
+        let flags = overture | first_moves << 2 | lost << 4;
+        Board::from_parts(rings, Side::South, flags as u8)
     }
 }
 

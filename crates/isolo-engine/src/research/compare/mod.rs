@@ -488,6 +488,8 @@ pub struct VariantStats {
     pub end_ply_limit: Proportion,
     /// Games ended in a dead position (no seed could change hands again).
     pub end_dead_position: Proportion,
+    /// Games won by taking both of the opponent's front-row end pits (`capture_win`).
+    pub end_ends_captured: Proportion,
     /// How many games had each length, for plots.
     #[serde(skip)]
     pub length_counts: BTreeMap<u32, u64>,
@@ -508,7 +510,7 @@ pub struct VariantTally {
     north_wins: u64,
     first_wins: u64,
     second_wins: u64,
-    reasons: [u64; 4],
+    reasons: [u64; 5],
     plies: RunningMean,
     length_counts: BTreeMap<u32, u64>,
     branching: RunningMean,
@@ -580,6 +582,7 @@ impl VariantTally {
             end_repetition: wilson(self.reasons[reason_index(EndReason::Repetition)], n),
             end_ply_limit: wilson(self.reasons[reason_index(EndReason::PlyLimit)], n),
             end_dead_position: wilson(self.reasons[reason_index(EndReason::DeadPosition)], n),
+            end_ends_captured: wilson(self.reasons[reason_index(EndReason::EndsCaptured)], n),
             length_counts: counts.clone(),
         }
     }
@@ -591,6 +594,7 @@ fn reason_index(reason: EndReason) -> usize {
         EndReason::Repetition => 1,
         EndReason::PlyLimit => 2,
         EndReason::DeadPosition => 3,
+        EndReason::EndsCaptured => 4,
     }
 }
 
