@@ -19,9 +19,10 @@ differences. Two games have Ludii's reading of them built in (`--game`):
 - `Kubuguza.lud` (the default): three seeds in each inner hole, clockwise holes at the
   inner row's ends and the outer row's second holes, clockwise laps wherever they end
   facing seeds, captures barred on each player's first turn;
-- `Ikibuguzo (Opening 1).lud`: its main phase (the scripted opening turns are skipped),
-  clockwise holes at the outer row's left end and the inner row's second from the left,
-  captures on any turn.
+- `Ikibuguzo (Opening 1).lud` and `Ikibuguzo (Opening 2).lud`: their main phase (the
+  scripted opening turns are skipped; the presets `ikibuguzo-opening-1` and `ikibuguzo`
+  start after them), clockwise laps wherever they end facing seeds, and no win by a
+  capture.
 
     LUDII_SH=.../ludii.sh scripts/ludii-compare.py --games 100
 """
@@ -41,20 +42,25 @@ clockwise_when = "faces-seeds"
 capture_sow_from = "lap-start-pit"
 """
 
-LUDII_IKIBUGUZO_1 = """name = "ikibuguzo-opening-1-ludii"
-base = "kubuguza"
-start = "17,0,0,0,0,0,6,0/0,0,2,1,2,1,2,1/1,2,1,2,1,2,0,0/0,6,0,0,0,0,0,17"
-clockwise_from = [1, 15]
+# Ludii's Ikibuguzo: the presets with clockwise laps wherever they end facing seeds and
+# without the win by taking both front-row end pits (Ludii ends a game only when a
+# player cannot move).
+LUDII_IKIBUGUZO = """name = "{base}-ludii"
+base = "{base}"
 clockwise_when = "faces-seeds"
-first_move_captures = "allowed"
-capture_sow_from = "lap-start-pit"
+capture_win = "none"
 """
 
 # Ludii's games this script knows: our rules file of Ludii's reading, whether Ludii bars
 # captures on each player's first turn, and the phase compared (None: every turn).
 READINGS = {
     "Kubuguza.lud": (LUDII_KUBUGUZA, True, None),
-    "Ikibuguzo (Opening 1).lud": (LUDII_IKIBUGUZO_1, False, "MainPhase"),
+    "Ikibuguzo (Opening 1).lud": (
+        LUDII_IKIBUGUZO.format(base="ikibuguzo-opening-1"),
+        False,
+        "MainPhase",
+    ),
+    "Ikibuguzo (Opening 2).lud": (LUDII_IKIBUGUZO.format(base="ikibuguzo"), False, "MainPhase"),
 }
 
 

@@ -2,8 +2,9 @@
 
 Importing this module registers, as pyspiel Python games:
 
-- ``isolo_women``, ``isolo_boys``, ``igisoro``, ``kubuguza``, ``isolo_women_capture_ends``,
-  ``isolo_boys_capture_ends``: the presets and named readings;
+- ``isolo_women``, ``isolo_boys``, ``igisoro``, ``kubuguza``, ``ikibuguzo``,
+  ``isolo_women_capture_ends``, ``isolo_boys_capture_ends``, ``ikibuguzo_opening_1``: the
+  presets and named readings;
 - ``isolo``: any rules, given by its ``rules`` parameter (a preset's name, a rules
   file's path, or a rules file's TOML text).
 
@@ -57,8 +58,10 @@ NAMED_GAMES = {
     "isolo_boys": "isolo-boys",
     "igisoro": "igisoro",
     "kubuguza": "kubuguza",
+    "ikibuguzo": "ikibuguzo",
     "isolo_women_capture_ends": "isolo-women-capture-ends",
     "isolo_boys_capture_ends": "isolo-boys-capture-ends",
+    "ikibuguzo_opening_1": "ikibuguzo-opening-1",
 }
 
 #: The game taking any rules, and its default rules.

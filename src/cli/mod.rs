@@ -78,7 +78,7 @@ pub type CliResult = Result<(), CliError>;
 /// `--variant` and `--position`, shared by every command that takes a position.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// A preset (isolo-women, isolo-boys, igisoro, kubuguza) or the path of a rules file
+    /// A preset or named reading (`isolo-ai variants` lists them) or the path of a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
     // (Not a doc comment: rustdoc would read the brackets as a link.)

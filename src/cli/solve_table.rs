@@ -18,8 +18,7 @@ use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct SolveTableArgs {
-    /// A preset or named reading (isolo-women, isolo-boys, igisoro, kubuguza,
-    /// isolo-women-capture-ends, isolo-boys-capture-ends)
+    /// A preset or named reading (`isolo-ai variants` lists them)
     #[arg(long, value_name = "NAME")]
     pub preset: String,
     /// Change a rule in every cell, as a rules file line would (repeatable):
@@ -79,6 +78,14 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
             isolo_rules::preset_names()
         ))
     })?;
+    let family_start = isolo_rules::Rules::preset(family).map(|r| r.start);
+    let named = isolo_rules::Rules::preset(&args.preset).map(|r| r.start);
+    if named != family_start {
+        return Err(CliError(format!(
+            "--preset: '{}' starts from its own array, not {family}'s pattern, which the table widens: use --preset {family}",
+            args.preset
+        )));
+    }
     let widths = parse_range("--widths", &args.widths, 2..=8)?;
     let seeds = parse_range("--seeds", &args.seeds, SEEDS_RANGE)?;
     super::check_hash(args.hash)?;
@@ -276,6 +283,7 @@ fn markdown(
     let per = match isolo_rules::rules_file::preset_family(&base.name) {
         Some("igisoro") => "a back-row pit",
         Some("kubuguza") => "a front-row pit",
+        Some("ikibuguzo") => "a back-row pit, sown out by the opening turns",
         _ => "where the preset has 2",
     };
     let _ = writeln!(

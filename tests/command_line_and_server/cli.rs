@@ -36,8 +36,10 @@ fn variants_lists_the_presets_and_readings() {
             "isolo-boys",
             "igisoro",
             "kubuguza",
+            "ikibuguzo",
             "isolo-women-capture-ends",
-            "isolo-boys-capture-ends"
+            "isolo-boys-capture-ends",
+            "ikibuguzo-opening-1"
         ]
     );
     assert!(out.contains("capture=both optional sow_from=turn-start"));

@@ -429,6 +429,10 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             ],
             "--preset",
         ),
+        (
+            vec!["solve-table", "--preset", "ikibuguzo-opening-1"],
+            "--preset: 'ikibuguzo-opening-1' starts from its own array",
+        ),
         (vec!["bench", "--depth", "0"], "--depth"),
         (vec!["play", "--variant", "isolo-boys", "--as", "E"], "--as"),
     ];

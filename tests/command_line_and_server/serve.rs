@@ -77,8 +77,10 @@ fn variants_and_limits_are_listed() {
             "isolo-boys",
             "igisoro",
             "kubuguza",
+            "ikibuguzo",
             "isolo-women-capture-ends",
-            "isolo-boys-capture-ends"
+            "isolo-boys-capture-ends",
+            "ikibuguzo-opening-1"
         ]
     );
     assert_eq!(list["limits"]["max_time_ms"], 3000);

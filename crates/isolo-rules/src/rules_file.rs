@@ -198,10 +198,21 @@ const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
 pub const DEFAULT_MAX_LAPS: u32 = 1000;
 
 /// The preset names of RULES.md, in the order `variants` lists them.
-pub const PRESETS: [&str; 4] = ["isolo-women", "isolo-boys", "igisoro", "kubuguza"];
-/// Named readings: presets with `capture_ends_move = true` (RULES.md section 5), the
-/// deep Isolo games (unsolved, 30-100 plies), loaded by name like the presets.
-pub const READINGS: [&str; 2] = ["isolo-women-capture-ends", "isolo-boys-capture-ends"];
+pub const PRESETS: [&str; 5] = [
+    "isolo-women",
+    "isolo-boys",
+    "igisoro",
+    "kubuguza",
+    "ikibuguzo",
+];
+/// Named readings (RULES.md section 5), loaded by name like the presets: the Isolo
+/// presets with `capture_ends_move = true`, the deep Isolo games (unsolved, 30-100
+/// plies), and Ikibuguzo from its other opening array.
+pub const READINGS: [&str; 3] = [
+    "isolo-women-capture-ends",
+    "isolo-boys-capture-ends",
+    "ikibuguzo-opening-1",
+];
 
 /// Every name `Rules::preset` knows: the presets, then the readings.
 pub fn preset_names() -> String {
@@ -223,11 +234,12 @@ pub fn preset_family(name: &str) -> Option<&'static str> {
 }
 
 /// The start of `family` (a preset) on `columns` columns with `seeds` where the preset
-/// has 2 (Isolo) or 4 (Igisoro), following the preset's pattern: the women's game
-/// fills every pit; Igisoro the back rows; Kubuguza the front rows; the boys' game alternates `seeds` and 0 in
-/// the back row, keeps 17 in the ng'hana (pit W) and 1 in pit W+2, and alternates 0 and
-/// `seeds` along the rest of the front row, as on the 8-column board. `None` for a name
-/// that is not a preset.
+/// has 2 (Isolo) or 4 (the Igisoro family), following the preset's pattern: the women's
+/// game fills every pit; Igisoro the back rows; Kubuguza the front rows; Ikibuguzo the
+/// back rows, then sows each back-row pit out from the right (its opening turns); the
+/// boys' game alternates `seeds` and 0 in the back row, keeps 17 in the ng'hana (pit W)
+/// and 1 in pit W+2, and alternates 0 and `seeds` along the rest of the front row, as on
+/// the 8-column board. `None` for a name that is not a preset.
 pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> {
     let w = columns as usize;
     let k = seeds;
@@ -235,6 +247,7 @@ pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> 
         "isolo-women" => vec![k; 2 * w],
         "igisoro" => (1..=2 * w).map(|p| if p <= w { k } else { 0 }).collect(),
         "kubuguza" => (1..=2 * w).map(|p| if p > w { k } else { 0 }).collect(),
+        "ikibuguzo" => ikibuguzo_opening(w, k),
         "isolo-boys" => (1..=2 * w)
             .map(|p| match p {
                 p if p == w => 17,
@@ -328,16 +341,41 @@ const WOMEN_START: &str = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2
 const BOYS_START: &str = "17,2,0,2,0,2,0,2/0,1,2,0,2,0,2,0/0,2,0,2,0,2,1,0/2,0,2,0,2,0,2,17";
 const IGISORO_START: &str = "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4";
 const KUBUGUZA_START: &str = "0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0";
+/// Ikibuguzo's first opening array once its scripted turns are played (RULES.md 5).
+const IKIBUGUZO_OPENING_1: &str =
+    "17,0,0,0,0,0,6,0/0,0,2,1,2,1,2,1/1,2,1,2,1,2,0,0/0,6,0,0,0,0,0,17";
+/// Ikibuguzo's start on `w` columns (RULES.md 5): `seeds` in each back-row pit, then
+/// each back-row pit from the right sown out in turn, two seeds into the next pit and
+/// one into each after (the opening turns, which leave no choice).
+fn ikibuguzo_opening(w: usize, seeds: u8) -> Vec<u8> {
+    let mut ring = vec![0; 2 * w];
+    ring[..w].fill(seeds);
+    for lane in (0..w).rev() {
+        let lifted = std::mem::take(&mut ring[lane]);
+        let mut to = lane;
+        for dropped in 0..lifted {
+            // The second seed goes into the first pit too.
+            if dropped != 1 {
+                to = (to + 1) % (2 * w);
+            }
+            ring[to] += 1;
+        }
+    }
+    ring
+}
+
 /// The clockwise pits of `family` (a preset) on `columns` columns, following the
 /// preset's pattern: Kubuguza's are the back row's two ends and the front row's second
-/// pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns); the other presets have
-/// none.
+/// pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns); Ikibuguzo's the back
+/// row's left end and the front row's second pit from the left (1 and 15); the other
+/// presets have none.
 pub fn pattern_clockwise(family: &str, columns: u8) -> Vec<u8> {
-    if family != "kubuguza" {
-        return Vec::new();
-    }
     let w = columns;
-    let mut pits = vec![1, w, w + 2, 2 * w - 1];
+    let mut pits = match family {
+        "kubuguza" => vec![1, w, w + 2, 2 * w - 1],
+        "ikibuguzo" => vec![1, 2 * w - 1],
+        _ => return Vec::new(),
+    };
     pits.sort_unstable();
     pits.dedup();
     pits
@@ -390,6 +428,21 @@ impl Rules {
                 clockwise_from: pattern_clockwise(name, 8),
                 clockwise_laps: ClockwiseLaps::Any,
                 ..women
+            }),
+            "ikibuguzo" => Some(Rules {
+                name: name.into(),
+                start: pattern_start(name, 8, 4).expect("a preset's pattern"),
+                capture: CaptureCondition::Both,
+                capture_sow_from: SowOrigin::LapStartPit,
+                clockwise_from: pattern_clockwise(name, 8),
+                clockwise_laps: ClockwiseLaps::Any,
+                capture_win: CaptureWin::FrontEnds,
+                ..women
+            }),
+            "ikibuguzo-opening-1" => Some(Rules {
+                name: name.into(),
+                start: parse_rows(IKIBUGUZO_OPENING_1, 8).expect("preset start parses"),
+                ..Rules::preset("ikibuguzo")?
             }),
             reading => {
                 let base = reading.strip_suffix("-capture-ends")?;
@@ -983,11 +1036,18 @@ mod tests {
         assert_eq!(format_rows(&igisoro, 3), "1,1,1/0,0,0/0,0,0/1,1,1");
         assert_eq!(preset_family("isolo-boysx"), None);
         assert_eq!(pattern_start("oware", 6, 4), None);
+        let ikibuguzo = pattern_start("ikibuguzo", 8, 4).unwrap();
+        assert_eq!(
+            format_rows(&ikibuguzo, 8),
+            "4,4,4,4,4,3,2,0/4,2,1,0,0,0,0,0/0,0,0,0,0,1,2,4/0,2,3,4,4,4,4,4"
+        );
+        assert_eq!(pattern_clockwise("ikibuguzo", 8), [1, 15]);
+        assert_eq!(preset_family("ikibuguzo-opening-1"), Some("ikibuguzo"));
     }
 
     #[test]
     fn readings_are_their_presets_with_capture_ending_the_move() {
-        for (reading, base) in READINGS.iter().zip(["isolo-women", "isolo-boys"]) {
+        for (reading, base) in READINGS[..2].iter().zip(["isolo-women", "isolo-boys"]) {
             let rules = Rules::preset(reading).unwrap();
             let expected = Rules {
                 name: reading.to_string(),

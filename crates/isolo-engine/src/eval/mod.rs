@@ -754,7 +754,7 @@ mod tests {
     #[test]
     fn the_isolo_games_ship_tuned_weights_found_by_their_rules() {
         // The Igisoro family plays the hand-set weights.
-        for name in ["igisoro", "kubuguza"] {
+        for name in ["igisoro", "kubuguza", "ikibuguzo", "ikibuguzo-opening-1"] {
             let variant = Variant::load(name).unwrap();
             assert!(Weights::shipped_for(&variant).is_none());
             assert_eq!(Weights::for_variant(&variant), Weights::default());

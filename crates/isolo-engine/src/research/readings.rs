@@ -13,7 +13,7 @@ use crate::research::compare::{
 };
 use isolo_rules::rules_file::pattern_start;
 use isolo_rules::{
-    pattern_clockwise, CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen,
+    pattern_clockwise, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen,
     FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,
 };
 
@@ -81,7 +81,7 @@ fn readings_of(preset: &str) -> Vec<Reading> {
             &|r| r.capture_ends_move = !base.capture_ends_move,
         ));
     } else {
-        list.extend(clockwise_readings(&with));
+        list.extend(clockwise_readings(preset, &base, &with));
     }
     for columns in 4..=7u8 {
         list.push(with(format!("columns = {columns}"), &|r| {
@@ -101,24 +101,37 @@ fn readings_of(preset: &str) -> Vec<Reading> {
 /// A reading of the preset: its name and the change to the preset's rules.
 type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
 
-/// The readings of a preset that sows clockwise and bars first moves' captures
-/// (Kubuguza, RULES.md 5): without each of those rules, and as the Ludii game library
-/// reads it.
-fn clockwise_readings(with: &ReadingOf) -> Vec<Reading> {
-    vec![
+/// The readings of a preset that sows clockwise (Kubuguza, Ikibuguzo; RULES.md 5):
+/// without each of its own rules (clockwise laps, clockwise laps after the first, the
+/// first moves' bar, the win by capture), and as the Ludii game library reads it.
+fn clockwise_readings(preset: &str, base: &Rules, with: &ReadingOf) -> Vec<Reading> {
+    let mut list = vec![
         with("clockwise_from = []".into(), &|r| r.clockwise_from.clear()),
         with("clockwise_laps = first".into(), &|r| {
             r.clockwise_laps = ClockwiseLaps::First
         }),
-        with("first_move_captures = allowed".into(), &|r| {
+    ];
+    if base.first_move_captures != FirstMoveCaptures::Allowed {
+        list.push(with("first_move_captures = allowed".into(), &|r| {
             r.first_move_captures = FirstMoveCaptures::Allowed
-        }),
-        with("Ludii's reading".into(), &|r| {
-            r.start = pattern_start("kubuguza", r.columns, 3).expect("a preset's pattern");
+        }));
+    }
+    if base.capture_win != CaptureWin::None {
+        list.push(with("capture_win = none".into(), &|r| {
+            r.capture_win = CaptureWin::None
+        }));
+    }
+    let kubuguza = preset == "kubuguza";
+    list.push(with("Ludii's reading".into(), &|r| {
+        if kubuguza {
+            r.start = pattern_start(preset, r.columns, 3).expect("a preset's pattern");
             r.clockwise_from = LUDII_CLOCKWISE.to_vec();
-            r.clockwise_when = ClockwiseWhen::FacesSeeds;
-        }),
-    ]
+        }
+        r.clockwise_when = ClockwiseWhen::FacesSeeds;
+        r.capture_sow_from = SowOrigin::LapStartPit;
+        r.capture_win = CaptureWin::None;
+    }));
+    list
 }
 
 /// Ludii's clockwise pits of Kubuguza: the front row's ends, the back row's second

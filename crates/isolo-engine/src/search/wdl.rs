@@ -148,7 +148,7 @@ pub struct WdlModel {
 /// The models shipped, by the preset or reading they were fitted for (`isolo-ai fit-wdl
 /// --variant V`, docs/measurements.md#win-draw-loss); a test checks them against the
 /// table of docs/search.md.
-const SHIPPED: [(&str, WdlModel); 6] = [
+const SHIPPED: [(&str, WdlModel); 8] = [
     (
         "isolo-women",
         WdlModel {
@@ -182,6 +182,14 @@ const SHIPPED: [(&str, WdlModel); 6] = [
         },
     ),
     (
+        "ikibuguzo",
+        WdlModel {
+            offset: 0.0,
+            scale: 324.2,
+            at_repetition: Wdl::per_mille(500, 0, 500),
+        },
+    ),
+    (
         "isolo-women-capture-ends",
         WdlModel {
             offset: 0.0,
@@ -194,6 +202,14 @@ const SHIPPED: [(&str, WdlModel); 6] = [
         WdlModel {
             offset: 0.0,
             scale: 613.5,
+            at_repetition: Wdl::per_mille(500, 0, 500),
+        },
+    ),
+    (
+        "ikibuguzo-opening-1",
+        WdlModel {
+            offset: 0.0,
+            scale: 431.7,
             at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),

@@ -48,6 +48,12 @@ fn kubuguza_to_depth_5() {
 }
 
 #[test]
+fn ikibuguzo_to_depth_5() {
+    check(&preset("ikibuguzo"), &[9, 81, 653, 5040, 39178]);
+    check(&preset("ikibuguzo-opening-1"), &[5, 29, 177, 1068, 6719]);
+}
+
+#[test]
 fn depth_zero_is_one() {
     let women = preset("isolo-women");
     assert_eq!(perft(&women, &women.start(), 0), 1);
@@ -70,5 +76,17 @@ fn deepest_rows() {
     assert_eq!(
         perft(&preset("kubuguza"), &preset("kubuguza").start(), 6),
         200896
+    );
+    assert_eq!(
+        perft(&preset("ikibuguzo"), &preset("ikibuguzo").start(), 6),
+        281316
+    );
+    assert_eq!(
+        perft(
+            &preset("ikibuguzo-opening-1"),
+            &preset("ikibuguzo-opening-1").start(),
+            6
+        ),
+        45072
     );
 }

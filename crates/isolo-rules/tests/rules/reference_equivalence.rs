@@ -234,6 +234,23 @@ fn ten_thousand_random_positions_match_the_reference() {
     );
 }
 
+#[test]
+fn the_igisoro_family_presets_match_the_reference_along_random_games() {
+    // Their 17-seed pits and lap-start-pit sowing, clockwise laps and wins by capture.
+    let mut rng = Rng(0x1c1b_0650);
+    for name in ["kubuguza", "ikibuguzo", "ikibuguzo-opening-1"] {
+        let variant = Variant::load(name).unwrap();
+        let mut seen = Coverage::default();
+        for _game in 0..12 {
+            compare_along_random_game(&variant, &mut rng, 80, &mut seen);
+        }
+        assert!(
+            seen.positions > 200 && seen.captures > 100,
+            "{name}: {seen:?}"
+        );
+    }
+}
+
 /// Most legal moves a position may have to be compared (the checks list them all).
 const MOST_SEQUENCES_CHECKED: u64 = 20_000;
 
@@ -292,7 +309,15 @@ proptest! {
 
 #[test]
 fn the_reference_itself_matches_the_perft_table() {
-    for (name, expected) in [("isolo-women", 1311), ("isolo-boys", 292), ("igisoro", 623)] {
+    let presets = [
+        ("isolo-women", 1311),
+        ("isolo-boys", 292),
+        ("igisoro", 623),
+        ("kubuguza", 477),
+        ("ikibuguzo", 653),
+        ("ikibuguzo-opening-1", 177),
+    ];
+    for (name, expected) in presets {
         let variant = Variant::load(name).unwrap();
         let start = to_reference(&variant, &variant.start());
         assert_eq!(
