@@ -250,14 +250,15 @@ pub fn run(args: &ResultsArgs) -> CliResult {
             args.out
         ));
     }
-    page.push_str(&solved_section(&args.out));
+    page.push_str(&kept_sections(&args.out));
     std::fs::write(&args.out, page)
         .map_err(|e| CliError(format!("--out: cannot write {}: {e}", args.out)))
 }
 
-/// The heading of the page's last section, the solve-table results, which
-/// `scripts/solve-tables.sh` writes and a regenerated page keeps.
-const SOLVED_SECTION: &str = "\n## Solved boards\n";
+/// The headings of the page's last sections, which scripts write and a regenerated
+/// page keeps: the Igisoro family's table (`scripts/family-table.sh`), then the
+/// solve-table results (`scripts/solve-tables.sh`).
+const KEPT_SECTIONS: [&str; 2] = ["\n## The Igisoro family\n", "\n## Solved boards\n"];
 
 /// The largest page `results` reads back.
 const MAX_PAGE_BYTES: u64 = 16 << 20;
@@ -267,9 +268,36 @@ fn read_page(path: &str) -> Option<String> {
     isolo_rules::read_text_file(std::path::Path::new(path), MAX_PAGE_BYTES).ok()
 }
 
-/// The solved-boards section of the page at `path`, if it has one.
-fn solved_section(path: &str) -> String {
+/// The kept sections of the page at `path` (`KEPT_SECTIONS`), from the first it has.
+fn kept_sections(path: &str) -> String {
     read_page(path)
-        .and_then(|page| page.find(SOLVED_SECTION).map(|at| page[at..].to_string()))
+        .and_then(|page| {
+            let at = KEPT_SECTIONS.iter().filter_map(|h| page.find(h)).min()?;
+            Some(page[at..].to_string())
+        })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regenerated_page_keeps_the_family_table_and_the_solved_boards() {
+        let dir = std::env::temp_dir().join(format!("isolo-ai-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("page.md");
+        let page = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            kept_sections(path.to_str().unwrap())
+        };
+        let tail = "\n## The Igisoro family\n\nrows\n\n## Solved boards\n\ncells\n";
+        assert_eq!(page(&format!("# Results\n\n## igisoro\n{tail}")), tail);
+        assert_eq!(
+            page("# Results\n\n## Solved boards\n\ncells\n"),
+            "\n## Solved boards\n\ncells\n"
+        );
+        assert_eq!(page("# Results\n\n## igisoro\n"), "");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

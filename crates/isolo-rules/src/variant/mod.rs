@@ -492,16 +492,23 @@ impl Variant {
     /// seeds.
     #[inline(always)]
     fn ends_at_stake(&self, theirs: Ring) -> bool {
-        let (left, right) = (self.geo.front_right, self.pits() - 1);
-        self.has_capture_win() && ring::lane(theirs, left) > 0 && ring::lane(theirs, right) > 0
+        let [right, left] = self.front_ends().map(|lane| ring::lane(theirs, lane));
+        self.has_capture_win() && right > 0 && left > 0
     }
 
     /// Whether a move that leaves the opponent `theirs` took both their front-row end
     /// pits (at stake before it: `ends_at_stake`).
     #[inline(always)]
     fn ends_taken(&self, theirs: Ring) -> bool {
-        let (left, right) = (self.geo.front_right, self.pits() - 1);
-        ring::lane(theirs, left) == 0 && ring::lane(theirs, right) == 0
+        self.front_ends()
+            .iter()
+            .all(|&lane| ring::lane(theirs, lane) == 0)
+    }
+
+    /// The lanes of a side's front-row end pits: pit `W+1` (its right end) and `2W`.
+    #[inline(always)]
+    fn front_ends(&self) -> [usize; 2] {
+        [self.geo.front_right, self.pits() - 1]
     }
 
     /// Whether some laps may be sown clockwise (`clockwise_from`), so that moves carry
@@ -542,14 +549,14 @@ impl Variant {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let kinds = self.flag_fields();
         if !(2..=2 + kinds.len().max(1)).contains(&fields.len()) {
-            let mut form = "ROWS SIDE".to_string();
-            for kind in kinds
-                .iter()
-                .chain([FlagField::Overture].iter())
-                .take(kinds.len().max(1))
-            {
-                form.push_str(kind.placeholder());
-            }
+            // A variant without flags still takes an overture field of `-`.
+            let shown = if kinds.is_empty() {
+                &[FlagField::Overture][..]
+            } else {
+                &kinds[..]
+            };
+            let form: String = shown.iter().map(|kind| kind.placeholder()).collect();
+            let form = format!("ROWS SIDE{form}");
             return Err(NotationError::Position(format!(
                 "position must be '{form}', found {} field(s) in '{}'",
                 fields.len(),
