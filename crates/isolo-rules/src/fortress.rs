@@ -14,11 +14,12 @@
 //! are those legal whatever the opponent holds and never capturing: under optional
 //! captures the all-pass move of each pit (found against an empty ring, which offers no
 //! capture), under forced ones the moves whose laps never end in an occupied front pit
-//! (found against a seed in every pit, keeping the moves that capture nothing). This is
-//! a proof, not a guess: whatever either side does, the owner keeps to the set and is
-//! never without a move.
+//! (found against a seed in every pit, keeping the moves that capture nothing). A lap
+//! sown clockwise (RULES.md 3.7) is open only where the opponent's seeds allow it, so a
+//! move with one is never counted on. This is a proof, not a guess: whatever either side
+//! does, the owner keeps to the set and is never without a move.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::board::Board;
@@ -149,13 +150,15 @@ impl Fortresses {
             parts[owner.opponent() as usize] = full;
             let board = Board::from_parts(parts, owner, 0);
             let mut children = Vec::new();
-            let mut open = false;
-            variant.for_each_distinct_result(&board, gen, |m| {
-                let child = m.child.ring(owner);
-                open |= m.captured > 0 || self.capturable(child);
+            let (mut open, mut always_a_move) = (false, false);
+            // Every move the owner might make counts, but only one open whatever the
+            // opponent holds assures it a move.
+            owner_moves(variant, &board, gen, |child, captured, always_legal| {
+                open |= captured > 0 || self.capturable(child);
+                always_a_move |= always_legal;
                 children.push(child);
             });
-            if open || children.is_empty() {
+            if open || !always_a_move {
                 sealed[i] = false;
             }
             for child in children {
@@ -250,12 +253,39 @@ fn quiet_moves(variant: &Variant, mine: Ring, opponent: Ring, gen: &mut MoveGen)
     rings[owner.opponent() as usize] = opponent;
     let board = Board::from_parts(rings, owner, 0);
     let mut out = Vec::new();
-    variant.for_each_distinct_result(&board, gen, |m| {
-        if m.captured == 0 {
-            out.push(m.child.ring(owner));
+    owner_moves(variant, &board, gen, |child, captured, always_legal| {
+        if captured == 0 && always_legal {
+            out.push(child);
         }
     });
     out
+}
+
+/// Calls `visit` with the ring after each distinct move of the side to move on `board`,
+/// the seeds it captures, and whether it is legal whatever the opponent holds (it sows
+/// no lap clockwise).
+fn owner_moves(
+    variant: &Variant,
+    board: &Board,
+    gen: &mut MoveGen,
+    mut visit: impl FnMut(Ring, u32, bool),
+) {
+    let owner = board.to_move();
+    if !variant.has_directions() {
+        variant
+            .for_each_distinct_result(board, gen, |m| visit(m.child.ring(owner), m.captured, true));
+        return;
+    }
+    // Listed with their choices: a result also reached without a clockwise lap is
+    // always legal.
+    let mut seen: BTreeMap<(Ring, u32), bool> = BTreeMap::new();
+    variant.for_each_move(board, gen, |m| {
+        let anticlockwise = !m.choices.contains(&crate::Choice::Clockwise);
+        *seen.entry((m.child.ring(owner), m.captured)).or_default() |= anticlockwise;
+    });
+    for ((child, captured), always_legal) in seen {
+        visit(child, captured, always_legal);
+    }
 }
 
 /// Appends every ring of `seeds` seeds in lanes `from..lanes` added to `base`.
@@ -276,6 +306,26 @@ mod tests {
 
     fn igisoro() -> Variant {
         Variant::load("igisoro").unwrap()
+    }
+
+    #[test]
+    fn a_move_open_only_through_a_clockwise_lap_holds_no_fortress() {
+        // North's two lone seeds look safe against a full opponent, whose seeds let its
+        // laps turn clockwise (`faces-seeds`); here they do not, and South wins in 5.
+        let rules = "name = \"turning\"\ncolumns = 4\n\
+            start = \"1,3,3,3/1,0,2,1/0,3,0,1/1,1,3,0\"\nmin_sow = 1\ncapture = \"both\"\n\
+            capture_choice = \"forced\"\ncapture_sow_from = \"capture-pit\"\n\
+            overture = false\noverture_protects = false\ncapture_ends_move = false\n\
+            max_laps = 20\nfirst_move_captures = \"barred-first\"\n\
+            clockwise_from = [5, 7, 8]\nclockwise_laps = \"any\"\n\
+            clockwise_when = \"faces-seeds\"\n";
+        let variant = Variant::new(Rules::from_toml(rules, "x").unwrap()).unwrap();
+        let board = variant
+            .parse_position("0,0,0,1/0,1,0,0/0,0,1,1/0,0,0,3 S -")
+            .unwrap();
+        let fortresses = variant.fortresses().unwrap();
+        assert!(!fortresses.holds(&board, Side::North));
+        assert_eq!(variant.dead_side(&board), None);
     }
 
     /// The owner's rings after each pit's sowing, relays only (no opponent seeds to take),
