@@ -3,7 +3,7 @@
 # family does to Igisoro, one rule at a time, and the family's presets. Two runs of
 # `isolo-ai compare` over the same rules: random players (GAMES games each, default
 # 2000) and alpha-beta on both sides (ENGINE_GAMES games each, default 60, NODES nodes a
-# move, default 10000). About 25 minutes on two cores with the defaults. CSV_DIR=DIR
+# move, default 10000). About 30 minutes on two cores with the defaults. CSV_DIR=DIR
 # writes the section from DIR's random.csv and engines.csv instead (the runs' --csv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,7 @@ rows=(
     "igisoro, \`first_move_captures = \"barred-each\"\`|docs/family/igisoro-barred-each.toml"
     "igisoro, Kubuguza's start (4 seeds a front pit)|docs/family/igisoro-front-start.toml"
     "igisoro, \`capture_win = \"front-ends\"\`|docs/family/igisoro-capture-win.toml"
+    "igisoro, \`clockwise_from = [1, 8, 10, 15]\`: Kubuguza's clockwise pits|docs/family/igisoro-clockwise.toml"
     "igisoro, forced, \`clockwise_from = [1, 8, 10, 15]\`|docs/family/igisoro-forced-clockwise.toml"
     "kubuguza (the preset)|kubuguza"
     "ikibuguzo (the preset)|ikibuguzo"

@@ -30,6 +30,11 @@ const PLANES: usize = 5;
 /// within the first few).
 const OPTION_SEARCH_CHOICES: usize = 1 << 20;
 
+/// The most moves of one pit listed to follow a move whose laps may turn: the
+/// sequences of a pit are few under forced captures, but optional ones can make
+/// millions, and then the pit's actions are refused rather than listed for ever.
+const MOST_DIRECTED_SEQUENCES: u64 = 1 << 20;
+
 thread_local! {
     /// The move generator's buffers, kept between actions: a fresh one allocates and
     /// clears its sets, which cost an adapter more than finding the moves.
@@ -40,12 +45,14 @@ thread_local! {
 #[derive(Clone)]
 struct Pending {
     mv: Move,
-    /// Where the walk stands at a take/pass choice; `None` at a lap's direction (the
+    /// Where the walk stands at a take/pass choice; `None` where laps may turn (the
     /// position shown is then the one before the move).
     point: Option<ChoicePoint>,
     /// Whether the first choice action (take, anticlockwise) and whether the second
     /// (pass, clockwise) leads to a legal move.
     open: [bool; 2],
+    /// Whether the choice is a lap's direction (else a capture's take or pass).
+    direction: bool,
 }
 
 impl Pending {
@@ -100,15 +107,19 @@ impl ActionGame {
         self.game.variant().has_directions()
     }
 
+    /// Whether the choice actions choose a direction here: at a pending direction, or
+    /// with nothing pending where laps turn and captures are forced.
+    fn choosing_direction(&self) -> bool {
+        match &self.pending {
+            Some(pending) => pending.direction,
+            None => self.directed() && !self.optional(),
+        }
+    }
+
     /// The choice a choice action makes: the first (take, anticlockwise) or the second
     /// (pass, clockwise).
     fn choice_of(&self, second: bool) -> Choice {
-        match (self.directed(), second) {
-            (false, false) => Choice::Take,
-            (false, true) => Choice::Pass,
-            (true, false) => Choice::Anticlockwise,
-            (true, true) => Choice::Clockwise,
-        }
+        choice_action(self.choosing_direction(), second)
     }
 
     /// The action of a choice.
@@ -122,20 +133,31 @@ impl ActionGame {
     fn follow_directions(&mut self, mv: Move) -> PyResult<()> {
         let variant = self.game.variant();
         let board = self.game.board();
-        let (mut ended, mut open) = (None, [false; 2]);
+        let (mut ended, mut open, mut direction) = (None, [false; 2], false);
         let pit = 1 << (mv.pit - 1);
+        let mut listed = 0;
         MOVE_GEN.with_borrow_mut(|gen| {
-            variant.for_each_move_from(board, pit, gen, |m| {
+            variant.for_each_move_from_while(board, pit, gen, |m| {
+                listed += 1;
                 if !m.choices.starts_with(&mv.choices) {
-                    return;
+                    return listed < MOST_DIRECTED_SEQUENCES;
                 }
                 match m.choices.get(mv.choices.len()) {
                     None => ended = Some(m.to_legal_move()),
-                    Some(Choice::Clockwise) => open[1] = true,
-                    Some(_) => open[0] = true,
+                    Some(&next) => {
+                        open[usize::from(matches!(next, Choice::Pass | Choice::Clockwise))] = true;
+                        direction = !next.is_capture();
+                    }
                 }
+                listed < MOST_DIRECTED_SEQUENCES
             })
         });
+        if listed >= MOST_DIRECTED_SEQUENCES {
+            return Err(crate::input_error(format!(
+                "pit {} has over {MOST_DIRECTED_SEQUENCES} moves, too many to follow as actions",
+                mv.pit
+            )));
+        }
         if let Some(played) = ended {
             self.game.play_generated(&played);
             return Ok(());
@@ -147,6 +169,7 @@ impl ActionGame {
             mv,
             point: None,
             open,
+            direction,
         });
         Ok(())
     }
@@ -210,7 +233,7 @@ impl ActionGame {
     fn choose(&mut self, second: bool) -> PyResult<()> {
         let pending = self.pending.take().expect("a pending choice");
         let mut mv = pending.mv;
-        mv.choices.push(self.choice_of(second));
+        mv.choices.push(choice_action(pending.direction, second));
         if self.directed() {
             return self.follow_directions(mv);
         }
@@ -252,11 +275,23 @@ impl ActionGame {
                     mv,
                     point: Some(point),
                     open,
+                    direction: false,
                 });
                 Ok(())
             }
             MoveStep::Dead { .. } => Err(illegal(&mv)),
         }
+    }
+}
+
+/// The choice of a choice action: the first (take, anticlockwise) or the second (pass,
+/// clockwise), of a lap's `direction` or a capture's.
+fn choice_action(direction: bool, second: bool) -> Choice {
+    match (direction, second) {
+        (false, false) => Choice::Take,
+        (false, true) => Choice::Pass,
+        (true, false) => Choice::Anticlockwise,
+        (true, true) => Choice::Clockwise,
     }
 }
 

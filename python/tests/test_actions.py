@@ -88,6 +88,26 @@ def test_a_laps_direction_is_an_action_of_the_same_side():
     pytest.fail("no clockwise lap in Kubuguza's random positions")
 
 
+IGISORO_CLOCKWISE = """name = "igisoro-clockwise"
+base = "igisoro"
+clockwise_from = [1, 8, 10, 15]
+"""
+
+
+def test_captures_and_directions_are_both_actions_where_laps_turn_and_captures_are_optional():
+    variant = Variant.from_toml(IGISORO_CLOCKWISE)
+    rng = random.Random(5)
+    game, seen = Game(variant), set()
+    for _ in range(40):
+        moves = game.legal_moves()
+        if not moves or len(moves) > 2000:
+            break
+        assert complete_moves(ActionGame(game)) == moves, game.position
+        seen.update(letter for move in moves for letter in move if letter.isalpha())
+        game.play(rng.choice(moves))
+    assert {"x", "p", "a", "c"} <= seen, seen
+
+
 def test_a_move_in_notation_is_its_actions():
     for game in random_positions("igisoro", seed=4, count=20):
         for move in game.legal_moves():

@@ -68,9 +68,9 @@ pub fn brute_force(
 }
 
 /// Positions on small random boards (at most `max_columns` columns; optional captures
-/// only on two, with at most `MOST_OPTIONAL_SEEDS` seeds), a few random plies after the
-/// start, each with a legal move and fewer than `MOST_SMALL_MOVES`: exhaustive minimax
-/// must stay quick.
+/// only on two, with at most `MOST_OPTIONAL_SEEDS` seeds, or `MOST_TURNING_SEEDS` where
+/// laps may turn too), a few random plies after the start, each with a legal move and
+/// fewer than `MOST_SMALL_MOVES`: exhaustive minimax must stay quick.
 pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant, Board)> {
     let mut rng = Rng(seed);
     let mut out = Vec::new();
@@ -94,7 +94,12 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
         let moves = variant.count_moves_up_to(&board, &mut MoveGen::new(), MOST_SMALL_MOVES);
         let seeds = board.side_total(Side::South) + board.side_total(Side::North);
         let optional = variant.rules().capture_choice == CaptureChoice::Optional;
-        if (1..MOST_SMALL_MOVES).contains(&moves) && !(optional && seeds > MOST_OPTIONAL_SEEDS) {
+        let most_seeds = if variant.has_directions() {
+            MOST_TURNING_SEEDS
+        } else {
+            MOST_OPTIONAL_SEEDS
+        };
+        if (1..MOST_SMALL_MOVES).contains(&moves) && !(optional && seeds > most_seeds) {
             out.push((variant, board));
         }
     }
@@ -106,6 +111,9 @@ const MOST_SMALL_MOVES: u64 = 64;
 /// The most seeds a position of `small_positions` with optional captures may hold: 35
 /// on two columns make a depth-7 minimax take half a minute.
 const MOST_OPTIONAL_SEEDS: u32 = 30;
+/// The same where laps may also turn, each turn doubling a lap's continuations: 24 on two
+/// columns make that minimax take minutes.
+const MOST_TURNING_SEEDS: u32 = 14;
 
 /// `brute_force` from a fresh path and generator: the value of `board` within `depth`.
 pub fn known_within(variant: &Variant, board: &Board, depth: u32) -> Known {

@@ -641,19 +641,11 @@ impl Rules {
                 "must list each pit once, in ascending order".to_string(),
             );
         }
-        if !self.clockwise_from.is_empty() {
-            if self.capture_choice == CaptureChoice::Optional {
-                return bad(
-                    "clockwise_from",
-                    "clockwise sowing is played with forced captures only (capture_choice = \"forced\")".to_string(),
-                );
-            }
-            if self.capture_ends_move {
-                return bad(
-                    "clockwise_from",
-                    "clockwise sowing needs capture_ends_move = false".to_string(),
-                );
-            }
+        if !self.clockwise_from.is_empty() && self.capture_ends_move {
+            return bad(
+                "clockwise_from",
+                "clockwise sowing needs capture_ends_move = false".to_string(),
+            );
         }
         if self.overture {
             let front_right = self.columns as usize;

@@ -194,6 +194,7 @@ fn generate(
     list: &mut Vec<Child>,
 ) -> bool {
     let optional = variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional;
+    let walkable = variant.walks_choices();
     let result = |pit: u8, child: Board, captured: u32| Child {
         board: child,
         index: 0,
@@ -213,7 +214,7 @@ fn generate(
     let mut walk_count = 0;
     let mut truncated = false;
     match walk {
-        Some(ChoiceWalk::All) if optional => {
+        Some(ChoiceWalk::All) if walkable => {
             let capturing = variant.first_laps(board, board.to_move()).capturing;
             let mut lanes = pits & variant.candidate_pits(board);
             while lanes != 0 {
@@ -224,7 +225,7 @@ fn generate(
                 walk_count += 1;
             }
         }
-        Some(ChoiceWalk::Vast) if optional => {
+        Some(ChoiceWalk::Vast) if walkable => {
             let mut lanes = pits & variant.candidate_pits(board);
             while lanes != 0 {
                 let lane = lanes.trailing_zeros() as usize;

@@ -448,8 +448,8 @@ impl<'a> Tree<'a> {
         children.clear();
         let mut vast = Vec::new();
         let mut lanes = self.variant.candidate_pits(&board);
-        let walk_all = self.config.walk == ChoiceWalk::All
-            && self.variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional;
+        let walkable = self.variant.walks_choices();
+        let walk_all = self.config.walk == ChoiceWalk::All && walkable;
         while lanes != 0 {
             let lane = lanes.trailing_zeros();
             lanes &= lanes - 1;
@@ -462,7 +462,9 @@ impl<'a> Tree<'a> {
                 .for_each_distinct_result_from(&board, 1 << lane, &mut self.gen, |m| {
                     children.push((m.child, m.pit))
                 });
-            if self.gen.truncated() {
+            // A pit too vast to list is walked a choice at a time where it can be;
+            // where laps turn, its first results stand for it.
+            if self.gen.truncated() && walkable {
                 children.truncate(start);
                 vast.push(lane as u8 + 1);
             }

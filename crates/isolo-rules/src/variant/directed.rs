@@ -3,16 +3,16 @@
 //! pit and a sequence of direction choices, anticlockwise (`a`) or clockwise (`c`), one
 //! at each lap that could turn.
 //!
-//! Captures are forced here (the rules refuse clockwise sowing with optional ones), so
-//! the turning point where a lap ends fixes everything that follows it, choices
-//! included, as under optional captures: a sequence that comes back to a turning point
-//! is not a move (the same choices were open the first time), and the sequences are
-//! explored depth first, anticlockwise before clockwise, keeping the path's points.
+//! Under optional captures each capture met is a choice too, take (`x`) or pass (`p`).
+//! The turning point where a lap ends fixes everything that follows it, choices
+//! included: a sequence that comes back to a turning point is not a move (the same
+//! choices were open the first time), and the sequences are explored depth first,
+//! anticlockwise before clockwise and take before pass, keeping the path's points.
 
 use super::{LapState, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureSpot, ClockwiseLaps, ClockwiseWhen};
+use crate::rules_file::{CaptureChoice, CaptureSpot, ClockwiseLaps, ClockwiseWhen};
 
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]
@@ -22,10 +22,13 @@ pub(super) struct DirectedLap {
     clockwise: bool,
 }
 
-/// The clockwise lap of a choice not yet explored, with the path and choices before it.
+/// The other side of a choice not yet explored (a clockwise lap, or the relay of a
+/// passed capture), with the path and choices before it.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct ClockwiseBranch {
+pub(super) struct Branch {
     lap: DirectedLap,
+    /// The choice that leads to `lap`.
+    choice: Choice,
     path_len: usize,
     choices_len: usize,
 }
@@ -37,7 +40,7 @@ impl Variant {
     /// `clockwise_when = "faces-seeds"`, in a front pit whose facing pits `facing`, the
     /// move's capture table were it free to capture, would take).
     #[inline]
-    fn may_sow_clockwise(
+    pub(super) fn may_sow_clockwise(
         &self,
         clockwise: &LoopTable,
         tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
@@ -59,9 +62,10 @@ impl Variant {
     }
 
     /// Calls `visit` with every legal move from `frame.pit` (its rings, choices, laps and
-    /// captures) under forced captures, with `clockwise` the loop sown the other way
-    /// round and `facing` the capture table of the move were it free to capture. Returns
-    /// false when `visit` asked to stop.
+    /// captures), with `clockwise` the loop sown the other way round and `facing` the
+    /// capture table of the move were it free to capture. Returns false when `visit`
+    /// asked to stop; stops early, setting `gen.over_budget`, when the laps use up
+    /// `gen.lap_budget`.
     pub(super) fn play_directed(
         &self,
         frame: &MoveFrame,
@@ -73,7 +77,8 @@ impl Variant {
     ) -> bool {
         let max_laps = self.rules.max_laps;
         gen.path.truncate(0);
-        gen.clockwise_branches.clear();
+        gen.branches.clear();
+        let optional = self.rules.capture_choice == CaptureChoice::Optional;
         gen.choices.clear();
         let mut lap = DirectedLap {
             state: LapState::first(frame.pit, (mine, theirs)),
@@ -84,15 +89,21 @@ impl Variant {
             let finished = loop {
                 let tables = [frame.spots, facing];
                 if !lap.clockwise && self.may_sow_clockwise(clockwise, tables, &lap.state) {
-                    gen.clockwise_branches.push(ClockwiseBranch {
+                    gen.branches.push(Branch {
                         lap: DirectedLap {
                             clockwise: true,
                             ..lap
                         },
+                        choice: Choice::Clockwise,
                         path_len: gen.path.len(),
                         choices_len: gen.choices.len(),
                     });
                     gen.choices.push(Choice::Anticlockwise);
+                }
+                gen.lap_budget -= 1;
+                if gen.lap_budget == 0 {
+                    gen.over_budget = true;
+                    return true;
                 }
                 let state = &mut lap.state;
                 state.laps += 1;
@@ -120,7 +131,20 @@ impl Variant {
                     break false;
                 }
                 let spot = &frame.spots[end];
-                *state = match self.capturable(spot, state.theirs) {
+                let take = self.capturable(spot, state.theirs);
+                if optional && take > 0 {
+                    gen.branches.push(Branch {
+                        lap: DirectedLap {
+                            state: Self::relay(*state, end),
+                            clockwise: false,
+                        },
+                        choice: Choice::Pass,
+                        path_len: gen.path.len(),
+                        choices_len: gen.choices.len(),
+                    });
+                    gen.choices.push(Choice::Take);
+                }
+                *state = match take {
                     0 => Self::relay(*state, end),
                     take => {
                         let (mine, seeds) = self.capture_lap(state.mine, origin, take);
@@ -148,10 +172,10 @@ impl Variant {
             {
                 return false;
             }
-            let Some(branch) = gen.clockwise_branches.pop() else {
+            let Some(branch) = gen.branches.pop() else {
                 return true;
             };
-            gen.back_to(branch.path_len, branch.choices_len, Choice::Clockwise);
+            gen.back_to(branch.path_len, branch.choices_len, branch.choice);
             lap = branch.lap;
         }
     }

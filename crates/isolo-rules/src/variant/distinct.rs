@@ -13,13 +13,22 @@
 //! lap, so the first visit is the one with fewest laps), and the work is bounded by the
 //! number of distinct turning points, not of sequences.
 //!
+//! Where laps may turn clockwise (RULES.md 3.7) each lap that may is two edges, one a
+//! direction: the lap's direction is decided by the point it leaves from, so the graph
+//! is still one over turning points.
+//!
 //! Hashing every turning point costs more than listing a few sequences, so a pit is
 //! first listed sequence by sequence (duplicates dropped), and searched breadth first
 //! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
-use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
+use super::{LapState, MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
-use crate::ring::{self, Ring};
+use crate::ring::{self, LoopTable, Ring};
+use crate::rules_file::CaptureSpot;
+
+/// The clockwise loop and the capture table were the move free to capture, for a move
+/// whose laps may turn (`Variant::may_sow_clockwise`).
+pub(super) type Turns<'a> = (&'a LoopTable, &'a [CaptureSpot; ring::MAX_LANES]);
 
 /// How a turning point (or an end) was reached from the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +48,8 @@ pub(super) struct Reached {
     point: TurningPoint,
     laps: u32,
     step: Step,
+    /// The direction chosen for the lap that reached it, where that lap could turn.
+    direction: Option<Choice>,
     /// The latest point before this one that was reached by a choice (`NO_CHOICE` if
     /// none): the choices of a path are read back along these links, skipping relays.
     earlier_choice: u32,
@@ -47,7 +58,7 @@ pub(super) struct Reached {
 impl Reached {
     /// The latest point reached by a choice on the path to this one, itself included.
     fn latest_choice(&self, index: u32) -> u32 {
-        if self.step == Step::Relay {
+        if self.step == Step::Relay && self.direction.is_none() {
             self.earlier_choice
         } else {
             index
@@ -63,6 +74,8 @@ struct Lap {
     seeds: u32,
     laps: u32,
     step: Step,
+    /// Its direction where it could turn (set by `Variant::sow_either_way`).
+    direction: Option<Choice>,
     /// The latest point reached by a choice before this lap.
     earlier_choice: u32,
 }
@@ -350,19 +363,22 @@ impl Variant {
     /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
     /// with one move that reaches it (its choices are left empty unless
     /// `with_choices`): from the sequences themselves when they are few, else the one of
-    /// fewest laps found first, take before pass. Returns false when `visit` asked to
-    /// stop.
+    /// fewest laps found first, take before pass, anticlockwise before clockwise. `turns`
+    /// is given where laps may turn. Returns false when `visit` asked to stop.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn play_distinct(
         &self,
         frame: &MoveFrame,
+        turns: Option<Turns>,
         (mine, theirs): (Ring, Ring),
         gen: &mut MoveGen,
         with_choices: bool,
         template: &MoveEnd,
         visit: &mut dyn FnMut(&MoveEnd) -> bool,
     ) -> bool {
+        let rings = (mine, theirs);
         if let Some(more) =
-            self.distinct_by_sequences(frame, (mine, theirs), gen, with_choices, template, visit)
+            self.distinct_by_sequences(frame, turns, rings, gen, with_choices, template, visit)
         {
             return more;
         }
@@ -378,6 +394,7 @@ impl Variant {
             seeds: ring::lane(mine, frame.pit) as u32,
             laps: 1,
             step: Step::Relay,
+            direction: None,
             earlier_choice: NO_CHOICE,
         };
         let mut ended = |lap: &Lap, mine: Ring, gen: &mut MoveGen| -> bool {
@@ -397,7 +414,7 @@ impl Variant {
                 ..*template
             })
         };
-        if !self.sow_lap(frame, first, gen, &mut ended) {
+        if !self.sow_either_way(frame, turns, first, gen, &mut ended) {
             return false;
         }
         let mut next = 0;
@@ -425,13 +442,14 @@ impl Variant {
                     seeds,
                     laps,
                     step: Step::Take,
+                    direction: None,
                     earlier_choice,
                 };
                 let more = if self.rules.capture_ends_move {
                     let sown = frame.table.sow(mine, origin, seeds).0;
                     ended(&taking, sown, gen)
                 } else {
-                    self.sow_lap(frame, taking, gen, &mut ended)
+                    self.sow_either_way(frame, turns, taking, gen, &mut ended)
                 };
                 if !more {
                     return false;
@@ -444,21 +462,64 @@ impl Variant {
                 seeds: ring::lane(point.mine, end) as u32,
                 laps,
                 step: if take > 0 { Step::Pass } else { Step::Relay },
+                direction: None,
                 earlier_choice,
             };
-            if !self.sow_lap(frame, relay, gen, &mut ended) {
+            if !self.sow_either_way(frame, turns, relay, gen, &mut ended) {
                 return false;
             }
         }
         true
     }
 
+    /// Sows `lap` (`sow_lap`), anticlockwise then clockwise where it may turn.
+    fn sow_either_way(
+        &self,
+        frame: &MoveFrame,
+        turns: Option<Turns>,
+        lap: Lap,
+        gen: &mut MoveGen,
+        ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
+    ) -> bool {
+        let Some((clockwise, facing)) = turns else {
+            return self.sow_lap(frame, None, lap, gen, ended);
+        };
+        let state = LapState {
+            mine: lap.mine,
+            theirs: lap.theirs,
+            from: lap.from,
+            seeds: lap.seeds,
+            laps: lap.laps - 1,
+            captured: 0,
+        };
+        if !self.may_sow_clockwise(clockwise, [frame.spots, facing], &state) {
+            return self.sow_lap(frame, None, lap, gen, ended);
+        }
+        let anticlockwise = Lap {
+            direction: Some(Choice::Anticlockwise),
+            ..lap
+        };
+        self.sow_lap(frame, None, anticlockwise, gen, ended)
+            && self.sow_lap(
+                frame,
+                Some(clockwise),
+                Lap {
+                    direction: Some(Choice::Clockwise),
+                    ..lap
+                },
+                gen,
+                ended,
+            )
+    }
+
     /// Lists the pit's distinct results from its sequences (first sequence of each, take
     /// before pass) when that takes at most `gen.small_listing_laps` laps; `None` when
     /// it would take more (nothing has been visited then).
+    #[allow(clippy::too_many_arguments)]
     fn distinct_by_sequences(
         &self,
         frame: &MoveFrame,
+        turns: Option<Turns>,
         (mine, theirs): (Ring, Ring),
         gen: &mut MoveGen,
         with_choices: bool,
@@ -473,7 +534,7 @@ impl Variant {
         // Without choices, first with the early laps unchecked; should the loops that
         // leaves in use up the budget, again with every lap checked, so the listing is
         // the one the checked sequences give whenever they fit the budget.
-        let attempts: &[u32] = if with_choices {
+        let attempts: &[u32] = if with_choices || turns.is_some() {
             &[0]
         } else {
             &[UNCHECKED_LAPS, 0]
@@ -484,26 +545,26 @@ impl Variant {
             choices.clear();
             gen.lap_budget = gen.small_listing_laps;
             gen.over_budget = false;
-            self.play_optional(
-                frame,
-                (mine, theirs),
-                unchecked_laps,
-                gen,
-                |mine, theirs, path, laps, captured| {
-                    listed.push(ListedEnd {
-                        mine,
-                        theirs,
-                        laps,
-                        captured,
-                        first: choices.len() as u32,
-                        count: path.len() as u32,
-                    });
-                    if with_choices {
-                        choices.extend_from_slice(path);
-                    }
-                    true
-                },
-            );
+            let list = |mine, theirs, path: &[Choice], laps, captured| {
+                listed.push(ListedEnd {
+                    mine,
+                    theirs,
+                    laps,
+                    captured,
+                    first: choices.len() as u32,
+                    count: path.len() as u32,
+                });
+                if with_choices {
+                    choices.extend_from_slice(path);
+                }
+                true
+            };
+            match turns {
+                Some((clockwise, facing)) => {
+                    self.play_directed(frame, clockwise, facing, (mine, theirs), gen, list)
+                }
+                None => self.play_optional(frame, (mine, theirs), unchecked_laps, gen, list),
+            };
             gen.lap_budget = u64::MAX;
             complete = !gen.over_budget;
             gen.over_budget = false;
@@ -553,11 +614,13 @@ impl Variant {
     fn sow_lap(
         &self,
         frame: &MoveFrame,
+        clockwise: Option<&LoopTable>,
         lap: Lap,
         gen: &mut MoveGen,
         ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
     ) -> bool {
-        let (sown, end) = frame.table.sow(lap.mine, lap.from, lap.seeds);
+        let table = clockwise.unwrap_or(frame.table);
+        let (sown, end) = table.sow(lap.mine, lap.from, lap.seeds);
         if ring::lane(sown, end) == 1 {
             return ended(&lap, sown, gen);
         }
@@ -580,6 +643,7 @@ impl Variant {
                 point,
                 laps: lap.laps,
                 step: lap.step,
+                direction: lap.direction,
                 earlier_choice: lap.earlier_choice,
             });
         }
@@ -587,17 +651,22 @@ impl Variant {
     }
 }
 
-/// Appends the capture choices of the path that `lap` ends.
+/// Appends the choices of the path that `lap` ends: at each point the capture's take
+/// or pass, then the next lap's direction.
 fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<Choice>) {
     let first = out.len();
-    let choice = |step: Step| Choice::capture(step == Step::Take);
-    if lap.step != Step::Relay {
-        out.push(choice(lap.step));
-    }
+    // Read backwards, so each lap's direction comes before the step that led to it.
+    let mut push = |step: Step, direction: Option<Choice>| {
+        out.extend(direction);
+        if step != Step::Relay {
+            out.push(Choice::capture(step == Step::Take));
+        }
+    };
+    push(lap.step, lap.direction);
     let mut at = lap.earlier_choice;
     while at != NO_CHOICE {
         let node = reached[at as usize];
-        out.push(choice(node.step));
+        push(node.step, node.direction);
         at = node.earlier_choice;
     }
     out[first..].reverse();
@@ -621,6 +690,7 @@ mod tests {
             point,
             laps: 1,
             step: Step::Relay,
+            direction: None,
             earlier_choice: NO_CHOICE,
         }
     }

@@ -235,7 +235,7 @@ pub struct MoveGen {
     pending: Vec<PendingPass>,
     choices: Vec<Choice>,
     /// Clockwise laps still to explore (moves whose laps may turn).
-    clockwise_branches: Vec<directed::ClockwiseBranch>,
+    branches: Vec<directed::Branch>,
     /// The ends a pit's moves reached so far, for a distinct listing of such moves.
     seen_ends: Vec<(Ring, Ring)>,
     distinct: distinct::DistinctSearch,
@@ -260,7 +260,7 @@ impl Default for MoveGen {
             path: TurningPath::default(),
             pending: Vec::new(),
             choices: Vec::new(),
-            clockwise_branches: Vec::new(),
+            branches: Vec::new(),
             seen_ends: Vec::new(),
             distinct: distinct::DistinctSearch::default(),
             point_limit: usize::MAX,
@@ -509,6 +509,12 @@ impl Variant {
     #[inline(always)]
     fn front_ends(&self) -> [usize; 2] {
         [self.geo.front_right, self.pits() - 1]
+    }
+
+    /// Whether a move's choices can be walked one at a time (`begin_move`): captures are
+    /// optional and laps never turn (a walk meets take/pass choices only).
+    pub fn walks_choices(&self) -> bool {
+        self.rules.capture_choice == CaptureChoice::Optional && !self.has_directions()
     }
 
     /// Whether some laps may be sown clockwise (`clockwise_from`), so that moves carry
@@ -961,18 +967,17 @@ impl Variant {
                 laps: 0,
                 captured: 0,
             };
-            if self.has_directions() {
+            let turns = self.has_directions().then(|| {
                 let clockwise = self.clockwise_table(full_loop);
-                let facing = &self.geo.capture[self.facing_table(board, me)];
-                if !self.directed_results(
-                    &frame,
-                    (clockwise, facing),
-                    (mine, theirs),
-                    listing,
-                    gen,
-                    &template,
-                    &mut visit,
-                ) {
+                (clockwise, &self.geo.capture[self.facing_table(board, me)])
+            });
+            let distinct = matches!(listing, Listing::Distinct { .. });
+            let optional = self.rules.capture_choice == CaptureChoice::Optional;
+            if let Some(turns) = turns.filter(|_| !(optional && distinct)) {
+                // Every sequence, or under forced captures the few a pit has, one by one.
+                let rings = (mine, theirs);
+                if !self.directed_results(&frame, turns, rings, listing, gen, &template, &mut visit)
+                {
                     return;
                 }
                 continue;
@@ -998,6 +1003,7 @@ impl Variant {
                     let with_choices = listing == Listing::Distinct { with_choices: true };
                     let more = self.play_distinct(
                         &frame,
+                        turns,
                         (mine, theirs),
                         gen,
                         with_choices,

@@ -259,13 +259,17 @@ fn distinct_moves_match_the_sequences_where_igisoro_has_many() {
     let mut rng = Rng(0x0161_50a0);
     let mut merged = 0;
     let mut positions = 0;
-    for origin in [
-        SowOrigin::TurnStart,
-        SowOrigin::CapturePit,
-        SowOrigin::LapStart,
-    ] {
+    // Each sowing origin, and the preset's with Kubuguza's clockwise pits.
+    let readings = [
+        (SowOrigin::TurnStart, vec![]),
+        (SowOrigin::CapturePit, vec![]),
+        (SowOrigin::LapStart, vec![]),
+        (SowOrigin::TurnStart, vec![1, 8, 10, 15]),
+    ];
+    for (origin, clockwise_from) in readings {
         let mut rules = Rules::preset("igisoro").unwrap();
         rules.capture_sow_from = origin;
+        rules.clockwise_from = clockwise_from;
         let variant = Variant::new(rules).unwrap();
         for _game in 0..6 {
             let mut board = variant.start();

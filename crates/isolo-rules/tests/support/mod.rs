@@ -68,13 +68,12 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     });
     let capture_choice = rng.pick(&[CaptureChoice::Forced, CaptureChoice::Optional]);
     let capture_ends_move = rng.chance(30);
-    // Clockwise sowing, with forced captures that do not end the move, half the time.
-    let clockwise_from =
-        if capture_choice == CaptureChoice::Forced && !capture_ends_move && rng.chance(50) {
-            (1..=2 * columns).filter(|_| rng.chance(35)).collect()
-        } else {
-            Vec::new()
-        };
+    // Clockwise sowing, with captures that do not end the move, half the time.
+    let clockwise_from = if !capture_ends_move && rng.chance(50) {
+        (1..=2 * columns).filter(|_| rng.chance(35)).collect()
+    } else {
+        Vec::new()
+    };
     Rules {
         name: "random".into(),
         columns,
