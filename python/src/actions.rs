@@ -140,7 +140,7 @@ impl ActionGame {
             variant.for_each_move_from_while(board, pit, gen, |m| {
                 listed += 1;
                 if !m.choices.starts_with(&mv.choices) {
-                    return listed < MOST_DIRECTED_SEQUENCES;
+                    return listed <= MOST_DIRECTED_SEQUENCES;
                 }
                 match m.choices.get(mv.choices.len()) {
                     None => ended = Some(m.to_legal_move()),
@@ -149,10 +149,10 @@ impl ActionGame {
                         direction = !next.is_capture();
                     }
                 }
-                listed < MOST_DIRECTED_SEQUENCES
+                listed <= MOST_DIRECTED_SEQUENCES
             })
         });
-        if listed >= MOST_DIRECTED_SEQUENCES {
+        if listed > MOST_DIRECTED_SEQUENCES {
             return Err(crate::input_error(format!(
                 "pit {} has over {MOST_DIRECTED_SEQUENCES} moves, too many to follow as actions",
                 mv.pit
