@@ -36,9 +36,9 @@ pub use board::Board;
 pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use notation::{Choice, Move, MoveLetters, NotationError};
 pub use rules_file::{
-    pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps,
-    ClockwiseWhen, DeadPosition, FirstMoveCaptures, Rules, RulesError, SowOrigin, PRESETS,
-    READINGS,
+    pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt,
+    ClockwiseLaps, ClockwiseWhen, DeadPosition, FirstMoveCaptures, Rules, RulesError, SowOrigin,
+    PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use variant::{

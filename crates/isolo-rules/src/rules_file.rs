@@ -125,6 +125,22 @@ impl ClockwiseWhen {
     ];
 }
 
+/// Which pits of `clockwise_from` let a lap turn: the pit it is lifted from, or also the
+/// pit where, sown clockwise, it would end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockwiseAt {
+    /// The lap is lifted from one of them.
+    Start,
+    /// The lap is lifted from one of them, or its clockwise sowing ends in one.
+    StartOrEnd,
+}
+
+impl ClockwiseAt {
+    const NAMES: [(&'static str, Self); 2] =
+        [("start", Self::Start), ("start-or-end", Self::StartOrEnd)];
+}
+
 /// Whether a capture can win the game at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -302,6 +318,8 @@ pub struct Rules {
     pub clockwise_laps: ClockwiseLaps,
     /// Where a clockwise lap must end.
     pub clockwise_when: ClockwiseWhen,
+    /// Which of its pits `clockwise_from` names: where a lap starts, or ends too.
+    pub clockwise_at: ClockwiseAt,
     /// Whether a capture can win the game at once.
     pub capture_win: CaptureWin,
 }
@@ -401,6 +419,7 @@ impl Rules {
             clockwise_from: Vec::new(),
             clockwise_laps: ClockwiseLaps::Any,
             clockwise_when: ClockwiseWhen::Captures,
+            clockwise_at: ClockwiseAt::Start,
             capture_win: CaptureWin::None,
         };
         match name {
@@ -549,6 +568,10 @@ impl Rules {
             quote(name_of(&ClockwiseWhen::NAMES, self.clockwise_when)),
         );
         line(
+            "clockwise_at",
+            quote(name_of(&ClockwiseAt::NAMES, self.clockwise_at)),
+        );
+        line(
             "capture_win",
             quote(name_of(&CaptureWin::NAMES, self.capture_win)),
         );
@@ -567,10 +590,14 @@ impl Rules {
         if !self.clockwise_from.is_empty() {
             let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
             line.push_str(&format!(
-                " clockwise_from={} ({} laps, when it {})",
+                " clockwise_from={} ({} laps, when it {}{})",
                 pits.join(","),
                 name_of(&ClockwiseLaps::NAMES, self.clockwise_laps),
-                name_of(&ClockwiseWhen::NAMES, self.clockwise_when)
+                name_of(&ClockwiseWhen::NAMES, self.clockwise_when),
+                match self.clockwise_at {
+                    ClockwiseAt::Start => "",
+                    ClockwiseAt::StartOrEnd => ", from or into them",
+                }
             ));
         }
         if self.capture_win != CaptureWin::None {
@@ -695,10 +722,11 @@ struct RulesFile {
     clockwise_from: Option<Vec<u8>>,
     clockwise_laps: Option<ClockwiseLaps>,
     clockwise_when: Option<ClockwiseWhen>,
+    clockwise_at: Option<ClockwiseAt>,
     capture_win: Option<CaptureWin>,
 }
 
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 19] = [
     "name",
     "base",
     "columns",
@@ -716,6 +744,7 @@ const KEYS: [&str; 18] = [
     "clockwise_from",
     "clockwise_laps",
     "clockwise_when",
+    "clockwise_at",
     "capture_win",
 ];
 
@@ -819,6 +848,7 @@ impl RulesFile {
                 "clockwise_when" => {
                     file.clockwise_when = Some(as_enum(k, value, &ClockwiseWhen::NAMES)?)
                 }
+                "clockwise_at" => file.clockwise_at = Some(as_enum(k, value, &ClockwiseAt::NAMES)?),
                 "capture_win" => file.capture_win = Some(as_enum(k, value, &CaptureWin::NAMES)?),
                 _ => {
                     return Err(RulesError::Key(format!(
@@ -920,6 +950,10 @@ impl RulesFile {
                 .clockwise_when
                 .or(b.map(|r| r.clockwise_when))
                 .unwrap_or(ClockwiseWhen::Captures),
+            clockwise_at: self
+                .clockwise_at
+                .or(b.map(|r| r.clockwise_at))
+                .unwrap_or(ClockwiseAt::Start),
             capture_win: self
                 .capture_win
                 .or(b.map(|r| r.capture_win))

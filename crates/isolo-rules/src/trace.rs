@@ -7,7 +7,9 @@
 
 use super::board::Board;
 use super::notation::Choice;
-use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, SowOrigin};
+use super::rules_file::{
+    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, SowOrigin,
+};
 use super::variant::Variant;
 use super::{Move, Side};
 
@@ -195,7 +197,8 @@ impl<'v> Tracer<'v> {
     /// pits a move free to capture would take).
     fn may_sow_clockwise(&self, laps: usize, from: u8, seeds: u32) -> bool {
         let rules = self.variant.rules();
-        if !rules.clockwise_from.contains(&from)
+        let from_a_pit = rules.clockwise_from.contains(&from);
+        if !(from_a_pit || rules.clockwise_at == ClockwiseAt::StartOrEnd)
             || (laps > 0 && rules.clockwise_laps == ClockwiseLaps::First)
         {
             return false;
@@ -204,6 +207,9 @@ impl<'v> Tracer<'v> {
             return false;
         };
         let last = order[(seeds as usize - 1) % order.len()];
+        if !from_a_pit && !rules.clockwise_from.contains(&last) {
+            return false;
+        }
         // The last seed's pit gets one seed each time round.
         let passes = ((seeds as usize - 1) / order.len() + 1) as u32;
         if rules.clockwise_when == ClockwiseWhen::FacesSeeds {

@@ -12,7 +12,7 @@
 use super::{LapState, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureChoice, CaptureSpot, ClockwiseLaps, ClockwiseWhen};
+use crate::rules_file::{CaptureChoice, CaptureSpot, ClockwiseAt, ClockwiseLaps, ClockwiseWhen};
 
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]
@@ -46,13 +46,18 @@ impl Variant {
         tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
         lap: &LapState,
     ) -> bool {
-        if self.clockwise & (1 << lap.from) == 0
+        let from_a_pit = self.clockwise & (1 << lap.from) != 0;
+        let into_pits = self.rules.clockwise_at == ClockwiseAt::StartOrEnd;
+        if !(from_a_pit || into_pits)
             || (lap.laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
         {
             return false;
         }
         let [spots, facing] = tables;
         let (end, added) = clockwise.lap_end(lap.from, lap.seeds);
+        if !from_a_pit && self.clockwise & (1 << end) == 0 {
+            return false;
+        }
         if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
             return self.capturable(&facing[end], lap.theirs) > 0;
         }

@@ -11,8 +11,8 @@
 //! ```
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures,
-    LegalMove, Rules, Side, SowOrigin, Variant,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
+    FirstMoveCaptures, LegalMove, Rules, Side, SowOrigin, Variant,
 };
 
 /// Rows notation from a drawing of four lines of seed counts.
@@ -765,4 +765,47 @@ fn the_won_field_reads_back_and_names_its_errors() {
     // Rules without the key refuse the flag.
     let plain = ends_rules(CaptureWin::None);
     assert!(plain.parse_position(&format!("{rows} N S")).is_err());
+}
+
+#[test]
+fn a_lap_may_turn_into_a_clockwise_pit_where_the_rules_say_so() {
+    // Pit 1 is not a clockwise pit, but sown clockwise its 2 seeds end in pit 7, which
+    // is, and capture North's column: with clockwise_at = "start-or-end" that is a
+    // choice. The captured seeds go on anticlockwise from pit 1 (clockwise they would
+    // end in pit 7 again, capturing nothing), into the empty pit 3.
+    let before = "
+        0 1 0 0
+        0 1 0 0
+        0 1 0 0
+        2 0 0 0";
+    let after = "
+        0 0 0 0
+        0 0 0 0
+        1 2 0 0
+        0 1 1 0";
+    let rules = |at: ClockwiseAt| {
+        four_columns("kubuguza", |r| {
+            r.clockwise_from = vec![7];
+            r.clockwise_at = at;
+        })
+    };
+    let into = rules(ClockwiseAt::StartOrEnd);
+    check(&into, before, "-", "1c", after, 2, 2);
+    let board = into
+        .parse_position(&format!("{} S -", rows(before)))
+        .unwrap();
+    let moves: Vec<String> = into
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(moves, ["1a", "1c"]);
+    // Only from the listed pits: pit 1 sows anticlockwise, no choice.
+    let from_only = rules(ClockwiseAt::Start);
+    let moves: Vec<String> = from_only
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(moves, ["1"]);
 }

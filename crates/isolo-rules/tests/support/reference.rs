@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen, Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, Rules,
+    SowOrigin,
 };
 
 pub const SOUTH: usize = 0;
@@ -281,13 +282,18 @@ impl Search<'_> {
     /// Whether the `laps + 1`th lap, `seeds` from `from`, may go clockwise: from a pit
     /// of `clockwise_from`, a lap that may turn, and capturing where it ends.
     fn may_turn(&self, board: &[Vec<u32>; 2], from: usize, seeds: u32, laps: u32) -> bool {
-        if !self.rules.clockwise_from.contains(&(from as u8))
+        let from_a_pit = self.rules.clockwise_from.contains(&(from as u8));
+        if !(from_a_pit || self.rules.clockwise_at == ClockwiseAt::StartOrEnd)
             || (laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
         {
             return false;
         }
         let mut after = board.clone();
         let end = self.sow_way(&mut after, from, seeds, true);
+        // Or into one of them (`clockwise_at = "start-or-end"`).
+        if !from_a_pit && !self.rules.clockwise_from.contains(&(end as u8)) {
+            return false;
+        }
         if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
             // Ludii's reading: facing seeds suffice, whatever the pit and the first move.
             return !self.facing_targets(&after, end).is_empty();
