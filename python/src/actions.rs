@@ -119,12 +119,33 @@ impl ActionGame {
     /// The choice a choice action makes: the first (take, anticlockwise) or the second
     /// (pass, clockwise).
     fn choice_of(&self, second: bool) -> Choice {
+        if self.answering() {
+            return Choice::answer(!second);
+        }
         choice_action(self.choosing_direction(), second)
+    }
+
+    /// The side to act: the mover, or the opponent answering a pass inside the move.
+    fn acting(&self) -> Side {
+        let mover = self.game.board().to_move();
+        if self.answering() {
+            mover.opponent()
+        } else {
+            mover
+        }
+    }
+
+    /// Whether the pending choice is the opponent's answer to a pass (`retreat`).
+    fn answering(&self) -> bool {
+        self.pending
+            .as_ref()
+            .and_then(|p| p.point)
+            .is_some_and(|p| p.passed())
     }
 
     /// The action of a choice.
     fn action_of(&self, choice: Choice) -> usize {
-        let second = matches!(choice, Choice::Pass | Choice::Clockwise);
+        let second = matches!(choice, Choice::Pass | Choice::Clockwise | Choice::Stay);
         self.pits() + usize::from(second)
     }
 
@@ -231,9 +252,10 @@ impl ActionGame {
 
     /// Makes the pending choice: the first option (take, anticlockwise) or the second.
     fn choose(&mut self, second: bool) -> PyResult<()> {
+        let choice = self.choice_of(second);
         let pending = self.pending.take().expect("a pending choice");
         let mut mv = pending.mv;
-        mv.choices.push(choice_action(pending.direction, second));
+        mv.choices.push(choice);
         if self.directed() {
             return self.follow_directions(mv);
         }
@@ -265,7 +287,7 @@ impl ActionGame {
                 self.game.play_generated(&played);
                 Ok(())
             }
-            MoveStep::Choice(point) => {
+            MoveStep::Choice(point) | MoveStep::Answer(point) => {
                 let open = self
                     .game
                     .variant()
@@ -463,7 +485,7 @@ impl ActionGame {
     /// The side to act: `"S"` or `"N"`.
     #[getter]
     fn to_move(&self) -> char {
-        self.game.board().to_move().letter()
+        self.acting().letter()
     }
 
     /// The player to act as OpenSpiel and PettingZoo number them: 0 South, 1 North;
@@ -473,7 +495,7 @@ impl ActionGame {
         if self.ended().is_some() {
             return None;
         }
-        Some(match self.game.board().to_move() {
+        Some(match self.acting() {
             Side::South => 0,
             Side::North => 1,
         })

@@ -271,6 +271,9 @@ fn refusal_text(refusal: Refusal) -> String {
             };
             format!("method {} takes no {argument}", method.name())
         }
+        Refusal::Retreat => {
+            "method: these rules have a retreat: solve them with method='ab' alone".into()
+        }
     }
 }
 

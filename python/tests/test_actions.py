@@ -202,3 +202,40 @@ def test_the_observation_shows_the_move_being_made():
             assert not np.array_equal(seen[:32], actions.observation(child.to_move)[:32])
             return
     pytest.fail("no choice was reached")
+
+
+IGISORO_RETREAT = """name = "igisoro-retreat"
+base = "igisoro"
+retreat = "front-to-back"
+"""
+
+
+def test_the_opponent_answers_a_pass_as_an_action_of_its_own():
+    variant = Variant.from_toml(IGISORO_RETREAT)
+    rng = random.Random(9)
+    game, answered = Game(variant), 0
+    for _ in range(30):
+        moves = game.legal_moves()
+        if not moves or len(moves) > 2000:
+            break
+        assert complete_moves(ActionGame(game)) == moves, game.position
+        for move in (m for m in moves if "r" in m):
+            actions = ActionGame(game)
+            mover = actions.to_move
+            pit = move.rstrip("xprs")
+            actions.apply(int(pit) - 1)
+            for letter in move[len(pit) :]:
+                answering = letter in "rs"
+                assert (actions.to_move != mover) == answering, move
+                assert actions.player == (0 if actions.to_move == "S" else 1)
+                if answering:
+                    assert [actions.action_to_string(a) for a in actions.legal_actions()] in (
+                        ["r", "s"],
+                        ["r"],
+                        ["s"],
+                    )
+                actions.apply(actions.string_to_action(letter))
+            assert actions.pending is None and actions.game.moves[-1] == move
+            answered += 1
+        game.play(rng.choice(moves))
+    assert answered > 10, answered

@@ -198,6 +198,9 @@ fn refusal_text(refusal: Refusal) -> String {
             )
         }
         Refusal::NotForMethod { method, setting } => (method, setting),
+        Refusal::Retreat => {
+            return "these rules have a retreat: solve them with --method ab, without --certificate or --verify".into()
+        }
     };
     match (method, setting) {
         (Method::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),

@@ -355,6 +355,9 @@ fn step_json(step: &Step) -> Value {
             from,
         } => json!({"kind": "capture", "at": at, "pits": pits, "seeds": seeds, "from": from}),
         Step::Pass { at } => json!({"kind": "pass", "at": at}),
+        Step::Retreat { from, to, seeds } => {
+            json!({"kind": "retreat", "from": from, "to": to, "seeds": seeds})
+        }
         Step::End { at } => json!({"kind": "end", "at": at}),
     }
 }

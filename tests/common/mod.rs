@@ -11,7 +11,7 @@ mod support;
 #[allow(unused_imports)]
 pub use support::{random_rules, reference, rows_text, to_reference, Rng};
 
-use isolo_rules::{Board, CaptureChoice, MoveGen, Side, Variant};
+use isolo_rules::{Board, CaptureChoice, MoveGen, MoveStep, MoveWalk, Side, Variant};
 
 /// A value known by exhaustive minimax within a horizon.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,6 +114,82 @@ const MOST_OPTIONAL_SEEDS: u32 = 30;
 /// The same where laps may also turn, each turn doubling a lap's continuations: 24 on two
 /// columns make that minimax take minutes.
 const MOST_TURNING_SEEDS: u32 = 14;
+
+/// Exhaustive minimax as `brute_force`, with each move walked a choice at a time
+/// (`Variant::begin_move`): the mover's choices taken at their best and, under the
+/// retreat, the opponent's answers at their worst for the mover (among those after
+/// which the move can end), so the answers count as the other side's decisions.
+pub fn brute_force_walked(
+    variant: &Variant,
+    board: &Board,
+    depth: u32,
+    path: &mut Vec<u64>,
+) -> Known {
+    if !variant.has_legal_move(board, &mut MoveGen::new()) {
+        return Known::Loss(0);
+    }
+    if depth == 0 {
+        return Known::Open;
+    }
+    path.push(board.hash());
+    let mut walk = MoveWalk::new();
+    let mut best = None;
+    let mut pits = variant.candidate_pits(board);
+    while pits != 0 {
+        let pit = pits.trailing_zeros() as u8 + 1;
+        pits &= pits - 1;
+        let step = variant.begin_move(board, pit, &mut walk);
+        let value = walked_step(variant, step, depth, path, &mut walk);
+        best = better(best, value, true);
+    }
+    path.pop();
+    best.expect("a position with a legal move has a value")
+}
+
+/// The value for the mover of where a walk stands (`None`: no legal move this way).
+fn walked_step(
+    variant: &Variant,
+    step: MoveStep,
+    depth: u32,
+    path: &mut Vec<u64>,
+    walk: &mut MoveWalk,
+) -> Option<Known> {
+    let (point, mover_decides) = match step {
+        MoveStep::Dead { .. } => return None,
+        MoveStep::End { child, .. } => {
+            if path.contains(&child.hash()) {
+                return Some(Known::Open);
+            }
+            return Some(match brute_force_walked(variant, &child, depth - 1, path) {
+                Known::Win(n) => Known::Loss(n + 1),
+                Known::Loss(n) => Known::Win(n + 1),
+                Known::Open => Known::Open,
+            });
+        }
+        MoveStep::Choice(point) => (point, true),
+        MoveStep::Answer(point) => (point, false),
+    };
+    let mut found = None;
+    for first in [true, false] {
+        let next = variant.choose(&point, first, walk);
+        let value = walked_step(variant, next, depth, path, walk);
+        found = better(found, value, mover_decides);
+    }
+    found
+}
+
+/// The better (`best`) or worse of two values for the mover, a missing one ignored.
+fn better(a: Option<Known>, b: Option<Known>, best: bool) -> Option<Known> {
+    let rank = |k: Known| match k {
+        Known::Win(n) => (2, -(n as i64)),
+        Known::Open => (1, 0),
+        Known::Loss(n) => (0, n as i64),
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if (rank(a) >= rank(b)) == best { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
 
 /// `brute_force` from a fresh path and generator: the value of `board` within `depth`.
 pub fn known_within(variant: &Variant, board: &Board, depth: u32) -> Known {

@@ -682,3 +682,84 @@ fn clocked_searches_stop_near_their_target() {
     let result = search(&mut alpha_beta(), &women, women.start(), limits);
     assert!(matches!(best_score(&result), Score::Win(_)));
 }
+
+/// Small boards with the retreat: two columns, optional captures, a few seeds.
+fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
+    use isolo_rules::{CaptureCondition, Retreat, Rules, SowOrigin};
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut rules = Rules::preset("igisoro").unwrap();
+        rules.columns = 2;
+        rules.retreat = Retreat::FrontToBack;
+        rules.max_laps = 20;
+        rules.capture = rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]);
+        rules.capture_sow_from = rng.pick(&[SowOrigin::TurnStart, SowOrigin::LapStart]);
+        let rows = common::rows_text(2, |_, _| rng.below(4) as u32);
+        rules.start = isolo_rules::notation::parse_rows(&rows, 2).unwrap();
+        let Ok(variant) = Variant::new(rules) else {
+            continue;
+        };
+        let board = variant.start();
+        let moves = variant.legal_moves(&board);
+        let answered = moves.iter().any(|m| m.mv.to_string().contains('r'));
+        if answered && moves.len() < 40 {
+            out.push((variant, board));
+        }
+    }
+    out
+}
+
+/// Under the retreat the opponent answers each pass: the searchers' proofs match a
+/// brute force that takes the answers at their worst for the mover (and differ, on some
+/// positions, from one that lets the mover pick them).
+#[test]
+fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
+    // A shorter horizon than the others': each move is walked sequence by sequence.
+    const RETREAT_HORIZON: u32 = 5;
+    let (mut proven, mut differs) = (0, 0);
+    for (variant, board) in retreat_positions(100, 0x7e7e) {
+        let truth = common::brute_force_walked(&variant, &board, RETREAT_HORIZON, &mut Vec::new());
+        differs += (truth != known_within(&variant, &board, RETREAT_HORIZON)) as usize;
+        let position = variant.format_position(&board);
+        let limits = Limits {
+            depth: Some(RETREAT_HORIZON),
+            ..Limits::default()
+        };
+        for mut searcher in [alpha_beta(), walking_alpha_beta()] {
+            let score = best_score(&search(&mut searcher, &variant, board, limits));
+            match truth {
+                Known::Win(n) => assert_eq!(score, Score::Win(n), "{position}"),
+                Known::Loss(n) => assert_eq!(score, Score::Loss(n), "{position}"),
+                Known::Open => assert!(!score.is_proven(), "{position}: claimed {score}"),
+            }
+        }
+        let nodes = Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let result = search(&mut mcts(1), &variant, board, nodes);
+        let best = result.best().expect("a move");
+        assert!(variant.play_move(&board, &best.mv).is_some(), "{}", best.mv);
+        match best.score {
+            Score::Win(n) if n <= RETREAT_HORIZON => {
+                assert!(
+                    matches!(truth, Known::Win(m) if m <= n),
+                    "{position}: mcts {}",
+                    best.score
+                )
+            }
+            Score::Loss(n) if n <= RETREAT_HORIZON => {
+                assert_eq!(truth, Known::Loss(n), "{position}")
+            }
+            _ => {}
+        }
+        proven += matches!(truth, Known::Win(_) | Known::Loss(_)) as usize;
+    }
+    eprintln!("{proven} proven, {differs} where the answers matter");
+    assert!(proven > 40, "only {proven} proven positions");
+    assert!(
+        differs > 2,
+        "the answers mattered in only {differs} positions"
+    );
+}

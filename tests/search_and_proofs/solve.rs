@@ -532,6 +532,7 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
     while held < 400 {
         let mut rules = random_rules(&mut rng);
         if rules.capture != CaptureCondition::Both
+            || rules.retreat != isolo_rules::Retreat::None
             || rules.overture
             || rules.columns > 4
             || rules.capture_choice == CaptureChoice::Optional && rules.columns > 3

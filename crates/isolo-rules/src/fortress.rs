@@ -51,7 +51,9 @@ impl Fortresses {
     /// The table for `variant`, shared by every caller with the same rules; `None` where
     /// the rules allow no fortress (`capture = any`: a single seed can be taken).
     pub fn of(variant: &Variant) -> Option<Arc<Fortresses>> {
-        if variant.rules().capture != CaptureCondition::Both {
+        // Under `retreat` the threatened side moves its own seeds inside the other's
+        // move, which the tables do not follow: no fortress is claimed there.
+        if variant.rules().capture != CaptureCondition::Both || variant.has_retreat() {
             return None;
         }
         static TABLES: OnceLock<Mutex<Vec<Built>>> = OnceLock::new();

@@ -202,7 +202,8 @@ pub fn format_overture(flags: u8) -> &'static str {
 }
 
 /// One decision a move makes on its way (RULES.md 7): a capture taken or passed where
-/// captures are optional, a lap sown anticlockwise or clockwise where both are open.
+/// captures are optional, a lap sown anticlockwise or clockwise where both are open, and
+/// where the rules have `retreat` the opponent's answer to each pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Choice {
     /// The capture is taken (`x`).
@@ -213,6 +214,11 @@ pub enum Choice {
     Anticlockwise,
     /// The lap is sown clockwise (`c`).
     Clockwise,
+    /// The opponent answers a pass by retreating: its front pit's seeds go to the pit
+    /// behind it (`r`).
+    Retreat,
+    /// The opponent answers a pass by leaving its seeds where they are (`s`, stay).
+    Stay,
 }
 
 impl Choice {
@@ -223,7 +229,23 @@ impl Choice {
             Choice::Pass => 'p',
             Choice::Anticlockwise => 'a',
             Choice::Clockwise => 'c',
+            Choice::Retreat => 'r',
+            Choice::Stay => 's',
         }
+    }
+
+    /// The opponent's answer to a pass: `Retreat` if `retreat`, else `Stay`.
+    pub fn answer(retreat: bool) -> Choice {
+        if retreat {
+            Choice::Retreat
+        } else {
+            Choice::Stay
+        }
+    }
+
+    /// Whether this is the opponent's answer to a pass (retreat or stay).
+    pub fn is_answer(self) -> bool {
+        matches!(self, Choice::Retreat | Choice::Stay)
     }
 
     /// The capture choice: `Take` if `take`, else `Pass`.
@@ -248,6 +270,8 @@ pub struct MoveLetters {
     pub captures: bool,
     /// `a`/`c`: some laps may be sown clockwise.
     pub directions: bool,
+    /// `r`/`s`: the opponent answers each pass (`retreat`).
+    pub answers: bool,
 }
 
 /// A move: the chosen pit (1..=2W, the mover's numbering) and one choice per decision
@@ -310,10 +334,15 @@ impl Move {
                 'p' => Choice::Pass,
                 'a' => Choice::Anticlockwise,
                 'c' => Choice::Clockwise,
+                'r' => Choice::Retreat,
+                's' => Choice::Stay,
                 _ => {
                     let known = match (letters.captures, letters.directions) {
                         (true, true) => {
                             "neither 'x' (take), 'p' (pass), 'a' (anticlockwise) nor 'c' (clockwise)"
+                        }
+                        (true, false) if letters.answers => {
+                            "neither 'x' (take), 'p' (pass), 'r' (retreat) nor 's' (stay)"
                         }
                         (true, false) => "neither 'x' (take) nor 'p' (pass)",
                         (false, true) => "neither 'a' (anticlockwise) nor 'c' (clockwise)",
@@ -326,6 +355,15 @@ impl Move {
                 return refuse(format!(
                     "'{ch}' marks a capture choice, but captures are forced in this variant"
                 ));
+            }
+            if choice.is_answer() {
+                if !letters.answers {
+                    return refuse(format!(
+                        "'{ch}' marks an answer to a pass, but this variant has no retreat"
+                    ));
+                }
+                choices.push(choice);
+                continue;
             }
             if !choice.is_capture() && !letters.directions {
                 return refuse(format!(

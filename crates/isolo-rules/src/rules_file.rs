@@ -157,6 +157,23 @@ impl CaptureWin {
         [("none", Self::None), ("front-ends", Self::FrontEnds)];
 }
 
+/// Whether a capture passed may be answered by the threatened player moving its front
+/// pit's seeds to the pit behind it (Igisoro's *ndakubye*, "I retreat").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Retreat {
+    /// A pass is answered by nothing: the mover relays on.
+    None,
+    /// After each pass the opponent chooses: its front pit facing the lap's end is
+    /// emptied into the back pit behind it (`r`), or left (`s`); then the mover relays on.
+    FrontToBack,
+}
+
+impl Retreat {
+    const NAMES: [(&'static str, Self); 2] =
+        [("none", Self::None), ("front-to-back", Self::FrontToBack)];
+}
+
 impl DeadPosition {
     const NAMES: [(&'static str, Self); 3] = [
         ("draw", Self::Draw),
@@ -322,6 +339,8 @@ pub struct Rules {
     pub clockwise_at: ClockwiseAt,
     /// Whether a capture can win the game at once.
     pub capture_win: CaptureWin,
+    /// Whether the opponent may answer a passed capture by retreating its seeds.
+    pub retreat: Retreat,
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -421,6 +440,7 @@ impl Rules {
             clockwise_when: ClockwiseWhen::Captures,
             clockwise_at: ClockwiseAt::Start,
             capture_win: CaptureWin::None,
+            retreat: Retreat::None,
         };
         match name {
             "isolo-women" => Some(women),
@@ -575,6 +595,7 @@ impl Rules {
             "capture_win",
             quote(name_of(&CaptureWin::NAMES, self.capture_win)),
         );
+        line("retreat", quote(name_of(&Retreat::NAMES, self.retreat)));
         out
     }
 
@@ -604,6 +625,12 @@ impl Rules {
             line.push_str(&format!(
                 " capture_win={}",
                 name_of(&CaptureWin::NAMES, self.capture_win)
+            ));
+        }
+        if self.retreat != Retreat::None {
+            line.push_str(&format!(
+                " retreat={}",
+                name_of(&Retreat::NAMES, self.retreat)
             ));
         }
         line
@@ -674,6 +701,22 @@ impl Rules {
                 "clockwise sowing needs capture_ends_move = false".to_string(),
             );
         }
+        if self.retreat != Retreat::None {
+            if self.capture_choice != CaptureChoice::Optional {
+                return bad(
+                    "retreat",
+                    "a retreat answers a passed capture: it needs capture_choice = \"optional\""
+                        .to_string(),
+                );
+            }
+            if !self.clockwise_from.is_empty() {
+                return bad(
+                    "retreat",
+                    "a retreat with clockwise sowing (clockwise_from) is not supported yet"
+                        .to_string(),
+                );
+            }
+        }
         if self.overture {
             let front_right = self.columns as usize;
             for side in Side::BOTH {
@@ -724,9 +767,10 @@ struct RulesFile {
     clockwise_when: Option<ClockwiseWhen>,
     clockwise_at: Option<ClockwiseAt>,
     capture_win: Option<CaptureWin>,
+    retreat: Option<Retreat>,
 }
 
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 20] = [
     "name",
     "base",
     "columns",
@@ -746,6 +790,7 @@ const KEYS: [&str; 19] = [
     "clockwise_when",
     "clockwise_at",
     "capture_win",
+    "retreat",
 ];
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
@@ -850,6 +895,7 @@ impl RulesFile {
                 }
                 "clockwise_at" => file.clockwise_at = Some(as_enum(k, value, &ClockwiseAt::NAMES)?),
                 "capture_win" => file.capture_win = Some(as_enum(k, value, &CaptureWin::NAMES)?),
+                "retreat" => file.retreat = Some(as_enum(k, value, &Retreat::NAMES)?),
                 _ => {
                     return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
@@ -958,6 +1004,10 @@ impl RulesFile {
                 .capture_win
                 .or(b.map(|r| r.capture_win))
                 .unwrap_or(CaptureWin::None),
+            retreat: self
+                .retreat
+                .or(b.map(|r| r.retreat))
+                .unwrap_or(Retreat::None),
         };
         rules.validate()?;
         Ok(rules)

@@ -51,6 +51,16 @@ pub enum Step {
         /// The mover's pit where the capturing seed landed.
         at: u8,
     },
+    /// The opponent answers the pass by retreating (`retreat`): the seeds of its front
+    /// pit `from` go to its back pit `to` behind it (the opponent's numbering).
+    Retreat {
+        /// The opponent's emptied front pit.
+        from: u8,
+        /// The opponent's back pit that receives them.
+        to: u8,
+        /// Seeds moved.
+        seeds: u32,
+    },
     /// The move ends with the last seed in the mover's pit `at`.
     End {
         /// The mover's pit.
@@ -184,6 +194,7 @@ impl<'v> Tracer<'v> {
             }
             if !targets.is_empty() {
                 self.steps.push(Step::Pass { at: end });
+                self.answer_pass(end, &targets, &mut choices);
             }
             seeds = self.lift(end);
             from = end;
@@ -297,6 +308,31 @@ impl<'v> Tracer<'v> {
         } else {
             Vec::new()
         }
+    }
+
+    /// RULES.md 3.8: under `retreat`, a pass at the mover's pit `end` whose facing
+    /// front pit is among the capture's `targets` is answered by the opponent's next
+    /// letter; a retreat empties that pit into the back pit behind it.
+    fn answer_pass<'c>(
+        &mut self,
+        end: u8,
+        targets: &[u8],
+        choices: &mut impl Iterator<Item = &'c Choice>,
+    ) {
+        let w = self.variant.columns();
+        let (front, back) = (3 * w + 1 - end, end - w);
+        let open = self.variant.has_retreat() && targets.contains(&front);
+        if !(open && choices.next() == Some(&Choice::Retreat)) {
+            return;
+        }
+        let theirs = &mut self.pits[1 - self.mover];
+        let seeds = std::mem::take(&mut theirs[front as usize - 1]);
+        theirs[back as usize - 1] += seeds;
+        self.steps.push(Step::Retreat {
+            from: front,
+            to: back,
+            seeds,
+        });
     }
 
     fn take(&mut self, at: u8, pits: &[u8], from: u8) -> u32 {

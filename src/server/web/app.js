@@ -8,7 +8,8 @@ import { api, streamed } from "./api.js";
 import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
-  MARKED, NOT_EVALUATED, barText, choicesAfter, clockText, counted, delayPerSeed as speedDelay,
+  MARKED, NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted,
+  delayPerSeed as speedDelay,
   endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
   southChances, timeControl,
 } from "./texts.js";
@@ -327,6 +328,13 @@ async function animate(trace, before, move) {
       caption(`Passes the capture at pit ${step.at}, and relays`);
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       await pause(delay * 3);
+    } else if (step.kind === "retreat") {
+      pits[other][step.to - 1] += pits[other][step.from - 1];
+      pits[other][step.from - 1] = 0;
+      setPit(other, step.from, 0, true);
+      setPit(other, step.to, pits[other][step.to - 1], true);
+      caption(`${sideName(other)} retreats: ${step.seeds} seeds from pit ${step.from} to pit ${step.to}`);
+      await pause(delay * 4);
     } else if (step.kind === "end") {
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       caption(`The last seed falls in pit ${step.at}` + (pits[mover][step.at - 1] === 1 ? ", empty before: the move ends" : ": the capture ends the move"));
@@ -508,11 +516,10 @@ function askChoices(pit, moves) {
       return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
     const met = prefix.length - String(pit).length + 1;
-    const turning = options.anticlockwise || options.clockwise;
-    $("choice-text").textContent = turning
-      ? `Pit ${pit}, choice ${met} of this move: sow this lap anticlockwise as usual, or clockwise to capture?`
-      : `Pit ${pit}, choice ${met} of this move: take the seeds facing the pit where it ended, or pass and relay?`;
-    for (const [letter, option] of [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"]]) {
+    $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
+    const letters = [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"],
+      ["r", "retreat"], ["s", "stay"]];
+    for (const [letter, option] of letters) {
       const button = $(`choice-${option}`);
       button.hidden = !options[option];
       button.onclick = () => { prefix += letter; next(); };

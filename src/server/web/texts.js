@@ -97,5 +97,22 @@ export function choicesAfter(prefix, moves) {
     pass: next.has("p"),
     anticlockwise: next.has("a"),
     clockwise: next.has("c"),
+    retreat: next.has("r"),
+    stay: next.has("s"),
   };
+}
+
+// The question a pending choice of a move from `pit` puts (`met`: its place among the
+// move's choices; `options`: as from choicesAfter): the mover's own, or under the
+// retreat the opponent's answer to a passed capture, put to the opponent.
+export function choicePrompt(pit, met, options, mover) {
+  if (options.retreat || options.stay) {
+    const other = mover === "S" ? "N" : "S";
+    return `${sideName(other)}, answer: ${sideName(mover)} passed the capture of your front pit. ` +
+      "Retreat its seeds into the pit behind it, or stay?";
+  }
+  if (options.anticlockwise || options.clockwise) {
+    return `Pit ${pit}, choice ${met} of this move: sow this lap anticlockwise as usual, or clockwise to capture?`;
+  }
+  return `Pit ${pit}, choice ${met} of this move: take the seeds facing the pit where it ended, or pass and relay?`;
 }

@@ -213,6 +213,11 @@ pub enum Refusal {
         /// The setting given.
         setting: ProofSetting,
     },
+    /// The rules have a retreat (an answer of the opponent inside a move), which only
+    /// the alpha-beta prover follows: df-pn, the retrograde analyses and the
+    /// certificate checker list each move's results as the mover's.
+    #[error("rules with a retreat are solved by method ab alone, without certificate or verify")]
+    Retreat,
 }
 
 impl SolveSettings {
@@ -652,6 +657,11 @@ pub fn solve(
 ) -> Result<SolveReport, SolveError> {
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
+    }
+    let by_ab_alone =
+        settings.method == Method::Ab && settings.certificate.is_none() && !settings.verify;
+    if variant.has_retreat() && !by_ab_alone {
+        return Err(Refusal::Retreat.into());
     }
     if settings.method == Method::Indexed {
         return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);

@@ -195,6 +195,15 @@ fn generate(
 ) -> bool {
     let optional = variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional;
     let walkable = variant.walks_choices();
+    // Under `retreat` a listed result would let the mover pick the opponent's answers:
+    // every pit is walked, each answer a ply of the other side.
+    let walk = walk.map(|w| {
+        if variant.has_retreat() {
+            ChoiceWalk::All
+        } else {
+            w
+        }
+    });
     let result = |pit: u8, child: Board, captured: u32| Child {
         board: child,
         index: 0,
@@ -790,6 +799,7 @@ impl<'a> Worker<'a> {
                 taint: repeated.map_or(0, |at| at + 1),
             },
             MoveStep::Choice(point) => self.choice_value(&point, turn, alpha, beta),
+            MoveStep::Answer(point) => self.answer_value(&point, turn, alpha, beta),
             MoveStep::End { child, laps, .. } => {
                 let later = std::mem::replace(&mut turn.searched, true);
                 let window = (alpha, beta);
@@ -884,6 +894,77 @@ impl<'a> Worker<'a> {
             self.store(key, best, best_choice, turn.depth, window, turn.ply);
         }
         Walked { value: best, taint }
+    }
+
+    /// The opponent's answer to a passed capture (`retreat`) as a ply of its own, where
+    /// the other side decides: the worse branch for the mover, among those that lead to
+    /// a legal move. Not stored: the choice points below it are. The line and, at the
+    /// root, the move found are those of that branch.
+    fn answer_value(
+        &mut self,
+        point: &ChoicePoint,
+        turn: &mut Turn,
+        alpha: i32,
+        mut beta: i32,
+    ) -> Walked {
+        self.count_node();
+        let at_root = turn.ply == 0;
+        let entry_best = self.root_best.clone();
+        let entry_pv = self.pv[turn.ply].clone();
+        let mut worst = INFINITY;
+        let mut worst_line = None;
+        let mut taint = UNTAINTED;
+        for retreat in [true, false] {
+            if at_root {
+                self.root_best = entry_best.clone();
+                self.root_choices.push(Choice::answer(retreat));
+            }
+            self.pv[turn.ply] = entry_pv.clone();
+            let next = self
+                .shared
+                .variant
+                .answer_pass(point, retreat, &mut self.walk);
+            let walked = self.step_value(next, turn, alpha, beta);
+            if at_root {
+                self.root_choices.pop();
+            }
+            taint = taint.min(walked.taint);
+            if self.stopped() {
+                return Walked {
+                    value: -INFINITY,
+                    taint: 0,
+                };
+            }
+            // An answer after which the move cannot end is not one the opponent has.
+            if walked.value == -INFINITY || walked.value >= worst {
+                continue;
+            }
+            worst = walked.value;
+            worst_line = Some((self.root_best.clone(), self.pv[turn.ply].clone()));
+            beta = beta.min(worst);
+            if worst <= alpha {
+                break;
+            }
+        }
+        let Some((best, line)) = worst_line else {
+            self.root_best = entry_best;
+            self.pv[turn.ply] = entry_pv;
+            return Walked {
+                value: -INFINITY,
+                taint,
+            };
+        };
+        if worst > alpha {
+            self.root_best = best;
+            self.pv[turn.ply] = line;
+        } else {
+            self.root_best = entry_best;
+            self.pv[turn.ply] = entry_pv;
+        }
+        Walked {
+            value: worst,
+            taint,
+        }
     }
 
     /// The evaluation once captures are played out, up to `plies` deep: the side to move
@@ -1419,6 +1500,8 @@ fn table_child(
                 let take = tt.probe(point.key())?.best != PASS;
                 step = variant.continue_move(&point, take, walk);
             }
+            // The opponent's answer is not stored: the line stops short of it.
+            MoveStep::Answer(_) => return None,
         }
     }
 }

@@ -26,9 +26,7 @@ use super::{
 use crate::eval::{Evaluator, Weights};
 use isolo_rules::moves::listed_move;
 use isolo_rules::playout::{RandomMove, RandomMover};
-use isolo_rules::{
-    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
-};
+use isolo_rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 
 /// Time a search takes when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
@@ -179,6 +177,13 @@ struct Walked {
     completion: Option<Move>,
 }
 
+impl Walked {
+    /// Whether the walk stands at the opponent's answer to a passed capture.
+    fn answers(&self) -> bool {
+        self.point.is_some_and(|p| p.passed())
+    }
+}
+
 impl Node {
     /// A node not yet expanded nor visited, known only to have a legal move.
     fn fresh(board: Board, parent: u32) -> Node {
@@ -293,8 +298,12 @@ impl<'a> Tree<'a> {
                 Some(child) => node = child,
                 None => {
                     // No child can change this node's value: it is solved.
-                    let pess = self.nodes[node].pess;
-                    self.nodes[node].opt = pess;
+                    let n = &mut self.nodes[node];
+                    if self.walks.get(n.walk as usize).is_some_and(Walked::answers) {
+                        n.pess = n.opt;
+                    } else {
+                        n.opt = n.pess;
+                    }
                     break;
                 }
             }
@@ -372,6 +381,13 @@ impl<'a> Tree<'a> {
         walk != NOT_WALKED && self.walks[walk as usize].point.is_some()
     }
 
+    /// Whether `node` is the opponent's answer to a passed capture (`retreat`): its
+    /// values stay the mover's, and it takes the worst of them for the mover.
+    fn answers(&self, node: usize) -> bool {
+        let walk = self.nodes[node].walk;
+        walk != NOT_WALKED && self.walks[walk as usize].answers()
+    }
+
     /// A child's bounds `(pess, opt)` as its parent's side sees them: negated one ply
     /// further for a position, as they are for a choice (the same side decides).
     fn for_parent(&self, child: usize) -> (i32, i32) {
@@ -391,11 +407,20 @@ impl<'a> Tree<'a> {
             parent.children as usize,
             parent.pess,
         );
+        let opt = parent.opt;
         let log_visits = ((parent.visits.max(1)) as f64).ln();
+        // At the opponent's answer the children's rewards (the mover's) count reversed.
+        let minimizing = self.answers(node);
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
         for child in first..first + count {
-            if self.for_parent(child).1 <= pess {
+            let (low, high) = self.for_parent(child);
+            let settled = if minimizing {
+                high == -INFINITY || low >= opt
+            } else {
+                high <= pess
+            };
+            if settled {
                 continue;
             }
             let c = &self.nodes[child];
@@ -404,9 +429,9 @@ impl<'a> Tree<'a> {
                 // Unvisited first, the likeliest by the prior first.
                 UNVISITED + bias
             } else {
-                c.reward / c.visits as f64
-                    + self.config.exploration * (log_visits / c.visits as f64).sqrt()
-                    + bias
+                let mean = c.reward / c.visits as f64;
+                let mean = if minimizing { 1.0 - mean } else { mean };
+                mean + self.config.exploration * (log_visits / c.visits as f64).sqrt() + bias
             };
             if score > best_score {
                 best_score = score;
@@ -449,7 +474,8 @@ impl<'a> Tree<'a> {
         let mut vast = Vec::new();
         let mut lanes = self.variant.candidate_pits(&board);
         let walkable = self.variant.walks_choices();
-        let walk_all = self.config.walk == ChoiceWalk::All && walkable;
+        let walk_all =
+            (self.config.walk == ChoiceWalk::All || self.variant.has_retreat()) && walkable;
         while lanes != 0 {
             let lane = lanes.trailing_zeros();
             lanes &= lanes - 1;
@@ -497,11 +523,14 @@ impl<'a> Tree<'a> {
         let step = self
             .variant
             .walk_choices(&turn, &walked.mv, &mut self.walker);
-        debug_assert!(matches!(step, Some(MoveStep::Choice(p)) if p.key() == point.key()));
-        for take in [true, false] {
+        debug_assert!(matches!(
+            step,
+            Some(MoveStep::Choice(p) | MoveStep::Answer(p)) if p.key() == point.key()
+        ));
+        for first in [true, false] {
             let mut mv = walked.mv.clone();
-            mv.choices.push(Choice::capture(take));
-            let step = self.variant.continue_move(&point, take, &mut self.walker);
+            mv.choices.push(point.option(first));
+            let step = self.variant.choose(&point, first, &mut self.walker);
             self.add_step(node, mv, step);
         }
     }
@@ -521,7 +550,7 @@ impl<'a> Tree<'a> {
                 });
                 self.add_position(parent, child, 0, walk);
             }
-            MoveStep::Choice(point) => {
+            MoveStep::Choice(point) | MoveStep::Answer(point) => {
                 let completion =
                     match self
                         .variant
@@ -593,12 +622,25 @@ impl<'a> Tree<'a> {
             return false;
         }
         let (first, count) = (n.first_child as usize, n.children as usize);
-        let mut pess = -INFINITY;
-        let mut opt = -INFINITY;
-        for child in first..first + count {
-            let (low, high) = self.for_parent(child);
-            pess = pess.max(low);
-            opt = opt.max(high);
+        let (mut pess, mut opt) = (-INFINITY, -INFINITY);
+        if self.answers(node) {
+            // The worst for the mover among the answers that lead to a move.
+            let live = (first..first + count)
+                .map(|child| self.for_parent(child))
+                .filter(|&(_, high)| high > -INFINITY);
+            for (i, (low, high)) in live.enumerate() {
+                (pess, opt) = if i == 0 {
+                    (low, high)
+                } else {
+                    (pess.min(low), opt.min(high))
+                };
+            }
+        } else {
+            for child in first..first + count {
+                let (low, high) = self.for_parent(child);
+                pess = pess.max(low);
+                opt = opt.max(high);
+            }
         }
         let n = &mut self.nodes[node];
         let changed = (pess, opt) != (n.pess, n.opt);

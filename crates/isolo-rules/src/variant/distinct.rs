@@ -37,6 +37,10 @@ enum Step {
     Relay,
     Take,
     Pass,
+    /// A pass the opponent answered by retreating (`retreat`).
+    PassRetreat,
+    /// A pass the opponent answered by staying (`retreat`).
+    PassStay,
 }
 
 /// No choice before: the move's first capture choice is still ahead.
@@ -465,7 +469,27 @@ impl Variant {
                 direction: None,
                 earlier_choice,
             };
-            if !self.sow_either_way(frame, turns, relay, gen, &mut ended) {
+            let retreated = (take > 0)
+                .then(|| self.retreated(spot, end, point.theirs))
+                .flatten();
+            if let Some(theirs) = retreated {
+                let answered = [
+                    Lap {
+                        theirs,
+                        step: Step::PassRetreat,
+                        ..relay
+                    },
+                    Lap {
+                        step: Step::PassStay,
+                        ..relay
+                    },
+                ];
+                for lap in answered {
+                    if !self.sow_either_way(frame, turns, lap, gen, &mut ended) {
+                        return false;
+                    }
+                }
+            } else if !self.sow_either_way(frame, turns, relay, gen, &mut ended) {
                 return false;
             }
         }
@@ -658,8 +682,12 @@ fn push_choices(reached: &[Reached], lap: &Lap, out: &mut Vec<Choice>) {
     // Read backwards, so each lap's direction comes before the step that led to it.
     let mut push = |step: Step, direction: Option<Choice>| {
         out.extend(direction);
-        if step != Step::Relay {
-            out.push(Choice::capture(step == Step::Take));
+        match step {
+            Step::Relay => {}
+            Step::Take => out.push(Choice::Take),
+            Step::Pass => out.push(Choice::Pass),
+            Step::PassRetreat => out.extend([Choice::Retreat, Choice::Pass]),
+            Step::PassStay => out.extend([Choice::Stay, Choice::Pass]),
         }
     };
     push(lap.step, lap.direction);

@@ -8,7 +8,7 @@ use super::notation::{self, format_overture, format_rows, Move, NotationError};
 use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
 use super::rules_file::{
-    CaptureChoice, CaptureCondition, CaptureSpot, CaptureWin, Geometry, Rules, RulesError,
+    CaptureChoice, CaptureCondition, CaptureSpot, CaptureWin, Geometry, Retreat, Rules, RulesError,
     SowOrigin, CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
 };
 use super::Side;
@@ -141,6 +141,9 @@ struct PendingPass {
     end: usize,
     path_len: usize,
     choices_len: usize,
+    /// The pass's answer still to explore under `retreat`: `None` for the first pass
+    /// branch (retreat, where one is open), `Some(Stay)` for the second.
+    answer: Option<Choice>,
 }
 
 /// Buckets of the index over the turning points of the current path.
@@ -528,7 +531,40 @@ impl Variant {
         MoveLetters {
             captures: self.rules.capture_choice == CaptureChoice::Optional,
             directions: self.has_directions(),
+            answers: self.has_retreat(),
         }
+    }
+
+    /// Whether the opponent may answer a passed capture by retreating (`retreat`): its
+    /// answers are letters of the mover's moves (RULES.md 3.8).
+    pub fn has_retreat(&self) -> bool {
+        self.rules.retreat != Retreat::None
+    }
+
+    /// The opponent's ring once it has retreated from a capture passed at the mover's
+    /// lane `end` (its front pit facing `end` emptied into the back pit behind it), or
+    /// `None` where no retreat is open: the rules have none, or that front pit is not
+    /// among the capture's pits or is empty.
+    #[inline(always)]
+    fn retreated(&self, spot: &CaptureSpot, end: usize, theirs: Ring) -> Option<Ring> {
+        if self.rules.retreat == Retreat::None {
+            return None;
+        }
+        let w = self.rules.columns as usize;
+        let (front, back) = (3 * w - 1 - end, end - w);
+        if spot.mask & ring::lane_mask(front) == 0 {
+            return None;
+        }
+        let seeds = ring::lane(theirs, front);
+        if seeds == 0 {
+            return None;
+        }
+        let held = ring::lane(theirs, back);
+        Some(ring::set_lane(
+            ring::clear_lane(theirs, front),
+            back,
+            held + seeds,
+        ))
     }
 
     /// The flags fields this variant's positions carry after `SIDE`, in order (RULES.md
@@ -1264,6 +1300,7 @@ impl Variant {
                         end,
                         path_len: gen.path.len(),
                         choices_len: gen.choices.len(),
+                        answer: None,
                     });
                     gen.choices.push(Choice::Take);
                     state.theirs = Self::take_captured(spot, state.theirs);
@@ -1293,12 +1330,26 @@ impl Variant {
             {
                 return false;
             }
-            // 3. Backtrack to the latest pass not yet explored.
+            // 3. Backtrack to the latest pass not yet explored: under `retreat`, first
+            // answered by a retreat where one is open, then by staying.
             let Some(pass) = gen.pending.pop() else {
                 return true;
             };
             gen.back_to(pass.path_len, pass.choices_len, Choice::Pass);
-            state = Self::relay(pass.state, pass.end);
+            state = pass.state;
+            if let Some(answer) = pass.answer {
+                gen.choices.push(answer);
+            } else if let Some(retreated) =
+                self.retreated(&frame.spots[pass.end], pass.end, state.theirs)
+            {
+                gen.pending.push(PendingPass {
+                    answer: Some(Choice::Stay),
+                    ..pass
+                });
+                gen.choices.push(Choice::Retreat);
+                state.theirs = retreated;
+            }
+            state = Self::relay(state, pass.end);
         }
     }
 

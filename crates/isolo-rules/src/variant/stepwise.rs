@@ -38,6 +38,8 @@ pub struct ChoicePoint {
     /// Whether the move wins by `capture_win` if it empties the opponent's front-row
     /// end pits (both held seeds when it began).
     ends_at_stake: bool,
+    /// Whether the mover has passed here and the opponent answers (`retreat`).
+    passed: bool,
 }
 
 /// Salt that keeps choice-point keys apart from position hashes.
@@ -55,7 +57,8 @@ impl ChoicePoint {
             | (self.pit as u64) << 16
             | (self.full_loop as u64) << 24
             | (self.spots as u64) << 25
-            | (self.ends_at_stake as u64) << 27;
+            | (self.ends_at_stake as u64) << 27
+            | (self.passed as u64) << 28;
         crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
@@ -90,9 +93,25 @@ impl ChoicePoint {
         Board::from_parts(rings, self.to_move, self.overture)
     }
 
+    /// The letter of the first (`first`) or second option here: take or pass, or at an
+    /// answer point retreat or stay.
+    pub fn option(&self, first: bool) -> Choice {
+        if self.passed {
+            Choice::answer(first)
+        } else {
+            Choice::capture(first)
+        }
+    }
+
     /// This point's place on the move's path of turning points (0 = the first).
     pub fn index(&self) -> usize {
         self.index as usize
+    }
+
+    /// Whether the capture here was passed and the opponent answers it (retreat or
+    /// stay; `MoveStep::Answer`), rather than the mover choosing take or pass.
+    pub fn passed(&self) -> bool {
+        self.passed
     }
 }
 
@@ -110,6 +129,9 @@ pub enum MoveStep {
     },
     /// A take/pass choice comes next.
     Choice(ChoicePoint),
+    /// The mover passed a capture and the opponent answers it, retreat or stay
+    /// (`retreat`): a choice of the other side inside the move.
+    Answer(ChoicePoint),
     /// No legal move goes this way.
     Dead {
         /// The place on the path of the turning point the sequence came back to, or
@@ -155,19 +177,29 @@ impl Variant {
             take: 0,
             index: 0,
             ends_at_stake: self.ends_at_stake(board.ring(opp)),
+            passed: false,
         };
         walk.path.truncate(0);
         self.sow_to_choice(&point, state, walk)
     }
 
-    /// Takes (`take`) or passes at `point` and sows on to the next choice or the end.
-    /// Forgets the path walked past `point`, so a point's two branches can be walked one
-    /// after the other.
+    /// Takes (`take`) or passes at `point` and sows on to the next choice or the end
+    /// (or, under `retreat`, stops for the opponent's answer to the pass). Forgets the
+    /// path walked past `point`, so a point's two branches can be walked one after the
+    /// other.
     pub fn continue_move(&self, point: &ChoicePoint, take: bool, walk: &mut MoveWalk) -> MoveStep {
+        debug_assert!(!point.passed, "an answer point takes `answer_pass`");
         walk.path.truncate(point.index as usize + 1);
         let end = point.end as usize;
         let mut state = point.state;
         if !take {
+            let spot = &self.geo.capture[point.spots as usize][end];
+            if self.retreated(spot, end, state.theirs).is_some() {
+                return MoveStep::Answer(ChoicePoint {
+                    passed: true,
+                    ..*point
+                });
+            }
             return self.sow_to_choice(point, Self::relay(state, end), walk);
         }
         let spot = &self.geo.capture[point.spots as usize][end];
@@ -189,20 +221,42 @@ impl Variant {
         self.sow_to_choice(point, state, walk)
     }
 
-    /// Plays `mv`'s pit and then its choices, one for each capture opportunity met:
-    /// where the walk stands once they are used up (`End` only if the move ends right
-    /// there), or `None` if the move ends or dies before they are, or makes a choice
-    /// that is not a take or a pass.
+    /// The opponent's answer at `point` (a `MoveStep::Answer`): it retreats (`retreat`)
+    /// or stays, and the mover relays on to the next choice or the end.
+    pub fn answer_pass(&self, point: &ChoicePoint, retreat: bool, walk: &mut MoveWalk) -> MoveStep {
+        debug_assert!(point.passed, "a choice point takes `continue_move`");
+        walk.path.truncate(point.index as usize + 1);
+        let end = point.end as usize;
+        let mut state = point.state;
+        if retreat {
+            let spot = &self.geo.capture[point.spots as usize][end];
+            state.theirs = self
+                .retreated(spot, end, state.theirs)
+                .expect("an answer point has a retreat open");
+        }
+        let unanswered = ChoicePoint {
+            passed: false,
+            ..*point
+        };
+        self.sow_to_choice(&unanswered, Self::relay(state, end), walk)
+    }
+
+    /// Plays `mv`'s pit and then its choices, one for each decision met (a take or a
+    /// pass, and the opponent's answer to a pass under `retreat`): where the walk stands
+    /// once they are used up (`End` only if the move ends right there), or `None` if the
+    /// move ends or dies before they are, or makes a choice of the wrong kind.
     pub fn walk_choices(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
         let mut step = self.begin_move(board, mv.pit, walk);
         for &choice in &mv.choices {
-            let MoveStep::Choice(point) = step else {
-                return None;
+            step = match step {
+                MoveStep::Choice(point) if choice.is_capture() => {
+                    self.continue_move(&point, choice == Choice::Take, walk)
+                }
+                MoveStep::Answer(point) if choice.is_answer() => {
+                    self.answer_pass(&point, choice == Choice::Retreat, walk)
+                }
+                _ => return None,
             };
-            if !choice.is_capture() {
-                return None;
-            }
-            step = self.continue_move(&point, choice == Choice::Take, walk);
         }
         Some(step)
     }
@@ -328,19 +382,32 @@ impl Variant {
             if *tried > budget {
                 return None;
             }
-            choices.push(Choice::capture(take));
-            match self.continue_move(&at, take, walk) {
+            choices.push(at.option(take));
+            match self.choose(&at, take, walk) {
                 MoveStep::End { child, .. } => return Some(Some(child)),
                 MoveStep::Dead { .. } => {
                     choices.pop();
                 }
-                MoveStep::Choice(deeper) => stack.push((deeper, Some(true))),
+                MoveStep::Choice(deeper) | MoveStep::Answer(deeper) => {
+                    stack.push((deeper, Some(true)))
+                }
             }
         }
         Some(None)
     }
 
-    /// What taking and what passing at `point` lead to (`[take, pass]`): the first
+    /// Takes the first (`first`) or second option at `point`: take or pass at a choice
+    /// point, retreat or stay at an answer point.
+    pub fn choose(&self, point: &ChoicePoint, first: bool, walk: &mut MoveWalk) -> MoveStep {
+        if point.passed {
+            self.answer_pass(point, first, walk)
+        } else {
+            self.continue_move(point, first, walk)
+        }
+    }
+
+    /// What taking and what passing at `point` lead to (`[take, pass]`; at an answer
+    /// point retreating and staying): the first
     /// legal completion of each (its choices after that one), none, or unknown once a
     /// search spends `budget` choices. For players that choose one option at a time
     /// and must be offered only options that lead somewhere.
@@ -350,10 +417,12 @@ impl Variant {
         walk: &mut MoveWalk,
         budget: usize,
     ) -> [Completion; 2] {
-        [true, false].map(|take| match self.continue_move(point, take, walk) {
+        [true, false].map(|first| match self.choose(point, first, walk) {
             MoveStep::End { child, .. } => Completion::Found(Vec::new(), child),
             MoveStep::Dead { .. } => Completion::None,
-            MoveStep::Choice(next) => self.first_completion(&next, walk, budget),
+            MoveStep::Choice(next) | MoveStep::Answer(next) => {
+                self.first_completion(&next, walk, budget)
+            }
         })
     }
 
@@ -392,10 +461,10 @@ mod tests {
                     captured,
                 }),
                 MoveStep::Dead { .. } => {}
-                MoveStep::Choice(point) => {
-                    for take in [true, false] {
-                        mv.choices.push(Choice::capture(take));
-                        let next = v.continue_move(&point, take, walk);
+                MoveStep::Choice(point) | MoveStep::Answer(point) => {
+                    for first in [true, false] {
+                        mv.choices.push(point.option(first));
+                        let next = v.choose(&point, first, walk);
                         branch(v, next, mv, walk, out);
                         mv.choices.pop();
                     }
@@ -420,16 +489,25 @@ mod tests {
 
     #[test]
     fn walking_every_choice_gives_the_legal_moves_in_order() {
-        for spec in ["igisoro", "isolo-women"] {
+        for (spec, retreat) in [
+            ("igisoro", crate::Retreat::None),
+            ("isolo-women", crate::Retreat::None),
+            ("igisoro", crate::Retreat::FrontToBack),
+        ] {
             let mut rules = crate::Rules::load(spec).unwrap();
             rules.capture_choice = CaptureChoice::Optional;
+            rules.retreat = retreat;
             for ends in [false, true] {
                 rules.capture_ends_move = ends;
                 let v = Variant::new(rules.clone()).unwrap();
                 let mut board = v.start();
                 for ply in 0..120 {
                     let legal = v.legal_moves(&board);
-                    assert_eq!(walk_all(&v, &board), legal, "{spec} ends={ends} ply {ply}");
+                    assert_eq!(
+                        walk_all(&v, &board),
+                        legal,
+                        "{spec} {retreat:?} ends={ends} ply {ply}"
+                    );
                     let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
                         break;
                     };

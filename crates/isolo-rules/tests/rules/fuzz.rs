@@ -52,6 +52,7 @@ proptest! {
             let every_letter = MoveLetters {
                 captures: true,
                 directions: true,
+                answers: true,
             };
             let _ = Move::parse(&text, variant.columns(), every_letter);
             let mut game = Game::new(&variant, variant.start());

@@ -40,6 +40,8 @@ struct Coverage {
     game_ends: usize,
     /// Legal moves that win by `capture_win`.
     ends_captured: usize,
+    /// Legal moves with a pass answered by a retreat (`retreat`).
+    retreats: usize,
 }
 
 /// Walks a random game of up to `plies` plies, comparing every position on the way.
@@ -74,6 +76,7 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
         seen.passes += actual.iter().filter(|m| m.text.contains('p')).count();
         seen.relays += actual.iter().filter(|m| m.laps > 1).count();
         seen.clockwise += actual.iter().filter(|m| m.text.contains('c')).count();
+        seen.retreats += actual.iter().filter(|m| m.text.contains('r')).count();
         assert_eq!(
             actual,
             expected,
@@ -171,6 +174,8 @@ fn flipped(choice: Choice) -> Choice {
         Choice::Pass => Choice::Take,
         Choice::Anticlockwise => Choice::Clockwise,
         Choice::Clockwise => Choice::Anticlockwise,
+        Choice::Retreat => Choice::Stay,
+        Choice::Stay => Choice::Retreat,
     }
 }
 
@@ -229,6 +234,7 @@ fn ten_thousand_random_positions_match_the_reference() {
             && seen.relays > 1000
             && seen.clockwise > 100
             && seen.ends_captured > 20
+            && seen.retreats > 100
             && seen.game_ends > 50,
         "{seen:?}"
     );

@@ -12,7 +12,7 @@
 
 use isolo_rules::{
     CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
-    FirstMoveCaptures, LegalMove, Rules, Side, SowOrigin, Variant,
+    FirstMoveCaptures, LegalMove, Retreat, Rules, Side, SowOrigin, Variant,
 };
 
 /// Rows notation from a drawing of four lines of seed counts.
@@ -403,6 +403,79 @@ fn optional_captures_make_a_move_for_each_choice() {
     assert_eq!(listed, ["3x", "3p", "5"], "by pit, take before pass");
     let err = v.play_text(&board, "3").unwrap_err().to_string();
     assert_eq!(err, "move '3': pit 3 needs a choice: 3x or 3p");
+}
+
+#[test]
+fn a_passed_capture_may_be_answered_by_a_retreat() {
+    // As above: 3 -> 4, 5, and pit 5 faces North's front pit 8 (3) and back pit 1 (1).
+    // Passed, North answers: retreat (3pr), pit 8's seeds into pit 1 behind it, or stay
+    // (3ps); then the relay 5 -> 6, 7 ends the move either way.
+    let before = "
+        0 0 0 1
+        0 0 0 3
+        0 0 0 1
+        0 0 2 0";
+    let retreated = "
+        0 0 0 4
+        0 0 0 0
+        0 1 1 0
+        0 0 0 1";
+    let stayed = "
+        0 0 0 1
+        0 0 0 3
+        0 1 1 0
+        0 0 0 1";
+    let v = four_columns("igisoro", |r| r.retreat = Retreat::FrontToBack);
+    check(&v, before, "", "3pr", retreated, 2, 0);
+    check(&v, before, "", "3ps", stayed, 2, 0);
+    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
+    let listed: Vec<String> = v
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(
+        listed,
+        ["3x", "3pr", "3ps", "5"],
+        "take, then pass: retreat, stay"
+    );
+    for (text, why) in [
+        ("3p", "needs more choices: 3pr or 3ps"),
+        ("3xr", "not legal here"),
+        ("3prs", "not legal here"),
+    ] {
+        let err = v.play_text(&board, text).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("move '{text}'")), "{err}");
+        assert!(err.contains(why), "{text}: {err}");
+    }
+    // Without the key the letters are refused as such.
+    let plain = optional4();
+    let err = plain.play_text(&board, "3pr").unwrap_err().to_string();
+    assert!(err.contains("no retreat"), "{err}");
+    let rules = Rules::from_toml("base = \"isolo-women\"\nretreat = \"front-to-back\"\n", "x");
+    assert!(rules.unwrap_err().to_string().contains("capture_choice"));
+}
+
+#[test]
+fn a_retreat_is_open_only_where_the_front_pit_is_threatened() {
+    // capture = any: pit 5 faces an empty front pit 8 and a sown back pit 1; the pass
+    // has no answer.
+    let before = "
+        0 0 0 1
+        0 0 0 0
+        0 0 0 1
+        0 0 2 0";
+    let v = four_columns("igisoro", |r| {
+        r.capture = CaptureCondition::Any;
+        r.retreat = Retreat::FrontToBack;
+    });
+    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
+    let listed: Vec<String> = v
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(listed, ["3x", "3p", "5"]);
 }
 
 /// The worked example of `sources/igisoro-lesson.txt`, on the full igisoro board.

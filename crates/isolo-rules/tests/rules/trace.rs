@@ -20,7 +20,7 @@ fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
 /// Seeds lifted or taken equal seeds sown; captures and passes happen only under the
 /// rules that allow them; the retelling ends with `End`.
 fn check_steps(steps: &[Step], mv: &Move) {
-    let (mut in_hand, mut passes) = (0u32, 0usize);
+    let (mut in_hand, mut passes, mut retreats) = (0u32, 0usize, 0usize);
     for step in steps {
         match step {
             Step::Lift { seeds, .. } => in_hand += seeds,
@@ -30,6 +30,7 @@ fn check_steps(steps: &[Step], mv: &Move) {
                 in_hand -= pits.len() as u32;
             }
             Step::Pass { .. } => passes += 1,
+            Step::Retreat { .. } => retreats += 1,
             Step::End { .. } => {}
         }
     }
@@ -37,6 +38,8 @@ fn check_steps(steps: &[Step], mv: &Move) {
     assert!(matches!(steps.last(), Some(Step::End { .. })));
     let passed = mv.choices.iter().filter(|&&c| c == Choice::Pass).count();
     assert_eq!(passes, passed, "one Pass per 'p' of {mv}");
+    let retreated = mv.choices.iter().filter(|&&c| c == Choice::Retreat).count();
+    assert_eq!(retreats, retreated, "one Retreat per 'r' of {mv}");
 }
 
 #[test]

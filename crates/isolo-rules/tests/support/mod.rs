@@ -8,7 +8,7 @@ pub mod reference;
 
 use isolo_rules::{
     Board, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
-    FirstMoveCaptures, Rules, Side, SowOrigin, Variant,
+    FirstMoveCaptures, Retreat, Rules, Side, SowOrigin, Variant,
 };
 use reference::RefPosition;
 
@@ -82,6 +82,16 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     } else {
         ClockwiseAt::Start
     };
+    // Also from the draws above: optional captures without clockwise laps, on boards of
+    // 3, 5 or 7 columns.
+    let retreat = if capture_choice == CaptureChoice::Optional
+        && clockwise_from.is_empty()
+        && columns % 2 == 1
+    {
+        Retreat::FrontToBack
+    } else {
+        Retreat::None
+    };
     Rules {
         name: "random".into(),
         columns,
@@ -110,6 +120,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
         clockwise_at,
         capture_win: rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]),
+        retreat,
     }
 }
 

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, Rules,
-    SowOrigin,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
+    Retreat, Rules, SowOrigin,
 };
 
 pub const SOUTH: usize = 0;
@@ -443,6 +443,21 @@ impl Search<'_> {
             choices
         };
         board[self.mover][end - 1] = 0;
+        // A pass whose facing front pit is among the capture's pits and holds seeds may
+        // be answered by the opponent: retreat (its seeds into the back pit behind it)
+        // or stay.
+        let w = self.start.w;
+        let (front, back) = (3 * w + 1 - end, end - w);
+        let threatened = targets.contains(&front) && board[1 - self.mover][front - 1] > 0;
+        if self.rules.retreat == Retreat::FrontToBack && threatened {
+            let mut retreated = board.clone();
+            let theirs = &mut retreated[1 - self.mover];
+            theirs[back - 1] += std::mem::take(&mut theirs[front - 1]);
+            let answered = format!("{relay_choices}r");
+            self.lap(retreated, end, here, laps, captured, answered, path.clone());
+            let stayed = format!("{relay_choices}s");
+            return self.lap(board, end, here, laps, captured, stayed, path);
+        }
         self.lap(board, end, here, laps, captured, relay_choices, path);
     }
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  NOT_EVALUATED, barText, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
+  NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
   firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl,
 } from "../texts.js";
 
@@ -71,6 +71,14 @@ test("time controls and take/pass choices are read", () => {
   const clockwise = choicesAfter("1c", turns);
   assert.equal(clockwise.open.length, 2);
   assert.ok(clockwise.anticlockwise && clockwise.clockwise);
+  assert.match(choicePrompt(1, 1, clockwise, "S"), /^Pit 1, choice 1 .* clockwise to capture\?$/);
+  assert.match(choicePrompt(3, 2, taken, "S"), /^Pit 3, choice 2 .* pass and relay\?$/);
+  // The retreat: the opponent answers a pass, and is the one asked.
+  const answers = [{ move: "3x" }, { move: "3pr" }, { move: "3ps" }];
+  const answer = choicesAfter("3p", answers);
+  assert.ok(answer.retreat && answer.stay && !answer.take && !answer.pass);
+  assert.match(choicePrompt(3, 2, answer, "S"), /^North, answer: South passed .* or stay\?$/);
+  assert.match(choicePrompt(3, 2, answer, "N"), /^South, answer: North passed/);
 });
 
 test("the bar says what it shows from the first moment to the end", () => {
