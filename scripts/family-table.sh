@@ -26,6 +26,7 @@ rows=(
     "igisoro, \`capture_win = \"front-ends\"\`|docs/family/igisoro-capture-win.toml"
     "igisoro, \`clockwise_from = [1, 8, 10, 15]\`: Kubuguza's clockwise pits|docs/family/igisoro-clockwise.toml"
     "igisoro, forced, \`clockwise_from = [1, 8, 10, 15]\`|docs/family/igisoro-forced-clockwise.toml"
+    "igisoro, \`retreat = \"front-to-back\"\`: the threatened player may retreat|docs/family/igisoro-retreat.toml"
     "kubuguza (the preset)|kubuguza"
     "ikibuguzo (the preset)|ikibuguzo"
     "ikibuguzo-opening-1|ikibuguzo-opening-1"

@@ -2,7 +2,8 @@
 //! chromium-driver, installed by `tests/browser/setup.sh` when missing): a game played
 //! by clicks against the engine to its end, the board checked after every move against
 //! `isolo-ai apply`; illegal clicks explained; an Igisoro move's take/pass choices asked
-//! in place; the move list, undo and redo; screenshots of the start, a mid-game analysis
+//! in place; a rules file (Kubuguza with optional captures and the retreat) loaded, a
+//! clockwise capture made and a pass answered by the other player's retreat; the move list, undo and redo; screenshots of the start, a mid-game analysis
 //! and a relay animation frame (into `$ISOLO_SCREENSHOTS` when set: `docs/screenshots`).
 //!
 //! Ignored by `cargo test` (it needs root for the packages and a browser); `.ci/run`
@@ -144,26 +145,25 @@ async fn caption_text(client: &Client) -> TestResult<String> {
     Ok(caption.as_str().unwrap_or_default().to_string())
 }
 
-/// The position `isolo-ai apply` reaches with `moves` from the variant's start.
-fn applied(variant: &Variant, moves: &[String]) -> String {
+/// The position `isolo-ai apply` reaches with `moves` from the start of `variant`
+/// (`spec`: its preset's name or rules file).
+fn applied(variant: &Variant, spec: &str, moves: &[String]) -> String {
     if moves.is_empty() {
         return variant.format_position(&variant.start());
     }
     let list = moves.join(" ");
-    let args = [
-        "apply",
-        "--variant",
-        variant.name(),
-        "--moves",
-        &list,
-        "--json",
-    ];
+    let args = ["apply", "--variant", spec, "--moves", &list, "--json"];
     cli_json(&args)["position"].as_str().unwrap().to_string()
 }
 
 /// Checks the shown board against `isolo-ai apply` of the shown moves, and returns the
 /// moves.
 async fn check_board(client: &Client, variant: &Variant) -> TestResult<Vec<String>> {
+    check_board_of(client, variant, variant.name()).await
+}
+
+/// `check_board` for rules `spec` (a preset's name or a rules file).
+async fn check_board_of(client: &Client, variant: &Variant, spec: &str) -> TestResult<Vec<String>> {
     let page = shown(client).await?;
     let moves: Vec<String> = page["moves"]
         .as_array()
@@ -171,7 +171,7 @@ async fn check_board(client: &Client, variant: &Variant) -> TestResult<Vec<Strin
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect();
-    let expected = applied(variant, &moves);
+    let expected = applied(variant, spec, &moves);
     assert_eq!(page["position"], expected, "after {moves:?}");
     let board = variant.parse_position(&expected).unwrap();
     let pits = page["pits"].as_array().unwrap();
@@ -383,6 +383,123 @@ async fn choose_a_clockwise_lap(client: &Client) -> TestResult {
     Ok(())
 }
 
+/// Kubuguza with optional captures and the retreat, from a rules file: a move with a
+/// clockwise lap and a capture taken, then the other side's move whose passed capture
+/// the first player answers by retreating, each choice asked in place and the answer
+/// asked of the other player.
+async fn a_clockwise_capture_and_a_retreat(client: &Client) -> TestResult {
+    let text = "name = \"kubuguza-retreat\"\nbase = \"kubuguza\"\n\
+                capture_choice = \"optional\"\nretreat = \"front-to-back\"\n";
+    let path = std::env::temp_dir().join(format!("kubuguza-retreat-{}.toml", std::process::id()));
+    std::fs::write(&path, text)?;
+    let spec = path.to_str().unwrap().to_string();
+    let variant = Variant::load(&spec).unwrap();
+    let (line, turning, answered) = clockwise_then_retreat(&variant);
+    set_value(client, "side", "both").await?;
+    client
+        .find(Locator::Id("rules-file"))
+        .await?
+        .send_keys(&spec)
+        .await?;
+    wait_idle(client).await?;
+    set_value(client, "moves-input", &line.join(" ")).await?;
+    click(client, "load-moves").await?;
+    wait_idle(client).await?;
+    check_board_of(client, &variant, &spec).await?;
+    for (mv, mover, answers) in [(&turning, "South", 0), (&answered, "North", 1)] {
+        let (moves, asked) = play_by_choices(client, mv).await?;
+        assert_eq!(moves.last(), Some(mv), "{mover} played {mv}");
+        assert_eq!(asked, answers, "answers asked of the other player in {mv}");
+        check_board_of(client, &variant, &spec).await?;
+    }
+    std::fs::remove_file(&path)?;
+    Ok(())
+}
+
+/// A line of the rules' moves from their start, then South's move with a clockwise
+/// lap and a capture taken, then North's with a pass answered by a retreat: searched
+/// along random games.
+fn clockwise_then_retreat(variant: &Variant) -> (Vec<String>, String, String) {
+    let mut rng = Rng(0x7e7e_a7a7);
+    loop {
+        let mut board = variant.start();
+        let mut line = Vec::new();
+        for _ in 0..60 {
+            let moves = variant.legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            let turning = moves.iter().find(|m| {
+                let text = m.mv.to_string();
+                text.contains('c') && text.contains('x') && !text.contains('r')
+            });
+            if let (Some(m), Side::South) = (turning, board.to_move()) {
+                let answered = variant
+                    .legal_moves(&m.child)
+                    .into_iter()
+                    .map(|a| a.mv.to_string())
+                    .find(|a| a.contains('r') && !a.contains('c'));
+                if let Some(answered) = answered {
+                    return (line, m.mv.to_string(), answered);
+                }
+            }
+            let next = &moves[rng.below(moves.len() as u64) as usize];
+            line.push(next.mv.to_string());
+            board = next.child;
+        }
+    }
+}
+
+/// Plays `mv` by clicking its pit and then, while the page asks, the button of each of
+/// its choices; the answer to a pass is asked of the other player. The moves shown after,
+/// and how many answers were asked.
+async fn play_by_choices(client: &Client, mv: &str) -> TestResult<(Vec<String>, usize)> {
+    let page = shown(client).await?;
+    let position = page["position"].as_str().unwrap();
+    let mover = position.split_whitespace().nth(1).unwrap().to_string();
+    let digits = mv.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    click_pit(client, &mover, digits.parse()?).await?;
+    wait_idle(client).await?;
+    let choice = client.find(Locator::Id("choice")).await?;
+    let mut answers = 0;
+    for letter in mv[digits.len()..].chars() {
+        if !choice.is_displayed().await? {
+            break;
+        }
+        let asked = client
+            .find(Locator::Id("choice-text"))
+            .await?
+            .text()
+            .await?;
+        let other = if mover == "S" { "North" } else { "South" };
+        let answering = matches!(letter, 'r' | 's');
+        assert_eq!(
+            asked.starts_with(&format!("{other}, answer:")),
+            answering,
+            "{asked}"
+        );
+        answers += answering as usize;
+        let id = match letter {
+            'x' => "choice-take",
+            'p' => "choice-pass",
+            'a' => "choice-anticlockwise",
+            'c' => "choice-clockwise",
+            'r' => "choice-retreat",
+            _ => "choice-stay",
+        };
+        click(client, id).await?;
+        wait_idle(client).await?;
+    }
+    let page = shown(client).await?;
+    let moves = page["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    Ok((moves, answers))
+}
+
 /// A slow animation caught mid-move, then skipped.
 async fn catch_a_relay(client: &Client) -> TestResult {
     let women = Variant::load("isolo-women").unwrap();
@@ -413,7 +530,7 @@ async fn move_list_undo_redo(client: &Client, moves: &[String]) -> TestResult {
         .click()
         .await?;
     wait_idle(client).await?;
-    let position = |plies: usize| applied(&women, &moves[..plies]);
+    let position = |plies: usize| applied(&women, women.name(), &moves[..plies]);
     assert_eq!(shown(client).await?["position"], position(2));
     click(client, "redo").await?;
     wait_idle(client).await?;
@@ -643,7 +760,7 @@ async fn opens_the_review(client: &Client, moves: &[String]) -> TestResult {
     let page = shown(client).await?;
     assert_eq!(
         page["position"],
-        applied(&women, &moves[..ply as usize - 1]),
+        applied(&women, women.name(), &moves[..ply as usize - 1]),
         "back at the position the move was played from"
     );
     Ok(())
@@ -658,6 +775,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     move_list_undo_redo(client, &moves).await?;
     choose_take_then_pass(client).await?;
     choose_a_clockwise_lap(client).await?;
+    a_clockwise_capture_and_a_retreat(client).await?;
     catch_a_relay(client).await?;
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;

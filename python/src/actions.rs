@@ -53,6 +53,8 @@ struct Pending {
     open: [bool; 2],
     /// Whether the choice is a lap's direction (else a capture's take or pass).
     direction: bool,
+    /// Whether the choice is the opponent's answer to a pass (`retreat`).
+    answer: bool,
 }
 
 impl Pending {
@@ -137,10 +139,7 @@ impl ActionGame {
 
     /// Whether the pending choice is the opponent's answer to a pass (`retreat`).
     fn answering(&self) -> bool {
-        self.pending
-            .as_ref()
-            .and_then(|p| p.point)
-            .is_some_and(|p| p.passed())
+        self.pending.as_ref().is_some_and(|p| p.answer)
     }
 
     /// The action of a choice.
@@ -154,7 +153,7 @@ impl ActionGame {
     fn follow_directions(&mut self, mv: Move) -> PyResult<()> {
         let variant = self.game.variant();
         let board = self.game.board();
-        let (mut ended, mut open, mut direction) = (None, [false; 2], false);
+        let (mut ended, mut open, mut direction, mut answer) = (None, [false; 2], false, false);
         let pit = 1 << (mv.pit - 1);
         let mut listed = 0;
         MOVE_GEN.with_borrow_mut(|gen| {
@@ -166,8 +165,11 @@ impl ActionGame {
                 match m.choices.get(mv.choices.len()) {
                     None => ended = Some(m.to_legal_move()),
                     Some(&next) => {
-                        open[usize::from(matches!(next, Choice::Pass | Choice::Clockwise))] = true;
-                        direction = !next.is_capture();
+                        let second =
+                            matches!(next, Choice::Pass | Choice::Clockwise | Choice::Stay);
+                        open[usize::from(second)] = true;
+                        answer = next.is_answer();
+                        direction = !next.is_capture() && !answer;
                     }
                 }
                 listed <= MOST_DIRECTED_SEQUENCES
@@ -191,6 +193,7 @@ impl ActionGame {
             point: None,
             open,
             direction,
+            answer,
         });
         Ok(())
     }
@@ -298,6 +301,7 @@ impl ActionGame {
                     point: Some(point),
                     open,
                     direction: false,
+                    answer: point.passed(),
                 });
                 Ok(())
             }

@@ -210,8 +210,16 @@ retreat = "front-to-back"
 """
 
 
-def test_the_opponent_answers_a_pass_as_an_action_of_its_own():
-    variant = Variant.from_toml(IGISORO_RETREAT)
+KUBUGUZA_RETREAT = """name = "kubuguza-retreat"
+base = "kubuguza"
+capture_choice = "optional"
+retreat = "front-to-back"
+"""
+
+
+@pytest.mark.parametrize("rules", [IGISORO_RETREAT, KUBUGUZA_RETREAT])
+def test_the_opponent_answers_a_pass_as_an_action_of_its_own(rules):
+    variant = Variant.from_toml(rules)
     rng = random.Random(9)
     game, answered = Game(variant), 0
     for _ in range(30):
@@ -222,7 +230,7 @@ def test_the_opponent_answers_a_pass_as_an_action_of_its_own():
         for move in (m for m in moves if "r" in m):
             actions = ActionGame(game)
             mover = actions.to_move
-            pit = move.rstrip("xprs")
+            pit = move.rstrip("xprsac")
             actions.apply(int(pit) - 1)
             for letter in move[len(pit) :]:
                 answering = letter in "rs"

@@ -683,7 +683,8 @@ fn clocked_searches_stop_near_their_target() {
     assert!(matches!(best_score(&result), Score::Win(_)));
 }
 
-/// Small boards with the retreat: two columns, optional captures, a few seeds.
+/// Small boards with the retreat: two columns, optional captures, a few seeds, half of
+/// them with clockwise laps.
 fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
     use isolo_rules::{CaptureCondition, Retreat, Rules, SowOrigin};
     let mut rng = Rng(seed);
@@ -695,6 +696,11 @@ fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
         rules.max_laps = 20;
         rules.capture = rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]);
         rules.capture_sow_from = rng.pick(&[SowOrigin::TurnStart, SowOrigin::LapStart]);
+        if rng.chance(50) {
+            // Clockwise laps too, from one pit (with more, each answer and direction
+            // doubling a turn's sequences, the brute force takes minutes).
+            rules.clockwise_from = vec![1 + rng.below(4) as u8];
+        }
         let rows = common::rows_text(2, |_, _| rng.below(4) as u32);
         rules.start = isolo_rules::notation::parse_rows(&rows, 2).unwrap();
         let Ok(variant) = Variant::new(rules) else {
@@ -718,10 +724,14 @@ fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
     // A shorter horizon than the others': each move is walked sequence by sequence.
     const RETREAT_HORIZON: u32 = 5;
     let (mut proven, mut differs) = (0, 0);
-    for (variant, board) in retreat_positions(100, 0x7e7e) {
+    for (variant, board) in retreat_positions(60, 0x7e7e) {
         let truth = common::brute_force_walked(&variant, &board, RETREAT_HORIZON, &mut Vec::new());
         differs += (truth != known_within(&variant, &board, RETREAT_HORIZON)) as usize;
-        let position = variant.format_position(&board);
+        let position = format!(
+            "{}\n{}",
+            variant.format_position(&board),
+            variant.rules().to_toml()
+        );
         let limits = Limits {
             depth: Some(RETREAT_HORIZON),
             ..Limits::default()
@@ -757,7 +767,7 @@ fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
         proven += matches!(truth, Known::Win(_) | Known::Loss(_)) as usize;
     }
     eprintln!("{proven} proven, {differs} where the answers matter");
-    assert!(proven > 40, "only {proven} proven positions");
+    assert!(proven > 30, "only {proven} proven positions");
     assert!(
         differs > 2,
         "the answers mattered in only {differs} positions"

@@ -701,21 +701,12 @@ impl Rules {
                 "clockwise sowing needs capture_ends_move = false".to_string(),
             );
         }
-        if self.retreat != Retreat::None {
-            if self.capture_choice != CaptureChoice::Optional {
-                return bad(
-                    "retreat",
-                    "a retreat answers a passed capture: it needs capture_choice = \"optional\""
-                        .to_string(),
-                );
-            }
-            if !self.clockwise_from.is_empty() {
-                return bad(
-                    "retreat",
-                    "a retreat with clockwise sowing (clockwise_from) is not supported yet"
-                        .to_string(),
-                );
-            }
+        if self.retreat != Retreat::None && self.capture_choice != CaptureChoice::Optional {
+            return bad(
+                "retreat",
+                "a retreat answers a passed capture: it needs capture_choice = \"optional\""
+                    .to_string(),
+            );
         }
         if self.overture {
             let front_right = self.columns as usize;

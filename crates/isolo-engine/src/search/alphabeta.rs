@@ -783,7 +783,7 @@ impl<'a> Worker<'a> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    /// The best value of the moves of `pit`, walked a take/pass choice at a time
+    /// The best value of the moves of `pit`, walked a choice at a time
     /// (`-INFINITY` if it has none); the line goes to `pv[turn.ply]`.
     fn walk_pit(&mut self, board: &Board, pit: u8, mut turn: Turn, alpha: i32, beta: i32) -> i32 {
         let step = self.shared.variant.begin_move(board, pit, &mut self.walk);
@@ -817,9 +817,10 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A take/pass choice as a ply of its own (the same side moves again): the better
-    /// branch, with its own table entry, stored only when its value does not depend on
-    /// the path that led to it (see `Walked::taint`).
+    /// A choice of the mover (take or pass, or a lap's direction) as a ply of its own
+    /// (the same side moves again): the better branch, with its own table entry, stored
+    /// only when its value does not depend on the path that led to it (see
+    /// `Walked::taint`).
     fn choice_value(
         &mut self,
         point: &ChoicePoint,
@@ -861,12 +862,9 @@ impl<'a> Worker<'a> {
         let mut taint = UNTAINTED;
         for take in [take_first, !take_first] {
             if turn.ply == 0 {
-                self.root_choices.push(Choice::capture(take));
+                self.root_choices.push(point.option(take));
             }
-            let next = self
-                .shared
-                .variant
-                .continue_move(point, take, &mut self.walk);
+            let next = self.shared.variant.choose(point, take, &mut self.walk);
             let walked = self.step_value(next, turn, alpha, beta);
             if turn.ply == 0 {
                 self.root_choices.pop();
@@ -1498,7 +1496,7 @@ fn table_child(
             MoveStep::Dead { .. } => return None,
             MoveStep::Choice(point) => {
                 let take = tt.probe(point.key())?.best != PASS;
-                step = variant.continue_move(&point, take, walk);
+                step = variant.choose(&point, take, walk);
             }
             // The opponent's answer is not stored: the line stops short of it.
             MoveStep::Answer(_) => return None,

@@ -29,6 +29,8 @@ pub(super) struct Branch {
     lap: DirectedLap,
     /// The choice that leads to `lap`.
     choice: Choice,
+    /// The opponent's answer after it, for a pass answered under `retreat`.
+    answer: Option<Choice>,
     path_len: usize,
     choices_len: usize,
 }
@@ -100,6 +102,7 @@ impl Variant {
                             ..lap
                         },
                         choice: Choice::Clockwise,
+                        answer: None,
                         path_len: gen.path.len(),
                         choices_len: gen.choices.len(),
                     });
@@ -138,15 +141,31 @@ impl Variant {
                 let spot = &frame.spots[end];
                 let take = self.capturable(spot, state.theirs);
                 if optional && take > 0 {
-                    gen.branches.push(Branch {
+                    // Explored last first: the pass answered by staying, then by
+                    // retreating where the opponent may, or the pass alone.
+                    let pass = Branch {
                         lap: DirectedLap {
                             state: Self::relay(*state, end),
                             clockwise: false,
                         },
                         choice: Choice::Pass,
+                        answer: None,
                         path_len: gen.path.len(),
                         choices_len: gen.choices.len(),
-                    });
+                    };
+                    match self.retreated(spot, end, state.theirs) {
+                        Some(theirs) => {
+                            gen.branches.push(Branch {
+                                answer: Some(Choice::Stay),
+                                ..pass
+                            });
+                            let mut retreat = pass;
+                            retreat.lap.state.theirs = theirs;
+                            retreat.answer = Some(Choice::Retreat);
+                            gen.branches.push(retreat);
+                        }
+                        None => gen.branches.push(pass),
+                    }
                     gen.choices.push(Choice::Take);
                 }
                 *state = match take {
@@ -181,6 +200,7 @@ impl Variant {
                 return true;
             };
             gen.back_to(branch.path_len, branch.choices_len, branch.choice);
+            gen.choices.extend(branch.answer);
             lap = branch.lap;
         }
     }

@@ -515,9 +515,10 @@ impl Variant {
     }
 
     /// Whether a move's choices can be walked one at a time (`begin_move`): captures are
-    /// optional and laps never turn (a walk meets take/pass choices only).
+    /// optional (a walk meets take/pass choices, the directions of laps that may turn
+    /// and the opponent's answers under `retreat`).
     pub fn walks_choices(&self) -> bool {
-        self.rules.capture_choice == CaptureChoice::Optional && !self.has_directions()
+        self.rules.capture_choice == CaptureChoice::Optional
     }
 
     /// Whether some laps may be sown clockwise (`clockwise_from`), so that moves carry

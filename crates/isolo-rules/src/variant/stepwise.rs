@@ -15,10 +15,23 @@ use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Vari
 use crate::ring;
 use crate::{CaptureChoice, Choice, Move, Side};
 
-/// A move stopped at a capture opportunity: the mover's next choice is take or pass.
+/// What is decided at a choice point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PointKind {
+    /// The mover takes or passes the capture where the lap ended.
+    Capture,
+    /// The opponent answers the mover's pass: retreat or stay (`retreat`).
+    Answer,
+    /// The mover sows the next lap anticlockwise or clockwise (RULES.md 3.7).
+    Direction,
+}
+
+/// A move stopped at a decision: the mover's take or pass at a capture opportunity,
+/// the direction of a lap that may turn, or the opponent's answer to a pass.
 #[derive(Clone, Copy, Debug)]
 pub struct ChoicePoint {
-    /// After the lap that ended at `end`, before the choice.
+    /// After the lap that ended at `end`, before the choice (at a direction point, the
+    /// lap about to be sown).
     state: LapState,
     end: u8,
     origin: u8,
@@ -30,16 +43,19 @@ pub struct ChoicePoint {
     full_loop: bool,
     /// The capture table the move uses (`Geometry::capture`).
     spots: u8,
+    /// The capture table were the move free to capture (`clockwise_when`).
+    facing: u8,
     to_move: Side,
     /// Seeds a take captures.
     take: u32,
-    /// This point's place on the move's path of turning points.
+    /// This point's place on the move's path of turning points (a direction point's:
+    /// the place of the next point, for it stands before its lap).
     index: u32,
     /// Whether the move wins by `capture_win` if it empties the opponent's front-row
     /// end pits (both held seeds when it began).
     ends_at_stake: bool,
-    /// Whether the mover has passed here and the opponent answers (`retreat`).
-    passed: bool,
+    /// What is decided here.
+    kind: PointKind,
 }
 
 /// Salt that keeps choice-point keys apart from position hashes.
@@ -58,7 +74,16 @@ impl ChoicePoint {
             | (self.full_loop as u64) << 24
             | (self.spots as u64) << 25
             | (self.ends_at_stake as u64) << 27
-            | (self.passed as u64) << 28;
+            | (self.kind as u64) << 28;
+        // A direction point stands before its lap: the lap and what it may turn on too.
+        let fields = if self.kind == PointKind::Direction {
+            fields
+                | (self.facing as u64) << 30
+                | (self.state.from as u64) << 32
+                | (self.state.seeds as u64) << 40
+        } else {
+            fields
+        };
         crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
@@ -96,10 +121,11 @@ impl ChoicePoint {
     /// The letter of the first (`first`) or second option here: take or pass, or at an
     /// answer point retreat or stay.
     pub fn option(&self, first: bool) -> Choice {
-        if self.passed {
-            Choice::answer(first)
-        } else {
-            Choice::capture(first)
+        match (self.kind, first) {
+            (PointKind::Capture, _) => Choice::capture(first),
+            (PointKind::Answer, _) => Choice::answer(first),
+            (PointKind::Direction, true) => Choice::Anticlockwise,
+            (PointKind::Direction, false) => Choice::Clockwise,
         }
     }
 
@@ -111,7 +137,13 @@ impl ChoicePoint {
     /// Whether the capture here was passed and the opponent answers it (retreat or
     /// stay; `MoveStep::Answer`), rather than the mover choosing take or pass.
     pub fn passed(&self) -> bool {
-        self.passed
+        self.kind == PointKind::Answer
+    }
+
+    /// Whether the mover chooses the next lap's direction here (anticlockwise or
+    /// clockwise, RULES.md 3.7) rather than a capture's take or pass.
+    pub fn is_direction(&self) -> bool {
+        self.kind == PointKind::Direction
     }
 }
 
@@ -164,6 +196,7 @@ impl Variant {
         let opp = me.opponent();
         let (full_loop, overture) = self.loop_of_move(board, me, lane);
         let spots = self.capture_table(board, me) as u8;
+        let facing = self.facing_table(board, me) as u8;
         let state = LapState::first(lane, (board.ring(me), board.ring(opp)));
         let point = ChoicePoint {
             state,
@@ -177,10 +210,11 @@ impl Variant {
             take: 0,
             index: 0,
             ends_at_stake: self.ends_at_stake(board.ring(opp)),
-            passed: false,
+            kind: PointKind::Capture,
+            facing,
         };
         walk.path.truncate(0);
-        self.sow_to_choice(&point, state, walk)
+        self.sow_to_choice(&point, state, None, walk)
     }
 
     /// Takes (`take`) or passes at `point` and sows on to the next choice or the end
@@ -188,7 +222,10 @@ impl Variant {
     /// path walked past `point`, so a point's two branches can be walked one after the
     /// other.
     pub fn continue_move(&self, point: &ChoicePoint, take: bool, walk: &mut MoveWalk) -> MoveStep {
-        debug_assert!(!point.passed, "an answer point takes `answer_pass`");
+        debug_assert!(
+            point.kind == PointKind::Capture,
+            "another point takes `choose`"
+        );
         walk.path.truncate(point.index as usize + 1);
         let end = point.end as usize;
         let mut state = point.state;
@@ -196,11 +233,11 @@ impl Variant {
             let spot = &self.geo.capture[point.spots as usize][end];
             if self.retreated(spot, end, state.theirs).is_some() {
                 return MoveStep::Answer(ChoicePoint {
-                    passed: true,
+                    kind: PointKind::Answer,
                     ..*point
                 });
             }
-            return self.sow_to_choice(point, Self::relay(state, end), walk);
+            return self.sow_to_choice(point, Self::relay(state, end), None, walk);
         }
         let spot = &self.geo.capture[point.spots as usize][end];
         state.theirs = Self::take_captured(spot, state.theirs);
@@ -218,13 +255,16 @@ impl Variant {
                 .0;
             return self.ended(point, state);
         }
-        self.sow_to_choice(point, state, walk)
+        self.sow_to_choice(point, state, None, walk)
     }
 
     /// The opponent's answer at `point` (a `MoveStep::Answer`): it retreats (`retreat`)
     /// or stays, and the mover relays on to the next choice or the end.
     pub fn answer_pass(&self, point: &ChoicePoint, retreat: bool, walk: &mut MoveWalk) -> MoveStep {
-        debug_assert!(point.passed, "a choice point takes `continue_move`");
+        debug_assert!(
+            point.kind == PointKind::Answer,
+            "another point takes `choose`"
+        );
         walk.path.truncate(point.index as usize + 1);
         let end = point.end as usize;
         let mut state = point.state;
@@ -234,11 +274,7 @@ impl Variant {
                 .retreated(spot, end, state.theirs)
                 .expect("an answer point has a retreat open");
         }
-        let unanswered = ChoicePoint {
-            passed: false,
-            ..*point
-        };
-        self.sow_to_choice(&unanswered, Self::relay(state, end), walk)
+        self.sow_to_choice(point, Self::relay(state, end), None, walk)
     }
 
     /// Plays `mv`'s pit and then its choices, one for each decision met (a take or a
@@ -248,15 +284,15 @@ impl Variant {
     pub fn walk_choices(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
         let mut step = self.begin_move(board, mv.pit, walk);
         for &choice in &mv.choices {
-            step = match step {
-                MoveStep::Choice(point) if choice.is_capture() => {
-                    self.continue_move(&point, choice == Choice::Take, walk)
-                }
-                MoveStep::Answer(point) if choice.is_answer() => {
-                    self.answer_pass(&point, choice == Choice::Retreat, walk)
-                }
+            let (MoveStep::Choice(point) | MoveStep::Answer(point)) = step else {
+                return None;
+            };
+            let first = match choice {
+                _ if choice == point.option(true) => true,
+                _ if choice == point.option(false) => false,
                 _ => return None,
             };
+            step = self.choose(&point, first, walk);
         }
         Some(step)
     }
@@ -275,11 +311,13 @@ impl Variant {
     }
 
     /// Sows laps from `state` (relays as they come) until the move ends, dies or meets a
-    /// capture opportunity. `move_of` gives the move's fixed facts.
+    /// decision: a capture opportunity, or a lap that may turn (`turned`: the first
+    /// lap's direction where already chosen). `move_of` gives the move's fixed facts.
     fn sow_to_choice(
         &self,
         move_of: &ChoicePoint,
         mut state: LapState,
+        mut turned: Option<bool>,
         walk: &mut MoveWalk,
     ) -> MoveStep {
         let frame = MoveFrame {
@@ -287,12 +325,37 @@ impl Variant {
             spots: &self.geo.capture[move_of.spots as usize],
             pit: move_of.pit as usize,
         };
+        let facing = &self.geo.capture[move_of.facing as usize];
+        let clockwise_table = self.clockwise_table(move_of.full_loop);
+        let directions = self.has_directions();
         loop {
+            let clockwise = match turned.take() {
+                Some(clockwise) => clockwise,
+                None if directions
+                    && self.may_sow_clockwise(clockwise_table, [frame.spots, facing], &state) =>
+                {
+                    return MoveStep::Choice(ChoicePoint {
+                        state,
+                        end: 0,
+                        origin: 0,
+                        take: 0,
+                        index: walk.path.len() as u32,
+                        kind: PointKind::Direction,
+                        ..*move_of
+                    });
+                }
+                None => false,
+            };
             state.laps += 1;
             if state.laps > self.rules.max_laps {
                 return MoveStep::Dead { repeated: None };
             }
-            let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
+            let table = if clockwise {
+                clockwise_table
+            } else {
+                frame.table
+            };
+            let (sown, end) = table.sow(state.mine, state.from, state.seeds);
             state.mine = sown;
             if ring::lane(state.mine, end) == 1 {
                 return self.ended(move_of, state);
@@ -315,6 +378,7 @@ impl Variant {
                     origin: origin as u8,
                     take,
                     index: (walk.path.len() - 1) as u32,
+                    kind: PointKind::Capture,
                     ..*move_of
                 });
             }
@@ -399,10 +463,13 @@ impl Variant {
     /// Takes the first (`first`) or second option at `point`: take or pass at a choice
     /// point, retreat or stay at an answer point.
     pub fn choose(&self, point: &ChoicePoint, first: bool, walk: &mut MoveWalk) -> MoveStep {
-        if point.passed {
-            self.answer_pass(point, first, walk)
-        } else {
-            self.continue_move(point, first, walk)
+        match point.kind {
+            PointKind::Capture => self.continue_move(point, first, walk),
+            PointKind::Answer => self.answer_pass(point, first, walk),
+            PointKind::Direction => {
+                walk.path.truncate(point.index as usize);
+                self.sow_to_choice(point, point.state, Some(!first), walk)
+            }
         }
     }
 
@@ -493,13 +560,18 @@ mod tests {
             ("igisoro", crate::Retreat::None),
             ("isolo-women", crate::Retreat::None),
             ("igisoro", crate::Retreat::FrontToBack),
+            ("kubuguza", crate::Retreat::None),
+            ("kubuguza", crate::Retreat::FrontToBack),
         ] {
             let mut rules = crate::Rules::load(spec).unwrap();
             rules.capture_choice = CaptureChoice::Optional;
             rules.retreat = retreat;
             for ends in [false, true] {
                 rules.capture_ends_move = ends;
-                let v = Variant::new(rules.clone()).unwrap();
+                let Ok(v) = Variant::new(rules.clone()) else {
+                    // Clockwise laps need captures that do not end the move.
+                    continue;
+                };
                 let mut board = v.start();
                 for ply in 0..120 {
                     let legal = v.legal_moves(&board);
