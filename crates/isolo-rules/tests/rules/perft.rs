@@ -1,7 +1,8 @@
 //! Known-answer perft counts from RULES.md section 9.
 
+use crate::common;
 use isolo_rules::perft::perft;
-use isolo_rules::{Rules, SowOrigin, Variant};
+use isolo_rules::{CaptureChoice, Retreat, Rules, SowOrigin, Variant};
 
 fn check(variant: &Variant, expected: &[u64]) {
     let start = variant.start();
@@ -51,6 +52,32 @@ fn kubuguza_to_depth_5() {
 fn ikibuguzo_to_depth_5() {
     check(&preset("ikibuguzo"), &[9, 81, 653, 5040, 39178]);
     check(&preset("ikibuguzo-opening-1"), &[5, 29, 177, 1068, 6719]);
+}
+
+/// Igisoro, and Kubuguza with optional captures, each with the retreat: the answers'
+/// letters are moves' letters, each sequence counted.
+fn with_the_retreat(base: &str) -> Variant {
+    let mut rules = Rules::preset(base).unwrap();
+    rules.capture_choice = CaptureChoice::Optional;
+    rules.retreat = Retreat::FrontToBack;
+    Variant::new(rules).unwrap()
+}
+
+#[test]
+fn the_retreat_to_depth_4() {
+    check(&with_the_retreat("igisoro"), &[8, 64, 638, 9031]);
+    check(&with_the_retreat("kubuguza"), &[8, 64, 599, 7164]);
+    // The reference counts the same.
+    for base in ["igisoro", "kubuguza"] {
+        let variant = with_the_retreat(base);
+        let start = common::to_reference(&variant, &variant.start());
+        let expected = perft(&variant, &variant.start(), 3);
+        assert_eq!(
+            common::reference::perft(variant.rules(), &start, 3),
+            expected,
+            "{base}"
+        );
+    }
 }
 
 #[test]

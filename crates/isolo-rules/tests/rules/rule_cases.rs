@@ -67,6 +67,19 @@ fn check(
     played
 }
 
+/// The drawn position, South to move, and its legal moves in notation.
+fn moves_listed(variant: &Variant, drawing: &str) -> (isolo_rules::Board, Vec<String>) {
+    let board = variant
+        .parse_position(&format!("{} S", rows(drawing)))
+        .unwrap();
+    let listed = variant
+        .legal_moves(&board)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    (board, listed)
+}
+
 fn women4() -> Variant {
     four_columns("isolo-women", |_| {})
 }
@@ -394,12 +407,7 @@ fn optional_captures_make_a_move_for_each_choice() {
     let v = optional4();
     check(&v, before, "", "3x", take, 2, 4);
     check(&v, before, "", "3p", pass, 2, 0);
-    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
-    let listed: Vec<String> = v
-        .legal_moves(&board)
-        .iter()
-        .map(|m| m.mv.to_string())
-        .collect();
+    let (board, listed) = moves_listed(&v, before);
     assert_eq!(listed, ["3x", "3p", "5"], "by pit, take before pass");
     let err = v.play_text(&board, "3").unwrap_err().to_string();
     assert_eq!(err, "move '3': pit 3 needs a choice: 3x or 3p");
@@ -428,12 +436,7 @@ fn a_passed_capture_may_be_answered_by_a_retreat() {
     let v = four_columns("igisoro", |r| r.retreat = Retreat::FrontToBack);
     check(&v, before, "", "3pr", retreated, 2, 0);
     check(&v, before, "", "3ps", stayed, 2, 0);
-    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
-    let listed: Vec<String> = v
-        .legal_moves(&board)
-        .iter()
-        .map(|m| m.mv.to_string())
-        .collect();
+    let (board, listed) = moves_listed(&v, before);
     assert_eq!(
         listed,
         ["3x", "3pr", "3ps", "5"],
@@ -469,12 +472,7 @@ fn a_retreat_is_open_only_where_the_front_pit_is_threatened() {
         r.capture = CaptureCondition::Any;
         r.retreat = Retreat::FrontToBack;
     });
-    let board = v.parse_position(&format!("{} S", rows(before))).unwrap();
-    let listed: Vec<String> = v
-        .legal_moves(&board)
-        .iter()
-        .map(|m| m.mv.to_string())
-        .collect();
+    let (_, listed) = moves_listed(&v, before);
     assert_eq!(listed, ["3x", "3p", "5"]);
 }
 
