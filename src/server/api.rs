@@ -18,8 +18,8 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
 use super::wire::{
-    parse_body, ranged, setting_refused, AnalyseRequest, MovesRequest, PlayRequest, ReviewRequest,
-    Tagged, ViewRequest,
+    parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, MovesRequest, PlayRequest,
+    ReviewRequest, Tagged, ViewRequest,
 };
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
@@ -56,6 +56,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/moves", post(moves))
         .route("/api/play", post(play))
         .route("/api/analyse", post(analyse))
+        .route("/api/answer", post(answer))
         .route("/api/review", post(review_game))
         .route("/api/svg", post(svg))
         .route("/api/records", get(records))
@@ -422,6 +423,51 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         "trace": trace_json(&trace),
         "state": state_json(&game, request.flip),
     }))
+}
+
+/// The engine's answer (`r` or `s`) to the pass at the end of a move begun under the
+/// retreat (RULES.md 3.4), for a person playing against it.
+async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: AnswerRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let partial = variant
+        .parse_move(&request.mv)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let (board, history) = (*game.board(), game.history());
+    let spec = AnalyseRequest {
+        game: request.game,
+        engine: request.engine,
+        time_ms: request.time_ms,
+        depth: None,
+        nodes: None,
+        tc: None,
+        multipv: None,
+        seed: None,
+        level: None,
+    }
+    .spec(&state)?;
+    let permit = search_slot(&state)?;
+    let chosen = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut searcher = match spec.searcher() {
+            Ok(Some(searcher)) => searcher,
+            Ok(None) => return Err(ApiError::bad("engine: not a searcher")),
+            Err(e) => return Err(ApiError::bad(format!("engine: {e}"))),
+        };
+        isolo_engine::search::answer::best_answer(
+            searcher.as_mut(),
+            &variant,
+            &board,
+            &history,
+            &partial,
+            spec.limits,
+        )
+        .map_err(|e| ApiError::bad(e.to_string()))
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    ok(json!({"answer": chosen.letter().to_string()}))
 }
 
 /// One of the server's search slots, or 503 while all are taken.

@@ -130,6 +130,18 @@ pub(super) struct PlayRequest {
     pub(super) flip: bool,
 }
 
+/// `/api/answer`: the engine's answer to a pass under the retreat, in the middle of the
+/// mover's move `mv` (its pit and choices up to the pass).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AnswerRequest {
+    pub(super) game: GameSpec,
+    #[serde(rename = "move")]
+    pub(super) mv: String,
+    pub(super) engine: Option<String>,
+    pub(super) time_ms: Option<Value>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AnalyseRequest {

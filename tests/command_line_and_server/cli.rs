@@ -1302,10 +1302,14 @@ fn play_on_a_clock_shows_both_clocks_and_the_engine_manages_its_time() {
         .filter(|l| l.starts_with("Clocks:"))
         .nth(1)
         .unwrap();
-    assert!(
-        after.starts_with("Clocks: South 1:00.9") || after.starts_with("Clocks: South 1:01.0"),
-        "{after}"
-    );
+    // (Under 1:01.0, over 1:00.0: the increment added, less than a second spent, as
+    // a loaded machine may take some tenths.)
+    let south = after
+        .strip_prefix("Clocks: South 1:")
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|seconds| seconds.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("{after}"));
+    assert!(south > 0.0 && south <= 1.0, "{after}");
     assert!(after.ends_with("North 1:00.0"), "{after}");
 }
 

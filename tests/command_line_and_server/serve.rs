@@ -824,3 +824,38 @@ fn a_review_is_held_to_its_total_time() {
     let (_, list) = get(&server, "api/variants");
     assert_eq!(list["limits"]["review_total_ms"], 60_000);
 }
+
+/// Under the retreat the engine answers a person's pass mid-move (`/api/answer`), and a
+/// retold move shows the retreat.
+#[test]
+fn the_engine_answers_a_pass_and_a_retreat_is_retold() {
+    let server = Server::start(&[]);
+    let rules = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let start = "5,0,5,5,5,0,4,4/1,0,0,0,0,2,1,0/0,0,1,2,1,3,3,3/0,5,1,2,0,7,2,2 S";
+    let game = json!({"rules": rules, "start": start});
+    let (status, answered) = post(
+        &server,
+        "api/answer",
+        &json!({"game": game, "move": "2p", "time_ms": 200}),
+    );
+    assert_eq!(status, 200, "{answered}");
+    let answer = answered["answer"].as_str().unwrap();
+    assert!(answer == "r" || answer == "s", "{answered}");
+    refused(
+        &server,
+        "api/answer",
+        &json!({"game": game, "move": "2x"}),
+        400,
+        "does not stop where the opponent answers a pass",
+    );
+    let (status, played) = post(&server, "api/play", &json!({"game": game, "move": "2pr"}));
+    assert_eq!(status, 200, "{played}");
+    let kinds: Vec<&str> = played["trace"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    let pass = kinds.iter().position(|&k| k == "pass").unwrap();
+    assert_eq!(kinds[pass + 1], "retreat", "{kinds:?}");
+}

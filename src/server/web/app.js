@@ -449,6 +449,17 @@ function engineLimits() {
   return { tc: `${Math.max(C.leftOf(side), 0.05).toFixed(2)}+${C.inc}`, time_ms: undefined };
 }
 
+// The engine's answer ("r" or "s") to the pass ending `prefix`, the person's move so far.
+async function engineAnswer(prefix) {
+  busy(+1);
+  try {
+    const body = { game: gameSpec(), move: prefix, engine: $("engine").value, time_ms: 1000 };
+    const { answer } = await api("/api/answer", body);
+    caption(`${sideName(otherSide(S.state.to_move))} ${answer === "r" ? "retreats" : "stays"}`);
+    return answer;
+  } finally { busy(-1); }
+}
+
 async function engineMove() {
   if (!S.state || S.state.result !== null || C.fallen) return;
   const ply = S.ply, toMove = S.state.to_move;
@@ -516,6 +527,11 @@ function askChoices(pit, moves) {
       return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
     }
     const met = prefix.length - String(pit).length + 1;
+    if ((options.retreat || options.stay) && humanSide() !== "both") {
+      // The engine answers its opponent's pass itself.
+      hideChoice();
+      return engineAnswer(prefix).then((letter) => { prefix += letter; next(); }, (e) => say(e.message));
+    }
     $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
     const letters = [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"],
       ["r", "retreat"], ["s", "stay"]];

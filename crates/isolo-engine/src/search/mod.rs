@@ -3,6 +3,7 @@
 //! and the [`clock`]s and time management of every built-in engine.
 
 pub mod alphabeta;
+pub mod answer;
 pub mod clock;
 pub mod level;
 pub mod mcts;
