@@ -453,7 +453,9 @@ function engineLimits() {
 async function engineAnswer(prefix) {
   busy(+1);
   try {
-    const body = { game: gameSpec(), move: prefix, engine: $("engine").value, time_ms: 1000 };
+    const body = { game: gameSpec(), move: prefix, engine: $("engine").value };
+    const { time_ms: timeMs } = engineLimits();
+    if (timeMs) body.time_ms = timeMs;
     const { answer } = await api("/api/answer", body);
     caption(`${sideName(otherSide(S.state.to_move))} ${answer === "r" ? "retreats" : "stays"}`);
     return answer;

@@ -1,15 +1,18 @@
-//! Moves with optional captures played one take/pass choice at a time, for searchers
-//! that make each choice a ply of its own: no list of a position's moves is built, so
-//! none is cut short however many sequences the choices open, and a searcher can prune
-//! among a pit's sequences as among its pits.
+//! Moves with optional captures played one decision at a time, for searchers that make
+//! each decision a ply of its own: no list of a position's moves is built, so none is
+//! cut short however many sequences the choices open, and a searcher can prune among a
+//! pit's sequences as among its pits. The decisions are the mover's take or pass at a
+//! capture opportunity and direction of a lap that may turn (RULES.md 3.7), and under
+//! the retreat (RULES.md 3.4) the opponent's answer to a pass, a decision of the other
+//! side (`MoveStep::Answer`).
 //!
-//! A walk starts a move from a pit (`Variant::begin_move`), sows up to the next capture
-//! opportunity, and stops there with a `ChoicePoint`; `Variant::continue_move` takes or
-//! passes and sows on. The walk keeps the move's path of turning points, so a sequence
+//! A walk starts a move from a pit (`Variant::begin_move`), sows up to the next
+//! decision, and stops there with a `ChoicePoint`; `Variant::choose` takes its first or
+//! second option and sows on. The walk keeps the move's path of turning points, so a sequence
 //! that comes back to one (RULES.md 3.5) dies, naming the point it came back to; that is
 //! what a searcher needs to know before it may store a choice point's value apart from
-//! the path that led there. Walking every branch take first gives exactly the moves of
-//! `Variant::legal_moves`, in its order.
+//! the path that led there. Walking every branch first option first gives exactly the
+//! moves of `Variant::legal_moves`, in its order.
 
 use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
 use crate::ring;
@@ -159,7 +162,7 @@ pub enum MoveStep {
         /// Seeds captured.
         captured: u32,
     },
-    /// A take/pass choice comes next.
+    /// A decision of the mover's comes next: take or pass, or a lap's direction.
     Choice(ChoicePoint),
     /// The mover passed a capture and the opponent answers it, retreat or stay
     /// (`retreat`): a choice of the other side inside the move.
