@@ -537,7 +537,7 @@ impl Variant {
     }
 
     /// Whether the opponent may answer a passed capture by retreating (`retreat`): its
-    /// answers are letters of the mover's moves (RULES.md 3.8).
+    /// answers are letters of the mover's moves (RULES.md 3.4).
     pub fn has_retreat(&self) -> bool {
         self.rules.retreat != Retreat::None
     }
