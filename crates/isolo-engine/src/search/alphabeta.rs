@@ -195,15 +195,7 @@ fn generate(
 ) -> bool {
     let optional = variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional;
     let walkable = variant.walks_choices();
-    // Under `retreat` a listed result would let the mover pick the opponent's answers:
-    // every pit is walked, each answer a ply of the other side.
-    let walk = walk.map(|w| {
-        if variant.has_retreat() {
-            ChoiceWalk::All
-        } else {
-            w
-        }
-    });
+    let walk = walk.map(|w| w.for_variant(variant));
     let result = |pit: u8, child: Board, captured: u32| Child {
         board: child,
         index: 0,

@@ -62,17 +62,19 @@ pub fn best_answer(
     };
     let mut history = history.to_vec();
     history.push(board.hash());
-    let mut valued = Valued {
-        searcher,
-        variant,
-        history: &history,
-        limits: each,
-        values: Vec::new(),
+    // Each end searched once, in the order of their hashes (for the lookups below).
+    let values: Vec<i32> = ends
+        .iter()
+        .map(|end| end_value(searcher, variant, &history, each, end))
+        .collect();
+    let value_of = |child: &Board| {
+        let at = ends.binary_search_by_key(&child.hash(), Board::hash);
+        values[at.expect("every end was collected")]
     };
     let mut best = (Choice::Stay, -INFINITY);
     for retreat in [true, false] {
         let step = variant.answer_pass(&point, retreat, &mut walk);
-        if let Some(value) = valued.of(step, &mut walk) {
+        if let Some(value) = walked_value(variant, step, &mut walk, &value_of) {
             if value > best.1 {
                 best = (Choice::answer(retreat), value);
             }
@@ -94,62 +96,57 @@ fn collect_ends(variant: &Variant, point: &ChoicePoint, walk: &mut MoveWalk, out
     }
 }
 
-/// The rest of a move valued for the answerer, its end positions searched once each.
-struct Valued<'a> {
-    searcher: &'a mut dyn Searcher,
-    variant: &'a Variant,
-    history: &'a [u64],
-    limits: Limits,
-    values: Vec<(u64, i32)>,
+/// The answerer's value of where a walk stands (`None`: no move goes this way), the
+/// positions the move ends in valued by `value_of`: the mover's choices at their worst
+/// for the answerer, its own answers at their best.
+fn walked_value(
+    variant: &Variant,
+    step: MoveStep,
+    walk: &mut MoveWalk,
+    value_of: &impl Fn(&Board) -> i32,
+) -> Option<i32> {
+    let (point, answerer_decides) = match step {
+        MoveStep::Dead { .. } => return None,
+        MoveStep::End { child, .. } => return Some(value_of(&child)),
+        MoveStep::Choice(point) => (point, false),
+        MoveStep::Answer(point) => (point, true),
+    };
+    let mut found: Option<i32> = None;
+    for first in [true, false] {
+        let next = variant.choose(&point, first, walk);
+        if let Some(value) = walked_value(variant, next, walk, value_of) {
+            found = Some(match found {
+                Some(v) if answerer_decides => v.max(value),
+                Some(v) => v.min(value),
+                None => value,
+            });
+        }
+    }
+    found
 }
 
-impl Valued<'_> {
-    /// The answerer's value of where a walk stands (`None`: no move goes this way).
-    fn of(&mut self, step: MoveStep, walk: &mut MoveWalk) -> Option<i32> {
-        let (point, answerer_decides) = match step {
-            MoveStep::Dead { .. } => return None,
-            MoveStep::End { child, .. } => return Some(self.end(&child)),
-            MoveStep::Choice(point) => (point, false),
-            MoveStep::Answer(point) => (point, true),
-        };
-        let mut found: Option<i32> = None;
-        for first in [true, false] {
-            let next = self.variant.choose(&point, first, walk);
-            if let Some(value) = self.of(next, walk) {
-                found = Some(match found {
-                    Some(v) if answerer_decides => v.max(value),
-                    Some(v) => v.min(value),
-                    None => value,
-                });
-            }
-        }
-        found
+/// The value of a position the move ends in, for the answerer (to move there).
+fn end_value(
+    searcher: &mut dyn Searcher,
+    variant: &Variant,
+    history: &[u64],
+    limits: Limits,
+    child: &Board,
+) -> i32 {
+    let over = child.ends_captured() || !variant.has_legal_move(child, &mut MoveGen::new());
+    if over {
+        return loss_in(0);
     }
-
-    /// The value of a position the move ends in, for the answerer (to move there).
-    fn end(&mut self, child: &Board) -> i32 {
-        if let Some(&(_, value)) = self.values.iter().find(|(h, _)| *h == child.hash()) {
-            return value;
-        }
-        let over =
-            child.ends_captured() || !self.variant.has_legal_move(child, &mut MoveGen::new());
-        let value = if over {
-            loss_in(0)
-        } else {
-            let request = SearchRequest {
-                variant: self.variant,
-                board: *child,
-                history: self.history.to_vec(),
-                limits: self.limits,
-                multipv: 1,
-                stop: None,
-            };
-            let result = self.searcher.search(&request, &mut |_| {});
-            result.best().map_or(loss_in(0), |line| line.score.value())
-        };
-        self.values.push((child.hash(), value));
-        value
-    }
+    let request = SearchRequest {
+        variant,
+        board: *child,
+        history: history.to_vec(),
+        limits,
+        multipv: 1,
+        stop: None,
+    };
+    let result = searcher.search(&request, &mut |_| {});
+    result.best().map_or(loss_in(0), |line| line.score.value())
 }
 
 #[cfg(test)]

@@ -474,8 +474,7 @@ impl<'a> Tree<'a> {
         let mut vast = Vec::new();
         let mut lanes = self.variant.candidate_pits(&board);
         let walkable = self.variant.walks_choices();
-        let walk_all =
-            (self.config.walk == ChoiceWalk::All || self.variant.has_retreat()) && walkable;
+        let walk_all = self.config.walk.for_variant(self.variant) == ChoiceWalk::All && walkable;
         while lanes != 0 {
             let lane = lanes.trailing_zeros();
             lanes &= lanes - 1;

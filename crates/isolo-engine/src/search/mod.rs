@@ -35,6 +35,19 @@ pub enum ChoiceWalk {
     All,
 }
 
+impl ChoiceWalk {
+    /// The walk a search of `variant` makes when asked for this one: every pit under the
+    /// retreat, where a listed result would let the mover pick the opponent's answers
+    /// (each answer is a ply of the other side only in a walk).
+    pub fn for_variant(self, variant: &Variant) -> ChoiceWalk {
+        if variant.has_retreat() {
+            ChoiceWalk::All
+        } else {
+            self
+        }
+    }
+}
+
 /// When to stop searching; `None` everywhere means the searcher's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {

@@ -232,8 +232,8 @@ impl Variant {
         walk.path.truncate(point.index as usize + 1);
         let end = point.end as usize;
         let mut state = point.state;
+        let spot = self.spot_at(point);
         if !take {
-            let spot = &self.geo.capture[point.spots as usize][end];
             if self.retreated(spot, end, state.theirs).is_some() {
                 return MoveStep::Answer(ChoicePoint {
                     kind: PointKind::Answer,
@@ -242,7 +242,6 @@ impl Variant {
             }
             return self.sow_to_choice(point, Self::relay(state, end), None, walk);
         }
-        let spot = &self.geo.capture[point.spots as usize][end];
         state.theirs = Self::take_captured(spot, state.theirs);
         state.captured += point.take;
         state.from = point.origin as usize;
@@ -272,12 +271,16 @@ impl Variant {
         let end = point.end as usize;
         let mut state = point.state;
         if retreat {
-            let spot = &self.geo.capture[point.spots as usize][end];
             state.theirs = self
-                .retreated(spot, end, state.theirs)
+                .retreated(self.spot_at(point), end, state.theirs)
                 .expect("an answer point has a retreat open");
         }
         self.sow_to_choice(point, Self::relay(state, end), None, walk)
+    }
+
+    /// The capture spot of the pit where `point`'s lap ended.
+    fn spot_at(&self, point: &ChoicePoint) -> &super::CaptureSpot {
+        &self.geo.capture[point.spots as usize][point.end as usize]
     }
 
     /// Plays `mv`'s pit and then its choices, one for each decision met (a take or a
