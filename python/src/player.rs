@@ -98,6 +98,37 @@ impl Engine {
         chosen.ok_or_else(|| IllegalMove::new_err("the side to move has no legal move"))
     }
 
+    /// The whole move it makes of `partial`, a move half made in `game` under the
+    /// retreat (its letters so far, as `"7xp"` or `"7xpr"`): at an answer the answer it
+    /// gives, at the mover's turn the rest of the move, each later choice as it expects
+    /// it (docs/python.md). `IllegalMove` if `partial` is whole, not legal or no move half
+    /// made; `InputError` if it is not a move's text.
+    fn complete(&self, py: Python<'_>, game: &Bound<'_, Game>, partial: &str) -> PyResult<String> {
+        let mut bot = self.in_use()?;
+        let (variant, board, history, over) = game.borrow().searched();
+        if let Some(outcome) = over {
+            return Err(IllegalMove::new_err(format!(
+                "the game is over: {}",
+                isolo_rules::game::describe(&outcome)
+            )));
+        }
+        let partial = variant
+            .parse_move(partial)
+            .map_err(|e| input_error(format!("partial: {e}")))?;
+        let bot: &mut Bot = &mut bot;
+        let asked = partial.clone();
+        let whole = interruptible(py, move |stop| {
+            bot.stop_on(stop);
+            bot.complete(&variant, &board, &history, &asked, None)
+                .map(|mv| mv.to_string())
+        })?;
+        whole.ok_or_else(|| {
+            IllegalMove::new_err(format!(
+                "move '{partial}' is not a move half made under the retreat"
+            ))
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!("Engine({:?}, seed={})", self.spec.label, self.seed)
     }

@@ -247,3 +247,27 @@ def test_the_opponent_answers_a_pass_as_an_action_of_its_own(rules):
             answered += 1
         game.play(rng.choice(moves))
     assert answered > 10, answered
+
+
+def test_an_engine_completes_a_move_half_made_whichever_side_decides():
+    variant = Variant.from_toml(IGISORO_RETREAT)
+    engine = isolo_ai.Engine("ab:depth=2", seed=1)
+    rng = random.Random(3)
+    game, completed = Game(variant), 0
+    while completed < 6 and game.plies < 200 and game.legal_moves():
+        moves = game.legal_moves()
+        for move in (m for m in moves if "r" in m):
+            half = move[: move.index("r")]
+            for partial in (half, half + "r", half + "s"):
+                if partial in moves or not any(m.startswith(partial) for m in moves):
+                    continue
+                whole = engine.complete(game, partial)
+                assert whole.startswith(partial) and len(whole) > len(partial)
+                assert whole in moves, (game.position, partial, whole)
+                completed += 1
+        game.play(rng.choice(moves))
+    assert completed >= 6, completed
+    with pytest.raises(IllegalMove, match="not a move half made"):
+        engine.complete(Game(variant), "1")
+    with pytest.raises(InputError, match="partial: "):
+        engine.complete(Game(variant), "x7")

@@ -57,6 +57,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play", post(play))
         .route("/api/analyse", post(analyse))
         .route("/api/answer", post(answer))
+        .route("/api/complete", post(complete))
         .route("/api/review", post(review_game))
         .route("/api/svg", post(svg))
         .route("/api/records", get(records))
@@ -429,7 +430,59 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
 /// retreat (RULES.md 3.4), for a person playing against it.
 async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: AnswerRequest = parse_body(&body)?;
-    let variant = request.game.variant(&state)?;
+    half_move_search(&state, request, |job| {
+        let answer = isolo_engine::search::answer::best_answer(
+            job.searcher,
+            job.variant,
+            job.board,
+            job.history,
+            job.partial,
+            job.limits,
+        );
+        answer.map(|a| json!({"answer": a.letter().to_string()}))
+    })
+    .await
+}
+
+/// The whole move the engine makes of a move half made under the retreat (RULES.md
+/// 3.4): the rest of its own move after a person's answer it did not expect.
+async fn complete(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: AnswerRequest = parse_body(&body)?;
+    half_move_search(&state, request, |job| {
+        let whole = isolo_engine::search::answer::complete_move(
+            job.searcher,
+            job.variant,
+            job.board,
+            job.history,
+            job.partial,
+            job.limits,
+            None,
+        );
+        whole.map(|m| json!({"move": m.to_string()}))
+    })
+    .await
+}
+
+/// What a search about a move half made is given.
+struct HalfMoveJob<'a> {
+    searcher: &'a mut dyn isolo_engine::search::Searcher,
+    variant: &'a isolo_rules::Variant,
+    board: &'a isolo_rules::Board,
+    history: &'a [u64],
+    partial: &'a isolo_rules::Move,
+    limits: isolo_engine::search::Limits,
+}
+
+/// Runs `work` on a search slot for the move half made in `request`, with the engine
+/// and time it asks for.
+async fn half_move_search(
+    state: &Arc<AppState>,
+    request: AnswerRequest,
+    work: impl FnOnce(HalfMoveJob) -> Result<Value, isolo_engine::search::answer::AnswerError>
+        + Send
+        + 'static,
+) -> ApiResult {
+    let variant = request.game.variant(state)?;
     let game = request.game.game(&variant)?;
     let partial = variant
         .parse_move(&request.mv)
@@ -446,28 +499,28 @@ async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         seed: None,
         level: None,
     }
-    .spec(&state)?;
-    let permit = search_slot(&state)?;
-    let chosen = tokio::task::spawn_blocking(move || {
+    .spec(state)?;
+    let permit = search_slot(state)?;
+    let found = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let mut searcher = match spec.searcher() {
             Ok(Some(searcher)) => searcher,
             Ok(None) => return Err(ApiError::bad("engine: not a searcher")),
             Err(e) => return Err(ApiError::bad(format!("engine: {e}"))),
         };
-        isolo_engine::search::answer::best_answer(
-            searcher.as_mut(),
-            &variant,
-            &board,
-            &history,
-            &partial,
-            spec.limits,
-        )
+        work(HalfMoveJob {
+            searcher: searcher.as_mut(),
+            variant: &variant,
+            board: &board,
+            history: &history,
+            partial: &partial,
+            limits: spec.limits,
+        })
         .map_err(|e| ApiError::bad(e.to_string()))
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
-    ok(json!({"answer": chosen.letter().to_string()}))
+    ok(found)
 }
 
 /// One of the server's search slots, or 503 while all are taken.

@@ -130,8 +130,9 @@ pub(super) struct PlayRequest {
     pub(super) flip: bool,
 }
 
-/// `/api/answer`: the engine's answer to a pass under the retreat, in the middle of the
-/// mover's move `mv` (its pit and choices up to the pass).
+/// `/api/answer` and `/api/complete`: under the retreat, a move `mv` half made (its pit
+/// and choices so far), for the engine's answer to the pass it stops at, or the whole
+/// move the engine makes of it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AnswerRequest {

@@ -858,4 +858,32 @@ fn the_engine_answers_a_pass_and_a_retreat_is_retold() {
         .collect();
     let pass = kinds.iter().position(|&k| k == "pass").unwrap();
     assert_eq!(kinds[pass + 1], "retreat", "{kinds:?}");
+    // The engine completes a move half made with a legal move; a whole move ("2pr",
+    // played above, and each completion) is refused.
+    refused(
+        &server,
+        "api/complete",
+        &json!({"game": game, "move": "2pr"}),
+        400,
+        "is not a move half made under the retreat",
+    );
+    for partial in ["2p", "2"] {
+        let body = json!({"game": game, "move": partial, "time_ms": 200});
+        let (status, completed) = post(&server, "api/complete", &body);
+        assert_eq!(status, 200, "{completed}");
+        let whole = completed["move"].as_str().unwrap();
+        assert!(
+            whole.starts_with(partial) && whole.len() > partial.len(),
+            "{whole}"
+        );
+        let (status, played) = post(&server, "api/play", &json!({"game": game, "move": whole}));
+        assert_eq!(status, 200, "{played}");
+        refused(
+            &server,
+            "api/complete",
+            &json!({"game": game, "move": whole}),
+            400,
+            "is not a move half made under the retreat",
+        );
+    }
 }

@@ -23,36 +23,65 @@ fn misbehaving() -> String {
 
 #[test]
 fn our_binary_over_ugi_plays_the_same_games_as_the_built_in_engine() {
-    let dir = scratch("same");
+    let openings = ["--openings", "openings/isolo-boys.txt"];
+    same_games_over_ugi("same", "isolo-boys", &openings, 8);
+}
+
+/// Under the retreat the manager asks each side for its answers and for the rest of a
+/// move after an answer it did not plan for, over UGI as in process (`position` ending
+/// with a move half made).
+#[test]
+fn our_binary_over_ugi_answers_passes_as_the_built_in_engine_does() {
+    let rules = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/family/igisoro-retreat.toml"
+    );
+    let played = same_games_over_ugi("retreat", rules, &[], 2);
+    let moves = played
+        .iter()
+        .flat_map(|(moves, _, _)| moves.as_array().unwrap());
+    let answered = moves.filter(|m| m.as_str().unwrap().contains(['r', 's']));
+    assert!(answered.count() > 0, "moves with an answer");
+}
+
+/// Plays `games` games of `a` against `b` twice, `b` once our binary over UGI and once
+/// the built-in engine, and checks both give the same games; returns them.
+fn same_games_over_ugi(
+    name: &str,
+    variant: &str,
+    extra: &[&str],
+    games_played: usize,
+) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+    let dir = scratch(name);
     let external = format!("b=cmd:\"{BIN} ugi\",nodes=1500");
     let mut moves = Vec::new();
     for (name, b) in [("ext", external.as_str()), ("int", "b=ab:nodes=1500")] {
         let out = dir.0.join(format!("{name}.jsonl"));
-        ok(&[
-            "match",
-            "--variant",
-            "isolo-boys",
-            "--openings",
-            "openings/isolo-boys.txt",
+        let count = games_played.to_string();
+        let mut args = vec!["match", "--variant", variant];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[
             "--engine",
             "a=ab:nodes=1500",
             "--engine",
             b,
             "--games",
-            "8",
+            &count,
             "--concurrency",
             "2",
             "--out",
             out.to_str().unwrap(),
         ]);
+        ok(&args);
         let played: Vec<_> = games(&out)
             .iter()
             .map(|g| (g["moves"].clone(), g["result"].clone(), g["reason"].clone()))
             .collect();
-        assert_eq!(played.len(), 8);
+        assert_eq!(played.len(), games_played);
         moves.push(played);
     }
     assert_eq!(moves[0], moves[1]);
+    moves.remove(0)
 }
 
 /// Plays `bad` (a misbehaving engine's mode and K) against greedy for two games and

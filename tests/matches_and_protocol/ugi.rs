@@ -599,3 +599,107 @@ fn a_whole_game_through_the_protocol() {
     let winner = if result == "response p1win" { "S" } else { "N" };
     assert_eq!(json["result"], winner);
 }
+
+/// The first answer letter (`r` or `s`, RULES.md 3.4) at or after byte `from` of `mv`.
+fn next_answer(mv: &str, from: usize) -> Option<usize> {
+    mv[from..].find(['r', 's']).map(|i| i + from)
+}
+
+/// Under the retreat a manager asks the opponent for each answer in a move and the mover
+/// for the rest after an answer it did not expect, by sending the move half made last
+/// in `position`: each `bestmove` is a whole move that begins with the letters given.
+#[test]
+fn a_move_half_made_is_completed_by_the_side_that_decides() {
+    let rules = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/family/igisoro-retreat.toml"
+    );
+    let mut e = Engine::start();
+    e.send(&format!("setoption name Variant value {rules}"));
+    e.send("uginewgame");
+    let mut counts = HalfMoveCounts::default();
+    // Games from South's first pits in turn, until enough answers were asked.
+    for first in 1..=8 {
+        if counts.answers >= 4 && counts.resumed >= 2 {
+            break;
+        }
+        let moves = half_made_game(&mut e, first, &mut counts);
+        // Every move as played is legal.
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        assert!(e.ask("query gameover", "response").starts_with("response"));
+    }
+    assert!(counts.answers >= 4 && counts.resumed >= 2, "{counts:?}");
+    // Letters that are no move half made are refused, and so is any half move where
+    // the rules have no retreat.
+    for (variant, moves) in [(rules, "99xp"), (rules, "7pq"), ("igisoro", "7p")] {
+        e.send(&format!("setoption name Variant value {variant}"));
+        let said = e.ask(
+            &format!("position startpos moves {moves}"),
+            "info string error",
+        );
+        assert!(said.contains("position: "), "{said}");
+    }
+}
+
+/// Answers asked, and moves resumed after the answer their plan did not expect.
+#[derive(Debug, Default)]
+struct HalfMoveCounts {
+    answers: usize,
+    resumed: usize,
+}
+
+/// A game played as a manager plays one under the retreat, South opening from pit
+/// `first`, with the moves as played.
+fn half_made_game(e: &mut Engine, first: u8, counts: &mut HalfMoveCounts) -> Vec<String> {
+    let mut moves: Vec<String> = vec![first.to_string()];
+    while moves.len() < 80 {
+        let before = moves.join(" ");
+        e.send(&format!("position startpos moves {before}"));
+        if e.ask("query gameover", "response") == "response true" {
+            break;
+        }
+        let mover = e.ask("query p1turn", "response");
+        let (mut plan, _) = e.bestmove("go depth 1");
+        let mut settled = 0;
+        while let Some(at) = next_answer(&plan, settled) {
+            let half = plan[..at].to_string();
+            e.send(&format!("position startpos moves {before} {half}"));
+            assert_ne!(
+                e.ask("query p1turn", "response"),
+                mover,
+                "the opponent answers"
+            );
+            let (answered, _) = e.bestmove("go depth 2");
+            assert!(
+                answered.starts_with(&half) && answered.len() > at,
+                "{answered}"
+            );
+            counts.answers += 1;
+            // The mover, asked to go on after the answer its plan did not expect.
+            let unplanned = format!("{half}{}", if &plan[at..=at] == "r" { "s" } else { "r" });
+            e.send(&format!("position startpos moves {before} {unplanned}"));
+            if e.ask("query p1turn", "response") == mover {
+                let (rest, _) = e.bestmove("go depth 2");
+                assert!(
+                    rest.starts_with(&unplanned),
+                    "{rest} goes on from {unplanned}"
+                );
+                counts.resumed += 1;
+            }
+            settled = at + 1;
+            if answered[at..=at] == plan[at..=at] {
+                continue;
+            }
+            let given = answered[..=at].to_string();
+            e.send(&format!("position startpos moves {before} {given}"));
+            plan = if e.ask("query p1turn", "response") == mover {
+                e.bestmove("go depth 2").0
+            } else {
+                // The answer ended the move.
+                given
+            };
+        }
+        moves.push(plan);
+    }
+    moves
+}

@@ -99,6 +99,9 @@ struct Session {
     /// `review`.
     game_start: Board,
     game_moves: Vec<Move>,
+    /// A move half made under the retreat, last in `position`'s moves: from `board`, the
+    /// letters so far, and whether the mover's opponent decides next (its answer).
+    half: Option<(Move, bool)>,
     /// The searcher, kept between searches (alpha-beta's table lives across a game);
     /// `None` while a search has it or after a setting changed.
     searcher: Option<Box<dyn Searcher + Send>>,
@@ -118,6 +121,7 @@ pub fn run(input: impl BufRead, out: Output) {
         history: Vec::new(),
         game_start: variant.start(),
         game_moves: Vec::new(),
+        half: None,
         settings: Settings {
             variant,
             engine: SearcherKind::AlphaBeta,
@@ -343,8 +347,15 @@ impl Session {
             }
         };
         let mut game = Game::new(&variant, start);
-        game.play_list(&moves.join(" "))
-            .map_err(|e| format!("position: {e}"))?;
+        let mut half = None;
+        if let Err(e) = game.play_list(&moves.join(" ")) {
+            // The last move may be half made (docs/UGI.md, "The retreat").
+            half = half_made_last(&game, moves, &e);
+            if half.is_none() {
+                return Err(format!("position: {e}"));
+            }
+        }
+        self.half = half;
         self.board = *game.board();
         self.history = game.history();
         self.game_start = start;
@@ -358,6 +369,16 @@ impl Session {
         self.history.clear();
         self.game_start = self.board;
         self.game_moves.clear();
+        self.half = None;
+    }
+
+    /// The side whose decision `go` asks for: the side to move, or the side answering
+    /// its pass in a move half made.
+    fn decider(&self) -> Side {
+        match self.half {
+            Some((_, true)) => self.board.to_move().opponent(),
+            _ => self.board.to_move(),
+        }
     }
 
     /// `review [nodes N] [depth D] [movetime T] [totaltime T]` (an extension): the game
@@ -443,7 +464,7 @@ impl Session {
     fn query(&self, words: &[&str]) {
         let answer = match words {
             ["gameover"] => self.outcome().is_some().to_string(),
-            ["p1turn"] => (self.board.to_move() == Side::South).to_string(),
+            ["p1turn"] => (self.decider() == Side::South).to_string(),
             ["result"] => match self.outcome() {
                 None => "none".into(),
                 Some(o) => match o.winner {
@@ -554,7 +575,7 @@ impl Session {
             }
             i += 2;
         }
-        let mover = self.board.to_move() as usize;
+        let mover = self.decider() as usize;
         let clocked = limits.is_unbounded() && !infinite && clock[mover].is_some();
         if let (None, Some(left)) = (limits.time, clock[mover]) {
             let clock = Clock {
@@ -590,6 +611,7 @@ impl Session {
             variant: Arc::clone(&self.settings.variant),
             board: self.board,
             history: self.history.clone(),
+            half: self.half.as_ref().map(|(mv, _)| mv.clone()),
             limits,
             clocked,
             infinite,
@@ -663,6 +685,8 @@ struct SearchJob {
     variant: Arc<Variant>,
     board: Board,
     history: Vec<u64>,
+    /// A move half made from `board`, to be completed rather than a move searched.
+    half: Option<Move>,
     limits: Limits,
     /// Whether the time came from the clock alone.
     clocked: bool,
@@ -694,6 +718,10 @@ impl SearchJob {
     /// Searches, reporting `info` lines, and ends with `bestmove`; hands the searcher
     /// back.
     fn run(mut self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
+        if let Some(half) = self.half.take() {
+            self.complete(searcher.as_mut(), &half);
+            return searcher;
+        }
         let (moves, cut) = searched_moves(&self.variant, &self.board);
         if moves.is_empty() {
             self.answer("none");
@@ -758,6 +786,64 @@ impl SearchJob {
             None => self.answer("none"),
         }
         searcher
+    }
+}
+
+impl SearchJob {
+    /// Says `bestmove` with the whole move that `half` becomes, both sides deciding the
+    /// rest at their best (`search::answer::complete_move`); `go infinite` takes the
+    /// default move time for it, and its `bestmove` still waits for `stop`.
+    fn complete(&self, searcher: &mut dyn Searcher, half: &Move) {
+        let limits = match self.limits.time {
+            Some(INFINITE) => Limits {
+                time: Some(crate::matches::engine::DEFAULT_MOVE_TIME),
+                ..self.limits
+            },
+            _ => self.limits,
+        };
+        let whole = crate::search::answer::complete_move(
+            searcher,
+            &self.variant,
+            &self.board,
+            &self.history,
+            half,
+            limits,
+            Some(&self.stop),
+        );
+        match whole {
+            Ok(whole) => {
+                say(
+                    &self.out,
+                    &format!("info string completes {half} as {whole}"),
+                );
+                self.answer(&whole.to_string());
+            }
+            Err(e) => {
+                error(&self.out, &e.to_string());
+                self.answer("none");
+            }
+        }
+    }
+}
+
+/// The move half made under the retreat that ends `moves`, where playing the list
+/// stopped at its last move with `error` (the game stands before it): the move and
+/// whether the opponent answers next.
+fn half_made_last(
+    game: &Game,
+    moves: &[&str],
+    error: &isolo_rules::GameError,
+) -> Option<(Move, bool)> {
+    let at_last =
+        matches!(error, isolo_rules::GameError::InList { index, count, .. } if index == count);
+    if !at_last || game.outcome().is_some() {
+        return None;
+    }
+    let variant = game.variant();
+    let mv = variant.parse_move(moves.last()?).ok()?;
+    match variant.half_made(game.board(), &mv, &mut isolo_rules::MoveWalk::new())? {
+        isolo_rules::MoveStep::Answer(_) => Some((mv, true)),
+        _ => Some((mv, false)),
     }
 }
 

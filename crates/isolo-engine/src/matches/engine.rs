@@ -12,17 +12,18 @@ use rand::{Rng, SeedableRng};
 
 use crate::eval::Weights;
 use crate::matches::external::ExternalConfig;
-use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
+use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn};
 use crate::matches::settings;
 use crate::ranges::{self, Number, Range};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk};
+use crate::search::answer::{complete_move, complete_move_at_random, complete_move_by};
 use crate::search::clock::{Clock, TimeControl};
 use crate::search::level::Level;
 use crate::search::mcts::{Mcts, MctsConfig, Playout};
 use crate::search::score::Score;
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
-use isolo_rules::{Board, LegalMove, Variant};
+use isolo_rules::{Board, LegalMove, Move, Variant};
 
 /// Time per move of a searching engine whose spec gives no limit.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
@@ -683,6 +684,81 @@ impl Bot {
             EngineKind::External(_) => unreachable!("external engines make no bot"),
         }
     }
+
+    /// The whole move that `partial`, half made from `board` under the retreat, becomes
+    /// as this bot decides the rest (RULES.md 3.4): random draws among the options a
+    /// legal move follows, greedy keeps the answerer's seeds at their most for the
+    /// answerer and their fewest for the mover, a searching engine searches the
+    /// positions the move can end in (on a `clock`, within the clock's limits; a level
+    /// below the top completes moves as the top does). `None`: `partial` is no move
+    /// half made.
+    pub fn complete(
+        &mut self,
+        variant: &Variant,
+        board: &Board,
+        history: &[u64],
+        partial: &Move,
+        clock: Option<&Clock>,
+    ) -> Option<Move> {
+        let whole = match &self.spec.kind {
+            EngineKind::Random(_) => {
+                complete_move_at_random(variant, board, partial, &mut self.rng)
+            }
+            EngineKind::Greedy => {
+                let answerer_seeds = |end: &Board| end.side_total(end.to_move()) as i32;
+                complete_move_by(variant, board, partial, &answerer_seeds)
+            }
+            EngineKind::AlphaBeta(_) | EngineKind::Mcts(_) => {
+                let limits = match clock {
+                    Some(clock) => clock.limits(self.spec.limits),
+                    None => self.spec.move_limits(),
+                };
+                let searcher = self
+                    .searcher
+                    .as_mut()
+                    .expect("searching engines have a searcher");
+                let stop = self.stop.map(|flag| flag as &AtomicBool);
+                complete_move(
+                    searcher.as_mut(),
+                    variant,
+                    board,
+                    history,
+                    partial,
+                    limits,
+                    stop,
+                )
+            }
+            EngineKind::External(_) => unreachable!("external engines make no bot"),
+        };
+        whole.ok()
+    }
+
+    /// The reply to a move half made: the bot's completion of it.
+    fn play_on(&mut self, turn: &Turn, half: &HalfMove) -> Result<Option<Reply>, Forfeit> {
+        let game = turn.game;
+        let clock = turn.own_clock();
+        let history = game.earlier_hashes();
+        let whole = self.complete(
+            game.variant(),
+            game.board(),
+            history,
+            &half.mv,
+            clock.as_ref(),
+        );
+        if crate::raised(turn.interrupt) {
+            return Ok(None);
+        }
+        let mv = whole.ok_or_else(|| Forfeit {
+            reason: Termination::IllegalMove,
+            detail: format!("asked to go on with {}, no move half made", half.mv),
+        })?;
+        Ok(Some(Reply {
+            mv,
+            thought: turn.asked.elapsed(),
+            played: None,
+            answered: None,
+        }))
+    }
 }
 
 impl Player for Bot {
@@ -692,6 +768,9 @@ impl Player for Bot {
 
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
         let game = turn.game;
+        if let Some(half) = turn.half {
+            return self.play_on(turn, half);
+        }
         let choice = self.choose(
             game.variant(),
             game.board(),

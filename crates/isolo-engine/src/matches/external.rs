@@ -376,9 +376,9 @@ impl ExternalEngine {
     ) -> Result<Option<Reply>, Forfeit> {
         let game = turn.game;
         let variant = game.variant();
-        self.send(&position_command(variant, game.start(), game.moves()))?;
-        let mover = game.board().to_move();
-        let (go, allowed) = go_command(turn.clocks, mover, limits, stall);
+        let half = turn.half.map(|h| &h.mv);
+        self.send(&position_command(variant, game.start(), game.moves(), half))?;
+        let (go, allowed) = go_command(turn.clocks, turn.decider(), limits, stall);
         self.send(&go)?;
         let sent = Instant::now();
         let deadline = sent + allowed + turn.margin + STALL_GRACE;
@@ -420,16 +420,22 @@ impl ExternalEngine {
     }
 }
 
-/// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [WON] [moves M...]`.
-fn position_command(variant: &Variant, start: &isolo_rules::Board, moves: &[Move]) -> String {
+/// `position startpos|fen ROWS SIDE [OVERTURE] [FIRST] [WON] [moves M...]`, the last of
+/// the moves `half` where a move half made is to be gone on with (docs/UGI.md).
+fn position_command(
+    variant: &Variant,
+    start: &isolo_rules::Board,
+    moves: &[Move],
+    half: Option<&Move>,
+) -> String {
     let mut command = if *start == variant.start() {
         "position startpos".to_string()
     } else {
         format!("position fen {}", variant.format_position(start))
     };
-    if !moves.is_empty() {
+    if !moves.is_empty() || half.is_some() {
         command.push_str(" moves");
-        for mv in moves {
+        for mv in moves.iter().chain(half) {
             command.push(' ');
             command.push_str(&mv.to_string());
         }

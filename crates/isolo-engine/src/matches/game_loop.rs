@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
+use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn};
 use crate::search::clock::{Clock, TimeControl};
 use isolo_rules::{Board, Game, LegalMove, Move, Side, Variant};
 
@@ -104,15 +104,41 @@ pub fn play_game(
             margin: controls.margin,
             interrupt,
             asked,
+            half: None,
         };
         let played = player.play(&turn).and_then(|reply| match reply {
             Some(reply) => judge(&game, &turn, reply).map(Some),
             None => Ok(None),
         });
+        // Under the retreat the answers in the move are the other side's to give.
+        let played = match played {
+            Ok(Some((reply, legal))) if game.variant().has_retreat() => {
+                let players = [&mut *south, &mut *north];
+                let asking = Asking {
+                    game: &game,
+                    margin: controls.margin,
+                    interrupt,
+                };
+                match asking.settle_answers(players, &mut clocks, reply, legal) {
+                    Err((side, f)) if side != mover => {
+                        return Some(ended(
+                            Some(mover),
+                            f.reason,
+                            Some(f.detail),
+                            move_ms,
+                            clock_ms,
+                            game,
+                        ))
+                    }
+                    settled => settled,
+                }
+            }
+            other => other.map_err(|f| (mover, f)),
+        };
         let (reply, legal) = match played {
             Ok(Some(judged)) => judged,
             // No move: the rules' verdict, as if the manager had looked first.
-            Err(f) if bot_decides && f.reason == Termination::NoMoves => {
+            Err((_, f)) if bot_decides && f.reason == Termination::NoMoves => {
                 let outcome = game.outcome().expect("a side without a move has lost");
                 return Some(ended(
                     outcome.winner,
@@ -124,7 +150,7 @@ pub fn play_game(
                 ));
             }
             Ok(None) => return None,
-            Err(f) => {
+            Err((_, f)) => {
                 let winner = Some(mover.opponent());
                 return Some(ended(
                     winner,
@@ -154,19 +180,7 @@ pub fn play_game(
 /// A reply's move is legal and came in time (with the move as played), or the forfeit
 /// it earns.
 fn judge(game: &Game, turn: &Turn, mut reply: Reply) -> Result<(Reply, LegalMove), Forfeit> {
-    if let Some(clock) = turn.own_clock() {
-        if reply.thought > clock.left + turn.margin {
-            return Err(Forfeit {
-                reason: Termination::TimeForfeit,
-                detail: format!(
-                    "took {} ms with {} ms on its clock (margin {} ms)",
-                    reply.thought.as_millis(),
-                    clock.left.as_millis(),
-                    turn.margin.as_millis()
-                ),
-            });
-        }
-    }
+    check_time(turn, &reply)?;
     if let Some(legal) = reply.played.take() {
         debug_assert_eq!(
             game.variant()
@@ -183,5 +197,266 @@ fn judge(game: &Game, turn: &Turn, mut reply: Reply) -> Result<(Reply, LegalMove
             reason: Termination::IllegalMove,
             detail: format!("played {}, not a legal move here", reply.mv),
         }),
+    }
+}
+
+/// What asking for the decisions inside a move needs.
+struct Asking<'a> {
+    game: &'a Game<'a>,
+    margin: Duration,
+    interrupt: Option<&'a AtomicBool>,
+}
+
+impl Asking<'_> {
+    /// Under the retreat (RULES.md 3.4), settles the answers in the mover's move: the
+    /// answers its reply carries are only its plan, so the opponent is asked for each
+    /// one, and where it answers otherwise the mover is asked for the rest of the move.
+    /// The answerer's time comes off its clock at once (no increment); the mover's adds
+    /// to the reply's. A forfeit names the side that earned it.
+    fn settle_answers<'p>(
+        &self,
+        mut players: [&mut (dyn Player + 'p); 2],
+        clocks: &mut [Option<Clock>; 2],
+        mut reply: Reply,
+        legal: LegalMove,
+    ) -> Result<Option<(Reply, LegalMove)>, (Side, Forfeit)> {
+        let mover = self.game.board().to_move();
+        let answerer = mover.opponent();
+        let mut plan = reply.mv.clone();
+        let mut settled = 0;
+        while let Some(at) = next_answer(&plan, settled) {
+            let mut partial = Move {
+                pit: plan.pit,
+                choices: plan.choices[..at].to_vec(),
+            };
+            let asked = HalfMove {
+                mv: partial.clone(),
+                answering: true,
+            };
+            let Some(answered) = self.ask(&mut players, clocks, reply.thought, &asked)? else {
+                return Ok(None);
+            };
+            if let Some(c) = clocks[answerer as usize].as_mut() {
+                c.left = c.left.saturating_sub(answered.thought);
+            }
+            let answer = answered.mv.choices[at];
+            settled = at + 1;
+            if answer == plan.choices[at] {
+                continue;
+            }
+            partial.choices.push(answer);
+            plan = if self
+                .game
+                .variant()
+                .play_move(self.game.board(), &partial)
+                .is_some()
+            {
+                partial
+            } else {
+                let asked = HalfMove {
+                    mv: partial,
+                    answering: false,
+                };
+                let Some(rest) = self.ask(&mut players, clocks, reply.thought, &asked)? else {
+                    return Ok(None);
+                };
+                reply.thought += rest.thought;
+                rest.mv
+            };
+        }
+        let legal = match reply.mv == plan {
+            true => legal,
+            false => (self.game.variant())
+                .play_move(self.game.board(), &plan)
+                .expect("each completion was judged legal"),
+        };
+        reply.mv = plan;
+        reply.played = None;
+        reply.answered = None;
+        Ok(Some((reply, legal)))
+    }
+
+    /// Asks the side that decides in `half` to go on with it (the mover's clock less
+    /// `mover_spent`, the time its move has taken so far), and judges the reply.
+    fn ask<'p>(
+        &self,
+        players: &mut [&mut (dyn Player + 'p); 2],
+        clocks: &[Option<Clock>; 2],
+        mover_spent: Duration,
+        half: &HalfMove,
+    ) -> Result<Option<Reply>, (Side, Forfeit)> {
+        let mover = self.game.board().to_move();
+        let mut clocks = *clocks;
+        if let Some(c) = clocks[mover as usize].as_mut() {
+            c.left = c.left.saturating_sub(mover_spent);
+        }
+        let turn = Turn {
+            game: self.game,
+            clocks,
+            margin: self.margin,
+            interrupt: self.interrupt,
+            asked: Instant::now(),
+            half: Some(half),
+        };
+        let decider = turn.decider();
+        let reply = match players[decider as usize].play(&turn) {
+            Ok(Some(reply)) => reply,
+            Ok(None) => return Ok(None),
+            Err(f) => return Err((decider, f)),
+        };
+        judge_half(self.game, &turn, half, reply)
+            .map(Some)
+            .map_err(|f| (decider, f))
+    }
+}
+
+/// Where the first answer at or after choice `from` stands in `plan`'s letters.
+fn next_answer(plan: &Move, from: usize) -> Option<usize> {
+    (plan.choices.iter().skip(from))
+        .position(|c| c.is_answer())
+        .map(|i| i + from)
+}
+
+/// A reply to a move half made came in time and is a legal whole move that begins with
+/// the letters given, or the forfeit it earns.
+fn judge_half(game: &Game, turn: &Turn, half: &HalfMove, reply: Reply) -> Result<Reply, Forfeit> {
+    check_time(turn, &reply)?;
+    let goes_on = reply.mv.pit == half.mv.pit
+        && reply.mv.choices.len() > half.mv.choices.len()
+        && reply.mv.choices.starts_with(&half.mv.choices);
+    let legal = goes_on && game.variant().play_move(game.board(), &reply.mv).is_some();
+    if !legal {
+        return Err(Forfeit {
+            reason: Termination::IllegalMove,
+            detail: format!(
+                "played {} for the move half made {}, not a legal completion",
+                reply.mv, half.mv
+            ),
+        });
+    }
+    Ok(reply)
+}
+
+/// A reply came within the decider's clock plus the margin, or the forfeit it earns.
+fn check_time(turn: &Turn, reply: &Reply) -> Result<(), Forfeit> {
+    match turn.own_clock() {
+        Some(clock) if reply.thought > clock.left + turn.margin => Err(Forfeit {
+            reason: Termination::TimeForfeit,
+            detail: format!(
+                "took {} ms with {} ms on its clock (margin {} ms)",
+                reply.thought.as_millis(),
+                clock.left.as_millis(),
+                turn.margin.as_millis()
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::engine::{Bot, EngineSpec};
+
+    fn retreat_variant() -> Variant {
+        let text = "name = \"r\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+        Variant::new(isolo_rules::Rules::from_toml(text, "r").unwrap()).unwrap()
+    }
+
+    /// A bot that notes each move half made it is asked to go on with, and can be told
+    /// to answer them with a move that is no completion.
+    struct Noting {
+        bot: Bot,
+        asked: Vec<(Side, HalfMove)>,
+        garbles: bool,
+    }
+
+    impl Player for Noting {
+        fn finds_every_move(&self) -> bool {
+            true
+        }
+
+        fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit> {
+            if let Some(half) = turn.half {
+                self.asked.push((turn.decider(), half.clone()));
+                if self.garbles {
+                    let mut reply = self.bot.play(turn)?.expect("not interrupted");
+                    reply.mv.choices.truncate(half.mv.choices.len());
+                    return Ok(Some(reply));
+                }
+            }
+            self.bot.play(turn)
+        }
+    }
+
+    fn noting(spec: &str, garbles: bool) -> Noting {
+        Noting {
+            bot: EngineSpec::parse(spec).unwrap().bot(3).unwrap(),
+            asked: Vec::new(),
+            garbles,
+        }
+    }
+
+    /// Each answer in a move is asked of the mover's opponent, the mover goes on after an
+    /// answer its plan did not expect, and the game's moves replay as the rules' own.
+    #[test]
+    fn the_opponent_answers_each_pass_and_the_mover_goes_on() {
+        let variant = retreat_variant();
+        let (mut answers, mut resumed) = (0, 0);
+        let pairs = [
+            ("ab:depth=1", "greedy"),
+            ("random", "ab:depth=2"),
+            ("random", "random"),
+        ];
+        for (south, north) in pairs {
+            let (mut s, mut n) = (noting(south, false), noting(north, false));
+            let record = play_game(
+                &variant,
+                variant.start(),
+                [&mut s, &mut n],
+                300,
+                &TimeControls::default(),
+                None,
+            )
+            .unwrap();
+            let mut game = Game::new(&variant, variant.start());
+            for mv in &record.moves {
+                game.play_move(mv).expect("a legal move");
+            }
+            for (player, side) in [(&s, Side::South), (&n, Side::North)] {
+                for (decider, half) in &player.asked {
+                    assert_eq!(*decider, side);
+                    match half.answering {
+                        true => answers += 1,
+                        false => resumed += 1,
+                    }
+                }
+            }
+        }
+        assert!(
+            answers >= 3 && resumed >= 1,
+            "{answers} answers, {resumed} resumed"
+        );
+    }
+
+    /// An answer that is no completion of the move half made loses the answerer the game.
+    #[test]
+    fn a_bad_answer_forfeits() {
+        let variant = retreat_variant();
+        let (mut s, mut n) = (noting("random", true), noting("random", true));
+        let record = play_game(
+            &variant,
+            variant.start(),
+            [&mut s, &mut n],
+            1000,
+            &TimeControls::default(),
+            None,
+        )
+        .unwrap();
+        let (decider, half) = s.asked.iter().chain(&n.asked).next().expect("one asked");
+        assert_eq!(record.reason, Termination::IllegalMove);
+        assert_eq!(record.winner, Some(decider.opponent()));
+        assert!(half.answering, "the first asked is an answer");
+        assert!(record.detail.unwrap().contains("half made"));
     }
 }

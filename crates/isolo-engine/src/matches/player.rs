@@ -2,7 +2,9 @@
 //! move on a [`Turn`] and answers a [`Reply`] or a [`Forfeit`]; a game ends with a
 //! [`Termination`]. In-process bots ([`super::engine::Bot`]) and external engines
 //! ([`super::external::ExternalEngine`]) implement it; the game loop
-//! ([`super::game_loop`]) knows only this.
+//! ([`super::game_loop`]) knows only this. Under the retreat a move is decided by both
+//! sides in turn: the manager asks the opponent for each answer and the mover for the
+//! rest of a move whose answer it did not expect ([`HalfMove`]).
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -11,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::search::clock::Clock;
-use isolo_rules::{EndReason, Game, LegalMove, Move};
+use isolo_rules::{EndReason, Game, LegalMove, Move, Side};
 
 /// How a game ended: by the rules (the first five), or by a forfeit of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -129,19 +131,45 @@ pub struct Turn<'a> {
     pub interrupt: Option<&'a AtomicBool>,
     /// When the move was asked for.
     pub asked: Instant,
+    /// A move half made under the retreat (RULES.md 3.4) that the player is asked to go
+    /// on with, or `None` for a whole move.
+    pub half: Option<&'a HalfMove>,
+}
+
+/// A move half made under the retreat, and who decides next in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HalfMove {
+    /// The move's letters so far, from the position the game stands at.
+    pub mv: Move,
+    /// Whether the mover's opponent decides next (its answer to a pass) rather than the
+    /// mover (the rest of its move after an answer it did not expect).
+    pub answering: bool,
 }
 
 impl Turn<'_> {
-    /// The clock of the side to move.
+    /// The side whose decision is asked for: the side to move, or under the retreat the
+    /// side answering its pass.
+    pub fn decider(&self) -> Side {
+        let mover = self.game.board().to_move();
+        match self.half {
+            Some(half) if half.answering => mover.opponent(),
+            _ => mover,
+        }
+    }
+
+    /// The clock of the side that decides.
     pub fn own_clock(&self) -> Option<Clock> {
-        self.clocks[self.game.board().to_move() as usize]
+        self.clocks[self.decider() as usize]
     }
 }
 
 /// Anything that plays: an in-process [`super::engine::Bot`], an external engine.
 pub trait Player {
     /// A move for the side to move in `turn` (which has a legal move, unless the player
-    /// `finds_every_move`); `Ok(None)` if the match was interrupted first.
+    /// `finds_every_move`); `Ok(None)` if the match was interrupted first. Asked to go on
+    /// with a move half made (`turn.half`), the player that decides replies with the
+    /// whole move as it would complete it, beginning with the letters given; the manager
+    /// keeps the letters up to the other side's next decision.
     fn play(&mut self, turn: &Turn) -> Result<Option<Reply>, Forfeit>;
 
     /// Whether the player finds a move wherever one exists and answers a `NoMoves`

@@ -1,27 +1,38 @@
-//! An engine's answer to a capture the mover passed under the retreat (RULES.md 3.4),
-//! asked in the middle of the mover's move: for a player who answers while the other
-//! moves (the web page against the engine).
+//! Moves half made under the retreat (RULES.md 3.4): the opponent answers a pass in
+//! the middle of the mover's move, so a move is decided by both sides in turn. Here an
+//! engine completes a move begun as `partial`, whichever side decides next: the
+//! answerer's answer (`best_answer`, for the page when a person passes against the
+//! engine) or the mover's letters after an answer it did not expect (`complete_move`,
+//! for matches and UGI).
 //!
-//! The answer is chosen by minimax over the rest of the move, walked a choice at a time
-//! (`Variant::begin_move`): the mover's later choices at their best for the mover, the
-//! answerer's later answers at their best for it, and each position the move can end
-//! in searched for the answerer, who is to move there.
+//! A completion is minimax over the rest of the move, walked a choice at a time
+//! (`Variant::half_made`): the mover's choices at their best for the mover, the
+//! answerer's answers at their best for it, and each position the move can end in
+//! valued for the answerer, who is to move there (by a search, or by a bot's own
+//! measure).
+
+use std::sync::atomic::AtomicBool;
 
 use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use rand::Rng;
 
-use super::{loss_in, Limits, SearchRequest, Searcher, INFINITY};
+use super::{loss_in, Limits, SearchRequest, Searcher};
 
 /// Most positions the rest of a move may reach for each of them to be searched; past
 /// it they are evaluated by a search of one ply each.
 pub const MOST_SEARCHED_ENDS: usize = 64;
 
-/// Why no answer was chosen.
+/// Why a half-made move was not completed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
     /// The move does not stop at an answer: it ends, needs another choice first, or is
     /// not legal.
     #[error("move '{0}' does not stop where the opponent answers a pass")]
     NotAnAnswer(String),
+    /// The move is whole, not legal, or the rules have no retreat: nothing is left to
+    /// decide in it.
+    #[error("move '{0}' is not a move half made under the retreat")]
+    NotHalfMade(String),
 }
 
 /// The answer (`Choice::Retreat` or `Choice::Stay`) that leaves the mover least, for the
@@ -36,20 +47,41 @@ pub fn best_answer(
     partial: &Move,
     limits: Limits,
 ) -> Result<Choice, AnswerError> {
+    let stops_at_answer = matches!(
+        variant.half_made(board, partial, &mut MoveWalk::new()),
+        Some(MoveStep::Answer(_))
+    );
+    if !stops_at_answer {
+        return Err(AnswerError::NotAnAnswer(partial.to_string()));
+    }
+    let whole = complete_move(searcher, variant, board, history, partial, limits, None)?;
+    Ok(whole.choices[partial.choices.len()])
+}
+
+/// The whole move that `partial`, half made from `board`, becomes when both sides
+/// decide the rest at their best: each position it can end in searched by `searcher`
+/// within `limits` (a time limit shared among them; past `MOST_SEARCHED_ENDS` of them a
+/// search of one ply each, and each stopped once `stop` is set), with `history` for
+/// repetitions.
+pub fn complete_move(
+    searcher: &mut dyn Searcher,
+    variant: &Variant,
+    board: &Board,
+    history: &[u64],
+    partial: &Move,
+    limits: Limits,
+    stop: Option<&AtomicBool>,
+) -> Result<Move, AnswerError> {
     let mut walk = MoveWalk::new();
-    let point = match variant.walk_choices(board, partial, &mut walk) {
-        Some(MoveStep::Answer(point)) => point,
-        _ => return Err(AnswerError::NotAnAnswer(partial.to_string())),
-    };
+    let step = half_made(variant, board, partial, &mut walk)?;
     let mut ends = Vec::new();
-    collect_ends(variant, &point, &mut walk, &mut ends);
+    collect_ends(variant, step, &mut walk, &mut ends);
     ends.sort_by_key(Board::hash);
     ends.dedup();
     let depth_one = Limits {
         depth: Some(1),
         ..Limits::default()
     };
-    // A time limit is the whole answer's, shared among the ends.
     let shared = Limits {
         time: limits.time.map(|t| t / ends.len().max(1) as u32),
         soft_time: None,
@@ -65,32 +97,128 @@ pub fn best_answer(
     // Each end searched once, in the order of their hashes (for the lookups below).
     let values: Vec<i32> = ends
         .iter()
-        .map(|end| end_value(searcher, variant, &history, each, end))
+        .map(|end| end_value(searcher, variant, &history, each, stop, end))
         .collect();
     let value_of = |child: &Board| {
         let at = ends.binary_search_by_key(&child.hash(), Board::hash);
         values[at.expect("every end was collected")]
     };
-    let mut best = (Choice::Stay, -INFINITY);
-    for retreat in [true, false] {
-        let step = variant.answer_pass(&point, retreat, &mut walk);
-        if let Some(value) = walked_value(variant, step, &mut walk, &value_of) {
-            if value > best.1 {
-                best = (Choice::answer(retreat), value);
+    complete_move_by(variant, board, partial, &value_of)
+}
+
+/// `partial` completed by minimax with `value_of` valuing the positions the move can end
+/// in for the answerer (the side to move there): the greedy bot's completion, with the
+/// answerer's seeds as the value, and `complete_move`'s.
+pub fn complete_move_by(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+    value_of: &impl Fn(&Board) -> i32,
+) -> Result<Move, AnswerError> {
+    let mut walk = MoveWalk::new();
+    let step = half_made(variant, board, partial, &mut walk)?;
+    Ok(follow(
+        variant,
+        partial,
+        step,
+        &mut walk,
+        &mut |point, walk| {
+            let [first, second] = option_values(variant, point, walk, value_of);
+            let answerer_decides = point.passed();
+            match (first, second) {
+                (Some(a), Some(b)) if answerer_decides => a >= b,
+                (Some(a), Some(b)) => a <= b,
+                (found, _) => found.is_some(),
+            }
+        },
+    ))
+}
+
+/// `partial` completed by options drawn at random from `rng` among those a legal move
+/// follows: the random bot's completion.
+pub fn complete_move_at_random(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+    rng: &mut impl Rng,
+) -> Result<Move, AnswerError> {
+    let mut walk = MoveWalk::new();
+    let step = half_made(variant, board, partial, &mut walk)?;
+    Ok(follow(
+        variant,
+        partial,
+        step,
+        &mut walk,
+        &mut |point, walk| match option_values(variant, point, walk, &|_: &Board| 0) {
+            [Some(_), Some(_)] => rng.random_bool(0.5),
+            [found, _] => found.is_some(),
+        },
+    ))
+}
+
+/// Where `partial` stops, or why it is no move half made.
+fn half_made(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+    walk: &mut MoveWalk,
+) -> Result<MoveStep, AnswerError> {
+    let not_half_made = || AnswerError::NotHalfMade(partial.to_string());
+    let step = variant
+        .half_made(board, partial, walk)
+        .ok_or_else(not_half_made)?;
+    // Letters legal so far may still lead only to dead ends.
+    match walked_value(variant, step, walk, &|_: &Board| 0) {
+        Some(_) => Ok(step),
+        None => Err(not_half_made()),
+    }
+}
+
+/// The move `partial` becomes from `step` on, `first_of` deciding each choice (whether
+/// the first option is taken; it takes only options a legal move follows).
+fn follow(
+    variant: &Variant,
+    partial: &Move,
+    mut step: MoveStep,
+    walk: &mut MoveWalk,
+    first_of: &mut dyn FnMut(&ChoicePoint, &mut MoveWalk) -> bool,
+) -> Move {
+    let mut whole = partial.clone();
+    loop {
+        match step {
+            MoveStep::End { .. } => return whole,
+            MoveStep::Dead { .. } => unreachable!("only options a legal move follows are taken"),
+            MoveStep::Choice(point) | MoveStep::Answer(point) => {
+                let first = first_of(&point, walk);
+                whole.choices.push(point.option(first));
+                step = variant.choose(&point, first, walk);
             }
         }
     }
-    Ok(best.0)
 }
 
-/// Every position the rest of the move from `point` can end in.
-fn collect_ends(variant: &Variant, point: &ChoicePoint, walk: &mut MoveWalk, out: &mut Vec<Board>) {
-    for first in [true, false] {
-        match variant.choose(point, first, walk) {
-            MoveStep::End { child, .. } => out.push(child),
-            MoveStep::Dead { .. } => {}
-            MoveStep::Choice(next) | MoveStep::Answer(next) => {
-                collect_ends(variant, &next, walk, out)
+/// The answerer's values of the two options at `point` (`None`: no legal move).
+fn option_values(
+    variant: &Variant,
+    point: &ChoicePoint,
+    walk: &mut MoveWalk,
+    value_of: &impl Fn(&Board) -> i32,
+) -> [Option<i32>; 2] {
+    [true, false].map(|first| {
+        let next = variant.choose(point, first, walk);
+        walked_value(variant, next, walk, value_of)
+    })
+}
+
+/// Every position the rest of the move from `step` can end in.
+fn collect_ends(variant: &Variant, step: MoveStep, walk: &mut MoveWalk, out: &mut Vec<Board>) {
+    match step {
+        MoveStep::End { child, .. } => out.push(child),
+        MoveStep::Dead { .. } => {}
+        MoveStep::Choice(point) | MoveStep::Answer(point) => {
+            for first in [true, false] {
+                let next = variant.choose(&point, first, walk);
+                collect_ends(variant, next, walk, out);
             }
         }
     }
@@ -111,18 +239,12 @@ fn walked_value(
         MoveStep::Choice(point) => (point, false),
         MoveStep::Answer(point) => (point, true),
     };
-    let mut found: Option<i32> = None;
-    for first in [true, false] {
-        let next = variant.choose(&point, first, walk);
-        if let Some(value) = walked_value(variant, next, walk, value_of) {
-            found = Some(match found {
-                Some(v) if answerer_decides => v.max(value),
-                Some(v) => v.min(value),
-                None => value,
-            });
-        }
+    let [first, second] = option_values(variant, &point, walk, value_of);
+    match (first, second) {
+        (Some(a), Some(b)) if answerer_decides => Some(a.max(b)),
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (found, other) => found.or(other),
     }
-    found
 }
 
 /// The value of a position the move ends in, for the answerer (to move there).
@@ -131,6 +253,7 @@ fn end_value(
     variant: &Variant,
     history: &[u64],
     limits: Limits,
+    stop: Option<&AtomicBool>,
     child: &Board,
 ) -> i32 {
     let over = child.ends_captured() || !variant.has_legal_move(child, &mut MoveGen::new());
@@ -143,7 +266,7 @@ fn end_value(
         history: history.to_vec(),
         limits,
         multipv: 1,
-        stop: None,
+        stop,
     };
     let result = searcher.search(&request, &mut |_| {});
     result.best().map_or(loss_in(0), |line| line.score.value())
@@ -175,6 +298,7 @@ mod tests {
             ..Limits::default()
         };
         let mut board = variant.start();
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(5);
         let mut checked = 0;
         for ply in 0..200 {
             let moves = variant.legal_moves(&board);
@@ -199,12 +323,54 @@ mod tests {
                 assert!(answer.is_answer());
                 let again = best_answer(&mut searcher, &variant, &board, &[], &partial, limits);
                 assert_eq!(again, Ok(answer), "{partial}");
+                // Either answer, the mover's rest of the move: a legal whole move.
+                for given in [Choice::Retreat, Choice::Stay] {
+                    let mut answered = partial.clone();
+                    answered.choices.push(given);
+                    let completions = [
+                        complete_move(
+                            &mut searcher,
+                            &variant,
+                            &board,
+                            &[],
+                            &answered,
+                            limits,
+                            None,
+                        ),
+                        complete_move_by(&variant, &board, &answered, &|b: &Board| {
+                            b.side_total(b.to_move()) as i32
+                        }),
+                        complete_move_at_random(&variant, &board, &answered, &mut rng),
+                    ];
+                    for whole in completions {
+                        let Ok(whole) = whole else {
+                            // No legal move follows that answer, or nothing is left.
+                            assert!(
+                                variant.play_move(&board, &answered).is_some()
+                                    || !moves.iter().any(|m| m
+                                        .mv
+                                        .choices
+                                        .starts_with(&answered.choices)
+                                        && m.mv.pit == answered.pit),
+                                "{answered}"
+                            );
+                            continue;
+                        };
+                        assert!(whole.choices.starts_with(&answered.choices), "{whole}");
+                        assert!(variant.play_move(&board, &whole).is_some(), "{whole}");
+                    }
+                }
                 checked += 1;
             }
             let played = &moves[ply * 7 % moves.len()];
             assert_eq!(
                 best_answer(&mut searcher, &variant, &board, &[], &played.mv, limits),
                 Err(AnswerError::NotAnAnswer(played.mv.to_string())),
+                "a whole move"
+            );
+            assert_eq!(
+                complete_move_at_random(&variant, &board, &played.mv, &mut rng),
+                Err(AnswerError::NotHalfMade(played.mv.to_string())),
                 "a whole move"
             );
             board = played.child;

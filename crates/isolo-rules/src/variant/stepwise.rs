@@ -303,6 +303,27 @@ impl Variant {
         Some(step)
     }
 
+    /// Where `mv` stops if it is a move half made under the retreat (RULES.md 3.4): its
+    /// letters are legal so far, a decision is still to come (the mover's, or the
+    /// opponent's answer) and some legal move follows. `None` if the rules have no
+    /// retreat, or `mv` is whole, not legal, leads to no legal move, or begins from a pit
+    /// that cannot start a move.
+    pub fn half_made(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
+        let lane = (mv.pit as usize).checked_sub(1)?;
+        if !self.has_retreat() || lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0
+        {
+            return None;
+        }
+        let (step, point) = match self.walk_choices(board, mv, walk)? {
+            step @ (MoveStep::Choice(point) | MoveStep::Answer(point)) => (step, point),
+            MoveStep::End { .. } | MoveStep::Dead { .. } => return None,
+        };
+        match self.first_completion(&point, walk, usize::MAX) {
+            Completion::Found(..) => Some(step),
+            Completion::None | Completion::Unknown => None,
+        }
+    }
+
     fn ended(&self, point: &ChoicePoint, state: LapState) -> MoveStep {
         let rings = crate::board::rings_of(point.to_move, state.mine, state.theirs);
         let mut flags = point.overture;
@@ -593,6 +614,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every proper prefix of a legal move with letters is half made exactly under the
+    /// retreat; a whole move, a letter no move takes, and a pit out of range never are.
+    #[test]
+    fn the_prefixes_of_legal_moves_are_the_moves_half_made() {
+        let mut rules = crate::Rules::load("igisoro").unwrap();
+        rules.capture_choice = CaptureChoice::Optional;
+        let plain = Variant::new(rules.clone()).unwrap();
+        rules.retreat = crate::Retreat::FrontToBack;
+        let v = Variant::new(rules).unwrap();
+        let mut walk = MoveWalk::new();
+        let (mut board, mut checked) = (v.start(), 0);
+        for ply in 0..80 {
+            let legal = v.legal_moves(&board);
+            for m in &legal {
+                assert!(v.half_made(&board, &m.mv, &mut walk).is_none(), "{}", m.mv);
+                for cut in 0..m.mv.choices.len() {
+                    let half = Move {
+                        pit: m.mv.pit,
+                        choices: m.mv.choices[..cut].to_vec(),
+                    };
+                    assert!(v.half_made(&board, &half, &mut walk).is_some(), "{half}");
+                    assert!(plain.half_made(&board, &half, &mut walk).is_none());
+                    checked += 1;
+                }
+            }
+            for pit in [0, 40] {
+                let out = Move {
+                    pit,
+                    choices: vec![],
+                };
+                assert!(v.half_made(&board, &out, &mut walk).is_none());
+            }
+            let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
+                break;
+            };
+            board = next.child;
+        }
+        assert!(checked > 100, "{checked} prefixes");
     }
 
     #[test]
