@@ -416,6 +416,70 @@ async fn a_clockwise_capture_and_a_retreat(client: &Client) -> TestResult {
     Ok(())
 }
 
+/// Against the engine under the retreat, the engine's pass that threatens your front pit
+/// is answered by you: the page asks before its move is played, and where you answer
+/// otherwise than it expected, the engine goes on from there.
+async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
+    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let path = std::env::temp_dir().join(format!("igisoro-retreat-{}.toml", std::process::id()));
+    std::fs::write(&path, text)?;
+    let spec = path.to_str().unwrap().to_string();
+    let variant = Variant::load(&spec).unwrap();
+    set_value(client, "side", "both").await?;
+    client
+        .find(Locator::Id("rules-file"))
+        .await?
+        .send_keys(&spec)
+        .await?;
+    wait_idle(client).await?;
+    // North's best move by far passes a capture at pit 9 that South may answer
+    // (`9prxxxpsx`, 30 seeds ahead of the next move at depth 6).
+    let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+    set_value(client, "position-input", start).await?;
+    click(client, "load-position").await?;
+    wait_idle(client).await?;
+    set_value(client, "strength", "ms:500").await?;
+    set_value(client, "side", "S").await?;
+    let choice = client.find(Locator::Id("choice")).await?;
+    let mut asked = 0;
+    let started = Instant::now();
+    loop {
+        if choice.is_displayed().await? {
+            let question = client
+                .find(Locator::Id("choice-text"))
+                .await?
+                .text()
+                .await?;
+            assert!(
+                question.starts_with("South, answer: North passed"),
+                "{question}"
+            );
+            asked += 1;
+            click(client, "choice-stay").await?;
+        } else if asked > 0 && script(client, "return document.body.dataset.busy").await? == "0" {
+            break;
+        }
+        if started.elapsed() > IDLE_DEADLINE {
+            return Err(format!("no answer asked of South: {}", shown(client).await?).into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_idle(client).await?;
+    let page = shown(client).await?;
+    let played = page["moves"][0].as_str().unwrap_or_default().to_string();
+    assert!(
+        played.starts_with("9ps"),
+        "North's move as South answered: {page}"
+    );
+    let before = variant.parse_position(start).unwrap();
+    let child = variant.play_text(&before, &played).unwrap().child;
+    assert_eq!(page["position"], variant.format_position(&child).as_str());
+    screenshot(client, "retreat-answered.png").await?;
+    set_value(client, "side", "both").await?;
+    std::fs::remove_file(&path)?;
+    Ok(())
+}
+
 /// A line of the rules' moves from their start, then South's move with a clockwise
 /// lap and a capture taken, then North's with a pass answered by a retreat: searched
 /// along random games.
@@ -776,6 +840,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     choose_take_then_pass(client).await?;
     choose_a_clockwise_lap(client).await?;
     a_clockwise_capture_and_a_retreat(client).await?;
+    you_answer_the_engines_pass(client).await?;
     catch_a_relay(client).await?;
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;

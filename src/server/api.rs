@@ -49,6 +49,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api.js", get(|| async { assets::page("api.js") }))
         .route("/clock.js", get(|| async { assets::page("clock.js") }))
         .route("/seeds.js", get(|| async { assets::page("seeds.js") }))
+        .route("/answers.js", get(|| async { assets::page("answers.js") }))
         .route("/texts.js", get(|| async { assets::page("texts.js") }))
         .route("/style.css", get(|| async { assets::page("style.css") }))
         .route("/api/variants", get(variants))

@@ -7,11 +7,12 @@ const INDEX: &str = include_str!("web/index.html");
 const STYLE: &str = include_str!("web/style.css");
 
 /// The page's ES modules, by name: `app.js` imports the others.
-pub const MODULES: [(&str, &str); 5] = [
+pub const MODULES: [(&str, &str); 6] = [
     ("app.js", include_str!("web/app.js")),
     ("api.js", include_str!("web/api.js")),
     ("clock.js", include_str!("web/clock.js")),
     ("seeds.js", include_str!("web/seeds.js")),
+    ("answers.js", include_str!("web/answers.js")),
     ("texts.js", include_str!("web/texts.js")),
 ];
 

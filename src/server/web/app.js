@@ -5,6 +5,7 @@
 // `clock.js`, `api.js`) have unit tests run by Node (`tests/`).
 
 import { api, streamed } from "./api.js";
+import { nextAnswerAt, settleAnswers } from "./answers.js";
 import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
@@ -480,7 +481,57 @@ async function engineMove() {
   if ($("analyse").checked || $("side").value === "both") showLines(result);
   else $("thinking").textContent = "";
   recordEval(result, ply, toMove);
-  await playMove(move);
+  const settled = await answeredByYou(move, ply).catch((e) => { say(e.message); return null; });
+  if (settled === null || ply !== S.ply) return;
+  await playMove(settled);
+}
+
+// The engine's move with your answers to its passes under the retreat (answers.js):
+// asked under the board at each one; where you answer otherwise than it expected, the
+// engine goes on from there (/api/complete).
+async function answeredByYou(move, ply) {
+  if (humanSide() === "both" || nextAnswerAt(move) < 0) return move;
+  const pit = Number(move.match(/^\d+/)[0]);
+  let listed = await api("/api/moves", { game: gameSpec(), pit });
+  if (!listed.complete) listed = await api("/api/moves", { game: gameSpec(), pit, distinct: true });
+  const moves = listed.moves;
+  return settleAnswers(move, {
+    ask: (prefix) => (ply === S.ply ? askAnswer(pit, prefix, moves) : Promise.resolve(null)),
+    isWhole: (m) => moves.some((listedMove) => listedMove.move === m),
+    complete: (half) => (ply === S.ply ? engineCompletes(half) : Promise.resolve(null)),
+  });
+}
+
+// Set while you are asked for an answer: resolves it (null when the game moves on).
+let pendingAnswer = null;
+
+// Your answer ("r" or "s") to the engine's pass ending `prefix`, asked under the board.
+function askAnswer(pit, prefix, moves) {
+  const options = choicesAfter(prefix, moves);
+  const met = prefix.length - String(pit).length + 1;
+  $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
+  for (const option of ["take", "pass", "anticlockwise", "clockwise"]) $(`choice-${option}`).hidden = true;
+  return new Promise((resolve) => {
+    pendingAnswer = resolve;
+    for (const [letter, option] of [["r", "retreat"], ["s", "stay"]]) {
+      const button = $(`choice-${option}`);
+      // (Both are offered where the listing cannot tell: the engine checks the answer.)
+      button.hidden = !options[option] && options.open.length > 0;
+      button.onclick = () => { pendingAnswer = null; hideChoice(); resolve(letter); };
+    }
+    $("choice").hidden = false;
+  });
+}
+
+// The engine's whole move from `half`, its move as you answered it so far.
+async function engineCompletes(half) {
+  busy(+1);
+  try {
+    const body = { game: gameSpec(), move: half, engine: $("engine").value };
+    const { time_ms: timeMs } = engineLimits();
+    if (timeMs) body.time_ms = timeMs;
+    return (await api("/api/complete", body)).move;
+  } finally { busy(-1); }
 }
 
 async function analyse(multipv, timeMs, hint) {
@@ -511,7 +562,10 @@ function jumpTo(ply) {
 
 // ---- clicks on the board ----
 
-function hideChoice() { $("choice").hidden = true; }
+function hideChoice() {
+  $("choice").hidden = true;
+  if (pendingAnswer) { const resolve = pendingAnswer; pendingAnswer = null; resolve(null); }
+}
 
 // Asks take or pass at each capture met, and the direction of each lap that may turn,
 // among the moves from one pit.
@@ -574,6 +628,7 @@ async function clickPit(event) {
 function chosenVariant() { return S.variants.find((v) => v.name === S.variantName); }
 
 function newGame() {
+  hideChoice();
   S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; resetClocks();
   $("analysis").innerHTML = ""; $("thinking").textContent = ""; caption(""); say("");
   refresh();
