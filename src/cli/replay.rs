@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{emit, CliError, CliResult};
 use isolo_engine::matches::records::{self, Record, RecordsFile};
-use isolo_rules::{game::describe, Game, Outcome};
+use isolo_rules::{game::describe, Game, Outcome, Side};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -30,8 +30,9 @@ fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, Stri
     let plies = super::plural(record.moves.len() as u64, "ply", "plies");
     let ending = match (record.reason.by_rules(), record.winner()) {
         (Some(reason), winner) => describe(&Outcome { winner, reason }),
-        (None, _) => {
-            let loser = game.board().to_move();
+        (None, winner) => {
+            // (The side to move, or under the retreat the side answering inside its move.)
+            let loser = winner.map_or(game.board().to_move(), Side::opponent);
             let detail = record
                 .detail
                 .as_ref()

@@ -457,6 +457,28 @@ mod tests {
         assert_eq!(record.reason, Termination::IllegalMove);
         assert_eq!(record.winner, Some(decider.opponent()));
         assert!(half.answering, "the first asked is an answer");
-        assert!(record.detail.unwrap().contains("half made"));
+        assert!(record.detail.as_ref().unwrap().contains("half made"));
+        // The records' check accepts the answerer's forfeit, and only under the retreat.
+        let written = crate::matches::records::Record {
+            game: 0,
+            opening: variant.start(),
+            south: "s".into(),
+            north: "n".into(),
+            moves: record.moves.clone(),
+            result: crate::matches::records::GameResult::of_winner(record.winner),
+            reason: record.reason,
+            detail: record.detail.clone(),
+            seed: 0,
+            time_ms: 0,
+            move_ms: Vec::new(),
+            clock_ms: Vec::new(),
+        };
+        assert!(crate::matches::records::replay(&variant, 1000, &written).is_ok());
+        let plain = Variant::load("igisoro").unwrap();
+        let replayed = crate::matches::records::replay(&plain, 1000, &written);
+        assert!(replayed
+            .unwrap_err()
+            .to_string()
+            .contains("the side to move"));
     }
 }

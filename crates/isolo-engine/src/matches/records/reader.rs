@@ -19,8 +19,9 @@ pub struct RecordsFile {
 impl RecordsFile {
     /// Replays `record` under the file's rules and ply cap and checks its result: a
     /// result by the rules must be the one its moves lead to, a forfeit the loss of the
-    /// side to move in a game still going on. The game played, or what is wrong, naming
-    /// the game and the move.
+    /// side to move in a game still going on (under the retreat, of either side: the
+    /// opponent answers inside the mover's move). The game played, or what is wrong,
+    /// naming the game and the move.
     pub fn replay(&self, record: &Record) -> Result<Game<'_>, RecordsError> {
         replay(&self.variant, self.header.max_plies, record)
     }
@@ -69,7 +70,10 @@ pub fn replay<'v>(
         ))),
         (None, None) => {
             let loser = game.board().to_move();
-            if record.winner() == Some(loser.opponent()) {
+            // Under the retreat the opponent answers inside the mover's move, and may
+            // forfeit there.
+            let answerer_lost = variant.has_retreat() && record.winner() == Some(loser);
+            if record.winner() == Some(loser.opponent()) || answerer_lost {
                 Ok(game)
             } else {
                 Err(fail(format!(
