@@ -13,7 +13,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use isolo_rules::{
+    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
+};
 use rand::Rng;
 
 use super::{loss_in, Limits, SearchRequest, Searcher};
@@ -21,6 +23,11 @@ use super::{loss_in, Limits, SearchRequest, Searcher};
 /// Most positions the rest of a move may reach for each of them to be searched; past
 /// it they are evaluated by a search of one ply each.
 pub const MOST_SEARCHED_ENDS: usize = 64;
+
+/// Most steps (options taken) a completion may walk to weigh every way the rest of a
+/// move can go; a long relay with many choices has exponentially many. Past it, each
+/// decision compares the first legal completion of each of its options instead.
+pub const MOST_WALKED_STEPS: usize = 4096;
 
 /// Why a half-made move was not completed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,7 +69,8 @@ pub fn best_answer(
 /// decide the rest at their best: each position it can end in searched by `searcher`
 /// within `limits` (a time limit shared among them; past `MOST_SEARCHED_ENDS` of them a
 /// search of one ply each, and each stopped once `stop` is set), with `history` for
-/// repetitions.
+/// repetitions. Past `MOST_WALKED_STEPS`, each decision searches one ply from the first
+/// completion of each option.
 pub fn complete_move(
     searcher: &mut dyn Searcher,
     variant: &Variant,
@@ -74,14 +82,27 @@ pub fn complete_move(
 ) -> Result<Move, AnswerError> {
     let mut walk = MoveWalk::new();
     let step = half_made(variant, board, partial, &mut walk)?;
-    let mut ends = Vec::new();
-    collect_ends(variant, step, &mut walk, &mut ends);
-    ends.sort_by_key(Board::hash);
-    ends.dedup();
+    let mut history = history.to_vec();
+    history.push(board.hash());
     let depth_one = Limits {
         depth: Some(1),
         ..Limits::default()
     };
+    let mut ends = Vec::new();
+    let mut steps = MOST_WALKED_STEPS;
+    if !collect_ends(variant, step, &mut walk, &mut ends, &mut steps) {
+        let mut value_of =
+            |end: &Board| end_value(searcher, variant, &history, depth_one, stop, end);
+        return Ok(follow_first_completions(
+            variant,
+            partial,
+            step,
+            &mut walk,
+            &mut value_of,
+        ));
+    }
+    ends.sort_by_key(Board::hash);
+    ends.dedup();
     let shared = Limits {
         time: limits.time.map(|t| t / ends.len().max(1) as u32),
         soft_time: None,
@@ -92,8 +113,6 @@ pub fn complete_move(
     } else {
         shared
     };
-    let mut history = history.to_vec();
-    history.push(board.hash());
     // Each end searched once, in the order of their hashes (for the lookups below).
     let values: Vec<i32> = ends
         .iter()
@@ -103,35 +122,45 @@ pub fn complete_move(
         let at = ends.binary_search_by_key(&child.hash(), Board::hash);
         values[at.expect("every end was collected")]
     };
-    complete_move_by(variant, board, partial, &value_of)
+    Ok(follow_minimax(variant, partial, step, &mut walk, &value_of))
 }
 
 /// `partial` completed by minimax with `value_of` valuing the positions the move can end
 /// in for the answerer (the side to move there): the greedy bot's completion, with the
-/// answerer's seeds as the value, and `complete_move`'s.
+/// answerer's seeds as the value. Past `MOST_WALKED_STEPS`, each decision compares the
+/// first completion of each option.
 pub fn complete_move_by(
     variant: &Variant,
     board: &Board,
     partial: &Move,
     value_of: &impl Fn(&Board) -> i32,
 ) -> Result<Move, AnswerError> {
+    complete_within(variant, board, partial, value_of, MOST_WALKED_STEPS)
+}
+
+/// `complete_move_by` walking at most `most_steps` steps for the exact completion.
+fn complete_within(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+    value_of: &impl Fn(&Board) -> i32,
+    most_steps: usize,
+) -> Result<Move, AnswerError> {
     let mut walk = MoveWalk::new();
     let step = half_made(variant, board, partial, &mut walk)?;
-    Ok(follow(
-        variant,
-        partial,
-        step,
-        &mut walk,
-        &mut |point, walk| {
-            let [first, second] = option_values(variant, point, walk, value_of);
-            let answerer_decides = point.passed();
-            match (first, second) {
-                (Some(a), Some(b)) if answerer_decides => a >= b,
-                (Some(a), Some(b)) => a <= b,
-                (found, _) => found.is_some(),
-            }
-        },
-    ))
+    let (mut ends, mut steps) = (Vec::new(), most_steps);
+    if collect_ends(variant, step, &mut walk, &mut ends, &mut steps) {
+        Ok(follow_minimax(variant, partial, step, &mut walk, value_of))
+    } else {
+        let mut value_of = |end: &Board| value_of(end);
+        Ok(follow_first_completions(
+            variant,
+            partial,
+            step,
+            &mut walk,
+            &mut value_of,
+        ))
+    }
 }
 
 /// `partial` completed by options drawn at random from `rng` among those a legal move
@@ -149,9 +178,9 @@ pub fn complete_move_at_random(
         partial,
         step,
         &mut walk,
-        &mut |point, walk| match option_values(variant, point, walk, &|_: &Board| 0) {
-            [Some(_), Some(_)] => rng.random_bool(0.5),
-            [found, _] => found.is_some(),
+        &mut |point, walk| match variant.option_completions(point, walk, usize::MAX) {
+            [Completion::Found(..), Completion::Found(..)] => rng.random_bool(0.5),
+            [first, _] => matches!(first, Completion::Found(..)),
         },
     ))
 }
@@ -163,14 +192,54 @@ fn half_made(
     partial: &Move,
     walk: &mut MoveWalk,
 ) -> Result<MoveStep, AnswerError> {
-    let not_half_made = || AnswerError::NotHalfMade(partial.to_string());
-    let step = variant
+    variant
         .half_made(board, partial, walk)
-        .ok_or_else(not_half_made)?;
-    // Letters legal so far may still lead only to dead ends.
-    match walked_value(variant, step, walk, &|_: &Board| 0) {
-        Some(_) => Ok(step),
-        None => Err(not_half_made()),
+        .ok_or_else(|| AnswerError::NotHalfMade(partial.to_string()))
+}
+
+/// `partial` completed from `step` by minimax over every way the rest can go, the ends
+/// valued by `value_of` for the answerer.
+fn follow_minimax(
+    variant: &Variant,
+    partial: &Move,
+    step: MoveStep,
+    walk: &mut MoveWalk,
+    value_of: &impl Fn(&Board) -> i32,
+) -> Move {
+    follow(variant, partial, step, walk, &mut |point, walk| {
+        let [first, second] = option_values(variant, point, walk, value_of);
+        decide(point, first, second)
+    })
+}
+
+/// `partial` completed from `step`, each decision taken by the value (from `value_of`,
+/// for the answerer) of the first legal completion of each option.
+fn follow_first_completions(
+    variant: &Variant,
+    partial: &Move,
+    step: MoveStep,
+    walk: &mut MoveWalk,
+    value_of: &mut dyn FnMut(&Board) -> i32,
+) -> Move {
+    follow(variant, partial, step, walk, &mut |point, walk| {
+        let [first, second] =
+            variant
+                .option_completions(point, walk, usize::MAX)
+                .map(|c| match c {
+                    Completion::Found(_, end) => Some(value_of(&end)),
+                    Completion::None | Completion::Unknown => None,
+                });
+        decide(point, first, second)
+    })
+}
+
+/// Whether the first option at `point` is taken, given the answerer's values of both
+/// (`None`: no legal move that way): the answerer's best at an answer, else the mover's.
+fn decide(point: &ChoicePoint, first: Option<i32>, second: Option<i32>) -> bool {
+    match (first, second) {
+        (Some(a), Some(b)) if point.passed() => a >= b,
+        (Some(a), Some(b)) => a <= b,
+        (found, _) => found.is_some(),
     }
 }
 
@@ -210,18 +279,32 @@ fn option_values(
     })
 }
 
-/// Every position the rest of the move from `step` can end in.
-fn collect_ends(variant: &Variant, step: MoveStep, walk: &mut MoveWalk, out: &mut Vec<Board>) {
+/// Every position the rest of the move from `step` can end in, into `out`, each option
+/// taken counted off `steps_left`: `false` (and `out` partial) once they run out.
+fn collect_ends(
+    variant: &Variant,
+    step: MoveStep,
+    walk: &mut MoveWalk,
+    out: &mut Vec<Board>,
+    steps_left: &mut usize,
+) -> bool {
     match step {
         MoveStep::End { child, .. } => out.push(child),
         MoveStep::Dead { .. } => {}
         MoveStep::Choice(point) | MoveStep::Answer(point) => {
             for first in [true, false] {
+                let Some(left) = steps_left.checked_sub(1) else {
+                    return false;
+                };
+                *steps_left = left;
                 let next = variant.choose(&point, first, walk);
-                collect_ends(variant, next, walk, out);
+                if !collect_ends(variant, next, walk, out, steps_left) {
+                    return false;
+                }
             }
         }
     }
+    true
 }
 
 /// The answerer's value of where a walk stands (`None`: no move goes this way), the
@@ -341,6 +424,8 @@ mod tests {
                             b.side_total(b.to_move()) as i32
                         }),
                         complete_move_at_random(&variant, &board, &answered, &mut rng),
+                        // Past the walk's budget: the first completions compared.
+                        complete_within(&variant, &board, &answered, &|_| 0, 0),
                     ];
                     for whole in completions {
                         let Ok(whole) = whole else {
