@@ -62,6 +62,7 @@ NAMED_GAMES = {
     "isolo_women_capture_ends": "isolo-women-capture-ends",
     "isolo_boys_capture_ends": "isolo-boys-capture-ends",
     "ikibuguzo_opening_1": "ikibuguzo-opening-1",
+    "igisoro_retreat": "igisoro-retreat",
 }
 
 #: The game taking any rules, and its default rules.

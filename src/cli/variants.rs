@@ -22,7 +22,7 @@ pub fn run(args: &VariantsArgs) -> CliResult {
         let rules = Rules::preset(name).expect("presets load");
         out.push_str(&format!("{name:<12} {}\n", rules.summary()));
     }
-    out.push_str("\nreadings (the Isolo presets with capture_ends_move = true, Ikibuguzo's first opening):\n");
+    out.push_str("\nreadings (the Isolo presets with capture_ends_move = true, Ikibuguzo's first opening, Igisoro with the retreat):\n");
     for name in READINGS {
         let rules = Rules::preset(name).expect("readings load");
         out.push_str(&format!("{name:<25} {}\n", rules.summary()));

@@ -39,7 +39,8 @@ fn variants_lists_the_presets_and_readings() {
             "ikibuguzo",
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends",
-            "ikibuguzo-opening-1"
+            "ikibuguzo-opening-1",
+            "igisoro-retreat"
         ]
     );
     assert!(out.contains("capture=both optional sow_from=turn-start"));

@@ -80,7 +80,8 @@ fn variants_and_limits_are_listed() {
             "ikibuguzo",
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends",
-            "ikibuguzo-opening-1"
+            "ikibuguzo-opening-1",
+            "igisoro-retreat"
         ]
     );
     assert_eq!(list["limits"]["max_time_ms"], 3000);

@@ -240,11 +240,12 @@ pub const PRESETS: [&str; 5] = [
 ];
 /// Named readings (RULES.md section 5), loaded by name like the presets: the Isolo
 /// presets with `capture_ends_move = true`, the deep Isolo games (unsolved, 30-100
-/// plies), and Ikibuguzo from its other opening array.
-pub const READINGS: [&str; 3] = [
+/// plies), Ikibuguzo from its other opening array, and Igisoro with the retreat.
+pub const READINGS: [&str; 4] = [
     "isolo-women-capture-ends",
     "isolo-boys-capture-ends",
     "ikibuguzo-opening-1",
+    "igisoro-retreat",
 ];
 
 /// Every name `Rules::preset` knows: the presets, then the readings.
@@ -482,6 +483,11 @@ impl Rules {
                 name: name.into(),
                 start: parse_rows(IKIBUGUZO_OPENING_1, 8).expect("preset start parses"),
                 ..Rules::preset("ikibuguzo")?
+            }),
+            "igisoro-retreat" => Some(Rules {
+                name: name.into(),
+                retreat: Retreat::FrontToBack,
+                ..Rules::preset("igisoro")?
             }),
             reading => {
                 let base = reading.strip_suffix("-capture-ends")?;

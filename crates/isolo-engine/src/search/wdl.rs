@@ -148,7 +148,7 @@ pub struct WdlModel {
 /// The models shipped, by the preset or reading they were fitted for (`isolo-ai fit-wdl
 /// --variant V`, docs/measurements.md#win-draw-loss); a test checks them against the
 /// table of docs/search.md.
-const SHIPPED: [(&str, WdlModel); 8] = [
+const SHIPPED: [(&str, WdlModel); 9] = [
     (
         "isolo-women",
         WdlModel {
@@ -211,6 +211,14 @@ const SHIPPED: [(&str, WdlModel); 8] = [
             offset: 0.0,
             scale: 431.7,
             at_repetition: Wdl::per_mille(500, 0, 500),
+        },
+    ),
+    (
+        "igisoro-retreat",
+        WdlModel {
+            offset: 20000.0,
+            scale: 5153.5,
+            at_repetition: Wdl::per_mille(20, 960, 20),
         },
     ),
 ];

@@ -66,6 +66,12 @@ fn with_the_retreat(base: &str) -> Variant {
 #[test]
 fn the_retreat_to_depth_4() {
     check(&with_the_retreat("igisoro"), &[8, 64, 638, 9031]);
+    // The named reading is those rules.
+    check(&preset("igisoro-retreat"), &[8, 64, 638, 9031]);
+    assert_eq!(
+        preset("igisoro-retreat").rules().same_as_preset(),
+        Some("igisoro-retreat")
+    );
     check(&with_the_retreat("kubuguza"), &[8, 64, 599, 7164]);
     // The reference counts the same.
     for base in ["igisoro", "kubuguza"] {
