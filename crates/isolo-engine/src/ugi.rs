@@ -349,7 +349,7 @@ impl Session {
         let mut game = Game::new(&variant, start);
         let mut half = None;
         if let Err(e) = game.play_list(&moves.join(" ")) {
-            // The last move may be half made (docs/UGI.md, "The retreat").
+            // The last move may be half made (docs/UGI.md, "Moves half made").
             half = half_made_last(&game, moves, &e);
             if half.is_none() {
                 return Err(format!("position: {e}"));
@@ -787,9 +787,7 @@ impl SearchJob {
         }
         searcher
     }
-}
 
-impl SearchJob {
     /// Says `bestmove` with the whole move that `half` becomes, both sides deciding the
     /// rest at their best (`search::answer::complete_move`); `go infinite` takes the
     /// default move time for it, and its `bestmove` still waits for `stop`.
