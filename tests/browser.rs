@@ -390,18 +390,8 @@ async fn choose_a_clockwise_lap(client: &Client) -> TestResult {
 async fn a_clockwise_capture_and_a_retreat(client: &Client) -> TestResult {
     let text = "name = \"kubuguza-retreat\"\nbase = \"kubuguza\"\n\
                 capture_choice = \"optional\"\nretreat = \"front-to-back\"\n";
-    let path = std::env::temp_dir().join(format!("kubuguza-retreat-{}.toml", std::process::id()));
-    std::fs::write(&path, text)?;
-    let spec = path.to_str().unwrap().to_string();
-    let variant = Variant::load(&spec).unwrap();
+    let (path, spec, variant) = load_rules_file(client, "kubuguza-retreat", text).await?;
     let (line, turning, answered) = clockwise_then_retreat(&variant);
-    set_value(client, "side", "both").await?;
-    client
-        .find(Locator::Id("rules-file"))
-        .await?
-        .send_keys(&spec)
-        .await?;
-    wait_idle(client).await?;
     set_value(client, "moves-input", &line.join(" ")).await?;
     click(client, "load-moves").await?;
     wait_idle(client).await?;
@@ -416,12 +406,14 @@ async fn a_clockwise_capture_and_a_retreat(client: &Client) -> TestResult {
     Ok(())
 }
 
-/// Against the engine under the retreat, the engine's pass that threatens your front pit
-/// is answered by you: the page asks before its move is played, and where you answer
-/// otherwise than it expected, the engine goes on from there.
-async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
-    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
-    let path = std::env::temp_dir().join(format!("igisoro-retreat-{}.toml", std::process::id()));
+/// Writes rules `text` to a file named after `name` and loads it on the page, both sides
+/// played by hand: the file, its path as the page was given it, and its rules.
+async fn load_rules_file(
+    client: &Client,
+    name: &str,
+    text: &str,
+) -> TestResult<(PathBuf, String, Variant)> {
+    let path = std::env::temp_dir().join(format!("{name}-{}.toml", std::process::id()));
     std::fs::write(&path, text)?;
     let spec = path.to_str().unwrap().to_string();
     let variant = Variant::load(&spec).unwrap();
@@ -432,6 +424,15 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
         .send_keys(&spec)
         .await?;
     wait_idle(client).await?;
+    Ok((path, spec, variant))
+}
+
+/// Against the engine under the retreat, the engine's pass that threatens your front pit
+/// is answered by you: the page asks before its move is played, and where you answer
+/// otherwise than it expected, the engine goes on from there.
+async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
+    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let (path, _, variant) = load_rules_file(client, "igisoro-retreat", text).await?;
     // North's best move by far passes a capture at pit 9 that South may answer
     // (`9prxxxpsx`, 30 seeds ahead of the next move at depth 6).
     let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";

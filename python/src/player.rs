@@ -82,13 +82,7 @@ impl Engine {
     /// `KeyboardInterrupt`.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<String> {
         let mut bot = self.in_use()?;
-        let (variant, board, history, over) = game.borrow().searched();
-        if let Some(outcome) = over {
-            return Err(IllegalMove::new_err(format!(
-                "the game is over: {}",
-                isolo_rules::game::describe(&outcome)
-            )));
-        }
+        let (variant, board, history) = going_on(game)?;
         let bot: &mut Bot = &mut bot;
         let chosen = interruptible(py, move |stop| {
             bot.stop_on(stop);
@@ -105,13 +99,7 @@ impl Engine {
     /// made; `InputError` if it is not a move's text.
     fn complete(&self, py: Python<'_>, game: &Bound<'_, Game>, partial: &str) -> PyResult<String> {
         let mut bot = self.in_use()?;
-        let (variant, board, history, over) = game.borrow().searched();
-        if let Some(outcome) = over {
-            return Err(IllegalMove::new_err(format!(
-                "the game is over: {}",
-                isolo_rules::game::describe(&outcome)
-            )));
-        }
+        let (variant, board, history) = going_on(game)?;
         let partial = variant
             .parse_move(partial)
             .map_err(|e| input_error(format!("partial: {e}")))?;
@@ -131,5 +119,23 @@ impl Engine {
 
     fn __repr__(&self) -> String {
         format!("Engine({:?}, seed={})", self.spec.label, self.seed)
+    }
+}
+
+/// The game's rules, position and history for a move, or `IllegalMove` once it is over.
+fn going_on(
+    game: &Bound<'_, Game>,
+) -> PyResult<(
+    std::sync::Arc<isolo_rules::Variant>,
+    isolo_rules::Board,
+    Vec<u64>,
+)> {
+    let (variant, board, history, over) = game.borrow().searched();
+    match over {
+        Some(outcome) => Err(IllegalMove::new_err(format!(
+            "the game is over: {}",
+            isolo_rules::game::describe(&outcome)
+        ))),
+        None => Ok((variant, board, history)),
     }
 }
