@@ -2,7 +2,7 @@
 // server's SVG (the same as `show --svg`); while a move is animated this module redraws
 // the seeds of its pits with the same layout (`seeds.js`). The engine's texts (scores,
 // W/D/L) come with the server's JSON; the page's pure parts (`texts.js`, `seeds.js`,
-// `clock.js`, `api.js`) have unit tests run by Node (`tests/`).
+// `clock.js`, `api.js`, `answers.js`) have unit tests run by Node (`tests/`).
 
 import { api, streamed } from "./api.js";
 import { nextAnswerAt, settleAnswers } from "./answers.js";

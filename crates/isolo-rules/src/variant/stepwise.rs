@@ -617,7 +617,7 @@ mod tests {
     }
 
     /// Every proper prefix of a legal move with letters is half made exactly under the
-    /// retreat; a whole move, a letter no move takes, and a pit out of range never are.
+    /// retreat; a whole move and a pit out of range never are.
     #[test]
     fn the_prefixes_of_legal_moves_are_the_moves_half_made() {
         let mut rules = crate::Rules::load("igisoro").unwrap();
