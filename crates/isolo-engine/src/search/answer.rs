@@ -185,6 +185,44 @@ pub fn complete_move_at_random(
     ))
 }
 
+/// `plan`, a whole move from `board` whose answers are the mover's expectations, as the
+/// answering side settles it: `complete` gives the whole move that a move half made
+/// becomes as the side deciding next would make it (the answerer at each answer, the
+/// mover after an answer its plan did not expect). For self-play, where one engine
+/// plays both sides.
+pub fn settle_answers(
+    variant: &Variant,
+    board: &Board,
+    mut plan: Move,
+    complete: &mut dyn FnMut(&Move) -> Option<Move>,
+) -> Move {
+    let mut settled = 0;
+    while let Some(at) = (plan.choices.iter().skip(settled))
+        .position(|c| c.is_answer())
+        .map(|i| i + settled)
+    {
+        settled = at + 1;
+        let mut partial = Move {
+            pit: plan.pit,
+            choices: plan.choices[..at].to_vec(),
+        };
+        let Some(answered) = complete(&partial) else {
+            continue;
+        };
+        let answer = answered.choices[at];
+        if answer == plan.choices[at] {
+            continue;
+        }
+        partial.choices.push(answer);
+        if variant.play_move(board, &partial).is_some() {
+            plan = partial;
+        } else if let Some(rest) = complete(&partial) {
+            plan = rest;
+        }
+    }
+    plan
+}
+
 /// Where `partial` stops, or why it is no move half made.
 fn half_made(
     variant: &Variant,
@@ -445,6 +483,11 @@ mod tests {
                         assert!(variant.play_move(&board, &whole).is_some(), "{whole}");
                     }
                 }
+                // The whole move as the answering side settles it: still a legal move.
+                let mut at_random =
+                    |half: &Move| complete_move_at_random(&variant, &board, half, &mut rng).ok();
+                let settled = settle_answers(&variant, &board, m.mv.clone(), &mut at_random);
+                assert!(variant.play_move(&board, &settled).is_some(), "{settled}");
                 checked += 1;
             }
             let played = &moves[ply * 7 % moves.len()];

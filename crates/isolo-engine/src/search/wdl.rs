@@ -217,7 +217,7 @@ const SHIPPED: [(&str, WdlModel); 9] = [
         "igisoro-retreat",
         WdlModel {
             offset: 20000.0,
-            scale: 5153.5,
+            scale: 5122.3,
             at_repetition: Wdl::per_mille(20, 960, 20),
         },
     ),

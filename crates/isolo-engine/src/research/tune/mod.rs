@@ -259,7 +259,29 @@ pub(crate) fn play_out<'v>(
             return None;
         }
         let Some(best) = result.best() else { break };
-        if game.play_move(&best.mv).is_err() {
+        // Under the retreat the answers in the move are the other side's to give: the
+        // same engine, searching for that side.
+        let mv = if variant.has_retreat() {
+            let board = *game.board();
+            let mut complete = |half: &isolo_rules::Move| {
+                let history = &request.history;
+                let limits = request.limits;
+                crate::search::answer::complete_move(
+                    &mut searcher,
+                    variant,
+                    &board,
+                    history,
+                    half,
+                    limits,
+                    stop,
+                )
+                .ok()
+            };
+            crate::search::answer::settle_answers(variant, &board, best.mv.clone(), &mut complete)
+        } else {
+            best.mv.clone()
+        };
+        if game.play_move(&mv).is_err() {
             break;
         }
         scores.push(best.score);
