@@ -452,14 +452,19 @@ function engineLimits() {
 
 // The engine's answer ("r" or "s") to the pass ending `prefix`, the person's move so far.
 async function engineAnswer(prefix) {
+  const { answer } = await engineOnHalfMove("/api/answer", prefix);
+  caption(`${sideName(otherSide(S.state.to_move))} ${answer === "r" ? "retreats" : "stays"}`);
+  return answer;
+}
+
+// The engine's reply at `path` about `half`, a move half made, in the engine's time.
+async function engineOnHalfMove(path, half) {
   busy(+1);
   try {
-    const body = { game: gameSpec(), move: prefix, engine: $("engine").value };
+    const body = { game: gameSpec(), move: half, engine: $("engine").value };
     const { time_ms: timeMs } = engineLimits();
     if (timeMs) body.time_ms = timeMs;
-    const { answer } = await api("/api/answer", body);
-    caption(`${sideName(otherSide(S.state.to_move))} ${answer === "r" ? "retreats" : "stays"}`);
-    return answer;
+    return await api(path, body);
   } finally { busy(-1); }
 }
 
@@ -525,13 +530,7 @@ function askAnswer(pit, prefix, moves) {
 
 // The engine's whole move from `half`, its move as you answered it so far.
 async function engineCompletes(half) {
-  busy(+1);
-  try {
-    const body = { game: gameSpec(), move: half, engine: $("engine").value };
-    const { time_ms: timeMs } = engineLimits();
-    if (timeMs) body.time_ms = timeMs;
-    return (await api("/api/complete", body)).move;
-  } finally { busy(-1); }
+  return (await engineOnHalfMove("/api/complete", half)).move;
 }
 
 async function analyse(multipv, timeMs, hint) {

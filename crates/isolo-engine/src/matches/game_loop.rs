@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn};
+use crate::search::answer::settle_answers;
 use crate::search::clock::{Clock, TimeControl};
 use isolo_rules::{Board, Game, LegalMove, Move, Side, Variant};
 
@@ -200,6 +201,13 @@ fn judge(game: &Game, turn: &Turn, mut reply: Reply) -> Result<(Reply, LegalMove
     }
 }
 
+/// Why settling a move's answers stopped short: the match was interrupted, or a side
+/// forfeited.
+enum Halted {
+    Interrupted,
+    Forfeit((Side, Forfeit)),
+}
+
 /// What asking for the decisions inside a move needs.
 struct Asking<'a> {
     game: &'a Game<'a>,
@@ -220,57 +228,38 @@ impl Asking<'_> {
         mut reply: Reply,
         legal: LegalMove,
     ) -> Result<Option<(Reply, LegalMove)>, (Side, Forfeit)> {
-        let mover = self.game.board().to_move();
-        let answerer = mover.opponent();
-        let mut plan = reply.mv.clone();
-        let mut settled = 0;
-        while let Some(at) = next_answer(&plan, settled) {
-            let mut partial = Move {
-                pit: plan.pit,
-                choices: plan.choices[..at].to_vec(),
-            };
-            let asked = HalfMove {
+        let answerer = self.game.board().to_move().opponent();
+        let mut thought = reply.thought;
+        let mut ask = |partial: &Move, answering: bool| {
+            let half = HalfMove {
                 mv: partial.clone(),
-                answering: true,
+                answering,
             };
-            let Some(answered) = self.ask(&mut players, clocks, reply.thought, &asked)? else {
-                return Ok(None);
-            };
-            if let Some(c) = clocks[answerer as usize].as_mut() {
-                c.left = c.left.saturating_sub(answered.thought);
+            let answered = self
+                .ask(&mut players, clocks, thought, &half)
+                .map_err(Halted::Forfeit)?
+                .ok_or(Halted::Interrupted)?;
+            match (answering, clocks[answerer as usize].as_mut()) {
+                (true, Some(c)) => c.left = c.left.saturating_sub(answered.thought),
+                (true, None) => {}
+                (false, _) => thought += answered.thought,
             }
-            let answer = answered.mv.choices[at];
-            settled = at + 1;
-            if answer == plan.choices[at] {
-                continue;
-            }
-            partial.choices.push(answer);
-            plan = if self
-                .game
-                .variant()
-                .play_move(self.game.board(), &partial)
-                .is_some()
-            {
-                partial
-            } else {
-                let asked = HalfMove {
-                    mv: partial,
-                    answering: false,
-                };
-                let Some(rest) = self.ask(&mut players, clocks, reply.thought, &asked)? else {
-                    return Ok(None);
-                };
-                reply.thought += rest.thought;
-                rest.mv
-            };
-        }
+            Ok(answered.mv)
+        };
+        let (variant, board) = (self.game.variant(), self.game.board());
+        let plan = match settle_answers(variant, board, reply.mv.clone(), &mut ask) {
+            Ok(plan) => plan,
+            Err(Halted::Interrupted) => return Ok(None),
+            Err(Halted::Forfeit(forfeit)) => return Err(forfeit),
+        };
         let legal = match reply.mv == plan {
             true => legal,
-            false => (self.game.variant())
-                .play_move(self.game.board(), &plan)
+            false => variant
+                .play_move(board, &plan)
                 .expect("each completion was judged legal"),
         };
         reply.mv = plan;
+        reply.thought = thought;
         reply.played = None;
         reply.answered = None;
         Ok(Some((reply, legal)))
@@ -308,13 +297,6 @@ impl Asking<'_> {
             .map(Some)
             .map_err(|f| (decider, f))
     }
-}
-
-/// Where the first answer at or after choice `from` stands in `plan`'s letters.
-fn next_answer(plan: &Move, from: usize) -> Option<usize> {
-    (plan.choices.iter().skip(from))
-        .position(|c| c.is_answer())
-        .map(|i| i + from)
 }
 
 /// A reply to a move half made came in time and is a legal whole move that begins with

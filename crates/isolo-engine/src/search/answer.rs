@@ -186,16 +186,16 @@ pub fn complete_move_at_random(
 }
 
 /// `plan`, a whole move from `board` whose answers are the mover's expectations, as the
-/// answering side settles it: `complete` gives the whole move that a move half made
-/// becomes as the side deciding next would make it (the answerer at each answer, the
-/// mover after an answer its plan did not expect). For self-play, where one engine
-/// plays both sides.
-pub fn settle_answers(
+/// sides settle it: `complete(partial, answering)` gives the whole move that the move
+/// half made `partial` becomes as the side deciding next makes it (the answerer at each
+/// answer, `answering`; the mover after an answer its plan did not expect). Matches ask
+/// each player; self-play asks its one engine for both sides.
+pub fn settle_answers<E>(
     variant: &Variant,
     board: &Board,
     mut plan: Move,
-    complete: &mut dyn FnMut(&Move) -> Option<Move>,
-) -> Move {
+    complete: &mut dyn FnMut(&Move, bool) -> Result<Move, E>,
+) -> Result<Move, E> {
     let mut settled = 0;
     while let Some(at) = (plan.choices.iter().skip(settled))
         .position(|c| c.is_answer())
@@ -206,21 +206,18 @@ pub fn settle_answers(
             pit: plan.pit,
             choices: plan.choices[..at].to_vec(),
         };
-        let Some(answered) = complete(&partial) else {
-            continue;
-        };
-        let answer = answered.choices[at];
+        let answer = complete(&partial, true)?.choices[at];
         if answer == plan.choices[at] {
             continue;
         }
         partial.choices.push(answer);
-        if variant.play_move(board, &partial).is_some() {
-            plan = partial;
-        } else if let Some(rest) = complete(&partial) {
-            plan = rest;
-        }
+        plan = if variant.play_move(board, &partial).is_some() {
+            partial
+        } else {
+            complete(&partial, false)?
+        };
     }
-    plan
+    Ok(plan)
 }
 
 /// Where `partial` stops, or why it is no move half made.
@@ -484,9 +481,11 @@ mod tests {
                     }
                 }
                 // The whole move as the answering side settles it: still a legal move.
-                let mut at_random =
-                    |half: &Move| complete_move_at_random(&variant, &board, half, &mut rng).ok();
+                let mut at_random = |half: &Move, _answering: bool| {
+                    complete_move_at_random(&variant, &board, half, &mut rng)
+                };
                 let settled = settle_answers(&variant, &board, m.mv.clone(), &mut at_random);
+                let settled = settled.expect("a prefix of a legal move is half made");
                 assert!(variant.play_move(&board, &settled).is_some(), "{settled}");
                 checked += 1;
             }

@@ -263,7 +263,7 @@ pub(crate) fn play_out<'v>(
         // same engine, searching for that side.
         let mv = if variant.has_retreat() {
             let board = *game.board();
-            let mut complete = |half: &isolo_rules::Move| {
+            let mut complete = |half: &isolo_rules::Move, _answering: bool| {
                 let history = &request.history;
                 let limits = request.limits;
                 crate::search::answer::complete_move(
@@ -275,9 +275,15 @@ pub(crate) fn play_out<'v>(
                     limits,
                     stop,
                 )
-                .ok()
             };
-            crate::search::answer::settle_answers(variant, &board, best.mv.clone(), &mut complete)
+            let settled = crate::search::answer::settle_answers(
+                variant,
+                &board,
+                best.mv.clone(),
+                &mut complete,
+            );
+            // (Every prefix of a legal move is half made: no completion fails.)
+            settled.unwrap_or_else(|_| best.mv.clone())
         } else {
             best.mv.clone()
         };
