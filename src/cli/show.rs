@@ -63,14 +63,11 @@ fn seed_row(board: &Board, row: usize, columns: usize, label: &str) -> String {
     format!("{label:<LABEL_WIDTH$}{}\n", cells.join(" "))
 }
 
-/// The board with both players' pit numbers, seed totals, side to move, overture state
-/// and the result when the game is over.
-pub fn draw(variant: &Variant, board: &Board) -> String {
+/// The four rows of pits with both players' pit numbers, alone (as a move stands half
+/// sown).
+pub fn draw_pits(variant: &Variant, board: &Board) -> String {
     let w = variant.columns() as usize;
-    let rules = variant.rules();
-    let mut out = String::new();
-    out.push_str(&format!("Variant {}\n", variant.name()));
-    out.push_str(&number_row(0, w, Side::North));
+    let mut out = number_row(0, w, Side::North);
     out.push_str(&seed_row(board, 0, w, "North back"));
     out.push_str(&seed_row(board, 1, w, "      front"));
     out.push_str(&number_row(1, w, Side::North));
@@ -79,6 +76,24 @@ pub fn draw(variant: &Variant, board: &Board) -> String {
     out.push_str(&seed_row(board, 2, w, "South front"));
     out.push_str(&seed_row(board, 3, w, "      back"));
     out.push_str(&number_row(3, w, Side::South));
+    out
+}
+
+/// The board with both players' pit numbers, seed totals, side to move, overture state
+/// and the result when the game is over.
+pub fn draw(variant: &Variant, board: &Board) -> String {
+    let w = variant.columns() as usize;
+    let rules = variant.rules();
+    let mut out = String::new();
+    out.push_str(&format!("Variant {}\n", variant.name()));
+    out.push_str(&draw_pits(variant, board));
+    out.push_str(&seed_row(board, 0, w, "North back"));
+    out.push_str(&seed_row(board, 1, w, "      front"));
+    out.push_str(&number_row(1, w, Side::North));
+    out.push_str(&format!("{:LABEL_WIDTH$}{}\n", "", "-".repeat(6 * w - 1)));
+    out.push_str(&number_row(2, w, Side::South));
+    out.push_str(&seed_row(board, 2, w, "South front"));
+    out.push_str(&seed_row(board, 3, w, "      back"));
     for side in [Side::North, Side::South] {
         let overture = if !rules.overture {
             String::new()

@@ -28,7 +28,8 @@ use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
-use isolo_engine::search::level::{FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
+use isolo_engine::search::answer::EndSearch;
+use isolo_engine::search::level::{Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::{describe, in_words};
@@ -432,14 +433,9 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
 async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: AnswerRequest = parse_body(&body)?;
     half_move_search(&state, request, |job| {
-        let answer = isolo_engine::search::answer::best_answer(
-            job.searcher,
-            job.variant,
-            job.board,
-            job.history,
-            job.partial,
-            job.limits,
-        );
+        let (level, mcts, variant, board, partial) =
+            (job.level, job.mcts, job.variant, job.board, job.partial);
+        let answer = level.answer(mcts, variant, board, partial, job.search, job.draws);
         answer.map(|a| json!({"answer": a.letter().to_string()}))
     })
     .await
@@ -450,28 +446,25 @@ async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
 async fn complete(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: AnswerRequest = parse_body(&body)?;
     half_move_search(&state, request, |job| {
-        let whole = isolo_engine::search::answer::complete_move(
-            job.searcher,
-            job.variant,
-            job.board,
-            job.history,
-            job.partial,
-            job.limits,
-            None,
-        );
+        let (level, mcts, variant, board, partial) =
+            (job.level, job.mcts, job.variant, job.board, job.partial);
+        let whole = level.complete(mcts, variant, board, partial, job.search, job.draws);
         whole.map(|m| json!({"move": m.to_string()}))
     })
     .await
 }
 
-/// What a search about a move half made is given.
+/// What a search about a move half made is given: the level it decides at (with
+/// MCTS or not, and the level's draws), the position and move, and how to search the
+/// positions the move can end in.
 struct HalfMoveJob<'a> {
-    searcher: &'a mut dyn isolo_engine::search::Searcher,
+    level: Level,
+    mcts: bool,
+    draws: &'a mut SmallRng,
     variant: &'a isolo_rules::Variant,
     board: &'a isolo_rules::Board,
-    history: &'a [u64],
     partial: &'a isolo_rules::Move,
-    limits: isolo_engine::search::Limits,
+    search: EndSearch<'a>,
 }
 
 /// Runs `work` on a search slot for the move half made in `request`, with the engine
@@ -488,8 +481,8 @@ async fn half_move_search(
     let partial = variant
         .parse_move(&request.mv)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let (board, history) = (*game.board(), game.history());
-    let spec = AnalyseRequest {
+    let (board, history, plies) = (*game.board(), game.history(), game.plies() as u64);
+    let analyse = AnalyseRequest {
         game: request.game,
         engine: request.engine,
         time_ms: request.time_ms,
@@ -497,10 +490,12 @@ async fn half_move_search(
         nodes: None,
         tc: None,
         multipv: None,
-        seed: None,
-        level: None,
-    }
-    .spec(state)?;
+        seed: request.seed,
+        level: request.level,
+    };
+    let spec = analyse.spec(state)?;
+    // A level's draws differ from move to move and replay with the seed.
+    let mut draws = SmallRng::seed_from_u64(game_seed(analyse.seed()?.unwrap_or(0), plies));
     let permit = search_slot(state)?;
     let found = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -510,12 +505,18 @@ async fn half_move_search(
             Err(e) => return Err(ApiError::bad(format!("engine: {e}"))),
         };
         work(HalfMoveJob {
-            searcher: searcher.as_mut(),
+            level: spec.level,
+            mcts: matches!(spec.kind, EngineKind::Mcts(_)),
+            draws: &mut draws,
             variant: &variant,
             board: &board,
-            history: &history,
             partial: &partial,
-            limits: spec.limits,
+            search: EndSearch {
+                searcher: searcher.as_mut(),
+                history: &history,
+                limits: spec.limits,
+                stop: None,
+            },
         })
         .map_err(|e| ApiError::bad(e.to_string()))
     })

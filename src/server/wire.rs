@@ -141,6 +141,11 @@ pub(super) struct AnswerRequest {
     pub(super) mv: String,
     pub(super) engine: Option<String>,
     pub(super) time_ms: Option<Value>,
+    /// The engine's strength level, 1..=8 (8, the default: its best): it decides as it
+    /// plays at that level.
+    pub(super) level: Option<Value>,
+    /// The seed of a level's draws, as in `/api/analyse`.
+    pub(super) seed: Option<Value>,
 }
 
 #[derive(Deserialize)]

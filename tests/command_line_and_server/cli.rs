@@ -670,6 +670,57 @@ fn play_skips_bad_lines_and_goes_on() {
     assert!(text.len() < 100_000, "the long line was echoed");
 }
 
+/// Under the retreat each side decides its part of a move: the human answers the
+/// engine's passes (the engine going on where the answer is not the one it planned),
+/// and the engine answers the human's, the human going on from there.
+#[test]
+fn play_splits_a_move_between_the_sides_under_the_retreat() {
+    let engine_to_move = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+    let args = |position| {
+        [
+            "--variant",
+            "igisoro-retreat",
+            "--engine",
+            "ab:depth=3",
+            "--position",
+            position,
+        ]
+    };
+    // The engine plans 9prxxxpsx; staying at its first pass sends it on from 9ps.
+    let (text, ok) = play_session(&args(engine_to_move), b"x\ns\ns\nquit\n");
+    assert!(ok, "{text}");
+    for expected in [
+        "You are asked for your answer to each of the engine's passes.",
+        "The engine's move so far, 9p: its lap ended in its pit 10 and it passes the capture (2 seeds)",
+        "Your answer (r/s): Type r to retreat",
+        "Engine plays 9ps",
+        "Game abandoned.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let (text, ok) = play_session(&args(engine_to_move), b"r\ns\nquit\n");
+    assert!(
+        ok && text.contains("Engine plays 9prxxxpsx (score"),
+        "{text}"
+    );
+    // The human's move: begun without its choice, then the pass the engine answers.
+    let human_to_move = "0,4,4,4,4,4,4,4/1,1,1,0,1,0,0,0/0,0,0,0,1,1,0,0/0,5,5,5,0,5,5,5 S";
+    let (text, ok) = play_session(&args(human_to_move), b"7\n3\nhint\np\nquit\n");
+    assert!(ok, "{text}");
+    for expected in [
+        "Your move goes on from 7: 3 does not go on legally from 7.",
+        "Your move goes on from 7: Hint: 7",
+        "The engine retreats: its front pit's seeds go to the pit behind it (after 7p).",
+        "You play 7pr\n",
+        "Engine plays ",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    // A stay planned where the engine retreats: the move is the engine's answer's.
+    let (text, _) = play_session(&args(human_to_move), b"7ps\nquit\n");
+    assert!(text.contains("You play 7pr\n"), "{text}");
+}
+
 /// At a level the engine plays its level's moves, reports their own scores, and still
 /// hints the engine's best; a level is for the searching engines only.
 #[test]

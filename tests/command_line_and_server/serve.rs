@@ -842,6 +842,18 @@ fn the_engine_answers_a_pass_and_a_retreat_is_retold() {
     assert_eq!(status, 200, "{answered}");
     let answer = answered["answer"].as_str().unwrap();
     assert!(answer == "r" || answer == "s", "{answered}");
+    // At a level below the top, with its draws' seed.
+    let weaker = json!({"game": game, "move": "2p", "time_ms": 200, "level": 1, "seed": 3});
+    let (status, answered) = post(&server, "api/answer", &weaker);
+    assert_eq!(status, 200, "{answered}");
+    assert!(["r", "s"].contains(&answered["answer"].as_str().unwrap()));
+    refused(
+        &server,
+        "api/answer",
+        &json!({"game": game, "move": "2p", "level": 9}),
+        400,
+        "level",
+    );
     refused(
         &server,
         "api/answer",
@@ -868,8 +880,8 @@ fn the_engine_answers_a_pass_and_a_retreat_is_retold() {
         400,
         "is not a move half made under the retreat",
     );
-    for partial in ["2p", "2"] {
-        let body = json!({"game": game, "move": partial, "time_ms": 200});
+    for (partial, level) in [("2p", 8), ("2", 8), ("2p", 2)] {
+        let body = json!({"game": game, "move": partial, "time_ms": 200, "level": level});
         let (status, completed) = post(&server, "api/complete", &body);
         assert_eq!(status, 200, "{completed}");
         let whole = completed["move"].as_str().unwrap();

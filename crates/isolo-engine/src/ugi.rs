@@ -18,6 +18,7 @@ use crate::matches::schedule::game_seed;
 use crate::matches::settings::{SearchSettings, SearcherKind};
 use crate::ranges::{self, Number, Range};
 use crate::review::ReviewBudget;
+use crate::search::answer::EndSearch;
 use crate::search::clock::Clock;
 use crate::search::level::Level;
 use crate::search::wdl::WdlModel;
@@ -788,10 +789,10 @@ impl SearchJob {
         searcher
     }
 
-    /// Says `bestmove` with the whole move that `half` becomes, both sides deciding the
-    /// rest at their best (`search::answer::complete_move`); `go infinite` takes the
-    /// default move time for it, and its `bestmove` still waits for `stop`.
-    fn complete(&self, searcher: &mut dyn Searcher, half: &Move) {
+    /// Says `bestmove` with the whole move that `half` becomes, the side deciding next
+    /// at the level played, the other at its best (`Level::complete`); `go infinite`
+    /// takes the default move time for it, and its `bestmove` still waits for `stop`.
+    fn complete(&mut self, searcher: &mut dyn Searcher, half: &Move) {
         let limits = match self.limits.time {
             Some(INFINITE) => Limits {
                 time: Some(crate::matches::engine::DEFAULT_MOVE_TIME),
@@ -799,14 +800,19 @@ impl SearchJob {
             },
             _ => self.limits,
         };
-        let whole = crate::search::answer::complete_move(
+        let search = EndSearch {
             searcher,
+            history: &self.history,
+            limits,
+            stop: Some(&self.stop),
+        };
+        let whole = (self.level).complete(
+            self.mcts,
             &self.variant,
             &self.board,
-            &self.history,
             half,
-            limits,
-            Some(&self.stop),
+            search,
+            &mut self.draws,
         );
         match whole {
             Ok(whole) => {

@@ -461,7 +461,7 @@ async function engineAnswer(prefix) {
 async function engineOnHalfMove(path, half) {
   busy(+1);
   try {
-    const body = { game: gameSpec(), move: half, engine: $("engine").value };
+    const body = { game: gameSpec(), move: half, engine: $("engine").value, level: Number($("level").value) };
     const { time_ms: timeMs } = engineLimits();
     if (timeMs) body.time_ms = timeMs;
     return await api(path, body);

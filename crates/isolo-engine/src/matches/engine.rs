@@ -16,7 +16,7 @@ use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn
 use crate::matches::settings;
 use crate::ranges::{self, Number, Range};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk};
-use crate::search::answer::{complete_move, complete_move_at_random, complete_move_by};
+use crate::search::answer::{complete_move_at_random, complete_move_by, EndSearch};
 use crate::search::clock::{Clock, TimeControl};
 use crate::search::level::Level;
 use crate::search::mcts::{Mcts, MctsConfig, Playout};
@@ -689,9 +689,9 @@ impl Bot {
     /// as this bot decides the rest (RULES.md 3.4): random draws among the options a
     /// legal move follows, greedy keeps the answerer's seeds at their most for the
     /// answerer and their fewest for the mover, a searching engine searches the
-    /// positions the move can end in (on a `clock`, within the clock's limits; a level
-    /// below the top completes moves as the top does). `None`: `partial` is no move
-    /// half made.
+    /// positions the move can end in (on a `clock`, within the clock's limits) and
+    /// decides as its level does (`Level::complete`). `None`: `partial` is no move half
+    /// made.
     pub fn complete(
         &mut self,
         variant: &Variant,
@@ -717,16 +717,14 @@ impl Bot {
                     .searcher
                     .as_mut()
                     .expect("searching engines have a searcher");
-                let stop = self.stop.map(|flag| flag as &AtomicBool);
-                complete_move(
-                    searcher.as_mut(),
-                    variant,
-                    board,
+                let search = EndSearch {
+                    searcher: searcher.as_mut(),
                     history,
-                    partial,
                     limits,
-                    stop,
-                )
+                    stop: self.stop.map(|flag| flag as &AtomicBool),
+                };
+                let mcts = matches!(self.spec.kind, EngineKind::Mcts(_));
+                (self.spec.level).complete(mcts, variant, board, partial, search, &mut self.rng)
             }
             EngineKind::External(_) => unreachable!("external engines make no bot"),
         };

@@ -54,15 +54,21 @@ pub fn best_answer(
     partial: &Move,
     limits: Limits,
 ) -> Result<Choice, AnswerError> {
-    let stops_at_answer = matches!(
-        variant.half_made(board, partial, &mut MoveWalk::new()),
-        Some(MoveStep::Answer(_))
-    );
-    if !stops_at_answer {
-        return Err(AnswerError::NotAnAnswer(partial.to_string()));
-    }
+    stops_at_answer(variant, board, partial)?;
     let whole = complete_move(searcher, variant, board, history, partial, limits, None)?;
     Ok(whole.choices[partial.choices.len()])
+}
+
+/// Whether `partial`, from `board`, stops where the opponent answers a pass.
+pub fn stops_at_answer(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+) -> Result<(), AnswerError> {
+    match variant.half_made(board, partial, &mut MoveWalk::new()) {
+        Some(MoveStep::Answer(_)) => Ok(()),
+        _ => Err(AnswerError::NotAnAnswer(partial.to_string())),
+    }
 }
 
 /// The whole move that `partial`, half made from `board`, becomes when both sides
@@ -80,8 +86,48 @@ pub fn complete_move(
     limits: Limits,
     stop: Option<&AtomicBool>,
 ) -> Result<Move, AnswerError> {
+    let search = EndSearch {
+        searcher,
+        history,
+        limits,
+        stop,
+    };
+    complete_move_picking(variant, board, partial, search, &mut |a, b| a >= b)
+}
+
+/// How the ends of a move half made are searched: by whom, with which earlier
+/// positions and limits, and until which stop flag is raised.
+pub struct EndSearch<'a> {
+    /// The searcher.
+    pub searcher: &'a mut dyn Searcher,
+    /// The game's positions before the move's, for repetitions.
+    pub history: &'a [u64],
+    /// The limits of the whole completion (a time limit is shared among the ends).
+    pub limits: Limits,
+    /// Stops each end's search once set.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// `complete_move`, the side that decides next in `partial` taking each of its own
+/// decisions by `own_pick(first, second)`, its values of the two options (whether it
+/// takes the first): `a >= b` is its best, a weaker player may draw. The other side's
+/// decisions in the rest are taken at their best.
+pub fn complete_move_picking(
+    variant: &Variant,
+    board: &Board,
+    partial: &Move,
+    search: EndSearch,
+    own_pick: &mut dyn FnMut(i32, i32) -> bool,
+) -> Result<Move, AnswerError> {
+    let EndSearch {
+        searcher,
+        history,
+        limits,
+        stop,
+    } = search;
     let mut walk = MoveWalk::new();
     let step = half_made(variant, board, partial, &mut walk)?;
+    let mut pick = picker(matches!(step, MoveStep::Answer(_)), own_pick);
     let mut history = history.to_vec();
     history.push(board.hash());
     let depth_one = Limits {
@@ -99,6 +145,7 @@ pub fn complete_move(
             step,
             &mut walk,
             &mut value_of,
+            &mut pick,
         ));
     }
     ends.sort_by_key(Board::hash);
@@ -122,7 +169,31 @@ pub fn complete_move(
         let at = ends.binary_search_by_key(&child.hash(), Board::hash);
         values[at.expect("every end was collected")]
     };
-    Ok(follow_minimax(variant, partial, step, &mut walk, &value_of))
+    Ok(follow_minimax(
+        variant, partial, step, &mut walk, &value_of, &mut pick,
+    ))
+}
+
+/// A decision at a point, from the answerer's values of its two options: the side
+/// that decides first (the answerer if `answerer_first`) by `own_pick`, the other side
+/// at its best; each side's pick reads its own values.
+fn picker<'a>(
+    answerer_first: bool,
+    own_pick: &'a mut dyn FnMut(i32, i32) -> bool,
+) -> impl FnMut(&ChoicePoint, i32, i32) -> bool + 'a {
+    move |point, a, b| {
+        let (a, b) = if point.passed() { (a, b) } else { (-a, -b) };
+        if point.passed() == answerer_first {
+            own_pick(a, b)
+        } else {
+            a >= b
+        }
+    }
+}
+
+/// The decisions at their best for the side taking each.
+fn best_pick(point: &ChoicePoint, a: i32, b: i32) -> bool {
+    picker(point.passed(), &mut |a, b| a >= b)(point, a, b)
 }
 
 /// `partial` completed by minimax with `value_of` valuing the positions the move can end
@@ -149,8 +220,11 @@ fn complete_within(
     let mut walk = MoveWalk::new();
     let step = half_made(variant, board, partial, &mut walk)?;
     let (mut ends, mut steps) = (Vec::new(), most_steps);
+    let mut pick = best_pick;
     if collect_ends(variant, step, &mut walk, &mut ends, &mut steps) {
-        Ok(follow_minimax(variant, partial, step, &mut walk, value_of))
+        Ok(follow_minimax(
+            variant, partial, step, &mut walk, value_of, &mut pick,
+        ))
     } else {
         let mut value_of = |end: &Board| value_of(end);
         Ok(follow_first_completions(
@@ -159,6 +233,7 @@ fn complete_within(
             step,
             &mut walk,
             &mut value_of,
+            &mut pick,
         ))
     }
 }
@@ -232,18 +307,23 @@ fn half_made(
         .ok_or_else(|| AnswerError::NotHalfMade(partial.to_string()))
 }
 
+/// A decision at a point from the answerer's values of its two options: whether the
+/// first is taken.
+type Pick<'a> = dyn FnMut(&ChoicePoint, i32, i32) -> bool + 'a;
+
 /// `partial` completed from `step` by minimax over every way the rest can go, the ends
-/// valued by `value_of` for the answerer.
+/// valued by `value_of` for the answerer, each decision taken by `pick`.
 fn follow_minimax(
     variant: &Variant,
     partial: &Move,
     step: MoveStep,
     walk: &mut MoveWalk,
     value_of: &impl Fn(&Board) -> i32,
+    pick: &mut Pick,
 ) -> Move {
     follow(variant, partial, step, walk, &mut |point, walk| {
         let [first, second] = option_values(variant, point, walk, value_of);
-        decide(point, first, second)
+        decide(point, first, second, pick)
     })
 }
 
@@ -255,6 +335,7 @@ fn follow_first_completions(
     step: MoveStep,
     walk: &mut MoveWalk,
     value_of: &mut dyn FnMut(&Board) -> i32,
+    pick: &mut Pick,
 ) -> Move {
     follow(variant, partial, step, walk, &mut |point, walk| {
         let [first, second] =
@@ -264,16 +345,15 @@ fn follow_first_completions(
                     Completion::Found(_, end) => Some(value_of(&end)),
                     Completion::None | Completion::Unknown => None,
                 });
-        decide(point, first, second)
+        decide(point, first, second, pick)
     })
 }
 
 /// Whether the first option at `point` is taken, given the answerer's values of both
-/// (`None`: no legal move that way): the answerer's best at an answer, else the mover's.
-fn decide(point: &ChoicePoint, first: Option<i32>, second: Option<i32>) -> bool {
+/// (`None`: no legal move that way): by `pick` where both lead on.
+fn decide(point: &ChoicePoint, first: Option<i32>, second: Option<i32>, pick: &mut Pick) -> bool {
     match (first, second) {
-        (Some(a), Some(b)) if point.passed() => a >= b,
-        (Some(a), Some(b)) => a <= b,
+        (Some(a), Some(b)) => pick(point, a, b),
         (found, _) => found.is_some(),
     }
 }

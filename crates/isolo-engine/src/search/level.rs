@@ -5,9 +5,10 @@
 //! clearly losing one rare. The draws come from the bot's seed, so a game replays. The
 //! top level is the engine as it is.
 
-use isolo_rules::Variant;
+use isolo_rules::{Board, Choice, Move, Variant};
 use rand::Rng;
 
+use crate::search::answer::{complete_move_picking, stops_at_answer, AnswerError, EndSearch};
 use crate::search::score::{is_proven, WIN};
 use crate::search::{Limits, Line, Progress, SearchRequest, SearchResult, Searcher};
 
@@ -267,6 +268,60 @@ impl Level {
     }
 }
 
+impl Level {
+    /// The whole move that `partial`, half made under the retreat, becomes as a player
+    /// of this level decides the rest (RULES.md 3.4; `search::answer`): each position
+    /// the move can end in searched within the level's budget, and each of its own
+    /// decisions drawn from `rng` between the two options, weighted by their values at
+    /// the level's temperature, as `search` draws root moves. At the top this is
+    /// `complete_move`, and `rng` is left untouched.
+    pub fn complete(
+        self,
+        mcts: bool,
+        variant: &Variant,
+        board: &Board,
+        partial: &Move,
+        search: EndSearch,
+        rng: &mut impl Rng,
+    ) -> Result<Move, AnswerError> {
+        let table = LevelTable::of(mcts, variant);
+        let search = EndSearch {
+            limits: self.limits(table, search.limits),
+            ..search
+        };
+        match self.handicap(table) {
+            None => complete_move_picking(variant, board, partial, search, &mut |a, b| a >= b),
+            Some(handicap) => {
+                let mut draw = |a: i32, b: i32| {
+                    let scale = 100.0 * handicap.temperature_seeds;
+                    let second_odds = ((weighed(b) - weighed(a)) / scale).exp();
+                    rng.random::<f64>() * (1.0 + second_odds) < 1.0
+                };
+                complete_move_picking(variant, board, partial, search, &mut draw)
+            }
+        }
+    }
+}
+
+impl Level {
+    /// The answer (`Choice::Retreat` or `Choice::Stay`) a player of this level gives to
+    /// the pass that ends `partial` (it must stop at an answer): `complete`'s first
+    /// letter after `partial`.
+    pub fn answer(
+        self,
+        mcts: bool,
+        variant: &Variant,
+        board: &Board,
+        partial: &Move,
+        search: EndSearch,
+        rng: &mut impl Rng,
+    ) -> Result<Choice, AnswerError> {
+        stops_at_answer(variant, board, partial)?;
+        let whole = self.complete(mcts, variant, board, partial, search, rng)?;
+        Ok(whole.choices[partial.choices.len()])
+    }
+}
+
 /// A search value as a weight's score: estimates as they are, proven results at
 /// `±PROVEN_WEIGHT` (quicker wins a little higher).
 fn weighed(value: i32) -> f64 {
@@ -282,7 +337,6 @@ fn weighed(value: i32) -> f64 {
 mod tests {
     use super::*;
     use crate::search::score::Score;
-    use isolo_rules::Move;
     use rand::rngs::SmallRng;
     use rand::SeedableRng;
 
@@ -441,5 +495,73 @@ mod tests {
         }
         assert!(doc.contains("A proven win counts as +1000 seeds"));
         assert_eq!(PROVEN_WEIGHT, 100_000, "1000 seeds, as the docs say");
+    }
+
+    /// Under the retreat, a level answers a pass and completes a move with legal whole
+    /// moves that begin with the letters given; the top answers as `complete_move`
+    /// without a draw, and the weakest level, its ends searched within its small
+    /// budget, gives both answers across seeds where the top always gives one.
+    #[test]
+    fn a_level_decides_its_part_of_a_move_half_made() {
+        use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+        use crate::search::answer::complete_move;
+        let variant = Variant::load("igisoro-retreat").unwrap();
+        let board = variant
+            .parse_position("0,4,4,4,4,4,4,4/1,1,1,0,1,0,0,0/0,0,0,0,1,1,0,0/0,5,5,5,0,5,5,5 S")
+            .unwrap();
+        let partial = variant.parse_move("7p").unwrap();
+        let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+            threads: 1,
+            hash_mb: 4,
+            ..AlphaBetaConfig::default()
+        })
+        .unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let top = complete_move(&mut searcher, &variant, &board, &[], &partial, limits, None);
+        let top = top.unwrap();
+        let mut answers = std::collections::BTreeSet::new();
+        for level in [LOWEST_LEVEL, TOP_LEVEL] {
+            for seed in 0..40 {
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let search = EndSearch {
+                    searcher: &mut searcher,
+                    history: &[],
+                    limits,
+                    stop: None,
+                };
+                let level = Level::new(level).unwrap();
+                let whole = level.complete(false, &variant, &board, &partial, search, &mut rng);
+                let whole = whole.unwrap();
+                assert!(whole.choices.starts_with(&partial.choices), "{whole}");
+                assert!(variant.play_move(&board, &whole).is_some(), "{whole}");
+                if level.is_top() {
+                    assert_eq!(whole, top);
+                    let untouched = SmallRng::seed_from_u64(seed).random::<u64>();
+                    assert_eq!(rng.random::<u64>(), untouched, "no draw at the top");
+                } else {
+                    answers.insert(whole.choices[partial.choices.len()]);
+                }
+            }
+        }
+        assert_eq!(answers.len(), 2, "level 1 answers both ways: {answers:?}");
+        let search = EndSearch {
+            searcher: &mut searcher,
+            history: &[],
+            limits,
+            stop: None,
+        };
+        let whole_move = &top;
+        let refused = Level::default().answer(
+            false,
+            &variant,
+            &board,
+            whole_move,
+            search,
+            &mut SmallRng::seed_from_u64(0),
+        );
+        assert!(refused.is_err(), "a whole move stops at no answer");
     }
 }

@@ -16,7 +16,10 @@ use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::level::Level;
 use isolo_engine::search::{searched_moves, Progress};
-use isolo_rules::{Board, Game, Outcome, Side, Variant};
+use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
+
+mod mid_move;
+use mid_move::{MidMove, Stop};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -42,6 +45,8 @@ pub struct PlayArgs {
 }
 
 const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional, a/c for a lap's direction where laps may turn), or: moves, hint, undo, quit\n";
+
+const RETREAT_HELP: &str = "Under the retreat, type your move up to a pass (7p) or with the answers you expect (7ps): the engine answers each pass, and where it answers otherwise you go on from there. You are asked for your answer to each of the engine's passes.\n";
 
 pub fn run(args: &PlayArgs) -> CliResult {
     let (variant, start) = args.position.load()?;
@@ -96,12 +101,17 @@ pub fn run(args: &PlayArgs) -> CliResult {
     bot.stop_on(interrupt);
     hinter.stop_on(interrupt);
     let lines = read_lines_in_background();
+    // Under the retreat each side is asked for its answers inside the other's move.
+    let answers = variant.move_letters().answers;
     let on_clock = control
         .map(|c| format!(", {c} s on each clock"))
         .unwrap_or_default();
     emit(&format!(
         "You play {human} against {spec}{at_level}{on_clock}. {HELP}"
     ))?;
+    if answers {
+        emit(RETREAT_HELP)?;
+    }
     let mut thinking = Instant::now();
     loop {
         let board = *game.board();
@@ -125,22 +135,46 @@ pub fn run(args: &PlayArgs) -> CliResult {
             if interrupt.load(Ordering::Relaxed) {
                 return interrupted(args, &variant, &game);
             }
-            if !charge(&mut clocks, board.to_move(), started) {
-                return emit("You win on time: the engine's clock ran out.\n");
-            }
             let Some(choice) = choice else {
                 return Err(CliError("the engine found no move".into()));
             };
-            let score = choice.score.map(|s| {
+            let plan = choice.played.mv.clone();
+            let (played, answering) = if answers {
+                let history = game.history();
+                let mut mid = MidMove {
+                    variant: &variant,
+                    board,
+                    history: &history,
+                    human,
+                    bot: &mut bot,
+                    hinter: &mut hinter,
+                    clocks: &mut clocks,
+                    lines: &lines,
+                    interrupt,
+                    answering_time: Duration::ZERO,
+                };
+                match mid.settle_engine_move(plan.clone()) {
+                    Ok(played) => (played, mid.answering_time),
+                    Err(stop) => return stopped(args, &variant, &game, stop, human),
+                }
+            } else {
+                (plan.clone(), Duration::ZERO)
+            };
+            let spent = started.elapsed().saturating_sub(answering);
+            if !charge(&mut clocks, board.to_move(), spent) {
+                return emit("You win on time: the engine's clock ran out.\n");
+            }
+            // The score is the engine's plan's: under the retreat you may answer
+            // otherwise.
+            let score = choice.score.filter(|_| played == plan).map(|s| {
                 let wdl = wdl_of(&variant, s).percent_text();
                 format!(" (score {s}, {wdl} for it)")
             });
             emit(&format!(
-                "Engine plays {}{}\n",
-                choice.played.mv,
+                "Engine plays {played}{}\n",
                 score.unwrap_or_default()
             ))?;
-            game.play_move(&choice.played.mv)
+            game.play_move(&played)
                 .map_err(|e| CliError(format!("the engine's move: {e}")))?;
             thinking = Instant::now();
             continue;
@@ -181,9 +215,42 @@ pub fn run(args: &PlayArgs) -> CliResult {
             }
             "undo" => undo(&mut game, human)?,
             text => {
-                if let Err(e) = game.play_text(text) {
+                let split = answers
+                    .then(|| begun_move(&variant, &board, text))
+                    .flatten();
+                let answering = if let Some(typed) = split {
+                    let history = game.history();
+                    let mut mid = MidMove {
+                        variant: &variant,
+                        board,
+                        history: &history,
+                        human,
+                        bot: &mut bot,
+                        hinter: &mut hinter,
+                        clocks: &mut clocks,
+                        lines: &lines,
+                        interrupt,
+                        answering_time: Duration::ZERO,
+                    };
+                    let whole = match mid.settle_human_move(typed.clone()) {
+                        Ok(whole) => whole,
+                        Err(stop) => return stopped(args, &variant, &game, stop, human),
+                    };
+                    let answering = mid.answering_time;
+                    if whole != typed {
+                        emit(&format!("You play {whole}\n"))?;
+                    }
+                    game.play_move(&whole)
+                        .map_err(|e| CliError(format!("your move {whole}: {e}")))?;
+                    answering
+                } else if let Err(e) = game.play_text(text) {
                     emit(&format!("{e}. Try again.\n"))?;
-                } else if !charge(&mut clocks, human, thinking) {
+                    continue;
+                } else {
+                    Duration::ZERO
+                };
+                let spent = thinking.elapsed().saturating_sub(answering);
+                if !charge(&mut clocks, human, spent) {
                     return emit("The engine wins on time: your clock ran out.\n");
                 }
             }
@@ -334,13 +401,38 @@ fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
     std::process::exit(super::interrupt::INTERRUPTED_EXIT)
 }
 
-/// Charges the time since `started` to `side`'s clock and adds its increment; false if
-/// the clock ran out.
-fn charge(clocks: &mut [Option<Clock>; 2], side: Side, started: Instant) -> bool {
+/// Under the retreat, the move `text` begins: a legal move, or one half made that the
+/// sides go on deciding; `None` for anything else (the game's own error explains it).
+fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
+    let typed = variant.parse_move(text).ok()?;
+    let whole = variant.play_move(board, &typed).is_some();
+    (whole
+        || variant
+            .half_made(board, &typed, &mut MoveWalk::new())
+            .is_some())
+    .then_some(typed)
+}
+
+/// How a game stopped in the middle of a move ends.
+fn stopped(args: &PlayArgs, variant: &Variant, game: &Game, stop: Stop, human: Side) -> CliResult {
+    match stop {
+        Stop::Quit => emit("Game abandoned.\n"),
+        Stop::End => emit("\nEnd of input: game abandoned.\n"),
+        Stop::FlagFell(side) if side == human => {
+            emit("\nThe engine wins on time: your clock ran out.\n")
+        }
+        Stop::FlagFell(_) => emit("You win on time: the engine's clock ran out.\n"),
+        Stop::Interrupted => interrupted(args, variant, game),
+        Stop::Failed(e) => Err(e),
+    }
+}
+
+/// Charges `spent` to `side`'s clock and adds its increment; false if the clock ran
+/// out.
+fn charge(clocks: &mut [Option<Clock>; 2], side: Side, spent: Duration) -> bool {
     let Some(clock) = clocks[side as usize].as_mut() else {
         return true;
     };
-    let spent = started.elapsed();
     if spent > clock.left {
         return false;
     }

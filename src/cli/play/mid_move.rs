@@ -1,0 +1,287 @@
+//! Moves that both sides decide, under the retreat (RULES.md 3.4): in `play`, the
+//! human is asked for each answer to the engine's passes, and the engine for each
+//! answer to the human's, as matches ask each player (`search::answer`).
+
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use isolo_engine::channel::Line;
+use isolo_engine::matches::engine::Bot;
+use isolo_engine::search::answer::settle_answers;
+use isolo_engine::search::clock::Clock;
+use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveStep, MoveWalk, Side, Variant};
+
+use super::{next_line, Typed};
+use crate::cli::{emit, CliError};
+
+/// Why a move was not settled: the game stops there.
+pub(super) enum Stop {
+    /// The human typed `quit`.
+    Quit,
+    /// Standard input ended.
+    End,
+    /// This side's clock ran out.
+    FlagFell(Side),
+    /// Ctrl-C.
+    Interrupted,
+    /// The engine failed, or output or input did.
+    Failed(CliError),
+}
+
+impl From<CliError> for Stop {
+    fn from(e: CliError) -> Self {
+        Stop::Failed(e)
+    }
+}
+
+/// What asking each side inside a move needs: the position the move is made from and
+/// the game's positions before it, the two players, the clocks, and the human's input.
+pub(super) struct MidMove<'a> {
+    pub variant: &'a Variant,
+    pub board: Board,
+    pub history: &'a [u64],
+    pub human: Side,
+    pub bot: &'a mut Bot,
+    /// The engine at full strength, for hints.
+    pub hinter: &'a mut Bot,
+    pub clocks: &'a mut [Option<Clock>; 2],
+    pub lines: &'a Receiver<io::Result<Line>>,
+    pub interrupt: &'a AtomicBool,
+    /// The time the side not to move spent answering, which the mover's clock does
+    /// not pay.
+    pub answering_time: Duration,
+}
+
+const ANSWER_HELP: &str = "Type r to retreat (your front pit's seeds go to the pit behind it, out of the capture's reach) or s to stay, or: hint, quit\n";
+
+const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
+
+impl MidMove<'_> {
+    /// The engine's move `plan`, its answers only what it expects, as the human
+    /// answers each of its passes; where the human answers otherwise the engine goes on
+    /// from there.
+    pub fn settle_engine_move(&mut self, plan: Move) -> Result<Move, Stop> {
+        let (variant, board) = (self.variant, self.board);
+        settle_answers(variant, &board, plan, &mut |partial, answering| {
+            if answering {
+                let answer = self.human_answers(partial)?;
+                let mut answered = partial.clone();
+                // (`settle_answers` reads only the answer; the engine decides the rest.)
+                answered.choices.push(answer);
+                Ok(answered)
+            } else {
+                self.engine_completes(partial, false)
+            }
+        })
+    }
+
+    /// The human's move begun as `typed` (a whole move, or one half made), the engine
+    /// asked for each answer to its passes, the human for the rest of the move wherever
+    /// it is not yet whole.
+    pub fn settle_human_move(&mut self, mut typed: Move) -> Result<Move, Stop> {
+        let mut settled = 0;
+        loop {
+            let planned = (typed.choices.iter().skip(settled))
+                .position(|c| c.is_answer())
+                .map(|i| i + settled);
+            let at = match planned {
+                Some(at) => at,
+                None => match self.step(&typed) {
+                    None => return Ok(typed),
+                    Some(MoveStep::Answer(_)) => typed.choices.len(),
+                    Some(_) => {
+                        typed = self.human_goes_on(&typed)?;
+                        continue;
+                    }
+                },
+            };
+            let partial = Move {
+                pit: typed.pit,
+                choices: typed.choices[..at].to_vec(),
+            };
+            let answer = self.engine_completes(&partial, true)?.choices[at];
+            emit(&format!(
+                "The engine {} (after {partial}).\n",
+                if answer == Choice::Retreat {
+                    "retreats: its front pit's seeds go to the pit behind it"
+                } else {
+                    "stays"
+                }
+            ))?;
+            settled = at + 1;
+            if typed.choices.get(at) == Some(&answer) {
+                continue;
+            }
+            typed = partial;
+            typed.choices.push(answer);
+            if self.variant.play_move(&self.board, &typed).is_none() {
+                typed = self.human_goes_on(&typed)?;
+            }
+        }
+    }
+
+    /// Where `partial` stops, a decision still to come; `None` once it is whole.
+    fn step(&self, partial: &Move) -> Option<MoveStep> {
+        (self.variant).half_made(&self.board, partial, &mut MoveWalk::new())
+    }
+
+    /// The engine's whole move from `partial`, it answering (`answering`) or going on
+    /// with its own move; an answer's time comes off its clock (no increment), else it
+    /// counts in its move's.
+    fn engine_completes(&mut self, partial: &Move, answering: bool) -> Result<Move, Stop> {
+        let engine = self.human.opponent();
+        let started = Instant::now();
+        let clock = self.clocks[engine as usize];
+        let whole = self.bot.complete(
+            self.variant,
+            &self.board,
+            self.history,
+            partial,
+            clock.as_ref(),
+        );
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Err(Stop::Interrupted);
+        }
+        if answering {
+            self.spend_answering(engine, started.elapsed())?;
+        }
+        whole.ok_or_else(|| {
+            Stop::Failed(CliError(format!("the engine could not complete {partial}")))
+        })
+    }
+
+    /// Takes an answer's `spent` time off `side`'s clock, with no increment.
+    fn spend_answering(&mut self, side: Side, spent: Duration) -> Result<(), Stop> {
+        self.answering_time += spent;
+        let Some(clock) = self.clocks[side as usize].as_mut() else {
+            return Ok(());
+        };
+        if spent > clock.left {
+            return Err(Stop::FlagFell(side));
+        }
+        clock.left -= spent;
+        Ok(())
+    }
+
+    /// The human's answer to the engine's pass that ends `partial`, asked with the
+    /// board as sown up to it.
+    fn human_answers(&mut self, partial: &Move) -> Result<Choice, Stop> {
+        let Some(MoveStep::Answer(point)) = self.step(partial) else {
+            return Err(Stop::Failed(CliError(format!(
+                "the engine's move {partial} does not stop at an answer"
+            ))));
+        };
+        emit(&pass_words(partial, &point))?;
+        emit(&crate::cli::show::draw_pits(self.variant, &point.board()))?;
+        emit("Retreat (r: your front pit's seeds go to the pit behind it) or stay (s)?\n")?;
+        let started = Instant::now();
+        loop {
+            emit("Your answer (r/s): ")?;
+            let line = self.read_line(started)?;
+            match line.as_str() {
+                "r" | "retreat" => break self.answered(started, Choice::Retreat),
+                "s" | "stay" => break self.answered(started, Choice::Stay),
+                "hint" => {
+                    let hint = self.hint(partial);
+                    let answer = hint.map(|whole| whole.choices[partial.choices.len()]);
+                    match answer {
+                        Some(Choice::Retreat) => emit("Hint: r (retreat)\n")?,
+                        Some(_) => emit("Hint: s (stay)\n")?,
+                        None => emit("No hint.\n")?,
+                    }
+                }
+                _ => emit(ANSWER_HELP)?,
+            }
+        }
+    }
+
+    /// `answer`, its time since `started` taken off the human's clock.
+    fn answered(&mut self, started: Instant, answer: Choice) -> Result<Choice, Stop> {
+        self.spend_answering(self.human, started.elapsed())?;
+        Ok(answer)
+    }
+
+    /// The human's move from `partial` on, typed as its remaining letters or as the
+    /// whole move; asked again until it is a legal move or one half made that goes on
+    /// from `partial`.
+    fn human_goes_on(&mut self, partial: &Move) -> Result<Move, Stop> {
+        let started = Instant::now();
+        loop {
+            emit(&format!("Your move goes on from {partial}: "))?;
+            let line = self.read_line(started)?;
+            if line == "hint" {
+                match self.hint(partial) {
+                    Some(whole) => emit(&format!("Hint: {whole}\n"))?,
+                    None => emit("No hint.\n")?,
+                }
+                continue;
+            }
+            let whole_typed = line.starts_with(|c: char| c.is_ascii_digit());
+            let text = if whole_typed {
+                line
+            } else {
+                format!("{partial}{line}")
+            };
+            let typed = match self.variant.parse_move(&text) {
+                Ok(typed) => typed,
+                Err(e) => {
+                    emit(&format!("{e}. {REST_HELP}"))?;
+                    continue;
+                }
+            };
+            let goes_on = typed.pit == partial.pit
+                && typed.choices.len() > partial.choices.len()
+                && typed.choices.starts_with(&partial.choices);
+            let legal = self.variant.play_move(&self.board, &typed).is_some()
+                || self.step(&typed).is_some();
+            if goes_on && legal {
+                return Ok(typed);
+            }
+            emit(&format!(
+                "{typed} does not go on legally from {partial}. {REST_HELP}"
+            ))?;
+        }
+    }
+
+    /// The engine's completion of `partial` at full strength, for a hint.
+    fn hint(&mut self, partial: &Move) -> Option<Move> {
+        (self.hinter).complete(self.variant, &self.board, self.history, partial, None)
+    }
+
+    /// The human's next line, lower-cased and trimmed, its clock running from
+    /// `started`; blank and dropped lines are asked again.
+    fn read_line(&mut self, started: Instant) -> Result<String, Stop> {
+        loop {
+            let clock = self.clocks[self.human as usize];
+            match next_line(self.lines, self.interrupt, clock, started) {
+                Typed::Line(line) => {
+                    let line = line.trim().to_ascii_lowercase();
+                    match line.as_str() {
+                        "" => emit("? ")?,
+                        "quit" | "q" => return Err(Stop::Quit),
+                        _ => return Ok(line),
+                    }
+                }
+                Typed::Dropped(problem) => emit(&format!("{problem}. Try again: "))?,
+                Typed::End => return Err(Stop::End),
+                Typed::Error(e) => {
+                    return Err(Stop::Failed(CliError(format!("cannot read input: {e}"))))
+                }
+                Typed::FlagFell => return Err(Stop::FlagFell(self.human)),
+                Typed::Interrupted => return Err(Stop::Interrupted),
+            }
+        }
+    }
+}
+
+/// The engine's pass in words: where its lap ended and what a take would have
+/// captured, and the question.
+fn pass_words(partial: &Move, point: &ChoicePoint) -> String {
+    format!(
+        "The engine's move so far, {partial}: its lap ended in its pit {} and it passes the capture ({} seeds) of your pits facing it. The board as sown so far:\n",
+        point.end_pit(),
+        point.capturable(),
+    )
+}
