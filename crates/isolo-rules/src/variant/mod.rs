@@ -792,8 +792,9 @@ impl Variant {
 
     /// What the first lap from each pit `side` could start a move from would do, were it
     /// `side`'s turn (RULES.md 3.3): end in an empty pit, capture, or relay. One lap per
-    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach of
-    /// anticlockwise laps (a first lap sown clockwise, RULES.md 3.7, is not counted).
+    /// pit, not whole moves: a cheap, exact view of the captures and relays in reach.
+    /// Where a pit's first lap may be sown clockwise (RULES.md 3.7), the pit captures if
+    /// either way does, and takes the more of the two.
     pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
         let opp = side.opponent();
         let spots = &self.geo.capture[self.capture_table(board, side)];
@@ -805,14 +806,20 @@ impl Variant {
             pits &= pits - 1;
             // Where the lap ends is all that counts: the captures it may make depend on
             // the opponent's pits alone, so the lap is not sown.
-            let table = self.loop_table(self.loop_of_move(board, side, pit).0);
+            let full_loop = self.loop_of_move(board, side, pit).0;
+            let table = self.loop_table(full_loop);
             let (end, added) = table.lap_end(pit, ring::lane(mine, pit) as u32);
             let held = if end == pit { 0 } else { ring::lane(mine, end) };
-            if held as u32 + added == 1 {
-                laps.ends += 1;
-                continue;
-            }
-            match self.capturable(&spots[end], theirs) {
+            // `None`: the lap ends in an empty pit.
+            let anticlockwise =
+                (held as u32 + added > 1).then(|| self.capturable(&spots[end], theirs));
+            let clockwise = if self.has_directions() {
+                self.clockwise_first_take(board, side, pit, full_loop, spots)
+            } else {
+                0
+            };
+            match anticlockwise.unwrap_or(0).max(clockwise) {
+                0 if anticlockwise.is_none() => laps.ends += 1,
                 0 => laps.relays += 1,
                 take => {
                     laps.captures += 1;
@@ -823,6 +830,32 @@ impl Variant {
             }
         }
         laps
+    }
+
+    /// The seeds the first lap from `pit` takes when sown clockwise (0 where it may not
+    /// be, or captures nothing), `spots` the move's capture table.
+    fn clockwise_first_take(
+        &self,
+        board: &Board,
+        side: Side,
+        pit: usize,
+        full_loop: bool,
+        spots: &[CaptureSpot; ring::MAX_LANES],
+    ) -> u32 {
+        let rings = (board.ring(side), board.ring(side.opponent()));
+        let lap = LapState::first(pit, rings);
+        let clockwise = self.clockwise_table(full_loop);
+        let facing = &self.geo.capture[self.facing_table(board, side)];
+        if !self.may_sow_clockwise(clockwise, [spots, facing], &lap) {
+            return 0;
+        }
+        let (end, added) = clockwise.lap_end(pit, lap.seeds);
+        // The lifted pit is empty: a lap ending there lands in an empty pit.
+        if ring::lane(lap.mine, end) as u32 + added > 1 {
+            self.capturable(&spots[end], lap.theirs)
+        } else {
+            0
+        }
     }
 
     /// `side`'s ring after the first lap from `pit`, and the lane the lap ends in.

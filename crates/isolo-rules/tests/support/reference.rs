@@ -206,19 +206,30 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
             start: pos.clone(),
             out: Vec::new(),
         };
-        let mut board = pos.pits.clone();
-        let seeds = board[side][pit - 1];
-        board[side][pit - 1] = 0;
-        let end = search.sow(&mut board, pit, seeds);
-        let targets = search.capture_targets(&board, end);
-        if board[side][end - 1] == 1 {
-            counts.0 += 1;
-        } else if targets.is_empty() {
-            counts.2 += 1;
-        } else {
-            counts.1 += 1;
-            let take = targets.iter().map(|p| board[1 - side][p - 1]).sum();
-            counts.3 = counts.3.max(take);
+        let mut lifted = pos.pits.clone();
+        let seeds = lifted[side][pit - 1];
+        lifted[side][pit - 1] = 0;
+        // The seeds the lap takes sown one way (`None`: it ends in an empty pit).
+        let lap_take = |clockwise: bool| {
+            let mut board = lifted.clone();
+            let end = search.sow_way(&mut board, pit, seeds, clockwise);
+            let targets = search.capture_targets(&board, end);
+            (board[side][end - 1] > 1)
+                .then(|| targets.iter().map(|p| board[1 - side][p - 1]).sum::<u32>())
+        };
+        let anticlockwise = lap_take(false);
+        // A first lap that may go clockwise (RULES.md 3.7) captures if either way does.
+        let clockwise = match search.may_turn(&lifted, pit, seeds, 0) {
+            true => lap_take(true).unwrap_or(0),
+            false => 0,
+        };
+        match anticlockwise.unwrap_or(0).max(clockwise) {
+            0 if anticlockwise.is_none() => counts.0 += 1,
+            0 => counts.2 += 1,
+            take => {
+                counts.1 += 1;
+                counts.3 = counts.3.max(take);
+            }
         }
     }
     counts
