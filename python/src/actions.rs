@@ -30,11 +30,6 @@ const PLANES: usize = 5;
 /// within the first few).
 const OPTION_SEARCH_CHOICES: usize = 1 << 20;
 
-/// The most moves of one pit listed to follow a move whose laps may turn: the
-/// sequences of a pit are few under forced captures, but optional ones can make
-/// millions, and then the pit's actions are refused rather than listed for ever.
-const MOST_DIRECTED_SEQUENCES: u64 = 1 << 20;
-
 thread_local! {
     /// The move generator's buffers, kept between actions: a fresh one allocates and
     /// clears its sets, which cost an adapter more than finding the moves.
@@ -45,9 +40,8 @@ thread_local! {
 #[derive(Clone)]
 struct Pending {
     mv: Move,
-    /// Where the walk stands at a take/pass choice; `None` where laps may turn (the
-    /// position shown is then the one before the move).
-    point: Option<ChoicePoint>,
+    /// Where the walk stands.
+    point: ChoicePoint,
     /// Whether the first choice action (take, anticlockwise) and whether the second
     /// (pass, clockwise) leads to a legal move.
     open: [bool; 2],
@@ -58,14 +52,20 @@ struct Pending {
 }
 
 impl Pending {
-    /// The position as sown up to the choice (before the move at a direction).
-    fn board(&self, before: &isolo_rules::Board) -> isolo_rules::Board {
-        self.point.map_or(*before, |p| p.board())
+    /// The position as sown up to the choice, the seeds about to be sown at a direction
+    /// counted in the pit they are sown from.
+    fn board(&self) -> isolo_rules::Board {
+        self.point.board_in_full()
     }
 
-    /// The pit where the lap of a pending take/pass choice ended.
-    fn end_pit(&self) -> Option<usize> {
-        self.point.map(|p| p.end_pit() as usize)
+    /// The mover's pit the choice is about: where the lap of a take/pass choice (or of
+    /// a pass answered) ended, or where the lap whose direction is chosen is lifted.
+    fn pit(&self) -> usize {
+        if self.direction {
+            self.point.lap_pit() as usize
+        } else {
+            self.point.end_pit() as usize
+        }
     }
 }
 
@@ -148,66 +148,13 @@ impl ActionGame {
         self.pits() + usize::from(second)
     }
 
-    /// Plays `mv` if it is a whole legal move, else stops at its next direction choice
-    /// (the pit's moves are few: read from their list).
-    fn follow_directions(&mut self, mv: Move) -> PyResult<()> {
-        let variant = self.game.variant();
-        let board = self.game.board();
-        let (mut ended, mut open, mut direction, mut answer) = (None, [false; 2], false, false);
-        let pit = 1 << (mv.pit - 1);
-        let mut listed = 0;
-        MOVE_GEN.with_borrow_mut(|gen| {
-            variant.for_each_move_from_while(board, pit, gen, |m| {
-                listed += 1;
-                if !m.choices.starts_with(&mv.choices) {
-                    return listed <= MOST_DIRECTED_SEQUENCES;
-                }
-                match m.choices.get(mv.choices.len()) {
-                    None => ended = Some(m.to_legal_move()),
-                    Some(&next) => {
-                        let second =
-                            matches!(next, Choice::Pass | Choice::Clockwise | Choice::Stay);
-                        open[usize::from(second)] = true;
-                        answer = next.is_answer();
-                        direction = !next.is_capture() && !answer;
-                    }
-                }
-                listed <= MOST_DIRECTED_SEQUENCES
-            })
-        });
-        if listed > MOST_DIRECTED_SEQUENCES {
-            return Err(crate::input_error(format!(
-                "pit {} has over {MOST_DIRECTED_SEQUENCES} moves, too many to follow as actions",
-                mv.pit
-            )));
-        }
-        if let Some(played) = ended {
-            self.game.play_generated(&played);
-            return Ok(());
-        }
-        if open == [false; 2] {
-            return Err(illegal(&mv));
-        }
-        self.pending = Some(Pending {
-            mv,
-            point: None,
-            open,
-            direction,
-            answer,
-        });
-        Ok(())
-    }
-
     /// Starts the move from `pit`, or plays it when it has no choice to make.
     fn begin(&mut self, pit: u8) -> PyResult<()> {
         let mv = Move {
             pit,
             choices: Vec::new(),
         };
-        if self.directed() {
-            return self.follow_directions(mv);
-        }
-        if !self.optional() {
+        if !self.optional() && !self.directed() {
             let played = self.game.variant().play_move(self.game.board(), &mv);
             let played = played.ok_or_else(|| illegal(&mv))?;
             self.game.play_generated(&played);
@@ -259,9 +206,6 @@ impl ActionGame {
         let pending = self.pending.take().expect("a pending choice");
         let mut mv = pending.mv;
         mv.choices.push(choice);
-        if self.directed() {
-            return self.follow_directions(mv);
-        }
         let mut walk = MoveWalk::new();
         // The walk again from the pit: the path of turning points tells a loop.
         let step = self
@@ -298,9 +242,9 @@ impl ActionGame {
                     .map(|found| found != Completion::None);
                 self.pending = Some(Pending {
                     mv,
-                    point: Some(point),
+                    point,
                     open,
-                    direction: false,
+                    direction: point.is_direction(),
                     answer: point.passed(),
                 });
                 Ok(())
@@ -529,20 +473,20 @@ impl ActionGame {
     }
 
     /// The state seen by `player` (`"S"` or `"N"`), for learning: the board as it
-    /// stands (mid-move, as sown up to a pending take/pass choice; before the move at a
-    /// pending direction) in the layout of `Game.observation()` with `player`'s rows at
-    /// the bottom (`4 * columns + 2` numbers); then 1.0 if a choice is pending; then one
-    /// number for each pit of the side to act, 1.0 where the lap of a pending take/pass
-    /// choice ended.
+    /// stands (mid-move, as sown up to a pending choice) in the layout of
+    /// `Game.observation()` with `player`'s rows at the bottom (`4 * columns + 2`
+    /// numbers); then 1.0 if a choice is pending; then one number for each pit of the
+    /// mover, 1.0 at the pit the pending choice is about (where the lap of a take/pass
+    /// choice ended, or whence the lap whose direction is chosen is sown).
     fn observation_list(&self, player: char) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
-            Some(pending) => pending.board(self.game.board()),
+            Some(pending) => pending.board(),
             None => *self.game.board(),
         };
         let mut values = self.game.observation_for(&board, side);
         values.push(if self.pending.is_some() { 1.0 } else { 0.0 });
-        let ended = self.pending.as_ref().and_then(Pending::end_pit);
+        let ended = self.pending.as_ref().map(Pending::pit);
         values.extend((1..=self.pits()).map(|pit| if Some(pit) == ended { 1.0 } else { 0.0 }));
         Ok(values)
     }
@@ -556,14 +500,14 @@ impl ActionGame {
     /// The state seen by `player` (`"S"` or `"N"`) as planes over the board, for
     /// convolutional nets: `PLANES` planes of `4 x columns` numbers (channel first, each
     /// row by row as `show` draws the board, `player`'s rows at the bottom): 0, each pit's
-    /// seeds over all the seeds (as `observation_list`'s board); 1, 1.0 at the pit where
-    /// the lap of a pending take/pass choice ended; 2, all 1.0 while a choice is pending
+    /// seeds over all the seeds (as `observation_list`'s board); 1, 1.0 at the mover's pit
+    /// the pending choice is about (as `observation_list`); 2, all 1.0 while a choice is pending
     /// (the same side acts again); 3 and 4, all 1.0 while `player`, and while its
     /// opponent, is in the overture.
     fn observation_planes(&self, player: char) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
-            Some(pending) => pending.board(self.game.board()),
+            Some(pending) => pending.board(),
             None => *self.game.board(),
         };
         let flat = self.game.observation_for(&board, side);
@@ -571,18 +515,14 @@ impl ActionGame {
         let cells = 4 * columns;
         let mut planes = Vec::with_capacity(PLANES * cells);
         planes.extend_from_slice(&flat[..cells]);
-        // The pit of the pending lap's end: the mover's, at the bottom for the mover.
+        // The pit the pending choice is about: the mover's, at the bottom for the mover.
         let mover = self.game.board().to_move();
         let seen_mover = if mover == side {
             Side::South
         } else {
             Side::North
         };
-        let ended = self
-            .pending
-            .as_ref()
-            .and_then(Pending::end_pit)
-            .map(|pit| pit - 1);
+        let ended = self.pending.as_ref().map(|p| p.pit() - 1);
         planes.extend((0..4).flat_map(|row| {
             (0..columns).map(move |col| {
                 let (seen_side, lane) = pit_at(row, col, columns);

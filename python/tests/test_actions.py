@@ -88,6 +88,32 @@ def test_a_laps_direction_is_an_action_of_the_same_side():
     pytest.fail("no clockwise lap in Kubuguza's random positions")
 
 
+def test_a_pending_direction_is_seen_mid_move_with_every_seed():
+    pits = 16
+    for game in random_positions("kubuguza", seed=3, count=60):
+        for move in game.legal_moves():
+            if move.count("a") + move.count("c") < 2:
+                continue  # a move that turns at two laps or more
+            actions = ActionGame(game)
+            side = actions.to_move
+            before = game.observation_list()
+            seen = []
+            pit, *choices = actions.move_to_actions(move)
+            actions.apply(pit)
+            for action in choices:
+                observed = actions.observation_list(side)
+                assert sum(observed[: 4 * 8]) == pytest.approx(1.0), "every seed counted"
+                marked = [k for k, v in enumerate(observed[-pits:]) if v == 1.0]
+                assert len(marked) == 1, observed[-pits:]
+                seen.append(observed[: 4 * 8])
+                actions.apply(action)
+            assert actions.pending is None and actions.game.moves[-1] == move
+            # At a later lap's direction the board is the one sown so far.
+            assert any(board != before[: 4 * 8] for board in seen[1:]), move
+            return
+    pytest.fail("no move of Kubuguza's random positions turns at two laps")
+
+
 IGISORO_CLOCKWISE = """name = "igisoro-clockwise"
 base = "igisoro"
 clockwise_from = [1, 8, 10, 15]

@@ -514,9 +514,10 @@ impl Variant {
         [self.geo.front_right, self.pits() - 1]
     }
 
-    /// Whether a move's choices can be walked one at a time (`begin_move`): captures are
-    /// optional (a walk meets take/pass choices, the directions of laps that may turn
-    /// and the opponent's answers under `retreat`).
+    /// Whether searchers walk a move's choices one at a time (`begin_move`): captures are
+    /// optional, so a walk meets take/pass choices, the directions of laps that may turn
+    /// and the opponent's answers under `retreat`, and a pit's sequences can be too many
+    /// to list. (Under forced captures a pit has few sequences, and they are listed.)
     pub fn walks_choices(&self) -> bool {
         self.rules.capture_choice == CaptureChoice::Optional
     }

@@ -1,10 +1,11 @@
-//! Moves with optional captures played one decision at a time, for searchers that make
-//! each decision a ply of its own: no list of a position's moves is built, so none is
-//! cut short however many sequences the choices open, and a searcher can prune among a
-//! pit's sequences as among its pits. The decisions are the mover's take or pass at a
-//! capture opportunity and direction of a lap that may turn (RULES.md 3.7), and under
-//! the retreat (RULES.md 3.4) the opponent's answer to a pass, a decision of the other
-//! side (`MoveStep::Answer`).
+//! Moves played one decision at a time, for searchers that make each decision a ply of
+//! its own: no list of a position's moves is built, so none is cut short however many
+//! sequences the choices open, and a searcher can prune among a pit's sequences as among
+//! its pits; and for players that decide one at a time, shown the board as sown so far.
+//! The decisions are the mover's take or pass at a capture opportunity (where captures
+//! are optional; forced ones are taken on the way) and direction of a lap that may turn
+//! (RULES.md 3.7), and under the retreat (RULES.md 3.4) the opponent's answer to a pass,
+//! a decision of the other side (`MoveStep::Answer`).
 //!
 //! A walk starts a move from a pit (`Variant::begin_move`), sows up to the next
 //! decision, and stops there with a `ChoicePoint`; `Variant::choose` takes its first or
@@ -115,9 +116,29 @@ impl ChoicePoint {
         self.end + 1
     }
 
+    /// The mover's pit (1-based) the next lap is lifted from: at a direction point, the
+    /// lap whose direction is chosen.
+    pub fn lap_pit(&self) -> u8 {
+        self.state.from as u8 + 1
+    }
+
     /// The position as sown up to this choice, the mover still to move.
     pub fn board(&self) -> Board {
         let rings = crate::board::rings_of(self.to_move, self.state.mine, self.state.theirs);
+        Board::from_parts(rings, self.to_move, self.overture)
+    }
+
+    /// The position as it stands at this choice with every seed on the board: at a
+    /// direction point the seeds about to be sown (lifted, or captured) are counted in
+    /// the pit they are sown from (`lap_pit`); elsewhere `board`.
+    pub fn board_in_full(&self) -> Board {
+        if self.kind != PointKind::Direction {
+            return self.board();
+        }
+        let from = self.state.from;
+        let held = u32::from(ring::lane(self.state.mine, from)) + self.state.seeds;
+        let mine = ring::set_lane(self.state.mine, from, held.min(255) as u8);
+        let rings = crate::board::rings_of(self.to_move, mine, self.state.theirs);
         Board::from_parts(rings, self.to_move, self.overture)
     }
 
@@ -189,10 +210,10 @@ impl MoveWalk {
 }
 
 impl Variant {
-    /// Starts the move from `pit` (1-based; a pit `candidate_pits` allows) under optional
-    /// captures, sowing up to its first choice or its end.
+    /// Starts the move from `pit` (1-based; a pit `candidate_pits` allows), sowing up to
+    /// its first decision or its end. Under forced captures the only decisions are lap
+    /// directions (RULES.md 3.7): captures are taken on the way.
     pub fn begin_move(&self, board: &Board, pit: u8, walk: &mut MoveWalk) -> MoveStep {
-        debug_assert_eq!(self.rules.capture_choice, CaptureChoice::Optional);
         let lane = (pit - 1) as usize;
         debug_assert!(self.candidate_pits(board) & (1 << lane) != 0);
         let me = board.to_move;
@@ -231,10 +252,12 @@ impl Variant {
         );
         walk.path.truncate(point.index as usize + 1);
         let end = point.end as usize;
-        let mut state = point.state;
-        let spot = self.spot_at(point);
+        let state = point.state;
         if !take {
-            if self.retreated(spot, end, state.theirs).is_some() {
+            if self
+                .retreated(self.spot_at(point), end, state.theirs)
+                .is_some()
+            {
                 return MoveStep::Answer(ChoicePoint {
                     kind: PointKind::Answer,
                     ..*point
@@ -242,22 +265,32 @@ impl Variant {
             }
             return self.sow_to_choice(point, Self::relay(state, end), None, walk);
         }
-        state.theirs = Self::take_captured(spot, state.theirs);
+        match self.take_capture(point) {
+            Ok(state) => self.sow_to_choice(point, state, None, walk),
+            Err(step) => step,
+        }
+    }
+
+    /// The capture at `point` taken: the lap state that sows the captured seeds on, or
+    /// where the move stops (`capture_ends_move`: the captured seeds' lap ends it).
+    fn take_capture(&self, point: &ChoicePoint) -> Result<LapState, MoveStep> {
+        let mut state = point.state;
+        state.theirs = Self::take_captured(self.spot_at(point), state.theirs);
         state.captured += point.take;
         state.from = point.origin as usize;
         (state.mine, state.seeds) = self.capture_lap(state.mine, state.from, point.take);
-        if self.rules.capture_ends_move {
-            state.laps += 1;
-            if state.laps > self.rules.max_laps {
-                return MoveStep::Dead { repeated: None };
-            }
-            state.mine = self
-                .loop_table(point.full_loop)
-                .sow(state.mine, state.from, state.seeds)
-                .0;
-            return self.ended(point, state);
+        if !self.rules.capture_ends_move {
+            return Ok(state);
         }
-        self.sow_to_choice(point, state, None, walk)
+        state.laps += 1;
+        if state.laps > self.rules.max_laps {
+            return Err(MoveStep::Dead { repeated: None });
+        }
+        state.mine = self
+            .loop_table(point.full_loop)
+            .sow(state.mine, state.from, state.seeds)
+            .0;
+        Err(self.ended(point, state))
     }
 
     /// The opponent's answer at `point` (a `MoveStep::Answer`): it retreats (`retreat`)
@@ -399,7 +432,7 @@ impl Variant {
             }
             let take = self.capturable(&frame.spots[end], state.theirs);
             if take > 0 {
-                return MoveStep::Choice(ChoicePoint {
+                let point = ChoicePoint {
                     state,
                     end: end as u8,
                     origin: origin as u8,
@@ -407,7 +440,16 @@ impl Variant {
                     index: (walk.path.len() - 1) as u32,
                     kind: PointKind::Capture,
                     ..*move_of
-                });
+                };
+                if self.rules.capture_choice == CaptureChoice::Optional {
+                    return MoveStep::Choice(point);
+                }
+                // A forced capture is no decision: it is taken and the move goes on.
+                match self.take_capture(&point) {
+                    Ok(next) => state = next,
+                    Err(step) => return step,
+                }
+                continue;
             }
             state = Self::relay(state, end);
         }
@@ -583,15 +625,22 @@ mod tests {
 
     #[test]
     fn walking_every_choice_gives_the_legal_moves_in_order() {
-        for (spec, retreat) in [
-            ("igisoro", crate::Retreat::None),
-            ("isolo-women", crate::Retreat::None),
-            ("igisoro", crate::Retreat::FrontToBack),
-            ("kubuguza", crate::Retreat::None),
-            ("kubuguza", crate::Retreat::FrontToBack),
+        use CaptureChoice::{Forced, Optional};
+        for (spec, retreat, captures) in [
+            ("igisoro", crate::Retreat::None, Optional),
+            ("isolo-women", crate::Retreat::None, Optional),
+            ("igisoro", crate::Retreat::FrontToBack, Optional),
+            ("kubuguza", crate::Retreat::None, Optional),
+            ("kubuguza", crate::Retreat::FrontToBack, Optional),
+            // Forced captures: the directions of laps alone are decided.
+            ("kubuguza", crate::Retreat::None, Forced),
+            ("ikibuguzo", crate::Retreat::None, Forced),
+            ("ikibuguzo-opening-1", crate::Retreat::None, Forced),
+            ("isolo-boys", crate::Retreat::None, Forced),
+            ("igisoro", crate::Retreat::None, Forced),
         ] {
             let mut rules = crate::Rules::load(spec).unwrap();
-            rules.capture_choice = CaptureChoice::Optional;
+            rules.capture_choice = captures;
             rules.retreat = retreat;
             for ends in [false, true] {
                 rules.capture_ends_move = ends;
@@ -605,7 +654,7 @@ mod tests {
                     assert_eq!(
                         walk_all(&v, &board),
                         legal,
-                        "{spec} {retreat:?} ends={ends} ply {ply}"
+                        "{spec} {retreat:?} {captures:?} ends={ends} ply {ply}"
                     );
                     let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
                         break;
@@ -792,6 +841,43 @@ mod tests {
                 board = next.child;
             }
         }
+    }
+
+    /// At the direction of a move's first lap, the board in full is the position
+    /// before the move, and the lap's pit is the move's.
+    #[test]
+    fn a_first_laps_direction_shows_the_board_before_the_move() {
+        let v = Variant::load("kubuguza").unwrap();
+        let mut walk = MoveWalk::new();
+        let (mut board, mut seen) = (v.start(), 0);
+        for ply in 0..60 {
+            let mut pits = v.candidate_pits(&board);
+            while pits != 0 {
+                let pit = pits.trailing_zeros() as u8 + 1;
+                pits &= pits - 1;
+                if let MoveStep::Choice(point) = v.begin_move(&board, pit, &mut walk) {
+                    assert!(point.is_direction(), "captures are forced");
+                    if point.index() > 0 {
+                        continue; // A later lap's direction, after the first lap.
+                    }
+                    assert_eq!(point.lap_pit(), pit);
+                    assert_eq!(
+                        point.board_in_full(),
+                        board,
+                        "{}",
+                        v.format_position(&board)
+                    );
+                    assert_eq!(point.board().seeds(board.to_move(), pit.into()), 0);
+                    seen += 1;
+                }
+            }
+            let legal = v.legal_moves(&board);
+            let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
+                break;
+            };
+            board = next.child;
+        }
+        assert!(seen > 0, "no first lap may turn");
     }
 
     #[test]
