@@ -450,11 +450,27 @@ function engineLimits() {
   return { tc: `${Math.max(C.leftOf(side), 0.05).toFixed(2)}+${C.inc}`, time_ms: undefined };
 }
 
-// The engine's answer ("r" or "s") to the pass ending `prefix`, the person's move so far.
+// The engine's answer ("r" or "s") to the pass ending `prefix`, the person's move so
+// far, on the engine's clock.
 async function engineAnswer(prefix) {
-  const { answer } = await engineOnHalfMove("/api/answer", prefix);
-  caption(`${sideName(otherSide(S.state.to_move))} ${answer === "r" ? "retreats" : "stays"}`);
+  const engine = otherSide(S.state.to_move);
+  const { answer } = await onAnswerersClock(engine, () => engineOnHalfMove("/api/answer", prefix));
+  caption(`${sideName(engine)} ${answer === "r" ? "retreats" : "stays"}`);
   return answer;
+}
+
+// `answering()`'s result with `side`'s clock running while it answers inside the other
+// side's move (the mover's clock stopped); its flag may fall.
+async function onAnswerersClock(side, answering) {
+  C.startAnswer(side);
+  drawClocks();
+  try {
+    return await answering();
+  } finally {
+    const fellMeanwhile = C.fallen; // (the clock's tick says so itself)
+    if (!C.endAnswer(side) && !fellMeanwhile) flagFell(side);
+    drawClocks();
+  }
 }
 
 // The engine's reply at `path` about `half`, a move half made, in the engine's time.
@@ -501,7 +517,8 @@ async function answeredByYou(move, ply) {
   if (!listed.complete) listed = await api("/api/moves", { game: gameSpec(), pit, distinct: true });
   const moves = listed.moves;
   return settleAnswers(move, {
-    ask: (prefix) => (ply === S.ply ? askAnswer(pit, prefix, moves) : Promise.resolve(null)),
+    ask: (prefix) => (ply === S.ply
+      ? onAnswerersClock(humanSide(), () => askAnswer(pit, prefix, moves)) : Promise.resolve(null)),
     isWhole: (m) => moves.some((listedMove) => listedMove.move === m),
     complete: (half) => (ply === S.ply ? engineCompletes(half) : Promise.resolve(null)),
   });

@@ -9,6 +9,7 @@ export class Clocks {
     this.running = null;
     this.since = 0;
     this.fallen = null;
+    this.paused = null; // the mover, while the other side answers inside its move
   }
 
   // Whether there are clocks at all (a time per move has none).
@@ -36,6 +37,29 @@ export class Clocks {
     return true;
   }
 
+  // Under the retreat, `side` answers inside the other side's move: the mover's clock
+  // stops and `side`'s runs.
+  startAnswer(side) {
+    if (!this.on || this.fallen || this.running === side) return;
+    const mover = this.running;
+    if (mover) this.left[mover] = this.leftOf(mover);
+    this.paused = mover;
+    this.running = side;
+    this.since = this.now();
+  }
+
+  // `side` answered: its time comes off its clock, with no increment, and the mover's
+  // clock runs again; false if `side`'s flag fell.
+  endAnswer(side) {
+    if (!this.on || this.running !== side) return !this.fallen;
+    this.left[side] = this.leftOf(side);
+    if (this.left[side] <= 0) { this.fall(side); return false; }
+    this.running = this.paused;
+    this.paused = null;
+    this.since = this.now();
+    return true;
+  }
+
   // The running side, if its time is up.
   expired() {
     return this.running && this.leftOf(this.running) <= 0 ? this.running : null;
@@ -45,6 +69,7 @@ export class Clocks {
   fall(side) {
     this.left[side] = 0;
     this.running = null;
+    this.paused = null;
     this.fallen = side;
   }
 }

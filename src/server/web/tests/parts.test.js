@@ -28,6 +28,33 @@ test("the mover's clock runs, gains its increment and lets its flag fall", () =>
   assert.ok(none.charge("S"), "a time per move has no flag to fall");
 });
 
+test("an answer inside the other side's move runs the answerer's clock, no increment", () => {
+  let now = 0;
+  const clocks = new Clocks({ base: 10, inc: 2 }, () => now);
+  clocks.start("N");
+  now = 3000;
+  clocks.startAnswer("S");
+  assert.equal(clocks.running, "S");
+  now = 5000;
+  assert.equal(clocks.leftOf("N"), 7, "the mover's clock stood still");
+  assert.equal(clocks.leftOf("S"), 8);
+  assert.ok(clocks.endAnswer("S"));
+  assert.equal(clocks.leftOf("S"), 8, "no increment for an answer");
+  assert.equal(clocks.running, "N");
+  now = 6000;
+  assert.ok(clocks.charge("N"));
+  assert.equal(clocks.leftOf("N"), 8, "4 s of its own and the increment");
+  clocks.start("S");
+  clocks.startAnswer("N");
+  now = 20000;
+  assert.equal(clocks.endAnswer("N"), false, "a flag falls while answering");
+  assert.equal(clocks.fallen, "N");
+  assert.equal(clocks.running, null);
+  const none = new Clocks(null);
+  none.startAnswer("S");
+  assert.ok(none.endAnswer("S"));
+});
+
 test("seeds are drawn as the server draws them, a count beyond", () => {
   const drawings = new SeedDrawings({ drawn: ["<a/>", "<b/>"], many: "<c>{n}</c>" });
   assert.equal(drawings.markup(0), "<a/>");
