@@ -142,7 +142,7 @@ impl Default for Weights {
 /// Tuned weights shipped with the program, by the preset or reading they were tuned for
 /// (`isolo-ai tune`; see this crate's weights/README.md). Igisoro keeps the hand-set
 /// weights: its tuned ones lost their SPRT (docs/search.md, Evaluation).
-const SHIPPED: [(&str, &str); 4] = [
+const SHIPPED: [(&str, &str); 6] = [
     (
         "isolo-women",
         include_str!("../../weights/isolo-women.toml"),
@@ -156,6 +156,8 @@ const SHIPPED: [(&str, &str); 4] = [
         "isolo-boys-capture-ends",
         include_str!("../../weights/isolo-boys-capture-ends.toml"),
     ),
+    ("kubuguza", include_str!("../../weights/kubuguza.toml")),
+    ("ikibuguzo", include_str!("../../weights/ikibuguzo.toml")),
 ];
 
 /// The shipped weights, parsed once: every search builds an evaluator, and a game's
@@ -752,15 +754,16 @@ mod tests {
     }
 
     #[test]
-    fn the_isolo_games_ship_tuned_weights_found_by_their_rules() {
-        // The Igisoro family plays the hand-set weights.
-        for name in ["igisoro", "kubuguza", "ikibuguzo", "ikibuguzo-opening-1"] {
+    fn the_games_ship_tuned_weights_found_by_their_rules() {
+        // Igisoro and the readings without a file of their own play the hand-set weights.
+        for name in ["igisoro", "igisoro-retreat", "ikibuguzo-opening-1"] {
             let variant = Variant::load(name).unwrap();
             assert!(Weights::shipped_for(&variant).is_none());
             assert_eq!(Weights::for_variant(&variant), Weights::default());
         }
         for name in isolo_rules::PRESETS.iter().chain(&isolo_rules::READINGS) {
-            if !name.starts_with("isolo") {
+            let tuned = name.starts_with("isolo") || ["kubuguza", "ikibuguzo"].contains(name);
+            if !tuned {
                 continue;
             }
             let v = Variant::load(name).unwrap();

@@ -64,7 +64,8 @@ const ALPHA_BETA: [Handicap; WEAKENED_LEVELS] = [
 /// games last 5 to 15 plies and are soon decided: random is only some 950 Elo below
 /// the top there, and a ply or a temperature of the deep table is no step at all: here
 /// the temperature acts at every one of a game's few plies.
-/// Calibrated by ladders from the presets' opening suites to steps of some 60% to 72%.
+/// Calibrated by ladders from the presets' opening suites to steps of some 60% to 72%;
+/// Kubuguza's and Ikibuguzo's ladders step by 62% to 89% on it.
 const ALPHA_BETA_SHORT_GAMES: [Handicap; WEAKENED_LEVELS] = [
     handicap(1, 160.0),
     handicap(1, 60.0),
@@ -75,8 +76,16 @@ const ALPHA_BETA_SHORT_GAMES: [Handicap; WEAKENED_LEVELS] = [
     handicap(2, 0.5),
 ];
 
-/// The presets whose games are short enough to need `ALPHA_BETA_SHORT_GAMES`.
-const SHORT_GAME_PRESETS: [&str; 2] = ["isolo-boys", "isolo-women"];
+/// The presets whose games are short enough to need `ALPHA_BETA_SHORT_GAMES`: the
+/// Isolo presets, and Kubuguza's and Ikibuguzo's, whose games between engines last
+/// 12 to 13 plies and are decided mostly by the opening.
+const SHORT_GAME_PRESETS: [&str; 5] = [
+    "isolo-boys",
+    "isolo-women",
+    "kubuguza",
+    "ikibuguzo",
+    "ikibuguzo-opening-1",
+];
 
 /// Alpha-beta's levels under Igisoro's rules, whose games between players of any
 /// strength end mostly in fortresses and dead positions, drawn: random is only some

@@ -177,7 +177,7 @@ const SHIPPED: [(&str, WdlModel); 9] = [
         "kubuguza",
         WdlModel {
             offset: 0.0,
-            scale: 429.2,
+            scale: 491.2,
             at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
@@ -185,7 +185,7 @@ const SHIPPED: [(&str, WdlModel); 9] = [
         "ikibuguzo",
         WdlModel {
             offset: 0.0,
-            scale: 324.2,
+            scale: 436.4,
             at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
@@ -209,7 +209,7 @@ const SHIPPED: [(&str, WdlModel); 9] = [
         "ikibuguzo-opening-1",
         WdlModel {
             offset: 0.0,
-            scale: 431.7,
+            scale: 433.9,
             at_repetition: Wdl::per_mille(500, 0, 500),
         },
     ),
