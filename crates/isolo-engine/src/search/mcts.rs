@@ -291,7 +291,7 @@ impl<'a> Tree<'a> {
         self.path_hashes.clear();
         while self.nodes[node].first_child != NOT_EXPANDED && !self.nodes[node].solved() {
             if virtual_loss {
-                self.nodes[node].visits += 1;
+                self.add_virtual_loss(node);
             }
             self.path_hashes.push(self.nodes[node].board.hash());
             match self.select_child(node) {
@@ -322,7 +322,7 @@ impl<'a> Tree<'a> {
                 self.path_hashes.push(self.nodes[node].board.hash());
                 if let Some(child) = self.select_child(node) {
                     if virtual_loss {
-                        self.nodes[node].visits += 1;
+                        self.add_virtual_loss(node);
                     }
                     node = child;
                 }
@@ -341,12 +341,12 @@ impl<'a> Tree<'a> {
                 break;
             };
             if virtual_loss {
-                self.nodes[node].visits += 1;
+                self.add_virtual_loss(node);
             }
             node = child;
         }
         if virtual_loss {
-            self.nodes[node].visits += 1;
+            self.add_virtual_loss(node);
         }
         // 3. The leaf: a solved node's exact value needs no playout. A choice node
         // (only when the tree is full) is played out from a completion of its move.
@@ -648,16 +648,40 @@ impl<'a> Tree<'a> {
         changed
     }
 
+    /// Counts a visit to `node` on the way down, as a loss for the side that chose it
+    /// until `backup` adds the playout's reward: no reward for the mover where the mover
+    /// chose, the whole reward where the opponent chose its answer to a pass (it picks
+    /// the child worst for the mover). Other threads then look elsewhere either way.
+    fn add_virtual_loss(&mut self, node: usize) {
+        let against_answerer = self.chosen_by_answerer(node);
+        let n = &mut self.nodes[node];
+        n.visits += 1;
+        if against_answerer {
+            n.reward += 1.0;
+        }
+    }
+
+    /// Whether `node` is a child of the opponent's answer to a pass (`retreat`).
+    fn chosen_by_answerer(&self, node: usize) -> bool {
+        let parent = self.nodes[node].parent;
+        parent != NOT_EXPANDED && self.answers(parent as usize)
+    }
+
     /// Adds the playout's reward along the path and tightens bounds while they change.
-    /// With `virtual_loss`, the visits were counted on the way down.
+    /// With `virtual_loss`, the visits (and the losses, `add_virtual_loss`) were counted
+    /// on the way down.
     fn backup(&mut self, leaf: usize, reward_to_move: f64, virtual_loss: bool) {
         let mut node = leaf;
         let mut reward_for_mover = 1.0 - reward_to_move;
         let mut bounds_may_change = true;
         loop {
+            let undo = virtual_loss && self.chosen_by_answerer(node);
             let n = &mut self.nodes[node];
             if !virtual_loss {
                 n.visits += 1;
+            }
+            if undo {
+                n.reward -= 1.0;
             }
             n.reward += reward_for_mover;
             if bounds_may_change && node != leaf {
@@ -1278,5 +1302,53 @@ mod tests {
             let lines = lines_of(&trees, &merged, &variant, &request);
             assert_eq!(lines.len(), merged.len());
         }
+    }
+
+    /// Under the retreat a thread's virtual loss at a child of the opponent's answer
+    /// counts against the answerer (the child looks better for the mover, so the
+    /// answerer's other threads avoid it), and the playout's backup undoes it exactly.
+    #[test]
+    fn virtual_loss_at_an_answer_counts_against_the_answerer() {
+        let variant = Variant::load("igisoro-retreat").unwrap();
+        let config = MctsConfig::default();
+        let eval = Evaluator::for_config(&variant, None);
+        let board = variant
+            .parse_position("0,4,4,4,4,4,4,4/1,1,1,0,1,0,0,0/0,0,0,0,1,1,0,0/0,5,5,5,0,5,5,5 S")
+            .unwrap();
+        let mut tree = Tree::new(&variant, &eval, &config, board, &[], 1);
+        let mut through_answers = 0;
+        for _ in 0..3000 {
+            let before: Vec<(u32, f64)> = tree.nodes.iter().map(|n| (n.visits, n.reward)).collect();
+            let leaf = tree.descend(true);
+            let mut path = vec![leaf.node];
+            while let Some(&last) = path.last() {
+                match tree.nodes[last].parent {
+                    NOT_EXPANDED => break,
+                    parent => path.push(parent as usize),
+                }
+            }
+            for &node in &path {
+                let (visits, reward) = before.get(node).copied().unwrap_or((0, 0.0));
+                let n = &tree.nodes[node];
+                assert_eq!(n.visits, visits + 1);
+                let lost = if tree.chosen_by_answerer(node) {
+                    1.0
+                } else {
+                    0.0
+                };
+                assert_eq!(n.reward, reward + lost);
+            }
+            through_answers += path.iter().filter(|&&n| tree.chosen_by_answerer(n)).count();
+            // A draw's reward: every node on the path gains exactly a half.
+            tree.backup(leaf.node, 0.5, true);
+            for &node in &path {
+                let (_, reward) = before.get(node).copied().unwrap_or((0, 0.0));
+                assert_eq!(tree.nodes[node].reward, reward + 0.5);
+            }
+            if tree.root_solved() {
+                break;
+            }
+        }
+        assert!(through_answers > 0, "no path went through an answer");
     }
 }
