@@ -85,6 +85,12 @@ impl Rules {
                         "at the start of your turn, or whenever a lap is to be sown from \
                          one of them in the middle of it"
                     }
+                    ClockwiseLaps::FirstSowing => {
+                        "at the start of your turn, or whenever a lap is to be sown from \
+                         one of them in the middle of it; but several laps of a turn go \
+                         clockwise only one after another from its first lap, and once a \
+                         lap went anticlockwise, one more at most"
+                    }
                 }
             ));
         }

@@ -101,10 +101,28 @@ pub enum ClockwiseLaps {
     /// Any lap: the first, a relay lifted from such a pit, or captured seeds sown on
     /// from one.
     Any,
+    /// Any lap where the move's first lap went clockwise; where it went anticlockwise,
+    /// one later lap at most (Ikibuguzo's account: several clockwise captures only when
+    /// the turn's first sowing is one).
+    FirstSowing,
 }
 
 impl ClockwiseLaps {
-    const NAMES: [(&'static str, Self); 2] = [("first", Self::First), ("any", Self::Any)];
+    const NAMES: [(&'static str, Self); 3] = [
+        ("first", Self::First),
+        ("any", Self::Any),
+        ("first-sowing", Self::FirstSowing),
+    ];
+
+    /// Whether a lap may turn after `laps` laps of the move, `spent` if the move's first
+    /// lap went anticlockwise and a later one clockwise already (`FirstSowing`).
+    pub fn lap_may_turn(self, laps: u32, spent: bool) -> bool {
+        match self {
+            Self::First => laps == 0,
+            Self::Any => true,
+            Self::FirstSowing => !spent,
+        }
+    }
 }
 
 /// Where a lap that may be sown clockwise must end for it to be.
@@ -705,6 +723,15 @@ impl Rules {
             return bad(
                 "clockwise_from",
                 "clockwise sowing needs capture_ends_move = false".to_string(),
+            );
+        }
+        if self.clockwise_laps == ClockwiseLaps::FirstSowing
+            && self.capture_choice != CaptureChoice::Forced
+        {
+            return bad(
+                "clockwise_laps",
+                "\"first-sowing\" is read with forced captures: it needs capture_choice = \"forced\""
+                    .to_string(),
             );
         }
         if self.retreat != Retreat::None && self.capture_choice != CaptureChoice::Optional {

@@ -7,10 +7,8 @@
 
 use super::board::Board;
 use super::notation::Choice;
-use super::rules_file::{
-    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, SowOrigin,
-};
-use super::variant::Variant;
+use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseWhen, SowOrigin};
+use super::variant::{Turned, Variant};
 use super::{Move, Side};
 
 /// Seeds sown in one retelling before it stops (a move of thousands of laps is shown as
@@ -154,11 +152,14 @@ impl<'v> Tracer<'v> {
         let mut choices = mv.choices.iter();
         let mut from = mv.pit;
         let mut seeds = self.lift(from);
-        let mut laps = 0;
+        let (mut laps, mut turned) = (0, Turned::Not);
         loop {
             // RULES.md 3.7: a lap that could capture clockwise is sown as the move says.
-            let clockwise = self.may_sow_clockwise(laps, from, seeds)
+            let clockwise = self.may_sow_clockwise(laps, turned == Turned::Once, from, seeds)
                 && choices.next() == Some(&Choice::Clockwise);
+            if clockwise {
+                turned = turned.after_clockwise(laps == 0);
+            }
             laps += 1;
             let Some(end) = self.sow(from, seeds, clockwise) else {
                 return false;
@@ -202,15 +203,16 @@ impl<'v> Tracer<'v> {
     }
 
     /// Whether the move's lap after `laps` laps (0: its first lap), `seeds` from the
-    /// mover's pit `from`, may be sown clockwise: from a pit of `clockwise_from`, a lap
+    /// mover's pit `from`, may be sown clockwise (`spent`: its one clockwise lap under
+    /// `clockwise_laps = "first-sowing"` was sown): from a pit of `clockwise_from`, a lap
     /// that may turn, and ending clockwise on seeds in a front pit whose facing pits it
     /// captures (or, under `clockwise_when = "faces-seeds"`, in a front pit whose facing
     /// pits a move free to capture would take).
-    fn may_sow_clockwise(&self, laps: usize, from: u8, seeds: u32) -> bool {
+    fn may_sow_clockwise(&self, laps: u32, spent: bool, from: u8, seeds: u32) -> bool {
         let rules = self.variant.rules();
         let from_a_pit = rules.clockwise_from.contains(&from);
         if !(from_a_pit || rules.clockwise_at == ClockwiseAt::StartOrEnd)
-            || (laps > 0 && rules.clockwise_laps == ClockwiseLaps::First)
+            || !rules.clockwise_laps.lap_may_turn(laps, spent)
         {
             return false;
         }

@@ -9,7 +9,7 @@
 //! choices were open the first time), and the sequences are explored depth first,
 //! anticlockwise before clockwise and take before pass, keeping the path's points.
 
-use super::{LapState, MoveFrame, MoveGen, TurningPoint, Variant};
+use super::{LapState, MoveFrame, MoveGen, Turned, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
 use crate::rules_file::{CaptureChoice, CaptureSpot, ClockwiseAt, ClockwiseLaps, ClockwiseWhen};
@@ -51,7 +51,7 @@ impl Variant {
         let from_a_pit = self.clockwise & (1 << lap.from) != 0;
         let into_pits = self.rules.clockwise_at == ClockwiseAt::StartOrEnd;
         if !(from_a_pit || into_pits)
-            || (lap.laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
+            || !(self.rules.clockwise_laps).lap_may_turn(lap.laps, lap.turned == Turned::Once)
         {
             return false;
         }
@@ -86,6 +86,7 @@ impl Variant {
         gen.path.truncate(0);
         gen.branches.clear();
         let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        let follows_turns = self.rules.clockwise_laps == ClockwiseLaps::FirstSowing;
         gen.choices.clear();
         let mut lap = DirectedLap {
             state: LapState::first(frame.pit, (mine, theirs)),
@@ -117,6 +118,9 @@ impl Variant {
                 state.laps += 1;
                 if state.laps > max_laps {
                     break false;
+                }
+                if lap.clockwise && follows_turns {
+                    state.turned = state.turned.after_clockwise(state.laps == 1);
                 }
                 let table = if lap.clockwise {
                     clockwise

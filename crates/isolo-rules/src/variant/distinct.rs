@@ -515,6 +515,8 @@ impl Variant {
             seeds: lap.seeds,
             laps: lap.laps - 1,
             captured: 0,
+            // (`first-sowing`, which follows it, is read with forced captures only.)
+            turned: super::Turned::Not,
         };
         if !self.may_sow_clockwise(clockwise, [frame.spots, facing], &state) {
             return self.sow_lap(frame, None, lap, gen, ended);

@@ -116,6 +116,34 @@ struct LapState {
     seeds: u32,
     laps: u32,
     captured: u32,
+    /// How the move's laps went clockwise so far: followed only under
+    /// `clockwise_laps = "first-sowing"` (`Turned::Not` otherwise), where it decides
+    /// which laps may turn.
+    turned: Turned,
+}
+
+/// How a move's laps have gone clockwise so far, as `clockwise_laps = "first-sowing"`
+/// reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Turned {
+    /// No lap clockwise yet.
+    #[default]
+    Not,
+    /// The first lap went clockwise: any later lap may turn.
+    FromFirst,
+    /// The first lap went anticlockwise and a later one clockwise: no more may.
+    Once,
+}
+
+impl Turned {
+    /// After a lap sown clockwise: the move's `first` lap, or a later one.
+    pub(crate) fn after_clockwise(self, first: bool) -> Turned {
+        match self {
+            Turned::Not if first => Turned::FromFirst,
+            Turned::Not => Turned::Once,
+            turned => turned,
+        }
+    }
 }
 
 impl LapState {
@@ -129,6 +157,7 @@ impl LapState {
             seeds: ring::lane(mine, pit) as u32,
             laps: 0,
             captured: 0,
+            turned: Turned::Not,
         }
     }
 }

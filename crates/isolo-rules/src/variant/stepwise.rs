@@ -88,6 +88,8 @@ impl ChoicePoint {
         } else {
             fields
         };
+        // Under `clockwise_laps = "first-sowing"`, which laps may still turn.
+        let fields = fields | (self.state.turned as u64) << 56;
         crate::board::mix(board.hash() ^ CHOICE_SALT ^ fields.wrapping_mul(CHOICE_SALT | 1))
     }
 
@@ -409,6 +411,9 @@ impl Variant {
             state.laps += 1;
             if state.laps > self.rules.max_laps {
                 return MoveStep::Dead { repeated: None };
+            }
+            if clockwise && self.rules.clockwise_laps == crate::ClockwiseLaps::FirstSowing {
+                state.turned = state.turned.after_clockwise(state.laps == 1);
             }
             let table = if clockwise {
                 clockwise_table

@@ -54,6 +54,19 @@ fn ikibuguzo_to_depth_5() {
     check(&preset("ikibuguzo-opening-1"), &[5, 29, 177, 1068, 6719]);
 }
 
+/// `base` with `clockwise_laps = "first-sowing"` (RULES.md 3.7).
+pub(crate) fn first_sowing(base: &str) -> Variant {
+    let mut rules = Rules::preset(base).unwrap();
+    rules.clockwise_laps = isolo_rules::ClockwiseLaps::FirstSowing;
+    Variant::new(rules).unwrap()
+}
+
+#[test]
+fn first_sowing_to_depth_5() {
+    check(&first_sowing("kubuguza"), &[8, 64, 474, 3350, 25300]);
+    check(&first_sowing("ikibuguzo"), &[9, 81, 653, 5035, 39004]);
+}
+
 /// Igisoro, and Kubuguza with optional captures, each with the retreat: the answers'
 /// letters are moves' letters, each sequence counted.
 fn with_the_retreat(base: &str) -> Variant {

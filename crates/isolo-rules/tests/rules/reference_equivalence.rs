@@ -336,4 +336,14 @@ fn the_reference_itself_matches_the_perft_table() {
             "{name}"
         );
     }
+    // `clockwise_laps = "first-sowing"`, where it first differs from "any".
+    for (base, depth, expected) in [("kubuguza", 3, 474), ("ikibuguzo", 4, 5035)] {
+        let variant = crate::perft::first_sowing(base);
+        let start = to_reference(&variant, &variant.start());
+        assert_eq!(
+            reference::perft(variant.rules(), &start, depth),
+            expected,
+            "{base}"
+        );
+    }
 }

@@ -663,6 +663,53 @@ fn a_relay_from_a_clockwise_pit_may_turn_mid_move() {
     );
 }
 
+/// The moves of `pit` from the drawn position, South to move, as text.
+fn moves_of(v: &Variant, drawing: &str, pit: u8) -> Vec<String> {
+    let board = v.parse_position(&format!("{} S", rows(drawing))).unwrap();
+    let prefix = |m: &String| m.trim_end_matches(char::is_alphabetic) == pit.to_string();
+    let moves = v.legal_moves(&board).into_iter().map(|m| m.mv.to_string());
+    moves.filter(prefix).collect()
+}
+
+#[test]
+fn first_sowing_lets_one_lap_turn_unless_the_first_did() {
+    // Clockwise pits 1 and 8. Pit 6 is none: its first lap goes anticlockwise, and a
+    // later lap lifted from pit 1 or 8 may turn. Under "any" a lap after that one may
+    // turn again; under "first-sowing" that clockwise lap was the turn's one, and the
+    // rest goes anticlockwise.
+    let drawing = "
+        1 0 1 1
+        0 1 1 1
+        2 0 2 2
+        2 0 1 0";
+    let any = clockwise4(&[1, 8], ClockwiseLaps::Any);
+    let first_sowing = clockwise4(&[1, 8], ClockwiseLaps::FirstSowing);
+    assert_eq!(moves_of(&any, drawing, 6), ["6a", "6ca", "6cc"]);
+    assert_eq!(moves_of(&first_sowing, drawing, 6), ["6a", "6c"]);
+    let board = any.parse_position(&format!("{} S", rows(drawing))).unwrap();
+    assert_eq!(
+        first_sowing.play_text(&board, "6c").unwrap().child,
+        any.play_text(&board, "6ca").unwrap().child,
+        "the lap after the turn's one clockwise lap goes anticlockwise"
+    );
+    // A turn whose first lap goes clockwise (from pit 8) may turn at later laps too.
+    let drawing = "
+        0 1 1 2
+        2 2 2 1
+        2 0 2 2
+        1 0 1 2";
+    let expected = ["8a", "8caa", "8cac", "8cc"];
+    assert_eq!(moves_of(&any, drawing, 8), expected);
+    assert_eq!(moves_of(&first_sowing, drawing, 8), expected);
+    assert_eq!(moves_of(&any, drawing, 6), ["6a", "6caa", "6cac", "6cc"]);
+    assert_eq!(moves_of(&first_sowing, drawing, 6), ["6a", "6c"]);
+    // Read with forced captures only.
+    let mut optional = first_sowing.rules().clone();
+    optional.capture_choice = CaptureChoice::Optional;
+    let refused = Variant::new(optional).unwrap_err().to_string();
+    assert!(refused.contains("clockwise_laps"), "{refused}");
+}
+
 #[test]
 fn a_barred_first_move_relays_where_it_would_capture() {
     // The capture case above (3 -> 4, 5 facing North's 3 seeds), South's first move

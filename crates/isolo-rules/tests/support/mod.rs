@@ -117,7 +117,15 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
             FirstMoveCaptures::BarredEach,
         ]),
         clockwise_from,
-        clockwise_laps: rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
+        clockwise_laps: match capture_choice {
+            // (`first-sowing` is read with forced captures only.)
+            CaptureChoice::Forced => rng.pick(&[
+                ClockwiseLaps::First,
+                ClockwiseLaps::Any,
+                ClockwiseLaps::FirstSowing,
+            ]),
+            CaptureChoice::Optional => rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
+        },
         clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
         clockwise_at,
         capture_win: rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]),

@@ -98,6 +98,8 @@ struct Search<'a> {
     barred: bool,
     start: RefPosition,
     out: Vec<(RefMove, RefPosition)>,
+    /// Whether the move's first lap could go clockwise (its letter is then the first).
+    first_could_turn: bool,
 }
 
 /// Every legal move of `pos` under `rules`.
@@ -173,6 +175,7 @@ pub fn legal_children(rules: &Rules, pos: &RefPosition) -> Vec<(RefMove, RefPosi
             barred: pos.first_move[mover],
             start,
             out: Vec::new(),
+            first_could_turn: false,
         };
         let mut board = search.start.pits.clone();
         let seeds = board[mover][pit - 1];
@@ -205,6 +208,7 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
             barred: pos.first_move[side],
             start: pos.clone(),
             out: Vec::new(),
+            first_could_turn: false,
         };
         let mut lifted = pos.pits.clone();
         let seeds = lifted[side][pit - 1];
@@ -219,7 +223,7 @@ pub fn first_laps(rules: &Rules, pos: &RefPosition, side: usize) -> (u32, u32, u
         };
         let anticlockwise = lap_take(false);
         // A first lap that may go clockwise (RULES.md 3.7) captures if either way does.
-        let clockwise = match search.may_turn(&lifted, pit, seeds, 0) {
+        let clockwise = match search.may_turn(&lifted, (pit, seeds, 0), "", false) {
             true => lap_take(true).unwrap_or(0),
             false => 0,
         };
@@ -290,13 +294,26 @@ impl Search<'_> {
         self.sow_loop[index]
     }
 
-    /// Whether the `laps + 1`th lap, `seeds` from `from`, may go clockwise: from a pit
-    /// of `clockwise_from`, a lap that may turn, and capturing where it ends.
-    fn may_turn(&self, board: &[Vec<u32>; 2], from: usize, seeds: u32, laps: u32) -> bool {
+    /// Whether the `laps + 1`th lap, `seeds` from `from`, may go clockwise, `turns` the
+    /// directions of the laps before it that could turn (`'c'` clockwise, in order;
+    /// `first_could_turn`: the first lap's among them): from a pit of `clockwise_from`, a
+    /// lap that may turn, and capturing where it ends.
+    fn may_turn(
+        &self,
+        board: &[Vec<u32>; 2],
+        (from, seeds, laps): (usize, u32, u32),
+        turns: &str,
+        first_could_turn: bool,
+    ) -> bool {
         let from_a_pit = self.rules.clockwise_from.contains(&(from as u8));
-        if !(from_a_pit || self.rules.clockwise_at == ClockwiseAt::StartOrEnd)
-            || (laps > 0 && self.rules.clockwise_laps == ClockwiseLaps::First)
-        {
+        let first_clockwise = first_could_turn && turns.starts_with('c');
+        let lap_may_turn = match self.rules.clockwise_laps {
+            ClockwiseLaps::First => laps == 0,
+            ClockwiseLaps::Any => true,
+            // After an anticlockwise first lap, one clockwise lap in all.
+            ClockwiseLaps::FirstSowing => first_clockwise || !turns.contains('c'),
+        };
+        if !(from_a_pit || self.rules.clockwise_at == ClockwiseAt::StartOrEnd) || !lap_may_turn {
             return false;
         }
         let mut after = board.clone();
@@ -357,7 +374,11 @@ impl Search<'_> {
         choices: String,
         path: Vec<TurningPoint>,
     ) {
-        if !self.may_turn(&board, from, seeds, laps) {
+        if laps == 0 {
+            self.first_could_turn = self.may_turn(&board, (from, seeds, 0), "", false);
+        }
+        // (Under `first-sowing` captures are forced: the letters are the directions.)
+        if !self.may_turn(&board, (from, seeds, laps), &choices, self.first_could_turn) {
             return self.sow_lap(board, from, seeds, laps, captured, choices, path, false);
         }
         let (a, c) = (format!("{choices}a"), format!("{choices}c"));
