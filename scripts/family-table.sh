@@ -30,6 +30,7 @@ rows=(
     "kubuguza (the preset)|kubuguza"
     "ikibuguzo (the preset)|ikibuguzo"
     "ikibuguzo-opening-1|ikibuguzo-opening-1"
+    "ikibuguzo, \`clockwise_laps = \"first-sowing\"\`: one clockwise lap unless the first|docs/family/ikibuguzo-first-sowing.toml"
 )
 variants=()
 for row in "${rows[@]}"; do
