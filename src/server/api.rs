@@ -28,7 +28,7 @@ use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
-use isolo_engine::search::answer::EndSearch;
+use isolo_engine::search::answer::{AnswerError, EndSearch};
 use isolo_engine::search::level::{Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
@@ -433,9 +433,7 @@ async fn play(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
 async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: AnswerRequest = parse_body(&body)?;
     half_move_search(&state, request, |job| {
-        let (level, mcts, variant, board, partial) =
-            (job.level, job.mcts, job.variant, job.board, job.partial);
-        let answer = level.answer(mcts, variant, board, partial, job.search, job.draws);
+        let answer = job.answer();
         answer.map(|a| json!({"answer": a.letter().to_string()}))
     })
     .await
@@ -446,9 +444,7 @@ async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
 async fn complete(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let request: AnswerRequest = parse_body(&body)?;
     half_move_search(&state, request, |job| {
-        let (level, mcts, variant, board, partial) =
-            (job.level, job.mcts, job.variant, job.board, job.partial);
-        let whole = level.complete(mcts, variant, board, partial, job.search, job.draws);
+        let whole = job.complete();
         whole.map(|m| json!({"move": m.to_string()}))
     })
     .await
@@ -467,14 +463,26 @@ struct HalfMoveJob<'a> {
     search: EndSearch<'a>,
 }
 
+impl HalfMoveJob<'_> {
+    /// The engine's answer at its level to the pass that ends the move.
+    fn answer(self) -> Result<isolo_rules::Choice, AnswerError> {
+        let (variant, board, partial) = (self.variant, self.board, self.partial);
+        (self.level).answer(self.mcts, variant, board, partial, self.search, self.draws)
+    }
+
+    /// The whole move the engine makes of the move at its level.
+    fn complete(self) -> Result<isolo_rules::Move, AnswerError> {
+        let (variant, board, partial) = (self.variant, self.board, self.partial);
+        (self.level).complete(self.mcts, variant, board, partial, self.search, self.draws)
+    }
+}
+
 /// Runs `work` on a search slot for the move half made in `request`, with the engine
 /// and time it asks for.
 async fn half_move_search(
     state: &Arc<AppState>,
     request: AnswerRequest,
-    work: impl FnOnce(HalfMoveJob) -> Result<Value, isolo_engine::search::answer::AnswerError>
-        + Send
-        + 'static,
+    work: impl FnOnce(HalfMoveJob) -> Result<Value, AnswerError> + Send + 'static,
 ) -> ApiResult {
     let variant = request.game.variant(state)?;
     let game = request.game.game(&variant)?;
