@@ -310,9 +310,7 @@ impl Level {
             }
         }
     }
-}
 
-impl Level {
     /// The answer (`Choice::Retreat` or `Choice::Stay`) a player of this level gives to
     /// the pass that ends `partial` (it must stop at an answer): `complete`'s first
     /// letter after `partial`.
