@@ -87,13 +87,6 @@ pub fn draw(variant: &Variant, board: &Board) -> String {
     let mut out = String::new();
     out.push_str(&format!("Variant {}\n", variant.name()));
     out.push_str(&draw_pits(variant, board));
-    out.push_str(&seed_row(board, 0, w, "North back"));
-    out.push_str(&seed_row(board, 1, w, "      front"));
-    out.push_str(&number_row(1, w, Side::North));
-    out.push_str(&format!("{:LABEL_WIDTH$}{}\n", "", "-".repeat(6 * w - 1)));
-    out.push_str(&number_row(2, w, Side::South));
-    out.push_str(&seed_row(board, 2, w, "South front"));
-    out.push_str(&seed_row(board, 3, w, "      back"));
     for side in [Side::North, Side::South] {
         let overture = if !rules.overture {
             String::new()

@@ -95,6 +95,11 @@ fn show_draws_both_players_pit_numbers_and_state() {
     ] {
         assert!(out.contains(expected), "missing {expected:?} in\n{out}");
     }
+    // Each row is drawn once.
+    for row in ["North back", "South front", "North's pit numbers"] {
+        let times = if row.starts_with("North's") { 2 } else { 1 };
+        assert_eq!(out.matches(row).count(), times, "{row:?} in\n{out}");
+    }
 }
 
 #[test]
