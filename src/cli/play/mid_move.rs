@@ -36,19 +36,24 @@ impl From<CliError> for Stop {
     }
 }
 
+/// The engine and the human at the table: the engine as it plays and at full strength
+/// (for hints), both clocks (South's, North's), the human's input and Ctrl-C.
+pub(super) struct Seats {
+    pub bot: Bot,
+    pub hinter: Bot,
+    pub clocks: [Option<Clock>; 2],
+    pub lines: Receiver<io::Result<Line>>,
+    pub interrupt: &'static AtomicBool,
+}
+
 /// What asking each side inside a move needs: the position the move is made from and
-/// the game's positions before it, the two players, the clocks, and the human's input.
+/// the game's positions before it, the human's side, and the seats.
 pub(super) struct MidMove<'a> {
-    pub variant: &'a Variant,
-    pub board: Board,
-    pub history: &'a [u64],
-    pub human: Side,
-    pub bot: &'a mut Bot,
-    /// The engine at full strength, for hints.
-    pub hinter: &'a mut Bot,
-    pub clocks: &'a mut [Option<Clock>; 2],
-    pub lines: &'a Receiver<io::Result<Line>>,
-    pub interrupt: &'a AtomicBool,
+    variant: &'a Variant,
+    board: Board,
+    history: &'a [u64],
+    human: Side,
+    seats: &'a mut Seats,
     /// The time the side not to move spent answering, which the mover's clock does
     /// not pay.
     pub answering_time: Duration,
@@ -58,7 +63,25 @@ const ANSWER_HELP: &str = "Type r to retreat (your front pit's seeds go to the p
 
 const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
 
-impl MidMove<'_> {
+impl<'a> MidMove<'a> {
+    /// Asking each side inside the move from `board` (`history`: the positions before it).
+    pub fn new(
+        variant: &'a Variant,
+        board: Board,
+        history: &'a [u64],
+        human: Side,
+        seats: &'a mut Seats,
+    ) -> MidMove<'a> {
+        MidMove {
+            variant,
+            board,
+            history,
+            human,
+            seats,
+            answering_time: Duration::ZERO,
+        }
+    }
+
     /// The engine's move `plan`, its answers only what it expects, as the human
     /// answers each of its passes; where the human answers otherwise the engine goes on
     /// from there.
@@ -133,15 +156,15 @@ impl MidMove<'_> {
     fn engine_completes(&mut self, partial: &Move, answering: bool) -> Result<Move, Stop> {
         let engine = self.human.opponent();
         let started = Instant::now();
-        let clock = self.clocks[engine as usize];
-        let whole = self.bot.complete(
+        let clock = self.seats.clocks[engine as usize];
+        let whole = self.seats.bot.complete(
             self.variant,
             &self.board,
             self.history,
             partial,
             clock.as_ref(),
         );
-        if self.interrupt.load(Ordering::Relaxed) {
+        if self.seats.interrupt.load(Ordering::Relaxed) {
             return Err(Stop::Interrupted);
         }
         if answering {
@@ -155,7 +178,7 @@ impl MidMove<'_> {
     /// Takes an answer's `spent` time off `side`'s clock, with no increment.
     fn spend_answering(&mut self, side: Side, spent: Duration) -> Result<(), Stop> {
         self.answering_time += spent;
-        let Some(clock) = self.clocks[side as usize].as_mut() else {
+        let Some(clock) = self.seats.clocks[side as usize].as_mut() else {
             return Ok(());
         };
         if spent > clock.left {
@@ -247,15 +270,15 @@ impl MidMove<'_> {
 
     /// The engine's completion of `partial` at full strength, for a hint.
     fn hint(&mut self, partial: &Move) -> Option<Move> {
-        (self.hinter).complete(self.variant, &self.board, self.history, partial, None)
+        (self.seats.hinter).complete(self.variant, &self.board, self.history, partial, None)
     }
 
     /// The human's next line, lower-cased and trimmed, its clock running from
     /// `started`; blank and dropped lines are asked again.
     fn read_line(&mut self, started: Instant) -> Result<String, Stop> {
         loop {
-            let clock = self.clocks[self.human as usize];
-            match next_line(self.lines, self.interrupt, clock, started) {
+            let clock = self.seats.clocks[self.human as usize];
+            match next_line(&self.seats.lines, self.seats.interrupt, clock, started) {
                 Typed::Line(line) => {
                     let line = line.trim().to_ascii_lowercase();
                     match line.as_str() {

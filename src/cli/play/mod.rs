@@ -19,7 +19,7 @@ use isolo_engine::search::{searched_moves, Progress};
 use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
 
 mod mid_move;
-use mid_move::{MidMove, Stop};
+use mid_move::{MidMove, Seats, Stop};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -94,13 +94,17 @@ pub fn run(args: &PlayArgs) -> CliResult {
         ),
         None => None,
     };
-    // South's and North's clocks.
-    let mut clocks = [control.map(|c| Clock::start(&c)); 2];
     let mut game = Game::new(&variant, start);
     let interrupt = super::interrupt::flag();
     bot.stop_on(interrupt);
     hinter.stop_on(interrupt);
-    let lines = read_lines_in_background();
+    let mut seats = Seats {
+        bot,
+        hinter,
+        clocks: [control.map(|c| Clock::start(&c)); 2],
+        lines: read_lines_in_background(),
+        interrupt,
+    };
     // Under the retreat each side is asked for its answers inside the other's move.
     let answers = variant.move_letters().answers;
     let on_clock = control
@@ -117,15 +121,15 @@ pub fn run(args: &PlayArgs) -> CliResult {
         let board = *game.board();
         emit(&super::show::draw(&variant, &board))?;
         if control.is_some() {
-            emit(&clock_line(&clocks))?;
+            emit(&clock_line(&seats.clocks))?;
         }
         if let Some(outcome) = game.outcome() {
             return finished(args, &variant, &game, &outcome, human);
         }
         if board.to_move() != human {
             let started = Instant::now();
-            let own = clocks[board.to_move() as usize];
-            let choice = bot.choose(
+            let own = seats.clocks[board.to_move() as usize];
+            let choice = seats.bot.choose(
                 &variant,
                 &board,
                 &game.history(),
@@ -141,18 +145,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             let plan = choice.played.mv.clone();
             let (played, answering) = if answers {
                 let history = game.history();
-                let mut mid = MidMove {
-                    variant: &variant,
-                    board,
-                    history: &history,
-                    human,
-                    bot: &mut bot,
-                    hinter: &mut hinter,
-                    clocks: &mut clocks,
-                    lines: &lines,
-                    interrupt,
-                    answering_time: Duration::ZERO,
-                };
+                let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                 match mid.settle_engine_move(plan.clone()) {
                     Ok(played) => (played, mid.answering_time),
                     Err(stop) => return stopped(args, &variant, &game, stop, human),
@@ -161,7 +154,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 (plan.clone(), Duration::ZERO)
             };
             let spent = started.elapsed().saturating_sub(answering);
-            if !charge(&mut clocks, board.to_move(), spent) {
+            if !charge(&mut seats.clocks, board.to_move(), spent) {
                 return emit("You win on time: the engine's clock ran out.\n");
             }
             // The score is the engine's plan's: under the retreat you may answer
@@ -180,7 +173,12 @@ pub fn run(args: &PlayArgs) -> CliResult {
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
-        let line = match next_line(&lines, interrupt, clocks[human as usize], thinking) {
+        let line = match next_line(
+            &seats.lines,
+            interrupt,
+            seats.clocks[human as usize],
+            thinking,
+        ) {
             Typed::Line(line) => line,
             Typed::Dropped(problem) => {
                 emit(&format!("{problem}. Try again.\n"))?;
@@ -200,7 +198,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 let history = game.history();
                 // (A hint is the engine's best, whatever level it plays at.)
                 let choice =
-                    hinter.choose(&variant, &board, &history, None, &mut |_: &Progress| {});
+                    seats
+                        .hinter
+                        .choose(&variant, &board, &history, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
                     let score = choice.score.map(|s| {
                         let wdl = wdl_of(&variant, s).percent_text();
@@ -220,18 +220,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     .flatten();
                 let answering = if let Some(typed) = split {
                     let history = game.history();
-                    let mut mid = MidMove {
-                        variant: &variant,
-                        board,
-                        history: &history,
-                        human,
-                        bot: &mut bot,
-                        hinter: &mut hinter,
-                        clocks: &mut clocks,
-                        lines: &lines,
-                        interrupt,
-                        answering_time: Duration::ZERO,
-                    };
+                    let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                     let whole = match mid.settle_human_move(typed.clone()) {
                         Ok(whole) => whole,
                         Err(stop) => return stopped(args, &variant, &game, stop, human),
@@ -250,7 +239,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     Duration::ZERO
                 };
                 let spent = thinking.elapsed().saturating_sub(answering);
-                if !charge(&mut clocks, human, spent) {
+                if !charge(&mut seats.clocks, human, spent) {
                     return emit("The engine wins on time: your clock ran out.\n");
                 }
             }
