@@ -103,12 +103,16 @@ type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
 
 /// The readings of a preset that sows clockwise (Kubuguza, Ikibuguzo; RULES.md 5):
 /// without each of its own rules (clockwise laps, clockwise laps after the first, the
-/// first moves' bar, the win by capture), and as the Ludii game library reads it.
+/// first moves' bar, the win by capture), with Ikibuguzo's account's limit on clockwise
+/// laps (`first-sowing`), and as the Ludii game library reads it.
 fn clockwise_readings(preset: &str, base: &Rules, with: &ReadingOf) -> Vec<Reading> {
     let mut list = vec![
         with("clockwise_from = []".into(), &|r| r.clockwise_from.clear()),
         with("clockwise_laps = first".into(), &|r| {
             r.clockwise_laps = ClockwiseLaps::First
+        }),
+        with("clockwise_laps = first-sowing".into(), &|r| {
+            r.clockwise_laps = ClockwiseLaps::FirstSowing
         }),
     ];
     if base.first_move_captures != FirstMoveCaptures::Allowed {
