@@ -439,7 +439,8 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     set_value(client, "position-input", start).await?;
     click(client, "load-position").await?;
     wait_idle(client).await?;
-    set_value(client, "strength", "ms:500").await?;
+    // On a clock: while South answers inside North's move, South's clock runs.
+    set_value(client, "strength", "tc:60+1").await?;
     set_value(client, "side", "S").await?;
     let choice = client.find(Locator::Id("choice")).await?;
     let mut asked = 0;
@@ -454,6 +455,12 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
             assert!(
                 question.starts_with("South, answer: North passed"),
                 "{question}"
+            );
+            let clocks = client.find(Locator::Id("clocks")).await?.text().await?;
+            let (south, north) = clocks.split_once(" \u{b7} ").unwrap_or_default();
+            assert!(
+                south.contains('\u{23f3}') && !north.contains('\u{23f3}'),
+                "South's clock runs while South answers: {clocks}"
             );
             asked += 1;
             click(client, "choice-stay").await?;
@@ -477,6 +484,7 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     assert_eq!(page["position"], variant.format_position(&child).as_str());
     screenshot(client, "retreat-answered.png").await?;
     set_value(client, "side", "both").await?;
+    set_value(client, "strength", "ms:500").await?;
     std::fs::remove_file(&path)?;
     Ok(())
 }

@@ -728,6 +728,12 @@ async function setup() {
   $("example-move").addEventListener("click", exampleMove);
   $("review-game").addEventListener("click", reviewGame);
   $("side").addEventListener("change", () => { S.autoEngine = true; refresh(); });
+  // A new time control mid-game starts both clocks afresh (none for a time a move).
+  $("strength").addEventListener("change", () => {
+    resetClocks();
+    if (S.state && S.state.result === null) startClock(S.state.to_move);
+    drawClocks();
+  });
   $("engine-move").addEventListener("click", () => { S.autoEngine = true; engineMove(); });
   $("flip").addEventListener("click", () => { S.flip = !S.flip; refresh(); });
   $("skip").addEventListener("click", () => { S.skip = true; });
