@@ -294,6 +294,14 @@ impl Move {
         }
     }
 
+    /// Whether this move goes on from `partial`: the same pit, and `partial`'s choices
+    /// followed by at least one more (a move half made, completed or carried further).
+    pub fn goes_on_from(&self, partial: &Move) -> bool {
+        self.pit == partial.pit
+            && self.choices.len() > partial.choices.len()
+            && self.choices.starts_with(&partial.choices)
+    }
+
     /// Parses move text against a board of `columns` columns; each kind of letter only
     /// where `letters` makes it meaningful.
     pub fn parse(text: &str, columns: u8, letters: MoveLetters) -> Result<Move, NotationError> {

@@ -254,12 +254,9 @@ impl<'a> MidMove<'a> {
                     continue;
                 }
             };
-            let goes_on = typed.pit == partial.pit
-                && typed.choices.len() > partial.choices.len()
-                && typed.choices.starts_with(&partial.choices);
             let legal = self.variant.play_move(&self.board, &typed).is_some()
                 || self.step(&typed).is_some();
-            if goes_on && legal {
+            if typed.goes_on_from(partial) && legal {
                 return Ok(typed);
             }
             emit(&format!(

@@ -303,10 +303,8 @@ impl Asking<'_> {
 /// the letters given, or the forfeit it earns.
 fn judge_half(game: &Game, turn: &Turn, half: &HalfMove, reply: Reply) -> Result<Reply, Forfeit> {
     check_time(turn, &reply)?;
-    let goes_on = reply.mv.pit == half.mv.pit
-        && reply.mv.choices.len() > half.mv.choices.len()
-        && reply.mv.choices.starts_with(&half.mv.choices);
-    let legal = goes_on && game.variant().play_move(game.board(), &reply.mv).is_some();
+    let legal = reply.mv.goes_on_from(&half.mv)
+        && game.variant().play_move(game.board(), &reply.mv).is_some();
     if !legal {
         return Err(Forfeit {
             reason: Termination::IllegalMove,

@@ -191,9 +191,14 @@ fn picker<'a>(
     }
 }
 
-/// The decisions at their best for the side taking each.
+/// The decisions at their best for the side taking each, from the answerer's values:
+/// its highest at an answer, the mover's lowest for the answerer elsewhere.
 fn best_pick(point: &ChoicePoint, a: i32, b: i32) -> bool {
-    picker(point.passed(), &mut |a, b| a >= b)(point, a, b)
+    if point.passed() {
+        a >= b
+    } else {
+        a <= b
+    }
 }
 
 /// `partial` completed by minimax with `value_of` valuing the positions the move can end
