@@ -3,8 +3,8 @@
 Importing this module registers, as pyspiel Python games:
 
 - ``isolo_women``, ``isolo_boys``, ``igisoro``, ``kubuguza``, ``ikibuguzo``,
-  ``isolo_women_capture_ends``, ``isolo_boys_capture_ends``, ``ikibuguzo_opening_1``: the
-  presets and named readings;
+  ``isolo_women_capture_ends``, ``isolo_boys_capture_ends``, ``ikibuguzo_opening_1``,
+  ``igisoro_retreat``, ``igisoro_clockwise``: the presets and named readings;
 - ``isolo``: any rules, given by its ``rules`` parameter (a preset's name, a rules
   file's path, or a rules file's TOML text).
 
@@ -63,6 +63,7 @@ NAMED_GAMES = {
     "isolo_boys_capture_ends": "isolo-boys-capture-ends",
     "ikibuguzo_opening_1": "ikibuguzo-opening-1",
     "igisoro_retreat": "igisoro-retreat",
+    "igisoro_clockwise": "igisoro-clockwise",
 }
 
 #: The game taking any rules, and its default rules.

@@ -40,7 +40,8 @@ fn variants_lists_the_presets_and_readings() {
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends",
             "ikibuguzo-opening-1",
-            "igisoro-retreat"
+            "igisoro-retreat",
+            "igisoro-clockwise"
         ]
     );
     assert!(out.contains("capture=both optional sow_from=turn-start"));

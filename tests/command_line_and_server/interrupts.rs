@@ -93,7 +93,7 @@ fn bench_reports_the_positions_it_searched() {
     ];
     let (text, _) = interrupted(&args);
     assert!(
-        text.contains("interrupted: 1 of 9 variants begun"),
+        text.contains("interrupted: 1 of 10 variants begun"),
         "{text}"
     );
 }

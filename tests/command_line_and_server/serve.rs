@@ -81,7 +81,8 @@ fn variants_and_limits_are_listed() {
             "isolo-women-capture-ends",
             "isolo-boys-capture-ends",
             "ikibuguzo-opening-1",
-            "igisoro-retreat"
+            "igisoro-retreat",
+            "igisoro-clockwise"
         ]
     );
     assert_eq!(list["limits"]["max_time_ms"], 3000);

@@ -258,12 +258,14 @@ pub const PRESETS: [&str; 5] = [
 ];
 /// Named readings (RULES.md section 5), loaded by name like the presets: the Isolo
 /// presets with `capture_ends_move = true`, the deep Isolo games (unsolved, 30-100
-/// plies), Ikibuguzo from its other opening array, and Igisoro with the retreat.
-pub const READINGS: [&str; 4] = [
+/// plies), Ikibuguzo from its other opening array, Igisoro with the retreat, and
+/// Igisoro with clockwise captures.
+pub const READINGS: [&str; 5] = [
     "isolo-women-capture-ends",
     "isolo-boys-capture-ends",
     "ikibuguzo-opening-1",
     "igisoro-retreat",
+    "igisoro-clockwise",
 ];
 
 /// Every name `Rules::preset` knows: the presets, then the readings.
@@ -420,16 +422,16 @@ fn ikibuguzo_opening(w: usize, seeds: u8) -> Vec<u8> {
     ring
 }
 
-/// The clockwise pits of `family` (a preset) on `columns` columns, following the
-/// preset's pattern: Kubuguza's are the back row's two ends and the front row's second
-/// pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns); Ikibuguzo's the back
-/// row's left end and the front row's second pit from the left (1 and 15); the other
-/// presets have none.
-pub fn pattern_clockwise(family: &str, columns: u8) -> Vec<u8> {
+/// The clockwise pits of `name` (a preset or reading) on `columns` columns, following
+/// its pattern: Kubuguza's (and `igisoro-clockwise`'s) are the back row's two ends and
+/// the front row's second pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns);
+/// Ikibuguzo's the back row's left end and the front row's second pit from the left (1
+/// and 15); the others have none.
+pub fn pattern_clockwise(name: &str, columns: u8) -> Vec<u8> {
     let w = columns;
-    let mut pits = match family {
-        "kubuguza" => vec![1, w, w + 2, 2 * w - 1],
-        "ikibuguzo" => vec![1, 2 * w - 1],
+    let mut pits = match name {
+        "kubuguza" | "igisoro-clockwise" => vec![1, w, w + 2, 2 * w - 1],
+        "ikibuguzo" | "ikibuguzo-opening-1" => vec![1, 2 * w - 1],
         _ => return Vec::new(),
     };
     pits.sort_unstable();
@@ -505,6 +507,12 @@ impl Rules {
             "igisoro-retreat" => Some(Rules {
                 name: name.into(),
                 retreat: Retreat::FrontToBack,
+                ..Rules::preset("igisoro")?
+            }),
+            "igisoro-clockwise" => Some(Rules {
+                name: name.into(),
+                clockwise_from: pattern_clockwise(name, 8),
+                clockwise_at: ClockwiseAt::StartOrEnd,
                 ..Rules::preset("igisoro")?
             }),
             reading => {

@@ -145,7 +145,9 @@ pub fn solve_cell(
     rules.columns = columns;
     rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
     if !base.clockwise_from.is_empty() {
-        rules.clockwise_from = pattern_clockwise(family, columns);
+        // A reading may sow clockwise where its family does not (`igisoro-clockwise`).
+        let named = base.same_as_preset().unwrap_or(family);
+        rules.clockwise_from = pattern_clockwise(named, columns);
     }
     rules.name = format!("{}, {columns} columns, {seeds} seeds", base.name);
     let variant = match Variant::new(rules) {

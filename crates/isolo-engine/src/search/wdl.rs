@@ -148,7 +148,7 @@ pub struct WdlModel {
 /// The models shipped, by the preset or reading they were fitted for (`isolo-ai fit-wdl
 /// --variant V`, docs/measurements.md#win-draw-loss); a test checks them against the
 /// table of docs/search.md.
-const SHIPPED: [(&str, WdlModel); 9] = [
+const SHIPPED: [(&str, WdlModel); 10] = [
     (
         "isolo-women",
         WdlModel {
@@ -221,6 +221,14 @@ const SHIPPED: [(&str, WdlModel); 9] = [
             at_repetition: Wdl::per_mille(20, 960, 20),
         },
     ),
+    (
+        "igisoro-clockwise",
+        WdlModel {
+            offset: 20000.0,
+            scale: 5201.1,
+            at_repetition: Wdl::per_mille(21, 958, 21),
+        },
+    ),
 ];
 
 /// The preset whose model a variant without one of its own borrows: the deep reading of
@@ -244,14 +252,11 @@ impl WdlModel {
     /// The model for `variant`'s rules, with the preset or reading it was fitted for: its
     /// own where shipped (whatever the rules' name), else the fallback's.
     pub fn for_variant(variant: &Variant) -> (&'static str, WdlModel) {
-        let own = variant.rules().same_as_preset();
-        let name = own.unwrap_or(FALLBACK);
-        let model = SHIPPED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .expect("the fallback is shipped")
-            .1;
-        (name, model)
+        let shipped = |name: &str| SHIPPED.iter().find(|(n, _)| *n == name).copied();
+        // (A reading without a model of its own borrows the fallback's; a test checks
+        // that every preset and reading has one.)
+        let own = variant.rules().same_as_preset().and_then(shipped);
+        own.unwrap_or_else(|| shipped(FALLBACK).expect("the fallback is shipped"))
     }
 
     /// The shipped models, by preset or reading.

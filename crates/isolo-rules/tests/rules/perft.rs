@@ -54,6 +54,15 @@ fn ikibuguzo_to_depth_5() {
     check(&preset("ikibuguzo-opening-1"), &[5, 29, 177, 1068, 6719]);
 }
 
+#[test]
+fn igisoro_clockwise_to_depth_4() {
+    let variant = preset("igisoro-clockwise");
+    check(&variant, &[8, 64, 636, 8413]);
+    // The reference, which reads "from or into" the clockwise pits on its own, agrees.
+    let start = common::to_reference(&variant, &variant.start());
+    assert_eq!(common::reference::perft(variant.rules(), &start, 4), 8413);
+}
+
 /// `base` with `clockwise_laps = "first-sowing"` (RULES.md 3.7).
 pub(crate) fn first_sowing(base: &str) -> Variant {
     let mut rules = Rules::preset(base).unwrap();
@@ -118,6 +127,14 @@ fn deepest_rows() {
     assert_eq!(
         perft(&preset("igisoro"), &preset("igisoro").start(), 5),
         93029
+    );
+    assert_eq!(
+        perft(
+            &preset("igisoro-clockwise"),
+            &preset("igisoro-clockwise").start(),
+            5
+        ),
+        176106
     );
     assert_eq!(
         perft(&preset("kubuguza"), &preset("kubuguza").start(), 6),

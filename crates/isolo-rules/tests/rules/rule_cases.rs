@@ -927,3 +927,38 @@ fn a_lap_may_turn_into_a_clockwise_pit_where_the_rules_say_so() {
         .collect();
     assert_eq!(moves, ["1"]);
 }
+
+#[test]
+fn igisoro_clockwise_turns_from_or_into_its_pits_and_offers_the_capture() {
+    // The named reading on 4 columns: clockwise pits 1, 4, 6 and 7. Pit 8 is not one,
+    // but its seed sown clockwise ends in pit 7, which is, on a seed, facing North's
+    // occupied 6 and 3: a direct capture, so a choice, and the capture is optional.
+    // Taken, the 2 seeds are sown from the turn's pit 8 anticlockwise (clockwise they
+    // would end in the empty pit 6), into pits 1 and 2. Passed, pit 7 relays into 8, 1.
+    let before = "
+        0 1 0 0
+        0 1 0 0
+        1 1 0 0
+        0 0 0 0";
+    let taken = "
+        0 0 0 0
+        0 0 0 0
+        0 2 0 0
+        1 1 0 0";
+    let passed = "
+        0 1 0 0
+        0 1 0 0
+        1 0 0 0
+        1 0 0 0";
+    let reading = four_columns("igisoro-clockwise", |r| {
+        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("igisoro-clockwise", 4);
+    });
+    assert_eq!(reading.rules().clockwise_from, [1, 4, 6, 7]);
+    check(&reading, before, "", "8cx", taken, 2, 2);
+    check(&reading, before, "", "8cp", passed, 2, 0);
+    let (_, listed) = moves_listed(&reading, before);
+    assert_eq!(listed, ["7", "8a", "8cx", "8cp"]);
+    // Igisoro itself sows anticlockwise only.
+    let (_, plain) = moves_listed(&four_columns("igisoro", |_| {}), before);
+    assert_eq!(plain, ["7", "8"]);
+}
