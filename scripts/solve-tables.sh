@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the "Solved boards" section at the end of docs/RESULTS.md and the
-# certificates in docs/proofs/: `isolo-ai solve-table` for every preset and the deep
-# readings, widths 2-8, seeds 1-4. TIME_MS (a cell, default 10000) and HASH (MB,
-# default 1024) set the budget; about 17 minutes on one core with the defaults.
+# certificates in docs/proofs/: `isolo-ai solve-table` for every preset, the deep
+# readings and igisoro-clockwise, widths 2-8, seeds 1-4. TIME_MS (a cell, default 10000)
+# and HASH (MB, default 1024) set the budget; about 21 minutes on one core with the
+# defaults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TIME_MS=${TIME_MS:-10000}
@@ -20,11 +21,12 @@ tables=(
     "--preset isolo-boys --set capture=both"
     "--preset kubuguza"
     "--preset ikibuguzo"
+    "--preset igisoro-clockwise"
 )
 {
     echo "## Solved boards"
     echo
-    echo "The start of each preset and deep reading on 2-8 columns, with 1-4 seeds where the"
+    echo "The start of each preset, deep reading and Igisoro's clockwise reading on 2-8 columns, with 1-4 seeds where the"
     echo "preset has 2 (Isolo) or 4 (Igisoro, Kubuguza, Ikibuguzo), solved by \`isolo-ai solve-table\` (alpha-beta,"
     echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
     echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`."
