@@ -4,8 +4,8 @@
 
 use crate::ring;
 use crate::rules_file::{
-    CaptureChoice, CaptureCondition, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures, Rules,
-    SowOrigin,
+    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures,
+    Rules, SowOrigin,
 };
 
 impl Rules {
@@ -69,9 +69,15 @@ impl Rules {
         if !self.clockwise_from.is_empty() {
             let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
             lines.push(format!(
-                "From your pits {} you may sow clockwise instead, the other way round, \
+                "From your pits {}{} you may sow clockwise instead, the other way round, \
                  when that lap's last seed {}: {}.",
                 pits.join(", "),
+                match self.clockwise_at {
+                    ClockwiseAt::Start => "",
+                    ClockwiseAt::StartOrEnd => {
+                        " (or from any pit whose lap, sown clockwise, would end in one of them)"
+                    }
+                },
                 match self.clockwise_when {
                     ClockwiseWhen::Captures => "makes a capture",
                     ClockwiseWhen::FacesSeeds => {
@@ -87,9 +93,8 @@ impl Rules {
                     }
                     ClockwiseLaps::FirstSowing => {
                         "at the start of your turn, or whenever a lap is to be sown from \
-                         one of them in the middle of it; but several laps of a turn go \
-                         clockwise only one after another from its first lap, and once a \
-                         lap went anticlockwise, one more at most"
+                         one of them in the middle of it; but where the turn's first lap \
+                         went anticlockwise, one lap at most goes clockwise"
                     }
                 }
             ));
@@ -151,5 +156,23 @@ mod tests {
             .unwrap()
             .how_to_play();
         assert!(ends.join(" ").contains("over once captured seeds are sown"));
+        // Clockwise laps: from or into the pits, and first-sowing's limit, as RULES.md 3.7.
+        let into = "would end in one of them";
+        let clockwise = Rules::load("igisoro-clockwise")
+            .unwrap()
+            .how_to_play()
+            .join(" ");
+        assert!(
+            clockwise.contains("From your pits 1, 8, 10, 15 (or from any pit")
+                && clockwise.contains(into)
+        );
+        let kubuguza = Rules::load("kubuguza").unwrap();
+        assert!(!kubuguza.how_to_play().join(" ").contains(into));
+        let first_sowing = Rules {
+            clockwise_laps: crate::ClockwiseLaps::FirstSowing,
+            ..kubuguza
+        };
+        let told = first_sowing.how_to_play().join(" ");
+        assert!(told.contains("where the turn's first lap went anticlockwise, one lap at most"));
     }
 }
