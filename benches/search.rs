@@ -25,6 +25,7 @@ fn start_to_depth(variant: &Variant, depth: u32) -> SearchRequest<'_> {
             ..Limits::default()
         },
         multipv: 1,
+        pv_lines: usize::MAX,
         stop: None,
     }
 }

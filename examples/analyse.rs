@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ..Limits::default()
         },
         multipv: 1,
+        pv_lines: usize::MAX,
         stop: None,
     };
     let result = searcher.search(&request, &mut |p| {

@@ -158,6 +158,7 @@ pub fn analyze(
             history,
             limits: spec.limits,
             multipv,
+            pv_lines: usize::MAX,
             stop: Some(stop),
         };
         let result = searcher.search(&request, &mut |_| {});

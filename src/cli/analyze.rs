@@ -194,6 +194,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         history,
         limits,
         multipv,
+        pv_lines: usize::MAX,
         stop: Some(super::interrupt::flag()),
     };
     let json = args.json;

@@ -675,6 +675,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
                 history,
                 limits,
                 multipv,
+                pv_lines: usize::MAX,
                 stop: Some(&stop),
             };
             let mut report = |p: &Progress| {

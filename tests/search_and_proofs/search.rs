@@ -22,6 +22,7 @@ fn search(
         history: Vec::new(),
         limits,
         multipv: 1,
+        pv_lines: usize::MAX,
         stop: None,
     };
     searcher.search(&request, &mut |_| {})
@@ -307,6 +308,39 @@ fn same_seed_and_limits_give_the_same_search() {
 }
 
 #[test]
+fn lines_past_pv_lines_carry_their_move_alone() {
+    let women = Variant::load("isolo-women").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let request = |pv_lines| SearchRequest {
+        variant: &women,
+        board: women.start(),
+        history: Vec::new(),
+        limits,
+        multipv: 16,
+        pv_lines,
+        stop: None,
+    };
+    let all = alpha_beta().search(&request(usize::MAX), &mut |_| {});
+    let named = alpha_beta().search(&request(2), &mut |_| {});
+    assert_eq!(named.lines.len(), all.lines.len());
+    for (k, (short, full)) in named.lines.iter().zip(&all.lines).enumerate() {
+        assert_eq!((&short.mv, short.score), (&full.mv, full.score), "line {k}");
+        if k < 2 {
+            assert_eq!(short.pv, full.pv, "line {k}");
+        } else {
+            assert_eq!(short.pv, std::slice::from_ref(&short.mv), "line {k}");
+        }
+    }
+    assert!(
+        all.lines[2].pv.len() > 1,
+        "a full line goes on past its move"
+    );
+}
+
+#[test]
 fn multipv_scores_every_move_exactly() {
     let women = Variant::load("isolo-women").unwrap();
     let request = SearchRequest {
@@ -318,6 +352,7 @@ fn multipv_scores_every_move_exactly() {
             ..Limits::default()
         },
         multipv: 16,
+        pv_lines: usize::MAX,
         stop: None,
     };
     let result = alpha_beta().search(&request, &mut |_| {});
@@ -645,6 +680,7 @@ fn every_multipv_line_starts_with_its_move() {
                 history: Vec::new(),
                 limits,
                 multipv: usize::MAX,
+                pv_lines: usize::MAX,
                 stop: None,
             };
             let result = searcher.search(&request, &mut |_| {});

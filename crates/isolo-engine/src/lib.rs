@@ -30,6 +30,7 @@
 //!     history: game.history(),
 //!     limits: Limits { depth: Some(4), ..Limits::default() },
 //!     multipv: 1,
+//!     pv_lines: usize::MAX,
 //!     stop: None,
 //! };
 //! let result = searcher.search(&request, &mut |_| {});

@@ -256,6 +256,7 @@ pub fn review(
                     history: replay.history(),
                     limits,
                     multipv: 1,
+                    pv_lines: usize::MAX,
                     stop,
                 };
                 let result = searcher.search(&request, &mut |_| {});
@@ -690,6 +691,7 @@ mod tests {
                         ..Limits::default()
                     },
                     multipv: 1,
+                    pv_lines: usize::MAX,
                     stop: None,
                 };
                 let mv = searcher

@@ -739,6 +739,7 @@ impl SearchJob {
             history: self.history.clone(),
             limits: self.limits,
             multipv: self.multipv,
+            pv_lines: usize::MAX,
             stop: Some(&self.stop),
         };
         let out = Arc::clone(&self.out);

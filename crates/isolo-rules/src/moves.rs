@@ -16,6 +16,13 @@ use super::Move;
 /// positions) the list holds the moves of fewest laps and says it was cut.
 pub const POINTS_PER_PIT: usize = 4096;
 
+/// Turning points `listed_move` explores from a pit too vast for the shared list before
+/// it gives up naming a move there: 256 times the list's bound, so lines through such
+/// pits are named in all but the vastest positions, at a bounded cost (tens of
+/// megabytes at most, and the listing stops at the move; an exact listing can explore
+/// tens of millions of points and gigabytes).
+pub const NAMING_POINTS_PER_PIT: usize = 256 * POINTS_PER_PIT;
+
 /// Lists up to this long are deduplicated by comparing pairs; longer ones by a set.
 const DEDUP_BY_PAIRS: usize = 64;
 
@@ -42,18 +49,32 @@ pub fn searched_moves(variant: &Variant, board: &Board) -> (Vec<LegalMove>, bool
 
 /// The move that names the way from `board` to `child` among the moves of `pits` (a bit
 /// set as from `candidate_pits`): the shared list's move where the list holds it, else
-/// (a pit too vast to list whole) one from that pit's exact listing.
+/// (a pit too vast to list whole) one from a listing of that pit bounded at
+/// `NAMING_POINTS_PER_PIT`, or `None` where that bound leaves `child` out too.
 pub fn listed_move(variant: &Variant, board: &Board, pits: u32, child: &Board) -> Option<Move> {
+    listed_move_within(variant, board, pits, child, NAMING_POINTS_PER_PIT)
+}
+
+/// `listed_move` with a vast pit's listing bounded at `points` turning points.
+fn listed_move_within(
+    variant: &Variant,
+    board: &Board,
+    pits: u32,
+    child: &Board,
+    points: usize,
+) -> Option<Move> {
     let mut lanes = pits & variant.candidate_pits(board);
     while lanes != 0 {
         let lane = lanes.trailing_zeros();
         lanes &= lanes - 1;
-        for mut gen in [move_generator(), MoveGen::new()] {
+        let naming = MoveGen::with_point_limit(points).strict();
+        for mut gen in [move_generator(), naming] {
             let mut found = None;
-            variant.for_each_distinct_move_from(board, 1 << lane, &mut gen, |m| {
-                if found.is_none() && m.child == *child {
+            variant.for_each_distinct_move_from_while(board, 1 << lane, &mut gen, |m| {
+                if m.child == *child {
                     found = Some(m.mv());
                 }
+                found.is_none()
             });
             if found.is_some() {
                 return found;
@@ -107,6 +128,40 @@ mod tests {
         assert_eq!(found, 0);
         assert!(gen.truncated(), "the pit was cut, not found moveless");
         assert!(v.has_legal_move(&board, &mut gen), "other pits move");
+    }
+
+    /// A position of `igisoro-clockwise` met in a game between two weak levels, with a
+    /// result of pit 10 that the search reached by walking the pit's choices and that
+    /// the shared list leaves out. (Naming such results by exact listings once took a
+    /// tournament of levels past 24 GB.)
+    fn vast_pit_and_deep_result() -> (Variant, Board, Board) {
+        let v = Variant::load("igisoro-clockwise").unwrap();
+        let board = v
+            .parse_position("1,1,1,1,2,1,6,1/1,0,0,1,1,1,1,1/6,0,1,2,1,4,1,2/1,0,6,5,1,6,5,3 S")
+            .unwrap();
+        let child = v
+            .parse_position("0,1,1,0,2,0,0,0/0,0,0,0,1,0,0,0/4,1,3,6,0,8,3,2/7,2,1,7,6,0,6,3 N")
+            .unwrap();
+        (v, board, child)
+    }
+
+    #[test]
+    fn naming_a_move_of_a_vast_pit_is_bounded() {
+        let (v, board, child) = vast_pit_and_deep_result();
+        let named = listed_move(&v, &board, 1 << 9, &child).expect("named");
+        assert_eq!(v.play_move(&board, &named).unwrap().child, child);
+        // Its listing explores more than 65,536 turning points before it meets the
+        // result: a bound below that gives up.
+        assert_eq!(
+            listed_move_within(&v, &board, 1 << 9, &child, 1 << 16),
+            None
+        );
+        // A result the shared list holds is named from the list.
+        let (moves, truncated) = searched_moves(&v, &board);
+        assert!(truncated, "the position's listing is cut");
+        let listed = moves.iter().find(|m| m.mv.pit == 10).unwrap();
+        let named = listed_move_within(&v, &board, 1 << 9, &listed.child, 1);
+        assert_eq!(named.as_ref(), Some(&listed.mv));
     }
 
     #[test]

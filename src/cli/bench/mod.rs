@@ -186,6 +186,7 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> SetR
             history: Vec::new(),
             limits,
             multipv: 1,
+            pv_lines: usize::MAX,
             stop: Some(stop),
         };
         let started = Instant::now();

@@ -658,6 +658,7 @@ impl Bot {
                         None => self.spec.move_limits(),
                     },
                     multipv: 1,
+                    pv_lines: usize::MAX,
                     stop: self.stop,
                 };
                 let mcts = matches!(self.spec.kind, EngineKind::Mcts(_));

@@ -189,6 +189,7 @@ fn judge(
                 ..Limits::default()
             },
             multipv: 1,
+            pv_lines: usize::MAX,
             stop,
         };
         score = judge

@@ -117,6 +117,7 @@ impl<'v> Prover<'v> {
                 soft_time: None,
             },
             multipv: 1,
+            pv_lines: usize::MAX,
             stop: self.interrupt,
         };
         let result = self.searcher.search(&request, report);

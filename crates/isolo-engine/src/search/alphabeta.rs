@@ -1374,7 +1374,15 @@ impl Searcher for AlphaBeta {
         let lines = moves
             .iter()
             .take(multipv)
-            .map(|m| {
+            .enumerate()
+            .map(|(i, m)| {
+                if i >= request.pv_lines {
+                    return Line {
+                        mv: m.mv.clone(),
+                        score: Score::from_value(m.value),
+                        pv: vec![m.mv.clone()],
+                    };
+                }
                 let mut boards = m.pv.clone();
                 let wanted = match Score::from_value(m.value) {
                     Score::Win(p) | Score::Loss(p) => p as usize,
@@ -1563,6 +1571,7 @@ fn complete_proven_line(
                 ..Limits::default()
             },
             multipv: 1,
+            pv_lines: usize::MAX,
             stop: None,
         };
         let more = search_boards(&mut searcher, &request);

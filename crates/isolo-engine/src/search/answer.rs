@@ -469,6 +469,7 @@ fn end_value(
         history: history.to_vec(),
         limits,
         multipv: 1,
+        pv_lines: usize::MAX,
         stop,
     };
     let result = searcher.search(&request, &mut |_| {});

@@ -268,6 +268,7 @@ impl Level {
             history: request.history.clone(),
             limits,
             multipv: request.multipv.max(self.multipv()),
+            pv_lines: request.multipv.max(1).min(request.pv_lines),
             stop: request.stop,
         };
         let mut result = searcher.search(&weakened, report);
@@ -396,6 +397,48 @@ mod tests {
         assert_eq!(Level::new(TOP_LEVEL + 1), None);
         assert!(Level::default().is_top() && Level::default().multipv() == 1);
         assert_eq!(Level::new(LOWEST_LEVEL).unwrap().multipv(), LEVEL_MULTIPV);
+    }
+
+    /// Records the request it is given and finds no line.
+    struct Recorder(Option<(usize, usize)>);
+
+    impl Searcher for Recorder {
+        fn search(
+            &mut self,
+            request: &SearchRequest,
+            _: &mut dyn FnMut(&Progress),
+        ) -> SearchResult {
+            self.0 = Some((request.multipv, request.pv_lines));
+            SearchResult {
+                lines: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                time: std::time::Duration::ZERO,
+                engine: "recorder",
+                hashfull: 0,
+            }
+        }
+    }
+
+    #[test]
+    fn a_weak_level_scores_every_root_move_and_names_only_the_lines_asked() {
+        let variant = Variant::load("igisoro-clockwise").unwrap();
+        let request = SearchRequest {
+            variant: &variant,
+            board: variant.start(),
+            history: Vec::new(),
+            limits: Limits::default(),
+            multipv: 1,
+            pv_lines: usize::MAX,
+            stop: None,
+        };
+        let mut rng = SmallRng::seed_from_u64(1);
+        for (level, asked) in [(LOWEST_LEVEL, (LEVEL_MULTIPV, 1)), (TOP_LEVEL, (1, 1))] {
+            let mut recorder = Recorder(None);
+            let level = Level::new(level).unwrap();
+            level.search(&mut recorder, false, &request, &mut rng, &mut |_| {});
+            assert_eq!(recorder.0, Some(asked), "level {}", level.number());
+        }
     }
 
     #[test]

@@ -1215,10 +1215,14 @@ fn lines_of(
     ranked(merged)
         .into_iter()
         .take(request.multipv.max(1))
-        .filter_map(|c| {
+        .enumerate()
+        .filter_map(|(i, c)| {
             let tree = line_tree(trees, c.offset);
             let first = tree.nodes[0].first_child as usize + c.offset;
             let mut pv = tree.line_from(first);
+            if i >= request.pv_lines {
+                pv.truncate(1);
+            }
             if pv.is_empty() {
                 // A walked pit whose completion was not found within its budget.
                 let pit = tree.walks[tree.nodes[first].walk as usize].mv.pit;
@@ -1294,6 +1298,7 @@ mod tests {
             history: Vec::new(),
             limits: Limits::default(),
             multipv: 64,
+            pv_lines: usize::MAX,
             stop: None,
         };
         for trees in [[&grown, &idle], [&idle, &grown]] {

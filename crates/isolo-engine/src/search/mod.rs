@@ -277,6 +277,11 @@ pub struct SearchRequest<'a> {
     pub limits: Limits,
     /// How many root moves to score exactly (1 = just the best).
     pub multipv: usize,
+    /// How many of the lines (best first) come with their whole principal variation;
+    /// the rest carry their root move alone (`usize::MAX`: every line). A level scores
+    /// every root move to play one, and naming a line's moves can cost more than the
+    /// search where moves are vast to list.
+    pub pv_lines: usize,
     /// Set from outside to end the search as a limit would (a protocol's `stop`, an
     /// interrupted match); the first iteration still completes.
     pub stop: Option<&'a AtomicBool>,
@@ -300,7 +305,8 @@ pub trait Searcher {
 }
 
 /// Names the moves of a line given as the positions it reaches from `board`, stopping
-/// where a position is not reached by a legal move.
+/// where a position is not reached by a legal move, or by one `listed_move` can name
+/// (a pit too vast to list within its bound).
 pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Vec<Move> {
     let mut board = *board;
     let mut line = Vec::new();

@@ -942,6 +942,18 @@ impl Variant {
         self.visit_outcomes(board, pits, listing, gen, visit);
     }
 
+    /// Like `for_each_distinct_move_from`, stopping when `visit` returns false.
+    pub fn for_each_distinct_move_from_while(
+        &self,
+        board: &Board,
+        pits: u32,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveOutcome) -> bool,
+    ) {
+        let listing = Listing::Distinct { with_choices: true };
+        self.visit_outcomes_while(board, pits, listing, gen, visit);
+    }
+
     /// Like `for_each_distinct_move`, without the capture choices (`choices` is empty):
     /// for searchers, which need the positions and name only the moves they report.
     pub fn for_each_distinct_result(

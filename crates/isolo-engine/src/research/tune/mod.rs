@@ -252,6 +252,7 @@ pub(crate) fn play_out<'v>(
                 ..Limits::default()
             },
             multipv: 1,
+            pv_lines: usize::MAX,
             stop,
         };
         let result = searcher.search(&request, &mut |_| {});
