@@ -31,6 +31,7 @@ rows=(
     "ikibuguzo (the preset)|ikibuguzo"
     "ikibuguzo-opening-1|ikibuguzo-opening-1"
     "ikibuguzo, \`clockwise_laps = \"first-sowing\"\`: one clockwise lap unless the first|docs/family/ikibuguzo-first-sowing.toml"
+    "ikibuguzo, \`clockwise_leave = \"other-pit\"\`: a clockwise capture may be left|docs/family/ikibuguzo-leave.toml"
 )
 variants=()
 for row in "${rows[@]}"; do

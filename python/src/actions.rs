@@ -4,8 +4,9 @@
 //! Actions `0 .. pits` start a move from pit `action + 1` of the side to move (the pits
 //! the rules number, RULES.md notation); action `pits` takes and `pits + 1` passes at an
 //! optional capture, or, in rules whose laps may turn (which have forced captures),
-//! `pits` sows the lap anticlockwise and `pits + 1` clockwise: in both, the order in
-//! which the rules list moves. Only actions that begin or continue at least one legal
+//! `pits` sows the lap anticlockwise and `pits + 1` clockwise, and where a clockwise
+//! capture may be left (`clockwise_leave`) `pits` sows it on and `pits + 1` leaves it:
+//! in all, the order in which the rules list moves. Only actions that begin or continue at least one legal
 //! move are offered, so a move begun always ends.
 
 use std::sync::OnceLock;
@@ -45,8 +46,11 @@ struct Pending {
     /// Whether the first choice action (take, anticlockwise) and whether the second
     /// (pass, clockwise) leads to a legal move.
     open: [bool; 2],
-    /// Whether the choice is a lap's direction (else a capture's take or pass).
+    /// Whether the choice is a lap's direction (else a capture's take or pass, or
+    /// whether to leave a clockwise capture).
     direction: bool,
+    /// The choices of the first and the second choice action here.
+    options: [Choice; 2],
     /// Whether the choice is the opponent's answer to a pass (`retreat`).
     answer: bool,
 }
@@ -121,8 +125,8 @@ impl ActionGame {
     /// The choice a choice action makes: the first (take, anticlockwise) or the second
     /// (pass, clockwise).
     fn choice_of(&self, second: bool) -> Choice {
-        if self.answering() {
-            return Choice::answer(!second);
+        if let Some(pending) = &self.pending {
+            return pending.options[usize::from(second)];
         }
         choice_action(self.choosing_direction(), second)
     }
@@ -144,7 +148,10 @@ impl ActionGame {
 
     /// The action of a choice.
     fn action_of(&self, choice: Choice) -> usize {
-        let second = matches!(choice, Choice::Pass | Choice::Clockwise | Choice::Stay);
+        let second = matches!(
+            choice,
+            Choice::Pass | Choice::Clockwise | Choice::Stay | Choice::Leave
+        );
         self.pits() + usize::from(second)
     }
 
@@ -245,6 +252,7 @@ impl ActionGame {
                     point,
                     open,
                     direction: point.is_direction(),
+                    options: [point.option(true), point.option(false)],
                     answer: point.passed(),
                 });
                 Ok(())
@@ -353,7 +361,8 @@ impl ActionGame {
     }
 
     /// `action` in the project's notation: a pit's number, `x` (take) or `p` (pass), or
-    /// where laps turn `a` (anticlockwise) or `c` (clockwise).
+    /// where laps turn `a` (anticlockwise) or `c` (clockwise), `o` (sow on) or `l`
+    /// (leave) at a clockwise capture that may be left.
     fn action_to_string(&self, action: Whole) -> PyResult<String> {
         let pits = self.pits();
         match action.index() {

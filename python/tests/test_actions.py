@@ -134,6 +134,36 @@ def test_captures_and_directions_are_both_actions_where_laps_turn_and_captures_a
     assert {"x", "p", "a", "c"} <= seen, seen
 
 
+IKIBUGUZO_LEAVING = """name = "ikibuguzo-leaving"
+base = "ikibuguzo"
+clockwise_leave = "other-pit"
+"""
+
+
+def test_leaving_a_clockwise_capture_is_the_second_choice_action():
+    variant = Variant.from_toml(IKIBUGUZO_LEAVING)
+    rng = random.Random(6)
+    game, left = Game(variant), 0
+    for _ in range(60):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        assert complete_moves(ActionGame(game)) == moves, game.position
+        for move in (m for m in moves if "l" in m):
+            left += 1
+            actions = ActionGame(game)
+            made = actions.move_to_actions(move)
+            # The pit's action, then one a letter: up to the leave, 16 sows on (o) and
+            # 17 leaves (l).
+            letters = move.lstrip("0123456789")
+            for action in made[: 1 + letters.index("l")]:
+                actions.apply(action)
+            assert [actions.action_to_string(a) for a in (16, 17)] == ["o", "l"]
+            assert actions.string_to_action("l") == 17 == made[1 + letters.index("l")]
+        game.play(rng.choice(moves))
+    assert left > 0, "no move left a capture"
+
+
 def test_a_move_in_notation_is_its_actions():
     for game in random_positions("igisoro", seed=4, count=20):
         for move in game.legal_moves():

@@ -362,6 +362,7 @@ fn step_json(step: &Step) -> Value {
         Step::Retreat { from, to, seeds } => {
             json!({"kind": "retreat", "from": from, "to": to, "seeds": seeds})
         }
+        Step::Leave { pit, seeds } => json!({"kind": "leave", "pit": pit, "seeds": seeds}),
         Step::End { at } => json!({"kind": "end", "at": at}),
     }
 }

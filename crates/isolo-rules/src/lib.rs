@@ -37,8 +37,8 @@ pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS
 pub use notation::{Choice, Move, MoveLetters, NotationError};
 pub use rules_file::{
     pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt,
-    ClockwiseLaps, ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules, RulesError,
-    SowOrigin, PRESETS, READINGS,
+    ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules,
+    RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use variant::{

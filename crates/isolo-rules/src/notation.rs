@@ -219,6 +219,12 @@ pub enum Choice {
     Retreat,
     /// The opponent answers a pass by leaving its seeds where they are (`s`, stay).
     Stay,
+    /// After a clockwise capture that could be left (`clockwise_leave`), the captured
+    /// seeds are sown on as usual (`o`).
+    SowOn,
+    /// The captured seeds are left in the pit the lap came from, and the other
+    /// clockwise pit is sown clockwise (`l`, leave).
+    Leave,
 }
 
 impl Choice {
@@ -231,6 +237,8 @@ impl Choice {
             Choice::Clockwise => 'c',
             Choice::Retreat => 'r',
             Choice::Stay => 's',
+            Choice::SowOn => 'o',
+            Choice::Leave => 'l',
         }
     }
 
@@ -246,6 +254,11 @@ impl Choice {
     /// Whether this is the opponent's answer to a pass (retreat or stay).
     pub fn is_answer(self) -> bool {
         matches!(self, Choice::Retreat | Choice::Stay)
+    }
+
+    /// Whether this is the choice after a capture that could be left (sow on or leave).
+    pub fn is_leave_choice(self) -> bool {
+        matches!(self, Choice::SowOn | Choice::Leave)
     }
 
     /// The capture choice: `Take` if `take`, else `Pass`.
@@ -272,6 +285,8 @@ pub struct MoveLetters {
     pub directions: bool,
     /// `r`/`s`: the opponent answers each pass (`retreat`).
     pub answers: bool,
+    /// `o`/`l`: a clockwise capture's seeds may be left (`clockwise_leave`).
+    pub leaves: bool,
 }
 
 /// A move: the chosen pit (1..=2W, the mover's numbering) and one choice per decision
@@ -344,10 +359,15 @@ impl Move {
                 'c' => Choice::Clockwise,
                 'r' => Choice::Retreat,
                 's' => Choice::Stay,
+                'o' => Choice::SowOn,
+                'l' => Choice::Leave,
                 _ => {
                     let known = match (letters.captures, letters.directions) {
                         (true, true) => {
                             "neither 'x' (take), 'p' (pass), 'a' (anticlockwise) nor 'c' (clockwise)"
+                        }
+                        (false, true) if letters.leaves => {
+                            "neither 'a' (anticlockwise), 'c' (clockwise), 'o' (sow on) nor 'l' (leave)"
                         }
                         (true, false) if letters.answers => {
                             "neither 'x' (take), 'p' (pass), 'r' (retreat) nor 's' (stay)"
@@ -368,6 +388,15 @@ impl Move {
                 if !letters.answers {
                     return refuse(format!(
                         "'{ch}' marks an answer to a pass, but this variant has no retreat"
+                    ));
+                }
+                choices.push(choice);
+                continue;
+            }
+            if choice.is_leave_choice() {
+                if !letters.leaves {
+                    return refuse(format!(
+                        "'{ch}' marks leaving a clockwise capture, but this variant has no clockwise_leave"
                     ));
                 }
                 choices.push(choice);

@@ -4,8 +4,8 @@
 
 use crate::ring;
 use crate::rules_file::{
-    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseWhen, FirstMoveCaptures,
-    Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
+    FirstMoveCaptures, Rules, SowOrigin,
 };
 
 impl Rules {
@@ -98,6 +98,15 @@ impl Rules {
                     }
                 }
             ));
+            if self.clockwise_leave == ClockwiseLeave::OtherPit {
+                lines.push(format!(
+                    "When a lap sown clockwise from pit {} or {} captures, you may leave the \
+                     captured seeds in that pit and sow the other one clockwise instead, \
+                     where that lap captures too; and so on, until you sow captured seeds \
+                     on.",
+                    pits[0], pits[1]
+                ));
+            }
         }
         match self.first_move_captures {
             FirstMoveCaptures::Allowed => {}
@@ -174,5 +183,13 @@ mod tests {
         };
         let told = first_sowing.how_to_play().join(" ");
         assert!(told.contains("where the turn's first lap went anticlockwise, one lap at most"));
+        let leaving = Rules {
+            clockwise_leave: crate::ClockwiseLeave::OtherPit,
+            ..Rules::load("ikibuguzo").unwrap()
+        };
+        let told = leaving.how_to_play().join(" ");
+        assert!(told.contains("from pit 1 or 15 captures, you may leave the captured seeds"));
+        let plain = Rules::load("ikibuguzo").unwrap().how_to_play().join(" ");
+        assert!(!plain.contains("leave the captured seeds"));
     }
 }

@@ -159,6 +159,23 @@ impl ClockwiseAt {
         [("start", Self::Start), ("start-or-end", Self::StartOrEnd)];
 }
 
+/// What a capture made by a lap sown clockwise from a pit of `clockwise_from` lets the
+/// mover do besides sowing the captured seeds on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockwiseLeave {
+    /// Nothing: the captured seeds are sown on.
+    None,
+    /// Ikibuguzo's account: the captured seeds may be left in the pit the lap was lifted
+    /// from, and the other pit of `clockwise_from` lifted and sown clockwise instead,
+    /// where that lap captures (RULES.md 3.7).
+    OtherPit,
+}
+
+impl ClockwiseLeave {
+    const NAMES: [(&'static str, Self); 2] = [("none", Self::None), ("other-pit", Self::OtherPit)];
+}
+
 /// Whether a capture can win the game at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -358,6 +375,8 @@ pub struct Rules {
     pub clockwise_when: ClockwiseWhen,
     /// Which of its pits `clockwise_from` names: where a lap starts, or ends too.
     pub clockwise_at: ClockwiseAt,
+    /// Whether a clockwise capture's seeds may be left while the other pit sows.
+    pub clockwise_leave: ClockwiseLeave,
     /// Whether a capture can win the game at once.
     pub capture_win: CaptureWin,
     /// Whether the opponent may answer a passed capture by retreating its seeds.
@@ -460,6 +479,7 @@ impl Rules {
             clockwise_laps: ClockwiseLaps::Any,
             clockwise_when: ClockwiseWhen::Captures,
             clockwise_at: ClockwiseAt::Start,
+            clockwise_leave: ClockwiseLeave::None,
             capture_win: CaptureWin::None,
             retreat: Retreat::None,
         };
@@ -624,6 +644,10 @@ impl Rules {
             quote(name_of(&ClockwiseAt::NAMES, self.clockwise_at)),
         );
         line(
+            "clockwise_leave",
+            quote(name_of(&ClockwiseLeave::NAMES, self.clockwise_leave)),
+        );
+        line(
             "capture_win",
             quote(name_of(&CaptureWin::NAMES, self.capture_win)),
         );
@@ -652,6 +676,12 @@ impl Rules {
                     ClockwiseAt::StartOrEnd => ", from or into them",
                 }
             ));
+            if self.clockwise_leave != ClockwiseLeave::None {
+                line.push_str(&format!(
+                    " clockwise_leave={}",
+                    name_of(&ClockwiseLeave::NAMES, self.clockwise_leave)
+                ));
+            }
         }
         if self.capture_win != CaptureWin::None {
             line.push_str(&format!(
@@ -742,6 +772,19 @@ impl Rules {
                     .to_string(),
             );
         }
+        if self.clockwise_leave == ClockwiseLeave::OtherPit {
+            let reading = self.capture_choice == CaptureChoice::Forced
+                && self.capture_sow_from == SowOrigin::LapStartPit
+                && self.clockwise_from.len() == 2
+                && self.clockwise_at == ClockwiseAt::Start;
+            if !reading {
+                return bad(
+                    "clockwise_leave",
+                    "\"other-pit\" is Ikibuguzo's: it needs capture_choice = \"forced\", capture_sow_from = \"lap-start-pit\", clockwise_at = \"start\" and two clockwise_from pits"
+                        .to_string(),
+                );
+            }
+        }
         if self.retreat != Retreat::None && self.capture_choice != CaptureChoice::Optional {
             return bad(
                 "retreat",
@@ -798,11 +841,12 @@ struct RulesFile {
     clockwise_laps: Option<ClockwiseLaps>,
     clockwise_when: Option<ClockwiseWhen>,
     clockwise_at: Option<ClockwiseAt>,
+    clockwise_leave: Option<ClockwiseLeave>,
     capture_win: Option<CaptureWin>,
     retreat: Option<Retreat>,
 }
 
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 21] = [
     "name",
     "base",
     "columns",
@@ -821,6 +865,7 @@ const KEYS: [&str; 20] = [
     "clockwise_laps",
     "clockwise_when",
     "clockwise_at",
+    "clockwise_leave",
     "capture_win",
     "retreat",
 ];
@@ -926,6 +971,9 @@ impl RulesFile {
                     file.clockwise_when = Some(as_enum(k, value, &ClockwiseWhen::NAMES)?)
                 }
                 "clockwise_at" => file.clockwise_at = Some(as_enum(k, value, &ClockwiseAt::NAMES)?),
+                "clockwise_leave" => {
+                    file.clockwise_leave = Some(as_enum(k, value, &ClockwiseLeave::NAMES)?)
+                }
                 "capture_win" => file.capture_win = Some(as_enum(k, value, &CaptureWin::NAMES)?),
                 "retreat" => file.retreat = Some(as_enum(k, value, &Retreat::NAMES)?),
                 _ => {
@@ -1032,6 +1080,10 @@ impl RulesFile {
                 .clockwise_at
                 .or(b.map(|r| r.clockwise_at))
                 .unwrap_or(ClockwiseAt::Start),
+            clockwise_leave: self
+                .clockwise_leave
+                .or(b.map(|r| r.clockwise_leave))
+                .unwrap_or(ClockwiseLeave::None),
             capture_win: self
                 .capture_win
                 .or(b.map(|r| r.capture_win))

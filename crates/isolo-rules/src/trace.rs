@@ -59,6 +59,14 @@ pub enum Step {
         /// Seeds moved.
         seeds: u32,
     },
+    /// The captured seeds are left in the mover's pit `pit`, the lap's, and the other
+    /// clockwise pit is lifted and sown clockwise next (`clockwise_leave`).
+    Leave {
+        /// The mover's pit that keeps them.
+        pit: u8,
+        /// Seeds left there.
+        seeds: u32,
+    },
     /// The move ends with the last seed in the mover's pit `at`.
     End {
         /// The mover's pit.
@@ -149,14 +157,17 @@ impl<'v> Tracer<'v> {
     /// Walks the move; false if it stopped at the seed limit.
     fn follow(&mut self, mv: &Move) -> bool {
         let rules = self.variant.rules();
-        let mut choices = mv.choices.iter();
+        let mut choices = mv.choices.iter().peekable();
         let mut from = mv.pit;
         let mut seeds = self.lift(from);
         let (mut laps, mut turned) = (0, Turned::Not);
+        // A lap lifted from the other clockwise pit after a capture was left.
+        let mut left = false;
         loop {
             // RULES.md 3.7: a lap that could capture clockwise is sown as the move says.
-            let clockwise = self.may_sow_clockwise(laps, turned == Turned::Once, from, seeds)
-                && choices.next() == Some(&Choice::Clockwise);
+            let clockwise = std::mem::take(&mut left)
+                || (self.may_sow_clockwise(laps, turned == Turned::Once, from, seeds)
+                    && choices.next() == Some(&Choice::Clockwise));
             if clockwise {
                 turned = turned.after_clockwise(laps == 0);
             }
@@ -180,6 +191,22 @@ impl<'v> Tracer<'v> {
                     || choices.next() == Some(&Choice::Take));
             if take {
                 let mut taken = self.take(end, &targets, origin);
+                // A legal move's letter says whether a clockwise capture was left; it is
+                // used up either way (`o` sows on, below).
+                let leave_open = clockwise && self.variant.has_leave();
+                let lettered = leave_open && choices.peek().is_some_and(|c| c.is_leave_choice());
+                if lettered && choices.next() == Some(&Choice::Leave) {
+                    self.pits[self.mover][origin as usize - 1] += taken;
+                    self.steps.push(Step::Leave {
+                        pit: origin,
+                        seeds: taken,
+                    });
+                    let other = rules.clockwise_from.iter().find(|&&p| p != origin);
+                    from = *other.expect("two clockwise pits");
+                    seeds = self.lift(from);
+                    left = true;
+                    continue;
+                }
                 if rules.capture_sow_from == SowOrigin::LapStartPit && self.mine(origin) > 0 {
                     taken += self.lift(origin);
                 }

@@ -336,6 +336,12 @@ async function animate(trace, before, move) {
       setPit(other, step.to, pits[other][step.to - 1], true);
       caption(`${sideName(other)} retreats: ${step.seeds} seeds from pit ${step.from} to pit ${step.to}`);
       await pause(delay * 4);
+    } else if (step.kind === "leave") {
+      pits[mover][step.pit - 1] += hand;
+      hand = 0;
+      setPit(mover, step.pit, pits[mover][step.pit - 1], true);
+      caption(`The ${step.seeds} captured seeds stay in pit ${step.pit}; the other clockwise pit sows`);
+      await pause(delay * 3);
     } else if (step.kind === "end") {
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       caption(`The last seed falls in pit ${step.at}` + (pits[mover][step.at - 1] === 1 ? ", empty before: the move ends" : ": the capture ends the move"));
@@ -532,7 +538,7 @@ function askAnswer(pit, prefix, moves) {
   const options = choicesAfter(prefix, moves);
   const met = prefix.length - String(pit).length + 1;
   $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
-  for (const option of ["take", "pass", "anticlockwise", "clockwise"]) $(`choice-${option}`).hidden = true;
+  for (const option of ["take", "pass", "anticlockwise", "clockwise", "sow-on", "leave"]) $(`choice-${option}`).hidden = true;
   return new Promise((resolve) => {
     pendingAnswer = resolve;
     for (const [letter, option] of [["r", "retreat"], ["s", "stay"]]) {
@@ -583,8 +589,8 @@ function hideChoice() {
   if (pendingAnswer) { const resolve = pendingAnswer; pendingAnswer = null; resolve(null); }
 }
 
-// Asks take or pass at each capture met, and the direction of each lap that may turn,
-// among the moves from one pit.
+// Asks take or pass at each capture met, the direction of each lap that may turn, and
+// whether to leave a clockwise capture, among the moves from one pit.
 function askChoices(pit, moves) {
   let prefix = String(pit);
   const box = $("choice");
@@ -606,9 +612,9 @@ function askChoices(pit, moves) {
     }
     $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
     const letters = [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"],
-      ["r", "retreat"], ["s", "stay"]];
-    for (const [letter, option] of letters) {
-      const button = $(`choice-${option}`);
+      ["r", "retreat"], ["s", "stay"], ["o", "sowOn", "sow-on"], ["l", "leave"]];
+    for (const [letter, option, id = option] of letters) {
+      const button = $(`choice-${id}`);
       button.hidden = !options[option];
       button.onclick = () => { prefix += letter; next(); };
     }

@@ -86,8 +86,8 @@ export function timeControl(choice) {
 }
 
 // Among `moves` (`{move}` texts) from one pit, those that go on from `prefix` (the pit
-// and the letters chosen so far: take/pass, a lap's direction), and the letters that
-// can come next.
+// and the letters chosen so far: take/pass, a lap's direction, sow on/leave), and the
+// letters that can come next.
 export function choicesAfter(prefix, moves) {
   const open = moves.filter((m) => m.move.startsWith(prefix));
   const next = new Set(open.filter((m) => m.move.length > prefix.length).map((m) => m.move[prefix.length]));
@@ -99,6 +99,8 @@ export function choicesAfter(prefix, moves) {
     clockwise: next.has("c"),
     retreat: next.has("r"),
     stay: next.has("s"),
+    sowOn: next.has("o"),
+    leave: next.has("l"),
   };
 }
 
@@ -110,6 +112,9 @@ export function choicePrompt(pit, met, options, mover) {
     const other = mover === "S" ? "N" : "S";
     return `${sideName(other)}, answer: ${sideName(mover)} passed the capture of your front pit. ` +
       "Retreat its seeds into the pit behind it, or stay?";
+  }
+  if (options.sowOn || options.leave) {
+    return `Pit ${pit}, choice ${met} of this move: sow the captured seeds on, or leave them in their pit and sow the other clockwise pit?`;
   }
   if (options.anticlockwise || options.clockwise) {
     return `Pit ${pit}, choice ${met} of this move: sow this lap anticlockwise as usual, or clockwise to capture?`;

@@ -13,8 +13,8 @@ use crate::research::compare::{
 };
 use isolo_rules::rules_file::pattern_start;
 use isolo_rules::{
-    pattern_clockwise, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseWhen,
-    FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,
+    pattern_clockwise, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseLeave,
+    ClockwiseWhen, FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,
 };
 
 /// Random plies before each sampled game, so a deterministic engine does not replay
@@ -104,7 +104,8 @@ type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
 /// The readings of a preset that sows clockwise (Kubuguza, Ikibuguzo; RULES.md 5):
 /// without each of its own rules (clockwise laps, clockwise laps after the first, the
 /// first moves' bar, the win by capture), with Ikibuguzo's account's limit on clockwise
-/// laps (`first-sowing`), and as the Ludii game library reads it.
+/// laps (`first-sowing`) and its leaving of clockwise captures where the preset's keys
+/// allow it (`clockwise_leave`), and as the Ludii game library reads it.
 fn clockwise_readings(preset: &str, base: &Rules, with: &ReadingOf) -> Vec<Reading> {
     let mut list = vec![
         with("clockwise_from = []".into(), &|r| r.clockwise_from.clear()),
@@ -115,6 +116,15 @@ fn clockwise_readings(preset: &str, base: &Rules, with: &ReadingOf) -> Vec<Readi
             r.clockwise_laps = ClockwiseLaps::FirstSowing
         }),
     ];
+    let leave = Rules {
+        clockwise_leave: ClockwiseLeave::OtherPit,
+        ..base.clone()
+    };
+    if leave.validate().is_ok() {
+        list.push(with("clockwise_leave = other-pit".into(), &|r| {
+            r.clockwise_leave = ClockwiseLeave::OtherPit
+        }));
+    }
     if base.first_move_captures != FirstMoveCaptures::Allowed {
         list.push(with("first_move_captures = allowed".into(), &|r| {
             r.first_move_captures = FirstMoveCaptures::Allowed

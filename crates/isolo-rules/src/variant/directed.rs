@@ -4,6 +4,9 @@
 //! at each lap that could turn.
 //!
 //! Under optional captures each capture met is a choice too, take (`x`) or pass (`p`).
+//! Under `clockwise_leave` a capture made by a lap sown clockwise from one of two
+//! clockwise pits may be left there while the other is sown clockwise: sow on (`o`) or
+//! leave (`l`), where leaving is open.
 //! The turning point where a lap ends fixes everything that follows it, choices
 //! included: a sequence that comes back to a turning point is not a move (the same
 //! choices were open the first time), and the sequences are explored depth first,
@@ -12,7 +15,9 @@
 use super::{LapState, MoveFrame, MoveGen, Turned, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureChoice, CaptureSpot, ClockwiseAt, ClockwiseLaps, ClockwiseWhen};
+use crate::rules_file::{
+    CaptureChoice, CaptureSpot, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
+};
 
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +71,41 @@ impl Variant {
         // A first or relay lap's pit is empty once lifted; a capture lap's keeps its seeds.
         let held = ring::lane(lap.mine, end) as u32;
         held + added > 1 && self.capturable(&spots[end], lap.theirs) > 0
+    }
+
+    /// Under `clockwise_leave`, the lap that sows the other pit of `clockwise_from`
+    /// clockwise when the mover leaves the seeds that `state`'s lap, sown clockwise from
+    /// a pit of them, captures (`take` seeds at `spot`) in the pit it came from: if that
+    /// lap captures (RULES.md 3.7). `state` is the lap as it ended, before the capture.
+    pub(super) fn leave_lap(
+        &self,
+        clockwise: &LoopTable,
+        tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
+        state: &LapState,
+        spot: &CaptureSpot,
+        take: u32,
+    ) -> Option<LapState> {
+        let here = 1 << state.from;
+        if self.rules.clockwise_leave == ClockwiseLeave::None || self.clockwise & here == 0 {
+            return None;
+        }
+        let other = (self.clockwise & !here).trailing_zeros() as usize;
+        let left = ring::lane(state.mine, state.from) as u32 + take;
+        let mine = ring::set_lane(state.mine, state.from, left.min(255) as u8);
+        let seeds = ring::lane(mine, other) as u32;
+        if seeds == 0 {
+            return None;
+        }
+        let lap = LapState {
+            mine: ring::clear_lane(mine, other),
+            theirs: Self::take_captured(spot, state.theirs),
+            captured: state.captured + take,
+            from: other,
+            seeds,
+            ..*state
+        };
+        self.may_sow_clockwise(clockwise, tables, &lap)
+            .then_some(lap)
     }
 
     /// Calls `visit` with every legal move from `frame.pit` (its rings, choices, laps and
@@ -171,6 +211,23 @@ impl Variant {
                         None => gen.branches.push(pass),
                     }
                     gen.choices.push(Choice::Take);
+                }
+                if take > 0 && lap.clockwise {
+                    let tables = [frame.spots, facing];
+                    if let Some(left) = self.leave_lap(clockwise, tables, state, spot, take) {
+                        // Explored after sowing on: leave, the other pit sown clockwise.
+                        gen.branches.push(Branch {
+                            lap: DirectedLap {
+                                state: left,
+                                clockwise: true,
+                            },
+                            choice: Choice::Leave,
+                            answer: None,
+                            path_len: gen.path.len(),
+                            choices_len: gen.choices.len(),
+                        });
+                        gen.choices.push(Choice::SowOn);
+                    }
                 }
                 *state = match take {
                     0 => Self::relay(*state, end),

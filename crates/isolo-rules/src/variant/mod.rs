@@ -563,7 +563,14 @@ impl Variant {
             captures: self.rules.capture_choice == CaptureChoice::Optional,
             directions: self.has_directions(),
             answers: self.has_retreat(),
+            leaves: self.has_leave(),
         }
+    }
+
+    /// Whether a clockwise capture's seeds may be left while the other clockwise pit
+    /// sows (`clockwise_leave`, RULES.md 3.7).
+    pub fn has_leave(&self) -> bool {
+        self.rules.clockwise_leave == crate::ClockwiseLeave::OtherPit
     }
 
     /// Whether the opponent may answer a passed capture by retreating (`retreat`): its

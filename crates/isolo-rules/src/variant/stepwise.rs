@@ -3,7 +3,8 @@
 //! sequences the choices open, and a searcher can prune among a pit's sequences as among
 //! its pits; and for players that decide one at a time, shown the board as sown so far.
 //! The decisions are the mover's take or pass at a capture opportunity (where captures
-//! are optional; forced ones are taken on the way) and direction of a lap that may turn
+//! are optional; forced ones are taken on the way), the direction of a lap that may turn
+//! and, under `clockwise_leave`, whether a clockwise capture is sown on or left
 //! (RULES.md 3.7), and under the retreat (RULES.md 3.4) the opponent's answer to a pass,
 //! a decision of the other side (`MoveStep::Answer`).
 //!
@@ -28,6 +29,9 @@ enum PointKind {
     Answer,
     /// The mover sows the next lap anticlockwise or clockwise (RULES.md 3.7).
     Direction,
+    /// The mover sows on the seeds a clockwise lap captured, or leaves them and sows
+    /// the other clockwise pit (`clockwise_leave`, RULES.md 3.7).
+    Leave,
 }
 
 /// A move stopped at a decision: the mover's take or pass at a capture opportunity,
@@ -144,14 +148,17 @@ impl ChoicePoint {
         Board::from_parts(rings, self.to_move, self.overture)
     }
 
-    /// The letter of the first (`first`) or second option here: take or pass, or at an
-    /// answer point retreat or stay.
+    /// The letter of the first (`first`) or second option here: take or pass, at a
+    /// direction point anticlockwise or clockwise, at a leave point sow on or leave, or
+    /// at an answer point retreat or stay.
     pub fn option(&self, first: bool) -> Choice {
         match (self.kind, first) {
             (PointKind::Capture, _) => Choice::capture(first),
             (PointKind::Answer, _) => Choice::answer(first),
             (PointKind::Direction, true) => Choice::Anticlockwise,
             (PointKind::Direction, false) => Choice::Clockwise,
+            (PointKind::Leave, true) => Choice::SowOn,
+            (PointKind::Leave, false) => Choice::Leave,
         }
     }
 
@@ -170,6 +177,12 @@ impl ChoicePoint {
     /// clockwise, RULES.md 3.7) rather than a capture's take or pass.
     pub fn is_direction(&self) -> bool {
         self.kind == PointKind::Direction
+    }
+
+    /// Whether the mover chooses here between sowing on the seeds a clockwise lap
+    /// captured and leaving them to sow the other clockwise pit (`clockwise_leave`).
+    pub fn is_leave(&self) -> bool {
+        self.kind == PointKind::Leave
     }
 }
 
@@ -214,7 +227,8 @@ impl MoveWalk {
 impl Variant {
     /// Starts the move from `pit` (1-based; a pit `candidate_pits` allows), sowing up to
     /// its first decision or its end. Under forced captures the only decisions are lap
-    /// directions (RULES.md 3.7): captures are taken on the way.
+    /// directions and leaving a clockwise capture (RULES.md 3.7): captures are taken on
+    /// the way.
     pub fn begin_move(&self, board: &Board, pit: u8, walk: &mut MoveWalk) -> MoveStep {
         let lane = (pit - 1) as usize;
         debug_assert!(self.candidate_pits(board) & (1 << lane) != 0);
@@ -449,6 +463,18 @@ impl Variant {
                 if self.rules.capture_choice == CaptureChoice::Optional {
                     return MoveStep::Choice(point);
                 }
+                let tables = [frame.spots, facing];
+                let spot = &frame.spots[end];
+                if clockwise
+                    && self
+                        .leave_lap(clockwise_table, tables, &state, spot, take)
+                        .is_some()
+                {
+                    return MoveStep::Choice(ChoicePoint {
+                        kind: PointKind::Leave,
+                        ..point
+                    });
+                }
                 // A forced capture is no decision: it is taken and the move goes on.
                 match self.take_capture(&point) {
                     Ok(next) => state = next,
@@ -544,7 +570,38 @@ impl Variant {
                 walk.path.truncate(point.index as usize);
                 self.sow_to_choice(point, point.state, Some(!first), walk)
             }
+            PointKind::Leave => self.sow_on_or_leave(point, first, walk),
         }
+    }
+
+    /// At a leave point, sows the captured seeds on (`sow_on`) or leaves them and sows
+    /// the other clockwise pit clockwise.
+    fn sow_on_or_leave(&self, point: &ChoicePoint, sow_on: bool, walk: &mut MoveWalk) -> MoveStep {
+        walk.path.truncate(point.index as usize + 1);
+        if sow_on {
+            return match self.take_capture(point) {
+                Ok(state) => self.sow_to_choice(point, state, None, walk),
+                Err(step) => step,
+            };
+        }
+        let left = self
+            .leave_lap(
+                self.clockwise_table(point.full_loop),
+                self.point_tables(point),
+                &point.state,
+                self.spot_at(point),
+                point.take,
+            )
+            .expect("a leave point has the other pit's lap open");
+        self.sow_to_choice(point, left, Some(true), walk)
+    }
+
+    /// The capture tables a lap at `point` may turn on (`may_sow_clockwise`).
+    fn point_tables(&self, point: &ChoicePoint) -> [&[super::CaptureSpot; ring::MAX_LANES]; 2] {
+        [
+            &self.geo.capture[point.spots as usize],
+            &self.geo.capture[point.facing as usize],
+        ]
     }
 
     /// What taking and what passing at `point` lead to (`[take, pass]`; at an answer
@@ -668,6 +725,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn walking_every_choice_under_clockwise_leave_gives_the_legal_moves_in_order() {
+        let mut leaves = 0;
+        for spec in ["ikibuguzo", "ikibuguzo-opening-1"] {
+            let mut rules = crate::Rules::load(spec).unwrap();
+            rules.clockwise_leave = crate::ClockwiseLeave::OtherPit;
+            let v = Variant::new(rules).unwrap();
+            let mut board = v.start();
+            for ply in 0..120 {
+                let legal = v.legal_moves(&board);
+                assert_eq!(walk_all(&v, &board), legal, "{spec} ply {ply}");
+                leaves += legal
+                    .iter()
+                    .filter(|m| m.mv.choices.contains(&Choice::Leave))
+                    .count();
+                let Some(next) = legal.get(ply * 7 % legal.len().max(1)) else {
+                    break;
+                };
+                board = next.child;
+            }
+        }
+        assert!(leaves >= 10, "{leaves} moves leave a capture");
     }
 
     /// Every proper prefix of a legal move with letters is half made exactly under the

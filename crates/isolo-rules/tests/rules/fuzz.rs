@@ -53,6 +53,7 @@ proptest! {
                 captures: true,
                 directions: true,
                 answers: true,
+                leaves: true,
             };
             let _ = Move::parse(&text, variant.columns(), every_letter);
             let mut game = Game::new(&variant, variant.start());

@@ -76,6 +76,28 @@ fn first_sowing_to_depth_5() {
     check(&first_sowing("ikibuguzo"), &[9, 81, 653, 5035, 39004]);
 }
 
+/// `base` with `clockwise_leave = "other-pit"` (RULES.md 3.7).
+pub(crate) fn leaving(base: &str) -> Variant {
+    let mut rules = Rules::preset(base).unwrap();
+    rules.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit;
+    Variant::new(rules).unwrap()
+}
+
+#[test]
+fn clockwise_leave_to_depth_5() {
+    for (base, counts) in [
+        ("ikibuguzo", [9, 81, 653, 5046, 39465]),
+        ("ikibuguzo-opening-1", [5, 37, 188, 1174, 7160]),
+    ] {
+        let variant = leaving(base);
+        check(&variant, &counts);
+        // The reference, which leaves captures on its own, agrees.
+        let start = common::to_reference(&variant, &variant.start());
+        let reference = common::reference::perft(variant.rules(), &start, 4);
+        assert_eq!(reference, counts[3], "{base}");
+    }
+}
+
 /// Igisoro, and Kubuguza with optional captures, each with the retreat: the answers'
 /// letters are moves' letters, each sequence counted.
 fn with_the_retreat(base: &str) -> Variant {

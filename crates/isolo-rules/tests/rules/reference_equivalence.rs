@@ -42,6 +42,8 @@ struct Coverage {
     ends_captured: usize,
     /// Legal moves with a pass answered by a retreat (`retreat`).
     retreats: usize,
+    /// Legal moves that leave a clockwise capture (`clockwise_leave`).
+    leaves: usize,
 }
 
 /// Walks a random game of up to `plies` plies, comparing every position on the way.
@@ -76,6 +78,7 @@ fn compare_along_random_game(variant: &Variant, rng: &mut Rng, plies: usize, see
         seen.passes += actual.iter().filter(|m| m.text.contains('p')).count();
         seen.relays += actual.iter().filter(|m| m.laps > 1).count();
         seen.clockwise += actual.iter().filter(|m| m.text.contains('c')).count();
+        seen.leaves += actual.iter().filter(|m| m.text.contains('l')).count();
         seen.retreats += actual.iter().filter(|m| m.text.contains('r')).count();
         assert_eq!(
             actual,
@@ -176,6 +179,8 @@ fn flipped(choice: Choice) -> Choice {
         Choice::Clockwise => Choice::Anticlockwise,
         Choice::Retreat => Choice::Stay,
         Choice::Stay => Choice::Retreat,
+        Choice::SowOn => Choice::Leave,
+        Choice::Leave => Choice::SowOn,
     }
 }
 
@@ -201,6 +206,8 @@ fn check_play_move(variant: &Variant, board: &Board, moves: &[LegalMove], rng: &
                 Choice::Pass,
                 Choice::Anticlockwise,
                 Choice::Clockwise,
+                Choice::SowOn,
+                Choice::Leave,
             ])),
         }
         let played = variant.play_move(board, &changed);
@@ -238,6 +245,20 @@ fn ten_thousand_random_positions_match_the_reference() {
             && seen.game_ends > 50,
         "{seen:?}"
     );
+}
+
+#[test]
+fn clockwise_leave_matches_the_reference_along_random_games() {
+    let mut rng = Rng(0x1ea0_e001);
+    for base in ["ikibuguzo", "ikibuguzo-opening-1"] {
+        let variant = crate::perft::leaving(base);
+        let mut seen = Coverage::default();
+        for _game in 0..12 {
+            compare_along_random_game(&variant, &mut rng, 80, &mut seen);
+        }
+        eprintln!("{base}: {seen:?}");
+        assert!(seen.positions > 200 && seen.leaves > 20, "{base}: {seen:?}");
+    }
 }
 
 #[test]

@@ -962,3 +962,45 @@ fn igisoro_clockwise_turns_from_or_into_its_pits_and_offers_the_capture() {
     let (_, plain) = moves_listed(&four_columns("igisoro", |_| {}), before);
     assert_eq!(plain, ["7", "8"]);
 }
+
+#[test]
+fn ikibuguzo_may_leave_a_clockwise_capture_and_sow_the_other_pit() {
+    // Ikibuguzo on 4 columns with `clockwise_leave`: clockwise pits 1 and 7. Pit 7's
+    // two seeds sown clockwise land in 6 and 5, on a seed facing North's occupied pits:
+    // the capture (2 seeds) goes into pit 7. Sown on (`o`), they go anticlockwise into
+    // 8 and 1, which relays into 2 and 3. Left there (`l`), pit 1 is lifted instead and
+    // its seed sown clockwise lands on pit 8's, capturing North's last 2 seeds, which
+    // pit 1 sows into 2 and 3.
+    let before = "
+        1 0 0 1
+        1 0 0 1
+        1 2 0 1
+        1 0 0 0";
+    let sown_on = "
+        1 0 0 0
+        1 0 0 0
+        2 0 1 2
+        0 1 1 0";
+    let left = "
+        0 0 0 0
+        0 0 0 0
+        2 2 1 2
+        0 1 1 0";
+    let leaving = four_columns("ikibuguzo", |r| {
+        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("ikibuguzo", 4);
+        r.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit;
+        r.capture_win = isolo_rules::CaptureWin::None;
+    });
+    assert_eq!(leaving.rules().clockwise_from, [1, 7]);
+    check(&leaving, before, "", "7co", sown_on, 3, 2);
+    check(&leaving, before, "", "7cl", left, 3, 4);
+    let (_, listed) = moves_listed(&leaving, before);
+    assert_eq!(listed, ["7a", "7co", "7cl"]);
+    // Without the key the capture is sown on, with no letter for it.
+    let plain = four_columns("ikibuguzo", |r| {
+        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("ikibuguzo", 4);
+        r.capture_win = isolo_rules::CaptureWin::None;
+    });
+    check(&plain, before, "", "7c", sown_on, 3, 2);
+    assert_eq!(moves_listed(&plain, before).1, ["7a", "7c"]);
+}

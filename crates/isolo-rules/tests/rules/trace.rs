@@ -31,6 +31,10 @@ fn check_steps(steps: &[Step], mv: &Move) {
             }
             Step::Pass { .. } => passes += 1,
             Step::Retreat { .. } => retreats += 1,
+            Step::Leave { seeds, .. } => {
+                assert!(*seeds <= in_hand, "leaves only seeds in hand");
+                in_hand -= seeds;
+            }
             Step::End { .. } => {}
         }
     }
@@ -91,6 +95,41 @@ fn retold_moves_end_on_the_generated_positions() {
         moves > 20_000 && captures > 2_000 && passes > 200,
         "{moves} {captures} {passes}"
     );
+}
+
+#[test]
+fn moves_that_leave_a_capture_retell_to_their_positions() {
+    let mut rng = Rng(0x1ea0_7ace);
+    let variant = crate::perft::leaving("ikibuguzo");
+    let mut leaves = 0;
+    for _game in 0..20 {
+        let mut board = variant.start();
+        for _ply in 0..60 {
+            let legal = variant.legal_moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            for m in &legal {
+                let trace = trace_move(&variant, &board, &m.mv).expect("a legal move retells");
+                assert_eq!(trace.pits, pits_of(&variant, &m.child), "{}", m.mv);
+                check_steps(&trace.steps, &m.mv);
+                let left = trace
+                    .steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Leave { .. }));
+                let letters = m.mv.choices.iter().filter(|&&c| c == Choice::Leave);
+                assert_eq!(
+                    left.count(),
+                    letters.count(),
+                    "one Leave per 'l' of {}",
+                    m.mv
+                );
+                leaves += m.mv.choices.contains(&Choice::Leave) as usize;
+            }
+            board = legal[rng.below(legal.len() as u64) as usize].child;
+        }
+    }
+    assert!(leaves > 50, "{leaves} moves leave a capture");
 }
 
 #[test]

@@ -7,8 +7,8 @@
 pub mod reference;
 
 use isolo_rules::{
-    Board, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
-    FirstMoveCaptures, Retreat, Rules, Side, SowOrigin, Variant,
+    Board, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave,
+    ClockwiseWhen, FirstMoveCaptures, Retreat, Rules, Side, SowOrigin, Variant,
 };
 use reference::RefPosition;
 
@@ -93,7 +93,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     } else {
         Retreat::None
     };
-    Rules {
+    let mut rules = Rules {
         name: "random".into(),
         columns,
         start: isolo_rules::notation::parse_rows(&start, columns).unwrap(),
@@ -128,9 +128,20 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
         },
         clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
         clockwise_at,
+        clockwise_leave: ClockwiseLeave::None,
         capture_win: rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]),
         retreat,
+    };
+    // From the draws above too: Ikibuguzo's leave wherever its reading applies, on
+    // boards of an even number of columns.
+    let leave_reading = rules.capture_choice == CaptureChoice::Forced
+        && rules.capture_sow_from == SowOrigin::LapStartPit
+        && rules.clockwise_from.len() == 2
+        && rules.clockwise_at == ClockwiseAt::Start;
+    if leave_reading && columns.is_multiple_of(2) {
+        rules.clockwise_leave = ClockwiseLeave::OtherPit;
     }
+    rules
 }
 
 /// The reference's view of a library board.

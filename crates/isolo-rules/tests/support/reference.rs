@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use isolo_rules::{
-    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
-    Retreat, Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave,
+    ClockwiseWhen, Retreat, Rules, SowOrigin,
 };
 
 pub const SOUTH: usize = 0;
@@ -444,11 +444,35 @@ impl Search<'_> {
             if self.rules.capture_sow_from == SowOrigin::LapStartPit {
                 seeds_sown += std::mem::take(&mut taken[self.mover][origin - 1]);
             }
-            let take_choices = if optional {
+            let mut take_choices = if optional {
                 format!("{choices}x")
             } else {
                 choices.clone()
             };
+            // `clockwise_leave`: the seeds a clockwise lap from a clockwise pit captured
+            // may stay in its pit while the other pit, lifted, sows clockwise and captures
+            // (sown after sowing on, the first option).
+            let mut leave = None;
+            let leave_from_here = self.rules.clockwise_leave == ClockwiseLeave::OtherPit
+                && clockwise
+                && self.rules.clockwise_from.contains(&(from as u8));
+            if leave_from_here {
+                // (`taken` has the pit lifted already: it keeps all it held.)
+                let mut left = taken.clone();
+                left[self.mover][origin - 1] = seeds_sown;
+                let other = self
+                    .rules
+                    .clockwise_from
+                    .iter()
+                    .find(|&&p| p as usize != from);
+                let other = *other.unwrap() as usize;
+                let lifted = std::mem::take(&mut left[self.mover][other - 1]);
+                let first = self.first_could_turn;
+                if lifted > 0 && self.may_turn(&left, (other, lifted, laps), &choices, first) {
+                    leave = Some((left, other, lifted));
+                    take_choices.push('o');
+                }
+            }
             if self.rules.capture_ends_move {
                 if laps < self.rules.max_laps {
                     self.sow(&mut taken, origin, seeds_sown);
@@ -464,6 +488,10 @@ impl Search<'_> {
                     take_choices,
                     path.clone(),
                 );
+            }
+            if let Some((left, other, lifted)) = leave {
+                let (total, leave) = (captured + seeds_taken, format!("{choices}l"));
+                self.sow_lap(left, other, lifted, laps, total, leave, path.clone(), true);
             }
             if !optional {
                 return;

@@ -79,6 +79,11 @@ test("time controls and take/pass choices are read", () => {
   assert.ok(answer.retreat && answer.stay && !answer.take && !answer.pass);
   assert.match(choicePrompt(3, 2, answer, "S"), /^North, answer: South passed .* or stay\?$/);
   assert.match(choicePrompt(3, 2, answer, "N"), /^South, answer: North passed/);
+  // Ikibuguzo's leave (`clockwise_leave`): sow a clockwise capture on, or leave it.
+  const leaving = [{ move: "15a" }, { move: "15co" }, { move: "15cl" }];
+  const left = choicesAfter("15c", leaving);
+  assert.ok(left.sowOn && left.leave && !left.anticlockwise && !left.take);
+  assert.match(choicePrompt(15, 2, left, "S"), /^Pit 15, choice 2 .* sow the other clockwise pit\?$/);
 });
 
 test("the bar says what it shows from the first moment to the end", () => {
