@@ -365,6 +365,18 @@ fn invalid_rules_files_name_the_key() {
     );
     bad_rules("columns = ", "invalid TOML");
     bad_rules("[table]\nx = 1", "unknown key `table`");
+    // Leaving a clockwise capture is Ikibuguzo's: its other keys are required.
+    let kubuguza = "base = \"kubuguza\"\nclockwise_leave = \"other-pit\"";
+    bad_rules(
+        kubuguza,
+        "key `clockwise_leave`: \"other-pit\" is Ikibuguzo's",
+    );
+    bad_rules(
+        "base = \"ikibuguzo\"\nclockwise_leave = \"others\"",
+        "key `clockwise_leave`",
+    );
+    let leaving = "base = \"ikibuguzo\"\nclockwise_leave = \"other-pit\"";
+    assert!(Rules::from_toml(leaving, "leaving").is_ok());
 }
 
 #[test]
