@@ -28,9 +28,10 @@ fn isolo_women_to_depth_4() {
 
 #[test]
 fn isolo_women_capture_pit_to_depth_4() {
-    let mut rules = Rules::preset("isolo-women").unwrap();
-    rules.capture_sow_from = SowOrigin::CapturePit;
-    check(&Variant::new(rules).unwrap(), &[16, 184, 2013, 16224]);
+    let capture_pit = preset_with("isolo-women", |r| {
+        r.capture_sow_from = SowOrigin::CapturePit
+    });
+    check(&capture_pit, &[16, 184, 2013, 16224]);
 }
 
 #[test]
@@ -63,11 +64,18 @@ fn igisoro_clockwise_to_depth_4() {
     assert_eq!(common::reference::perft(variant.rules(), &start, 4), 8413);
 }
 
+/// The preset `base` with `change` made to its rules.
+fn preset_with(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
+    let mut rules = Rules::preset(base).unwrap();
+    change(&mut rules);
+    Variant::new(rules).unwrap()
+}
+
 /// `base` with `clockwise_laps = "first-sowing"` (RULES.md 3.7).
 pub(crate) fn first_sowing(base: &str) -> Variant {
-    let mut rules = Rules::preset(base).unwrap();
-    rules.clockwise_laps = isolo_rules::ClockwiseLaps::FirstSowing;
-    Variant::new(rules).unwrap()
+    preset_with(base, |r| {
+        r.clockwise_laps = isolo_rules::ClockwiseLaps::FirstSowing
+    })
 }
 
 #[test]
@@ -78,9 +86,9 @@ fn first_sowing_to_depth_5() {
 
 /// `base` with `clockwise_leave = "other-pit"` (RULES.md 3.7).
 pub(crate) fn leaving(base: &str) -> Variant {
-    let mut rules = Rules::preset(base).unwrap();
-    rules.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit;
-    Variant::new(rules).unwrap()
+    preset_with(base, |r| {
+        r.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit
+    })
 }
 
 #[test]
@@ -101,10 +109,10 @@ fn clockwise_leave_to_depth_5() {
 /// Igisoro, and Kubuguza with optional captures, each with the retreat: the answers'
 /// letters are moves' letters, each sequence counted.
 fn with_the_retreat(base: &str) -> Variant {
-    let mut rules = Rules::preset(base).unwrap();
-    rules.capture_choice = CaptureChoice::Optional;
-    rules.retreat = Retreat::FrontToBack;
-    Variant::new(rules).unwrap()
+    preset_with(base, |r| {
+        r.capture_choice = CaptureChoice::Optional;
+        r.retreat = Retreat::FrontToBack;
+    })
 }
 
 #[test]
