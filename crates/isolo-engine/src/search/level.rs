@@ -103,8 +103,11 @@ const ALPHA_BETA_IGISORO: [Handicap; WEAKENED_LEVELS] = [
     handicap(4, 0.3),
 ];
 
-/// The presets whose games are mostly drawn, read with `ALPHA_BETA_IGISORO`.
-const DRAWN_GAME_PRESETS: [&str; 1] = ["igisoro"];
+/// The presets and readings whose games are mostly drawn, read with
+/// `ALPHA_BETA_IGISORO`: Igisoro, and its readings with the retreat and with clockwise
+/// captures, whose ladders on the deep table left levels 1 to 5 of the clockwise
+/// reading all even (0.50 a step) and step by 0.60 to 0.75 on this one.
+const DRAWN_GAME_PRESETS: [&str; 3] = ["igisoro", "igisoro-retreat", "igisoro-clockwise"];
 
 /// MCTS's levels: (iterations, temperature), measured against `mcts:time-ms=100`.
 const MCTS: [Handicap; WEAKENED_LEVELS] = [
@@ -517,8 +520,10 @@ mod tests {
             assert_eq!(rows(false, preset), &ALPHA_BETA_SHORT_GAMES);
             assert_eq!(rows(true, preset), &MCTS);
         }
-        assert_eq!(rows(false, "igisoro"), &ALPHA_BETA_IGISORO);
-        assert_eq!(rows(true, "igisoro"), &MCTS);
+        for drawn in DRAWN_GAME_PRESETS {
+            assert_eq!(rows(false, drawn), &ALPHA_BETA_IGISORO);
+            assert_eq!(rows(true, drawn), &MCTS);
+        }
         for other in ["isolo-boys-capture-ends", "isolo-women-capture-ends"] {
             assert_eq!(rows(false, other), &ALPHA_BETA);
         }
