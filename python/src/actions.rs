@@ -6,8 +6,8 @@
 //! optional capture, or, in rules whose laps may turn (which have forced captures),
 //! `pits` sows the lap anticlockwise and `pits + 1` clockwise, and where a clockwise
 //! capture may be left (`clockwise_leave`) `pits` sows it on and `pits + 1` leaves it:
-//! in all, the order in which the rules list moves. Only actions that begin or continue at least one legal
-//! move are offered, so a move begun always ends.
+//! in all, the order in which the rules list moves. Only actions that begin or continue
+//! at least one legal move are offered, so a move begun always ends.
 
 use std::sync::OnceLock;
 
@@ -122,8 +122,8 @@ impl ActionGame {
         }
     }
 
-    /// The choice a choice action makes: the first (take, anticlockwise) or the second
-    /// (pass, clockwise).
+    /// The choice a choice action makes: the first (take, anticlockwise, sow on) or the
+    /// second (pass, clockwise, leave); at a pending choice, that point's options.
     fn choice_of(&self, second: bool) -> Choice {
         if let Some(pending) = &self.pending {
             return pending.options[usize::from(second)];

@@ -337,6 +337,8 @@ async function animate(trace, before, move) {
       caption(`${sideName(other)} retreats: ${step.seeds} seeds from pit ${step.from} to pit ${step.to}`);
       await pause(delay * 4);
     } else if (step.kind === "leave") {
+      // The captured seeds are not sown: the capture's lap is the other pit's, lifted next.
+      lap -= 1;
       pits[mover][step.pit - 1] += hand;
       hand = 0;
       setPit(mover, step.pit, pits[mover][step.pit - 1], true);
