@@ -379,33 +379,30 @@ impl Move {
                     return refuse(format!("'{ch}' is {known}"));
                 }
             };
-            if choice.is_capture() && !letters.captures {
-                return refuse(format!(
-                    "'{ch}' marks a capture choice, but captures are forced in this variant"
-                ));
-            }
-            if choice.is_answer() {
-                if !letters.answers {
-                    return refuse(format!(
-                        "'{ch}' marks an answer to a pass, but this variant has no retreat"
-                    ));
-                }
-                choices.push(choice);
-                continue;
-            }
-            if choice.is_leave_choice() {
-                if !letters.leaves {
-                    return refuse(format!(
-                        "'{ch}' marks leaving a clockwise capture, but this variant has no clockwise_leave"
-                    ));
-                }
-                choices.push(choice);
-                continue;
-            }
-            if !choice.is_capture() && !letters.directions {
-                return refuse(format!(
-                    "'{ch}' marks a lap's direction, but every lap is sown anticlockwise in this variant"
-                ));
+            // Each kind of letter belongs to a rule the variant may not have.
+            let (allowed, why) = if choice.is_capture() {
+                (
+                    letters.captures,
+                    "marks a capture choice, but captures are forced in this variant",
+                )
+            } else if choice.is_answer() {
+                (
+                    letters.answers,
+                    "marks an answer to a pass, but this variant has no retreat",
+                )
+            } else if choice.is_leave_choice() {
+                (
+                    letters.leaves,
+                    "marks leaving a clockwise capture, but this variant has no clockwise_leave",
+                )
+            } else {
+                (
+                    letters.directions,
+                    "marks a lap's direction, but every lap is sown anticlockwise in this variant",
+                )
+            };
+            if !allowed {
+                return refuse(format!("'{ch}' {why}"));
             }
             choices.push(choice);
         }

@@ -1003,4 +1003,12 @@ fn ikibuguzo_may_leave_a_clockwise_capture_and_sow_the_other_pit() {
     });
     check(&plain, before, "", "7c", sown_on, 3, 2);
     assert_eq!(moves_listed(&plain, before).1, ["7a", "7c"]);
+    // There the letters are refused as such; with the key a move must say which.
+    let board = plain
+        .parse_position(&format!("{} S", rows(before)))
+        .unwrap();
+    let err = plain.play_text(&board, "7cl").unwrap_err().to_string();
+    assert!(err.contains("no clockwise_leave"), "{err}");
+    let err = leaving.play_text(&board, "7c").unwrap_err().to_string();
+    assert!(err.contains("needs more choices"), "{err}");
 }
