@@ -105,8 +105,9 @@ const ALPHA_BETA_IGISORO: [Handicap; WEAKENED_LEVELS] = [
 
 /// The presets and readings whose games are mostly drawn, read with
 /// `ALPHA_BETA_IGISORO`: Igisoro, and its readings with the retreat and with clockwise
-/// captures, whose ladders on the deep table left levels 1 to 5 of the clockwise
-/// reading all even (0.50 a step) and step by 0.60 to 0.75 on this one.
+/// captures. On the deep table the clockwise reading's levels 1 to 5 were all even
+/// (0.50 a step); on this one its levels step by 0.58 to 0.81, the retreat's by 0.68
+/// to 0.75 (docs/measurements.md).
 const DRAWN_GAME_PRESETS: [&str; 3] = ["igisoro", "igisoro-retreat", "igisoro-clockwise"];
 
 /// MCTS's levels: (iterations, temperature), measured against `mcts:time-ms=100`.
