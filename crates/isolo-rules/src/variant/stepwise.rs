@@ -178,12 +178,6 @@ impl ChoicePoint {
     pub fn is_direction(&self) -> bool {
         self.kind == PointKind::Direction
     }
-
-    /// Whether the mover chooses here between sowing on the seeds a clockwise lap
-    /// captured and leaving them to sow the other clockwise pit (`clockwise_leave`).
-    pub fn is_leave(&self) -> bool {
-        self.kind == PointKind::Leave
-    }
 }
 
 /// Where a walk stands after sowing up to the next choice.
@@ -281,6 +275,11 @@ impl Variant {
             }
             return self.sow_to_choice(point, Self::relay(state, end), None, walk);
         }
+        self.sow_capture_on(point, walk)
+    }
+
+    /// Takes the capture at `point` and sows its seeds on to the next choice or the end.
+    fn sow_capture_on(&self, point: &ChoicePoint, walk: &mut MoveWalk) -> MoveStep {
         match self.take_capture(point) {
             Ok(state) => self.sow_to_choice(point, state, None, walk),
             Err(step) => step,
@@ -579,10 +578,7 @@ impl Variant {
     fn sow_on_or_leave(&self, point: &ChoicePoint, sow_on: bool, walk: &mut MoveWalk) -> MoveStep {
         walk.path.truncate(point.index as usize + 1);
         if sow_on {
-            return match self.take_capture(point) {
-                Ok(state) => self.sow_to_choice(point, state, None, walk),
-                Err(step) => step,
-            };
+            return self.sow_capture_on(point, walk);
         }
         let left = self
             .leave_lap(
