@@ -693,7 +693,7 @@ fn play_splits_a_move_between_the_sides_under_the_retreat() {
         ]
     };
     // The engine plans 9prxxxpsx; staying at its first pass sends it on from 9ps.
-    let (text, ok) = play_session(&args(engine_to_move), b"x\ns\ns\nquit\n");
+    let (text, ok) = play_session(&args(engine_to_move), b"x\ns\ns\ns\ns\nquit\n");
     assert!(ok, "{text}");
     for expected in [
         "You are asked for your answer to each of the engine's passes.",

@@ -519,20 +519,20 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
 }
 
 /// A fortress (`rules::fortress`) is a proof that its owner cannot lose: on random
-/// `capture = both` boards, wherever a side holds one, exhaustive minimax never finds it
-/// lost within the horizon, whatever the opponent holds; the same few seeds outside a
-/// fortress it finds lost often.
+/// `capture = both` boards, wherever a side holds one, exhaustive minimax (walked,
+/// answers the other side's, under the retreat) never finds it lost within the horizon,
+/// whatever the opponent holds; the same few seeds outside a fortress it finds lost often.
 #[test]
 fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
-    use common::{random_rules, rows_text, Rng};
+    use common::{brute_force_walked, random_rules, rows_text, Rng};
     use isolo_rules::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
     use isolo_rules::{CaptureChoice, CaptureCondition, Side};
     let mut rng = Rng(0xf0e7);
     let (mut held, mut tried, mut decided, mut lost_outside) = (0, 0, 0, 0);
+    let mut held_under_retreat = 0;
     while held < 400 {
         let mut rules = random_rules(&mut rng);
         if rules.capture != CaptureCondition::Both
-            || rules.retreat != isolo_rules::Retreat::None
             || rules.overture
             || rules.columns > 4
             || rules.capture_choice == CaptureChoice::Optional && rules.columns > 3
@@ -570,7 +570,12 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
             if !holds && tried % 8 != 0 {
                 continue;
             }
-            let truth = known_within(&variant, &board, 8);
+            // Under the retreat the answers are the other side's: a walked minimax.
+            let truth = if variant.has_retreat() {
+                brute_force_walked(&variant, &board, 8, &mut Vec::new())
+            } else {
+                known_within(&variant, &board, 8)
+            };
             let lost = match truth {
                 Known::Win(_) => board.to_move() != owner,
                 Known::Loss(_) => board.to_move() == owner,
@@ -582,6 +587,7 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
                 continue;
             }
             held += 1;
+            held_under_retreat += variant.has_retreat() as usize;
             decided += !matches!(truth, Known::Open) as usize;
             assert!(
                 !lost,
@@ -592,10 +598,11 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
         }
     }
     println!(
-        "{held} fortresses of {tried} positions, none lost, {decided} won by their owner; \
-         {lost_outside} positions outside a fortress lost"
+        "{held} fortresses of {tried} positions ({held_under_retreat} under the retreat), none \
+         lost, {decided} won by their owner; {lost_outside} positions outside a fortress lost"
     );
     assert!(lost_outside > 20, "{lost_outside}");
+    assert!(held_under_retreat > 40, "{held_under_retreat}");
 }
 
 /// df-pn counts a defender's fortress as the attacker's failure at once: where both sides

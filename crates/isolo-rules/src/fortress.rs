@@ -51,9 +51,12 @@ impl Fortresses {
     /// The table for `variant`, shared by every caller with the same rules; `None` where
     /// the rules allow no fortress (`capture = any`: a single seed can be taken).
     pub fn of(variant: &Variant) -> Option<Arc<Fortresses>> {
-        // Under `retreat` the threatened side moves its own seeds inside the other's
-        // move, which the tables do not follow: no fortress is claimed there.
-        if variant.rules().capture != CaptureCondition::Both || variant.has_retreat() {
+        // The retreat (an answer to a passed capture, moving the threatened side's own
+        // seeds) changes nothing here: the opponent is never offered a capture of a
+        // fortress's seeds, so never passes one the owner could answer, and the answers
+        // to the owner's passes move the opponent's seeds alone, while the owner's pass
+        // relays as it does where no capture is offered (tested by a walked minimax).
+        if variant.rules().capture != CaptureCondition::Both {
             return None;
         }
         static TABLES: OnceLock<Mutex<Vec<Built>>> = OnceLock::new();
@@ -492,6 +495,19 @@ mod tests {
         assert_eq!(v.dead_side(&board), Some(Side::North));
         // The start is not dead.
         assert_eq!(table.dead(&v.start()), None);
+    }
+
+    /// The retreat's answers move the threatened side's seeds alone: Igisoro's fortresses
+    /// and sealed rings are the retreat's, and a lone seed's position is dead there too.
+    #[test]
+    fn the_retreat_keeps_igisoros_fortresses() {
+        let plain = Fortresses::of(&igisoro()).unwrap();
+        let retreat = Variant::load("igisoro-retreat").unwrap();
+        let table = Fortresses::of(&retreat).unwrap();
+        assert_eq!(table.safe, plain.safe);
+        assert_eq!(table.sealed, plain.sealed);
+        let board = retreat.parse_position(LONE_SEED).unwrap();
+        assert_eq!(retreat.dead_side(&board), Some(Side::North));
     }
 
     #[test]
