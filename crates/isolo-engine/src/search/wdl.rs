@@ -216,9 +216,9 @@ const SHIPPED: [(&str, WdlModel); 10] = [
     (
         "igisoro-retreat",
         WdlModel {
-            offset: 20000.0,
-            scale: 5122.3,
-            at_repetition: Wdl::per_mille(20, 960, 20),
+            offset: 8078.2,
+            scale: 1192.0,
+            at_repetition: Wdl::per_mille(1, 998, 1),
         },
     ),
     (
