@@ -527,7 +527,8 @@ mod tests {
                 let alpha_beta = level.limits(*table, given).depth.unwrap();
                 assert!(alpha_beta <= 2 && u64::from(alpha_beta) <= table.rows[row].budget);
             }
-            let mcts = level.limits(TABLES[4], Limits::default());
+            let mcts_table = *TABLES.iter().find(|t| t.mcts).unwrap();
+            let mcts = level.limits(mcts_table, Limits::default());
             assert_eq!(mcts.nodes, Some(MCTS[row].budget));
         }
         let top = Level::default();
@@ -543,9 +544,9 @@ mod tests {
             assert_eq!(rows(false, preset), &ALPHA_BETA_SHORT_GAMES);
             assert_eq!(rows(true, preset), &MCTS);
         }
-        for drawn in IGISORO_PRESETS {
-            assert_eq!(rows(false, drawn), &ALPHA_BETA_IGISORO);
-            assert_eq!(rows(true, drawn), &MCTS);
+        for igisoro in IGISORO_PRESETS {
+            assert_eq!(rows(false, igisoro), &ALPHA_BETA_IGISORO);
+            assert_eq!(rows(true, igisoro), &MCTS);
         }
         for reading in IGISORO_READINGS {
             assert_eq!(rows(false, reading), &ALPHA_BETA_IGISORO_READINGS);
