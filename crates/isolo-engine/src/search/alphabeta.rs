@@ -317,8 +317,10 @@ struct Worker<'a> {
     buffers: Vec<Vec<Child>>,
     /// The best line from each ply, as the positions it reaches.
     pv: Vec<Vec<Board>>,
-    /// The move being walked a choice at a time.
-    walk: MoveWalk,
+    /// The move being walked a choice at a time, one per ply: a result's search walks
+    /// moves of its own, and each walk keeps its move's path of turning points (RULES.md
+    /// 3.5) while it goes on to its next branch.
+    walks: Vec<MoveWalk>,
     /// The list of one pit's moves, for the table's move.
     scratch: Vec<Child>,
     /// The root move's choices so far, while a root pit is walked.
@@ -402,7 +404,9 @@ impl<'a> Worker<'a> {
             history: [[0; 16]; 2],
             buffers: Vec::new(),
             pv: vec![Vec::new(); MAX_DEPTH as usize + 2],
-            walk: MoveWalk::new(),
+            walks: (0..MAX_DEPTH as usize + 2)
+                .map(|_| MoveWalk::new())
+                .collect(),
             scratch: Vec::new(),
             root_choices: Vec::new(),
             root_best: None,
@@ -778,7 +782,8 @@ impl<'a> Worker<'a> {
     /// The best value of the moves of `pit`, walked a choice at a time
     /// (`-INFINITY` if it has none); the line goes to `pv[turn.ply]`.
     fn walk_pit(&mut self, board: &Board, pit: u8, mut turn: Turn, alpha: i32, beta: i32) -> i32 {
-        let step = self.shared.variant.begin_move(board, pit, &mut self.walk);
+        let walk = &mut self.walks[turn.ply];
+        let step = self.shared.variant.begin_move(board, pit, walk);
         self.step_value(step, &mut turn, alpha, beta).value
     }
 
@@ -856,7 +861,10 @@ impl<'a> Worker<'a> {
             if turn.ply == 0 {
                 self.root_choices.push(point.option(take));
             }
-            let next = self.shared.variant.choose(point, take, &mut self.walk);
+            let next = self
+                .shared
+                .variant
+                .choose(point, take, &mut self.walks[turn.ply]);
             let walked = self.step_value(next, turn, alpha, beta);
             if turn.ply == 0 {
                 self.root_choices.pop();
@@ -913,7 +921,7 @@ impl<'a> Worker<'a> {
             let next = self
                 .shared
                 .variant
-                .answer_pass(point, retreat, &mut self.walk);
+                .answer_pass(point, retreat, &mut self.walks[turn.ply]);
             let walked = self.step_value(next, turn, alpha, beta);
             if at_root {
                 self.root_choices.pop();
@@ -989,7 +997,30 @@ impl<'a> Worker<'a> {
         let (lanes, count) = self.pit_order(board, pits, &laps.takes);
         let mut best = stand;
         let mut moved = false;
+        let walked = self.shared.variant.has_retreat();
         for &lane in &lanes[..count] {
+            if walked {
+                let step = self
+                    .shared
+                    .variant
+                    .begin_move(board, lane + 1, &mut self.walks[ply]);
+                let window = (alpha, beta);
+                let Some(value) = self.quiescence_walk(step, stand, window, ply, plies) else {
+                    continue;
+                };
+                moved = true;
+                if self.stopped() {
+                    break;
+                }
+                if value > best {
+                    best = value;
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+                continue;
+            }
             let (children, _) = self.children_from(board, ply, NO_MOVE, 1 << lane, None);
             moved |= !children.is_empty();
             let mut done = false;
@@ -1019,6 +1050,53 @@ impl<'a> Worker<'a> {
             // (Under `FirstLap` other pits may still move.)
             _ => best,
         }
+    }
+
+    /// Under the retreat, where a list of a pit's results would let the mover pick the
+    /// opponent's answers, the quiescence value of where a walk of the pit stands: at a
+    /// choice of the mover's the better branch, at an answer the worse for the mover (the
+    /// answerer's choice), a move that captures nothing worth `stand` (the mover may
+    /// stand instead; an answer that leaves it so holds the mover to that), a dead
+    /// sequence none. Values are the mover's.
+    fn quiescence_walk(
+        &mut self,
+        step: MoveStep,
+        stand: i32,
+        (mut alpha, mut beta): (i32, i32),
+        ply: usize,
+        plies: u32,
+    ) -> Option<i32> {
+        let (point, mover_decides) = match step {
+            MoveStep::Dead { .. } => return None,
+            MoveStep::End { captured: 0, .. } => return Some(stand),
+            MoveStep::End { child, .. } => {
+                self.count_node();
+                return Some(-self.quiescence(&child, -beta, -alpha, ply + 1, plies - 1));
+            }
+            MoveStep::Choice(point) => (point, true),
+            MoveStep::Answer(point) => (point, false),
+        };
+        let mut found: Option<i32> = None;
+        for first in [true, false] {
+            let next = self
+                .shared
+                .variant
+                .choose(&point, first, &mut self.walks[ply]);
+            let Some(value) = self.quiescence_walk(next, stand, (alpha, beta), ply, plies) else {
+                continue;
+            };
+            if mover_decides {
+                found = Some(found.map_or(value, |f| f.max(value)));
+                alpha = alpha.max(value);
+            } else {
+                found = Some(found.map_or(value, |f| f.min(value)));
+                beta = beta.min(value);
+            }
+            if alpha >= beta || self.stopped() {
+                break;
+            }
+        }
+        found
     }
 
     /// One root move searched with the window `(alpha, beta)`; the value is from the

@@ -216,9 +216,9 @@ const SHIPPED: [(&str, WdlModel); 10] = [
     (
         "igisoro-retreat",
         WdlModel {
-            offset: 8078.2,
-            scale: 1192.0,
-            at_repetition: Wdl::per_mille(1, 998, 1),
+            offset: 12236.3,
+            scale: 2922.4,
+            at_repetition: Wdl::per_mille(15, 970, 15),
         },
     ),
     (
