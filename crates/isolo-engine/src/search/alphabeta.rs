@@ -130,6 +130,24 @@ struct Child {
     walk: bool,
 }
 
+/// A quiescence node's best value so far and its window, as its moves are tried.
+struct Standing {
+    best: i32,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Standing {
+    /// Takes `value` into the best (raising alpha with it); whether the node cuts off.
+    fn raise(&mut self, value: i32) -> bool {
+        if value > self.best {
+            self.best = value;
+            self.alpha = self.alpha.max(value);
+        }
+        self.alpha >= self.beta
+    }
+}
+
 /// Bits of a table move's code that name the pit's lane (the rest fingerprint the result).
 const CODE_LANE_BITS: u32 = 5;
 
@@ -995,7 +1013,11 @@ impl<'a> Worker<'a> {
         // A pit at a time, the likeliest first: a capture good enough ends the search
         // before the other pits are listed.
         let (lanes, count) = self.pit_order(board, pits, &laps.takes);
-        let mut best = stand;
+        let mut node = Standing {
+            best: stand,
+            alpha,
+            beta,
+        };
         let mut moved = false;
         let walked = self.shared.variant.has_retreat();
         for &lane in &lanes[..count] {
@@ -1004,20 +1026,13 @@ impl<'a> Worker<'a> {
                     .shared
                     .variant
                     .begin_move(board, lane + 1, &mut self.walks[ply]);
-                let window = (alpha, beta);
+                let window = (node.alpha, beta);
                 let Some(value) = self.quiescence_walk(step, stand, window, ply, plies) else {
                     continue;
                 };
                 moved = true;
-                if self.stopped() {
+                if self.stopped() || node.raise(value) {
                     break;
-                }
-                if value > best {
-                    best = value;
-                    alpha = alpha.max(value);
-                    if alpha >= beta {
-                        break;
-                    }
                 }
                 continue;
             }
@@ -1026,18 +1041,10 @@ impl<'a> Worker<'a> {
             let mut done = false;
             for child in children.iter().filter(|c| c.order >= CAPTURE_ORDER) {
                 self.count_node();
-                let value = -self.quiescence(&child.board, -beta, -alpha, ply + 1, plies - 1);
-                if self.stopped() {
+                let value = -self.quiescence(&child.board, -beta, -node.alpha, ply + 1, plies - 1);
+                if self.stopped() || node.raise(value) {
                     done = true;
                     break;
-                }
-                if value > best {
-                    best = value;
-                    alpha = alpha.max(value);
-                    if alpha >= beta {
-                        done = true;
-                        break;
-                    }
                 }
             }
             self.give_back(ply, children);
@@ -1045,6 +1052,7 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
+        let best = node.best;
         match self.shared.quiescence_moves {
             QuiescenceMoves::AllCaptures if !moved => -EVAL_LIMIT,
             // (Under `FirstLap` other pits may still move.)
