@@ -719,9 +719,13 @@ fn clocked_searches_stop_near_their_target() {
     assert!(matches!(best_score(&result), Score::Win(_)));
 }
 
+/// A shorter horizon than the others' for the retreat's brute force: each move is walked
+/// sequence by sequence.
+pub(crate) const RETREAT_HORIZON: u32 = 5;
+
 /// Small boards with the retreat: two columns, optional captures, a few seeds, half of
 /// them with clockwise laps.
-fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
+pub(crate) fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
     use isolo_rules::{CaptureCondition, Retreat, Rules, SowOrigin};
     let mut rng = Rng(seed);
     let mut out = Vec::new();
@@ -757,8 +761,6 @@ fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)> {
 /// positions, from one that lets the mover pick them).
 #[test]
 fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
-    // A shorter horizon than the others': each move is walked sequence by sequence.
-    const RETREAT_HORIZON: u32 = 5;
     let (mut proven, mut differs) = (0, 0);
     for (variant, board) in retreat_positions(60, 0x7e7e) {
         let truth = common::brute_force_walked(&variant, &board, RETREAT_HORIZON, &mut Vec::new());

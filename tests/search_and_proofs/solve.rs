@@ -393,6 +393,101 @@ fn dfpn_proofs_agree_with_brute_force_on_small_boards() {
     }
 }
 
+/// Under the retreat df-pn's moves are trees of decisions, the answers the defender's
+/// or the attacker's: its wins and losses are those of a brute force that walks the
+/// answers as the other side's decisions, and its winning move wins whatever the
+/// answers.
+#[test]
+fn dfpn_proofs_under_the_retreat_take_the_answers_as_the_opponents() {
+    use crate::search::{retreat_positions, RETREAT_HORIZON};
+    use isolo_engine::prove::dfpn::{solve, DfpnLimits, DfpnVerdict, Sought};
+    let limits = DfpnLimits {
+        nodes: 200_000,
+        time: None,
+        max_depth: RETREAT_HORIZON,
+        table_entries: 1 << 16,
+        strategy: false,
+        threads: 1,
+        interrupt: None,
+        sought: Sought::Either,
+    };
+    let (mut decided, mut found, mut answers_matter) = (0, 0, 0);
+    for (i, (variant, board)) in retreat_positions(60, 0x7e7e).into_iter().enumerate() {
+        let truth = common::brute_force_walked(&variant, &board, RETREAT_HORIZON, &mut Vec::new());
+        // (Where the mover picking the answers would decide otherwise.)
+        let listed = known_within(&variant, &board, RETREAT_HORIZON);
+        let limits = DfpnLimits {
+            threads: 1 + i % 2,
+            ..limits
+        };
+        let result = solve(&variant, &board, &[], limits, &|_| {});
+        let position = format!(
+            "{}\n{}",
+            variant.format_position(&board),
+            variant.rules().to_toml()
+        );
+        let deeper = |board: &isolo_rules::Board| {
+            (RETREAT_HORIZON..=RETREAT_HORIZON + 2)
+                .map(|depth| common::brute_force_walked(&variant, board, depth, &mut Vec::new()))
+                .find(|known| *known != Known::Open)
+        };
+        match (result.verdict, truth) {
+            (DfpnVerdict::Win, Known::Win(_)) | (DfpnVerdict::Loss, Known::Loss(_)) => {
+                found += 1;
+                answers_matter += (listed != truth) as usize;
+            }
+            (DfpnVerdict::Unknown, _) => {}
+            // Proven through a transposition, past the horizon: a deeper walk shows it.
+            (DfpnVerdict::Win, Known::Open) => {
+                assert!(matches!(deeper(&board), Some(Known::Win(_))), "{position}")
+            }
+            (DfpnVerdict::Loss, Known::Open) => {
+                assert!(matches!(deeper(&board), Some(Known::Loss(_))), "{position}")
+            }
+            (verdict, truth) => panic!("{position}: df-pn {verdict:?}, brute force {truth:?}"),
+        }
+        if let (DfpnVerdict::Win, Some(mv)) = (result.verdict, &result.best_move) {
+            let child = variant.play_move(&board, mv).expect("a legal move").child;
+            assert!(
+                matches!(deeper(&child), Some(Known::Loss(_))),
+                "{position}: {mv} does not win"
+            );
+        }
+        decided += (truth != Known::Open) as usize;
+    }
+    println!(
+        "df-pn proved {found} of the {decided} positions the brute force decides, \
+         {answers_matter} where the answers matter"
+    );
+    assert!(
+        decided > 30 && found * 10 >= decided * 9 && answers_matter >= 2,
+        "{found} of {decided}, {answers_matter}"
+    );
+}
+
+/// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn and
+/// auto as by alpha-beta, and refuses the retrograde analysis there with one line.
+#[test]
+fn solve_follows_the_retreat_with_dfpn_and_refuses_retrograde_analysis() {
+    let dir = common::process::scratch("retreat-solve");
+    let rules = dir.join("retreat2.toml");
+    std::fs::write(
+        &rules,
+        "base = \"igisoro-retreat\"\ncolumns = 2\nstart = \"4,4/0,0/0,0/4,4\"\n",
+    )
+    .unwrap();
+    let rules = rules.to_str().unwrap();
+    for method in ["ab", "dfpn", "auto"] {
+        let out = solve_json(&["--variant", rules, "--method", method]);
+        assert_eq!(out["result"], "win", "{method}: {out}");
+    }
+    let refused = common::process::run(&["solve", "--variant", rules, "--method", "retro"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--method ab, dfpn or auto"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
 /// `solve ARGS --json`, which must succeed: its JSON.
 fn solve_json(args: &[&str]) -> serde_json::Value {
     common::process::json(&[&["solve"], args, &["--json"]].concat())

@@ -63,7 +63,8 @@ pub enum Method {
     Retro,
     /// Retrograde analysis over arrays indexed by every spread of the seeds.
     Indexed,
-    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
+    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde (under
+    /// the retreat, df-pn to the end).
     Auto,
 }
 
@@ -213,10 +214,12 @@ pub enum Refusal {
         /// The setting given.
         setting: ProofSetting,
     },
-    /// The rules have a retreat (an answer of the opponent inside a move), which only
-    /// the alpha-beta prover follows: df-pn, the retrograde analyses and the
-    /// certificate checker list each move's results as the mover's.
-    #[error("rules with a retreat are solved by method ab alone, without certificate or verify")]
+    /// The rules have a retreat (an answer of the opponent inside a move), which the
+    /// alpha-beta prover and df-pn follow; the retrograde analyses, the certificate
+    /// checker and `verify` list each move's results as the mover's.
+    #[error(
+        "rules with a retreat are solved by methods ab, dfpn and auto, without certificate or verify"
+    )]
     Retreat,
 }
 
@@ -658,9 +661,10 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
     }
-    let by_ab_alone =
-        settings.method == Method::Ab && settings.certificate.is_none() && !settings.verify;
-    if variant.has_retreat() && !by_ab_alone {
+    let follows_retreat = matches!(settings.method, Method::Ab | Method::Dfpn | Method::Auto)
+        && settings.certificate.is_none()
+        && !settings.verify;
+    if variant.has_retreat() && !follows_retreat {
         return Err(Refusal::Retreat.into());
     }
     if settings.method == Method::Indexed {
@@ -690,7 +694,8 @@ pub fn solve(
         }
     }
     if matches!(settings.method, Method::Dfpn | Method::Auto) {
-        let dfpn_time = if settings.method == Method::Dfpn {
+        // (Under the retreat df-pn is the last prover: it takes the time left.)
+        let dfpn_time = if settings.method == Method::Dfpn || variant.has_retreat() {
             left(1)
         } else {
             left(2)
@@ -859,9 +864,11 @@ fn solve_dfpn(
     if let Some(path) = &settings.resume {
         save_state(path, &state, &digest, result.verdict, events)?;
     }
+    // (Under the retreat no retrograde analysis follows: df-pn's unknown stands.)
     if result.verdict == DfpnVerdict::Unknown
         && settings.method == Method::Auto
         && !interrupted(settings)
+        && !variant.has_retreat()
     {
         let mut why = before.unwrap_or_default();
         why.push_str(&dfpn_unknown_text(

@@ -168,7 +168,7 @@ pub fn solve_cell(
         time: Some((time / 2).saturating_sub(started.elapsed())),
         max_depth: settings.max_plies,
         table_entries: (settings.hash_mb << 20) / dfpn::BYTES_PER_ENTRY,
-        strategy: true,
+        strategy: !variant.has_retreat(),
         threads: settings.threads,
         interrupt: settings.interrupt,
         sought: Sought::Either,
@@ -187,7 +187,11 @@ pub fn solve_cell(
         (AbVerdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
         (AbVerdict::Unknown, DfpnVerdict::Unknown) => (None, None),
     };
+    // Under the retreat only alpha-beta and df-pn follow the answers: no retrograde
+    // analysis, no certificate.
+    let retreat = variant.has_retreat();
     let (wins, plies, strategy) = match mover_wins {
+        (Some(wins), plies) if retreat => (wins, plies, None),
         (Some(wins), plies) => {
             let strategy = match proof.strategy {
                 Some(Ok(strategy)) => Some(strategy),
@@ -197,8 +201,8 @@ pub fn solve_cell(
             };
             (wins, plies, strategy)
         }
-        (None, _) if interrupted() => {
-            cell.interrupted = true;
+        (None, _) if interrupted() || retreat => {
+            cell.interrupted = interrupted();
             cell.time = started.elapsed();
             return Ok(cell);
         }

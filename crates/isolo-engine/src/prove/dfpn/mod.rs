@@ -30,8 +30,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod table;
+mod tree;
 
 use table::{Table, View, INFINITE};
+use tree::{Kid, MoveTree};
 
 use crate::search::searched_moves;
 use isolo_rules::fortress::Fortresses;
@@ -407,6 +409,81 @@ fn seesaw_exit(numbers: Numbers, threshold: Numbers, attacking: bool) -> Numbers
     }
 }
 
+/// A node's numbers from its options' (proof and disproof numbers, and the agents
+/// searching each), and the option to expand next: the one of the smallest virtual
+/// number (proof at an OR node, disproof at an AND node) among those whose own number
+/// is under the node's threshold, so that the option expanded can always make progress.
+fn combine(
+    kids: impl Iterator<Item = (Numbers, u32)>,
+    attacking: bool,
+    threshold: Numbers,
+) -> Combined {
+    let limit = if attacking {
+        threshold.proof
+    } else {
+        threshold.disproof
+    };
+    let (mut best, mut best_key, mut first_real) = (0, (true, INFINITE), INFINITE);
+    let (mut second, mut sum) = (INFINITE, 0u64);
+    for (i, (n, workers)) in kids.enumerate() {
+        let (key, other) = if attacking {
+            (n.proof, n.disproof)
+        } else {
+            (n.disproof, n.proof)
+        };
+        first_real = first_real.min(key);
+        // An option that can make progress goes first, then the smaller virtual number.
+        let seen = (key >= limit, virtual_number(key, workers));
+        if seen < best_key {
+            second = second.min(best_key.1);
+            (best, best_key) = (i, seen);
+        } else {
+            second = second.min(seen.1);
+        }
+        sum = saturating_sum(sum, other);
+    }
+    let numbers = if attacking {
+        Numbers {
+            proof: first_real,
+            disproof: sum,
+        }
+    } else {
+        Numbers {
+            proof: sum,
+            disproof: first_real,
+        }
+    };
+    Combined {
+        numbers,
+        best,
+        second,
+    }
+}
+
+/// The threshold of a node's best option (`c.best`, whose numbers are `current`), from
+/// the node's threshold and numbers `c`: past the second-best option's number (widened)
+/// in the number the node chooses by, and in the other the node's slack added to the
+/// option's own.
+fn child_threshold(attacking: bool, threshold: Numbers, c: &Combined, current: Numbers) -> Numbers {
+    let slack = |threshold: u64, node: u64, own: u64| {
+        threshold
+            .saturating_sub(node)
+            .saturating_add(own)
+            .min(INFINITE)
+    };
+    if attacking {
+        Numbers {
+            proof: threshold.proof.min(widened(c.second)),
+            disproof: slack(threshold.disproof, c.numbers.disproof, current.disproof),
+        }
+    } else {
+        Numbers {
+            proof: slack(threshold.proof, c.numbers.proof, current.proof),
+            disproof: threshold.disproof.min(widened(c.second)),
+        }
+    }
+}
+
 /// One agent of a search: its path and its count of expansions.
 struct Agent<'a> {
     shared: &'a Shared<'a>,
@@ -531,16 +608,22 @@ impl<'a> Agent<'a> {
             self.view.store(hash, s.side, Numbers::DISPROVEN, 1);
             return Numbers::DISPROVEN;
         }
-        let (moves, cut) = searched_moves(s.variant, board);
-        let settled = if moves.is_empty() {
+        let tree = if s.variant.has_retreat() {
+            MoveTree::walked(s.variant, board, s.attacker)
+        } else {
+            let (moves, cut) = searched_moves(s.variant, board);
+            MoveTree::listed(&moves, attacking, cut)
+        };
+        let settled = if tree.is_empty() {
             // The side to move has lost.
             Some(if attacking {
                 Numbers::DISPROVEN
             } else {
                 Numbers::PROVEN
             })
-        } else if cut && !attacking {
-            // A defence list cut short cannot be proven whole.
+        } else if tree.cut && (!attacking || tree.walked) {
+            // A defence cut short cannot be proven whole (and under the retreat every
+            // move holds the defender's answers).
             Some(Numbers::DISPROVEN)
         } else if depth >= s.limits.max_depth {
             // Too deep: a failure here (kept like the other disproofs, which may depend
@@ -554,11 +637,12 @@ impl<'a> Agent<'a> {
             return numbers;
         }
         let expanded_before = self.expanded - 1;
-        let children: Vec<Child> = moves
+        let children: Vec<Child> = tree
+            .leaves
             .iter()
-            .map(|m| Child {
-                board: m.child,
-                estimate: s.estimate(&m.child),
+            .map(|&board| Child {
+                board,
+                estimate: s.estimate(&board),
             })
             .collect();
         if s.agents > 1 {
@@ -568,7 +652,8 @@ impl<'a> Agent<'a> {
         self.line.push(hash);
         let mut seesaw = Seesaw::default();
         let numbers = loop {
-            let c = self.combine(&children, attacking, threshold);
+            let inner = self.inner_numbers(&tree, &children);
+            let c = self.combine_at(&tree, 0, &children, &inner, threshold);
             let numbers = c.numbers;
             if depth == 0 {
                 self.root_numbers = numbers;
@@ -588,21 +673,9 @@ impl<'a> Agent<'a> {
                 }
                 break numbers;
             }
-            let child = &children[c.best];
-            let (current, _) = self.child_numbers_of(child);
-            let child_threshold = if attacking {
-                Numbers {
-                    proof: threshold.proof.min(widened(c.second)),
-                    disproof: (threshold.disproof - numbers.disproof + current.disproof)
-                        .min(INFINITE),
-                }
-            } else {
-                Numbers {
-                    proof: (threshold.proof - numbers.proof + current.proof).min(INFINITE),
-                    disproof: threshold.disproof.min(widened(c.second)),
-                }
-            };
-            self.expand(&child.board, child.board.hash(), child_threshold, depth + 1);
+            let (leaf, leaf_threshold) = self.descend(&tree, &children, &inner, c, threshold);
+            let child = &children[leaf].board;
+            self.expand(child, child.hash(), leaf_threshold, depth + 1);
         };
         self.path.remove(&hash);
         self.line.pop();
@@ -614,51 +687,71 @@ impl<'a> Agent<'a> {
         numbers
     }
 
-    /// A node's numbers from its children's (proof and disproof numbers), and the child
-    /// to expand next: the one of the smallest virtual number (proof at an OR node,
-    /// disproof at an AND node) among those whose own number is under the node's
-    /// threshold, so that the child expanded can always make progress.
-    fn combine(&self, children: &[Child], attacking: bool, threshold: Numbers) -> Combined {
-        let limit = if attacking {
-            threshold.proof
-        } else {
-            threshold.disproof
-        };
-        let (mut best, mut best_key, mut first_real) = (0, (true, INFINITE), INFINITE);
-        let (mut second, mut sum) = (INFINITE, 0u64);
-        for (i, child) in children.iter().enumerate() {
-            let (n, workers) = self.child_numbers_of(child);
-            let (key, other) = if attacking {
-                (n.proof, n.disproof)
-            } else {
-                (n.disproof, n.proof)
-            };
-            first_real = first_real.min(key);
-            // A child that can make progress goes first, then the smaller virtual number.
-            let seen = (key >= limit, virtual_number(key, workers));
-            if seen < best_key {
-                second = second.min(best_key.1);
-                (best, best_key) = (i, seen);
-            } else {
-                second = second.min(seen.1);
-            }
-            sum = saturating_sum(sum, other);
+    /// The numbers of an option of a decision: a leaf's as `child_numbers_of` says, a
+    /// later decision's from `inner`.
+    fn kid_numbers(&self, kid: Kid, children: &[Child], inner: &[Numbers]) -> (Numbers, u32) {
+        match kid {
+            Kid::Leaf(i) => self.child_numbers_of(&children[i]),
+            Kid::Node(j) => (inner[j], 0),
         }
-        let numbers = if attacking {
-            Numbers {
-                proof: first_real,
-                disproof: sum,
+    }
+
+    /// The numbers of every decision inside the position's moves (the position's own,
+    /// decision 0, is left to `combine_at`), from the leaves' up.
+    fn inner_numbers(&self, tree: &MoveTree, children: &[Child]) -> Vec<Numbers> {
+        if tree.nodes.len() == 1 {
+            // (A listed position's moves: nothing inside them, nothing allocated.)
+            return Vec::new();
+        }
+        let mut inner = vec![Numbers::UNKNOWN; tree.nodes.len()];
+        for id in (1..tree.nodes.len()).rev() {
+            let c = self.combine_at(tree, id, children, &inner, Numbers::UNKNOWN);
+            inner[id] = c.numbers;
+        }
+        inner
+    }
+
+    /// `combine` over decision `id`'s options.
+    fn combine_at(
+        &self,
+        tree: &MoveTree,
+        id: usize,
+        children: &[Child],
+        inner: &[Numbers],
+        threshold: Numbers,
+    ) -> Combined {
+        let node = &tree.nodes[id];
+        let kids = node
+            .kids
+            .iter()
+            .map(|&(_, kid)| self.kid_numbers(kid, children, inner));
+        combine(kids, node.attacker, threshold)
+    }
+
+    /// From the position's numbers `c` under `threshold`, down the decisions inside its
+    /// moves to the leaf to expand next, each option's threshold from its decision's as
+    /// between a position and its children: that leaf and its threshold.
+    fn descend(
+        &self,
+        tree: &MoveTree,
+        children: &[Child],
+        inner: &[Numbers],
+        mut c: Combined,
+        mut threshold: Numbers,
+    ) -> (usize, Numbers) {
+        let mut id = 0;
+        loop {
+            let node = &tree.nodes[id];
+            let kid = node.kids[c.best].1;
+            let (current, _) = self.kid_numbers(kid, children, inner);
+            let kid_threshold = child_threshold(node.attacker, threshold, &c, current);
+            match kid {
+                Kid::Leaf(i) => return (i, kid_threshold),
+                Kid::Node(j) => {
+                    (id, threshold) = (j, kid_threshold);
+                    c = self.combine_at(tree, j, children, inner, threshold);
+                }
             }
-        } else {
-            Numbers {
-                proof: sum,
-                disproof: first_real,
-            }
-        };
-        Combined {
-            numbers,
-            best,
-            second,
         }
     }
 
@@ -779,8 +872,27 @@ impl Shared<'_> {
         }
     }
 
-    /// A move of the root to a child the search proved.
+    /// Whether the table holds a proof of `board` that is not a repetition of the game.
+    fn proven(&self, board: &Board) -> bool {
+        let hash = board.hash();
+        !self.history.contains(&hash)
+            && self
+                .table
+                .view()
+                .get(hash, self.side)
+                .is_some_and(|e| e.numbers.proof == 0)
+    }
+
+    /// A move of the root to a child the search proved; under the retreat, with the
+    /// opponent's first answer where it answers (any answer loses).
     fn winning_move(&self, board: &Board) -> Option<Move> {
+        if self.variant.has_retreat() {
+            let tree = MoveTree::walked(self.variant, board, self.attacker);
+            let leaf_proven: Vec<bool> = tree.leaves.iter().map(|b| self.proven(b)).collect();
+            let proven = tree.proven(&leaf_proven);
+            return (!tree.is_empty() && proven[0])
+                .then(|| tree.proven_line(&proven, &leaf_proven).0);
+        }
         let (moves, _) = searched_moves(self.variant, board);
         let view = self.table.view();
         moves
