@@ -273,7 +273,7 @@ fn refusal_text(refusal: Refusal) -> String {
             format!("method {} takes no {argument}", method.name())
         }
         Refusal::Retreat => {
-            "method: these rules have a retreat: solve them with method='ab', 'dfpn' or 'auto'".into()
+            "method: these rules have a retreat: solve them with method='ab', 'dfpn', 'retro' or 'auto'".into()
         }
     }
 }

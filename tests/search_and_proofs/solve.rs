@@ -465,10 +465,74 @@ fn dfpn_proofs_under_the_retreat_take_the_answers_as_the_opponents() {
     );
 }
 
-/// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn and
-/// auto as by alpha-beta, and refuses the retrograde analysis there with one line.
+/// Under the retreat the retrograde analysis forces each listed position's tree of
+/// decisions: its values are a walked brute force's within its horizon, and df-pn's
+/// (which walks the trees apart from it) wherever df-pn proves one; its draws are
+/// positions no one can force.
 #[test]
-fn solve_follows_the_retreat_with_dfpn_and_refuses_retrograde_analysis() {
+fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_dfpn() {
+    use crate::search::{retreat_positions, RETREAT_HORIZON};
+    use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
+    // (Most of these games reach 50,000 to 300,000 positions; the smaller are enough.)
+    let retro_limits = RetroLimits {
+        positions: 60_000,
+        time: None,
+        strategy: false,
+        interrupt: None,
+    };
+    let dfpn_limits = DfpnLimits {
+        nodes: 20_000,
+        time: None,
+        max_depth: 200,
+        table_entries: 1 << 16,
+        strategy: false,
+        threads: 1,
+        interrupt: None,
+        sought: Sought::Either,
+    };
+    let (mut complete, mut draws, mut by_dfpn) = (0, 0, 0);
+    for (variant, board) in retreat_positions(60, 0x7e7e) {
+        let retro = retrograde::solve(&variant, &board, retro_limits);
+        if !retro.complete {
+            continue;
+        }
+        complete += 1;
+        let position = format!(
+            "{}\n{}",
+            variant.format_position(&board),
+            variant.rules().to_toml()
+        );
+        let truth = common::brute_force_walked(&variant, &board, RETREAT_HORIZON, &mut Vec::new());
+        match truth {
+            Known::Win(_) => assert_eq!(retro.verdict, RetroVerdict::Win, "{position}"),
+            Known::Loss(_) => assert_eq!(retro.verdict, RetroVerdict::Loss, "{position}"),
+            Known::Open => assert_ne!(retro.verdict, RetroVerdict::Unknown, "{position}"),
+        }
+        let proof = dfpn::solve(&variant, &board, &[], dfpn_limits, &|_| {});
+        let expected = match proof.verdict {
+            DfpnVerdict::Win => Some(RetroVerdict::Win),
+            DfpnVerdict::Loss => Some(RetroVerdict::Loss),
+            DfpnVerdict::Unknown => None,
+        };
+        if let Some(expected) = expected {
+            assert_eq!(retro.verdict, expected, "{position}");
+            by_dfpn += 1;
+        }
+        draws += (retro.verdict == RetroVerdict::Draw) as usize;
+    }
+    println!("{complete} analysed whole: {draws} draws, {by_dfpn} proven by df-pn too");
+    assert!(
+        complete >= 20 && draws >= 3 && by_dfpn >= 10,
+        "{complete} {draws} {by_dfpn}"
+    );
+}
+
+/// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn, the
+/// retrograde analysis and auto as by alpha-beta, and refuses the indexed analysis there
+/// with one line.
+#[test]
+fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
     let dir = common::process::scratch("retreat-solve");
     let rules = dir.join("retreat2.toml");
     std::fs::write(
@@ -477,14 +541,17 @@ fn solve_follows_the_retreat_with_dfpn_and_refuses_retrograde_analysis() {
     )
     .unwrap();
     let rules = rules.to_str().unwrap();
-    for method in ["ab", "dfpn", "auto"] {
+    for method in ["ab", "dfpn", "retro", "auto"] {
         let out = solve_json(&["--variant", rules, "--method", method]);
         assert_eq!(out["result"], "win", "{method}: {out}");
     }
-    let refused = common::process::run(&["solve", "--variant", rules, "--method", "retro"]);
+    let refused = common::process::run(&["solve", "--variant", rules, "--method", "indexed"]);
     assert_eq!(refused.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(stderr.contains("--method ab, dfpn or auto"), "{stderr}");
+    assert!(
+        stderr.contains("--method ab, dfpn, retro or auto"),
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 

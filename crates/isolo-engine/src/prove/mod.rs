@@ -6,5 +6,6 @@
 pub mod alphabeta;
 pub mod certificate;
 pub mod dfpn;
+mod move_tree;
 pub mod pipeline;
 pub mod retrograde;

@@ -63,8 +63,7 @@ pub enum Method {
     Retro,
     /// Retrograde analysis over arrays indexed by every spread of the seeds.
     Indexed,
-    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde (under
-    /// the retreat, df-pn to the end).
+    /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
 }
 
@@ -215,10 +214,11 @@ pub enum Refusal {
         setting: ProofSetting,
     },
     /// The rules have a retreat (an answer of the opponent inside a move), which the
-    /// alpha-beta prover and df-pn follow; the retrograde analyses, the certificate
-    /// checker and `verify` list each move's results as the mover's.
+    /// alpha-beta prover, df-pn and the retrograde analysis follow; the indexed
+    /// analysis, the certificate checker and `verify` list each move's results as the
+    /// mover's.
     #[error(
-        "rules with a retreat are solved by methods ab, dfpn and auto, without certificate or verify"
+        "rules with a retreat are solved by methods ab, dfpn, retro and auto, without certificate or verify"
     )]
     Retreat,
 }
@@ -661,9 +661,8 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
     }
-    let follows_retreat = matches!(settings.method, Method::Ab | Method::Dfpn | Method::Auto)
-        && settings.certificate.is_none()
-        && !settings.verify;
+    let follows_retreat =
+        settings.method != Method::Indexed && settings.certificate.is_none() && !settings.verify;
     if variant.has_retreat() && !follows_retreat {
         return Err(Refusal::Retreat.into());
     }
@@ -694,8 +693,7 @@ pub fn solve(
         }
     }
     if matches!(settings.method, Method::Dfpn | Method::Auto) {
-        // (Under the retreat df-pn is the last prover: it takes the time left.)
-        let dfpn_time = if settings.method == Method::Dfpn || variant.has_retreat() {
+        let dfpn_time = if settings.method == Method::Dfpn {
             left(1)
         } else {
             left(2)
@@ -864,11 +862,9 @@ fn solve_dfpn(
     if let Some(path) = &settings.resume {
         save_state(path, &state, &digest, result.verdict, events)?;
     }
-    // (Under the retreat no retrograde analysis follows: df-pn's unknown stands.)
     if result.verdict == DfpnVerdict::Unknown
         && settings.method == Method::Auto
         && !interrupted(settings)
-        && !variant.has_retreat()
     {
         let mut why = before.unwrap_or_default();
         why.push_str(&dfpn_unknown_text(

@@ -187,8 +187,7 @@ pub fn solve_cell(
         (AbVerdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
         (AbVerdict::Unknown, DfpnVerdict::Unknown) => (None, None),
     };
-    // Under the retreat only alpha-beta and df-pn follow the answers: no retrograde
-    // analysis, no certificate.
+    // Under the retreat the certificates do not follow the answers: none is written.
     let retreat = variant.has_retreat();
     let (wins, plies, strategy) = match mover_wins {
         (Some(wins), plies) if retreat => (wins, plies, None),
@@ -201,7 +200,7 @@ pub fn solve_cell(
             };
             (wins, plies, strategy)
         }
-        (None, _) if interrupted() || retreat => {
+        (None, _) if interrupted() => {
             cell.interrupted = interrupted();
             cell.time = started.elapsed();
             return Ok(cell);
@@ -219,8 +218,10 @@ pub fn solve_cell(
                 RetroVerdict::Win => true,
                 RetroVerdict::Loss => false,
                 RetroVerdict::Draw | RetroVerdict::Unknown => {
-                    if let Some(holds) = retro.holds {
+                    if retro.verdict == RetroVerdict::Draw {
                         cell.value = CellValue::Draw;
+                    }
+                    if let Some(holds) = retro.holds {
                         cell.certificate = certify_draw(&variant, &board, holds)?;
                     }
                     cell.interrupted = interrupted();

@@ -30,10 +30,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod table;
-mod tree;
 
+use super::move_tree::{Kid, MoveTree};
 use table::{Table, View, INFINITE};
-use tree::{Kid, MoveTree};
 
 use crate::search::searched_moves;
 use isolo_rules::fortress::Fortresses;
@@ -725,7 +724,7 @@ impl<'a> Agent<'a> {
             .kids
             .iter()
             .map(|&(_, kid)| self.kid_numbers(kid, children, inner));
-        combine(kids, node.attacker, threshold)
+        combine(kids, node.for_side, threshold)
     }
 
     /// From the position's numbers `c` under `threshold`, down the decisions inside its
@@ -744,7 +743,7 @@ impl<'a> Agent<'a> {
             let node = &tree.nodes[id];
             let kid = node.kids[c.best].1;
             let (current, _) = self.kid_numbers(kid, children, inner);
-            let kid_threshold = child_threshold(node.attacker, threshold, &c, current);
+            let kid_threshold = child_threshold(node.for_side, threshold, &c, current);
             match kid {
                 Kid::Leaf(i) => return (i, kid_threshold),
                 Kid::Node(j) => {

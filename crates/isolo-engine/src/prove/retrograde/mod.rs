@@ -11,6 +11,13 @@
 //! force a win, and following it the win comes in finitely many plies along lines that
 //! never repeat (each move goes to a position added earlier).
 //!
+//! Under the retreat (RULES.md 3.4) the opponent answers the mover's passes inside the
+//! move: each listed position keeps its moves as a tree of decisions (`MoveTree`), and a
+//! position enters X's attractor when X can force its move (its own decisions against
+//! the other side's) to end in the attractor. A position whose tree was cut enters no
+//! exact attractor, and every pessimistic one. No strategy is read there (certificates
+//! do not follow the retreat).
+//!
 //! Draws: in the pessimistic attractor of X, every frontier position, and every position
 //! where X is to move whose moves the generator could not list whole, counts as won by
 //! X. Outside it, X's opponent always has a move that stays outside, and X none that
@@ -23,6 +30,7 @@ pub mod indexed;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
+use super::move_tree::MoveTree;
 use isolo_rules::keys::KeyMap;
 use isolo_rules::moves::searched_moves;
 use isolo_rules::{Board, Move, Side, Variant};
@@ -100,6 +108,9 @@ struct Graph {
     ends: HashMap<u32, Option<Side>>,
     parents_offsets: Vec<usize>,
     parents: Vec<u32>,
+    /// Under the retreat, each listed position's moves as a tree walked for its mover,
+    /// the leaves as indices of `boards`; empty without the retreat.
+    trees: Vec<MoveTree<u32>>,
 }
 
 impl Graph {
@@ -131,10 +142,13 @@ impl Graph {
             ends: HashMap::new(),
             parents_offsets: Vec::new(),
             parents: Vec::new(),
+            trees: Vec::new(),
         };
+        let retreat = variant.has_retreat();
         let mut next = 0;
-        // The current position's children, each once.
+        // The current position's children, each once, and its moves' results.
         let mut ids: Vec<u32> = Vec::new();
+        let mut results: Vec<Board> = Vec::new();
         while next < graph.boards.len() && graph.boards.len() < limits.positions.max(1) {
             if next % DEADLINE_CHECK_EVERY == 0
                 && (deadline.is_some_and(|d| Instant::now() >= d)
@@ -143,24 +157,44 @@ impl Graph {
                 break;
             }
             let board = graph.boards[next];
-            let (mut moves, mut cut) = searched_moves(variant, &board);
+            // Its moves' results: listed, or under the retreat the leaves of its tree.
+            let mut tree = None;
+            let mut cut = if retreat {
+                let walked = MoveTree::walked(variant, &board, board.to_move());
+                results.clear();
+                results.extend_from_slice(&walked.leaves);
+                let cut = walked.cut;
+                tree = Some(walked);
+                cut
+            } else {
+                let (moves, cut) = searched_moves(variant, &board);
+                results.clear();
+                results.extend(moves.iter().map(|m| m.child));
+                cut
+            };
             // (A mover without a move has lost before any dead position is counted.)
-            if !moves.is_empty() {
+            if !results.is_empty() {
                 if let Some(end) = isolo_rules::game::dead_position_outcome(variant, &board) {
                     graph.ends.insert(next as u32, end.winner);
-                    moves.clear();
+                    results.clear();
                     cut = false;
+                    tree = tree.map(|_| MoveTree::listed(&[], true, false));
                 }
             }
             if cut {
                 graph.cut.insert(next as u32);
             }
             ids.clear();
-            for m in &moves {
-                ids.push(*index.entry(m.child.hash()).or_insert_with(|| {
-                    graph.boards.push(m.child);
+            for child in &results {
+                ids.push(*index.entry(child.hash()).or_insert_with(|| {
+                    graph.boards.push(*child);
                     (graph.boards.len() - 1) as u32
                 }));
+            }
+            if let Some(tree) = tree {
+                let mut leaf_ids = ids.iter().copied();
+                let tree = tree.map_leaves(|_| leaf_ids.next().expect("a leaf's index"));
+                graph.trees.push(tree);
             }
             ids.sort_unstable();
             ids.dedup();
@@ -198,6 +232,7 @@ impl Graph {
     /// `pessimistic`: frontier positions, and cut lists where `x` is to move, count as
     /// won by `x`, and a cut list of the other side as whole (see the module's notes).
     fn attractor(&self, x: Side, pessimistic: bool) -> Vec<u32> {
+        let retreat = !self.trees.is_empty();
         let n = self.boards.len();
         let mut rank = vec![0u32; n];
         let mut waiting: Vec<u32> = (0..self.expanded())
@@ -220,7 +255,8 @@ impl Graph {
             } else if self.children_of(node).is_empty() && !cut {
                 mover != x
             } else {
-                pessimistic && cut && mover == x
+                // (Under the retreat a cut tree may miss either side's decisions.)
+                pessimistic && cut && (mover == x || retreat)
             };
             if seed {
                 add(node, &mut rank, &mut queue);
@@ -232,7 +268,11 @@ impl Graph {
                 if rank[p] != 0 {
                     continue;
                 }
-                if self.boards[p].to_move() == x {
+                if retreat {
+                    if !self.cut.contains(&(p as u32)) && self.forced(p, x, &rank) {
+                        add(p, &mut rank, &mut queue);
+                    }
+                } else if self.boards[p].to_move() == x {
                     add(p, &mut rank, &mut queue);
                 } else {
                     waiting[p] -= 1;
@@ -243,6 +283,15 @@ impl Graph {
             }
         }
         rank
+    }
+
+    /// Under the retreat, whether `x` can force listed position `node`'s move to end in
+    /// its attractor as `rank` has it so far.
+    fn forced(&self, node: usize, x: Side, rank: &[u32]) -> bool {
+        let tree = &self.trees[node];
+        let inside: Vec<bool> = tree.leaves.iter().map(|&c| rank[c as usize] != 0).collect();
+        let mover_is_x = self.boards[node].to_move() == x;
+        tree.proven_for(mover_is_x, &inside)[0]
     }
 
     /// The strategy of `x` in its attractor `rank` from the root: at each of its
@@ -333,6 +382,7 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
     let started = Instant::now();
     let deadline = limits.time.map(|t| started + t);
     let graph = Graph::build(variant, board, &limits, deadline);
+    let retreat = variant.has_retreat();
     let mover = board.to_move();
     let frontier = graph.boards.len() - graph.expanded();
     let complete = frontier == 0 && graph.cut.is_empty();
@@ -345,7 +395,7 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
         let rank = graph.attractor(x, false);
         if rank[0] != 0 {
             verdict = won;
-            strategy = limits.strategy.then(|| graph.strategy(variant, x, &rank));
+            strategy = (limits.strategy && !retreat).then(|| graph.strategy(variant, x, &rank));
             break;
         }
     }
@@ -356,7 +406,7 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
         let attackers = Side::BOTH.map(|x| graph.attractor(x, true));
         if attackers.iter().all(|rank| rank[0] == 0) {
             verdict = RetroVerdict::Draw;
-            holds = limits.strategy.then(|| {
+            holds = (limits.strategy && !retreat).then(|| {
                 Side::BOTH
                     .map(|side| graph.holding(variant, side, &attackers[side.opponent() as usize]))
             });

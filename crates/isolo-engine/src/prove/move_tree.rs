@@ -1,22 +1,20 @@
-//! A position's moves as df-pn combines them. Without the retreat a move is the mover's
-//! alone, and a position's moves are one decision over their results: an OR node at the
-//! attacker's positions, an AND node at the defender's. Under the retreat (RULES.md 3.4)
-//! the opponent answers the mover's passes inside the move, so the move is a small tree
-//! of decisions: the mover's (its pit, take or pass, a lap's direction) and the
-//! answerer's (retreat or stay), each an OR node where the attacker decides and an AND
-//! node where the defender does, with the positions the move can end in as leaves. An
-//! option after which the move cannot end (every sequence dies) is not one its side
-//! has, as in the searchers (`search::alphabeta`).
-//!
-//! The decisions inside a move are not positions: they have no table entries, and their
-//! numbers are combined afresh from the leaves' whenever the position's are.
+//! A position's moves as the provers combine them. Without the retreat a move is the
+//! mover's alone, and a position's moves are one decision over their results. Under the
+//! retreat (RULES.md 3.4) the opponent answers the mover's passes inside the move, so the
+//! moves are a small tree of decisions: the mover's (its pit, take or pass, a lap's
+//! direction) and the answerer's (retreat or stay), with the positions the moves can end
+//! in as leaves. A tree is walked for one side (df-pn's attacker, the side whose
+//! attractor a retrograde analysis computes): each decision says whether that side
+//! makes it (an OR node for it) or its opponent does (an AND node). An option after
+//! which the move cannot end (every sequence dies) is not one its side has, as in the
+//! searchers (`search::alphabeta`).
 
 use isolo_rules::moves::POINTS_PER_PIT;
 use isolo_rules::{Board, Choice, ChoicePoint, LegalMove, Move, MoveStep, MoveWalk, Side, Variant};
 
 /// What an option of a decision leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kid {
+pub(crate) enum Kid {
     /// A position the move ends in (an index into `MoveTree::leaves`).
     Leaf(usize),
     /// A later decision in the move (an index into `MoveTree::nodes`).
@@ -26,7 +24,7 @@ pub(super) enum Kid {
 /// What names an option: a listed move (without the retreat), or a walked move's pit
 /// at the position's own decision and a choice's letter inside the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Letter {
+pub(crate) enum Letter {
     Listed,
     Pit(u8),
     Choice(Choice),
@@ -34,18 +32,19 @@ pub(super) enum Letter {
 
 /// One decision: whose, and its live options in the notation's order.
 #[derive(Clone, Debug)]
-pub(super) struct Decision {
-    /// Whether the attacker decides here (an OR node).
-    pub attacker: bool,
+pub(crate) struct Decision {
+    /// Whether the side the tree was walked for decides here (an OR node for it).
+    pub for_side: bool,
     pub kids: Vec<(Letter, Kid)>,
 }
 
 /// A position's moves: decision 0 is the choice of pit (or of move, without the
-/// retreat); every decision's options come after it in `nodes`.
+/// retreat); every decision's options come after it in `nodes`. The leaves are the
+/// positions the moves end in (`L`: as boards, or as a prover's indices of them).
 #[derive(Clone, Debug)]
-pub(super) struct MoveTree {
+pub(crate) struct MoveTree<L = Board> {
     pub nodes: Vec<Decision>,
-    pub leaves: Vec<Board>,
+    pub leaves: Vec<L>,
     /// Whether some moves were left out (a pit's sequences past `POINTS_PER_PIT`).
     pub cut: bool,
     /// Whether the tree was walked decision by decision (under the retreat), rather
@@ -55,32 +54,28 @@ pub(super) struct MoveTree {
 
 impl MoveTree {
     /// The listed moves' results as one decision of the mover's (rules without the
-    /// retreat): `attacking` when the mover is the attacker.
-    pub fn listed(moves: &[LegalMove], attacking: bool, cut: bool) -> MoveTree {
+    /// retreat): `for_side` when the mover is the side the tree is for.
+    pub fn listed(moves: &[LegalMove], for_side: bool, cut: bool) -> MoveTree {
         let kids = moves
             .iter()
             .enumerate()
             .map(|(i, _)| (Letter::Listed, Kid::Leaf(i)))
             .collect();
         MoveTree {
-            nodes: vec![Decision {
-                attacker: attacking,
-                kids,
-            }],
+            nodes: vec![Decision { for_side, kids }],
             leaves: moves.iter().map(|m| m.child).collect(),
             cut,
             walked: false,
         }
     }
 
-    /// `board`'s moves walked a decision at a time, for the search proving `attacker`'s
-    /// win. Depth first with a stack of its own: a move may hold as many decisions as
-    /// `max_laps` allows.
-    pub fn walked(variant: &Variant, board: &Board, attacker: Side) -> MoveTree {
-        let mover_attacks = board.to_move() == attacker;
+    /// `board`'s moves walked a decision at a time, for `side`. Depth first with a stack
+    /// of its own: a move may hold as many decisions as `max_laps` allows.
+    pub fn walked(variant: &Variant, board: &Board, side: Side) -> MoveTree {
+        let mover_is_side = board.to_move() == side;
         let mut tree = MoveTree {
             nodes: vec![Decision {
-                attacker: mover_attacks,
+                for_side: mover_is_side,
                 kids: Vec::new(),
             }],
             leaves: Vec::new(),
@@ -94,7 +89,7 @@ impl MoveTree {
             let pit = pits.trailing_zeros() as u8 + 1;
             pits &= pits - 1;
             let step = variant.begin_move(board, pit, &mut walk);
-            tree.add(0, Letter::Pit(pit), step, &mut open, mover_attacks);
+            tree.add(0, Letter::Pit(pit), step, &mut open, mover_is_side);
             let mut steps = 0;
             while let Some((point, first, parent)) = open.pop() {
                 steps += 1;
@@ -105,7 +100,7 @@ impl MoveTree {
                 }
                 let step = variant.choose(&point, first, &mut walk);
                 let letter = Letter::Choice(point.option(first));
-                tree.add(parent, letter, step, &mut open, mover_attacks);
+                tree.add(parent, letter, step, &mut open, mover_is_side);
             }
         }
         tree.prune();
@@ -120,7 +115,7 @@ impl MoveTree {
         letter: Letter,
         step: MoveStep,
         open: &mut Vec<(ChoicePoint, bool, usize)>,
-        mover_attacks: bool,
+        mover_is_side: bool,
     ) {
         let kid = match step {
             MoveStep::Dead { .. } => return,
@@ -131,7 +126,7 @@ impl MoveTree {
             MoveStep::Choice(point) | MoveStep::Answer(point) => {
                 let answer = matches!(step, MoveStep::Answer(_));
                 self.nodes.push(Decision {
-                    attacker: mover_attacks != answer,
+                    for_side: mover_is_side != answer,
                     kids: Vec::new(),
                 });
                 let id = self.nodes.len() - 1;
@@ -156,14 +151,33 @@ impl MoveTree {
         }
     }
 
+    /// The tree with each leaf as `f` maps it.
+    pub fn map_leaves<L>(self, f: impl FnMut(Board) -> L) -> MoveTree<L> {
+        MoveTree {
+            nodes: self.nodes,
+            leaves: self.leaves.into_iter().map(f).collect(),
+            cut: self.cut,
+            walked: self.walked,
+        }
+    }
+}
+
+impl<L> MoveTree<L> {
     /// Whether the side to move has no legal move.
     pub fn is_empty(&self) -> bool {
         self.nodes[0].kids.is_empty()
     }
 
-    /// Which decisions and leaves are proven (the attacker wins through them), given
-    /// which leaves are: an OR node by one option, an AND node by all.
+    /// Which decisions are proven (the side the tree is for can force the move to end
+    /// in a proven leaf from there), given which leaves are: an OR node by one option,
+    /// an AND node by all.
     pub fn proven(&self, leaf_proven: &[bool]) -> Vec<bool> {
+        self.proven_for(true, leaf_proven)
+    }
+
+    /// `proven` for the side the tree was walked for (`for_side`) or for its opponent:
+    /// then the decisions of the tree's side are the AND nodes.
+    pub fn proven_for(&self, for_side: bool, leaf_proven: &[bool]) -> Vec<bool> {
         let mut proven = vec![false; self.nodes.len()];
         for id in (0..self.nodes.len()).rev() {
             let kid_proven = |&(_, kid): &(Letter, Kid)| match kid {
@@ -171,7 +185,7 @@ impl MoveTree {
                 Kid::Node(j) => proven[j],
             };
             let node = &self.nodes[id];
-            proven[id] = if node.attacker {
+            proven[id] = if node.for_side == for_side {
                 node.kids.iter().any(kid_proven)
             } else {
                 node.kids.iter().all(kid_proven)
@@ -180,9 +194,9 @@ impl MoveTree {
         proven
     }
 
-    /// A walked move along proven options from decision 0 (proven): the attacker's
-    /// first proven option at each of its decisions, the defender's first at each of
-    /// its; and the leaf it ends in.
+    /// A walked move along proven options from decision 0 (proven): the side's first
+    /// proven option at each of its decisions, its opponent's first at each of its; and
+    /// the leaf it ends in.
     pub fn proven_line(&self, proven: &[bool], leaf_proven: &[bool]) -> (Move, usize) {
         let kid_proven = |kid: Kid| match kid {
             Kid::Leaf(i) => leaf_proven[i],
@@ -195,7 +209,7 @@ impl MoveTree {
             let &(letter, kid) = node
                 .kids
                 .iter()
-                .find(|&&(_, kid)| !node.attacker || kid_proven(kid))
+                .find(|&&(_, kid)| !node.for_side || kid_proven(kid))
                 .expect("a proven decision has a proven option");
             match letter {
                 Letter::Listed => debug_assert!(false, "a listed tree names no letters"),
