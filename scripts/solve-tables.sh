@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the "Solved boards" section at the end of docs/RESULTS.md and the
 # certificates in docs/proofs/: `isolo-ai solve-table` for every preset, the deep
-# readings, igisoro-clockwise and igisoro-retreat (no certificates), widths 2-8, seeds
-# 1-4. TIME_MS (a cell, default 10000) and HASH (MB, default 1024) set the budget; about
-# 26 minutes on one core with the defaults.
+# readings, igisoro-clockwise and igisoro-retreat, widths 2-8, seeds 1-4. TIME_MS (a
+# cell, default 10000) and HASH (MB, default 1024) set the budget; about 26 minutes on
+# one core with the defaults.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TIME_MS=${TIME_MS:-10000}
@@ -30,8 +30,7 @@ tables=(
     echo "The start of each preset, deep reading and Igisoro's clockwise and retreat readings on 2-8 columns, with 1-4 seeds where the"
     echo "preset has 2 (Isolo) or 4 (Igisoro, Kubuguza, Ikibuguzo), solved by \`isolo-ai solve-table\` (alpha-beta,"
     echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
-    echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`;"
-    echo "the retreat's cells have none (the checker does not follow the opponent's answers)."
+    echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`."
     echo "Cells given more time than this (Igisoro's 3 columns with 3 and with 4 seeds, the"
     echo "preset's count, 4 with 2, 5 with 1: all draws), and certificates too large to commit,"
     echo "are in \`docs/proofs/long/README.md\`."

@@ -14,7 +14,7 @@ use isolo_engine::research::solve_table::{
     solve_cell, Cell, CellSettings, CellValue as Value, DRAW_CERTIFICATE_CAP,
 };
 use isolo_rules::rules_file::preset_family;
-use isolo_rules::{Retreat, Rules};
+use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct SolveTableArgs {
@@ -291,17 +291,6 @@ fn markdown(
         "### {}{changes}: the start on W columns with K seeds {per}\n",
         args.preset
     );
-    let certificates = if base.retreat != Retreat::None {
-        "Under the retreat no certificate is written (the checker does not follow the \
-         opponent's answers): a win df-pn or retrograde analysis proves reads \"win\"."
-            .to_string()
-    } else {
-        format!(
-            "Every certificate was checked with the rules alone (a draw's: the positions \
-             each side keeps to, never without a move; none past {DRAW_CERTIFICATE_CAP} \
-             positions)."
-        )
-    };
     let _ = writeln!(
         out,
         "Value for South, who moves first: \"win 15\" is a win in exactly 15 plies (the \
@@ -309,7 +298,9 @@ fn markdown(
          whose certificate's longest line is 23 plies, \"loss 0\" a start where South \
          cannot move, \"draw\" a start from which neither side can force a win \
          (retrograde analysis; a third repetition draws), \"open\" undecided within {} ms \
-         a cell. {certificates}\n",
+         a cell. Every certificate was checked with the rules alone (a draw's: the \
+         positions each side keeps to, never without a move; none past {DRAW_CERTIFICATE_CAP} \
+         positions).\n",
         args.time_ms
     );
     let _ = writeln!(

@@ -1055,3 +1055,102 @@ fn retrograde_ends_dead_positions_as_the_rules_say() {
     let refusal = indexed::solve(&counted, &board, &indexed_limits, &|_| {});
     assert!(matches!(refusal, Err(IndexedError::CountedDeadPositions)));
 }
+
+/// Under the retreat a strategy is the winner's (or the holder's) decisions in both
+/// sides' moves: df-pn's, the alpha-beta prover's and the retrograde analysis' proofs
+/// of small retreat games write certificates that check, as do the retrograde draws;
+/// dropping any line that gives an answer of the winner's in the loser's moves is
+/// refused, naming the decision left out.
+#[test]
+fn proofs_under_the_retreat_write_certificates_of_the_winners_answers_that_check() {
+    use crate::search::{retreat_positions, RETREAT_HORIZON};
+    use isolo_engine::prove::retrograde::{solve as retro, RetroLimits, RetroVerdict};
+    let dfpn_limits = DfpnLimits {
+        nodes: 50_000,
+        time: None,
+        max_depth: RETREAT_HORIZON,
+        table_entries: 1 << 16,
+        strategy: true,
+        threads: 1,
+        interrupt: None,
+        sought: Sought::Either,
+    };
+    let retro_limits = RetroLimits {
+        positions: 60_000,
+        time: None,
+        strategy: true,
+        interrupt: None,
+    };
+    let (mut certified, mut draws, mut answer_lines) = (0, 0, 0);
+    for (variant, board) in retreat_positions(60, 0x7e7e) {
+        let position = variant.format_position(&board);
+        let mut strategies = Vec::new();
+        let proof = solve(&variant, &board, &[], dfpn_limits, &|_| {});
+        let dfpn_winner = match proof.verdict {
+            DfpnVerdict::Win => Some(board.to_move()),
+            DfpnVerdict::Loss => Some(board.to_move().opponent()),
+            DfpnVerdict::Unknown => None,
+        };
+        if let (Some(winner), Some(Ok(strategy))) = (dfpn_winner, proof.strategy) {
+            strategies.push(("df-pn", winner, strategy));
+        }
+        let mut prover = Prover::new(&variant, 1, 16).unwrap();
+        let ab = prover.solve(&board, &[], RETREAT_HORIZON, None);
+        let ab_winner = match ab.verdict {
+            AbVerdict::Win(_) => Some(board.to_move()),
+            AbVerdict::Loss(_) => Some(board.to_move().opponent()),
+            AbVerdict::Unknown => None,
+        };
+        if let Some(winner) = ab_winner {
+            let tree = prover.proof(&board, &[], ab.verdict, 100_000).unwrap();
+            strategies.push(("alpha-beta", winner, tree.strategy));
+        }
+        let result = retro(&variant, &board, retro_limits);
+        match result.verdict {
+            RetroVerdict::Win | RetroVerdict::Loss => {
+                let winner = if result.verdict == RetroVerdict::Win {
+                    board.to_move()
+                } else {
+                    board.to_move().opponent()
+                };
+                strategies.push(("retro", winner, result.strategy.unwrap()));
+            }
+            RetroVerdict::Draw => {
+                let draw = DrawCertificate {
+                    rules: variant.rules().clone(),
+                    start: board,
+                    moves: Vec::new(),
+                    holds: result.holds.unwrap(),
+                };
+                check_draw(&draw).unwrap_or_else(|e| panic!("{position}: draw: {e}"));
+                draws += 1;
+            }
+            RetroVerdict::Unknown => {}
+        }
+        for (prover, winner, strategy) in strategies {
+            let c = round_trip(&certificate(&variant, &board, winner, None, strategy));
+            check(&c).unwrap_or_else(|e| panic!("{position}: {prover}: {e}"));
+            certified += 1;
+            // The winner's answers in the loser's moves: each line is needed.
+            let answers: Vec<usize> = (0..c.strategy.len())
+                .filter(|&i| c.strategy[i].0.to_move() != winner)
+                .collect();
+            for i in answers.into_iter().take(3) {
+                let mut cut = round_trip(&c);
+                let (dropped, mv) = cut.strategy.remove(i);
+                let refused = check(&cut).expect_err("a certificate without an answer");
+                assert!(
+                    refused.to_string().contains("no decision is given"),
+                    "{position}: {prover}: without {mv} at {}: {refused}",
+                    variant.format_position(&dropped)
+                );
+                answer_lines += 1;
+            }
+        }
+    }
+    println!("{certified} certificates, {draws} draws, {answer_lines} answer lines dropped");
+    assert!(
+        certified >= 40 && draws >= 3 && answer_lines >= 5,
+        "{certified} {draws} {answer_lines}"
+    );
+}

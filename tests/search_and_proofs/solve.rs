@@ -529,30 +529,60 @@ fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_df
 }
 
 /// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn, the
-/// retrograde analysis and auto as by alpha-beta, and refuses the indexed analysis there
-/// with one line.
+/// retrograde analysis and auto as by alpha-beta, each with a certificate that
+/// `check-proof` accepts, and the one-seed start a draw; it refuses the indexed analysis
+/// and `--verify` there with one line.
 #[test]
 fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
     let dir = common::process::scratch("retreat-solve");
     let rules = dir.join("retreat2.toml");
+    let drawn = dir.join("retreat2-1.toml");
     std::fs::write(
         &rules,
         "base = \"igisoro-retreat\"\ncolumns = 2\nstart = \"4,4/0,0/0,0/4,4\"\n",
     )
     .unwrap();
-    let rules = rules.to_str().unwrap();
-    for method in ["ab", "dfpn", "retro", "auto"] {
-        let out = solve_json(&["--variant", rules, "--method", method]);
-        assert_eq!(out["result"], "win", "{method}: {out}");
+    std::fs::write(
+        &drawn,
+        "base = \"igisoro-retreat\"\ncolumns = 2\nstart = \"1,1/0,0/0,0/1,1\"\n",
+    )
+    .unwrap();
+    let (rules, drawn) = (rules.to_str().unwrap(), drawn.to_str().unwrap());
+    let proof = dir.join("proof.gz");
+    let proof = proof.to_str().unwrap();
+    let cases = [
+        ("ab", rules, "win"),
+        ("dfpn", rules, "win"),
+        ("retro", rules, "win"),
+        ("auto", rules, "win"),
+        ("retro", drawn, "draw"),
+    ];
+    for (method, variant, result) in cases {
+        let args = [
+            "--variant",
+            variant,
+            "--method",
+            method,
+            "--certificate",
+            proof,
+        ];
+        let out = solve_json(&args);
+        assert_eq!(out["result"], result, "{method}: {out}");
+        let checked = common::process::json(&["check-proof", proof, "--json"]);
+        assert_eq!(checked["valid"], true, "{method}: {checked}");
+        assert_eq!(checked["result"], result, "{method}: {checked}");
     }
-    let refused = common::process::run(&["solve", "--variant", rules, "--method", "indexed"]);
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        stderr.contains("--method ab, dfpn, retro or auto"),
-        "{stderr}"
-    );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for refused in [&["--method", "indexed"][..], &["--verify"]] {
+        let args = [&["solve", "--variant", rules][..], refused].concat();
+        let refused = common::process::run(&args);
+        assert_eq!(refused.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            stderr.contains("--method ab, dfpn, retro or auto, without --verify"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
 }
 
 /// `solve ARGS --json`, which must succeed: its JSON.

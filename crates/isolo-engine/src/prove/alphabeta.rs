@@ -11,6 +11,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::move_tree::MoveTree;
 use crate::eval::Weights;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::tt::TableError;
@@ -300,6 +301,11 @@ impl<'v> Prover<'v> {
             return false;
         }
         walk.path.push(board.hash());
+        if self.variant.has_retreat() {
+            let ok = self.proof_walk_answered(board, plies, winner, walk);
+            walk.path.pop();
+            return ok;
+        }
         let ok = if winner {
             // One winning move suffices: the first that keeps the loser lost in time.
             let mut found = false;
@@ -318,6 +324,54 @@ impl<'v> Prover<'v> {
         };
         walk.path.pop();
         ok
+    }
+}
+
+impl Prover<'_> {
+    /// `proof_walk` under the retreat (RULES.md 3.4), `board` on the path: the winner
+    /// decides in both sides' moves (its answers in the loser's), so its decisions at
+    /// `board` are read from the tree of its moves (`MoveTree::strategy`), each option
+    /// one whose positions lose within the plies left, and pushed as lines
+    /// (`certificate::answers`).
+    fn proof_walk_answered(
+        &mut self,
+        board: &Board,
+        plies: u32,
+        winner: bool,
+        walk: &mut ProofWalk,
+    ) -> bool {
+        let side = if winner {
+            board.to_move()
+        } else {
+            board.to_move().opponent()
+        };
+        let tree = MoveTree::walked(self.variant, board, side);
+        if tree.cut {
+            return false;
+        }
+        let leaf_rank: Vec<Option<u64>> = tree
+            .leaves
+            .iter()
+            .map(|child| {
+                let lost = if winner {
+                    self.loses_within(child, &walk.path, plies - 1)
+                } else {
+                    self.loses_within_after(child, &walk.path, plies - 1)
+                };
+                lost.then_some(0)
+            })
+            .collect();
+        let Some((lines, leaves)) = tree.strategy(true, &leaf_rank) else {
+            return false;
+        };
+        walk.strategy
+            .extend(lines.into_iter().map(|mv| (*board, mv)));
+        let mut seen = KeySet::default();
+        leaves
+            .into_iter()
+            .map(|i| tree.leaves[i])
+            .filter(|child| seen.insert(child.hash()))
+            .all(|child| self.proof_walk(&child, plies - 1, !winner, walk))
     }
 }
 

@@ -194,6 +194,85 @@ impl<L> MoveTree<L> {
         proven
     }
 
+    /// Each decision's rank for `for_side` (the tree's side, or its opponent) given the
+    /// leaves' (`None`: not proven; lower: proven earlier): at the side's decisions the
+    /// least of its options', at the other's the greatest, `None` where that side can
+    /// keep out of the proven leaves.
+    fn ranks(&self, for_side: bool, leaf_rank: &[Option<u64>]) -> Vec<Option<u64>> {
+        let mut ranks = vec![None; self.nodes.len()];
+        for id in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[id];
+            let mut kids = node.kids.iter().map(|&(_, kid)| match kid {
+                Kid::Leaf(i) => leaf_rank[i],
+                Kid::Node(j) => ranks[j],
+            });
+            ranks[id] = if node.for_side == for_side {
+                kids.flatten().min()
+            } else {
+                kids.try_fold(0, |most, rank| rank.map(|r| most.max(r)))
+            };
+        }
+        ranks
+    }
+
+    /// A walked tree's strategy for `for_side` (as `ranks`) through proven leaves, where
+    /// it has one: at each of its decisions the option of least rank, at the other
+    /// side's every option. Its lines (`certificate::answers`): a whole move for each
+    /// leaf reached where the side moves, else the moves half made up to each decision
+    /// of its, with its letter; and the leaves reached.
+    pub fn strategy(
+        &self,
+        for_side: bool,
+        leaf_rank: &[Option<u64>],
+    ) -> Option<(Vec<Move>, Vec<usize>)> {
+        let ranks = self.ranks(for_side, leaf_rank);
+        ranks[0]?;
+        let kid_rank = |kid: Kid| match kid {
+            Kid::Leaf(i) => leaf_rank[i],
+            Kid::Node(j) => ranks[j],
+        };
+        let side_moves = self.nodes[0].for_side == for_side;
+        let (mut lines, mut leaves) = (Vec::new(), Vec::new());
+        let mut open = vec![(0, Move::pit(0))];
+        while let Some((id, prefix)) = open.pop() {
+            let node = &self.nodes[id];
+            let deciding = node.for_side == for_side;
+            let options: Vec<(Letter, Kid)> = if deciding {
+                let best = node
+                    .kids
+                    .iter()
+                    .filter(|&&(_, kid)| kid_rank(kid).is_some())
+                    .min_by_key(|&&(_, kid)| kid_rank(kid))
+                    .copied()
+                    .expect("a proven decision has a proven option");
+                vec![best]
+            } else {
+                node.kids.clone()
+            };
+            for (letter, kid) in options {
+                let mut mv = prefix.clone();
+                match letter {
+                    Letter::Listed => debug_assert!(false, "a listed tree names no letters"),
+                    Letter::Pit(pit) => mv.pit = pit,
+                    Letter::Choice(choice) => mv.choices.push(choice),
+                }
+                if deciding && !side_moves {
+                    lines.push(mv.clone());
+                }
+                match kid {
+                    Kid::Leaf(i) => {
+                        leaves.push(i);
+                        if side_moves {
+                            lines.push(mv);
+                        }
+                    }
+                    Kid::Node(j) => open.push((j, mv)),
+                }
+            }
+        }
+        Some((lines, leaves))
+    }
+
     /// A walked move along proven options from decision 0 (proven): the side's first
     /// proven option at each of its decisions, its opponent's first at each of its; and
     /// the leaf it ends in.

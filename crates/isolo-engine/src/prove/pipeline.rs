@@ -214,12 +214,9 @@ pub enum Refusal {
         setting: ProofSetting,
     },
     /// The rules have a retreat (an answer of the opponent inside a move), which the
-    /// alpha-beta prover, df-pn and the retrograde analysis follow; the indexed
-    /// analysis, the certificate checker and `verify` list each move's results as the
-    /// mover's.
-    #[error(
-        "rules with a retreat are solved by methods ab, dfpn, retro and auto, without certificate or verify"
-    )]
+    /// alpha-beta prover, df-pn, the retrograde analysis and certificates follow; the
+    /// indexed analysis and `verify` list each move's results as the mover's.
+    #[error("rules with a retreat are solved by methods ab, dfpn, retro and auto, without verify")]
     Retreat,
 }
 
@@ -661,8 +658,7 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
     }
-    let follows_retreat =
-        settings.method != Method::Indexed && settings.certificate.is_none() && !settings.verify;
+    let follows_retreat = settings.method != Method::Indexed && !settings.verify;
     if variant.has_retreat() && !follows_retreat {
         return Err(Refusal::Retreat.into());
     }

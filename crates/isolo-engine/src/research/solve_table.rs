@@ -65,7 +65,7 @@ pub enum CellValue {
 /// A cell's checked certificate.
 #[derive(Clone, Debug)]
 pub struct CellCertificate {
-    /// Its position lines.
+    /// Its position lines (a draw's: the positions held).
     pub lines: usize,
     /// The certificate, gzip-compressed.
     pub gzip: Vec<u8>,
@@ -168,7 +168,7 @@ pub fn solve_cell(
         time: Some((time / 2).saturating_sub(started.elapsed())),
         max_depth: settings.max_plies,
         table_entries: (settings.hash_mb << 20) / dfpn::BYTES_PER_ENTRY,
-        strategy: !variant.has_retreat(),
+        strategy: true,
         threads: settings.threads,
         interrupt: settings.interrupt,
         sought: Sought::Either,
@@ -187,10 +187,7 @@ pub fn solve_cell(
         (AbVerdict::Unknown, DfpnVerdict::Loss) => (Some(false), None),
         (AbVerdict::Unknown, DfpnVerdict::Unknown) => (None, None),
     };
-    // Under the retreat the certificates do not follow the answers: none is written.
-    let retreat = variant.has_retreat();
     let (wins, plies, strategy) = match mover_wins {
-        (Some(wins), plies) if retreat => (wins, plies, None),
         (Some(wins), plies) => {
             let strategy = match proof.strategy {
                 Some(Ok(strategy)) => Some(strategy),
@@ -274,8 +271,15 @@ fn certify_draw(
     }
     let certificate = Root::of_game(&Game::new(variant, *board)).draw_certificate(variant, holds);
     certificate::check_draw(&certificate).map_err(|error| fails(variant, board, error))?;
+    // (Positions, not lines: under the retreat a position may have several.)
+    let held = |holding: &Holding| {
+        let mut boards: Vec<u64> = holding.iter().map(|(b, _)| b.hash()).collect();
+        boards.sort_unstable();
+        boards.dedup();
+        boards.len()
+    };
     Ok(Some(CellCertificate {
-        lines: certificate.holds[0].len() + certificate.holds[1].len(),
+        lines: held(&certificate.holds[0]) + held(&certificate.holds[1]),
         gzip: certificate.to_gzip()?,
     }))
 }

@@ -1,6 +1,7 @@
 //! The checker: a certificate confirmed with nothing but the rules.
 
 use super::*;
+use crate::prove::certificate::answers;
 
 /// What a certificate that checks proves.
 #[derive(Clone, Debug)]
@@ -80,14 +81,18 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
     for board in &game.positions()[..game.positions().len() - 1] {
         *earlier.entry(*board).or_default() += 1;
     }
-    let mut strategy: HashMap<Board, &Move> = HashMap::new();
+    // (Under the retreat a position may have several lines: `answers`.)
+    let retreat = variant.has_retreat();
+    let mut strategy: HashMap<Board, Vec<&Move>> = HashMap::new();
     for (board, mv) in &certificate.strategy {
-        if strategy.insert(*board, mv).is_some() {
+        let lines = strategy.entry(*board).or_default();
+        if !lines.is_empty() && !retreat {
             return Err(format!(
                 "position {} is given twice",
                 variant.format_position(board)
             ));
         }
+        lines.push(mv);
     }
     let walker = Walker {
         variant: &variant,
@@ -98,6 +103,11 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
     let winner_positions = marks
         .keys()
         .filter(|b| b.to_move() == certificate.winner && strategy.contains_key(*b))
+        .count();
+    // (Under the retreat the loser's positions have lines too: the winner's answers.)
+    let used = marks
+        .keys()
+        .filter(|b| strategy.contains_key(*b) && (retreat || b.to_move() == certificate.winner))
         .count();
     if let Some(plies) = certificate.plies.filter(|&p| p > depth) {
         return Err(format!(
@@ -113,14 +123,14 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
         winner_positions,
         depth,
         plies: certificate.plies,
-        unused: strategy.len() - winner_positions,
+        unused: strategy.len() - used,
     })
 }
 
 struct Walker<'a> {
     variant: &'a Variant,
     winner: Side,
-    strategy: &'a HashMap<Board, &'a Move>,
+    strategy: &'a HashMap<Board, Vec<&'a Move>>,
 }
 
 impl Walker<'_> {
@@ -202,30 +212,39 @@ impl Walker<'_> {
                 self.dead_leaf(board, outcome)?;
                 return Ok(Frame::leaf(board));
             }
-            let Some(mv) = self.strategy.get(board) else {
-                return Err(format!(
-                    "no move is given at {}, where the winner is to move",
-                    text()
-                ));
-            };
-            match self.variant.play_move(board, mv) {
-                Some(played) => vec![played.child],
-                None => {
+            if self.variant.has_retreat() {
+                self.results_under_retreat(board)?
+            } else {
+                let Some(&[mv]) = self.strategy.get(board).map(Vec::as_slice) else {
                     return Err(format!(
-                        "the move {mv} given at {} is not legal there",
+                        "no move is given at {}, where the winner is to move",
                         text()
-                    ))
+                    ));
+                };
+                match self.variant.play_move(board, mv) {
+                    Some(played) => vec![played.child],
+                    None => {
+                        return Err(format!(
+                            "the move {mv} given at {} is not legal there",
+                            text()
+                        ))
+                    }
                 }
             }
         } else {
-            let mut seen = HashSet::new();
-            let mut children = Vec::new();
-            self.variant
-                .for_each_distinct_result(board, &mut MoveGen::new(), |m| {
-                    if seen.insert(m.child) {
-                        children.push(m.child);
-                    }
-                });
+            let children = if self.variant.has_retreat() {
+                self.results_under_retreat(board)?
+            } else {
+                let mut seen = HashSet::new();
+                let mut children = Vec::new();
+                self.variant
+                    .for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                        if seen.insert(m.child) {
+                            children.push(m.child);
+                        }
+                    });
+                children
+            };
             // (A loser without a move has lost before any dead position is counted.)
             if let (Some(outcome), false) = (dead, children.is_empty()) {
                 self.dead_leaf(board, outcome)?;
@@ -237,6 +256,16 @@ impl Walker<'_> {
             children,
             ..Frame::leaf(board)
         })
+    }
+
+    /// Under the retreat, the distinct positions `board`'s moves end in with the winner
+    /// deciding as its lines say (`answers`).
+    fn results_under_retreat(&self, board: &Board) -> Result<Vec<Board>, String> {
+        let lines = self.strategy.get(board).map_or(&[][..], Vec::as_slice);
+        let mut ends = answers::results_under(self.variant, board, self.winner, lines)?;
+        let mut seen = HashSet::new();
+        ends.retain(|child| seen.insert(*child));
+        Ok(ends)
     }
 }
 
@@ -267,7 +296,11 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
     Ok(CheckedDraw {
         root,
         root_text: variant.format_position(&root),
-        positions: certificate.holds.each_ref().map(Vec::len),
+        // (Positions, not lines: under the retreat a position may have several.)
+        positions: certificate
+            .holds
+            .each_ref()
+            .map(|holding| holding.iter().map(|(b, _)| b).collect::<HashSet<_>>().len()),
     })
 }
 
@@ -286,6 +319,9 @@ fn check_holds(
     side: Side,
     holds: &[(Board, Option<Move>)],
 ) -> Result<(), String> {
+    if variant.has_retreat() {
+        return check_holds_walked(variant, root, side, holds);
+    }
     let text = |b: &Board| variant.format_position(b);
     let mut set: HashMap<Board, Option<&Move>> = HashMap::with_capacity(holds.len());
     for (board, mv) in holds {
@@ -352,6 +388,53 @@ fn check_holds(
                     ));
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// `check_holds` under the retreat: a position may have several lines, `side`'s
+/// decisions in the moves played there (`answers`), and `*` where it has none; every
+/// position its moves end in, `side` deciding so and the other side every way it may,
+/// must be in the set.
+fn check_holds_walked(
+    variant: &Variant,
+    root: &Board,
+    side: Side,
+    holds: &[(Board, Option<Move>)],
+) -> Result<(), String> {
+    let text = |b: &Board| variant.format_position(b);
+    let mut set: HashMap<Board, Vec<&Move>> = HashMap::with_capacity(holds.len());
+    for (board, mv) in holds {
+        set.entry(*board).or_default().extend(mv.as_ref());
+    }
+    if !set.contains_key(root) {
+        return Err(format!(
+            "{side}'s set does not hold the root {}",
+            text(root)
+        ));
+    }
+    for (board, lines) in &set {
+        if let Some(end) = game_end(variant, board) {
+            if end.winner == Some(side.opponent()) {
+                return Err(format!(
+                    "{side}'s set holds {}, a dead position the rules end in its loss",
+                    text(board)
+                ));
+            }
+            continue;
+        }
+        if board.to_move() == side && !variant.has_legal_move(board, &mut MoveGen::new()) {
+            return Err(format!("{side} has no move at {}, in its set", text(board)));
+        }
+        let ends = super::answers::results_under(variant, board, side, lines)
+            .map_err(|e| format!("{side}'s set: {e}"))?;
+        if let Some(child) = ends.iter().find(|child| !set.contains_key(child)) {
+            return Err(format!(
+                "a move at {} leaves {side}'s set (to {})",
+                text(board),
+                text(child)
+            ));
         }
     }
     Ok(())

@@ -50,6 +50,11 @@
 //! won by it if the other side runs out of moves. Neither side can force a win: a draw,
 //! whatever the game before the root.
 //!
+//! Under the retreat (RULES.md 3.4) the other side answers inside a move: a position may
+//! have several lines, a side's decisions in the moves played there whoever moves
+//! (`answers.rs` says how they read), and the checker walks each position's moves with
+//! the side deciding as they say and the other side every way it may.
+//!
 //! `format.rs` holds the certificates and their text; `check.rs` the checker.
 
 use std::collections::{HashMap, HashSet};
@@ -72,6 +77,7 @@ pub enum CertificateError {
     Refused(String),
 }
 
+mod answers;
 mod check;
 mod format;
 

@@ -820,6 +820,12 @@ impl Shared<'_> {
         let mut next = Some(*root);
         loop {
             if let Some(board) = next.take() {
+                if self.variant.has_retreat() {
+                    let children = self.decided(&board, &rank_of, &mut strategy)?;
+                    walked.insert(board.hash(), false);
+                    line.push((board.hash(), children));
+                    continue;
+                }
                 let (moves, _) = searched_moves(self.variant, &board);
                 let proven = |m: &&LegalMove| {
                     let hash = m.child.hash();
@@ -869,6 +875,32 @@ impl Shared<'_> {
                 }
             }
         }
+    }
+
+    /// Under the retreat, the attacker's decisions at `board` in the proof (at both
+    /// sides' positions: it answers in the defender's moves), pushed on `strategy` as
+    /// lines (`certificate::answers`), each by the earliest-proven option; and the
+    /// positions they lead to.
+    fn decided(
+        &self,
+        board: &Board,
+        rank_of: &dyn Fn(u64) -> Option<u64>,
+        strategy: &mut Vec<(Board, Move)>,
+    ) -> Result<Vec<Board>, String> {
+        let tree = MoveTree::walked(self.variant, board, self.attacker);
+        let leaf_rank: Vec<Option<u64>> = tree
+            .leaves
+            .iter()
+            .map(|b| rank_of(b.hash()).filter(|_| !self.history.contains(&b.hash())))
+            .collect();
+        let (lines, leaves) = tree.strategy(true, &leaf_rank).ok_or_else(|| {
+            "the table, when full, dropped part of the proof (a larger --hash keeps it)".to_string()
+        })?;
+        strategy.extend(lines.into_iter().map(|mv| (*board, mv)));
+        let mut children: Vec<Board> = leaves.into_iter().map(|i| tree.leaves[i]).collect();
+        let mut seen = std::collections::HashSet::new();
+        children.retain(|b| seen.insert(*b));
+        Ok(children)
     }
 
     /// Whether the table holds a proof of `board` that is not a repetition of the game.

@@ -15,8 +15,8 @@
 //! move: each listed position keeps its moves as a tree of decisions (`MoveTree`), and a
 //! position enters X's attractor when X can force its move (its own decisions against
 //! the other side's) to end in the attractor. A position whose tree was cut enters no
-//! exact attractor, and every pessimistic one. No strategy is read there (certificates
-//! do not follow the retreat).
+//! exact attractor, and every pessimistic one. A side's strategy there is its
+//! decisions at both sides' positions (it answers in the other's moves).
 //!
 //! Draws: in the pessimistic attractor of X, every frontier position, and every position
 //! where X is to move whose moves the generator could not list whole, counts as won by
@@ -301,7 +301,13 @@ impl Graph {
         let mut seen = HashSet::from([0usize]);
         let mut todo = vec![0usize];
         while let Some(node) = todo.pop() {
-            let next: Vec<usize> = if self.boards[node].to_move() == x {
+            let next: Vec<usize> = if !self.trees.is_empty() {
+                // (A final position has no tree to decide in.)
+                let leaf_rank =
+                    |c: u32| (rank[c as usize] != 0).then_some(u64::from(rank[c as usize]));
+                self.decided(node, x, leaf_rank, &mut strategy)
+                    .unwrap_or_default()
+            } else if self.boards[node].to_move() == x {
                 let best = self
                     .children_of(node)
                     .iter()
@@ -331,6 +337,34 @@ impl Graph {
         strategy
     }
 
+    /// Under the retreat, `x`'s decisions at listed position `node` by least leaf rank
+    /// (`MoveTree::strategy`), its lines pushed on `lines`: the positions they lead
+    /// to, `None` where `x` cannot force the move into the ranked positions or `node`
+    /// is final.
+    fn decided(
+        &self,
+        node: usize,
+        x: Side,
+        leaf_rank: impl Fn(u32) -> Option<u64>,
+        lines: &mut Vec<(Board, Move)>,
+    ) -> Option<Vec<usize>> {
+        let board = self.boards[node];
+        if node >= self.expanded() || self.ends.contains_key(&(node as u32)) {
+            return None;
+        }
+        let tree = &self.trees[node];
+        let ranks: Vec<Option<u64>> = tree.leaves.iter().map(|&c| leaf_rank(c)).collect();
+        let for_mover = board.to_move() == x;
+        let (moves, leaves) = tree.strategy(for_mover, &ranks)?;
+        lines.extend(moves.into_iter().map(|mv| (board, mv)));
+        Some(
+            leaves
+                .into_iter()
+                .map(|i| tree.leaves[i] as usize)
+                .collect(),
+        )
+    }
+
     /// The positions `side` keeps to from the root outside `attacker`, the other side's
     /// pessimistic attractor: at its own, a move that stays outside (one exists, or the
     /// position would be in it); at the other's, every move stays outside (all listed:
@@ -347,6 +381,17 @@ impl Graph {
                 // win, where the game ends.
                 holds.push((*board, None));
                 Vec::new()
+            } else if !self.trees.is_empty() {
+                let outside = |c: u32| (attacker[c as usize] == 0).then_some(0);
+                let mut lines = Vec::new();
+                let next = self
+                    .decided(node, side, outside, &mut lines)
+                    .expect("a position outside the attractor keeps its moves outside");
+                if lines.is_empty() {
+                    holds.push((*board, None));
+                }
+                holds.extend(lines.into_iter().map(|(b, mv)| (b, Some(mv))));
+                next
             } else if board.to_move() == side {
                 let stay = self
                     .children_of(node)
@@ -382,7 +427,6 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
     let started = Instant::now();
     let deadline = limits.time.map(|t| started + t);
     let graph = Graph::build(variant, board, &limits, deadline);
-    let retreat = variant.has_retreat();
     let mover = board.to_move();
     let frontier = graph.boards.len() - graph.expanded();
     let complete = frontier == 0 && graph.cut.is_empty();
@@ -395,7 +439,7 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
         let rank = graph.attractor(x, false);
         if rank[0] != 0 {
             verdict = won;
-            strategy = (limits.strategy && !retreat).then(|| graph.strategy(variant, x, &rank));
+            strategy = limits.strategy.then(|| graph.strategy(variant, x, &rank));
             break;
         }
     }
@@ -406,7 +450,7 @@ pub fn solve(variant: &Variant, board: &Board, limits: RetroLimits) -> RetroResu
         let attackers = Side::BOTH.map(|x| graph.attractor(x, true));
         if attackers.iter().all(|rank| rank[0] == 0) {
             verdict = RetroVerdict::Draw;
-            holds = (limits.strategy && !retreat).then(|| {
+            holds = limits.strategy.then(|| {
                 Side::BOTH
                     .map(|side| graph.holding(variant, side, &attackers[side.opponent() as usize]))
             });
