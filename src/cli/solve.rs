@@ -199,7 +199,8 @@ fn refusal_text(refusal: Refusal) -> String {
         }
         Refusal::NotForMethod { method, setting } => (method, setting),
         Refusal::Retreat => {
-            return "these rules have a retreat: solve them with --method ab, dfpn, retro or auto, without --verify".into()
+            return "these rules have a retreat: solve them with --method ab, dfpn, retro or auto"
+                .into()
         }
     };
     match (method, setting) {

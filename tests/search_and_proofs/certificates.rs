@@ -1060,7 +1060,7 @@ fn retrograde_ends_dead_positions_as_the_rules_say() {
 /// sides' moves: df-pn's, the alpha-beta prover's and the retrograde analysis' proofs
 /// of small retreat games write certificates that check, as do the retrograde draws;
 /// dropping any line that gives an answer of the winner's in the loser's moves is
-/// refused, naming the decision left out.
+/// refused, naming the decision left out; the alpha-beta prover's lines verify.
 #[test]
 fn proofs_under_the_retreat_write_certificates_of_the_winners_answers_that_check() {
     use crate::search::{retreat_positions, RETREAT_HORIZON};
@@ -1081,7 +1081,7 @@ fn proofs_under_the_retreat_write_certificates_of_the_winners_answers_that_check
         strategy: true,
         interrupt: None,
     };
-    let (mut certified, mut draws, mut answer_lines) = (0, 0, 0);
+    let (mut certified, mut draws, mut answer_lines, mut verified) = (0, 0, 0, 0);
     for (variant, board) in retreat_positions(60, 0x7e7e) {
         let position = variant.format_position(&board);
         let mut strategies = Vec::new();
@@ -1102,6 +1102,10 @@ fn proofs_under_the_retreat_write_certificates_of_the_winners_answers_that_check
             AbVerdict::Unknown => None,
         };
         if let Some(winner) = ab_winner {
+            prover
+                .verify(&board, &[], ab.verdict, &ab.pv)
+                .unwrap_or_else(|e| panic!("{position}: verify: {e}"));
+            verified += 1;
             let tree = prover.proof(&board, &[], ab.verdict, 100_000).unwrap();
             strategies.push(("alpha-beta", winner, tree.strategy));
         }
@@ -1148,7 +1152,11 @@ fn proofs_under_the_retreat_write_certificates_of_the_winners_answers_that_check
             }
         }
     }
-    println!("{certified} certificates, {draws} draws, {answer_lines} answer lines dropped");
+    println!(
+        "{certified} certificates, {draws} draws, {answer_lines} answer lines dropped, \
+         {verified} lines verified"
+    );
+    assert!(verified >= 30, "{verified}");
     assert!(
         certified >= 40 && draws >= 3 && answer_lines >= 5,
         "{certified} {draws} {answer_lines}"

@@ -530,8 +530,8 @@ fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_df
 
 /// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn, the
 /// retrograde analysis and auto as by alpha-beta, each with a certificate that
-/// `check-proof` accepts, and the one-seed start a draw; it refuses the indexed analysis
-/// and `--verify` there with one line.
+/// `check-proof` accepts, and the one-seed start a draw; `--verify` checks the line's
+/// answers; it refuses the indexed analysis there with one line.
 #[test]
 fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
     let dir = common::process::scratch("retreat-solve");
@@ -572,17 +572,16 @@ fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
         assert_eq!(checked["valid"], true, "{method}: {checked}");
         assert_eq!(checked["result"], result, "{method}: {checked}");
     }
-    for refused in [&["--method", "indexed"][..], &["--verify"]] {
-        let args = [&["solve", "--variant", rules][..], refused].concat();
-        let refused = common::process::run(&args);
-        assert_eq!(refused.status.code(), Some(2));
-        let stderr = String::from_utf8_lossy(&refused.stderr);
-        assert!(
-            stderr.contains("--method ab, dfpn, retro or auto, without --verify"),
-            "{stderr}"
-        );
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    }
+    let verified = solve_json(&["--variant", rules, "--method", "ab", "--verify"]);
+    assert_eq!(verified["verified"], true, "{verified}");
+    let refused = common::process::run(&["solve", "--variant", rules, "--method", "indexed"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("--method ab, dfpn, retro or auto"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 /// `solve ARGS --json`, which must succeed: its JSON.

@@ -198,7 +198,11 @@ impl<'v> Prover<'v> {
                 return Err(format!("move {} ({mv}) of the line is not legal", i + 1));
             };
             path.push(board.hash());
-            if winner_to_move {
+            if self.variant.has_retreat() {
+                // Both sides decide in each move: the line's move, all the other side's.
+                self.answered_move_holds(&board, mv, winner_to_move, &path, left)
+                    .map_err(|why| format!("move {} ({mv}): {why}", i + 1))?;
+            } else if winner_to_move {
                 if !self.loses_within(&played.child, &path, left) {
                     return Err(format!(
                         "move {} ({mv}) does not win within {} plies",
@@ -230,6 +234,54 @@ impl<'v> Prover<'v> {
             return Err("the line does not end the game".into());
         }
         Ok(())
+    }
+
+    /// Under the retreat, whether the line's move `mv` at `board` (on `path`) keeps the
+    /// result within `left` plies after it, whatever the other side decides in it: the
+    /// winner's decisions as `mv` makes them, every answer of the loser's, and where the
+    /// loser moves, every move of its with the winner's answers at their best
+    /// (`MoveTree::holds_along`).
+    fn answered_move_holds(
+        &mut self,
+        board: &Board,
+        mv: &Move,
+        winner_to_move: bool,
+        path: &[u64],
+        left: u32,
+    ) -> Result<(), String> {
+        let winner = if winner_to_move {
+            board.to_move()
+        } else {
+            board.to_move().opponent()
+        };
+        let tree = MoveTree::walked(self.variant, board, winner);
+        if tree.cut {
+            return Err("its answers reach too many positions to check them all".into());
+        }
+        let lost: Vec<bool> = tree
+            .leaves
+            .iter()
+            .map(|child| {
+                if winner_to_move {
+                    self.loses_within(child, path, left)
+                } else {
+                    self.loses_within_after(child, path, left)
+                }
+            })
+            .collect();
+        if tree.holds_along(mv, &lost) {
+            Ok(())
+        } else if winner_to_move {
+            Err(format!(
+                "some answer of the loser's escapes a loss within {} plies",
+                left + 1
+            ))
+        } else {
+            Err(format!(
+                "some defence escapes a loss within {} plies, whatever the winner answers",
+                left + 1
+            ))
+        }
     }
 
     /// After a defence, the winner (to move) wins within `plies`.

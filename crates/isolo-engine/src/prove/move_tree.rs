@@ -194,6 +194,35 @@ impl<L> MoveTree<L> {
         proven
     }
 
+    /// Whether the walked move `mv` holds for the tree's side given the proven leaves:
+    /// at each of its decisions on the way the option `mv` takes is proven, at each of
+    /// the other side's every option is (so the other side's other moves and answers
+    /// are answered too).
+    pub fn holds_along(&self, mv: &Move, leaf_proven: &[bool]) -> bool {
+        let proven = self.proven(leaf_proven);
+        let letters = std::iter::once(Letter::Pit(mv.pit))
+            .chain(mv.choices.iter().map(|&c| Letter::Choice(c)));
+        let mut id = 0;
+        for letter in letters {
+            let node = &self.nodes[id];
+            let Some(&(_, kid)) = node.kids.iter().find(|(l, _)| *l == letter) else {
+                return false;
+            };
+            let kid_proven = match kid {
+                Kid::Leaf(i) => leaf_proven[i],
+                Kid::Node(j) => proven[j],
+            };
+            if !kid_proven || (!node.for_side && !proven[id]) {
+                return false;
+            }
+            match kid {
+                Kid::Leaf(_) => return true,
+                Kid::Node(j) => id = j,
+            }
+        }
+        false
+    }
+
     /// Each decision's rank for `for_side` (the tree's side, or its opponent) given the
     /// leaves' (`None`: not proven; lower: proven earlier): at the side's decisions the
     /// least of its options', at the other's the greatest, `None` where that side can

@@ -213,10 +213,10 @@ pub enum Refusal {
         /// The setting given.
         setting: ProofSetting,
     },
-    /// The rules have a retreat (an answer of the opponent inside a move), which the
-    /// alpha-beta prover, df-pn, the retrograde analysis and certificates follow; the
-    /// indexed analysis and `verify` list each move's results as the mover's.
-    #[error("rules with a retreat are solved by methods ab, dfpn, retro and auto, without verify")]
+    /// The rules have a retreat (an answer of the opponent inside a move), which every
+    /// prover, certificates and `verify` follow but the indexed analysis, which lists
+    /// each move's results as the mover's.
+    #[error("rules with a retreat are solved by methods ab, dfpn, retro and auto")]
     Retreat,
 }
 
@@ -658,8 +658,7 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
     }
-    let follows_retreat = settings.method != Method::Indexed && !settings.verify;
-    if variant.has_retreat() && !follows_retreat {
+    if variant.has_retreat() && settings.method == Method::Indexed {
         return Err(Refusal::Retreat.into());
     }
     if settings.method == Method::Indexed {
