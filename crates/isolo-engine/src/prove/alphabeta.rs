@@ -249,26 +249,9 @@ impl<'v> Prover<'v> {
         path: &[u64],
         left: u32,
     ) -> Result<(), String> {
-        let winner = if winner_to_move {
-            board.to_move()
-        } else {
-            board.to_move().opponent()
-        };
-        let tree = MoveTree::walked(self.variant, board, winner);
-        if tree.cut {
+        let Some((tree, lost)) = self.answered_tree(board, winner_to_move, path, left) else {
             return Err("its answers reach too many positions to check them all".into());
-        }
-        let lost: Vec<bool> = tree
-            .leaves
-            .iter()
-            .map(|child| {
-                if winner_to_move {
-                    self.loses_within(child, path, left)
-                } else {
-                    self.loses_within_after(child, path, left)
-                }
-            })
-            .collect();
+        };
         if tree.holds_along(mv, &lost) {
             Ok(())
         } else if winner_to_move {
@@ -392,27 +375,10 @@ impl Prover<'_> {
         winner: bool,
         walk: &mut ProofWalk,
     ) -> bool {
-        let side = if winner {
-            board.to_move()
-        } else {
-            board.to_move().opponent()
-        };
-        let tree = MoveTree::walked(self.variant, board, side);
-        if tree.cut {
+        let Some((tree, lost)) = self.answered_tree(board, winner, &walk.path, plies - 1) else {
             return false;
-        }
-        let leaf_rank: Vec<Option<u64>> = tree
-            .leaves
-            .iter()
-            .map(|child| {
-                let lost = if winner {
-                    self.loses_within(child, &walk.path, plies - 1)
-                } else {
-                    self.loses_within_after(child, &walk.path, plies - 1)
-                };
-                lost.then_some(0)
-            })
-            .collect();
+        };
+        let leaf_rank: Vec<Option<u64>> = lost.iter().map(|&l| l.then_some(0)).collect();
         let Some((lines, leaves)) = tree.strategy(true, &leaf_rank) else {
             return false;
         };
@@ -424,6 +390,39 @@ impl Prover<'_> {
             .map(|i| tree.leaves[i])
             .filter(|child| seen.insert(child.hash()))
             .all(|child| self.proof_walk(&child, plies - 1, !winner, walk))
+    }
+
+    /// Under the retreat, `board`'s moves as a tree walked for the winner (the side to
+    /// move if `winner_to_move`) and, for each position they end in, whether the loser
+    /// loses there within `left` plies (after `path`); `None` where the tree was cut.
+    fn answered_tree(
+        &mut self,
+        board: &Board,
+        winner_to_move: bool,
+        path: &[u64],
+        left: u32,
+    ) -> Option<(MoveTree, Vec<bool>)> {
+        let winner = if winner_to_move {
+            board.to_move()
+        } else {
+            board.to_move().opponent()
+        };
+        let tree = MoveTree::walked(self.variant, board, winner);
+        if tree.cut {
+            return None;
+        }
+        let lost = tree
+            .leaves
+            .iter()
+            .map(|child| {
+                if winner_to_move {
+                    self.loses_within(child, path, left)
+                } else {
+                    self.loses_within_after(child, path, left)
+                }
+            })
+            .collect();
+        Some((tree, lost))
     }
 }
 

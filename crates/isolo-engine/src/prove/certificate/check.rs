@@ -313,99 +313,21 @@ fn game_end(variant: &Variant, board: &Board) -> Option<isolo_rules::Outcome> {
 
 /// Checks that `side` can stay in its set from `root` forever, never without a move,
 /// or reaches a dead position the rules end in a draw or its win (given without a move).
+/// Under the retreat a position may have several lines, `side`'s decisions in the moves
+/// played there (`answers`), and `*` where it has none.
 fn check_holds(
     variant: &Variant,
     root: &Board,
     side: Side,
     holds: &[(Board, Option<Move>)],
 ) -> Result<(), String> {
-    if variant.has_retreat() {
-        return check_holds_walked(variant, root, side, holds);
-    }
     let text = |b: &Board| variant.format_position(b);
-    let mut set: HashMap<Board, Option<&Move>> = HashMap::with_capacity(holds.len());
-    for (board, mv) in holds {
-        if set.insert(*board, mv.as_ref()).is_some() {
-            return Err(format!("{side}'s set gives {} twice", text(board)));
-        }
-    }
-    if !set.contains_key(root) {
-        return Err(format!(
-            "{side}'s set does not hold the root {}",
-            text(root)
-        ));
-    }
-    for (board, mv) in &set {
-        if let Some(end) = game_end(variant, board) {
-            if end.winner == Some(side.opponent()) {
-                return Err(format!(
-                    "{side}'s set holds {}, a dead position the rules end in its loss",
-                    text(board)
-                ));
-            }
-            continue;
-        }
-        match (board.to_move() == side, mv) {
-            (true, Some(mv)) => {
-                let Some(played) = variant.play_move(board, mv) else {
-                    return Err(format!(
-                        "{side}'s move {mv} at {} is not legal",
-                        text(board)
-                    ));
-                };
-                if !set.contains_key(&played.child) {
-                    return Err(format!(
-                        "{side}'s move {mv} at {} leaves its set (to {})",
-                        text(board),
-                        text(&played.child)
-                    ));
-                }
-            }
-            (true, None) => {
-                return Err(format!(
-                    "{side}'s set gives no move at {}, where {side} is to move",
-                    text(board)
-                ))
-            }
-            (false, Some(mv)) => {
-                return Err(format!(
-                    "{side}'s set gives the move {mv} at {}, where the other side is to move",
-                    text(board)
-                ))
-            }
-            (false, None) => {
-                let mut outside = None;
-                variant.for_each_distinct_result(board, &mut MoveGen::new(), |m| {
-                    if outside.is_none() && !set.contains_key(&m.child) {
-                        outside = Some((m.mv(), m.child));
-                    }
-                });
-                if let Some((mv, child)) = outside {
-                    return Err(format!(
-                        "the move {mv} at {} leaves {side}'s set (to {})",
-                        text(board),
-                        text(&child)
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `check_holds` under the retreat: a position may have several lines, `side`'s
-/// decisions in the moves played there (`answers`), and `*` where it has none; every
-/// position its moves end in, `side` deciding so and the other side every way it may,
-/// must be in the set.
-fn check_holds_walked(
-    variant: &Variant,
-    root: &Board,
-    side: Side,
-    holds: &[(Board, Option<Move>)],
-) -> Result<(), String> {
-    let text = |b: &Board| variant.format_position(b);
+    let retreat = variant.has_retreat();
     let mut set: HashMap<Board, Vec<&Move>> = HashMap::with_capacity(holds.len());
     for (board, mv) in holds {
+        if !retreat && set.contains_key(board) {
+            return Err(format!("{side}'s set gives {} twice", text(board)));
+        }
         set.entry(*board).or_default().extend(mv.as_ref());
     }
     if !set.contains_key(root) {
@@ -424,20 +346,95 @@ fn check_holds_walked(
             }
             continue;
         }
-        if board.to_move() == side && !variant.has_legal_move(board, &mut MoveGen::new()) {
-            return Err(format!("{side} has no move at {}, in its set", text(board)));
-        }
-        let ends = super::answers::results_under(variant, board, side, lines)
-            .map_err(|e| format!("{side}'s set: {e}"))?;
-        if let Some(child) = ends.iter().find(|child| !set.contains_key(child)) {
-            return Err(format!(
-                "a move at {} leaves {side}'s set (to {})",
-                text(board),
-                text(child)
-            ));
+        if retreat {
+            holds_walked(variant, board, side, lines, &set)?;
+        } else {
+            holds_listed(variant, board, side, lines.first().copied(), &set)?;
         }
     }
     Ok(())
+}
+
+/// A position of `side`'s set, without the retreat: its move stays in the set, or
+/// (where the other side moves) every result of the other side's moves is in it.
+fn holds_listed<V>(
+    variant: &Variant,
+    board: &Board,
+    side: Side,
+    mv: Option<&Move>,
+    set: &HashMap<Board, V>,
+) -> Result<(), String> {
+    let text = |b: &Board| variant.format_position(b);
+    match (board.to_move() == side, mv) {
+        (true, Some(mv)) => {
+            let Some(played) = variant.play_move(board, mv) else {
+                return Err(format!(
+                    "{side}'s move {mv} at {} is not legal",
+                    text(board)
+                ));
+            };
+            if !set.contains_key(&played.child) {
+                return Err(format!(
+                    "{side}'s move {mv} at {} leaves its set (to {})",
+                    text(board),
+                    text(&played.child)
+                ));
+            }
+        }
+        (true, None) => {
+            return Err(format!(
+                "{side}'s set gives no move at {}, where {side} is to move",
+                text(board)
+            ))
+        }
+        (false, Some(mv)) => {
+            return Err(format!(
+                "{side}'s set gives the move {mv} at {}, where the other side is to move",
+                text(board)
+            ))
+        }
+        (false, None) => {
+            let mut outside = None;
+            variant.for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                if outside.is_none() && !set.contains_key(&m.child) {
+                    outside = Some((m.mv(), m.child));
+                }
+            });
+            if let Some((mv, child)) = outside {
+                return Err(format!(
+                    "the move {mv} at {} leaves {side}'s set (to {})",
+                    text(board),
+                    text(&child)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A position of `side`'s set under the retreat: every position its moves end in,
+/// `side` deciding as its lines say and the other side every way it may, is in the set.
+fn holds_walked<V>(
+    variant: &Variant,
+    board: &Board,
+    side: Side,
+    lines: &[&Move],
+    set: &HashMap<Board, V>,
+) -> Result<(), String> {
+    let text = |b: &Board| variant.format_position(b);
+    if board.to_move() == side && !variant.has_legal_move(board, &mut MoveGen::new()) {
+        return Err(format!("{side} has no move at {}, in its set", text(board)));
+    }
+    let ends = super::answers::results_under(variant, board, side, lines)
+        .map_err(|e| format!("{side}'s set: {e}"))?;
+    match ends.iter().find(|child| !set.contains_key(child)) {
+        Some(child) => Err(format!(
+            "a move at {} leaves {side}'s set (to {})",
+            text(board),
+            text(child)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What a certificate of either kind proves.
