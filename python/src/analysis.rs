@@ -1,8 +1,6 @@
 //! The long calls: perft, a search, a proof, random playouts. Each runs with the GIL
 //! released and stops on Ctrl-C ([`crate::interruptible`]).
 
-use std::time::Duration;
-
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -272,9 +270,6 @@ fn refusal_text(refusal: Refusal) -> String {
             };
             format!("method {} takes no {argument}", method.name())
         }
-        Refusal::Retreat => {
-            "method: these rules have a retreat: solve them with method='ab', 'dfpn', 'retro' or 'auto'".into()
-        }
     }
 }
 
@@ -299,7 +294,7 @@ pub fn solve(
 ) -> PyResult<Py<PyAny>> {
     let method = method_of(method)?;
     let max_plies = max_plies.within("max_plies", &ranges::PROOF_PLIES)?;
-    let time_ms = time_ms.within("time_ms", &ranges::TIME_MS)?;
+    let time_ms = time_ms.within("time_ms", &ranges::SOLVE_TIME_MS)?;
     let threads = threads.within("threads", &ranges::THREADS)?;
     let hash_mb = hash_mb.within("hash_mb", &ranges::HASH_MB)?;
     let nodes = within("nodes", nodes, &ranges::NODES)?;
@@ -310,7 +305,7 @@ pub fn solve(
     let settings = SolveSettings {
         method,
         max_plies,
-        time: Some(Duration::from_millis(time_ms)),
+        time: pipeline::time_limit(time_ms),
         threads,
         hash_mb,
         nodes,

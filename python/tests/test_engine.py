@@ -58,7 +58,7 @@ def test_review_is_the_command_line_s(cli):
 
 def test_solve_is_the_command_line_s(cli):
     game = Game(Variant.load("isolo-boys"))
-    ours = isolo_ai.solve(game, method="ab", max_plies=15, time_ms=60_000)
+    ours = isolo_ai.solve(game, method="ab", max_plies=15, time_ms=0)  # 0: no limit
     theirs = cli("solve", "--variant", "isolo-boys", "--method", "ab", "--max-plies", "15")
     assert ours["result"] == theirs["result"] == "win"
     assert ours["plies"] == theirs["plies"]
@@ -86,6 +86,8 @@ def test_bad_limits_are_refused():
         isolo_ai.solve(game, method="ab", max_plies=100_000)
     with pytest.raises(InputError, match="method"):
         isolo_ai.solve(game, method="magic")
+    with pytest.raises(InputError, match=r"time_ms: must be 0..=86400000 ms, found 86400001"):
+        isolo_ai.solve(game, method="ab", time_ms=86_400_001)
     with pytest.raises(InputError, match=r"threads: must be 1..=256 threads, found 100000"):
         isolo_ai.solve(game, method="dfpn", threads=100_000)
     with pytest.raises(InputError, match="hash_mb: must be 1..="):
@@ -113,7 +115,7 @@ HUGE = 2**80
     (lambda g: isolo_ai.analyze(g, threads=0), "threads: must be 1..="),
     (lambda g: isolo_ai.review(g, time_ms=-5), "time_ms: must be 1..="),
     (lambda g: isolo_ai.solve(g, max_plies=-1), "max_plies: must be 1..="),
-    (lambda g: isolo_ai.solve(g, time_ms=HUGE), "time_ms: must be 1..="),
+    (lambda g: isolo_ai.solve(g, time_ms=HUGE), "time_ms: must be 0..="),
     (lambda g: isolo_ai.perft(g.variant, -1), "depth: must be 0..=64 plies, found -1"),
     (lambda g: isolo_ai.playouts(g.variant, -10), "games: must be 1..="),
     (lambda g: Game(g.variant, max_plies=-1), "max_plies: must be 1..="),

@@ -57,6 +57,8 @@ pub const PERFT_DEPTH: Flag<u32> = Flag(ranges::PERFT_DEPTH);
 pub const NODES: Flag<u64> = Flag(ranges::NODES);
 /// A time limit per search, in milliseconds.
 pub const TIME_MS: Flag<u64> = Flag(ranges::TIME_MS);
+/// `solve --time-ms`: 0 for no limit.
+pub const SOLVE_TIME_MS: Flag<u64> = Flag(ranges::SOLVE_TIME_MS);
 /// `review --nodes`: nodes a position.
 pub const REVIEW_NODES: Flag<u64> = Flag(ranges::REVIEW_NODES);
 pub const REVIEW_TOTAL_MS: Flag<u64> = Flag(ranges::REVIEW_TOTAL_MS);

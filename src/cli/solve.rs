@@ -4,7 +4,6 @@
 //! formats the report.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
@@ -32,7 +31,7 @@ pub struct SolveArgs {
     #[arg(long = "max-plies", default_value_t = pipeline::DEFAULT_PROOF_PLIES, value_parser = super::ranges::PROOF_PLIES)]
     pub max_plies: u32,
     /// Give up after this many milliseconds (result unknown); 0: no time limit
-    #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS, value_parser = super::ranges::TIME_MS)]
+    #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS, value_parser = super::ranges::SOLVE_TIME_MS)]
     pub time_ms: u64,
     /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn)
     #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
@@ -120,7 +119,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let settings = SolveSettings {
         method: args.method,
         max_plies: args.max_plies,
-        time: Some(Duration::from_millis(args.time_ms)),
+        time: pipeline::time_limit(args.time_ms),
         threads: super::ranges::search_threads("--threads", args.threads),
         hash_mb: args.hash,
         verify: args.verify,
@@ -198,10 +197,6 @@ fn refusal_text(refusal: Refusal) -> String {
             )
         }
         Refusal::NotForMethod { method, setting } => (method, setting),
-        Refusal::Retreat => {
-            return "these rules have a retreat: solve them with --method ab, dfpn, retro or auto"
-                .into()
-        }
     };
     match (method, setting) {
         (Method::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),

@@ -455,7 +455,7 @@ fn numbers_out_of_range_are_refused_and_concurrency_is_clamped() {
         ),
         (
             vec!["solve", "--variant", "isolo-boys", "--time-ms", "-5"],
-            "--time-ms: must be 1..=86400000 ms, found -5",
+            "--time-ms: must be 0..=86400000 ms, found -5",
         ),
         (
             vec!["analyze", "--variant", "isolo-boys", "--nodes", "1e9"],

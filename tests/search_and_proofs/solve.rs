@@ -468,11 +468,13 @@ fn dfpn_proofs_under_the_retreat_take_the_answers_as_the_opponents() {
 /// Under the retreat the retrograde analysis forces each listed position's tree of
 /// decisions: its values are a walked brute force's within its horizon, and df-pn's
 /// (which walks the trees apart from it) wherever df-pn proves one; its draws are
-/// positions no one can force.
+/// positions no one can force. The indexed analysis, which keeps the trees on file,
+/// finds the same values.
 #[test]
-fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_dfpn() {
+fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfpn() {
     use crate::search::{retreat_positions, RETREAT_HORIZON};
     use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::prove::retrograde::indexed::{self, IndexedLimits};
     use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
     // (Most of these games reach 50,000 to 300,000 positions; the smaller are enough.)
     let retro_limits = RetroLimits {
@@ -490,6 +492,13 @@ fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_df
         threads: 1,
         interrupt: None,
         sought: Sought::Either,
+    };
+    let indexed_limits = IndexedLimits {
+        memory: 256 << 20,
+        time: None,
+        scratch: std::env::temp_dir(),
+        sweeps_only: false,
+        interrupt: None,
     };
     let (mut complete, mut draws, mut by_dfpn) = (0, 0, 0);
     for (variant, board) in retreat_positions(60, 0x7e7e) {
@@ -509,6 +518,12 @@ fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_df
             Known::Loss(_) => assert_eq!(retro.verdict, RetroVerdict::Loss, "{position}"),
             Known::Open => assert_ne!(retro.verdict, RetroVerdict::Unknown, "{position}"),
         }
+        // The indexed analysis, whose records hold the move trees, by its sweeps.
+        let found = indexed::solve(&variant, &board, &indexed_limits, &|_| {}).unwrap();
+        assert_eq!(
+            found.verdict, retro.verdict,
+            "{position}: indexed {found:?}"
+        );
         let proof = dfpn::solve(&variant, &board, &[], dfpn_limits, &|_| {});
         let expected = match proof.verdict {
             DfpnVerdict::Win => Some(RetroVerdict::Win),
@@ -531,9 +546,10 @@ fn retrograde_analysis_under_the_retreat_agrees_with_a_walked_brute_force_and_df
 /// `solve` proves Igisoro's retreat on two columns with four seeds a pit by df-pn, the
 /// retrograde analysis and auto as by alpha-beta, each with a certificate that
 /// `check-proof` accepts, and the one-seed start a draw; `--verify` checks the line's
-/// answers; it refuses the indexed analysis there with one line.
+/// answers; the indexed analysis (which writes no certificate), without a time limit,
+/// finds the same results.
 #[test]
-fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
+fn solve_follows_the_retreat_with_every_prover() {
     let dir = common::process::scratch("retreat-solve");
     let rules = dir.join("retreat2.toml");
     let drawn = dir.join("retreat2-1.toml");
@@ -574,14 +590,19 @@ fn solve_follows_the_retreat_with_every_prover_but_the_indexed_one() {
     }
     let verified = solve_json(&["--variant", rules, "--method", "ab", "--verify"]);
     assert_eq!(verified["verified"], true, "{verified}");
-    let refused = common::process::run(&["solve", "--variant", rules, "--method", "indexed"]);
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        stderr.contains("--method ab, dfpn, retro or auto"),
-        "{stderr}"
-    );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for (variant, result) in [(rules, "win"), (drawn, "draw")] {
+        // (`--time-ms 0`: no time limit.)
+        let args = [
+            "--variant",
+            variant,
+            "--method",
+            "indexed",
+            "--time-ms",
+            "0",
+        ];
+        let out = solve_json(&args);
+        assert_eq!(out["result"], result, "indexed: {out}");
+    }
 }
 
 /// `solve ARGS --json`, which must succeed: its JSON.

@@ -241,6 +241,9 @@ pub const PERFT_DEPTH: Range<u32> = Range::new("depth", 0, MAX_PERFT_DEPTH, "pli
 pub const NODES: Range<u64> = Range::at_least("nodes", 1, "");
 /// A time limit per search, in milliseconds.
 pub const TIME_MS: Range<u64> = Range::new("time-ms", 1, MAX_MOVE_TIME_MS, "ms");
+/// `solve`'s time limit, in milliseconds: 0 for none
+/// ([`crate::prove::pipeline::time_limit`]).
+pub const SOLVE_TIME_MS: Range<u64> = Range::new("time-ms", 0, MAX_WAIT_MS, "ms");
 /// Time left on a clock, or its increment, in milliseconds.
 pub const CLOCK_MS: Range<u64> = Range::new("clock", 0, MAX_WAIT_MS, "ms");
 /// Principal variations an analysis shows: at most every root move a level scores.

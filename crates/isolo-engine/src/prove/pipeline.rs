@@ -46,6 +46,12 @@ pub const DEFAULT_PROOF_PLIES: u32 = 30;
 /// The time the pipeline takes at most unless told otherwise: a minute.
 pub const DEFAULT_TIME_MS: u64 = 60_000;
 
+/// The time limit of `solve`'s `time-ms` setting ([`crate::ranges::SOLVE_TIME_MS`]):
+/// 0 means none.
+pub fn time_limit(ms: u64) -> Option<Duration> {
+    (ms > 0).then(|| Duration::from_millis(ms))
+}
+
 /// The tables' memory unless told otherwise, in MB.
 pub const DEFAULT_HASH_MB: usize = 256;
 
@@ -213,11 +219,6 @@ pub enum Refusal {
         /// The setting given.
         setting: ProofSetting,
     },
-    /// The rules have a retreat (an answer of the opponent inside a move), which every
-    /// prover, certificates and `verify` follow but the indexed analysis, which lists
-    /// each move's results as the mover's.
-    #[error("rules with a retreat are solved by methods ab, dfpn, retro and auto")]
-    Retreat,
 }
 
 impl SolveSettings {
@@ -657,9 +658,6 @@ pub fn solve(
 ) -> Result<SolveReport, SolveError> {
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
-    }
-    if variant.has_retreat() && settings.method == Method::Indexed {
-        return Err(Refusal::Retreat.into());
     }
     if settings.method == Method::Indexed {
         return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);

@@ -26,6 +26,13 @@
 //! Where the parents would not fit in memory, step 2 is skipped and the labels grow
 //! instead by passes over the file, read from its end, until a pass adds nothing.
 //!
+//! Under the retreat (RULES.md 3.4) the other side answers inside a move: each record
+//! carries its position's moves as a tree of decisions (`MoveTree`), and a position is
+//! won for its mover where the mover can force its move into a position lost for its
+//! own mover, lost where the other side can force it into one won. The labels then
+//! grow by passes, the trees being on file; a cut tree is labelled neither way exactly
+//! and both ways pessimistically.
+//!
 //! It answers win, loss or draw (or unknown past its time or memory) and keeps no
 //! strategy: its results come without certificates.
 
@@ -39,6 +46,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::RetroVerdict;
+use crate::prove::move_tree::{Kid, MoveTree};
 use isolo_rules::game::dead_position_outcome;
 use isolo_rules::moves::move_generator;
 use isolo_rules::ring::{self, MAX_LANES};
@@ -370,8 +378,24 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// Bit 31 of a record's head: its move list was cut short; the other bits count the
-/// moves.
+/// words after the head but the last: the distinct children (without the retreat), or
+/// their count, the children and the position's move tree (under it).
 const CUT_BIT: u32 = 1 << 31;
+
+/// In a move tree's record, bit 31 of a decision's head: the mover decides there (the
+/// other bits count its options); of an option: a later decision (the other bits its
+/// number), else the option ends the move (the other bits: which child).
+const MOVER_BIT: u32 = 1 << 31;
+const NODE_BIT: u32 = 1 << 31;
+
+/// A record's distinct children, from the words after its head.
+fn children_of(payload: &[u32], retreat: bool) -> &[u32] {
+    if retreat {
+        &payload[1..1 + payload[0] as usize]
+    } else {
+        payload
+    }
+}
 
 fn move_count(head: u32) -> usize {
     (head & !CUT_BIT) as usize
@@ -396,6 +420,9 @@ impl Drop for Scratch {
 /// count with bit 31 set for a cut list, then the distinct children, then the count
 /// again.
 fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
+    if variant.has_retreat() {
+        return list_walked_moves(variant, index, position, out);
+    }
     // The shared list's positions (as `searched_moves` lists them), without building
     // its moves' names.
     let mut gen = move_generator();
@@ -420,6 +447,79 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
     out.push(count);
 }
 
+/// `list_moves` under the retreat: the record holds the count of distinct children,
+/// the children, then the move tree walked for the mover, each decision as its head
+/// (`MOVER_BIT`) and its options (`NODE_BIT`, or the child's place among the children).
+fn list_walked_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
+    let board = index.board(position);
+    let tree = MoveTree::walked(variant, &board, board.to_move());
+    let leaves: Vec<u32> = tree.leaves.iter().map(|b| index.of(b)).collect();
+    let mut children = leaves.clone();
+    children.sort_unstable();
+    children.dedup();
+    let mut payload = Vec::new();
+    let mut cut = tree.cut;
+    if !children.is_empty() && dead_position_outcome(variant, &board).is_some() {
+        // As in `list_moves`: a drawn dead position moves only to itself.
+        payload.extend([1, position, 1 | MOVER_BIT, 0]);
+        cut = false;
+    } else {
+        payload.push(children.len() as u32);
+        payload.extend_from_slice(&children);
+        for node in &tree.nodes {
+            let mover = if node.for_side { MOVER_BIT } else { 0 };
+            payload.push(node.kids.len() as u32 | mover);
+            for &(_, kid) in &node.kids {
+                payload.push(match kid {
+                    Kid::Leaf(i) => children.binary_search(&leaves[i]).expect("a child") as u32,
+                    Kid::Node(j) => NODE_BIT | j as u32,
+                });
+            }
+        }
+    }
+    let count = payload.len() as u32;
+    out.extend([position, count | if cut { CUT_BIT } else { 0 }]);
+    out.extend(payload);
+    out.push(count);
+}
+
+/// Whether the mover (`for_mover`) or the other side can force the move tree `tree`
+/// (as `list_walked_moves` writes it) to end in a child `leaf` says yes to; `offsets`
+/// and `values` are scratch space.
+fn forced(
+    tree: &[u32],
+    for_mover: bool,
+    leaf: impl Fn(usize) -> bool,
+    offsets: &mut Vec<usize>,
+    values: &mut Vec<bool>,
+) -> bool {
+    offsets.clear();
+    let mut at = 0;
+    while at < tree.len() {
+        offsets.push(at);
+        at += 1 + (tree[at] & !MOVER_BIT) as usize;
+    }
+    values.clear();
+    values.resize(offsets.len(), false);
+    for id in (0..offsets.len()).rev() {
+        let head = tree[offsets[id]];
+        let options = &tree[offsets[id] + 1..offsets[id] + 1 + (head & !MOVER_BIT) as usize];
+        let value = |w: &u32| {
+            if w & NODE_BIT != 0 {
+                values[(w & !NODE_BIT) as usize]
+            } else {
+                leaf(*w as usize)
+            }
+        };
+        values[id] = if (head & MOVER_BIT != 0) == for_mover {
+            options.iter().any(value)
+        } else {
+            options.iter().all(value)
+        };
+    }
+    values.first().copied().unwrap_or(false)
+}
+
 /// The reachable graph, parents side.
 struct Graph {
     reached: Bits,
@@ -432,6 +532,8 @@ struct Graph {
     parents: Vec<u32>,
     reached_count: u64,
     cut_count: u64,
+    /// Whether the records hold move trees (the rules have the retreat).
+    retreat: bool,
 }
 
 impl Graph {
@@ -449,6 +551,8 @@ impl Graph {
         let mut labels = Labels {
             lost: Bits::new(size),
             won: Bits::new(size),
+            retreat: self.retreat,
+            scratch: Default::default(),
         };
         let mut queues = [Vec::new(), Vec::new()];
         for node in self.reached.ones() {
@@ -459,6 +563,11 @@ impl Graph {
             } else if pessimistic && cut {
                 labels.won.set(node);
                 queues[1].push(node);
+                if self.retreat {
+                    // (A cut tree may miss either side's decisions.)
+                    labels.lost.set(node);
+                    queues[0].push(node);
+                }
             }
         }
         (labels, queues)
@@ -500,12 +609,18 @@ impl Graph {
 struct Labels {
     won: Bits,
     lost: Bits,
+    /// Whether the records hold move trees (`settle_walked`), and its scratch space.
+    retreat: bool,
+    scratch: (Vec<usize>, Vec<bool>),
 }
 
 impl Labels {
     /// Labels `position` from its children's labels where they settle it; how many it
     /// gained.
     fn settle(&mut self, position: u32, cut: bool, children: &[u32], pessimistic: bool) -> u64 {
+        if self.retreat {
+            return self.settle_walked(position, cut, children, pessimistic);
+        }
         let mut added = 0;
         if !self.won.get(position) && children.iter().any(|&c| self.lost.get(c)) {
             self.won.set(position);
@@ -519,6 +634,56 @@ impl Labels {
             self.lost.set(position);
             added += 1;
         }
+        added
+    }
+}
+
+impl Labels {
+    /// `settle` under the retreat, from the record's words after its head (`payload`):
+    /// won where the mover can force its move into a child lost for its mover, lost
+    /// where the other side can force it into one won; a cut tree neither (exact
+    /// labels) or both already (pessimistic).
+    fn settle_walked(
+        &mut self,
+        position: u32,
+        cut: bool,
+        payload: &[u32],
+        pessimistic: bool,
+    ) -> u64 {
+        if cut {
+            debug_assert!(!pessimistic || (self.won.get(position) && self.lost.get(position)));
+            return 0;
+        }
+        let children = children_of(payload, true);
+        let tree = &payload[1 + children.len()..];
+        let (mut offsets, mut values) = std::mem::take(&mut self.scratch);
+        let mut added = 0;
+        if !self.won.get(position)
+            && forced(
+                tree,
+                true,
+                |k| self.lost.get(children[k]),
+                &mut offsets,
+                &mut values,
+            )
+        {
+            self.won.set(position);
+            added += 1;
+        }
+        if !self.lost.get(position)
+            && !children.is_empty()
+            && forced(
+                tree,
+                false,
+                |k| self.won.get(children[k]),
+                &mut offsets,
+                &mut values,
+            )
+        {
+            self.lost.set(position);
+            added += 1;
+        }
+        self.scratch = (offsets, values);
         added
     }
 }
@@ -600,7 +765,8 @@ pub fn solve(
     };
     let parents_fit = fixed + listing.edges * BYTES_PER_EDGE + result.reached * BYTES_PER_REACHED
         <= limits.memory;
-    let backward = if parents_fit && !limits.sweeps_only {
+    // (Under the retreat the labels need the move trees, which are on file.)
+    let backward = if parents_fit && !limits.sweeps_only && !variant.has_retreat() {
         report("laying out the parents");
         link_parents(&mut listing)?;
         Backward::Parents
@@ -777,6 +943,7 @@ fn list(
         parents: Vec::new(),
         reached_count: 1,
         cut_count: 0,
+        retreat: variant.has_retreat(),
     };
     let root = index.of(board);
     graph.reached.set(root);
@@ -840,19 +1007,20 @@ fn merge(graph: &mut Graph, records: &[u32], next: &mut Vec<u32>, edges: &mut u6
     while at < records.len() {
         let (position, head) = (records[at], records[at + 1]);
         let count = move_count(head);
-        graph.moves.set(position, count as u32);
+        let children = children_of(&records[at + 2..at + 2 + count], graph.retreat);
+        graph.moves.set(position, children.len() as u32);
         if is_cut(head) {
             graph.cut.set(position);
             graph.cut_count += 1;
         }
-        for &child in &records[at + 2..at + 2 + count] {
+        for &child in children {
             graph.ends[child as usize] += 1;
             if graph.reached.set(child) {
                 graph.reached_count += 1;
                 next.push(child);
             }
         }
-        *edges += count as u64;
+        *edges += children.len() as u64;
         at += 3 + count;
     }
 }
