@@ -32,7 +32,7 @@ tables=(
     echo "df-pn, then retrograde analysis) within ${TIME_MS} ms and ${HASH} MB a cell. Every"
     echo "certificate (wins, losses and draws) is in \`docs/proofs/\` and checked by \`cargo test\`."
     echo "Cells given more time than this (Igisoro's 3 columns with 3 and with 4 seeds, the"
-    echo "preset's count, 4 with 2, 5 with 1: all draws), and certificates too large to commit,"
+    echo "preset's count, 4 with 2, 5 with 1; its retreat's 3 columns with 3 seeds: all draws), and certificates too large to commit,"
     echo "are in \`docs/proofs/long/README.md\`."
     echo "Regenerate with \`TIME_MS=${TIME_MS} HASH=${HASH} scripts/solve-tables.sh\`, which runs:"
     echo
