@@ -65,6 +65,27 @@ def test_solve_is_the_command_line_s(cli):
     assert ours["pv"] == theirs["pv"]
 
 
+RETREAT_2_COLUMNS = """
+base = "igisoro-retreat"
+columns = 2
+start = "{k},{k}/0,0/0,0/{k},{k}"
+"""
+
+
+@pytest.mark.parametrize("method", ["ab", "dfpn", "retro", "indexed", "auto"])
+def test_every_method_solves_under_the_retreat_as_the_command_line(cli, tmp_path, method):
+    # The opponent's answers inside a move are its own decisions for every prover.
+    for seeds, result in ((4, "win"), (1, "draw")):
+        if method in ("ab", "dfpn") and result == "draw":
+            continue  # (they prove wins and losses only)
+        rules = RETREAT_2_COLUMNS.format(k=seeds)
+        path = tmp_path / f"retreat-{seeds}.toml"
+        path.write_text(rules)
+        ours = isolo_ai.solve(Game(Variant.from_toml(rules)), method=method)
+        theirs = cli("solve", "--variant", str(path), "--method", method)
+        assert ours["result"] == theirs["result"] == result, (ours, theirs)
+
+
 def test_playouts_tally_their_games():
     variant = Variant.load("igisoro")
     summary = isolo_ai.playouts(variant, 200, seed=3)
