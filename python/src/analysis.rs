@@ -18,6 +18,7 @@ use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft::perft_until;
 use isolo_rules::playout::{random_game, RandomMover};
+use isolo_rules::Interrupt;
 use isolo_rules::Side;
 
 /// Search time when `analyze` is given no limit, in milliseconds.
@@ -40,7 +41,10 @@ pub fn perft(
     let depth = depth.within("depth", &ranges::PERFT_DEPTH)?;
     let board = variant.start_or(position)?;
     let rules = variant.inner.clone();
-    interruptible(py, move |stop| perft_until(&rules, &board, depth, stop))?.ok_or_else(interrupted)
+    interruptible(py, move |stop| {
+        perft_until(&rules, &board, depth, &Interrupt::on_static(stop))
+    })?
+    .ok_or_else(interrupted)
 }
 
 /// The budget and resources of one search, as the arguments of `analyze` and `review`

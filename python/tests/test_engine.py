@@ -131,7 +131,7 @@ HUGE = 2**80
 @pytest.mark.parametrize("call, message", [
     (lambda g: isolo_ai.analyze(g, depth=-1), "depth: must be 1..=100 plies, found -1"),
     (lambda g: isolo_ai.analyze(g, nodes=-1), "nodes: must be at least 1, found -1"),
-    (lambda g: isolo_ai.analyze(g, nodes=HUGE), f"nodes: must be at least 1, found {HUGE}"),
+    (lambda g: isolo_ai.analyze(g, nodes=HUGE), f"nodes: must be at least 1 and at most 18446744073709551615, found {HUGE}"),
     (lambda g: isolo_ai.analyze(g, seed=-3), "seed: must be at least 0, found -3"),
     (lambda g: isolo_ai.analyze(g, threads=0), "threads: must be 1..="),
     (lambda g: isolo_ai.review(g, time_ms=-5), "time_ms: must be 1..="),

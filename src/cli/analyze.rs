@@ -1,6 +1,7 @@
 //! `isolo-ai analyze`: the best move, its score and line, by alpha-beta or MCTS.
 
 use clap::Args;
+use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::matches::engine::EngineSpec;
@@ -166,14 +167,13 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     let limits = match &spec.clock {
         Some(tc) => {
             let clock = isolo_engine::search::clock::Clock::start(tc);
-            if !args.json {
-                let budget = clock.budget();
-                eprintln!(
-                    "clock {tc}: target {} ms, at most {} ms",
-                    budget.target.as_millis(),
-                    budget.hard.as_millis()
-                );
-            }
+            // (On stderr, so with --json too: stdout keeps the one JSON object.)
+            let budget = clock.budget();
+            eprintln!(
+                "clock {tc}: target {} ms, at most {} ms",
+                budget.target.as_millis(),
+                budget.hard.as_millis()
+            );
             clock.limits(spec.limits)
         }
         None => spec.limits,
@@ -183,7 +183,7 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         .map_err(|e| CliError(format!("--hash: {e}")))?
         .expect("ab and mcts search");
     if !args.json {
-        emit(&super::show::draw(&variant, &board))?;
+        emit(&super::show::draw(&variant, &board, over.as_ref()))?;
     }
     if let Some(outcome) = over {
         return report_finished(&variant, &board, &outcome, args.json);
@@ -204,11 +204,21 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         }
     };
     let result = searcher.search(&request, &mut progress);
-    if args.json {
-        emit_json(&result.to_json(&variant, &board))
+    let interrupted = super::interrupt::requested();
+    let shown = if args.json {
+        let mut value = result.to_json(&variant, &board);
+        value["interrupted"] = json!(interrupted);
+        emit_json(&value)
     } else {
         emit(&result_text(&variant, &board, &result))
+    };
+    if interrupted {
+        shown?;
+        super::interrupt::exit(
+            "the search's answer so far is above; the same command searches again",
+        );
     }
+    shown
 }
 
 fn report_finished(variant: &Variant, board: &Board, outcome: &Outcome, json: bool) -> CliResult {

@@ -48,13 +48,17 @@ pub fn describe(checked: &Checked) -> String {
     } else {
         "loss"
     };
+    // The checker shows a win within the proof's longest line; a shorter stated length
+    // is the prover's word, which this proof does not bear out.
     let stated = checked
         .plies
         .map(|p| {
-            format!(
-                " (stated: in exactly {})",
-                super::plural(p as u64, "ply", "plies")
-            )
+            let plies = super::plural(p as u64, "ply", "plies");
+            if p < checked.depth {
+                format!(" (stated: in exactly {plies}, which this proof does not show: its longest line is longer)")
+            } else {
+                format!(" (stated: in exactly {plies})")
+            }
         })
         .unwrap_or_default();
     let unused = match checked.unused {

@@ -410,7 +410,7 @@ pub fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
         }
         None => eprintln!("interrupted after {kept}; they were not recorded (no --out), so they cannot be resumed"),
     }
-    std::process::exit(super::interrupt::INTERRUPTED_EXIT);
+    std::process::exit(super::interrupt::exit_status());
 }
 
 /// A word as a POSIX shell reads it back.

@@ -6,7 +6,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_rules::perft::divide_until;
+use isolo_rules::perft::{divide_until, UNLISTED};
+use isolo_rules::Interrupt;
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;
@@ -35,7 +36,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
         .num_threads(super::ranges::search_threads("--threads", args.threads))
         .build()
         .map_err(|e| CliError(format!("--threads: cannot start threads: {e}")))?;
-    let stop = super::interrupt::flag();
+    let stop = Interrupt::on_static(super::interrupt::flag());
     let started = Instant::now();
     let bar = super::progress(0, "root moves");
     let split = if args.depth == 0 {
@@ -47,7 +48,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
                 bar.set_position(done);
             }
         };
-        pool.install(|| divide_until(&variant, &board, args.depth, &tick, stop))
+        pool.install(|| divide_until(&variant, &board, args.depth, &tick, &stop))
     };
     bar.finish_and_clear();
     let elapsed = started.elapsed();
@@ -56,6 +57,9 @@ pub fn run(args: &PerftArgs) -> CliResult {
         .filter_map(|(m, n)| n.map(|n| (m, n)))
         .collect();
     let interrupted = counted.len() < split.len();
+    // Root moves the stop kept from being listed: the total is then a lower bound.
+    let unlisted = split.iter().any(|(m, _)| m == UNLISTED);
+    let root_moves = split.len() - usize::from(unlisted);
     let nodes = if args.depth == 0 {
         1
     } else {
@@ -78,8 +82,9 @@ pub fn run(args: &PerftArgs) -> CliResult {
         }
         if interrupted {
             value["interrupted"] = json!(true);
-            value["root_moves"] = json!(split.len());
+            value["root_moves"] = json!(root_moves);
             value["root_moves_counted"] = json!(counted.len());
+            value["root_moves_listed_in_full"] = json!(!unlisted);
         }
         emit_json(&value)
     } else {
@@ -91,10 +96,10 @@ pub fn run(args: &PerftArgs) -> CliResult {
             out.push('\n');
         }
         if interrupted {
+            let of = if unlisted { "at least " } else { "" };
             out.push_str(&format!(
-                "interrupted: {} of {} root moves counted; nodes is their sum\n",
+                "interrupted: {} of {of}{root_moves} root moves counted; nodes is their sum\n",
                 counted.len(),
-                split.len()
             ));
         }
         out.push_str(&format!(

@@ -57,7 +57,11 @@ fn shown(file: &RecordsFile, record: &Record) -> String {
         "Game {}: {} (South) vs {} (North), {}\n",
         record.game, record.south, record.north, file.header.variant
     );
-    out.push_str(&super::show::draw(variant, game.board()));
+    out.push_str(&super::show::draw(
+        variant,
+        game.board(),
+        game.outcome().as_ref(),
+    ));
     for (i, mv) in record.moves.iter().enumerate() {
         let mover = game.board().to_move();
         let played = game.play_move(mv).expect("the record replays");
@@ -67,7 +71,11 @@ fn shown(file: &RecordsFile, record: &Record) -> String {
             played.laps,
             played.captured
         ));
-        out.push_str(&super::show::draw(variant, game.board()));
+        out.push_str(&super::show::draw(
+            variant,
+            game.board(),
+            game.outcome().as_ref(),
+        ));
     }
     out
 }

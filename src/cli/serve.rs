@@ -142,9 +142,25 @@ pub fn run(args: &ServeArgs) -> CliResult {
     })
 }
 
-/// Best effort: a machine without a browser still serves.
+/// Best effort: a machine without a browser still serves. `xdg-open`'s own complaints
+/// (several lines where it finds no browser) are kept out of the server's log: one
+/// line says what failed, from a thread that waits for it.
 fn open_browser(url: &str) {
-    if let Err(e) = std::process::Command::new("xdg-open").arg(url).spawn() {
-        eprintln!("--open: cannot start a browser ({e}); open {url} yourself");
+    let started = std::process::Command::new("xdg-open")
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let url = url.to_string();
+    match started {
+        Err(e) => eprintln!("--open: cannot start a browser ({e}); open {url} yourself"),
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                if !child.wait().is_ok_and(|status| status.success()) {
+                    eprintln!("--open: no browser opened the page; open {url} yourself");
+                }
+            });
+        }
     }
 }

@@ -4,8 +4,9 @@ use clap::Args;
 
 use super::{emit, CliError, CliResult, PositionArgs};
 use crate::render::svg::{board_svg, SvgOptions};
+use isolo_rules::game::{describe, in_words};
 use isolo_rules::notation::{format_overture, pit_at};
-use isolo_rules::{Board, Side, Variant};
+use isolo_rules::{Board, Outcome, Side, Variant};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -24,7 +25,8 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
-    let board = *args.position.game(&variant, args.moves.as_deref())?.board();
+    let game = args.position.game(&variant, args.moves.as_deref())?;
+    let (board, outcome) = (*game.board(), game.outcome());
     if let Some(path) = &args.svg {
         let options = SvgOptions {
             flipped: args.flip,
@@ -35,7 +37,7 @@ pub fn run(args: &ShowArgs) -> CliResult {
     } else if args.flip {
         return Err(CliError("--flip draws the SVG: it needs --svg FILE".into()));
     }
-    emit(&draw(&variant, &board))
+    emit(&draw(&variant, &board, outcome.as_ref()))
 }
 
 const LABEL_WIDTH: usize = 12;
@@ -81,7 +83,7 @@ pub fn draw_pits(variant: &Variant, board: &Board) -> String {
 
 /// The board with both players' pit numbers, seed totals, side to move, overture state
 /// and the result when the game is over.
-pub fn draw(variant: &Variant, board: &Board) -> String {
+pub fn draw(variant: &Variant, board: &Board, outcome: Option<&Outcome>) -> String {
     let w = variant.columns() as usize;
     let rules = variant.rules();
     let mut out = String::new();
@@ -108,10 +110,11 @@ pub fn draw(variant: &Variant, board: &Board) -> String {
         ));
     }
     out.push_str(&format!("Position: {}\n", variant.format_position(board)));
-    match variant.winner(board) {
-        Some(winner) => out.push_str(&format!(
-            "Result: {winner} wins ({} has no legal move)\n",
-            board.to_move()
+    match outcome {
+        Some(outcome) => out.push_str(&format!(
+            "Result: {} ({})\n",
+            in_words(outcome, variant, board),
+            describe(outcome)
         )),
         None => out.push_str("Result: game in progress\n"),
     }

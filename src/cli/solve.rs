@@ -171,7 +171,7 @@ fn exit_interrupted(args: &SolveArgs) -> ! {
         ),
         None => eprintln!("interrupted: the result above is what was proven before it"),
     }
-    std::process::exit(super::interrupt::INTERRUPTED_EXIT)
+    std::process::exit(super::interrupt::exit_status())
 }
 
 /// A refusal of the pipeline's in the command line's words.

@@ -95,6 +95,12 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
         }
     }
     if let Some(dir) = &args.certificates {
+        if dir.exists() && !dir.is_dir() {
+            return Err(CliError(format!(
+                "--certificates {}: not a folder (the certificates are written into one)",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("--certificates {}: {e}", dir.display())))?;
     }

@@ -30,6 +30,7 @@ use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::answer::{AnswerError, EndSearch};
 use isolo_engine::search::level::{Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
+use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::game::{describe, in_words};
@@ -604,17 +605,22 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
             total: Some(total),
         };
         let stop = AtomicBool::new(false);
-        let reviewed = isolo_engine::review::review(
-            &game,
-            searcher.as_mut(),
-            budget,
-            &mut |done, total| {
-                let progress = json!({"type": "progress", "done": done, "total": total});
-                if tx.send(line(progress)).is_err() {
-                    stop.store(true, Ordering::Relaxed); // (the client went away)
-                }
+        // A client that left ends the review at once, and so frees its slot.
+        let reviewed = watching(
+            || tx.is_closed(),
+            || stop.store(true, Ordering::Relaxed),
+            || {
+                isolo_engine::review::review(
+                    &game,
+                    searcher.as_mut(),
+                    budget,
+                    &mut |done, total| {
+                        let progress = json!({"type": "progress", "done": done, "total": total});
+                        let _ = tx.send(line(progress));
+                    },
+                    Some(&stop),
+                )
             },
-            Some(&stop),
         );
         let result = Tagged {
             kind: "result",
@@ -688,9 +694,15 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             // A level's draws differ from move to move and replay with the seed.
             let mut draws = SmallRng::seed_from_u64(game_seed(draw_seed, plies));
             let mcts = matches!(spec.kind, EngineKind::Mcts(_));
-            let searched =
-                spec.level
-                    .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report);
+            // A client that left ends the search at once, and so frees its slot.
+            let searched = watching(
+                || tx.is_closed(),
+                || stop.store(true, Ordering::Relaxed),
+                || {
+                    spec.level
+                        .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report)
+                },
+            );
             let mut value = searched.result.to_json(&variant, &board);
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());

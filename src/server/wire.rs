@@ -185,7 +185,14 @@ impl AnalyseRequest {
         })?;
         let cap = state.max_time.as_millis() as u64;
         let times = Range::new("time_ms", 1, cap, "ms (the server's --max-time-ms)");
-        let time = ranged("time_ms", &self.time_ms, &times)?.unwrap_or(DEFAULT_SEARCH_MS.min(cap));
+        // A search bounded by depth or nodes alone runs to them within the server's cap.
+        let bounded = self.depth.is_some() || self.nodes.is_some();
+        let default_time = if bounded {
+            cap
+        } else {
+            DEFAULT_SEARCH_MS.min(cap)
+        };
+        let time = ranged("time_ms", &self.time_ms, &times)?.unwrap_or(default_time);
         let clock = match &self.tc {
             Some(text) => Some(
                 text.parse::<TimeControl>()

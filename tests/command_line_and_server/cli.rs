@@ -108,11 +108,26 @@ fn show_plays_moves_and_reports_the_result() {
     let over = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 N";
     let out = stdout_of(&["show", "--variant", "isolo-women", "--position", over]);
     assert!(
-        out.contains("Result: South wins (North has no legal move)"),
+        out.contains("Result: North has no legal move: South wins (South wins, no-moves)"),
         "{out}"
     );
     let out = stdout_of(&["show", "--variant", "isolo-women", "--moves", "1"]);
     assert!(out.contains("To move: North"), "{out}");
+}
+
+#[test]
+fn show_analyze_and_apply_tell_one_end_of_a_dead_position() {
+    // Igisoro: North's one seed can never be captured nor capture.
+    let dead = "4,4,4,4,4,4,4,4/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0 S";
+    let end = "(draw, dead-position)";
+    for command in ["show", "analyze"] {
+        let out = stdout_of(&[command, "--variant", "igisoro", "--position", dead]);
+        assert!(
+            out.contains("Result: ") && out.contains(end),
+            "{command}: {out}"
+        );
+        assert!(!out.contains("game in progress"), "{command}: {out}");
+    }
 }
 
 #[test]
@@ -364,7 +379,8 @@ fn analyze_reports_a_proven_win_in_json() {
             "time_ms",
             "engine",
             "material",
-            "fortress"
+            "fortress",
+            "interrupted"
         ]
     );
     assert_eq!(

@@ -12,3 +12,4 @@ mod hostile;
 mod interrupts;
 mod serve;
 mod slow_clients;
+mod vast_moves;

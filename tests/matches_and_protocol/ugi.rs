@@ -187,6 +187,7 @@ fn bad_commands_are_answered_and_ignored() {
             "Level: must be 1..=8, found -1",
         ),
         ("go sideways 3", "unknown parameter 'sideways'"),
+        ("go depth 5 depth 6", "go: 'depth' given twice"),
         ("position fen 1,2 S", "position:"),
         ("position startpos moves 1 99", "move 2 of 2"),
         ("setoption name Hash value 0", "Hash: must be 1..="),
@@ -540,6 +541,8 @@ fn a_dead_position_is_over_and_drawn() {
     e.send("position fen 0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S");
     assert_eq!(e.ask("query gameover", "response"), "response true");
     assert_eq!(e.ask("query result", "response"), "response draw");
+    // The side to move has moves, but the game is over: nothing to play.
+    assert_eq!(e.bestmove("go depth 3").0, "none");
 }
 
 /// `go infinite` answers only after `stop`, even where the search ends by itself: a

@@ -360,6 +360,24 @@ fn solve_writes_certificates_that_check_proof_accepts() {
     }
     let out = isolo(&["check-proof", &ab]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: win for South"));
+    // A compressed certificate whose checksum, trailer or single member is broken is
+    // refused, though its text reads whole.
+    let packed = std::fs::read(&loss).unwrap();
+    let n = packed.len();
+    let mut bad_crc = packed.clone();
+    bad_crc[n - 8] ^= 0xff;
+    let mut two_members = packed.clone();
+    two_members.extend_from_slice(&packed);
+    for (name, bytes) in [
+        ("bad-crc.gz", bad_crc),
+        ("no-trailer.gz", packed[..n - 8].to_vec()),
+        ("two-members.gz", two_members),
+    ] {
+        let file = path(name);
+        std::fs::write(&file, bytes).unwrap();
+        let out = isolo(&["check-proof", &file]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {out:?}");
+    }
     // No certificate for an unknown result.
     let none = path("none.txt");
     let out = isolo(&[

@@ -157,7 +157,7 @@ impl<T: Number> Range<T> {
             Ok(n) => self.check(n),
             // A whole number that the type cannot hold (-1, 2^64, 10^40) is out of range
             // too.
-            Err(_) if is_whole_number(found) => Err(self.outside(found)),
+            Err(_) if is_whole_number(found) => Err(self.unheld(found)),
             Err(_) => Err(self.not_a_number(found)),
         }
     }
@@ -167,6 +167,15 @@ impl<T: Number> Range<T> {
     pub fn from_json(&self, value: Option<&Value>) -> Result<Option<T>, RangeError> {
         match value {
             None | Some(Value::Null) => Ok(None),
+            // JSON reads a whole number past 64 bits as a float (2^64 as 1.8e19).
+            Some(Value::Number(n))
+                if !T::FRACTIONAL
+                    && n.is_f64()
+                    && n.as_f64()
+                        .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e19) =>
+            {
+                Err(self.unheld(&n.to_string()))
+            }
             Some(Value::Number(n)) => self.parse(&n.to_string()).map(Some),
             Some(other) => Err(self.not_a_number(&other.to_string())),
         }
@@ -187,6 +196,18 @@ impl<T: Number> Range<T> {
     fn outside(&self, found: &str) -> RangeError {
         RangeError::Outside {
             range: self.to_string(),
+            found: quote(found),
+        }
+    }
+
+    /// A whole number the type cannot hold: below it, or (for a range open above, which
+    /// does not say its top) past the type's largest value, named.
+    fn unheld(&self, found: &str) -> RangeError {
+        if !self.open || found.starts_with('-') {
+            return self.outside(found);
+        }
+        RangeError::Outside {
+            range: format!("{self} and at most {}", T::TOP),
             found: quote(found),
         }
     }
@@ -325,7 +346,7 @@ mod tests {
                 .parse("99999999999999999999999")
                 .unwrap_err()
                 .to_string(),
-            "must be at least 1, found 99999999999999999999999"
+            "must be at least 1 and at most 18446744073709551615, found 99999999999999999999999"
         );
         // Beyond every integer type: still a number out of range, not "not a number".
         assert!(
@@ -364,6 +385,17 @@ mod tests {
         assert_eq!(
             depth(json!("7")),
             Err("'\"7\"' is not a whole number (1..=100 plies)".into())
+        );
+        // Past 64 bits JSON holds a float: refused as too large, not as a fraction.
+        let seed = |text: &str| {
+            let value: Value = serde_json::from_str(text).unwrap();
+            SEED.from_json(Some(&value)).map_err(|e| e.to_string())
+        };
+        assert_eq!(seed("18446744073709551615"), Ok(Some(u64::MAX)));
+        let refusal = seed("18446744073709551616").unwrap_err();
+        assert!(
+            refusal.starts_with("must be at least 0 and at most 18446744073709551615, found 1.8"),
+            "{refusal}"
         );
     }
 

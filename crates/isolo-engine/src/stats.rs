@@ -222,6 +222,10 @@ pub struct SprtState {
     pub verdict: SprtVerdict,
 }
 
+/// The largest Elo difference an SPRT's bounds may name: a score of 99.7%, past which
+/// the model's likelihoods underflow (and infinite or NaN bounds make no test).
+pub const SPRT_MOST_ELO: f64 = 1000.0;
+
 message_error! {
     /// An SPRT's bounds that do not parse or make no test (`elo0 >= elo1`, an error rate
     /// outside 0..0.5).
@@ -244,6 +248,13 @@ impl Sprt {
             alpha: numbers[2],
             beta: numbers[3],
         };
+        let elo_range = -SPRT_MOST_ELO..=SPRT_MOST_ELO;
+        if !(elo_range.contains(&sprt.elo0) && elo_range.contains(&sprt.elo1)) {
+            return Err(SprtError(format!(
+                "elo0 and elo1 must be numbers from -{SPRT_MOST_ELO} to {SPRT_MOST_ELO}, found '{}'",
+                isolo_rules::quote(text)
+            )));
+        }
         if sprt.elo0 >= sprt.elo1 {
             return Err(SprtError(format!(
                 "elo0 ({}) must be below elo1 ({})",
@@ -619,6 +630,15 @@ mod tests {
         assert!(Sprt::parse("5,0,0.05,0.05").is_err());
         assert!(Sprt::parse("0,5,0.05").is_err());
         assert!(Sprt::parse("0,5,0.7,0.05").is_err());
+        // Bounds that make no test: infinite, NaN, or past the model's reach.
+        for bounds in [
+            "0,inf,0.05,0.05",
+            "NaN,5,0.05,0.05",
+            "0,5,NaN,0.05",
+            "-5000,0,0.05,0.05",
+        ] {
+            assert!(Sprt::parse(bounds).is_err(), "{bounds}");
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::search::clock::Clock;
 use crate::search::level::Level;
 use crate::search::wdl::WdlModel;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
-use isolo_rules::{Board, Game, Move, Side, Variant};
+use isolo_rules::{Board, Game, Interrupt, Move, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -504,7 +504,12 @@ impl Session {
         );
         let (done, halt) = (Arc::clone(&answered), Arc::clone(&stop));
         let thread = std::thread::spawn(move || {
-            let counted = isolo_rules::perft::perft_until(&variant, &board, depth, &halt);
+            let counted = isolo_rules::perft::perft_until(
+                &variant,
+                &board,
+                depth,
+                &Interrupt::new(halt, None),
+            );
             done.store(true, Ordering::SeqCst);
             match counted {
                 Some(nodes) => say(&out, &format!("info string perft {depth} nodes {nodes}")),
@@ -544,7 +549,13 @@ impl Session {
         // Each value in its documented range (docs/UGI.md#ranges), or the command is refused.
         let number = |i: usize, range: &Range<u64>| go_value(command, words, i, range);
         let clock_ms = |i: usize| number(i, &ranges::CLOCK_MS);
+        let mut seen: Vec<&str> = Vec::new();
         while i < words.len() {
+            if seen.contains(&words[i]) {
+                let twice = ranges::quote(words[i]);
+                return Err(format!("{command}: '{twice}' given twice"));
+            }
+            seen.push(words[i]);
             match words[i] {
                 "infinite" => {
                     infinite = true;
@@ -625,6 +636,7 @@ impl Session {
                 .then(|| WdlModel::for_variant(&self.settings.variant).1),
             draws: SmallRng::seed_from_u64(game_seed(self.settings.seed, self.searches)),
             stop: Arc::clone(&stop),
+            over: self.outcome().is_some(),
         };
         self.searches += 1;
         let thread = std::thread::spawn(move || Some(job.run(searcher)));
@@ -703,6 +715,9 @@ struct SearchJob {
     draws: SmallRng,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
+    /// Whether the game has ended by the rules (as `query gameover` says): nothing is
+    /// searched, and the answer is `bestmove none`.
+    over: bool,
 }
 
 impl SearchJob {
@@ -721,6 +736,10 @@ impl SearchJob {
     fn run(mut self, mut searcher: Box<dyn Searcher + Send>) -> Box<dyn Searcher + Send> {
         if let Some(half) = self.half.take() {
             self.complete(searcher.as_mut(), &half);
+            return searcher;
+        }
+        if self.over {
+            self.answer("none");
             return searcher;
         }
         let (moves, cut) = searched_moves(&self.variant, &self.board);

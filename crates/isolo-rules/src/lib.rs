@@ -18,6 +18,7 @@
 pub mod board;
 pub mod fortress;
 pub mod game;
+pub mod interrupt;
 pub mod keys;
 pub mod moves;
 pub mod notation;
@@ -34,6 +35,7 @@ use std::fmt;
 
 pub use board::Board;
 pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
+pub use interrupt::Interrupt;
 pub use notation::{Choice, Move, MoveLetters, NotationError};
 pub use rules_file::{
     pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt,

@@ -1,11 +1,11 @@
 //! Perft: counts the leaves of the game tree to a fixed depth (RULES.md section 9), an
 //! executable specification of move generation.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::{Board, MoveGen, Variant};
+use crate::{Board, Interrupt, MoveGen, Variant};
 
 /// The deepest count: the recursion is as deep as the count, and no tree of these games
 /// can be counted so far in a lifetime anyway.
@@ -17,60 +17,58 @@ pub const MAX_PERFT_DEPTH: u32 = 64;
 ///
 /// If `depth` is more than [`MAX_PERFT_DEPTH`].
 pub fn perft(variant: &Variant, board: &Board, depth: u32) -> u64 {
-    perft_until(variant, board, depth, &NEVER).expect("a count without a stop ends")
+    perft_until(variant, board, depth, &Interrupt::never()).expect("a count without a stop ends")
 }
-
-/// A stop flag nobody sets.
-static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Remaining depth from which a count looks at its stop flag: once a subtree of this
 /// depth or more, too seldom to cost speed, often enough to stop within moments.
 const STOP_CHECK_DEPTH: u32 = 4;
 
-/// `perft`, or `None` if `stop` was raised before the count finished.
+/// `perft`, or `None` if `stop` was raised before the count finished (a count that
+/// finished as it was raised is kept).
 ///
 /// # Panics
 ///
 /// If `depth` is more than [`MAX_PERFT_DEPTH`].
-pub fn perft_until(variant: &Variant, board: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until(variant: &Variant, board: &Board, depth: u32, stop: &Interrupt) -> Option<u64> {
     assert!(
         depth <= MAX_PERFT_DEPTH,
         "perft depth {depth} is more than {MAX_PERFT_DEPTH}"
     );
     let mut buffers = Vec::new();
-    let count = perft_with(
-        variant,
-        board,
-        depth,
-        &mut MoveGen::new(),
-        &mut buffers,
-        stop,
-    );
-    // A subtree cut short counts nothing, so a count the flag saw rising is not kept.
-    (!stop.load(Ordering::Relaxed)).then_some(count)
+    let mut gen = MoveGen::new().with_interrupt(stop.clone());
+    perft_with(variant, board, depth, &mut gen, &mut buffers, stop)
 }
 
-/// One reusable child list per remaining depth keeps the recursion allocation-free.
+/// One reusable child list per remaining depth keeps the recursion allocation-free;
+/// `None` once the stop cut a subtree short (a listing, or the subtrees not started).
 fn perft_with(
     variant: &Variant,
     board: &Board,
     depth: u32,
     gen: &mut MoveGen,
     buffers: &mut Vec<Vec<Board>>,
-    stop: &AtomicBool,
-) -> u64 {
+    stop: &Interrupt,
+) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => variant.count_moves(board, gen),
-        _ if depth >= STOP_CHECK_DEPTH && stop.load(Ordering::Relaxed) => 0,
+        0 => Some(1),
+        1 => {
+            let count = variant.count_moves(board, gen);
+            (!gen.interrupted()).then_some(count)
+        }
+        _ if depth >= STOP_CHECK_DEPTH && stop.raised() => None,
         _ => {
             let mut children = buffers.pop().unwrap_or_default();
             children.clear();
             variant.children(board, gen, &mut children);
-            let nodes = children
-                .iter()
-                .map(|child| perft_with(variant, child, depth - 1, gen, buffers, stop))
-                .sum();
+            let nodes = if gen.interrupted() {
+                None
+            } else {
+                children
+                    .iter()
+                    .map(|child| perft_with(variant, child, depth - 1, gen, buffers, stop))
+                    .sum()
+            };
             buffers.push(children);
             nodes
         }
@@ -98,14 +96,15 @@ pub fn divide_reporting(
     depth: u32,
     done: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<(String, u64)> {
-    divide_until(variant, board, depth, done, &NEVER)
+    divide_until(variant, board, depth, done, &Interrupt::never())
         .into_iter()
         .map(|(mv, count)| (mv, count.expect("a count without a stop ends")))
         .collect()
 }
 
 /// `divide_reporting` until `stop` is raised: each root move's count, `None` for those
-/// the stop cut short or kept from starting.
+/// the stop cut short or kept from starting. The root moves are listed as the stop
+/// allows: a listing it cut short counts the moves listed so far.
 ///
 /// # Panics
 ///
@@ -115,20 +114,32 @@ pub fn divide_until(
     board: &Board,
     depth: u32,
     done: &(dyn Fn(u64, u64) + Sync),
-    stop: &AtomicBool,
+    stop: &Interrupt,
 ) -> Vec<(String, Option<u64>)> {
-    let moves = variant.legal_moves(board);
+    let mut gen = MoveGen::new().with_interrupt(stop.clone());
+    let mut moves = Vec::new();
+    variant.for_each_move(board, &mut gen, |m| moves.push((m.mv(), m.child)));
+    let listed_in_full = !gen.interrupted();
     let below = depth.saturating_sub(1);
     let finished = AtomicU64::new(0);
-    moves
+    let mut counts: Vec<(String, Option<u64>)> = moves
         .par_iter()
-        .map(|m| {
-            let count = perft_until(variant, &m.child, below, stop);
+        .map(|(mv, child)| {
+            let count = perft_until(variant, child, below, stop);
             if count.is_some() {
                 let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
                 done(k, moves.len() as u64);
             }
-            (m.mv.to_string(), count)
+            (mv.to_string(), count)
         })
-        .collect()
+        .collect();
+    if !listed_in_full {
+        // The moves never listed: one entry standing for them all.
+        counts.push((UNLISTED.to_string(), None));
+    }
+    counts
 }
+
+/// The name of the entry of `divide_until` that stands for root moves a stop kept
+/// from being listed.
+pub const UNLISTED: &str = "(moves not listed)";

@@ -1027,6 +1027,20 @@ impl RulesFile {
                 return Err(key_error("start", "missing (give it, or a `base` preset)"))
             }
         };
+        // A name is written into records, headers and rules files as one line of text.
+        let has_control = |name: &str| name.chars().any(char::is_control);
+        if self.name.as_deref().is_some_and(has_control) {
+            return Err(key_error(
+                "name",
+                "has a control character (a line break, a tab...): a name is one line of printable text",
+            ));
+        }
+        if self.name.is_none() && has_control(default_name) {
+            return Err(key_error(
+                "name",
+                "missing, and the file's name, which stands for it, has a control character: give a `name`",
+            ));
+        }
         let rules = Rules {
             name: self.name.unwrap_or_else(|| default_name.to_owned()),
             columns,

@@ -119,7 +119,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut thinking = Instant::now();
     loop {
         let board = *game.board();
-        emit(&super::show::draw(&variant, &board))?;
+        emit(&super::show::draw(
+            &variant,
+            &board,
+            game.outcome().as_ref(),
+        ))?;
         if control.is_some() {
             emit(&clock_line(&seats.clocks))?;
         }
@@ -387,7 +391,7 @@ fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
         moves_text(game),
         continue_command(args, variant, game),
     ))?;
-    std::process::exit(super::interrupt::INTERRUPTED_EXIT)
+    std::process::exit(super::interrupt::exit_status())
 }
 
 /// Under the retreat, the move `text` begins: a legal move, or one half made that the

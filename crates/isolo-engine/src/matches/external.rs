@@ -443,6 +443,9 @@ fn position_command(
     command
 }
 
+/// The movetime sent to an external engine given no limit and no clock (matches.md).
+pub const UNLIMITED_MOVETIME: Duration = Duration::from_millis(1000);
+
 /// The `go` command for the side to move, and the time its reply may take before the
 /// margin: the clock left, the movetime, or the stall limit of an untimed search.
 fn go_command(
@@ -465,6 +468,11 @@ fn go_command(
         return (go, own.left);
     }
     let mut go = "go".to_string();
+    // No limit at all: a bare `go` may search until `stop`, which a match never sends.
+    let mut limits = *limits;
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+        limits.time = Some(UNLIMITED_MOVETIME);
+    }
     if let Some(depth) = limits.depth {
         go.push_str(&format!(" depth {depth}"));
     }
@@ -476,4 +484,27 @@ fn go_command(
         return (go, time);
     }
     (go, stall.unwrap_or(UNTIMED_STALL))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_given_no_limit_searches_a_second() {
+        let none = Limits::default();
+        let (go, allowed) = go_command([None, None], Side::South, &none, None);
+        assert_eq!(
+            (go.as_str(), allowed),
+            ("go movetime 1000", UNLIMITED_MOVETIME)
+        );
+        let deep = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command([None, None], Side::South, &deep, None).0,
+            "go depth 4"
+        );
+    }
 }

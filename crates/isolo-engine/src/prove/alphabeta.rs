@@ -55,6 +55,8 @@ pub struct Prover<'v> {
     pub nodes: u64,
     /// Set to stop a proof early (Ctrl-C): the search ends as at its time limit.
     interrupt: Option<&'static AtomicBool>,
+    /// When every search of this prover stops, its checks and proof walks included.
+    deadline: Option<Instant>,
 }
 
 impl<'v> Prover<'v> {
@@ -77,7 +79,20 @@ impl<'v> Prover<'v> {
             searcher,
             nodes: 0,
             interrupt: None,
+            deadline: None,
         })
+    }
+
+    /// The prover, all of whose searches (proof walks and checks too) end by
+    /// `deadline`: past it they prove nothing, and `out_of_time` says so.
+    pub fn until(mut self, deadline: Option<Instant>) -> Prover<'v> {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Whether the deadline has passed (a proof walk or a check after it is incomplete).
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The prover, stopping its proofs early once `flag` is set.
@@ -107,6 +122,21 @@ impl<'v> Prover<'v> {
         report: &mut dyn FnMut(&Progress),
     ) -> Solution {
         let started = Instant::now();
+        let left = self.deadline.map(|d| d.saturating_duration_since(started));
+        let time = match (time, left) {
+            (Some(t), Some(l)) => Some(t.min(l)),
+            (t, l) => t.or(l),
+        };
+        if time.is_some_and(|t| t.is_zero()) {
+            return Solution {
+                verdict: AbVerdict::Unknown,
+                best_move: None,
+                pv: Vec::new(),
+                nodes: 0,
+                time: Duration::ZERO,
+                depth: 0,
+            };
+        }
         let request = SearchRequest {
             variant: self.variant,
             board: *board,

@@ -25,6 +25,7 @@ use crate::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnResult, DfpnVerdict
 use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
 use crate::search::alphabeta::MAX_DEPTH;
+use crate::search::stopping::HARD_STOP_MARGIN;
 use crate::search::tt::TableError;
 use crate::search::{nodes_per_second, Progress};
 use isolo_rules::game::dead_position_outcome;
@@ -32,6 +33,10 @@ use isolo_rules::{Board, Game, Move, Side, Variant};
 
 /// Why `verify` checks nothing on an unknown result.
 pub const NOTHING_TO_VERIFY: &str = "the result is unknown, so there is no proof to verify";
+
+/// Why a proven line was not verified: the solve's time ran out first.
+pub const VERIFY_OUT_OF_TIME: &str =
+    "the time limit ran out before the line was verified (a larger --time-ms gives it time)";
 
 /// Positions past which the alpha-beta prover's proof size is not counted.
 pub const PROOF_SIZE_CAP: usize = 200_000;
@@ -709,8 +714,11 @@ fn solve_ab(
     events: Events,
 ) -> Result<Result<AbReport, String>, SolveError> {
     let max_plies = settings.max_plies.min(MAX_DEPTH);
-    let mut prover =
-        Prover::new(variant, settings.threads, settings.hash_mb)?.stopping_on(settings.interrupt);
+    // The proof's size, certificate and check come within the solve's time too.
+    let deadline = settings.time.map(|t| Instant::now() + t + HARD_STOP_MARGIN);
+    let mut prover = Prover::new(variant, settings.threads, settings.hash_mb)?
+        .stopping_on(settings.interrupt)
+        .until(deadline);
     let (board, history) = (&root.board, &root.history);
     let solution = prover.solve_reporting(board, history, max_plies, time, &mut |p| {
         events(SolveEvent::Depth(p))
@@ -738,9 +746,11 @@ fn solve_ab(
         Some(path) => {
             let proof = prover.proof(board, history, solution.verdict, AB_CERTIFICATE_CAP);
             let size = proof.as_ref().map(|p| p.positions);
-            let strategy = proof.map(|p| p.strategy).ok_or(format!(
-                "the proof has over {AB_CERTIFICATE_CAP} positions, too many for the alpha-beta prover to write (--method dfpn writes larger ones)"
-            ));
+            let strategy = proof.map(|p| p.strategy).ok_or(if prover.out_of_time() {
+                "the time limit ran out before the proof was written (a larger --time-ms gives it time)".to_string()
+            } else {
+                format!("the proof has over {AB_CERTIFICATE_CAP} positions, too many for the alpha-beta prover to write (--method dfpn writes larger ones)")
+            });
             (size, certify(path, variant, root, winner, plies, strategy)?)
         }
         None => (
@@ -748,8 +758,14 @@ fn solve_ab(
             None,
         ),
     };
-    let verified = (settings.verify && proven)
-        .then(|| prover.verify(board, history, solution.verdict, &solution.pv));
+    let verified = (settings.verify && proven).then(|| {
+        let checked = prover.verify(board, history, solution.verdict, &solution.pv);
+        if prover.out_of_time() {
+            Err(VERIFY_OUT_OF_TIME.to_string())
+        } else {
+            checked
+        }
+    });
     let verify_error = match &verified {
         Some(Err(e)) => Some(e.clone()),
         None if settings.verify => Some(NOTHING_TO_VERIFY.to_string()),
@@ -772,8 +788,9 @@ fn solve_ab(
         verify_error,
         unknown: if interrupted(settings) {
             format!(
-                "unknown: interrupted at depth {} of {max_plies} (no proof that short)\n",
-                solution.depth
+                "unknown: interrupted at depth {} of {max_plies} (no win or loss within {})\n",
+                solution.depth,
+                plies_text(solution.depth)
             )
         } else {
             ab_unknown_text(&solution, max_plies)
@@ -794,8 +811,10 @@ fn interrupted(settings: &SolveSettings) -> bool {
 fn ab_unknown_text(solution: &Solution, max_plies: u32) -> String {
     if solution.depth < max_plies {
         format!(
-            "unknown: time ran out at depth {} of {} (no proof that short)\n",
-            solution.depth, max_plies
+            "unknown: time ran out at depth {} of {} (no win or loss within {})\n",
+            solution.depth,
+            max_plies,
+            plies_text(solution.depth)
         )
     } else {
         format!("unknown: no proof within {}\n", plies_text(max_plies))
@@ -847,7 +866,7 @@ fn solve_dfpn(
     let started = Instant::now();
     let digest = search_digest(variant, root, settings.max_plies);
     let mut state = match &settings.resume {
-        Some(path) if path.exists() => load_state(path, &digest, events)?,
+        Some(path) if path.exists() => load_state(path, &digest, events, limits.table_entries)?,
         _ => dfpn::DfpnState::default(),
     };
     let report = |p: &DfpnProgress| events(SolveEvent::Dfpn(p));
@@ -941,7 +960,14 @@ fn search_digest(variant: &Variant, root: &Root, max_plies: u32) -> String {
     fingerprint_of(&text)
 }
 
-fn load_state(path: &Path, digest: &str, events: Events) -> Result<dfpn::DfpnState, SolveError> {
+/// The saved search in `path`, refused where the table (`table_entries`, from
+/// `--hash`) could not hold it: loading it would drop entries without a word.
+fn load_state(
+    path: &Path,
+    digest: &str,
+    events: Events,
+    table_entries: usize,
+) -> Result<dfpn::DfpnState, SolveError> {
     let fail = |reason: String| SolveError::ResumeRead {
         path: path.to_path_buf(),
         reason,
@@ -950,6 +976,14 @@ fn load_state(path: &Path, digest: &str, events: Events) -> Result<dfpn::DfpnSta
         isolo_rules::open_regular_file(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let state = dfpn::DfpnState::load(&mut std::io::BufReader::new(file), digest)
         .map_err(|e| fail(e.to_string()))?;
+    if state.entries() > table_entries {
+        let mb = (state.entries() * dfpn::BYTES_PER_ENTRY).div_ceil(1 << 20);
+        return Err(fail(format!(
+            "the saved search has {} table entries, more than --hash holds ({table_entries}); give --hash {} or more",
+            state.entries(),
+            mb.next_power_of_two()
+        )));
+    }
     events(SolveEvent::Note(format!(
         "df-pn: resuming from {} ({} table entries)",
         path.display(),
@@ -971,11 +1005,17 @@ fn save_state(
         source,
     };
     let partial = path.with_extension("partial");
-    let file = std::fs::File::create(&partial).map_err(fail)?;
-    state
-        .save(&mut std::io::BufWriter::new(file), digest)
-        .map_err(fail)?;
-    std::fs::rename(&partial, path).map_err(fail)?;
+    let written = (|| {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+        state.save(&mut out, digest)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&partial, path)
+    })();
+    if let Err(source) = written {
+        // (A full disk: nothing half written is left behind.)
+        let _ = std::fs::remove_file(&partial);
+        return Err(fail(source));
+    }
     let next = match verdict {
         DfpnVerdict::Unknown => "; run the same command again to continue",
         _ => "",

@@ -12,7 +12,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::answer::MOST_WALKED_STEPS;
 use super::score::{from_table, to_table};
+use super::stopping::StopFlag;
 use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
     is_proven, loss_in, move_generator, moves_of_boards, win_in, Limits, Line, Progress, Score,
@@ -20,7 +22,9 @@ use super::{
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use isolo_rules::moves::dedup_by_position;
-use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use isolo_rules::{
+    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
+};
 
 pub use super::ChoiceWalk;
 
@@ -45,6 +49,15 @@ const CAPTURE_ORDER: i32 = 1 << 20;
 /// History scores are halved when one passes this.
 const HISTORY_MAX: i32 = 1 << 18;
 /// A choice point's table entry names its better branch with these.
+/// Choices of one move walked one by one before the rest of the move is its first
+/// completion: each choice is a level of recursion, and a rules file may allow a move
+/// as many as its `max_laps`, so the walk's depth is bounded here, not by the rules.
+/// (No position of the bench walks deeper: its signature is the same without a bound.)
+const MOST_WALKED_CHOICES: usize = 256;
+/// The stack of a helper thread of Lazy SMP, as the main thread's (8 MB, Linux's
+/// default) and more: the walks of every ply of a line recurse there (memory is taken
+/// only as it is used).
+const HELPER_STACK_BYTES: usize = 16 << 20;
 const TAKE: u16 = 0;
 const PASS: u16 = 1;
 
@@ -299,7 +312,8 @@ struct Shared<'a> {
     storable_laps: u32,
     eval: Evaluator,
     tt: &'a TranspositionTable,
-    stop: AtomicBool,
+    /// Raised by the limits, the caller, or the generators' hard stop.
+    stop: StopFlag,
     /// Set once the first iteration is complete: limits apply from then on, so every
     /// search has an answer.
     armed: AtomicBool,
@@ -351,6 +365,8 @@ struct Worker<'a> {
 struct Turn {
     depth: u32,
     ply: usize,
+    /// Choices walked so far in this move (see `MOST_WALKED_CHOICES`).
+    choices: usize,
     /// Whether a result has been searched (the first gets the full window).
     searched: bool,
 }
@@ -415,7 +431,7 @@ impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, history: &[u64]) -> Worker<'a> {
         Worker {
             shared,
-            gen: move_generator(),
+            gen: move_generator().with_interrupt(shared.stop.interrupt()),
             pending_nodes: 0,
             nodes: 0,
             path: history.to_vec(),
@@ -423,7 +439,7 @@ impl<'a> Worker<'a> {
             buffers: Vec::new(),
             pv: vec![Vec::new(); MAX_DEPTH as usize + 2],
             walks: (0..MAX_DEPTH as usize + 2)
-                .map(|_| MoveWalk::new())
+                .map(|_| MoveWalk::new().with_interrupt(shared.stop.interrupt()))
                 .collect(),
             scratch: Vec::new(),
             root_choices: Vec::new(),
@@ -432,7 +448,7 @@ impl<'a> Worker<'a> {
     }
 
     fn stopped(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed)
+        self.shared.stop.raised()
     }
 
     /// Counts a node and, now and then, checks the limits.
@@ -447,7 +463,7 @@ impl<'a> Worker<'a> {
                 + self.pending_nodes;
             self.pending_nodes = 0;
             if self.shared.armed.load(Ordering::Relaxed) && self.shared.out_of_budget(total) {
-                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.stop.raise();
             }
         }
     }
@@ -713,6 +729,7 @@ impl<'a> Worker<'a> {
             let turn = Turn {
                 depth,
                 ply,
+                choices: 0,
                 searched: later,
             };
             return self.walk_pit(board, child.pit, turn, alpha, beta);
@@ -813,8 +830,23 @@ impl<'a> Worker<'a> {
                 value: -INFINITY,
                 taint: repeated.map_or(0, |at| at + 1),
             },
-            MoveStep::Choice(point) => self.choice_value(&point, turn, alpha, beta),
-            MoveStep::Answer(point) => self.answer_value(&point, turn, alpha, beta),
+            MoveStep::Choice(point) | MoveStep::Answer(point)
+                if turn.choices >= MOST_WALKED_CHOICES =>
+            {
+                self.cut_walk(&point, turn, alpha, beta)
+            }
+            MoveStep::Choice(point) => {
+                turn.choices += 1;
+                let walked = self.choice_value(&point, turn, alpha, beta);
+                turn.choices -= 1;
+                walked
+            }
+            MoveStep::Answer(point) => {
+                turn.choices += 1;
+                let walked = self.answer_value(&point, turn, alpha, beta);
+                turn.choices -= 1;
+                walked
+            }
             MoveStep::End { child, laps, .. } => {
                 let later = std::mem::replace(&mut turn.searched, true);
                 let window = (alpha, beta);
@@ -830,6 +862,37 @@ impl<'a> Worker<'a> {
                 Walked { value, taint }
             }
         }
+    }
+
+    /// A walk `MOST_WALKED_CHOICES` deep goes on by the point's first completion,
+    /// searched as a result; where none is found within `MOST_WALKED_STEPS` choices it
+    /// is valued by the evaluation of the position as sown so far, never as proven. Not
+    /// stored either way: the value is not the point's.
+    fn cut_walk(&mut self, point: &ChoicePoint, turn: &mut Turn, alpha: i32, beta: i32) -> Walked {
+        let walk = &mut self.walks[turn.ply];
+        let completion = self
+            .shared
+            .variant
+            .first_completion(point, walk, MOST_WALKED_STEPS);
+        let value = match completion {
+            Completion::Found(choices, child) => {
+                let later = std::mem::replace(&mut turn.searched, true);
+                let window = (alpha, beta);
+                let value = self.search_result(&child, turn.depth, window, turn.ply, later);
+                if value > alpha && !self.stopped() && turn.ply == 0 {
+                    let mut line = self.root_choices.clone();
+                    line.extend(choices);
+                    self.root_best = Some(line);
+                }
+                value
+            }
+            Completion::None => -INFINITY,
+            Completion::Unknown => {
+                let mover_value = self.shared.eval.evaluate(&point.board());
+                mover_value.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            }
+        };
+        Walked { value, taint: 0 }
     }
 
     /// A choice of the mover (take or pass, or a lap's direction) as a ply of its own
@@ -1150,6 +1213,7 @@ impl<'a> Worker<'a> {
         let turn = Turn {
             depth,
             ply: 0,
+            choices: 0,
             searched: false,
         };
         let value = self.walk_pit(root, mv.child.pit, turn, alpha, beta);
@@ -1416,6 +1480,7 @@ impl Searcher for AlphaBeta {
         let variant = request.variant;
         let root = request.board;
         let root_moves = root_moves(variant, &root, self.config.walk);
+        let deadline = limits.time.map(|t| start + t);
         let shared = Shared {
             variant,
             storable_laps: variant.rules().max_laps / 2,
@@ -1426,12 +1491,12 @@ impl Searcher for AlphaBeta {
             eval: Evaluator::for_config(variant, self.config.weights.as_ref())
                 .with_contempt(root.to_move(), self.config.contempt),
             tt: &self.tt,
-            stop: AtomicBool::new(false),
+            stop: StopFlag::new(deadline),
             // Walking a pit's every move can take minutes: then limits hold from the start.
             armed: AtomicBool::new(root_moves.iter().any(|m| m.by_choices)),
             nodes: AtomicU64::new(0),
             limits,
-            deadline: limits.time.map(|t| start + t),
+            deadline,
             start,
             external_stop: request.stop,
             quiescence: self.config.quiescence,
@@ -1439,24 +1504,26 @@ impl Searcher for AlphaBeta {
         };
         let multipv = request.multipv.clamp(1, root_moves.len().max(1));
         let threads = self.config.threads.max(1);
-        let (moves, depth) = if root_moves.is_empty() {
-            (Vec::new(), 0)
-        } else if threads == 1 {
-            let mut worker = Worker::new(&shared, &request.history);
-            let result = worker.iterate(&root, root_moves, 1, multipv, Some(&mut *report));
-            worker.flush_nodes();
-            result
-        } else {
-            lazy_smp(
-                &shared,
-                &request.history,
-                &root,
-                root_moves,
-                multipv,
-                threads,
-                report,
-            )
-        };
+        let (moves, depth) = shared.stop.forwarding(request.stop, || {
+            if root_moves.is_empty() {
+                (Vec::new(), 0)
+            } else if threads == 1 {
+                let mut worker = Worker::new(&shared, &request.history);
+                let result = worker.iterate(&root, root_moves, 1, multipv, Some(&mut *report));
+                worker.flush_nodes();
+                result
+            } else {
+                lazy_smp(
+                    &shared,
+                    &request.history,
+                    &root,
+                    root_moves,
+                    multipv,
+                    threads,
+                    report,
+                )
+            }
+        });
         let lines = moves
             .iter()
             .take(multipv)
@@ -1701,6 +1768,7 @@ fn lazy_smp(
     // the helpers run on a pool of their own.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads - 1)
+        .stack_size(HELPER_STACK_BYTES)
         .build()
         .expect("search threads start");
     pool.in_place_scope(|scope| {
@@ -1717,7 +1785,7 @@ fn lazy_smp(
         let mut main = Worker::new(shared, history);
         let result = main.iterate(root, root_moves, 1, multipv, Some(&mut *report));
         main.flush_nodes();
-        shared.stop.store(true, Ordering::Relaxed);
+        shared.stop.raise();
         result
     })
 }

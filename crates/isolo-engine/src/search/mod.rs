@@ -8,6 +8,7 @@ pub mod clock;
 pub mod level;
 pub mod mcts;
 pub mod score;
+pub mod stopping;
 mod table_memory;
 pub mod tt;
 pub mod wdl;
@@ -282,8 +283,10 @@ pub struct SearchRequest<'a> {
     /// every root move to play one, and naming a line's moves can cost more than the
     /// search where moves are vast to list.
     pub pv_lines: usize,
-    /// Set from outside to end the search as a limit would (a protocol's `stop`, an
-    /// interrupted match); the first iteration still completes.
+    /// Set from outside to end the search (a protocol's `stop`, an interrupted match, a
+    /// client that left): the search stops within milliseconds, even inside a vast
+    /// move, with the moves of its last complete iteration (or, before one, its first
+    /// iteration's partial values).
     pub stop: Option<&'a AtomicBool>,
 }
 

@@ -154,6 +154,9 @@ impl Variant {
                     gen.over_budget = true;
                     return true;
                 }
+                if !gen.poll.lap() {
+                    return false;
+                }
                 let state = &mut lap.state;
                 state.laps += 1;
                 if state.laps > max_laps {

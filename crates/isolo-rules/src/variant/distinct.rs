@@ -594,12 +594,12 @@ impl Variant {
             gen.lap_budget = u64::MAX;
             complete = !gen.over_budget;
             gen.over_budget = false;
-            if complete {
+            if complete || gen.poll.stopped() {
                 break;
             }
         }
-        let mut more = true;
-        if complete {
+        let mut more = !gen.poll.stopped();
+        if complete && more {
             let by_pairs = listed.len() <= ENDS_BY_PAIRS;
             gen.distinct.ends.clear();
             for (i, end) in listed.iter().enumerate() {
@@ -645,6 +645,9 @@ impl Variant {
         gen: &mut MoveGen,
         ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
     ) -> bool {
+        if !gen.poll.lap() {
+            return false;
+        }
         let table = clockwise.unwrap_or(frame.table);
         let (sown, end) = table.sow(lap.mine, lap.from, lap.seeds);
         if ring::lane(sown, end) == 1 {

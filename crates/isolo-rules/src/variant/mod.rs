@@ -4,6 +4,7 @@
 
 use super::board::{rings_of, Board, ENDS_CAPTURED};
 use super::fortress::Fortresses;
+use super::interrupt::{Interrupt, LapPoll};
 use super::notation::{self, format_overture, format_rows, Move, NotationError};
 use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
@@ -284,6 +285,8 @@ pub struct MoveGen {
     /// Laps a distinct listing may spend listing a pit's sequences before it searches
     /// breadth first instead.
     small_listing_laps: u64,
+    /// The caller's interrupt, checked as laps are sown.
+    poll: LapPoll,
 }
 
 impl Default for MoveGen {
@@ -301,6 +304,7 @@ impl Default for MoveGen {
             lap_budget: u64::MAX,
             over_budget: false,
             small_listing_laps: distinct::SMALL_LISTING_LAPS,
+            poll: LapPoll::default(),
         }
     }
 }
@@ -344,6 +348,19 @@ impl MoveGen {
     /// Whether the last distinct-move listing left results out (see `with_point_limit`).
     pub fn truncated(&self) -> bool {
         self.truncated
+    }
+
+    /// This generator stopping its listings where they are once `interrupt` is raised:
+    /// a listing then holds some of the moves only, and `interrupted` says so.
+    pub fn with_interrupt(mut self, interrupt: Interrupt) -> MoveGen {
+        self.poll = LapPoll::new(interrupt);
+        self
+    }
+
+    /// Whether the interrupt stopped the last listing before it was complete: its moves
+    /// (and `has_legal_move`, `count_moves`) are then a part of the position's only.
+    pub fn interrupted(&self) -> bool {
+        self.poll.stopped()
     }
 
     /// Back to a choice of the sequence being explored, where the path of turning
@@ -637,8 +654,10 @@ impl Variant {
             };
             let form: String = shown.iter().map(|kind| kind.placeholder()).collect();
             let form = format!("ROWS SIDE{form}");
+            // (The flags fields are the variant's own: RULES.md 6 lists them all.)
             return Err(NotationError::Position(format!(
-                "position must be '{form}', found {} field(s) in '{}'",
+                "position must be '{form}' in variant '{}', found {} field(s) in '{}'",
+                crate::quote(&self.rules.name),
                 fields.len(),
                 crate::quote(text)
             )));
@@ -1061,6 +1080,7 @@ impl Variant {
         let spots = &self.geo.capture[self.capture_table(board, me)];
         let (mine, theirs) = (board.ring(me), board.ring(opp));
         gen.truncated = false;
+        gen.poll.reset();
         let at_stake = self.ends_at_stake(theirs);
         let mut visit = |end: &MoveEnd| {
             if at_stake && self.ends_taken(end.theirs) {
@@ -1358,6 +1378,9 @@ impl Variant {
                 if gen.lap_budget == 0 {
                     gen.over_budget = true;
                     return true;
+                }
+                if !gen.poll.lap() {
+                    return false;
                 }
                 let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
                 state.mine = sown;

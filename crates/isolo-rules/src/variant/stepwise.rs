@@ -17,6 +17,7 @@
 //! moves of `Variant::legal_moves`, in its order.
 
 use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
+use crate::interrupt::{Interrupt, LapPoll};
 use crate::ring;
 use crate::{CaptureChoice, Choice, Move, Side};
 
@@ -200,7 +201,7 @@ pub enum MoveStep {
     /// No legal move goes this way.
     Dead {
         /// The place on the path of the turning point the sequence came back to, or
-        /// `None` if it would pass `max_laps` laps.
+        /// `None` if it would pass `max_laps` laps (or the walk was interrupted).
         repeated: Option<usize>,
     },
 }
@@ -209,12 +210,26 @@ pub enum MoveStep {
 #[derive(Debug, Default)]
 pub struct MoveWalk {
     path: TurningPath,
+    /// The caller's interrupt, checked as laps are sown.
+    poll: LapPoll,
 }
 
 impl MoveWalk {
     /// A walk with empty buffers.
     pub fn new() -> MoveWalk {
         MoveWalk::default()
+    }
+
+    /// This walk ending each step where it is once `interrupt` is raised: the step is
+    /// then `MoveStep::Dead` (no move), and `interrupted` says why.
+    pub fn with_interrupt(mut self, interrupt: Interrupt) -> MoveWalk {
+        self.poll = LapPoll::new(interrupt);
+        self
+    }
+
+    /// Whether the interrupt has ended a step of this walk.
+    pub fn interrupted(&self) -> bool {
+        self.poll.stopped()
     }
 }
 
@@ -422,7 +437,7 @@ impl Variant {
                 None => false,
             };
             state.laps += 1;
-            if state.laps > self.rules.max_laps {
+            if state.laps > self.rules.max_laps || !walk.poll.lap() {
                 return MoveStep::Dead { repeated: None };
             }
             if clockwise && self.rules.clockwise_laps == crate::ClockwiseLaps::FirstSowing {

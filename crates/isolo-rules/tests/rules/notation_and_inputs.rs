@@ -283,6 +283,15 @@ fn bad_rules(text: &str, expected: &str) {
 fn invalid_rules_files_name_the_key() {
     let women = "base = \"isolo-women\"\n";
     bad_rules(&format!("{women}foo = 1"), "unknown key `foo`");
+    // A name goes into records and headers as one line: no control characters.
+    for name in ["a\\nb", "tab\\there", "bell\\u0007"] {
+        bad_rules(
+            &format!("{women}name = \"{name}\""),
+            "key `name`: has a control character",
+        );
+    }
+    let quoted = Rules::from_toml(&format!("{women}name = 'say \"hi\" \\ go'"), "x").unwrap();
+    assert_eq!(Rules::from_toml(&quoted.to_toml(), "y").unwrap(), quoted);
     bad_rules(
         &format!("{women}columns = 9"),
         "key `columns`: must be 2..=8, found 9",

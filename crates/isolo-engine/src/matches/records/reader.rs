@@ -293,7 +293,14 @@ pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
 }
 
 fn read_header(text: &str) -> Result<(Header, Variant), String> {
+    // (A byte-order mark, as some editors write, is no reason to refuse the file.)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if value.get("variants").is_some() {
+        return Err(
+            "a comparison's records (compare --out): `merge` and Python's `read_records` read them, `replay` and `review` a match's or a tournament's".into(),
+        );
+    }
     match value.get("isolo_ai_records").and_then(|v| v.as_u64()) {
         Some(v) if v == FORMAT_VERSION as u64 => {}
         Some(v) => {

@@ -249,7 +249,14 @@ impl Proof {
         } else {
             return Err(lines.error("expected 'winner <S|N>' or 'draw'"));
         };
-        if lines.next_line().is_ok() {
+        // Read to the very end: a compressed file's checksum and length are checked
+        // there, and a read that fails is no end.
+        let mut rest = String::new();
+        let read = (&mut *lines.input)
+            .take(1)
+            .read_to_string(&mut rest)
+            .map_err(|e| format!("cannot read past line {}: {e}", lines.number))?;
+        if read > 0 {
             return Err(lines.error("text after the end line"));
         }
         Ok(proof)
@@ -259,11 +266,19 @@ impl Proof {
     pub fn load(path: &Path) -> Result<Proof, CertificateError> {
         let cannot = |e: std::io::Error| CertificateError::Malformed(format!("cannot read: {e}"));
         let mut file = BufReader::new(isolo_rules::open_regular_file(path).map_err(cannot)?);
-        if file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
-            Proof::read(&mut BufReader::new(flate2::read::GzDecoder::new(file)))
-        } else {
-            Proof::read(&mut file)
+        if !file.fill_buf().map_err(cannot)?.starts_with(&GZIP_MAGIC) {
+            return Proof::read(&mut file);
         }
+        let mut unpacked = BufReader::new(flate2::bufread::GzDecoder::new(file));
+        let proof = Proof::read(&mut unpacked)?;
+        // One gzip member, as `save` writes: nothing may follow it.
+        let mut file = unpacked.into_inner().into_inner();
+        if !file.fill_buf().map_err(cannot)?.is_empty() {
+            return Err(CertificateError::Malformed(
+                "data after the compressed certificate (a second gzip member?)".into(),
+            ));
+        }
+        Ok(proof)
     }
 
     /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
