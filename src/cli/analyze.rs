@@ -207,7 +207,10 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     let interrupted = super::interrupt::requested();
     let shown = if args.json {
         let mut value = result.to_json(&variant, &board);
-        value["interrupted"] = json!(interrupted);
+        // (Only when true: the fields are otherwise those of every front end's analysis.)
+        if interrupted {
+            value["interrupted"] = json!(true);
+        }
         emit_json(&value)
     } else {
         emit(&result_text(&variant, &board, &result))

@@ -379,8 +379,7 @@ fn analyze_reports_a_proven_win_in_json() {
             "time_ms",
             "engine",
             "material",
-            "fortress",
-            "interrupted"
+            "fortress"
         ]
     );
     assert_eq!(

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::process::{handles_sigint_or_ended, output_within, scratch, signal};
+use crate::common::process::{handles_sigint_or_ended, output_within, scratch, signal, Scratch};
 
 /// A legal Igisoro position with 110,755 legal moves under `EXPLODE`.
 const VAST: &str = "10,8,8,6,2,3,4,5/12,3,8,1,2,5,1,6/8,12,10,6,2,3,2,8/2,10,8,12,5,0,2,6 S";
@@ -28,6 +28,15 @@ fn spawn(args: &[&str]) -> std::process::Child {
         .expect("binary runs")
 }
 
+/// A scratch folder holding `EXPLODE` as `explode.toml`, and that file's path.
+fn explode_rules(test: &str) -> (Scratch, String) {
+    let dir = scratch(test);
+    let rules = dir.join("explode.toml");
+    std::fs::write(&rules, EXPLODE).unwrap();
+    let rules = rules.to_str().unwrap().to_string();
+    (dir, rules)
+}
+
 /// Waits until `child` has its signal handlers, then sends `sig`.
 fn signal_when_ready(child: &std::process::Child, sig: &str) {
     let started = Instant::now();
@@ -40,10 +49,8 @@ fn signal_when_ready(child: &std::process::Child, sig: &str) {
 
 #[test]
 fn searches_and_proofs_end_within_their_time() {
-    let dir = scratch("vast-timed");
-    let rules = dir.join("explode.toml");
-    std::fs::write(&rules, EXPLODE).unwrap();
-    let rules = rules.to_str().unwrap();
+    let (_dir, rules) = explode_rules("vast-timed");
+    let rules = rules.as_str();
     let base = ["--variant", rules, "--position", VAST, "--time-ms", "300"];
     for command in [
         vec!["analyze"],
@@ -62,10 +69,8 @@ fn searches_and_proofs_end_within_their_time() {
 
 #[test]
 fn a_signal_stops_a_vast_search_and_perft_keeps_its_count() {
-    let dir = scratch("vast-signals");
-    let rules = dir.join("explode.toml");
-    std::fs::write(&rules, EXPLODE).unwrap();
-    let rules = rules.to_str().unwrap();
+    let (_dir, rules) = explode_rules("vast-signals");
+    let rules = rules.as_str();
     // No time limit of its own: only the signal ends it.
     let analyze = [
         "analyze",
@@ -109,9 +114,7 @@ fn a_signal_stops_a_vast_search_and_perft_keeps_its_count() {
 
 #[test]
 fn ugi_stop_answers_and_quit_ends_a_vast_search() {
-    let dir = scratch("vast-ugi");
-    let rules = dir.join("explode.toml");
-    std::fs::write(&rules, EXPLODE).unwrap();
+    let (_dir, rules) = explode_rules("vast-ugi");
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
         .arg("ugi")
         .stdin(Stdio::piped())
@@ -136,7 +139,6 @@ fn ugi_stop_answers_and_quit_ends_a_vast_search() {
             Err(e) => panic!("no '{prefix}' line: {e}"),
         }
     };
-    let rules = rules.to_str().unwrap();
     writeln!(
         to,
         "ugi\nsetoption name Variant value {rules}\nposition fen {VAST}"
