@@ -48,7 +48,6 @@ const POLL_INTERVAL: u64 = 256;
 const CAPTURE_ORDER: i32 = 1 << 20;
 /// History scores are halved when one passes this.
 const HISTORY_MAX: i32 = 1 << 18;
-/// A choice point's table entry names its better branch with these.
 /// Choices of one move walked one by one before the rest of the move is its first
 /// completion: each choice is a level of recursion, and a rules file may allow a move
 /// as many as its `max_laps`, so the walk's depth is bounded here, not by the rules.
@@ -58,6 +57,7 @@ const MOST_WALKED_CHOICES: usize = 256;
 /// default) and more: the walks of every ply of a line recurse there (memory is taken
 /// only as it is used).
 const HELPER_STACK_BYTES: usize = 16 << 20;
+/// A choice point's table entry names its better branch with these.
 const TAKE: u16 = 0;
 const PASS: u16 = 1;
 
@@ -866,8 +866,9 @@ impl<'a> Worker<'a> {
 
     /// A walk `MOST_WALKED_CHOICES` deep goes on by the point's first completion,
     /// searched as a result; where none is found within `MOST_WALKED_STEPS` choices it
-    /// is valued by the evaluation of the position as sown so far, never as proven. Not
-    /// stored either way: the value is not the point's.
+    /// is valued by the evaluation of the position as sown so far. Never proven, and not
+    /// stored: the first completion takes both sides' later decisions as they come, not
+    /// at their best, so its value bounds the point's in neither direction.
     fn cut_walk(&mut self, point: &ChoicePoint, turn: &mut Turn, alpha: i32, beta: i32) -> Walked {
         let walk = &mut self.walks[turn.ply];
         let completion = self
@@ -886,13 +887,18 @@ impl<'a> Worker<'a> {
                 }
                 value
             }
-            Completion::None => -INFINITY,
-            Completion::Unknown => {
-                let mover_value = self.shared.eval.evaluate(&point.board());
-                mover_value.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            Completion::None => {
+                return Walked {
+                    value: -INFINITY,
+                    taint: 0,
+                }
             }
+            Completion::Unknown => self.shared.eval.evaluate(&point.board()),
         };
-        Walked { value, taint: 0 }
+        Walked {
+            value: value.clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            taint: 0,
+        }
     }
 
     /// A choice of the mover (take or pass, or a lap's direction) as a ply of its own
