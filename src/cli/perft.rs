@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_rules::perft::{divide_until, UNLISTED};
+use isolo_rules::perft::{divide_until, Divided};
 use isolo_rules::Interrupt;
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
@@ -39,8 +39,14 @@ pub fn run(args: &PerftArgs) -> CliResult {
     let stop = Interrupt::on_static(super::interrupt::flag());
     let started = Instant::now();
     let bar = super::progress(0, "root moves");
-    let split = if args.depth == 0 {
-        Vec::new()
+    let Divided {
+        counts: split,
+        listed_in_full,
+    } = if args.depth == 0 {
+        Divided {
+            counts: Vec::new(),
+            listed_in_full: true,
+        }
     } else {
         let tick = |done: u64, total: u64| {
             if args.depth >= PROGRESS_DEPTH {
@@ -56,10 +62,9 @@ pub fn run(args: &PerftArgs) -> CliResult {
         .iter()
         .filter_map(|(m, n)| n.map(|n| (m, n)))
         .collect();
-    let interrupted = counted.len() < split.len();
-    // Root moves the stop kept from being listed: the total is then a lower bound.
-    let unlisted = split.iter().any(|(m, _)| m == UNLISTED);
-    let root_moves = split.len() - usize::from(unlisted);
+    // Root moves the stop kept from being listed make the total a lower bound.
+    let interrupted = counted.len() < split.len() || !listed_in_full;
+    let root_moves = split.len();
     let nodes = if args.depth == 0 {
         1
     } else {
@@ -84,7 +89,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
             value["interrupted"] = json!(true);
             value["root_moves"] = json!(root_moves);
             value["root_moves_counted"] = json!(counted.len());
-            value["root_moves_listed_in_full"] = json!(!unlisted);
+            value["root_moves_listed_in_full"] = json!(listed_in_full);
         }
         emit_json(&value)
     } else {
@@ -96,7 +101,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
             out.push('\n');
         }
         if interrupted {
-            let of = if unlisted { "at least " } else { "" };
+            let of = if listed_in_full { "" } else { "at least " };
             out.push_str(&format!(
                 "interrupted: {} of {of}{root_moves} root moves counted; nodes is their sum\n",
                 counted.len(),

@@ -605,23 +605,18 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
             total: Some(total),
         };
         let stop = AtomicBool::new(false);
-        // A client that left ends the review at once, and so frees its slot.
-        let reviewed = watching(
-            || tx.is_closed(),
-            || stop.store(true, Ordering::Relaxed),
-            || {
-                isolo_engine::review::review(
-                    &game,
-                    searcher.as_mut(),
-                    budget,
-                    &mut |done, total| {
-                        let progress = json!({"type": "progress", "done": done, "total": total});
-                        let _ = tx.send(line(progress));
-                    },
-                    Some(&stop),
-                )
-            },
-        );
+        let reviewed = until_client_leaves(&tx, &stop, || {
+            isolo_engine::review::review(
+                &game,
+                searcher.as_mut(),
+                budget,
+                &mut |done, total| {
+                    let progress = json!({"type": "progress", "done": done, "total": total});
+                    let _ = tx.send(line(progress));
+                },
+                Some(&stop),
+            )
+        });
         let result = Tagged {
             kind: "result",
             body: reviewed.report(),
@@ -630,6 +625,20 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
         let _ = tx.send(text + "\n");
     });
     ndjson(rx)
+}
+
+/// Runs a streamed job with `stop` raised as soon as its client has left (the stream's
+/// receiver dropped), so that work no one reads ends at once and frees its slot.
+fn until_client_leaves<R>(
+    tx: &tokio::sync::mpsc::UnboundedSender<String>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> R,
+) -> R {
+    watching(
+        || tx.is_closed(),
+        || stop.store(true, Ordering::Relaxed),
+        work,
+    )
 }
 
 fn progress_json(p: &Progress, wdl: &WdlModel) -> Value {
@@ -694,15 +703,10 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             // A level's draws differ from move to move and replay with the seed.
             let mut draws = SmallRng::seed_from_u64(game_seed(draw_seed, plies));
             let mcts = matches!(spec.kind, EngineKind::Mcts(_));
-            // A client that left ends the search at once, and so frees its slot.
-            let searched = watching(
-                || tx.is_closed(),
-                || stop.store(true, Ordering::Relaxed),
-                || {
-                    spec.level
-                        .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report)
-                },
-            );
+            let searched = until_client_leaves(&tx, &stop, || {
+                spec.level
+                    .search(searcher.as_mut(), mcts, &search, &mut draws, &mut report)
+            });
             let mut value = searched.result.to_json(&variant, &board);
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());

@@ -97,13 +97,23 @@ pub fn divide_reporting(
     done: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<(String, u64)> {
     divide_until(variant, board, depth, done, &Interrupt::never())
+        .counts
         .into_iter()
         .map(|(mv, count)| (mv, count.expect("a count without a stop ends")))
         .collect()
 }
 
-/// `divide_reporting` until `stop` is raised: each root move's count, `None` for those
-/// the stop cut short or kept from starting. The root moves are listed as the stop
+/// What `divide_until` counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divided {
+    /// Each root move listed and its count, `None` where the stop cut it short or kept
+    /// it from starting.
+    pub counts: Vec<(String, Option<u64>)>,
+    /// Whether every root move was listed: false when the stop came while they were.
+    pub listed_in_full: bool,
+}
+
+/// `divide_reporting` until `stop` is raised. The root moves are listed as the stop
 /// allows: a listing it cut short counts the moves listed so far.
 ///
 /// # Panics
@@ -115,14 +125,13 @@ pub fn divide_until(
     depth: u32,
     done: &(dyn Fn(u64, u64) + Sync),
     stop: &Interrupt,
-) -> Vec<(String, Option<u64>)> {
+) -> Divided {
     let mut gen = MoveGen::new().with_interrupt(stop.clone());
     let mut moves = Vec::new();
     variant.for_each_move(board, &mut gen, |m| moves.push((m.mv(), m.child)));
-    let listed_in_full = !gen.interrupted();
     let below = depth.saturating_sub(1);
     let finished = AtomicU64::new(0);
-    let mut counts: Vec<(String, Option<u64>)> = moves
+    let counts = moves
         .par_iter()
         .map(|(mv, child)| {
             let count = perft_until(variant, child, below, stop);
@@ -133,13 +142,8 @@ pub fn divide_until(
             (mv.to_string(), count)
         })
         .collect();
-    if !listed_in_full {
-        // The moves never listed: one entry standing for them all.
-        counts.push((UNLISTED.to_string(), None));
+    Divided {
+        counts,
+        listed_in_full: !gen.interrupted(),
     }
-    counts
 }
-
-/// The name of the entry of `divide_until` that stands for root moves a stop kept
-/// from being listed.
-pub const UNLISTED: &str = "(moves not listed)";

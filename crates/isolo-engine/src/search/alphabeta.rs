@@ -848,12 +848,7 @@ impl<'a> Worker<'a> {
                 walked
             }
             MoveStep::End { child, laps, .. } => {
-                let later = std::mem::replace(&mut turn.searched, true);
-                let window = (alpha, beta);
-                let value = self.search_result(&child, turn.depth, window, turn.ply, later);
-                if value > alpha && !self.stopped() && turn.ply == 0 {
-                    self.root_best = Some(self.root_choices.clone());
-                }
+                let value = self.walk_result(&child, turn, (alpha, beta), &[]);
                 let taint = if laps > self.shared.storable_laps {
                     0
                 } else {
@@ -862,6 +857,26 @@ impl<'a> Worker<'a> {
                 Walked { value, taint }
             }
         }
+    }
+
+    /// The value of a walk's result `child` (PVS: the turn's first with the full
+    /// window); at the root, where it passes alpha, the walk's choices and then `rest`
+    /// become the best move.
+    fn walk_result(
+        &mut self,
+        child: &Board,
+        turn: &mut Turn,
+        (alpha, beta): (i32, i32),
+        rest: &[Choice],
+    ) -> i32 {
+        let later = std::mem::replace(&mut turn.searched, true);
+        let value = self.search_result(child, turn.depth, (alpha, beta), turn.ply, later);
+        if value > alpha && !self.stopped() && turn.ply == 0 {
+            let mut line = self.root_choices.clone();
+            line.extend_from_slice(rest);
+            self.root_best = Some(line);
+        }
+        value
     }
 
     /// A walk `MOST_WALKED_CHOICES` deep goes on by the point's first completion,
@@ -877,15 +892,7 @@ impl<'a> Worker<'a> {
             .first_completion(point, walk, MOST_WALKED_STEPS);
         let value = match completion {
             Completion::Found(choices, child) => {
-                let later = std::mem::replace(&mut turn.searched, true);
-                let window = (alpha, beta);
-                let value = self.search_result(&child, turn.depth, window, turn.ply, later);
-                if value > alpha && !self.stopped() && turn.ply == 0 {
-                    let mut line = self.root_choices.clone();
-                    line.extend(choices);
-                    self.root_best = Some(line);
-                }
-                value
+                self.walk_result(&child, turn, (alpha, beta), &choices)
             }
             Completion::None => {
                 return Walked {
