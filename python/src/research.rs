@@ -400,7 +400,7 @@ impl Run {
 /// A run's schedule and records file, ready to play.
 struct Planned {
     schedule: Schedule,
-    file: Option<std::fs::File>,
+    file: Option<records::RecordsWriter>,
     resumed: Resumed,
 }
 
@@ -412,9 +412,10 @@ enum Source {
 
 /// A records file's games, read one at a time (`read_records(path)`).
 ///
-/// Iterating gives one dict per game: the fields of the file's line (for a match or a
-/// tournament: `game`, `opening`, `south`, `north`, `moves`, `result`, `reason`,
-/// `plies`, `seed`, `time_ms`...; for a comparison: `variant` (an index into the
+/// Iterating gives one dict per game: the fields of the file's line but its `digest`,
+/// which is checked as the line is read (for a match or a tournament: `game`,
+/// `opening`, `south`, `north`, `moves`, `result`, `reason`, `plies`, `seed`,
+/// `time_ms`...; for a comparison: `variant` (an index into the
 /// header's `variants`), `game`, `seed`, `first`, `result`, `reason`, `plies` and the
 /// per-game means). `header` is the file's first line as a dict; `kind` its kind.
 #[pyclass(module = "isolo_ai")]

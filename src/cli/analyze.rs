@@ -10,9 +10,10 @@ use isolo_engine::matches::settings::{
 };
 use isolo_engine::search::alphabeta::QuiescenceMoves;
 use isolo_engine::search::mcts::Parallelism;
-use isolo_engine::search::wdl::wdl_of;
 use isolo_engine::search::ChoiceWalk;
-use isolo_engine::search::{score_in_words, searched_moves, Progress, SearchRequest, SearchResult};
+use isolo_engine::search::{
+    score_in_words, searched_moves, wdl_in_words, Progress, SearchRequest, SearchResult,
+};
 use isolo_engine::TimeControl;
 use isolo_rules::{Board, Move, Outcome, Variant};
 
@@ -262,12 +263,13 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
     let mut out = String::new();
     let holders = isolo_rules::game::fortress_holders(variant, board);
     let held = !holders.is_empty();
+    let (_, model) = isolo_engine::search::wdl::WdlModel::for_variant(variant);
     if let Some(best) = result.best() {
         out.push_str(&format!("best move {}\n", best.mv));
         out.push_str(&format!(
             "score {}  {}  material: {}\n",
             score_in_words(best.score, held),
-            wdl_of(variant, best.score).percent_text(),
+            wdl_in_words(&model, best.score, held).percent_text(),
             isolo_rules::game::material_in_words(board)
         ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
@@ -282,7 +284,7 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
                 i + 1,
                 line.mv.to_string(),
                 score_in_words(line.score, held),
-                wdl_of(variant, line.score).percent_text(),
+                wdl_in_words(&model, line.score, held).percent_text(),
                 line_text(&line.pv)
             ));
         }

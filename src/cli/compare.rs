@@ -223,15 +223,14 @@ pub fn run(args: &CompareArgs) -> CliResult {
                     let Some(file) = out.as_mut() else {
                         return true;
                     };
-                    let line = ComparedGame {
+                    let game = ComparedGame {
                         variant: v,
                         game: played.game,
                         seed: played.seed,
                         summary: played.summary,
-                    }
-                    .to_line();
+                    };
                     failure = file
-                        .line(&line)
+                        .game(&game)
                         .map_err(|e| CliError(format!("--out: {e}")))
                         .err();
                     failure.is_none()

@@ -1,7 +1,6 @@
 //! `isolo-ai match`: two engines play colour-reversed pairs of games; Elo from
 //! pentanomial pair outcomes, optional SPRT, records, resume, progress bar.
 
-use std::fs::File;
 use std::path::Path;
 
 use clap::Args;
@@ -81,7 +80,7 @@ pub struct Prepared {
     pub schedule: Schedule,
     /// The `--shard` played, if one was given.
     pub shard: Option<Shard>,
-    pub out: Option<File>,
+    pub out: Option<records::RecordsWriter>,
     /// The records file's games to resume (counted and checked, not held).
     pub done: Resumed,
     pub settings: PlaySettings,
@@ -223,7 +222,7 @@ impl RunArgs {
         &self,
         header: &Header,
         schedule: &Schedule,
-    ) -> Result<(Option<File>, Resumed), CliError> {
+    ) -> Result<(Option<records::RecordsWriter>, Resumed), CliError> {
         let Some(path) = &self.out else {
             if self.resume {
                 return Err(CliError(

@@ -1,12 +1,13 @@
 //! `isolo-ai replay`: checks a records file (its header, that its games are the run's
 //! first games each once, every move, every result) and shows a game move by move.
 
+use std::io::Write;
 use std::path::Path;
 
 use clap::Args;
 
-use super::{emit, CliError, CliResult};
-use isolo_engine::matches::records::{self, Record, RecordsFile};
+use super::{CliError, CliResult};
+use isolo_engine::matches::records::{self, CheckedRecords, Record};
 use isolo_rules::{game::describe, Game, Outcome, Side};
 
 #[derive(Args, Debug)]
@@ -18,15 +19,8 @@ pub struct ReplayArgs {
     pub game: Option<u64>,
 }
 
-/// Replays a record (the engine's check: [`RecordsFile::replay`]) and says how it
-/// ended; with `show`, move by move with the board after each.
-fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, String> {
-    let game = file.replay(record).map_err(|e| e.to_string())?;
-    let mut out = if show {
-        shown(file, record)
-    } else {
-        String::new()
-    };
+/// How a game that replayed ended, in words.
+fn ending(record: &Record, game: &Game<'_>) -> String {
     let plies = super::plural(record.moves.len() as u64, "ply", "plies");
     let ending = match (record.reason.by_rules(), record.winner()) {
         (Some(reason), winner) => describe(&Outcome { winner, reason }),
@@ -45,12 +39,11 @@ fn check(file: &RecordsFile, record: &Record, show: bool) -> Result<String, Stri
             )
         }
     };
-    out.push_str(&format!("game {}: ok, {plies}, {ending}\n", record.game));
-    Ok(out)
+    format!("game {}: ok, {plies}, {ending}\n", record.game)
 }
 
 /// A game that replays, move by move with the board after each.
-fn shown(file: &RecordsFile, record: &Record) -> String {
+fn shown(file: &CheckedRecords, record: &Record) -> String {
     let variant = &file.variant;
     let mut game = Game::new(variant, record.opening).with_max_plies(file.header.max_plies);
     let mut out = format!(
@@ -80,49 +73,87 @@ fn shown(file: &RecordsFile, record: &Record) -> String {
     out
 }
 
+/// What the file's digests prove, for the summary line.
+fn what_is_proven(file: &CheckedRecords) -> &'static str {
+    if file.chained {
+        "every digest in its chain"
+    } else {
+        "no digests (records format 1: a game replaced by another that replays is not detected)"
+    }
+}
+
+/// Why a walk through the file stopped: a records error, or stdout closed.
+enum Stop {
+    Records(records::RecordsError),
+    Output(std::io::Error),
+}
+
+impl From<records::RecordsError> for Stop {
+    fn from(e: records::RecordsError) -> Stop {
+        Stop::Records(e)
+    }
+}
+
 pub fn run(args: &ReplayArgs) -> CliResult {
     let path = Path::new(&args.file);
     if !path.exists() {
         return Err(CliError(format!("{}: no such file", args.file)));
     }
-    let file = records::read_records(path)
-        .map_err(|e| CliError(e.to_string()))?
-        .ok_or_else(|| CliError(format!("{}: no records header", args.file)))?;
-    // The engine's checks, as review and serve make them (RecordsFile::check): the
-    // sequence here, each game replayed once below.
-    let schedule = file
-        .check_sequence()
-        .map_err(|e| CliError(format!("{}: {e}", args.file)))?;
+    // The engine's checks, as review and serve make them, a game at a time: every game
+    // checked, the one asked for kept, the others printed as they pass.
+    let mut wanted = None;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let walked = records::check_records(path, |record, game| {
+        match args.game {
+            Some(k) if record.game == k => wanted = Some(record.clone()),
+            Some(_) => {}
+            None => out
+                .write_all(ending(record, game).as_bytes())
+                .map_err(Stop::Output)?,
+        }
+        Ok(())
+    });
+    let file = match walked {
+        Ok(Some(file)) => file,
+        Ok(None) => return Err(CliError(format!("{}: no records header", args.file))),
+        Err(Stop::Records(e)) => {
+            let _ = out.flush();
+            return Err(CliError(e.in_file(&args.file)));
+        }
+        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(Stop::Output(e)) => return Err(CliError(format!("cannot write output: {e}"))),
+    };
+    if file.games == 0 {
+        return Err(CliError(format!("{}: no game records", args.file)));
+    }
     let cut = file
         .cut_line
         .map(|n| format!("line {n} was cut short (an interrupted run) and is ignored\n"))
         .unwrap_or_default();
-    if file.records.is_empty() {
-        return Err(CliError(format!("{}: no game records", args.file)));
-    }
-    match args.game {
+    let text = match args.game {
         Some(k) => {
-            let record = file.records.iter().find(|r| r.game == k).ok_or_else(|| {
+            let record = wanted.ok_or_else(|| {
                 CliError(format!(
                     "--game: no game {k} in {} (games 0..={})",
                     args.file,
-                    file.records.len() - 1
+                    file.games - 1
                 ))
             })?;
-            emit(&check(&file, record, true).map_err(CliError)?)
+            let game = records::replay(&file.variant, file.header.max_plies, &record)
+                .map_err(|e| CliError(e.to_string()))?;
+            format!("{}{}", shown(&file, &record), ending(&record, &game))
         }
-        None => {
-            let mut out = cut;
-            for record in &file.records {
-                out.push_str(&check(&file, record, false).map_err(CliError)?);
-            }
-            out.push_str(&format!(
-                "{} of {} games checked: every move legal, every result consistent (run {})\n",
-                file.records.len(),
-                schedule.len(),
-                file.header.fingerprint
-            ));
-            emit(&out)
-        }
+        None => format!(
+            "{cut}{} of {} games checked: every move legal, every result consistent, {} (run {})\n",
+            file.games,
+            file.scheduled,
+            what_is_proven(&file),
+            file.header.fingerprint
+        ),
+    };
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError(format!("cannot write output: {e}"))),
     }
 }

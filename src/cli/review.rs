@@ -86,17 +86,19 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String, String), CliE
     if !Path::new(path).exists() {
         return Err(CliError(format!("{path}: no such file")));
     }
-    let file = records::read_records(Path::new(path))
-        .map_err(|e| CliError(e.to_string()))?
-        .ok_or_else(|| CliError(format!("{path}: no records header")))?;
-    // Checked as `replay` checks it: a file that one refuses, the other does too.
-    file.check().map_err(|e| CliError(format!("{path}: {e}")))?;
+    // Checked as `replay` checks it, a game at a time: a file that one refuses, the
+    // other does too.
     let k = args.game.expect("clap requires --game with --records");
-    let record = file
-        .records
-        .iter()
-        .find(|r| r.game == k)
-        .ok_or_else(|| CliError(format!("--game: no game {k} in {path}")))?;
+    let mut wanted = None;
+    let file = records::check_records(Path::new(path), |record, _| {
+        if record.game == k {
+            wanted = Some(record.clone());
+        }
+        Ok::<(), records::RecordsError>(())
+    })
+    .map_err(|e| CliError(e.in_file(path)))?
+    .ok_or_else(|| CliError(format!("{path}: no records header")))?;
+    let record = wanted.ok_or_else(|| CliError(format!("--game: no game {k} in {path}")))?;
     let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
     let source = format!("{path}: game {k}");
     Ok((

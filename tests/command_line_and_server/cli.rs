@@ -1695,4 +1695,24 @@ fn analyze_shows_a_fortress_draw_as_a_draw_in_words() {
     assert_eq!(report["score"]["text"], "draw (a fortress)", "{report}");
     let open = stdout_of(&["analyze", "--variant", "igisoro", "--depth", "2", "--json"]);
     assert!(open.contains("\"fortress\": null"), "{open}");
+    // Under rules whose W/D/L model has no draws (a rules file, played on), the chances
+    // beside the words say the same draw, in text and JSON.
+    let dir = common::process::scratch("fortress-play-on");
+    let rules = dir.join("play-on.toml");
+    let igisoro = stdout_of(&["variants", "--show", "igisoro"]);
+    let played_on = igisoro
+        .replace("dead_position = \"draw\"", "dead_position = \"play-on\"")
+        .replace("name = \"igisoro\"", "name = \"igisoro-played-on\"");
+    assert_ne!(played_on, igisoro);
+    std::fs::write(&rules, played_on).unwrap();
+    let args = [&args[..2], &[rules.to_str().unwrap()], &args[3..]].concat();
+    let text = stdout_of(&args);
+    assert!(
+        text.contains("score draw (a fortress)  W/D/L 0/100/0%"),
+        "{text}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout_of(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(report["score"]["text"], "draw (a fortress)", "{report}");
+    assert_eq!(report["wdl"]["draw"], 1000, "{report}");
 }

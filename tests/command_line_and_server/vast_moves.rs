@@ -65,6 +65,16 @@ fn searches_and_proofs_end_within_their_time() {
         assert!(in_time, "{command:?} ran past {ANSWER_WITHIN:?}: {stderr}");
         assert!(done.status.success(), "{command:?}: {stderr}");
     }
+    // MCTS meets its vast moves in the tree, from the start: its walks took 23 s of a
+    // one-second search.
+    for threads in ["1", "2"] {
+        let args = ["analyze", "--engine", "mcts", "--variant", rules];
+        let args = [&args[..], &["--time-ms", "1000", "--threads", threads]].concat();
+        let (done, in_time) = output_within(spawn(&args), ANSWER_WITHIN);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(in_time, "MCTS, {threads} threads: ran past {ANSWER_WITHIN:?}");
+        assert!(done.status.success(), "MCTS: {stderr}");
+    }
 }
 
 #[test]
@@ -92,6 +102,11 @@ fn a_signal_stops_a_vast_search_and_perft_keeps_its_count() {
         assert_eq!(json["interrupted"], true, "{sig}: {json}");
         assert!(json["best_move"].is_string(), "{sig}: {json}");
     }
+    let mcts = ["analyze", "--engine", "mcts", "--variant", rules, "--json"];
+    let child = spawn(&mcts);
+    signal_when_ready(&child, "-INT");
+    let (done, in_time) = output_within(child, ANSWER_WITHIN);
+    assert!(in_time && done.status.code() == Some(130), "MCTS: {done:?}");
     let perft = [
         "perft",
         "--variant",

@@ -83,12 +83,13 @@ pub fn game_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// A records file's games without their times (which differ from run to run).
+/// A records file's games without their times (which differ from run to run) and the
+/// digests that cover them.
 pub fn games_without_times(path: &std::path::Path) -> Vec<serde_json::Value> {
     game_lines(path)
         .into_iter()
         .map(|mut v| {
-            for timing in ["time_ms", "move_ms", "clock_ms"] {
+            for timing in ["time_ms", "move_ms", "clock_ms", "digest"] {
                 v.as_object_mut().unwrap().remove(timing);
             }
             v
@@ -118,4 +119,27 @@ pub fn scratch(name: &str) -> Scratch {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
+}
+
+/// A records file's lines (header first) with every game's digest computed again over
+/// the lines as they now are, as anyone can (the chain has no secret): edits that only
+/// the other checks can catch.
+pub fn resealed(lines: &[String]) -> Vec<String> {
+    let header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    let mut chain = isolo_engine::matches::records::Chain::start(
+        header["fingerprint"].as_str().unwrap(),
+        header["shard"].as_str(),
+    );
+    let games = lines[1..].iter().map(|line| {
+        if line.trim().is_empty() {
+            return line.clone();
+        }
+        let mut game: serde_json::Value = serde_json::from_str(line).unwrap();
+        let fields = game.as_object_mut().unwrap();
+        fields.remove("digest");
+        let digest = chain.seal(&serde_json::to_string(fields).unwrap());
+        fields.insert("digest".into(), digest.into());
+        game.to_string()
+    });
+    std::iter::once(lines[0].clone()).chain(games).collect()
 }

@@ -118,7 +118,8 @@ proptest! {
         let dir = std::env::temp_dir().join(format!("isolo-fuzz-records-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("r-{:x}.jsonl", rand_name(&lines)));
-        let mut file = records::create(&path, &header).unwrap();
+        drop(records::create(&path, &header).unwrap());
+        let mut file = records::append(&path).unwrap();
         for line in &lines {
             writeln!(file, "{}", line.replace('\n', " ")).unwrap();
         }

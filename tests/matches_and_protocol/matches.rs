@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::process::{
-    games_without_times as records, json, ok, output_within, run, scratch, Scratch,
+    games_without_times as records, json, ok, output_within, resealed, run, scratch, Scratch,
 };
 
 fn fails(args: &[&str], expected: &str) {
@@ -129,11 +129,13 @@ fn an_interrupted_match_resumes_to_the_same_result() {
     let edited = dir.join("edited.jsonl");
     let mut game: serde_json::Value = serde_json::from_str(lines[2]).unwrap();
     game["result"] = if game["result"] == "S" { "N" } else { "S" }.into();
-    let edited_text = format!("{}\n{}\n{game}\n", lines[0], lines[1]);
-    std::fs::write(&edited, edited_text).unwrap();
+    let edited_lines = [lines[0].to_string(), lines[1].to_string(), game.to_string()];
+    std::fs::write(&edited, edited_lines.join("\n") + "\n").unwrap();
     let mut resume_edited: Vec<&str> = base.to_vec();
     resume_edited.extend(["--out", edited.to_str().unwrap(), "--resume"]);
     fails(&resume_edited, "--resume: ");
+    fails(&resume_edited, "game 1: digest");
+    std::fs::write(&edited, resealed(&edited_lines).join("\n") + "\n").unwrap();
     fails(&resume_edited, "game 1: records ");
 }
 
@@ -282,6 +284,8 @@ fn replay_shows_a_game_and_finds_a_forged_move() {
     game["moves"][index] = serde_json::Value::String(illegal);
     lines[1] = game.to_string();
     std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+    fails(&["replay", out.to_str().unwrap()], "game 0: digest");
+    std::fs::write(&out, resealed(&lines).join("\n") + "\n").unwrap();
     let mover = if index % 2 == 0 { "South" } else { "North" };
     fails(
         &["replay", out.to_str().unwrap()],
@@ -643,6 +647,18 @@ fn short_match(dir: &Scratch, rules: &str, book: &std::path::Path) -> (PathBuf, 
     (out, lines)
 }
 
+/// `line`'s game with the moves, result and times of `other`'s.
+fn another_game(line: &str, other: &str) -> String {
+    let cut = |text: &str, from: &str, to: &str| {
+        let start = text.find(from).unwrap();
+        let end = start + text[start..].find(to).unwrap();
+        text[start..end].to_string()
+    };
+    let (play, times) = (("\"moves\"", ",\"seed\""), (",\"time_ms\"", ",\"digest\""));
+    line.replace(&cut(line, play.0, play.1), &cut(other, play.0, play.1))
+        .replace(&cut(line, times.0, times.1), &cut(other, times.0, times.1))
+}
+
 #[test]
 fn resume_and_replay_refuse_altered_records_and_runs() {
     let dir = scratch("altered");
@@ -655,7 +671,7 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
     let (out, lines) = short_match(&dir, rules_arg, &book);
     assert_eq!(lines.len(), 7, "a header and six games");
     let header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
-    assert_eq!(header["isolo_ai_records"], 1);
+    assert_eq!(header["isolo_ai_records"], 2);
     assert!(header["rules"].as_str().unwrap().contains("capture = "));
     let path = out.to_str().unwrap();
     let resume = |extra: &[&str]| {
@@ -697,11 +713,17 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
         let said = String::from_utf8_lossy(&output.stderr);
         assert!(said.contains(expected), "serve: {said}");
     };
-    let refused = |lines: &[String], expected: &str| {
+    let refused_once = |lines: &[String], expected: &str| {
         unreadable(lines, expected);
         let args = resume(&[]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         fails(&args, expected);
+    };
+    // Each edit breaks the digests' chain; made again with every digest computed anew
+    // (the chain has no secret), the checks behind it still find it.
+    let refused = |lines: &[String], expected: &str| {
+        refused_once(lines, "does not follow the games before it");
+        refused_once(&resealed(lines), expected);
     };
     // Duplicated, missing, out-of-range and foreign games.
     let mut duplicated = lines.clone();
@@ -729,11 +751,19 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
     assert_ne!(flipped, lines[1], "game 0 was decisive");
     let mut contradicted = lines.clone();
     contradicted[1] = flipped;
-    unreadable(&contradicted, "game 0: records");
+    unreadable(&contradicted, "game 0: digest");
+    unreadable(&resealed(&contradicted), "game 0: records");
+    // Another legal game in game 0's place (game 1's moves, from the same opening with
+    // the colours reversed) breaks only the chain: resealed, nothing can tell.
+    let mut replaced = lines.clone();
+    replaced[1] = another_game(&lines[1], &lines[2]);
+    refused_once(&replaced, "game 0: digest");
+    write(&resealed(&replaced));
+    assert!(ok(&["replay", path]).contains("6 of 6 games checked"));
     // A header edited by hand no longer matches its fingerprint.
     let mut edited = lines.clone();
     edited[0] = lines[0].replace("\"seed\":0", "\"seed\":1");
-    refused(&edited, "fingerprint");
+    refused_once(&edited, "fingerprint");
     // A different run: each difference is named.
     write(&lines);
     let differs = |extra: &[&str], expected: &str| {

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::process::{games_without_times as games_of, ok, run, scratch, Scratch};
+use common::process::{games_without_times as games_of, ok, resealed, run, scratch, Scratch};
 
 fn first_line(path: &Path) -> String {
     std::fs::read_to_string(path)
@@ -259,13 +259,22 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
         &[s1, cut.to_str().unwrap(), s3],
         "ends after 3 of its 4 games",
     );
-    let doubled = dir.join("doubled.jsonl");
+    // A game twice, another shard's game, an edited result: each breaks the shard's
+    // chain of digests, and with every digest computed again, a check behind it fails.
+    let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let refused_edit = |name: &str, edited: &[String], expected: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+        merge(
+            &[s1, path.to_str().unwrap(), s3],
+            "does not follow the games before it",
+        );
+        std::fs::write(&path, resealed(edited).join("\n") + "\n").unwrap();
+        merge(&[s1, path.to_str().unwrap(), s3], expected);
+    };
     let mut twice = lines.clone();
-    twice.insert(2, lines[1]);
-    std::fs::write(&doubled, twice.join("\n") + "\n").unwrap();
-    merge(&[s1, doubled.to_str().unwrap(), s3], "is recorded twice");
-    // A shard's file holding another shard's game.
-    let moved = dir.join("moved.jsonl");
+    twice.insert(2, lines[1].clone());
+    refused_edit("doubled.jsonl", &twice, "is recorded twice");
     let first_of_s1 = std::fs::read_to_string(s1)
         .unwrap()
         .lines()
@@ -273,17 +282,13 @@ fn merge_refuses_foreign_duplicated_and_missing_shards() {
         .unwrap()
         .to_string();
     let mut foreign = lines.clone();
-    foreign.insert(1, &first_of_s1);
-    std::fs::write(&moved, foreign.join("\n") + "\n").unwrap();
-    merge(&[s1, moved.to_str().unwrap(), s3], "belongs to shard 1/3");
-    // A game whose result was edited does not replay.
-    let edited = dir.join("edited.jsonl");
-    let mut game: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    foreign.insert(1, first_of_s1);
+    refused_edit("moved.jsonl", &foreign, "belongs to shard 1/3");
+    let mut game: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
     game["result"] = if game["result"] == "S" { "N" } else { "S" }.into();
-    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let mut changed = lines.clone();
     changed[1] = game.to_string();
-    std::fs::write(&edited, changed.join("\n") + "\n").unwrap();
-    merge(&[s1, edited.to_str().unwrap(), s3], ": records ");
+    refused_edit("edited.jsonl", &changed, ": records ");
     // Not shards at all, a split into other counts, and an existing output.
     let whole = dir.join("whole.jsonl");
     ok(&quick_match(&[
@@ -484,6 +489,20 @@ fn a_sharded_comparison_merges_to_the_single_run() {
     std::fs::write(&cut, &text[..text.len() - 20]).unwrap();
     refused(&["merge", &out, &shards[0], &cut, &shards[2]], "cut short");
     assert!(!Path::new(&out).exists());
+    // A result flipped breaks the shard's chain of digests.
+    let flipped = path("flipped.jsonl");
+    let decisive = |l: &&str| l.contains("\"result\":\"S\"");
+    let game = text.lines().skip(1).find(decisive).unwrap();
+    let edited = text.replacen(
+        game,
+        &game.replace("\"result\":\"S\"", "\"result\":\"N\""),
+        1,
+    );
+    std::fs::write(&flipped, edited).unwrap();
+    refused(
+        &["merge", &out, &shards[0], &flipped, &shards[2]],
+        "does not follow the games before it",
+    );
     refused(
         &[
             "compare",

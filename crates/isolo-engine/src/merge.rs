@@ -312,6 +312,12 @@ mod games {
             if reader.header.shard.is_none() {
                 return Err(not_a_shard(path, "run"));
             }
+            if !reader.chained() {
+                return Err(MergeError::Shards(format!(
+                    "{}: records format 1, whose games carry no digest: merge it with the version that wrote it",
+                    path.display()
+                )));
+            }
             let shard = reader
                 .header
                 .shard()
@@ -482,6 +488,7 @@ mod games {
         interrupt: Option<&AtomicBool>,
     ) -> Result<u64, MergeError> {
         let variant = shards[0].reader.variant.clone();
+        let mut chain = records::Chain::start(&header.fingerprint, None);
         let shard_count = shards.len() as u64;
         // Each shard's own schedule, which its records are checked against.
         let owns: Vec<Schedule> = shards
@@ -512,8 +519,8 @@ mod games {
                 .and_then(|()| records::check_job(&record, own, labels))
                 .and_then(|()| records::replay(&variant, header.max_plies, &record).map(|_| ()))
                 .map_err(|e| MergeError::Shards(format!("{}: {e}", shard.path.display())))?;
-            // (The line as the shard wrote it: the same as writing the record again.)
-            out.line(shard.reader.last_line())?;
+            // (The shard's line with the merged file's digest: its own chained the shard.)
+            out.line(&record.sealed_line(&variant, &mut chain))?;
             count.add(&record);
         }
         for shard in shards.iter_mut() {
@@ -550,6 +557,12 @@ mod compare {
         let mut shards = Vec::new();
         for path in paths {
             let reader = CompareReader::open(path)?;
+            if !reader.chained() {
+                return Err(MergeError::Shards(format!(
+                    "{}: records format 1, whose games carry no digest: merge it with the version that wrote it",
+                    path.display()
+                )));
+            }
             let Some(id) = reader
                 .header
                 .shard()
@@ -631,6 +644,7 @@ mod compare {
         interrupt: Option<&AtomicBool>,
     ) -> Result<(Vec<VariantTally>, u64), MergeError> {
         let count = shards.len() as u64;
+        let mut chain = records::Chain::start(&header.fingerprint, None);
         let mut tallies = vec![VariantTally::default(); header.variants.len()];
         let mut merged = 0;
         for (v, tally) in tallies.iter_mut().enumerate() {
@@ -670,7 +684,7 @@ mod compare {
                         "{shown}: game {i} of {label} does not have the comparison's seed"
                     )));
                 }
-                out.line(&game.to_line())?;
+                out.line(&game.sealed_line(&mut chain))?;
                 tally.add(&game.summary);
                 merged += 1;
             }

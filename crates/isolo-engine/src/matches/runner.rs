@@ -2,7 +2,6 @@
 //! written in index order, resumption after the games a records file already holds.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -12,7 +11,7 @@ use crate::matches::engine::{BotError, EngineKind, EngineSpec};
 use crate::matches::external::{ExternalConfig, ExternalEngine, DEFAULT_HANDSHAKE_TIMEOUT};
 use crate::matches::game_loop::{play_game, TimeControls, DEFAULT_TIME_MARGIN};
 use crate::matches::player::{Forfeit, Player, Reply, Termination, Turn};
-use crate::matches::records::{self, GameResult, Record, RecordsError};
+use crate::matches::records::{GameResult, Record, RecordsError, RecordsWriter};
 use crate::matches::schedule::{Job, Schedule};
 use crate::search::clock::TimeControl;
 use crate::search::Limits;
@@ -304,7 +303,7 @@ struct Collector<'a, I, F> {
     waiting: BTreeMap<u64, Record>,
     next_to_write: Option<u64>,
     to_write: I,
-    out: Option<File>,
+    out: Option<RecordsWriter>,
     variant: &'a Variant,
     on_record: F,
     /// Records handed on, the resumed ones included.
@@ -330,7 +329,7 @@ impl<I: Iterator<Item = u64>, F: FnMut(&Record) -> bool> Collector<'_, I, F> {
         while let Some(record) = self.next_to_write.and_then(|i| self.waiting.remove(&i)) {
             self.next_to_write = self.to_write.next();
             if let Some(file) = self.out.as_mut() {
-                if let Err(e) = records::write_line(file, &record.to_line(self.variant)) {
+                if let Err(e) = file.write(&record, self.variant) {
                     self.error.get_or_insert(RunError::Write(e.to_string()));
                 }
             }
@@ -379,7 +378,7 @@ pub fn run(
     done: impl Iterator<Item = Result<Record, RecordsError>>,
     concurrency: usize,
     settings: &PlaySettings,
-    out: Option<File>,
+    out: Option<RecordsWriter>,
     interrupt: Option<&'static AtomicBool>,
     mut on_record: impl FnMut(&Record) -> bool + Send,
 ) -> Result<RunOutcome, RunError> {

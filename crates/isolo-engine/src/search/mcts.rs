@@ -19,6 +19,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use super::score::{from_child, is_loss, is_win};
+use super::stopping::StopFlag;
 use super::{
     is_proven, loss_in, move_generator, win_in, ChoiceWalk, Limits, Line, Progress, Score,
     SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
@@ -26,7 +27,9 @@ use super::{
 use crate::eval::{Evaluator, Weights};
 use isolo_rules::moves::listed_move;
 use isolo_rules::playout::{RandomMove, RandomMover};
-use isolo_rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
+use isolo_rules::{
+    Board, ChoicePoint, Completion, Interrupt, Move, MoveGen, MoveStep, MoveWalk, Variant,
+};
 
 /// Time a search takes when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
@@ -268,6 +271,19 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// The same tree, its move listings and walks stopped by `interrupt` (the search's
+    /// stop and hard deadline), so that a vast move cannot hold an iteration past them.
+    fn with_interrupt(mut self, interrupt: Interrupt) -> Tree<'a> {
+        self.gen = self.gen.with_interrupt(interrupt.clone());
+        self.walker = self.walker.with_interrupt(interrupt);
+        self
+    }
+
+    /// Whether a listing or walk was cut short by the interrupt: what it gave is not all.
+    fn interrupted(&self) -> bool {
+        self.gen.interrupted() || self.walker.interrupted()
+    }
+
     fn root_solved(&self) -> bool {
         self.nodes[0].solved()
     }
@@ -335,6 +351,10 @@ impl<'a> Tree<'a> {
                     break;
                 }
                 self.expand(node);
+                if self.nodes[node].first_child == NOT_EXPANDED {
+                    // Interrupted: the leaf stays where it is.
+                    break;
+                }
                 continue;
             }
             let Some(child) = self.select_child(node) else {
@@ -445,12 +465,20 @@ impl<'a> Tree<'a> {
     /// A position's moves are listed pit by pit, each result once; a pit whose moves are
     /// too many to list (`POINTS_PER_PIT`) becomes a choice node, walked one take/pass
     /// choice at a time, so every move is in the tree.
+    /// An expansion cut short by the interrupt is undone: the node stays a leaf, as a
+    /// partial list of children would make its bounds claim what was never searched.
     fn expand(&mut self, node: usize) {
         let first = self.nodes.len() as u32;
+        let walks = self.walks.len();
         if self.is_choice(node) {
             self.expand_choice(node);
         } else {
             self.expand_position(node);
+        }
+        if self.interrupted() {
+            self.nodes.truncate(first as usize);
+            self.walks.truncate(walks);
+            return;
         }
         let count = self.nodes.len() as u32 - first;
         let is_choice = self.is_choice(node);
@@ -909,6 +937,8 @@ impl Searcher for Mcts {
         let stop = AtomicBool::new(false);
         let iterations = AtomicU64::new(0);
         let deadline = limits.time.map(|t| start + t);
+        let halt = StopFlag::new(deadline);
+        let interrupt = halt.interrupt();
         let target = Target::new(start, limits.soft_time);
         // Each thread has its share of the iteration budget, so results do not depend on
         // scheduling.
@@ -923,7 +953,8 @@ impl Searcher for Mcts {
                 request.board,
                 &request.history,
                 seed_of(id),
-            );
+            )
+            .with_interrupt(interrupt.clone());
             tree.playouts.deadline = deadline;
             let mut report = report;
             let mut done = 0u64;
@@ -977,57 +1008,63 @@ impl Searcher for Mcts {
                 .build()
                 .expect("search threads start")
         };
-        let trees: Vec<Tree> = if threads == 1 {
-            vec![run_tree(0, Some(report))]
-        } else if self.config.parallel == Parallelism::Tree {
-            let tree = Mutex::new(Tree::new(
-                variant,
-                &eval,
-                &self.config,
-                request.board,
-                &request.history,
-                self.config.seed,
-            ));
-            let grow = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {
-                let mut playouts = Playouts::new(variant, &eval, &self.config, seed_of(id + 1));
-                playouts.deadline = deadline;
-                let shared = SharedTree {
-                    tree: &tree,
-                    stop: &stop,
-                    iterations: &iterations,
-                    budget: limits.nodes,
-                    deadline,
-                    target,
+        // The caller's stop reaches the trees' listings and walks through `halt`.
+        let trees: Vec<Tree> = halt.forwarding(request.stop, || {
+            if threads == 1 {
+                vec![run_tree(0, Some(report))]
+            } else if self.config.parallel == Parallelism::Tree {
+                let tree = Mutex::new(
+                    Tree::new(
+                        variant,
+                        &eval,
+                        &self.config,
+                        request.board,
+                        &request.history,
+                        self.config.seed,
+                    )
+                    .with_interrupt(interrupt.clone()),
+                );
+                let grow = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {
+                    let mut playouts = Playouts::new(variant, &eval, &self.config, seed_of(id + 1));
+                    playouts.deadline = deadline;
+                    let shared = SharedTree {
+                        tree: &tree,
+                        stop: &stop,
+                        iterations: &iterations,
+                        budget: limits.nodes,
+                        deadline,
+                        target,
+                    };
+                    shared.grow(playouts, report, variant, request, start);
                 };
-                shared.grow(playouts, report, variant, request, start);
-            };
-            // The calling thread grows the tree too, and reports progress.
-            helpers().in_place_scope(|scope| {
-                for id in 1..threads {
-                    scope.spawn(move |_| grow(id, None));
-                }
-                grow(0, Some(report));
-            });
-            vec![tree.into_inner().expect("no thread panicked")]
-        } else {
-            // Root parallelism: the calling thread grows tree 0 and reports progress.
-            let others = Mutex::new(Vec::new());
-            let first = helpers().in_place_scope(|scope| {
-                for id in 1..threads {
-                    let (run_tree, others) = (&run_tree, &others);
-                    scope.spawn(move |_| {
-                        let tree = run_tree(id, None);
-                        others.lock().expect("no thread panicked").push((id, tree));
-                    });
-                }
-                run_tree(0, Some(report))
-            });
-            let mut others = others.into_inner().expect("no thread panicked");
-            others.sort_by_key(|(id, _)| *id);
-            std::iter::once(first)
-                .chain(others.into_iter().map(|(_, t)| t))
-                .collect()
-        };
+                // The calling thread grows the tree too, and reports progress.
+                helpers().in_place_scope(|scope| {
+                    for id in 1..threads {
+                        scope.spawn(move |_| grow(id, None));
+                    }
+                    grow(0, Some(report));
+                });
+                vec![tree.into_inner().expect("no thread panicked")]
+            } else {
+                // Root parallelism: the calling thread grows tree 0 and reports progress.
+                let others = Mutex::new(Vec::new());
+                let first = helpers().in_place_scope(|scope| {
+                    for id in 1..threads {
+                        let (run_tree, others) = (&run_tree, &others);
+                        scope.spawn(move |_| {
+                            let tree = run_tree(id, None);
+                            others.lock().expect("no thread panicked").push((id, tree));
+                        });
+                    }
+                    run_tree(0, Some(report))
+                });
+                let mut others = others.into_inner().expect("no thread panicked");
+                others.sort_by_key(|(id, _)| *id);
+                std::iter::once(first)
+                    .chain(others.into_iter().map(|(_, t)| t))
+                    .collect()
+            }
+        });
         let tree_refs: Vec<&Tree> = trees.iter().collect();
         let merged = merge_roots(&tree_refs);
         let total = iterations.load(Ordering::Relaxed);

@@ -153,10 +153,26 @@ pub fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
 /// found nothing better than the fortress's draw (an estimate of about 0, without
 /// contempt), else the score as it prints.
 pub fn score_in_words(score: Score, fortress_held: bool) -> String {
-    match score {
-        Score::Eval(v) if fortress_held && v.abs() <= 1 => "draw (a fortress)".to_string(),
-        _ => score.to_string(),
+    if reads_as_fortress_draw(score, fortress_held) {
+        return "draw (a fortress)".to_string();
     }
+    score.to_string()
+}
+
+/// The win/draw/loss chances of `score` under `model` as they go beside
+/// [`score_in_words`]: a certain draw where the words say "draw (a fortress)", so that
+/// the words and the chances never disagree.
+pub fn wdl_in_words(model: &wdl::WdlModel, score: Score, fortress_held: bool) -> wdl::Wdl {
+    if reads_as_fortress_draw(score, fortress_held) {
+        return wdl::Wdl::DRAWN;
+    }
+    model.wdl(score)
+}
+
+/// Whether a player reads `score` as a fortress's draw: a side holds one and the search
+/// found nothing better than its draw (an estimate of about 0, without contempt).
+fn reads_as_fortress_draw(score: Score, fortress_held: bool) -> bool {
+    matches!(score, Score::Eval(v) if fortress_held && v.abs() <= 1)
 }
 
 /// The seeds on each side of `board`, with the lead in words: `{"S": 59, "N": 5,
@@ -192,13 +208,14 @@ impl SearchResult {
             .iter()
             .map(|l| {
                 serde_json::json!({"move": l.mv.to_string(), "score": score(l.score),
-                                   "wdl": model.wdl(l.score).to_json(), "pv": strings(&l.pv)})
+                                   "wdl": wdl_in_words(&model, l.score, held).to_json(),
+                                   "pv": strings(&l.pv)})
             })
             .collect();
         serde_json::json!({
             "best_move": best.map(|b| b.mv.to_string()),
             "score": best.map(|b| score(b.score)),
-            "wdl": best.map(|b| model.wdl(b.score).to_json()),
+            "wdl": best.map(|b| wdl_in_words(&model, b.score, held).to_json()),
             "pv": best.map(|b| strings(&b.pv)).unwrap_or_default(),
             "lines": lines,
             "depth": self.depth,

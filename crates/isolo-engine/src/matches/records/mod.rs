@@ -9,16 +9,22 @@
 //! games; `check.rs` the checks that a file's games are its run's; `write.rs` writing,
 //! appending and opening a file for a run or its resumption.
 
+mod chain;
 mod check;
 mod header;
 mod reader;
 mod write;
 
+pub use chain::{is_chained, Chain, CHAINED_FORMAT};
 pub use check::{check_game, check_job, check_sequence, SequenceCheck};
 pub use header::{fingerprint_of, EngineEntry, Header, OpeningsEntry};
 pub(crate) use reader::Lines;
-pub use reader::{kind_of, read_records, replay, RecordsFile, RecordsReader};
-pub use write::{append, create, open_for_run, truncate_to, write_line, Resumed, RunRecordsError};
+pub use reader::{
+    check_records, kind_of, read_records, replay, CheckedRecords, RecordsFile, RecordsReader,
+};
+pub use write::{
+    append, create, open_for_run, truncate_to, write_line, RecordsWriter, Resumed, RunRecordsError,
+};
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -32,8 +38,8 @@ use crate::matches::schedule::{Job, Schedule, Shard};
 use isolo_rules::game::describe;
 use isolo_rules::{Board, Game, Move, Outcome, Rules, Side, Variant};
 
-/// The records format written by this version.
-pub const FORMAT_VERSION: u32 = 1;
+/// The records format written by this version (format 1, still read, has no digests).
+pub const FORMAT_VERSION: u32 = CHAINED_FORMAT;
 /// The longest line read: a file without line breaks (or `/dev/zero`) stops here.
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -62,6 +68,30 @@ pub enum RecordsError {
     /// A game that does not replay: an illegal move, or a result its moves do not lead to.
     #[error("{0}")]
     Replay(String),
+    /// A game whose digest does not follow the games before it: edited, replaced,
+    /// moved, or a game before it removed.
+    #[error("{path}, line {line}: {message}")]
+    Unchained {
+        /// The file.
+        path: String,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl RecordsError {
+    /// The error as said of the file `path`: named once (a bad line and a failed read
+    /// already name it).
+    pub fn in_file(&self, path: &str) -> String {
+        match self {
+            RecordsError::Line { .. } | RecordsError::Unchained { .. } | RecordsError::Io(_) => {
+                self.to_string()
+            }
+            _ => format!("{path}: {self}"),
+        }
+    }
 }
 
 /// A game's result.
@@ -157,12 +187,25 @@ struct RecordLine {
     move_ms: Vec<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     clock_ms: Vec<Option<u64>>,
+    /// The chained digest (format 2): see `chain.rs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
+}
+
+/// A record read back with what its digest covers: its line without the digest, and
+/// the digest (`None` in format 1).
+pub(crate) struct ReadRecord {
+    pub(crate) record: Record,
+    pub(crate) unsealed: String,
+    pub(crate) digest: Option<String>,
 }
 
 impl Record {
-    /// The record's line (no newline).
-    pub fn to_line(&self, variant: &Variant) -> String {
-        serde_json::to_string(&self.line(variant)).expect("records serialise")
+    /// The record's line (no newline), its digest the next of `chain`.
+    pub fn sealed_line(&self, variant: &Variant, chain: &mut Chain) -> String {
+        let mut line = self.line(variant);
+        line.digest = Some(chain.seal(&serialised(&line)));
+        serialised(&line)
     }
 
     /// The game's line as a JSON value (what the Python binding hands out).
@@ -186,11 +229,16 @@ impl Record {
             time_ms: self.time_ms,
             move_ms: self.move_ms.clone(),
             clock_ms: self.clock_ms.clone(),
+            digest: None,
         }
     }
 
-    fn from_line(text: &str, variant: &Variant) -> Result<Record, String> {
-        let line: RecordLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    fn from_line(text: &str, variant: &Variant) -> Result<ReadRecord, String> {
+        let mut line: RecordLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let digest = line.digest.take();
+        // (Written from these very fields, so serialising them again gives the bytes the
+        // digest was made of, whatever spacing the file now has.)
+        let unsealed = serialised(&line);
         let opening = variant
             .parse_position(&line.opening)
             .map_err(|e| format!("game {}: opening: {e}", line.game))?;
@@ -223,7 +271,7 @@ impl Record {
                 moves.len()
             ));
         }
-        Ok(Record {
+        let record = Record {
             game: line.game,
             opening,
             south: line.south,
@@ -236,6 +284,11 @@ impl Record {
             time_ms: line.time_ms,
             move_ms: line.move_ms,
             clock_ms: line.clock_ms,
+        };
+        Ok(ReadRecord {
+            record,
+            unsealed,
+            digest,
         })
     }
 
@@ -243,4 +296,8 @@ impl Record {
     pub fn winner(&self) -> Option<Side> {
         self.result.winner()
     }
+}
+
+fn serialised(line: &RecordLine) -> String {
+    serde_json::to_string(line).expect("records serialise")
 }

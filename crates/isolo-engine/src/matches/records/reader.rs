@@ -14,6 +14,8 @@ pub struct RecordsFile {
     pub valid_bytes: u64,
     /// The line number of a last line cut short (an interrupted run), if any.
     pub cut_line: Option<usize>,
+    /// Whether its games carry a chained digest (format 2), checked as they were read.
+    pub chained: bool,
 }
 
 impl RecordsFile {
@@ -205,14 +207,21 @@ pub struct RecordsReader {
     pub variant: Variant,
     /// The line number of a last line cut short (an interrupted run), once read.
     pub cut_line: Option<usize>,
-    /// The text of the last record read.
-    last_line: String,
+    /// The digests' chain so far (`None`: format 1, whose games have none).
+    chain: Option<Chain>,
 }
 
 impl RecordsReader {
-    /// The line of the record `next_record` last gave, as the file holds it.
-    pub fn last_line(&self) -> &str {
-        &self.last_line
+    /// Whether the file's games carry a chained digest (format 2), each checked as it
+    /// is read: a game edited, replaced, removed or moved is then refused.
+    pub fn chained(&self) -> bool {
+        self.chain.is_some()
+    }
+
+    /// The chain after the games read so far (`None` for format 1), which games
+    /// appended to the file continue.
+    pub fn chain(&self) -> Option<&Chain> {
+        self.chain.as_ref()
     }
 
     /// Opens a records file and reads its header: `None` if the file does not exist or
@@ -236,12 +245,14 @@ impl RecordsReader {
             Err(message) => return Err(lines.error(message)),
         };
         lines.take(&text, ended);
+        let chain = (header.isolo_ai_records == CHAINED_FORMAT)
+            .then(|| Chain::start(&header.fingerprint, header.shard.as_deref()));
         Ok(Some(RecordsReader {
             lines,
             header,
             variant,
             cut_line: None,
-            last_line: String::new(),
+            chain,
         }))
     }
 
@@ -259,10 +270,18 @@ impl RecordsReader {
             return Ok(None);
         };
         match Record::from_line(&text, &self.variant) {
-            Ok(record) => {
+            Ok(read) => {
+                if let Some(chain) = self.chain.as_mut() {
+                    chain
+                        .check(&read.unsealed, read.digest.as_deref())
+                        .map_err(|e| RecordsError::Unchained {
+                            path: self.lines.name().to_string(),
+                            line: self.lines.line(),
+                            message: format!("game {}: {e}", read.record.game),
+                        })?;
+                }
                 self.lines.take(&text, ended);
-                self.last_line = text;
-                Ok(Some(record))
+                Ok(Some(read.record))
             }
             Err(_) if !ended => {
                 self.cut_line = Some(self.lines.line());
@@ -271,6 +290,58 @@ impl RecordsReader {
             Err(message) => Err(self.lines.error(message)),
         }
     }
+}
+
+/// A records file checked through by [`check_records`].
+#[derive(Debug)]
+pub struct CheckedRecords {
+    /// The run the file holds.
+    pub header: Header,
+    /// The variant of the header's rules.
+    pub variant: Variant,
+    /// The games it holds.
+    pub games: u64,
+    /// The games of its run (of its shard, for a shard's file).
+    pub scheduled: u64,
+    /// The line number of a last line cut short (an interrupted run), if any.
+    pub cut_line: Option<usize>,
+    /// Whether its games carry a chained digest (format 2), each one checked.
+    pub chained: bool,
+}
+
+/// Reads a records file a game at a time and makes every check `replay` makes: the
+/// header's fingerprint, each game's digest (format 2), the games those of the header's
+/// schedule in order and each once, played as scheduled, and each one replaying to its
+/// result. `each` sees every game once it has passed, with the game replayed, and may
+/// stop the walk with an error. A file of any size takes the memory of one game.
+/// `None` if the file does not exist or holds no header.
+pub fn check_records<E: From<RecordsError>>(
+    path: &Path,
+    mut each: impl FnMut(&Record, &Game<'_>) -> Result<(), E>,
+) -> Result<Option<CheckedRecords>, E> {
+    let Some(mut reader) = RecordsReader::open(path)? else {
+        return Ok(None);
+    };
+    let schedule = reader.header.schedule(&reader.variant)?;
+    let labels = reader.header.labels();
+    let mut sequence = SequenceCheck::new(&schedule, &labels);
+    let mut games = 0;
+    while let Some(record) = reader.next_record()? {
+        sequence.next(&record)?;
+        let game = replay(&reader.variant, reader.header.max_plies, &record)?;
+        each(&record, &game)?;
+        games += 1;
+    }
+    let scheduled = schedule.shard_len();
+    drop(sequence);
+    Ok(Some(CheckedRecords {
+        games,
+        scheduled,
+        cut_line: reader.cut_line,
+        chained: reader.chained(),
+        header: reader.header,
+        variant: reader.variant,
+    }))
 }
 
 /// Reads a whole records file into memory: `None` if it does not exist or is empty
@@ -286,6 +357,7 @@ pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
     Ok(Some(RecordsFile {
         valid_bytes: reader.valid_bytes(),
         cut_line: reader.cut_line,
+        chained: reader.chained(),
         header: reader.header,
         variant: reader.variant,
         records,
@@ -302,11 +374,9 @@ fn read_header(text: &str) -> Result<(Header, Variant), String> {
         );
     }
     match value.get("isolo_ai_records").and_then(|v| v.as_u64()) {
-        Some(v) if v == FORMAT_VERSION as u64 => {}
         Some(v) => {
-            return Err(format!(
-                "records format {v}; this version reads format {FORMAT_VERSION}"
-            ))
+            let version = u32::try_from(v).unwrap_or(u32::MAX);
+            is_chained(version, FORMAT_VERSION)?;
         }
         None => {
             return Err(

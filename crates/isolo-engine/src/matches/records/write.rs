@@ -21,14 +21,33 @@ pub fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
     file.flush()
 }
 
-/// A new records file holding `header`.
-pub fn create(path: &Path, header: &Header) -> Result<File, RecordsError> {
+/// A records file being written: each game's line sealed with the next digest of the
+/// file's chain, and flushed whole.
+#[derive(Debug)]
+pub struct RecordsWriter {
+    file: File,
+    chain: Chain,
+}
+
+impl RecordsWriter {
+    /// Writes `record`'s line, its digest following the games before it.
+    pub fn write(&mut self, record: &Record, variant: &Variant) -> std::io::Result<()> {
+        write_line(
+            &mut self.file,
+            &record.sealed_line(variant, &mut self.chain),
+        )
+    }
+}
+
+/// A new records file holding `header`, its games to be chained from it.
+pub fn create(path: &Path, header: &Header) -> Result<RecordsWriter, RecordsError> {
     let shown = path.display();
     let mut file =
         File::create(path).map_err(|e| RecordsError::Io(format!("cannot create {shown}: {e}")))?;
     write_line(&mut file, &header.to_line())
         .map_err(|e| RecordsError::Io(format!("cannot write {shown}: {e}")))?;
-    Ok(file)
+    let chain = Chain::start(&header.fingerprint, header.shard.as_deref());
+    Ok(RecordsWriter { file, chain })
 }
 
 /// Opens an existing records file for appending.
@@ -88,7 +107,7 @@ pub fn open_for_run(
     header: &Header,
     schedule: &Schedule,
     resume: bool,
-) -> Result<(File, Resumed), RunRecordsError> {
+) -> Result<(RecordsWriter, Resumed), RunRecordsError> {
     let existing = RecordsReader::open(path).map_err(RunRecordsError::File)?;
     let Some(mut existing) = existing else {
         let file = create(path, header).map_err(RunRecordsError::File)?;
@@ -97,6 +116,11 @@ pub fn open_for_run(
     let shown = path.display();
     if !resume {
         return Err(RunRecordsError::HoldsRecords(shown.to_string()));
+    }
+    if !existing.chained() {
+        return Err(RunRecordsError::NotThisRun(format!(
+            "{shown} is in records format 1, whose games carry no digest: finish it with the version that began it, or start a new file"
+        )));
     }
     let differences = header.differences(&existing.header);
     if !differences.is_empty() {
@@ -109,7 +133,11 @@ pub fn open_for_run(
     let mut check = SequenceCheck::new(schedule, &labels);
     let variant = existing.variant.clone();
     let mut games = 0;
-    while let Some(record) = existing.next_record().map_err(RunRecordsError::File)? {
+    let read = |e: RecordsError| match e {
+        RecordsError::Unchained { .. } => RunRecordsError::NotThisRun(e.to_string()),
+        _ => RunRecordsError::File(e),
+    };
+    while let Some(record) = existing.next_record().map_err(read)? {
         check
             .next(&record)
             .and_then(|()| replay(&variant, header.max_plies, &record).map(|_| ()))
@@ -120,9 +148,10 @@ pub fn open_for_run(
         truncate_to(path, existing.valid_bytes()).map_err(RunRecordsError::File)?;
     }
     let file = append(path).map_err(RunRecordsError::File)?;
+    let chain = existing.chain().expect("a chained file").clone();
     let resumed = Resumed {
         path: Some(path.to_path_buf()),
         games,
     };
-    Ok((file, resumed))
+    Ok((RecordsWriter { file, chain }, resumed))
 }

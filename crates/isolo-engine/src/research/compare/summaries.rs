@@ -12,7 +12,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::GameSummary;
-use crate::matches::records::{fingerprint_of, GameResult, Lines, RecordsError, FORMAT_VERSION};
+use crate::matches::records::{
+    fingerprint_of, is_chained, Chain, GameResult, Lines, RecordsError, FORMAT_VERSION,
+};
 use crate::matches::schedule::Shard;
 use isolo_rules::{EndReason, Side};
 
@@ -172,6 +174,13 @@ struct GameLine {
     laps_per_move: Option<f64>,
     endless_share: Option<f64>,
     captured_per_move: Option<f64>,
+    /// The chained digest (format 2), as a match's records have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
+}
+
+fn serialised(line: &GameLine) -> String {
+    serde_json::to_string(line).expect("records serialise")
 }
 
 /// A compared game read back: which variant, which game, its seed and its summary.
@@ -188,9 +197,11 @@ pub struct ComparedGame {
 }
 
 impl ComparedGame {
-    /// The game's line (no newline).
-    pub fn to_line(&self) -> String {
-        serde_json::to_string(&self.line()).expect("records serialise")
+    /// The game's line (no newline), its digest the next of `chain`.
+    pub fn sealed_line(&self, chain: &mut Chain) -> String {
+        let mut line = self.line();
+        line.digest = Some(chain.seal(&serialised(&line)));
+        serialised(&line)
     }
 
     /// The game's line as a JSON value (what the Python binding hands out).
@@ -213,17 +224,22 @@ impl ComparedGame {
             laps_per_move: s.laps_per_move,
             endless_share: s.endless_share,
             captured_per_move: s.captured_per_move,
+            digest: None,
         }
     }
 
-    fn from_line(text: &str) -> Result<ComparedGame, String> {
-        let line: GameLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    /// The game a line holds, the line without its digest (what the digest covers) and
+    /// the digest.
+    fn from_line(text: &str) -> Result<(ComparedGame, String, Option<String>), String> {
+        let mut line: GameLine = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let digest = line.digest.take();
+        let unsealed = serialised(&line);
         let first = match line.first.as_str() {
             "S" => Side::South,
             "N" => Side::North,
             other => return Err(format!("first: expected S or N, found '{other}'")),
         };
-        Ok(ComparedGame {
+        let game = ComparedGame {
             variant: line.variant,
             game: line.game,
             seed: line.seed,
@@ -237,7 +253,8 @@ impl ComparedGame {
                 endless_share: line.endless_share,
                 captured_per_move: line.captured_per_move,
             },
-        })
+        };
+        Ok((game, unsealed, digest))
     }
 }
 
@@ -246,6 +263,7 @@ impl ComparedGame {
 pub struct CompareWriter {
     name: String,
     out: BufWriter<File>,
+    chain: Chain,
 }
 
 impl CompareWriter {
@@ -267,13 +285,19 @@ impl CompareWriter {
         let mut writer = CompareWriter {
             name,
             out: BufWriter::new(file),
+            chain: Chain::start(&header.fingerprint, header.shard.as_deref()),
         };
         writer.line(&serde_json::to_string(header).expect("headers serialise"))?;
         Ok(writer)
     }
 
-    /// Writes one line.
-    pub fn line(&mut self, text: &str) -> Result<(), RecordsError> {
+    /// Writes a game's line, its digest following the games before it.
+    pub fn game(&mut self, game: &ComparedGame) -> Result<(), RecordsError> {
+        let line = game.sealed_line(&mut self.chain);
+        self.line(&line)
+    }
+
+    fn line(&mut self, text: &str) -> Result<(), RecordsError> {
         writeln!(self.out, "{text}")
             .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
     }
@@ -291,6 +315,8 @@ pub struct CompareReader {
     lines: Lines,
     /// The comparison the file holds.
     pub header: CompareHeader,
+    /// The digests' chain so far (`None`: format 1, whose games have none).
+    chain: Option<Chain>,
 }
 
 impl CompareReader {
@@ -306,12 +332,14 @@ impl CompareReader {
             .ok_or_else(|| RecordsError::Header(format!("{}: no header", lines.name())))?;
         let header: CompareHeader =
             serde_json::from_str(&text).map_err(|e| lines.error(format!("header: {e}")))?;
-        if header.isolo_ai_records != FORMAT_VERSION || header.kind != "compare" {
+        if header.kind != "compare" {
             return Err(RecordsError::Header(format!(
                 "{}: not a comparison's records",
                 lines.name()
             )));
         }
+        let chained = is_chained(header.isolo_ai_records, FORMAT_VERSION)
+            .map_err(|e| lines.error(format!("header: {e}")))?;
         if header.digest() != header.fingerprint {
             return Err(lines.error(format!(
                 "header: fingerprint {} does not match its contents (edited?)",
@@ -319,7 +347,18 @@ impl CompareReader {
             )));
         }
         lines.take(&text, ended);
-        Ok(CompareReader { lines, header })
+        let chain = chained.then(|| Chain::start(&header.fingerprint, header.shard.as_deref()));
+        Ok(CompareReader {
+            lines,
+            header,
+            chain,
+        })
+    }
+
+    /// Whether the file's games carry a chained digest (format 2), each checked as it
+    /// is read.
+    pub fn chained(&self) -> bool {
+        self.chain.is_some()
     }
 
     /// The next game, `None` at the end of the file; a bad or cut line is an error
@@ -329,7 +368,16 @@ impl CompareReader {
             return Ok(None);
         };
         match ComparedGame::from_line(&text) {
-            Ok(game) => {
+            Ok((game, unsealed, digest)) => {
+                if let Some(chain) = self.chain.as_mut() {
+                    chain.check(&unsealed, digest.as_deref()).map_err(|e| {
+                        RecordsError::Unchained {
+                            path: self.lines.name().to_string(),
+                            line: self.lines.line(),
+                            message: format!("game {} of variant {}: {e}", game.game, game.variant),
+                        }
+                    })?;
+                }
                 self.lines.take(&text, ended);
                 Ok(Some(game))
             }
