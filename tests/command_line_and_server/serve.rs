@@ -783,6 +783,16 @@ fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
         &json!({"game": {"variant": "isolo-boys"}, "time_ms": 200}),
     );
     assert_eq!(status, 200, "the slots are free again: {text}");
+    // The connection layer's own refusals, with the empty body the docs say.
+    let fields: String = (0..120).map(|i| format!("X-{i}: {i}\r\n")).collect();
+    let crowded = format!("GET /api/variants HTTP/1.1\r\n{fields}Connection: close\r\n\r\n");
+    let answer = raw(&server.host(), crowded.as_bytes());
+    assert!(
+        answer.starts_with("HTTP/1.1 431 ") && answer.contains("content-length: 0"),
+        "{answer}"
+    );
+    let answer = raw(&server.host(), b"GET /api/\xff HTTP/1.1\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
     assert!(
         server.interrupt().success(),
         "Ctrl-C stops the server cleanly"

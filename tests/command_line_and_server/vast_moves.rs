@@ -72,7 +72,10 @@ fn searches_and_proofs_end_within_their_time() {
         let args = [&args[..], &["--time-ms", "1000", "--threads", threads]].concat();
         let (done, in_time) = output_within(spawn(&args), ANSWER_WITHIN);
         let stderr = String::from_utf8_lossy(&done.stderr);
-        assert!(in_time, "MCTS, {threads} threads: ran past {ANSWER_WITHIN:?}");
+        assert!(
+            in_time,
+            "MCTS, {threads} threads: ran past {ANSWER_WITHIN:?}"
+        );
         assert!(done.status.success(), "MCTS: {stderr}");
     }
 }

@@ -19,8 +19,14 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-            .arg("ugi")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_isolo-ai"));
+        command.arg("ugi");
+        Engine::start_in(command)
+    }
+
+    /// The engine `command` starts.
+    fn start_in(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -99,6 +105,32 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A `Hash` in range that the machine cannot give (here a limit on virtual memory, as a
+/// container may set) is refused as it is set, and `go` still answers, with the size
+/// before.
+#[test]
+fn a_hash_the_machine_cannot_give_is_refused_when_set() {
+    let mut command = Command::new("sh");
+    let binary = env!("CARGO_BIN_EXE_isolo-ai");
+    command.args(["-c", &format!("ulimit -v 2000000 && exec '{binary}' ugi")]);
+    let mut e = Engine::start_in(command);
+    e.send("ugi");
+    let hello = e.until(|l| l == "ugiok");
+    let most: usize = hello
+        .iter()
+        .find(|l| l.starts_with("option name Hash "))
+        .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+        .expect("Hash announced with its maximum");
+    if most < 4096 {
+        return; // (A machine too small to offer a size past the limit.)
+    }
+    let refused = e.ask("setoption name Hash value 4096", "info string error");
+    assert!(refused.contains("cannot be allocated"), "{refused}");
+    e.ask("isready", "readyok");
+    let (best, _) = e.bestmove("go depth 2");
+    assert!(!best.is_empty() && best != "none", "{best}");
 }
 
 #[test]

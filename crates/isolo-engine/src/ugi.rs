@@ -268,8 +268,27 @@ impl Session {
         say(&self.out, "ugiok");
     }
 
-    /// `setoption name NAME value VALUE` (names are case-insensitive).
+    /// `setoption name NAME value VALUE` (names are case-insensitive). The searcher is
+    /// built at once, its table allocated, so that settings this machine cannot give
+    /// (a `Hash` in range that it cannot allocate) are refused here and the settings
+    /// kept as they were, rather than at `go`, which must answer `bestmove`.
     fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
+        let before = self.settings.clone();
+        self.apply_option(words)?;
+        match self.new_searcher() {
+            Ok(searcher) => {
+                self.searcher = Some(searcher);
+                Ok(())
+            }
+            Err(e) => {
+                self.settings = before;
+                Err(e)
+            }
+        }
+    }
+
+    /// Changes the setting `words` names, and forgets the searcher.
+    fn apply_option(&mut self, words: &[&str]) -> Result<(), String> {
         let text = words.join(" ");
         let body = text
             .strip_prefix("name ")

@@ -154,11 +154,20 @@ pub struct IndexedProgress {
     pub time: Duration,
 }
 
+/// A count of positions in words, where `u64::MAX` stands for a count that saturated.
+fn positions_text(count: u64) -> String {
+    match count {
+        u64::MAX => "more than 2^64 positions".to_string(),
+        n => format!("{n} positions"),
+    }
+}
+
 /// Why the analysis cannot start, or its scratch file failed it.
 #[derive(Debug, thiserror::Error)]
 pub enum IndexedError {
-    /// The index would number more positions than a `u32` can.
-    #[error("{0} positions in the index: more than the 2^32 it can number")]
+    /// The index would number more positions than a `u32` can (`u64::MAX`: the count
+    /// itself passed 64 bits).
+    #[error("{} in the index, which can number at most 2^32", positions_text(*.0))]
     TooLarge(u64),
     /// The index' arrays alone exceed the memory limit.
     #[error("the index of {positions} positions needs {needed_mb} MB before listing a move; the limit is {limit_mb} MB")]
