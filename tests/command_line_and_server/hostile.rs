@@ -362,10 +362,6 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
             ],
             "--games",
         ),
-        (
-            vec!["solve", "--variant", "igisoro", "--method", "indexed"],
-            "more than 2^64 positions in the index",
-        ),
         (vec!["replay", &not_records], "records header"),
         (vec!["replay", "/dev/zero"], "not a regular file"),
         (vec!["replay", &binary], "r"),

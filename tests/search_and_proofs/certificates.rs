@@ -624,7 +624,7 @@ fn solve_method_indexed_proves_the_draw_and_refuses_what_it_cannot_do() {
         out.status.code(),
         &stdout,
         &stderr,
-        "more than the 2^32",
+        "more than 2^64 positions in the index, which can number at most 2^32",
     );
     // Out of time or memory it says which, and proves nothing (2 seeds: 968,877
     // positions up to exchange, 1.5 s to list).

@@ -44,6 +44,9 @@ const UNSETTLED_DROP: i32 = 50;
 const ITERATION_GROWTH: f64 = 2.0;
 /// Nodes between looks at the clock and the node limit.
 const POLL_INTERVAL: u64 = 256;
+/// Nodes of a worker between its looks at whether the table's slots in use are full
+/// (`TranspositionTable::grow_when_full`).
+const TABLE_GROWTH_CHECK_NODES: u64 = 1 << 16;
 /// Ordering bonus per captured seed (above any history score).
 const CAPTURE_ORDER: i32 = 1 << 20;
 /// History scores are halved when one passes this.
@@ -465,6 +468,9 @@ impl<'a> Worker<'a> {
             if self.shared.armed.load(Ordering::Relaxed) && self.shared.out_of_budget(total) {
                 self.shared.stop.raise();
             }
+        }
+        if self.nodes.is_multiple_of(TABLE_GROWTH_CHECK_NODES) {
+            self.shared.tt.grow_when_full();
         }
     }
 

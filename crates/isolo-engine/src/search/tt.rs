@@ -11,7 +11,7 @@
 //! before it).
 
 use super::table_memory::{Slot, ZeroedSlots};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// What a stored value means relative to the true value.
@@ -43,6 +43,19 @@ pub const NO_MOVE: u16 = u16::MAX;
 
 /// Slots sampled for `hashfull`.
 const HASHFULL_SAMPLE: usize = 1000;
+
+/// The slots a table searches at first (64 MB of them). A larger table's other slots
+/// join as these fill (`grow_when_full`): the system fills a page with zeros when it is
+/// first touched, and a search's probes land all over its table, so a search of a few
+/// thousand nodes in a table of gigabytes would have the whole table zeroed (seconds)
+/// for nothing.
+const FIRST_ACTIVE_SLOTS: usize = (64 << 20) / std::mem::size_of::<Slot>();
+/// Permille of the active slots' sample holding entries of this use of the table at
+/// which the active slots grow.
+const GROW_AT_PERMILLE: usize = 250;
+/// How many times over the active slots grow at once. A quarter of the entries stay
+/// where their keys lead (the others read as empty, as entries replaced do).
+const GROWTH: usize = 4;
 
 /// Depth a fresher entry may give up before an older, deeper one keeps its slot.
 const REPLACE_DEPTH_MARGIN: u8 = 2;
@@ -80,6 +93,9 @@ impl Entry {
 /// The table: a power-of-two number of slots.
 pub struct TranspositionTable {
     slots: ZeroedSlots,
+    /// The slots in use, a power of two: the first `FIRST_ACTIVE_SLOTS` (or all of a
+    /// smaller table), growing as they fill.
+    active: AtomicUsize,
     generation: AtomicU64,
     /// This use of the memory (at most `EPOCH_MASK`): it stands in the low bits of every
     /// key stored, so entries of earlier uses read as empty.
@@ -211,6 +227,7 @@ impl TranspositionTable {
             next_epoch
         };
         TranspositionTable {
+            active: AtomicUsize::new(slots.len().min(FIRST_ACTIVE_SLOTS)),
             slots,
             generation: AtomicU64::new(0),
             epoch,
@@ -239,7 +256,36 @@ impl TranspositionTable {
     }
 
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        &self.slots[(key as usize) & (self.slots.len() - 1)]
+        &self.slots[(key as usize) & (self.active.load(Ordering::Relaxed) - 1)]
+    }
+
+    /// Lets more of the table in use (`GROWTH` times the slots) once the active slots'
+    /// sample is `GROW_AT_PERMILLE` full; any search thread may call it now and then.
+    pub fn grow_when_full(&self) {
+        let active = self.active.load(Ordering::Relaxed);
+        if active < self.slots.len() && self.used_permille(|_| true) >= GROW_AT_PERMILLE {
+            let grown = (active * GROWTH).min(self.slots.len());
+            let _ =
+                self.active
+                    .compare_exchange(active, grown, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    /// Permille of the first thousand slots holding entries of this use of the table
+    /// whose generation `counts`.
+    fn used_permille(&self, counts: impl Fn(u8) -> bool) -> usize {
+        let sample = self.slots.len().min(HASHFULL_SAMPLE);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| {
+                let (check, data) = (
+                    slot[0].load(Ordering::Relaxed),
+                    slot[1].load(Ordering::Relaxed),
+                );
+                data != 0 && self.of_this_epoch(check, data) && counts(Entry::unpack(data).1)
+            })
+            .count();
+        used * 1000 / sample.max(1)
     }
 
     /// The entry stored for `key`, if any.
@@ -274,22 +320,13 @@ impl TranspositionTable {
         slot[1].store(data, Ordering::Relaxed);
     }
 
-    /// Permille of the first thousand slots holding entries of the current search (the
-    /// UCI convention for `hashfull`).
+    /// Permille of the table holding entries of the current search (the UCI convention
+    /// for `hashfull`): of the first thousand slots, scaled by the share in use.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.slots.len().min(HASHFULL_SAMPLE);
         let generation = self.generation();
-        let used = self.slots[..sample]
-            .iter()
-            .filter(|slot| {
-                let (check, data) = (
-                    slot[0].load(Ordering::Relaxed),
-                    slot[1].load(Ordering::Relaxed),
-                );
-                data != 0 && self.of_this_epoch(check, data) && Entry::unpack(data).1 == generation
-            })
-            .count();
-        (used * 1000 / sample.max(1)) as u32
+        let active = self.active.load(Ordering::Relaxed);
+        let permille = self.used_permille(|g| g == generation);
+        (permille * active / self.slots.len().max(1)) as u32
     }
 
     /// Slots in the table.
@@ -310,6 +347,33 @@ impl Drop for TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_table_lets_more_slots_in_as_they_fill() {
+        let tt = TranspositionTable::new(128).unwrap();
+        let first = tt.active.load(Ordering::Relaxed);
+        assert_eq!(
+            (first, tt.slots()),
+            (FIRST_ACTIVE_SLOTS, 2 * FIRST_ACTIVE_SLOTS)
+        );
+        let entry = Entry {
+            value: 1,
+            best: 0,
+            depth: 1,
+            bound: Bound::Exact,
+        };
+        // Keys below the sample's thousand slots land in them.
+        (0..200).for_each(|key| tt.store(key, entry));
+        tt.grow_when_full();
+        assert_eq!(tt.active.load(Ordering::Relaxed), first, "a fifth full");
+        (200..300).for_each(|key| tt.store(key, entry));
+        assert_eq!(tt.hashfull(), 150, "30% of the half in use");
+        tt.grow_when_full();
+        assert_eq!(tt.active.load(Ordering::Relaxed), tt.slots());
+        assert_eq!(tt.probe(5), Some(entry), "where its key still leads");
+        let small = TranspositionTable::new(16).unwrap();
+        assert_eq!(small.active.load(Ordering::Relaxed), small.slots());
+    }
 
     #[test]
     fn stores_and_finds_entries() {
