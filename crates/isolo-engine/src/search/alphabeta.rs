@@ -122,13 +122,19 @@ pub const DEFAULT_QUIESCENCE_PLIES: u32 = 2;
 pub struct AlphaBeta {
     config: AlphaBetaConfig,
     tt: TranspositionTable,
+    /// The most choices a move is walked through (`MOST_WALKED_CHOICES`; tests lower it).
+    most_walked_choices: usize,
 }
 
 impl AlphaBeta {
     /// A searcher with a table of `config.hash_mb` MB, or why the table cannot be made.
     pub fn new(config: AlphaBetaConfig) -> Result<AlphaBeta, TableError> {
         let tt = TranspositionTable::new(config.hash_mb)?;
-        Ok(AlphaBeta { config, tt })
+        Ok(AlphaBeta {
+            config,
+            tt,
+            most_walked_choices: MOST_WALKED_CHOICES,
+        })
     }
 }
 
@@ -309,6 +315,8 @@ struct Shared<'a> {
     optional: bool,
     /// Whether the rules end dead positions (`dead_position`), which may occur here.
     dead_ends: bool,
+    /// Choices a move is walked through before its first completion stands for it.
+    most_walked_choices: usize,
     /// Choice points past this many laps are not stored, nor are those whose lines
     /// went past it: a stored value then holds at any lap count it is found again at
     /// (a line may not pass `max_laps`).
@@ -837,7 +845,7 @@ impl<'a> Worker<'a> {
                 taint: repeated.map_or(0, |at| at + 1),
             },
             MoveStep::Choice(point) | MoveStep::Answer(point)
-                if turn.choices >= MOST_WALKED_CHOICES =>
+                if turn.choices >= self.shared.most_walked_choices =>
             {
                 self.cut_walk(&point, turn, alpha, beta)
             }
@@ -1507,6 +1515,7 @@ impl Searcher for AlphaBeta {
             optional: variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional,
             dead_ends: variant.rules().dead_position != isolo_rules::DeadPosition::PlayOn
                 && variant.fortresses().is_some(),
+            most_walked_choices: self.most_walked_choices,
             eval: Evaluator::for_config(variant, self.config.weights.as_ref())
                 .with_contempt(root.to_move(), self.config.contempt),
             tt: &self.tt,
@@ -1834,6 +1843,71 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A walk cut short (here after one choice, where every Igisoro pit is walked) is
+    /// never taken as proven: what the cut search proves, the whole search proves the
+    /// same way, a win or a loss no shorter (a shorter one may hide in a move cut).
+    #[test]
+    fn a_walk_cut_short_proves_nothing_the_whole_walk_does_not() {
+        let variant = Variant::load("igisoro").unwrap();
+        let mut positions = Vec::new();
+        for step in [7, 11, 13] {
+            let mut board = variant.start();
+            for ply in 0..400 {
+                let moves = variant.distinct_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 4 == 0 {
+                    positions.push(board);
+                }
+                board = moves[ply * step % moves.len()].child;
+            }
+        }
+        let search = |board: Board, most_walked_choices: usize| {
+            let mut searcher = AlphaBeta::new(AlphaBetaConfig {
+                threads: 1,
+                hash_mb: 16,
+                walk: ChoiceWalk::All,
+                ..AlphaBetaConfig::default()
+            })
+            .unwrap();
+            searcher.most_walked_choices = most_walked_choices;
+            let request = SearchRequest {
+                variant: &variant,
+                board,
+                history: Vec::new(),
+                limits: Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                },
+                multipv: 1,
+                pv_lines: 1,
+                stop: None,
+            };
+            searcher
+                .search(&request, &mut |_| {})
+                .best()
+                .map(|b| b.score)
+        };
+        let mut proven = 0;
+        for board in positions {
+            let (Some(cut), Some(whole)) = (search(board, 1), search(board, usize::MAX)) else {
+                continue;
+            };
+            match (cut, whole) {
+                (Score::Win(c), Score::Win(w)) | (Score::Loss(c), Score::Loss(w)) => {
+                    assert!(c >= w, "{cut:?} where the whole walk says {whole:?}");
+                    proven += 1;
+                }
+                (Score::Win(_) | Score::Loss(_), _) => {
+                    panic!("the cut search says {cut:?}, the whole {whole:?}")
+                }
+                _ => {}
+            }
+        }
+        assert!(proven > 0, "no position proven: the test shows nothing");
     }
 
     #[test]
