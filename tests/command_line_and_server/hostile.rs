@@ -98,6 +98,10 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
     let weights = file("w.toml", "seeds = 2147483647\n");
     let bad_book = file("book.txt", "not a position\n");
     let not_records = file("r.jsonl", "{\"game\":0}\n");
+    let comparison = file(
+        "c.jsonl",
+        "{\"isolo_ai_records\":2,\"kind\":\"compare\",\"variants\":[]}\n",
+    );
     let binary = dir.join("bin");
     std::fs::write(&binary, [0u8, 1, 2, 0xff, 0xfe]).unwrap();
     let binary = binary.to_str().unwrap().to_string();
@@ -432,6 +436,30 @@ fn every_hostile_input_is_one_line_exit_two_no_panic_no_hang() {
         (
             vec!["solve-table", "--preset", "ikibuguzo-opening-1"],
             "--preset: 'ikibuguzo-opening-1' starts from its own array",
+        ),
+        (
+            vec![
+                "solve-table",
+                "--preset",
+                "igisoro",
+                "--certificates",
+                &not_records,
+            ],
+            "not a folder",
+        ),
+        (
+            vec!["replay", &comparison],
+            "a comparison's records (compare --out)",
+        ),
+        (
+            vec![
+                "analyze",
+                "--variant",
+                "isolo-boys",
+                "--nodes",
+                "18446744073709551616",
+            ],
+            "--nodes: must be at least 1 and at most 18446744073709551615",
         ),
         (vec!["bench", "--depth", "0"], "--depth"),
         (vec!["play", "--variant", "isolo-boys", "--as", "E"], "--as"),

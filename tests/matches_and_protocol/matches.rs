@@ -760,6 +760,11 @@ fn resume_and_replay_refuse_altered_records_and_runs() {
     refused_once(&replaced, "game 0: digest");
     write(&resealed(&replaced));
     assert!(ok(&["replay", path]).contains("6 of 6 games checked"));
+    // A byte-order mark, as some editors write, is no reason to refuse the file.
+    let mut marked = lines.clone();
+    marked[0] = format!("\u{feff}{}", lines[0]);
+    write(&marked);
+    assert!(ok(&["replay", path]).contains("every digest in its chain"));
     // A header edited by hand no longer matches its fingerprint.
     let mut edited = lines.clone();
     edited[0] = lines[0].replace("\"seed\":0", "\"seed\":1");
