@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! The `isolo-ai` binary: argument parsing and dispatch only.
 
 use std::process::ExitCode;

@@ -21,6 +21,7 @@ use super::wire::{
     parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, MovesRequest, PlayRequest,
     ReviewRequest, Tagged, ViewRequest,
 };
+use super::wire::{ApiError, HASH_MB};
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
 use isolo_engine::matches::engine::EngineKind;
@@ -39,8 +40,6 @@ use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-/// Table size of each search, in MB.
-pub const HASH_MB: usize = 32;
 /// Most moves one `/api/moves` answer lists (`complete` says when more exist).
 pub const MOST_MOVES_LISTED: usize = 2_000;
 
@@ -164,31 +163,6 @@ async fn errors_as_json(request: axum::extract::Request, next: axum::middleware:
         }
     }
     answer
-}
-
-/// An error answer: a status and one line.
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    pub(super) fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({"error": self.message}))).into_response()
-    }
 }
 
 type ApiResult = Result<Response, ApiError>;

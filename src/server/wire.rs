@@ -3,17 +3,50 @@
 //! tagged lines of a stream. The handlers (`api.rs`) read requests through these.
 
 use axum::body::Bytes;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::api::{ApiError, HASH_MB};
 use super::AppState;
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting, SettingError};
 use isolo_engine::ranges::{self, Number, Range};
 use isolo_engine::TimeControl;
 use isolo_rules::{Game, Rules, Setup, SetupError, Variant};
+
+/// Table size of each search, in MB.
+pub const HASH_MB: usize = 32;
+
+/// An error answer: a status and one line (`{"error": "..."}`).
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub(super) fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            axum::Json(serde_json::json!({"error": self.message})),
+        )
+            .into_response()
+    }
+}
 
 /// Longest rules text a request may carry, in bytes.
 const MAX_RULES_BYTES: usize = 16 * 1024;

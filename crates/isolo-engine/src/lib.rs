@@ -1,3 +1,4 @@
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 //! isolo-engine: evaluation, search, provers, matches and research for Isolo (Sukuma,
 //! Tanzania) and Igisoro (Rwanda, Burundi), four-row mancala games, over the rules crate
@@ -60,6 +61,7 @@ macro_rules! message_error {
 }
 
 pub mod channel;
+pub mod digest;
 pub mod eval;
 pub mod matches;
 pub mod merge;

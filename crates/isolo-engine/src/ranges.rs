@@ -10,15 +10,36 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::eval::net::MAX_HIDDEN;
-use crate::matches::engine::{
-    DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS, MAX_QUIESCENCE_PLIES, MAX_THREADS,
-};
-use crate::matches::game_loop::DEFAULT_GAME_PLIES;
-use crate::matches::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
-use crate::prove::pipeline::{DEFAULT_PROOF_PLIES, DFPN_MAX_PLIES};
 use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::level::{LEVEL_MULTIPV, LOWEST_LEVEL, TOP_LEVEL};
 use isolo_rules::perft::MAX_PERFT_DEPTH;
+
+// The limits below are defined here, where the ranges read them, rather than in the
+// modules that use them (which re-export them), so that this module imports nothing
+// above the searchers: the front ends' ranges stand below matches and provers alike.
+
+/// The most threads one search may use.
+pub const MAX_THREADS: usize = 256;
+/// The longest time an engine spec's `time-ms=` or `stall-ms=` may give, in ms (a day).
+pub const MAX_MOVE_TIME_MS: u64 = 86_400_000;
+/// The most plies of captures an alpha-beta spec's `quiescence=` may ask for.
+pub const MAX_QUIESCENCE_PLIES: u32 = 16;
+/// The most seeds an alpha-beta spec's `contempt=` may ask for.
+pub const MAX_CONTEMPT_SEEDS: i32 = 100;
+/// `contempt=`'s default, in seeds (`alphabeta::DEFAULT_CONTEMPT`).
+pub const DEFAULT_CONTEMPT_SEEDS: i32 = crate::search::alphabeta::DEFAULT_CONTEMPT / 100;
+/// The default ply limit, after which a game is a draw.
+pub const DEFAULT_GAME_PLIES: usize = 1000;
+/// The most games one match, tournament, comparison or tuning run may schedule.
+pub const MAX_GAMES: u64 = 100_000_000;
+/// The most games played at once (then clamped to the games and the cores).
+pub const MAX_CONCURRENCY: usize = 1024;
+/// The longest game a match, comparison or tuning run plays before adjudicating.
+pub const MAX_GAME_PLIES: usize = 1_000_000;
+/// The longest result a proof looks for unless told otherwise, in plies.
+pub const DEFAULT_PROOF_PLIES: u32 = 30;
+/// The deepest line df-pn and retrograde analysis follow (`max_plies` for them).
+pub const DFPN_MAX_PLIES: u32 = 10_000;
 
 /// A number type a setting can hold.
 pub trait Number: Copy + PartialOrd + fmt::Display + FromStr + Send + Sync + 'static {

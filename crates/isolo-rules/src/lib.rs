@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 //! isolo-rules: the rules of Isolo (Sukuma, Tanzania) and Igisoro (Rwanda, Burundi),
 //! four-row mancala games, and nothing else: a bit-packed board, exact move generation

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use crate::eval::Weights;
 use crate::matches::external::ExternalConfig;
 use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn};
-use crate::matches::settings;
+use crate::matches::words;
 use crate::ranges::{self, Number, Range};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, ChoiceWalk};
 use crate::search::answer::{complete_move_at_random, complete_move_by, EndSearch};
@@ -77,18 +77,11 @@ impl fmt::Display for EngineSpec {
     }
 }
 
-/// The most threads one search may use.
-pub const MAX_THREADS: usize = 256;
-/// The longest time an engine spec's `time-ms=` or `stall-ms=` may give, in ms (a day).
-pub const MAX_MOVE_TIME_MS: u64 = 86_400_000;
+pub use crate::ranges::{
+    DEFAULT_CONTEMPT_SEEDS, MAX_CONTEMPT_SEEDS, MAX_MOVE_TIME_MS, MAX_QUIESCENCE_PLIES, MAX_THREADS,
+};
 /// The longest MCTS playout `playout=cutN` may ask for, in plies.
 pub const MAX_PLAYOUT_PLIES: u32 = 1_000_000;
-/// The most plies of captures an alpha-beta spec's `quiescence=` may ask for.
-pub const MAX_QUIESCENCE_PLIES: u32 = 16;
-/// The most seeds an alpha-beta spec's `contempt=` may ask for.
-pub const MAX_CONTEMPT_SEEDS: i32 = 100;
-/// `contempt=`'s default, in seeds (`alphabeta::DEFAULT_CONTEMPT`).
-pub const DEFAULT_CONTEMPT_SEEDS: i32 = crate::search::alphabeta::DEFAULT_CONTEMPT / 100;
 
 /// What is wrong with an engine spec or one of its options.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -147,7 +140,7 @@ pub struct SpecParseError {
 
 /// The value of a `walk` key.
 fn choice_walk(key: &str, value: &str) -> Result<ChoiceWalk, SpecError> {
-    settings::walk_named(value)
+    words::walk_named(value)
         .ok_or_else(|| bad(key, format!("expected vast or all, found '{value}'")))
 }
 
@@ -234,7 +227,7 @@ fn set_option(
             c.quiescence = ranged(key, value, &ranges::QUIESCENCE)?
         }
         (EngineKind::AlphaBeta(c), "qmoves") => {
-            c.quiescence_moves = settings::quiescence_moves_named(value).ok_or_else(|| {
+            c.quiescence_moves = words::quiescence_moves_named(value).ok_or_else(|| {
                 bad(key, format!("expected all or first-lap, found '{value}'"))
             })?
         }
@@ -287,7 +280,7 @@ fn set_option(
             }
         }
         (EngineKind::Mcts(c), "parallel") => {
-            c.parallel = settings::parallel_named(value)
+            c.parallel = words::parallel_named(value)
                 .ok_or_else(|| bad(key, format!("expected root or tree, found '{value}'")))?
         }
         (EngineKind::Mcts(c), "seed") => c.seed = ranged(key, value, &ranges::SEED)?,

@@ -11,8 +11,7 @@ use crate::search::answer::settle_answers;
 use crate::search::clock::{Clock, TimeControl};
 use isolo_rules::{Board, Game, LegalMove, Move, Side, Variant};
 
-/// The default ply limit, after which a game is a draw.
-pub const DEFAULT_GAME_PLIES: usize = 1000;
+pub use crate::ranges::DEFAULT_GAME_PLIES;
 /// How far past its clock a reply may come before it loses on time, by default.
 pub const DEFAULT_TIME_MARGIN: Duration = Duration::from_millis(50);
 

@@ -13,13 +13,9 @@ pub mod runner;
 pub mod schedule;
 pub mod settings;
 pub mod tally;
+pub mod words;
 
-/// The most games one match, tournament, comparison or tuning run may schedule.
-pub const MAX_GAMES: u64 = 100_000_000;
-/// The most games played at once (then clamped to the games and the cores).
-pub const MAX_CONCURRENCY: usize = 1024;
-/// The longest game a match, comparison or tuning run plays before adjudicating.
-pub const MAX_GAME_PLIES: usize = 1_000_000;
+pub use crate::ranges::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
 
 /// This machine's cores (1 when it cannot say).
 pub fn cores() -> usize {

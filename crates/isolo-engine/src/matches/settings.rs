@@ -6,6 +6,10 @@
 
 use crate::eval::{Weights, WeightsError};
 use crate::matches::engine::{EngineKind, EngineSpec};
+pub use crate::matches::words::{
+    parallel_name, parallel_named, quiescence_moves_name, quiescence_moves_named, walk_name,
+    walk_named,
+};
 use crate::ranges::{self, Number, Range, RangeError};
 use crate::search::alphabeta::{AlphaBetaConfig, QuiescenceMoves};
 use crate::search::clock::TimeControl;
@@ -346,57 +350,6 @@ impl SearchSettings {
         } else {
             format!("{}:{}", self.searcher.name(), keys.join(","))
         }
-    }
-}
-
-/// The quiescence moves `qmoves=` names: `all` or `first-lap`.
-pub fn quiescence_moves_named(word: &str) -> Option<QuiescenceMoves> {
-    match word {
-        "all" => Some(QuiescenceMoves::AllCaptures),
-        "first-lap" => Some(QuiescenceMoves::FirstLap),
-        _ => None,
-    }
-}
-
-/// The walk `walk=` names: `vast` or `all`.
-pub fn walk_named(word: &str) -> Option<ChoiceWalk> {
-    match word {
-        "vast" => Some(ChoiceWalk::Vast),
-        "all" => Some(ChoiceWalk::All),
-        _ => None,
-    }
-}
-
-/// The parallelism `parallel=` names: `root` or `tree`.
-pub fn parallel_named(word: &str) -> Option<Parallelism> {
-    match word {
-        "root" => Some(Parallelism::Root),
-        "tree" => Some(Parallelism::Tree),
-        _ => None,
-    }
-}
-
-/// `qmoves=`'s word for `moves`.
-pub fn quiescence_moves_name(moves: QuiescenceMoves) -> &'static str {
-    match moves {
-        QuiescenceMoves::AllCaptures => "all",
-        QuiescenceMoves::FirstLap => "first-lap",
-    }
-}
-
-/// `walk=`'s word for `walk`.
-pub fn walk_name(walk: ChoiceWalk) -> &'static str {
-    match walk {
-        ChoiceWalk::Vast => "vast",
-        ChoiceWalk::All => "all",
-    }
-}
-
-/// `parallel=`'s word for `parallel`.
-pub fn parallel_name(parallel: Parallelism) -> &'static str {
-    match parallel {
-        Parallelism::Root => "root",
-        Parallelism::Tree => "tree",
     }
 }
 

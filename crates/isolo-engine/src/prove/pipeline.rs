@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 use serde::{Serialize, Serializer};
 use serde_json::json;
 
-use crate::matches::engine::MAX_THREADS;
-use crate::matches::records::fingerprint_of;
+use crate::digest::fingerprint_of;
 use crate::prove::alphabeta::{AbVerdict, Prover, Solution};
 use crate::prove::certificate::{
     write_checked, Certificate, CertificateFileError, CheckedProof, DrawCertificate, Proof,
@@ -24,6 +23,7 @@ use crate::prove::certificate::{
 use crate::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnResult, DfpnVerdict, Sought};
 use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
+use crate::ranges::MAX_THREADS;
 use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::stopping::HARD_STOP_MARGIN;
 use crate::search::tt::TableError;
@@ -45,8 +45,7 @@ pub const PROOF_SIZE_CAP: usize = 200_000;
 /// every winner's position).
 pub const AB_CERTIFICATE_CAP: usize = 2_000_000;
 
-/// The longest result looked for unless told otherwise, in plies.
-pub const DEFAULT_PROOF_PLIES: u32 = 30;
+pub use crate::ranges::{DEFAULT_PROOF_PLIES, DFPN_MAX_PLIES};
 
 /// The time the pipeline takes at most unless told otherwise: a minute.
 pub const DEFAULT_TIME_MS: u64 = 60_000;
@@ -59,9 +58,6 @@ pub fn time_limit(ms: u64) -> Option<Duration> {
 
 /// The tables' memory unless told otherwise, in MB.
 pub const DEFAULT_HASH_MB: usize = 256;
-
-/// The deepest line df-pn and retrograde analysis follow (`max_plies` for them).
-pub const DFPN_MAX_PLIES: u32 = 10_000;
 
 /// Which prover runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -69,11 +69,11 @@ fn seconds(
         }
         Ok(_) => Err(format!(
             "the {what} must be {range}, found {}",
-            crate::ranges::quote(text)
+            isolo_rules::quote(text)
         )),
         Err(_) => Err(format!(
             "the {what}: '{}' is not a number of seconds",
-            crate::ranges::quote(text)
+            isolo_rules::quote(text)
         )),
     }
 }
@@ -83,7 +83,7 @@ impl FromStr for TimeControl {
 
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let error = |problem: String| TimeControlError {
-            text: crate::ranges::quote(text),
+            text: isolo_rules::quote(text),
             problem,
         };
         let (base, increment) = match text.split_once('+') {

@@ -9,6 +9,8 @@ pub mod level;
 pub mod mcts;
 pub mod score;
 pub mod stopping;
+// The one module with `unsafe`: memory mapped by hand for the tables (see its docs).
+#[allow(unsafe_code)]
 mod table_memory;
 pub mod tt;
 pub mod wdl;

@@ -16,6 +16,7 @@ use super::Side;
 
 mod directed;
 mod distinct;
+mod fortresses;
 mod stepwise;
 
 pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};

@@ -5,7 +5,7 @@
 //! whoever edited it also computed every later digest again: the chain has no secret, so
 //! it catches mistakes and hand edits, not a forger who runs the algorithm.
 
-use super::fingerprint_of;
+use crate::digest::fingerprint_of;
 
 /// The records format whose games carry a chained digest.
 pub const CHAINED_FORMAT: u32 = 2;

@@ -277,11 +277,4 @@ impl Header {
 
 /// A header's fingerprint: FNV-1a (64 bits, hex) over its JSON with an empty
 /// fingerprint and no shard.
-pub fn fingerprint_of(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= byte as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
+pub use crate::digest::fingerprint_of;

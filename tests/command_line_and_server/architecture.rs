@@ -1,0 +1,243 @@
+//! ARCHITECTURE.md's invariants that the source text can show: no import circle between
+//! modules. Each source file's `crate::` and `super::` paths (in `use` declarations, braces
+//! expanded, and inline) are resolved to the file of the module they name; a module and
+//! the modules inside it count as one (a folder's `mod.rs` and its files share their
+//! items freely), and comments and the code of `#[cfg(test)] mod tests` are left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crates' source folders (the binary's and the two libraries').
+const SOURCE_ROOTS: [&str; 3] = ["src", "crates/isolo-rules/src", "crates/isolo-engine/src"];
+
+/// A module: its path of names below its crate's root.
+type Module = Vec<String>;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module a file defines: `a/b.rs` and `a/b/mod.rs` are `[a, b]`, the root is `[]`.
+fn module_of(root: &Path, file: &Path) -> Module {
+    let relative = file.strip_prefix(root).unwrap().with_extension("");
+    let mut names: Module = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        names.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        names.pop();
+    }
+    names
+}
+
+/// `use` trees written out whole: `a::{b, c::{d, e}}` gives `a::b`, `a::c::d`, `a::c::e`.
+fn expand(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        return vec![tree.split(" as ").next().unwrap().trim().to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap()];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .flat_map(expand)
+        .map(|p| format!("{prefix}{p}"))
+        .collect()
+}
+
+/// Every `crate::` and `super::` path a file's code names.
+fn paths_in(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    // `use` declarations, which may span lines.
+    let mut offset = 0;
+    for line in code.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let declared = ["use ", "pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .find(|start| trimmed.starts_with(**start));
+        if let Some(start) = declared {
+            let from = offset + (line.len() - trimmed.len()) + start.len();
+            if let Some(end) = code[from..].find(';') {
+                let tree: String = code[from..from + end]
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                paths.extend(expand(&tree));
+            }
+        }
+        offset += line.len();
+    }
+    // Paths written inline.
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+                continue;
+            }
+            let end = code[at..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .map_or(code.len(), |e| at + e);
+            paths.push(code[at..end].to_string());
+        }
+    }
+    paths
+}
+
+/// The module a path names, relative to `here`: the longest prefix that is a module.
+fn resolve(path: &str, here: &Module, modules: &BTreeSet<Module>) -> Option<Module> {
+    let mut names: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut base: Module = match names.first() {
+        Some(&"crate") => Vec::new(),
+        Some(&"super") => here.clone(),
+        _ => return None,
+    };
+    if names[0] == "crate" {
+        names.remove(0);
+    }
+    while names.first() == Some(&"super") {
+        names.remove(0);
+        base.pop()?;
+    }
+    let mut best = base.clone();
+    for name in names {
+        base.push(name.to_string());
+        if modules.contains(&base) {
+            best = base.clone();
+        } else {
+            break;
+        }
+    }
+    Some(best)
+}
+
+/// Whether one module lies inside the other (or is it).
+fn nested(a: &Module, b: &Module) -> bool {
+    a.starts_with(b) || b.starts_with(a)
+}
+
+/// A circle of imports among `edges`, if there is one.
+fn circle(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Option<Vec<Module>> {
+    fn visit(
+        at: &Module,
+        edges: &BTreeMap<Module, BTreeSet<Module>>,
+        state: &mut BTreeMap<Module, u8>,
+        path: &mut Vec<Module>,
+    ) -> Option<Vec<Module>> {
+        state.insert(at.clone(), 1);
+        path.push(at.clone());
+        for next in edges.get(at).into_iter().flatten() {
+            match state.get(next) {
+                Some(1) => {
+                    let from = path.iter().position(|m| m == next).unwrap();
+                    return Some(path[from..].to_vec());
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(found) = visit(next, edges, state, path) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        path.pop();
+        state.insert(at.clone(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for start in edges.keys() {
+        if !state.contains_key(start) {
+            if let Some(found) = visit(start, edges, &mut state, &mut Vec::new()) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_import_circle_between_modules() {
+    let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for root in SOURCE_ROOTS {
+        let root = repository.join(root);
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let modules: BTreeSet<Module> = files.iter().map(|f| module_of(&root, f)).collect();
+        let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for file in &files {
+            let text = fs::read_to_string(file).unwrap();
+            let code: String = text
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap()
+                .split_inclusive('\n')
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .collect();
+            let here = module_of(&root, file);
+            for path in paths_in(&code) {
+                match resolve(&path, &here, &modules) {
+                    Some(target) if !nested(&target, &here) => {
+                        edges.entry(here.clone()).or_default().insert(target);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            edges.values().map(BTreeSet::len).sum::<usize>() > 20,
+            "{}: the imports were not read",
+            root.display()
+        );
+        if let Some(found) = circle(&edges) {
+            let names: Vec<String> = found.iter().map(|m| m.join("::")).collect();
+            panic!(
+                "{}: an import circle: {} -> back to the first",
+                root.display(),
+                names.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_reader_of_imports_reads_what_rust_writes() {
+    assert_eq!(
+        expand("crate::a::{b, c::{d, e as f}}"),
+        ["crate::a::b", "crate::a::c::d", "crate::a::c::e"]
+    );
+    let modules: BTreeSet<Module> = [vec![], vec!["a".into()], vec!["a".into(), "b".into()]]
+        .into_iter()
+        .collect();
+    let in_b = vec!["a".to_string(), "b".to_string()];
+    assert_eq!(
+        resolve("crate::a::b::X", &[].to_vec(), &modules),
+        Some(in_b.clone())
+    );
+    assert_eq!(resolve("super::Y", &in_b, &modules), Some(vec!["a".into()]));
+    assert_eq!(paths_in("let x = crate::a::f(1);"), ["crate::a::f"]);
+}
