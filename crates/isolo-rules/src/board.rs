@@ -3,7 +3,7 @@
 //! hash of them all.
 
 use super::ring::{self, Ring};
-use super::Side;
+use crate::side::Side;
 
 /// A position: both rings, the side to move, who is still in overture, whose first move
 /// is still to come (where the rules bar its captures), and a 64-bit hash of them all.

@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 use super::board::Board;
 use super::ring::{self, Ring};
-use super::Side;
+use crate::side::Side;
 
 /// The most seeds a side may hold for its fortress to be looked up: 20,356 rings on
 /// 8 columns, listed in about 15 ms, once per rules.

@@ -11,7 +11,7 @@ use super::keys::KeyMap;
 use super::notation::{self, Move, NotationError};
 use super::rules_file::DeadPosition;
 use super::variant::{LegalMove, MoveGen, Variant};
-use super::Side;
+use crate::side::Side;
 
 /// Plies a game with a ply cap makes room for when it starts (at most its cap).
 pub const RESERVED_PLIES: usize = 128;

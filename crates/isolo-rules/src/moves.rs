@@ -7,8 +7,8 @@
 use super::board::Board;
 use super::keys::KeySet;
 use super::variant::{LegalMove, MoveGen, Variant};
-use super::CaptureChoice;
-use super::Move;
+use crate::notation::Move;
+use crate::rules_file::CaptureChoice;
 
 /// Turning points explored from each pit when listing a position's moves (see
 /// `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional captures

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::ring::{self, Ring};
-use super::Side;
+use crate::side::Side;
 
 /// Most seeds a position may hold in all, so that no pit can pass 255 whatever captures
 /// move where.
@@ -162,7 +162,7 @@ pub fn parse_side(text: &str) -> Result<Side, NotationError> {
             NotationError::Side,
             format!(
                 "side to move must be S or N, found '{}'",
-                crate::quote(text)
+                crate::text::quote(text)
             ),
         ),
     }
@@ -179,7 +179,7 @@ pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
             NotationError::Overture,
             format!(
                 "overture must be '-', 'S', 'N' or 'SN', found '{}'",
-                crate::quote(text)
+                crate::text::quote(text)
             ),
         ),
     }
@@ -191,7 +191,7 @@ pub fn parse_first_moves(text: &str) -> Result<u8, NotationError> {
     parse_overture(text).map_err(|_| {
         NotationError::Position(format!(
             "first moves to come must be '-', 'S', 'N' or 'SN', found '{}'",
-            crate::quote(text)
+            crate::text::quote(text)
         ))
     })
 }
@@ -327,7 +327,10 @@ impl Move {
         if digits.is_empty() {
             return err(
                 NotationError::MoveText,
-                format!("move '{}' must start with a pit number", crate::quote(text)),
+                format!(
+                    "move '{}' must start with a pit number",
+                    crate::text::quote(text)
+                ),
             );
         }
         let pits = 2 * columns as u32;
@@ -338,8 +341,8 @@ impl Move {
                     NotationError::MoveText,
                     format!(
                         "move '{}': pit {} is not 1..{pits}",
-                        crate::quote(text),
-                        crate::quote(digits)
+                        crate::text::quote(text),
+                        crate::text::quote(digits)
                     ),
                 )
             }
@@ -349,7 +352,7 @@ impl Move {
             let refuse = |why: String| {
                 err(
                     NotationError::MoveText,
-                    format!("move '{}': {why}", crate::quote(text)),
+                    format!("move '{}': {why}", crate::text::quote(text)),
                 )
             };
             let choice = match ch {

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::{Board, Interrupt, MoveGen, Variant};
+use crate::board::Board;
+use crate::interrupt::Interrupt;
+use crate::variant::{MoveGen, Variant};
 
 /// The deepest count: the recursion is as deep as the count, and no tree of these games
 /// can be counted so far in a lifetime anyway.

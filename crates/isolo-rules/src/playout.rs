@@ -12,8 +12,10 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use crate::board::Board;
 use crate::moves::move_generator;
-use crate::{Board, LegalMove, MoveGen, Side, Variant};
+use crate::side::Side;
+use crate::variant::{LegalMove, MoveGen, Variant};
 
 /// What a random move found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

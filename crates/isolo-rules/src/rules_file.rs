@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::notation::{format_rows, parse_rows};
 use super::ring::{LoopTable, Ring, MAX_LANES};
-use super::{toml_error_text, Side};
+use crate::side::Side;
+use crate::text::toml_error_text;
 
 /// Which facing opponent pits must hold seeds for a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -581,7 +582,7 @@ impl Rules {
         if !path.exists() {
             return Err(RulesError::UnknownVariant(format!(
                 "unknown variant '{}': not a preset ({}) and no such rules file",
-                crate::quote(spec),
+                crate::text::quote(spec),
                 preset_names()
             )));
         }

@@ -6,7 +6,9 @@
 
 use std::fmt;
 
-use crate::{Board, Game, Variant};
+use crate::board::Board;
+use crate::game::Game;
+use crate::variant::Variant;
 
 /// The field of a setup a problem lies in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

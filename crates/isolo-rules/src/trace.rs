@@ -9,7 +9,8 @@ use super::board::Board;
 use super::notation::Choice;
 use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseWhen, SowOrigin};
 use super::variant::{Turned, Variant};
-use super::{Move, Side};
+use crate::notation::Move;
+use crate::side::Side;
 
 /// Seeds sown in one retelling before it stops (a move of thousands of laps is shown as
 /// its start and its result).

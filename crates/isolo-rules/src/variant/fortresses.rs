@@ -9,7 +9,8 @@ use super::{MoveGen, Variant};
 use crate::board::Board;
 use crate::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 use crate::ring::{self, Ring};
-use crate::{CaptureChoice, CaptureCondition, Rules, Side};
+use crate::rules_file::{CaptureChoice, CaptureCondition, Rules};
+use crate::side::Side;
 
 /// A table built, by the rules it was built for (their name and start aside).
 type Built = (Rules, Arc<Fortresses>);

@@ -12,7 +12,7 @@ use super::rules_file::{
     CaptureChoice, CaptureCondition, CaptureSpot, CaptureWin, Geometry, Retreat, Rules, RulesError,
     SowOrigin, CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
 };
-use super::Side;
+use crate::side::Side;
 
 mod directed;
 mod distinct;
@@ -658,9 +658,9 @@ impl Variant {
             // (The flags fields are the variant's own: RULES.md 6 lists them all.)
             return Err(NotationError::Position(format!(
                 "position must be '{form}' in variant '{}', found {} field(s) in '{}'",
-                crate::quote(&self.rules.name),
+                crate::text::quote(&self.rules.name),
                 fields.len(),
-                crate::quote(text)
+                crate::text::quote(text)
             )));
         }
         let rings = notation::parse_rows(fields[0], self.rules.columns)?;
@@ -697,7 +697,7 @@ impl Variant {
             _ => Err(NotationError::Position(format!(
                 "won field '{}' must be '-' or the player who just moved ('{}'): a capture \
                  of both front-row end pits wins for the player who made it",
-                crate::quote(field),
+                crate::text::quote(field),
                 side.opponent().letter()
             ))),
         }
@@ -1596,7 +1596,7 @@ impl Variant {
         if let Some(hint) = missing_choices(&mv, &moves) {
             return Err(NotationError::Illegal(format!(
                 "move '{}': {hint}",
-                crate::quote(text)
+                crate::text::quote(text)
             )));
         }
         let mut legal: Vec<String> = moves
@@ -1619,7 +1619,7 @@ impl Variant {
         };
         Err(NotationError::Illegal(format!(
             "move '{}' is not legal here ({label}: {legal})",
-            crate::quote(text)
+            crate::text::quote(text)
         )))
     }
 

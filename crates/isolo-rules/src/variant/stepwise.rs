@@ -18,8 +18,10 @@
 
 use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
 use crate::interrupt::{Interrupt, LapPoll};
+use crate::notation::{Choice, Move};
 use crate::ring;
-use crate::{CaptureChoice, Choice, Move, Side};
+use crate::rules_file::CaptureChoice;
+use crate::side::Side;
 
 /// What is decided at a choice point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,7 +442,9 @@ impl Variant {
             if state.laps > self.rules.max_laps || !walk.poll.lap() {
                 return MoveStep::Dead { repeated: None };
             }
-            if clockwise && self.rules.clockwise_laps == crate::ClockwiseLaps::FirstSowing {
+            if clockwise
+                && self.rules.clockwise_laps == crate::rules_file::ClockwiseLaps::FirstSowing
+            {
                 state.turned = state.turned.after_clockwise(state.laps == 1);
             }
             let table = if clockwise {
