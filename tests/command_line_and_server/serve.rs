@@ -296,6 +296,15 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     );
     assert_eq!(state["result"], Value::Null);
     assert_eq!(state["end"], Value::Null);
+    // Every rule a variant sets is told: the retreat, a capture that wins.
+    for (variant, rule) in [
+        ("igisoro-retreat", "the opponent answers at once: retreat"),
+        ("ikibuguzo", "both the opponent's front-row end pits"),
+    ] {
+        let (_, state) = post(&server, "api/state", &json!({"game": {"variant": variant}}));
+        let told = state["how_to_play"].to_string();
+        assert!(told.contains(rule), "{variant}: {told}");
+    }
 }
 
 #[test]

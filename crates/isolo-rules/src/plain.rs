@@ -4,8 +4,8 @@
 
 use crate::ring;
 use crate::rules_file::{
-    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
-    FirstMoveCaptures, Rules, SowOrigin,
+    CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave,
+    ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules, SowOrigin,
 };
 
 impl Rules {
@@ -59,6 +59,15 @@ impl Rules {
              those seeds and sow on from the next pit: a relay."
                 .to_string(),
         ];
+        if self.retreat == Retreat::FrontToBack {
+            lines.push(
+                "When you pass a capture that would have taken the seeds of one of the \
+                 opponent's front-row pits, the opponent answers at once: retreat, moving \
+                 that pit's seeds into their back-row pit behind it, or stay. Then your \
+                 relay goes on."
+                    .to_string(),
+            );
+        }
         lines.push(if self.capture_ends_move {
             "Your turn is over once captured seeds are sown.".to_string()
         } else {
@@ -132,11 +141,37 @@ impl Rules {
                  it). Moving from the ng'hana ends your overture.{protected}"
             ));
         }
-        lines.push(
-            "A move that would go round for ever is not allowed. The player who has no \
-             move loses; a position seen for the third time is a draw."
-                .to_string(),
-        );
+        lines.push(format!(
+            "A move that would go round for ever, or take more than {} laps, is not \
+             allowed. The player who has no move loses; a position seen for the third \
+             time is a draw.",
+            self.max_laps
+        ));
+        if self.capture_win == CaptureWin::FrontEnds {
+            lines.push(
+                "A turn that captures the seeds of both the opponent's front-row end pits \
+                 (in the two outer columns), each holding seeds when the turn began, wins \
+                 the game at once."
+                    .to_string(),
+            );
+        }
+        // Seeds can be sealed only where a capture needs both facing pits filled.
+        if self.capture == CaptureCondition::Both {
+            let sealed = "A player with a few seeds can place them so that none can ever be \
+                          captured and none can ever capture: then no seed can change hands \
+                          again, and";
+            lines.push(match self.dead_position {
+                DeadPosition::Draw => format!("{sealed} the game ends there, a draw."),
+                DeadPosition::Count => format!(
+                    "{sealed} the game ends there: each player counts the seeds on their \
+                     side, and more seeds win (equal counts draw)."
+                ),
+                DeadPosition::PlayOn => format!(
+                    "{sealed} play simply goes on, to a position seen for the third time \
+                     or the move limit."
+                ),
+            });
+        }
         lines
     }
 }
@@ -191,5 +226,42 @@ mod tests {
         assert!(told.contains("from pit 1 or 15 captures, you may leave the captured seeds"));
         let plain = Rules::load("ikibuguzo").unwrap().how_to_play().join(" ");
         assert!(!plain.contains("leave the captured seeds"));
+        assert!(plain.contains("both the opponent's front-row end pits"));
+    }
+
+    /// The keys RULES.md 3.4-3.6 adds beyond the sowing: the retreat, the lap limit, a
+    /// capture that wins, and how a dead position ends.
+    #[test]
+    fn the_retreat_the_lap_limit_a_winning_capture_and_a_dead_position_are_told() {
+        let retreat = Rules::load("igisoro-retreat")
+            .unwrap()
+            .how_to_play()
+            .join(" ");
+        assert!(
+            retreat.contains("the opponent answers at once: retreat"),
+            "{retreat}"
+        );
+        let igisoro = Rules::load("igisoro").unwrap();
+        let told = igisoro.how_to_play().join(" ");
+        assert!(!told.contains("retreat") && !told.contains("end pits"));
+        assert!(told.contains("more than 1000 laps") && told.contains("a draw."));
+        let counted = Rules {
+            dead_position: crate::DeadPosition::Count,
+            max_laps: 50,
+            ..igisoro.clone()
+        };
+        let told = counted.how_to_play().join(" ");
+        assert!(told.contains("more than 50 laps") && told.contains("counts the seeds"));
+        let played_on = Rules {
+            dead_position: crate::DeadPosition::PlayOn,
+            ..igisoro
+        };
+        assert!(played_on
+            .how_to_play()
+            .join(" ")
+            .contains("play simply goes on"));
+        // Under `capture = "any"` no seed is ever sealed: nothing to tell.
+        let women = Rules::load("isolo-women").unwrap().how_to_play().join(" ");
+        assert!(!women.contains("change hands"));
     }
 }
