@@ -112,6 +112,13 @@ impl Variant {
         self.inner.rules().summary()
     }
 
+    /// The rules in plain words, a sentence each, every key the variant sets told (the
+    /// web page's How to play).
+    #[getter]
+    fn how_to_play(&self) -> Vec<String> {
+        self.inner.rules().how_to_play()
+    }
+
     fn __repr__(&self) -> String {
         format!("Variant.load({:?})", self.inner.name())
     }

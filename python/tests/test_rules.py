@@ -43,6 +43,13 @@ def test_rules_round_trip_through_toml():
     assert Game(small).board.shape == (4, 4)
 
 
+def test_how_to_play_tells_every_rule_the_variant_sets():
+    retreat = " ".join(Variant.load("igisoro-retreat").how_to_play)
+    assert "the opponent answers at once: retreat" in retreat
+    assert "front-row end pits" in " ".join(Variant.load("ikibuguzo").how_to_play)
+    assert "front-row end pits" not in " ".join(Variant.load("igisoro").how_to_play)
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_perft_equals_the_command_line(cli, name):
     variant = Variant.load(name)
