@@ -23,6 +23,8 @@ rm -f "$out"/isolo_ai-*
 unpacked="$root/target/sdist-build"
 rm -rf "$unpacked"
 mkdir -p "$unpacked"
-tar xzf "$out"/isolo_ai-*.tar.gz -C "$unpacked"
+# (`m`: files dated now, not the sdist's fixed 2006 date, which would make cargo take a
+# build of older sources in target/wheel for up to date.)
+tar xzmf "$out"/isolo_ai-*.tar.gz -C "$unpacked"
 (cd "$unpacked"/isolo_ai-* && CARGO_TARGET_DIR="$root/target/wheel" "$tools/bin/maturin" build --release --out "$out")
 ls "$out"

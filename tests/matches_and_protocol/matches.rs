@@ -216,6 +216,56 @@ fn every_end_reason_is_recorded() {
     }
 }
 
+/// A file of records format 1 (before the digests): `replay` reads it and says what it
+/// cannot check; `--resume` refuses to add chained games to it.
+#[test]
+fn a_file_without_digests_is_read_and_not_resumed() {
+    let dir = scratch("format-1");
+    let out = dir.join("games.jsonl");
+    let path = out.to_str().unwrap();
+    let args = [
+        "match",
+        "--variant",
+        "isolo-boys",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "4",
+        "--out",
+        path,
+    ];
+    ok(&args);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let header = lines[0].as_object_mut().unwrap();
+    header.insert("isolo_ai_records".into(), 1.into());
+    header.insert("fingerprint".into(), "".into());
+    let fingerprint =
+        isolo_engine::matches::records::fingerprint_of(&serde_json::to_string(header).unwrap());
+    header.insert("fingerprint".into(), fingerprint.into());
+    for game in &mut lines[1..] {
+        game.as_object_mut().unwrap().remove("digest");
+    }
+    let old: Vec<String> = lines.iter().map(|v| v.to_string()).collect();
+    std::fs::write(&out, old.join("\n") + "\n").unwrap();
+    let replayed = ok(&["replay", path]);
+    assert!(
+        replayed.contains("4 of 4 games checked")
+            && replayed.contains("no digests (records format 1"),
+        "{replayed}"
+    );
+    let resumed = [&args[..], &["--resume"]].concat();
+    let refused = run(&resumed);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("is in records format 1"), "{said}");
+}
+
 #[test]
 fn replay_shows_a_game_and_finds_a_forged_move() {
     let dir = scratch("replay");
