@@ -48,6 +48,24 @@ fn variants_lists_the_presets_and_readings() {
 }
 
 #[test]
+fn variants_explain_tells_each_rule_in_plain_words() {
+    let told = stdout_of(&["variants", "--explain", "igisoro-retreat"]);
+    assert!(told.starts_with("igisoro-retreat: "), "{told}");
+    assert!(
+        told.contains("\n1. The board has four rows of 8 pits"),
+        "{told}"
+    );
+    assert!(
+        told.contains("the opponent answers at once: retreat"),
+        "{told}"
+    );
+    fails(
+        &["variants", "--explain", "chess"],
+        "unknown variant 'chess'",
+    );
+}
+
+#[test]
 fn variants_show_prints_toml_that_loads_back() {
     let toml = stdout_of(&["variants", "--show", "isolo-boys"]);
     assert!(
