@@ -101,7 +101,7 @@ pub fn high_bits_to_lane_set(highs: Ring) -> u32 {
 /// How one loop (the full ring or the overture ring) is sown: which lanes it visits, in
 /// order, and the precomputed masks that make a lap O(1).
 #[derive(Clone, Debug)]
-pub struct LoopTable {
+pub(crate) struct LoopTable {
     /// Pits in the loop.
     len: usize,
     /// Loop position -> lane.
@@ -147,11 +147,6 @@ impl LoopTable {
             }
         }
         table
-    }
-
-    /// Pits in the loop.
-    pub fn pits(&self) -> usize {
-        self.len
     }
 
     /// Whether the loop visits `lane_index`.

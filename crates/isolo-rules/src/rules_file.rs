@@ -1130,7 +1130,7 @@ pub const CAPTURE_BARRED: usize = 2;
 
 /// Tables derived from the rules for the fast board.
 #[derive(Clone, Debug)]
-pub struct Geometry {
+pub(crate) struct Geometry {
     /// Lap tables for the full loop of 2W pits.
     pub full: LoopTable,
     /// Lap tables for the overture loop (the ng'hana's column left out).
