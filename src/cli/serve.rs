@@ -78,15 +78,10 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
     }
     let records = match &args.records {
         Some(path) => Some(
+            // Checked as `replay` checks it: the page shows only legal games.
             records::read_records(std::path::Path::new(path))
-                .map_err(|e| CliError(format!("--records: {e}")))?
-                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))
-                .and_then(|file| {
-                    // Checked as `replay` checks it: the page shows only legal games.
-                    file.check()
-                        .map_err(|e| CliError(format!("--records: {path}: {e}")))?;
-                    Ok(file)
-                })?,
+                .map_err(|e| CliError(format!("--records: {}", e.in_file(path))))?
+                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))?,
         ),
         None => None,
     };

@@ -51,12 +51,12 @@ impl Chain {
 
 /// Whether a file of records format `version` chains its games; an error for a format
 /// this version does not read.
-pub fn is_chained(version: u32, current: u32) -> Result<bool, String> {
+pub fn is_chained(version: u32) -> Result<bool, String> {
     match version {
         1 => Ok(false),
-        v if v == current => Ok(true),
+        CHAINED_FORMAT => Ok(true),
         v => Err(format!(
-            "records format {v}; this version reads formats 1 and {current}"
+            "records format {v}; this version reads formats 1 and {CHAINED_FORMAT}"
         )),
     }
 }

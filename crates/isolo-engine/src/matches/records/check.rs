@@ -2,25 +2,10 @@
 
 use super::*;
 
-/// Checks that `records` are games `0..n` of `schedule`, each once, in order, and that
-/// each was played by the engines, from the opening and with the seed the schedule
-/// gives. The error names the first game that is duplicated, missing, out of range or
-/// does not match.
-pub fn check_sequence(
-    records: &[Record],
-    schedule: &Schedule,
-    engines: &[String],
-) -> Result<(), RecordsError> {
-    check_order(records, schedule, engines).map_err(RecordsError::Sequence)
-}
-
-fn check_order(records: &[Record], schedule: &Schedule, engines: &[String]) -> Result<(), String> {
-    let mut check = SequenceCheck::new(schedule, engines);
-    records.iter().try_for_each(|r| check.next_text(r))
-}
-
-/// `check_sequence` a record at a time, for files too large to hold: each record must
-/// be the next game of the schedule's shard, played as the schedule says.
+/// The check that a file's records are games `0..n` of `schedule`'s shard, each once,
+/// in order, each played by the engines, from the opening and with the seed the
+/// schedule gives, made a record at a time; the error names the first game that is
+/// duplicated, missing, out of range or does not match.
 pub struct SequenceCheck<'a> {
     schedule: &'a Schedule,
     engines: &'a [String],

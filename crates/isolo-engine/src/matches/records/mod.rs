@@ -16,7 +16,7 @@ mod reader;
 mod write;
 
 pub use chain::{is_chained, Chain, CHAINED_FORMAT};
-pub use check::{check_game, check_job, check_sequence, SequenceCheck};
+pub use check::{check_game, check_job, SequenceCheck};
 pub use header::{fingerprint_of, EngineEntry, Header, OpeningsEntry};
 pub(crate) use reader::Lines;
 pub use reader::{

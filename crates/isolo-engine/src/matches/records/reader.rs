@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// A records file read back.
+/// A records file read back whole, every check `replay` makes passed ([`read_records`]).
 pub struct RecordsFile {
     /// The run the file holds.
     pub header: Header,
@@ -10,27 +10,17 @@ pub struct RecordsFile {
     pub variant: Variant,
     /// The games in file order.
     pub records: Vec<Record>,
-    /// Bytes up to the end of the last whole line.
-    pub valid_bytes: u64,
     /// The line number of a last line cut short (an interrupted run), if any.
     pub cut_line: Option<usize>,
     /// Whether its games carry a chained digest (format 2), checked as they were read.
     pub chained: bool,
 }
 
-impl RecordsFile {
-    /// Replays `record` under the file's rules and ply cap and checks its result: a
-    /// result by the rules must be the one its moves lead to, a forfeit the loss of the
-    /// side to move in a game still going on (under the retreat, of either side: the
-    /// opponent answers inside the mover's move). The game played, or what is wrong,
-    /// naming the game and the move.
-    pub fn replay(&self, record: &Record) -> Result<Game<'_>, RecordsError> {
-        replay(&self.variant, self.header.max_plies, record)
-    }
-}
-
-/// Replays `record` under `variant` and the run's ply cap and checks its result, as
-/// [`RecordsFile::replay`] does.
+/// Replays `record` under `variant` and the run's ply cap and checks its result: a
+/// result by the rules must be the one its moves lead to, a forfeit the loss of the side
+/// to move in a game still going on (under the retreat, of either side: the opponent
+/// answers inside the mover's move). The game played, or what is wrong, naming the game
+/// and the move.
 pub fn replay<'v>(
     variant: &'v Variant,
     max_plies: usize,
@@ -85,26 +75,6 @@ pub fn replay<'v>(
                 )))
             }
         }
-    }
-}
-
-impl RecordsFile {
-    /// Every check `replay` makes of a file: its games are those of the header's
-    /// schedule, in order and each once, played as scheduled, and every one replays.
-    pub fn check(&self) -> Result<(), RecordsError> {
-        self.check_sequence()?;
-        self.records
-            .iter()
-            .try_for_each(|r| self.replay(r).map(|_| ()))
-    }
-
-    /// The file's games are those of the header's schedule, in order and each once,
-    /// played as scheduled (each game's moves unchecked: [`RecordsFile::replay`]); the
-    /// schedule.
-    pub fn check_sequence(&self) -> Result<Schedule, RecordsError> {
-        let schedule = self.header.schedule(&self.variant)?;
-        check_sequence(&self.records, &schedule, &self.header.labels())?;
-        Ok(schedule)
     }
 }
 
@@ -256,6 +226,28 @@ impl RecordsReader {
         }))
     }
 
+    /// Reads the rest of the file, each game checked as `replay` checks it: its digest
+    /// as it is read, that it is the next game of `schedule` (the header's, or that of a
+    /// run the header was found to describe) played as scheduled, and that it replays.
+    /// `each` sees every game once it has passed, with the game replayed, and may stop
+    /// the reading with an error. The games read.
+    pub fn check_rest<E: From<RecordsError>>(
+        &mut self,
+        schedule: &Schedule,
+        mut each: impl FnMut(&Record, &Game<'_>) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        let labels = self.header.labels();
+        let mut sequence = SequenceCheck::new(schedule, &labels);
+        let mut games = 0;
+        while let Some(record) = self.next_record()? {
+            sequence.next(&record)?;
+            let game = replay(&self.variant, self.header.max_plies, &record)?;
+            each(&record, &game)?;
+            games += 1;
+        }
+        Ok(games)
+    }
+
     /// Bytes up to the end of the last whole line read.
     pub fn valid_bytes(&self) -> u64 {
         self.lines.taken_bytes
@@ -317,26 +309,16 @@ pub struct CheckedRecords {
 /// `None` if the file does not exist or holds no header.
 pub fn check_records<E: From<RecordsError>>(
     path: &Path,
-    mut each: impl FnMut(&Record, &Game<'_>) -> Result<(), E>,
+    each: impl FnMut(&Record, &Game<'_>) -> Result<(), E>,
 ) -> Result<Option<CheckedRecords>, E> {
     let Some(mut reader) = RecordsReader::open(path)? else {
         return Ok(None);
     };
     let schedule = reader.header.schedule(&reader.variant)?;
-    let labels = reader.header.labels();
-    let mut sequence = SequenceCheck::new(&schedule, &labels);
-    let mut games = 0;
-    while let Some(record) = reader.next_record()? {
-        sequence.next(&record)?;
-        let game = replay(&reader.variant, reader.header.max_plies, &record)?;
-        each(&record, &game)?;
-        games += 1;
-    }
-    let scheduled = schedule.shard_len();
-    drop(sequence);
+    let games = reader.check_rest(&schedule, each)?;
     Ok(Some(CheckedRecords {
         games,
-        scheduled,
+        scheduled: schedule.shard_len(),
         cut_line: reader.cut_line,
         chained: reader.chained(),
         header: reader.header,
@@ -344,23 +326,21 @@ pub fn check_records<E: From<RecordsError>>(
     }))
 }
 
-/// Reads a whole records file into memory: `None` if it does not exist or is empty
-/// (see `RecordsReader::open`).
+/// Reads a whole records file into memory once each game has passed every check
+/// `replay` makes ([`check_records`], which holds one game at a time where a caller need
+/// not keep them): `None` if it does not exist or is empty (see `RecordsReader::open`).
 pub fn read_records(path: &Path) -> Result<Option<RecordsFile>, RecordsError> {
-    let Some(mut reader) = RecordsReader::open(path)? else {
-        return Ok(None);
-    };
     let mut records = Vec::new();
-    while let Some(record) = reader.next_record()? {
-        records.push(record);
-    }
-    Ok(Some(RecordsFile {
-        valid_bytes: reader.valid_bytes(),
-        cut_line: reader.cut_line,
-        chained: reader.chained(),
-        header: reader.header,
-        variant: reader.variant,
+    let checked = check_records(path, |record, _| {
+        records.push(record.clone());
+        Ok::<(), RecordsError>(())
+    })?;
+    Ok(checked.map(|file| RecordsFile {
+        header: file.header,
+        variant: file.variant,
         records,
+        cut_line: file.cut_line,
+        chained: file.chained,
     }))
 }
 
@@ -376,7 +356,7 @@ fn read_header(text: &str) -> Result<(Header, Variant), String> {
     match value.get("isolo_ai_records").and_then(|v| v.as_u64()) {
         Some(v) => {
             let version = u32::try_from(v).unwrap_or(u32::MAX);
-            is_chained(version, FORMAT_VERSION)?;
+            is_chained(version)?;
         }
         None => {
             return Err(

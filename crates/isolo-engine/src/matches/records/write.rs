@@ -129,21 +129,17 @@ pub fn open_for_run(
             differences.join("; ")
         )));
     }
-    let labels = header.labels();
-    let mut check = SequenceCheck::new(schedule, &labels);
-    let variant = existing.variant.clone();
-    let mut games = 0;
-    let read = |e: RecordsError| match e {
+    // (The headers are alike: the file's games are checked against this run's schedule.)
+    let not_this_run = |e: RecordsError| match e {
         RecordsError::Unchained { .. } => RunRecordsError::NotThisRun(e.to_string()),
+        RecordsError::Sequence(_) | RecordsError::Replay(_) => {
+            RunRecordsError::NotThisRun(format!("{shown}: {e}"))
+        }
         _ => RunRecordsError::File(e),
     };
-    while let Some(record) = existing.next_record().map_err(read)? {
-        check
-            .next(&record)
-            .and_then(|()| replay(&variant, header.max_plies, &record).map(|_| ()))
-            .map_err(|e| RunRecordsError::NotThisRun(format!("{shown}: {e}")))?;
-        games += 1;
-    }
+    let games = existing
+        .check_rest(schedule, |_, _| Ok::<(), RecordsError>(()))
+        .map_err(not_this_run)?;
     if existing.cut_line.is_some() {
         truncate_to(path, existing.valid_bytes()).map_err(RunRecordsError::File)?;
     }

@@ -338,8 +338,8 @@ impl CompareReader {
                 lines.name()
             )));
         }
-        let chained = is_chained(header.isolo_ai_records, FORMAT_VERSION)
-            .map_err(|e| lines.error(format!("header: {e}")))?;
+        let chained =
+            is_chained(header.isolo_ai_records).map_err(|e| lines.error(format!("header: {e}")))?;
         if header.digest() != header.fingerprint {
             return Err(lines.error(format!(
                 "header: fingerprint {} does not match its contents (edited?)",
