@@ -222,29 +222,31 @@ pub fn side_letter(side: Side) -> String {
     side.letter().to_string()
 }
 
-/// Writes to stdout; a closed pipe (`| head`) ends output quietly.
-pub fn emit(text: &str) -> CliResult {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+/// What a write to stdout comes to: a closed pipe (`| head`) ends output quietly, any
+/// other failure is an error.
+pub fn written(result: io::Result<()>) -> CliResult {
+    match result {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(CliError(format!("cannot write output: {e}"))),
     }
 }
 
+/// Writes to stdout; a closed pipe (`| head`) ends output quietly.
+pub fn emit(text: &str) -> CliResult {
+    let mut out = io::stdout().lock();
+    written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
+}
+
 /// A report as pretty JSON plus a newline, written as it is serialised (no value tree
 /// in between, so a large report takes no more memory than its text).
 pub fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let written = serde_json::to_writer_pretty(&mut out, report)
+    let result = serde_json::to_writer_pretty(&mut out, report)
         .map_err(io::Error::from)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush());
-    match written {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError(format!("cannot write output: {e}"))),
-    }
+    written(result)
 }
 
 /// Pretty JSON plus a newline.

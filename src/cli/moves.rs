@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, StdoutLock, Write};
 use clap::Args;
 use serde_json::json;
 
-use super::{emit, emit_json, side_letter, CliError, CliResult, PositionArgs};
+use super::{emit, emit_json, side_letter, CliResult, PositionArgs};
 use isolo_engine::search::searched_moves;
 use isolo_rules::{Board, LegalMove, MoveGen, Variant};
 
@@ -74,11 +74,7 @@ impl Stream {
             Some(e) => Err(e),
             None => self.out.flush(),
         };
-        match result {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            Err(e) => Err(CliError(format!("cannot write output: {e}"))),
-        }
+        super::written(result)
     }
 }
 

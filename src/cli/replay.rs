@@ -105,7 +105,7 @@ pub fn run(args: &ReplayArgs) -> CliResult {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let walked = records::check_records(path, |record, game| {
         match args.game {
-            Some(k) if record.game == k => wanted = Some(record.clone()),
+            Some(k) if record.game == k => wanted = Some((record.clone(), ending(record, game))),
             Some(_) => {}
             None => out
                 .write_all(ending(record, game).as_bytes())
@@ -120,8 +120,7 @@ pub fn run(args: &ReplayArgs) -> CliResult {
             let _ = out.flush();
             return Err(CliError(e.in_file(&args.file)));
         }
-        Err(Stop::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-        Err(Stop::Output(e)) => return Err(CliError(format!("cannot write output: {e}"))),
+        Err(Stop::Output(e)) => return super::written(Err(e)),
     };
     if file.games == 0 {
         return Err(CliError(format!("{}: no game records", args.file)));
@@ -132,16 +131,14 @@ pub fn run(args: &ReplayArgs) -> CliResult {
         .unwrap_or_default();
     let text = match args.game {
         Some(k) => {
-            let record = wanted.ok_or_else(|| {
+            let (record, ended) = wanted.ok_or_else(|| {
                 CliError(format!(
                     "--game: no game {k} in {} (games 0..={})",
                     args.file,
                     file.games - 1
                 ))
             })?;
-            let game = records::replay(&file.variant, file.header.max_plies, &record)
-                .map_err(|e| CliError(e.to_string()))?;
-            format!("{}{}", shown(&file, &record), ending(&record, &game))
+            format!("{}{ended}", shown(&file, &record))
         }
         None => format!(
             "{cut}{} of {} games checked: every move legal, every result consistent, {} (run {})\n",
@@ -151,9 +148,5 @@ pub fn run(args: &ReplayArgs) -> CliResult {
             file.header.fingerprint
         ),
     };
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError(format!("cannot write output: {e}"))),
-    }
+    super::written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }

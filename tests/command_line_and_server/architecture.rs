@@ -14,17 +14,6 @@ const SOURCE_ROOTS: [&str; 3] = ["src", "crates/isolo-rules/src", "crates/isolo-
 /// A module: its path of names below its crate's root.
 type Module = Vec<String>;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The module a file defines: `a/b.rs` and `a/b/mod.rs` are `[a, b]`, the root is `[]`.
 fn module_of(root: &Path, file: &Path) -> Module {
     let relative = file.strip_prefix(root).unwrap().with_extension("");
@@ -186,7 +175,7 @@ fn no_import_circle_between_modules() {
     for root in SOURCE_ROOTS {
         let root = repository.join(root);
         let mut files = Vec::new();
-        rust_files(&root, &mut files);
+        super::docs::sources(&root, &mut files);
         let modules: BTreeSet<Module> = files.iter().map(|f| module_of(&root, f)).collect();
         let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
         for file in &files {

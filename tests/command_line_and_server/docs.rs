@@ -137,7 +137,7 @@ fn no_page_names_a_path_outside_the_repository() {
 }
 
 /// Every `.rs` file under `dir`.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
