@@ -7,8 +7,8 @@
 
 use super::board::Board;
 use super::notation::Choice;
-use super::rules_file::{CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseWhen, SowOrigin};
-use super::variant::{Turned, Variant};
+use super::rules_file::{CaptureChoice, ClockwiseAt, ClockwiseWhen, SowOrigin};
+use super::variant::{lap, Turned, Variant};
 use crate::notation::Move;
 use crate::side::Side;
 
@@ -181,11 +181,7 @@ impl<'v> Tracer<'v> {
                 self.steps.push(Step::End { at: end });
                 return true;
             }
-            let origin = match rules.capture_sow_from {
-                SowOrigin::LapStart | SowOrigin::LapStartPit => from,
-                SowOrigin::CapturePit => end,
-                SowOrigin::TurnStart => mv.pit,
-            };
+            let origin = lap::capture_origin(rules.capture_sow_from, from, end, mv.pit);
             let targets = self.capture_targets(end);
             let take = !targets.is_empty()
                 && (rules.capture_choice == CaptureChoice::Forced
@@ -329,10 +325,9 @@ impl<'v> Tracer<'v> {
             .collect();
         let theirs = &self.pits[1 - self.mover];
         let occupied = |p: &u8| theirs[*p as usize - 1] > 0;
-        let possible = match self.variant.rules().capture {
-            CaptureCondition::Any => facing.iter().any(occupied),
-            CaptureCondition::Both => !facing.is_empty() && facing.iter().all(occupied),
-        };
+        let held = || facing.iter().copied().filter(occupied).collect::<Vec<u8>>();
+        let any = facing.iter().any(occupied);
+        let possible = lap::capture_met(self.variant.rules().capture, any, held, facing.clone());
         if possible {
             facing.into_iter().filter(occupied).collect()
         } else {

@@ -12,7 +12,8 @@
 //! choices were open the first time), and the sequences are explored depth first,
 //! anticlockwise before clockwise and take before pass, keeping the path's points.
 
-use super::{LapState, MoveFrame, MoveGen, Turned, TurningPoint, Variant};
+use super::lap::{LapEnd, LapRules, LapState, Taken};
+use super::{MoveFrame, MoveGen, Turned, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
 use crate::rules_file::{
@@ -98,7 +99,7 @@ impl Variant {
         }
         let lap = LapState {
             mine: ring::clear_lane(mine, other),
-            theirs: Self::take_captured(spot, state.theirs),
+            theirs: state.theirs & !spot.mask,
             captured: state.captured + take,
             from: other,
             seeds,
@@ -113,16 +114,15 @@ impl Variant {
     /// capture table of the move were it free to capture. Returns false when `visit`
     /// asked to stop; stops early, setting `gen.over_budget`, when the laps use up
     /// `gen.lap_budget`.
-    pub(super) fn play_directed(
+    pub(super) fn play_directed<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
-        clockwise: &LoopTable,
-        facing: &[CaptureSpot; ring::MAX_LANES],
+        (clockwise, facing): super::distinct::Turns,
         (mine, theirs): (Ring, Ring),
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
     ) -> bool {
-        let max_laps = self.rules.max_laps;
         gen.path.truncate(0);
         gen.branches.clear();
         let optional = self.rules.capture_choice == CaptureChoice::Optional;
@@ -158,24 +158,19 @@ impl Variant {
                     return false;
                 }
                 let state = &mut lap.state;
-                state.laps += 1;
-                if state.laps > max_laps {
-                    break false;
-                }
                 if lap.clockwise && follows_turns {
-                    state.turned = state.turned.after_clockwise(state.laps == 1);
+                    state.turned = state.turned.after_clockwise(state.laps == 0);
                 }
                 let table = if lap.clockwise {
                     clockwise
                 } else {
                     frame.table
                 };
-                let (sown, end) = table.sow(state.mine, state.from, state.seeds);
-                state.mine = sown;
-                if ring::lane(sown, end) == 1 {
-                    break true;
-                }
-                let origin = self.origin(frame, state.from, end);
+                let (end, origin, take) = match self.sow_lap(k, frame, table, state) {
+                    LapEnd::TooLong => break false,
+                    LapEnd::Empty => break true,
+                    LapEnd::Turning { end, origin, take } => (end, origin, take),
+                };
                 let point = TurningPoint {
                     mine: state.mine,
                     theirs: state.theirs,
@@ -186,13 +181,12 @@ impl Variant {
                     break false;
                 }
                 let spot = &frame.spots[end];
-                let take = self.capturable(spot, state.theirs);
                 if optional && take > 0 {
                     // Explored last first: the pass answered by staying, then by
                     // retreating where the opponent may, or the pass alone.
                     let pass = Branch {
                         lap: DirectedLap {
-                            state: Self::relay(*state, end),
+                            state: state.relay(end),
                             clockwise: false,
                         },
                         choice: Choice::Pass,
@@ -232,20 +226,13 @@ impl Variant {
                         gen.choices.push(Choice::SowOn);
                     }
                 }
-                *state = match take {
-                    0 => Self::relay(*state, end),
-                    take => {
-                        let (mine, seeds) = self.capture_lap(state.mine, origin, take);
-                        LapState {
-                            mine,
-                            theirs: Self::take_captured(spot, state.theirs),
-                            captured: state.captured + take,
-                            from: origin,
-                            seeds,
-                            ..*state
-                        }
-                    }
-                };
+                if take == 0 {
+                    *state = state.relay(end);
+                } else {
+                    // (Clockwise sowing excludes `capture_ends_move`: the take sows on.)
+                    let taken = self.take_capture(k, frame, state, (end, origin, take));
+                    debug_assert_eq!(taken, Taken::SowOn);
+                }
                 lap.clockwise = false;
             };
             let state = &lap.state;

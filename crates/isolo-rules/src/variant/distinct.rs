@@ -21,7 +21,8 @@
 //! first listed sequence by sequence (duplicates dropped), and searched breadth first
 //! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
-use super::{LapState, MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
+use super::lap::{self, LapEnd, LapRules, LapState, Taken};
+use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
 use crate::rules_file::CaptureSpot;
@@ -82,6 +83,23 @@ struct Lap {
     direction: Option<Choice>,
     /// The latest point reached by a choice before this lap.
     earlier_choice: u32,
+}
+
+impl Lap {
+    /// The kernel's state before this lap is sown (`laps` counts the laps sown before
+    /// it; captures are counted at the end, from the seeds the opponent lost).
+    fn state_before(&self) -> LapState {
+        LapState {
+            mine: self.mine,
+            theirs: self.theirs,
+            from: self.from,
+            seeds: self.seeds,
+            laps: self.laps - 1,
+            captured: 0,
+            // (`first-sowing`, which follows it, is read with forced captures only.)
+            turned: super::Turned::Not,
+        }
+    }
 }
 
 /// A key of a `StampedSet`: its fields mixed into one well-spread word.
@@ -370,8 +388,9 @@ impl Variant {
     /// fewest laps found first, take before pass, anticlockwise before clockwise. `turns`
     /// is given where laps may turn. Returns false when `visit` asked to stop.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn play_distinct(
+    pub(super) fn play_distinct<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
         turns: Option<Turns>,
         (mine, theirs): (Ring, Ring),
@@ -382,7 +401,7 @@ impl Variant {
     ) -> bool {
         let rings = (mine, theirs);
         if let Some(more) =
-            self.distinct_by_sequences(frame, turns, rings, gen, with_choices, template, visit)
+            self.distinct_by_sequences(k, frame, turns, rings, gen, with_choices, template, visit)
         {
             return more;
         }
@@ -418,7 +437,7 @@ impl Variant {
                 ..*template
             })
         };
-        if !self.sow_either_way(frame, turns, first, gen, &mut ended) {
+        if !self.sow_either_way(k, frame, turns, first, gen, &mut ended) {
             return false;
         }
         let mut next = 0;
@@ -430,30 +449,37 @@ impl Variant {
             let end = point.end as usize;
             let earlier_choice = node.latest_choice(at);
             let spot = &frame.spots[end];
-            let take = self.capturable(spot, point.theirs);
+            let take = lap::capturable(k, spot, point.theirs);
             let laps = node.laps + 1;
             if laps > self.rules.max_laps {
                 continue;
             }
             if take > 0 {
-                let captured = Self::take_captured(spot, point.theirs);
                 let origin = point.origin as usize;
-                let (mine, seeds) = self.capture_lap(point.mine, origin, take);
-                let taking = Lap {
-                    mine,
-                    theirs: captured,
+                let mut state = LapState {
+                    mine: point.mine,
+                    theirs: point.theirs,
                     from: origin,
-                    seeds,
+                    seeds: 0,
+                    laps: node.laps,
+                    captured: 0,
+                    turned: super::Turned::Not,
+                };
+                let taken = self.take_capture(k, frame, &mut state, (end, origin, take));
+                let taking = Lap {
+                    mine: state.mine,
+                    theirs: state.theirs,
+                    from: origin,
+                    seeds: state.seeds,
                     laps,
                     step: Step::Take,
                     direction: None,
                     earlier_choice,
                 };
-                let more = if self.rules.capture_ends_move {
-                    let sown = frame.table.sow(mine, origin, seeds).0;
-                    ended(&taking, sown, gen)
-                } else {
-                    self.sow_either_way(frame, turns, taking, gen, &mut ended)
+                let more = match taken {
+                    Taken::Ended => ended(&taking, state.mine, gen),
+                    Taken::SowOn => self.sow_either_way(k, frame, turns, taking, gen, &mut ended),
+                    Taken::TooLong => true,
                 };
                 if !more {
                     return false;
@@ -485,11 +511,11 @@ impl Variant {
                     },
                 ];
                 for lap in answered {
-                    if !self.sow_either_way(frame, turns, lap, gen, &mut ended) {
+                    if !self.sow_either_way(k, frame, turns, lap, gen, &mut ended) {
                         return false;
                     }
                 }
-            } else if !self.sow_either_way(frame, turns, relay, gen, &mut ended) {
+            } else if !self.sow_either_way(k, frame, turns, relay, gen, &mut ended) {
                 return false;
             }
         }
@@ -497,8 +523,9 @@ impl Variant {
     }
 
     /// Sows `lap` (`sow_lap`), anticlockwise then clockwise where it may turn.
-    fn sow_either_way(
+    fn sow_either_way<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
         turns: Option<Turns>,
         lap: Lap,
@@ -506,27 +533,19 @@ impl Variant {
         ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
     ) -> bool {
         let Some((clockwise, facing)) = turns else {
-            return self.sow_lap(frame, None, lap, gen, ended);
+            return self.sow_distinct_lap(k, frame, None, lap, gen, ended);
         };
-        let state = LapState {
-            mine: lap.mine,
-            theirs: lap.theirs,
-            from: lap.from,
-            seeds: lap.seeds,
-            laps: lap.laps - 1,
-            captured: 0,
-            // (`first-sowing`, which follows it, is read with forced captures only.)
-            turned: super::Turned::Not,
-        };
+        let state = lap.state_before();
         if !self.may_sow_clockwise(clockwise, [frame.spots, facing], &state) {
-            return self.sow_lap(frame, None, lap, gen, ended);
+            return self.sow_distinct_lap(k, frame, None, lap, gen, ended);
         }
         let anticlockwise = Lap {
             direction: Some(Choice::Anticlockwise),
             ..lap
         };
-        self.sow_lap(frame, None, anticlockwise, gen, ended)
-            && self.sow_lap(
+        self.sow_distinct_lap(k, frame, None, anticlockwise, gen, ended)
+            && self.sow_distinct_lap(
+                k,
                 frame,
                 Some(clockwise),
                 Lap {
@@ -542,8 +561,9 @@ impl Variant {
     /// before pass) when that takes at most `gen.small_listing_laps` laps; `None` when
     /// it would take more (nothing has been visited then).
     #[allow(clippy::too_many_arguments)]
-    fn distinct_by_sequences(
+    fn distinct_by_sequences<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
         turns: Option<Turns>,
         (mine, theirs): (Ring, Ring),
@@ -587,9 +607,9 @@ impl Variant {
             };
             match turns {
                 Some((clockwise, facing)) => {
-                    self.play_directed(frame, clockwise, facing, (mine, theirs), gen, list)
+                    self.play_directed(k, frame, (clockwise, facing), (mine, theirs), gen, list)
                 }
-                None => self.play_optional(frame, (mine, theirs), unchecked_laps, gen, list),
+                None => self.play_optional(k, frame, (mine, theirs), unchecked_laps, gen, list),
             };
             gen.lap_budget = u64::MAX;
             complete = !gen.over_budget;
@@ -637,8 +657,9 @@ impl Variant {
 
     /// Sows one lap: the move ends (reported to `ended`), or a turning point not seen
     /// before joins the search. Returns false when `ended` asked to stop.
-    fn sow_lap(
+    fn sow_distinct_lap<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
         clockwise: Option<&LoopTable>,
         lap: Lap,
@@ -649,15 +670,18 @@ impl Variant {
             return false;
         }
         let table = clockwise.unwrap_or(frame.table);
-        let (sown, end) = table.sow(lap.mine, lap.from, lap.seeds);
-        if ring::lane(sown, end) == 1 {
-            return ended(&lap, sown, gen);
-        }
+        let mut state = lap.state_before();
+        let (end, origin) = match self.sow_lap(k, frame, table, &mut state) {
+            // (The search counts laps as it queues them: none is too long here.)
+            LapEnd::TooLong => return true,
+            LapEnd::Empty => return ended(&lap, state.mine, gen),
+            LapEnd::Turning { end, origin, .. } => (end, origin),
+        };
         let point = TurningPoint {
-            mine: sown,
+            mine: state.mine,
             theirs: lap.theirs,
             end: end as u8,
-            origin: self.origin(frame, lap.from, end) as u8,
+            origin: origin as u8,
         };
         let search = &mut gen.distinct;
         // The limit binds only once the pit has a move (unless strict), so a pit with

@@ -9,15 +9,20 @@ use super::notation::{self, format_overture, format_rows, Move, NotationError};
 use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
 use super::rules_file::{
-    CaptureChoice, CaptureCondition, CaptureSpot, CaptureWin, Geometry, Retreat, Rules, RulesError,
-    SowOrigin, CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED,
+    CaptureChoice, CaptureSpot, CaptureWin, Geometry, Retreat, Rules, RulesError, CAPTURE_BARRED,
+    CAPTURE_OPEN, CAPTURE_PROTECTED,
 };
 use crate::side::Side;
 
 mod directed;
 mod distinct;
 mod fortresses;
+pub(crate) mod lap;
+mod path;
 mod stepwise;
+
+use lap::{with_lap_rules, LapEnd, LapKernel, LapRules, LapState, Taken};
+use path::{TurningPath, TurningPoint};
 
 pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 
@@ -30,6 +35,8 @@ pub struct Variant {
     clockwise: u32,
     /// The fortress table, built on first use (`fortresses`).
     fortresses: std::sync::OnceLock<Option<std::sync::Arc<Fortresses>>>,
+    /// The lap kernel's instance for these rules.
+    lap: LapKernel,
 }
 
 /// Everything the generator reports about one legal move.
@@ -99,31 +106,6 @@ pub struct LegalMove {
     pub captured: u32,
 }
 
-/// The moment a lap ends in an occupied pit (RULES.md 3.5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TurningPoint {
-    mine: Ring,
-    theirs: Ring,
-    end: u8,
-    origin: u8,
-}
-
-/// The state at which a lap is about to be sown.
-#[derive(Clone, Copy, Debug)]
-struct LapState {
-    mine: Ring,
-    theirs: Ring,
-    /// The lane the lap is sown from (its seeds go into the pits after it).
-    from: usize,
-    seeds: u32,
-    laps: u32,
-    captured: u32,
-    /// How the move's laps went clockwise so far: followed only under
-    /// `clockwise_laps = "first-sowing"` (`Turned::Not` otherwise), where it decides
-    /// which laps may turn.
-    turned: Turned,
-}
-
 /// How a move's laps have gone clockwise so far, as `clockwise_laps = "first-sowing"`
 /// reads them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,22 +130,6 @@ impl Turned {
     }
 }
 
-impl LapState {
-    /// The move's first lap, from lane `pit`, lifted.
-    #[inline(always)]
-    fn first(pit: usize, (mine, theirs): (Ring, Ring)) -> LapState {
-        LapState {
-            mine: ring::clear_lane(mine, pit),
-            theirs,
-            from: pit,
-            seeds: ring::lane(mine, pit) as u32,
-            laps: 0,
-            captured: 0,
-            turned: Turned::Not,
-        }
-    }
-}
-
 /// A capture opportunity whose pass branch is still to be explored.
 #[derive(Clone, Copy, Debug)]
 struct PendingPass {
@@ -175,91 +141,6 @@ struct PendingPass {
     /// The pass's answer still to explore under `retreat`: `None` for the first pass
     /// branch (retreat, where one is open), `Some(Stay)` for the second.
     answer: Option<Choice>,
-}
-
-/// Buckets of the index over the turning points of the current path.
-const PATH_BUCKETS: usize = 4096;
-const NO_POINT: u32 = u32::MAX;
-
-/// The turning points of the move being explored, hashed into buckets that chain the
-/// points of the path, so "is this point already on the path?" compares only the few
-/// points of one bucket. Truncation unlinks points in reverse order.
-#[derive(Debug)]
-struct TurningPath {
-    /// Each point with the previous point of its bucket.
-    points: Vec<(TurningPoint, u32)>,
-    /// The latest point of each bucket.
-    heads: Vec<u32>,
-}
-
-impl Default for TurningPath {
-    /// An empty path; its buckets are allocated by the first point (many generators
-    /// are made for one listing, and most listings never meet a turning point).
-    fn default() -> Self {
-        TurningPath {
-            points: Vec::new(),
-            heads: Vec::new(),
-        }
-    }
-}
-
-impl TurningPoint {
-    /// The point's fields mixed into one word.
-    #[inline(always)]
-    fn mixed(&self) -> u64 {
-        let words = (self.mine as u64)
-            ^ ((self.mine >> 64) as u64).rotate_left(29)
-            ^ (self.theirs as u64).rotate_left(13)
-            ^ ((self.theirs >> 64) as u64).rotate_left(43)
-            ^ (self.end as u64) << 8
-            ^ self.origin as u64;
-        words.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-
-    /// The point's bucket.
-    #[inline(always)]
-    fn bucket(&self) -> usize {
-        (self.mixed() >> (64 - PATH_BUCKETS.trailing_zeros())) as usize
-    }
-}
-
-impl TurningPath {
-    fn len(&self) -> usize {
-        self.points.len()
-    }
-
-    /// Adds `point` unless it is already on the path; false if it was.
-    #[inline(always)]
-    fn insert(&mut self, point: TurningPoint) -> bool {
-        self.find_or_insert(point).is_none()
-    }
-
-    /// Where `point` already is on the path, or `None` after adding it.
-    #[inline(always)]
-    fn find_or_insert(&mut self, point: TurningPoint) -> Option<usize> {
-        if self.heads.is_empty() {
-            self.heads = vec![NO_POINT; PATH_BUCKETS];
-        }
-        let bucket = point.bucket();
-        let mut at = self.heads[bucket];
-        while at != NO_POINT {
-            let (other, previous) = self.points[at as usize];
-            if other == point {
-                return Some(at as usize);
-            }
-            at = previous;
-        }
-        self.points.push((point, self.heads[bucket]));
-        self.heads[bucket] = (self.points.len() - 1) as u32;
-        None
-    }
-
-    fn truncate(&mut self, len: usize) {
-        while self.points.len() > len {
-            let (point, previous) = self.points.pop().expect("longer than len");
-            self.heads[point.bucket()] = previous;
-        }
-    }
 }
 
 /// Reusable buffers for move generation (optional captures explore a tree of choices).
@@ -422,12 +303,23 @@ enum Listing {
     Distinct { with_choices: bool },
 }
 
-/// Laps of a forced move sown before its turning points are checked for a return: three
-/// moves in four end sooner (perft of the women's preset: 3.2 laps a move).
-const UNCHECKED_FORCED_LAPS: u32 = 8;
+/// Laps of a forced move sown in a loop of their own before its turning points are
+/// checked for a return: nearly every move ends sooner (perft of the women's preset: 3.2
+/// laps a move); an endless one is found a few of its cycles later. (The women's perft
+/// measured 1.2x with the check from the 8th lap, 1.3x from the 64th, no more from the
+/// 256th.)
+const UNCHECKED_FORCED_LAPS: u32 = 64;
 
 /// How a forced move ended: `(mine, theirs, laps, captured)`, or `None` if endless.
 type Played = Option<(Ring, Ring, u32, u32)>;
+
+/// Where one lap of a forced move left it.
+enum ForcedLap {
+    Ended,
+    TooLong,
+    /// The move goes on from the turning point where the lap ended.
+    On(TurningPoint),
+}
 
 /// A board that breaks an invariant of its variant ([`Variant::validate`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -470,6 +362,7 @@ impl Variant {
             .iter()
             .fold(0, |lanes, &pit| lanes | 1 << (pit - 1));
         Ok(Variant {
+            lap: LapKernel::for_rules(&rules),
             rules,
             geo,
             clockwise,
@@ -1068,8 +961,23 @@ impl Variant {
     /// Generates every legal move and reports its rings before a child board (and its
     /// hash) is built, so counting moves costs no hashing. Stops when `visit` returns
     /// false.
+    #[inline(always)]
     fn for_each_result(
         &self,
+        board: &Board,
+        pits: u32,
+        listing: Listing,
+        gen: &mut MoveGen,
+        visit: impl FnMut(&MoveEnd) -> bool,
+    ) {
+        with_lap_rules!(self.lap, k => self.for_each_result_with(k, board, pits, listing, gen, visit))
+    }
+
+    /// `for_each_result` with the lap rules `k`.
+    #[inline(always)]
+    fn for_each_result_with<K: LapRules>(
+        &self,
+        k: K,
         board: &Board,
         pits: u32,
         listing: Listing,
@@ -1116,8 +1024,8 @@ impl Variant {
             if let Some(turns) = turns.filter(|_| !(optional && distinct)) {
                 // Every sequence, or under forced captures the few a pit has, one by one.
                 let rings = (mine, theirs);
-                if !self.directed_results(&frame, turns, rings, listing, gen, &template, &mut visit)
-                {
+                let directed = (&frame, turns, rings);
+                if !self.directed_results(k, directed, listing, gen, &template, &mut visit) {
                     return;
                 }
                 continue;
@@ -1125,7 +1033,7 @@ impl Variant {
             match self.rules.capture_choice {
                 CaptureChoice::Forced => {
                     if let Some((mine, theirs, laps, captured)) =
-                        self.play_forced(&frame, mine, theirs)
+                        self.play_forced(k, &frame, mine, theirs)
                     {
                         let more = visit(&MoveEnd {
                             mine,
@@ -1142,6 +1050,7 @@ impl Variant {
                 CaptureChoice::Optional if matches!(listing, Listing::Distinct { .. }) => {
                     let with_choices = listing == Listing::Distinct { with_choices: true };
                     let more = self.play_distinct(
+                        k,
                         &frame,
                         turns,
                         (mine, theirs),
@@ -1156,6 +1065,7 @@ impl Variant {
                 }
                 CaptureChoice::Optional => {
                     let more = self.play_optional(
+                        k,
                         &frame,
                         (mine, theirs),
                         0,
@@ -1182,12 +1092,15 @@ impl Variant {
     /// `for_each_result` for one pit of a variant whose laps may turn: every sequence,
     /// or for a distinct listing the first of each resulting position. False when `visit`
     /// asked to stop.
-    #[allow(clippy::too_many_arguments)]
-    fn directed_results(
+    #[allow(clippy::type_complexity)]
+    fn directed_results<K: LapRules>(
         &self,
-        frame: &MoveFrame,
-        (clockwise, facing): (&LoopTable, &[CaptureSpot; ring::MAX_LANES]),
-        rings: (Ring, Ring),
+        k: K,
+        (frame, (clockwise, facing), rings): (
+            &MoveFrame,
+            (&LoopTable, &[CaptureSpot; ring::MAX_LANES]),
+            (Ring, Ring),
+        ),
         listing: Listing,
         gen: &mut MoveGen,
         template: &MoveEnd,
@@ -1201,9 +1114,9 @@ impl Variant {
         let mut seen = std::mem::take(&mut gen.seen_ends);
         seen.clear();
         let more = self.play_directed(
+            k,
             frame,
-            clockwise,
-            facing,
+            (clockwise, facing),
             rings,
             gen,
             |mine, theirs, choices, laps, captured| {
@@ -1227,52 +1140,11 @@ impl Variant {
         more
     }
 
-    /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none).
-    #[inline(always)]
+    /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none), by
+    /// the rules read at run time (away from the lap loops).
+    #[inline]
     fn capturable(&self, spot: &CaptureSpot, theirs: Ring) -> u32 {
-        let facing = theirs & spot.mask;
-        // Most laps end facing nothing to take: one test, no lane read.
-        if facing == 0 {
-            return 0;
-        }
-        let every_lane_sown = || {
-            let sown = ring::lanes_at_least(facing, 1);
-            sown == spot.mask & ring::LANE_HIGHS
-        };
-        match self.rules.capture {
-            CaptureCondition::Any => ring::small_total(facing),
-            CaptureCondition::Both if every_lane_sown() => ring::small_total(facing),
-            CaptureCondition::Both => 0,
-        }
-    }
-
-    #[inline(always)]
-    fn take_captured(spot: &CaptureSpot, theirs: Ring) -> Ring {
-        theirs & !spot.mask
-    }
-
-    /// The lane captured seeds are sown after, for a capture at `end` by a lap sown
-    /// from `from`.
-    #[inline(always)]
-    fn origin(&self, frame: &MoveFrame, from: usize, end: usize) -> usize {
-        match self.rules.capture_sow_from {
-            SowOrigin::LapStart | SowOrigin::LapStartPit => from,
-            SowOrigin::CapturePit => end,
-            SowOrigin::TurnStart => frame.pit,
-        }
-    }
-
-    /// The lap that sows `take` captured seeds after `origin`: the mover's ring once
-    /// they are in hand, and how many there are. Under `lap-start-pit` the origin pit's
-    /// own seeds are lifted with them.
-    #[inline(always)]
-    fn capture_lap(&self, mine: Ring, origin: usize, take: u32) -> (Ring, u32) {
-        if self.rules.capture_sow_from == SowOrigin::LapStartPit {
-            let held = ring::lane(mine, origin) as u32;
-            (ring::clear_lane(mine, origin), take + held)
-        } else {
-            (mine, take)
-        }
+        lap::capturable(LapKernel::read(&self.rules), spot, theirs)
     }
 
     /// Plays a move with forced captures. A repeated turning point means the move can
@@ -1280,65 +1152,72 @@ impl Variant {
     /// `UNCHECKED_FORCED_LAPS`th lap on (a move repeats its points forever once it
     /// repeats one, so a late check misses none, and most moves end before it). Either
     /// way an endless move would pass `max_laps`, so the check only makes the answer
-    /// come sooner.
-    fn play_forced(&self, frame: &MoveFrame, mine: Ring, theirs: Ring) -> Played {
-        let max_laps = self.rules.max_laps;
-        let mut mine = mine;
-        let mut theirs = theirs;
-        let mut seeds = ring::lane(mine, frame.pit) as u32;
-        mine = ring::clear_lane(mine, frame.pit);
-        let mut from = frame.pit;
-        let (mut laps, mut captured) = (0u32, 0u32);
+    /// come sooner. The first laps run in a loop of their own, with the least state.
+    #[inline(always)]
+    fn play_forced<K: LapRules>(
+        &self,
+        k: K,
+        frame: &MoveFrame,
+        mine: Ring,
+        theirs: Ring,
+    ) -> Played {
+        let mut state = LapState::first(frame.pit, (mine, theirs));
+        while state.laps < UNCHECKED_FORCED_LAPS {
+            match self.forced_lap(k, frame, &mut state) {
+                ForcedLap::Ended => return Some(state.outcome()),
+                ForcedLap::TooLong => return None,
+                ForcedLap::On(_) => {}
+            }
+        }
+        self.play_forced_checked(k, frame, state)
+    }
+
+    /// One lap of a move with forced captures.
+    #[inline(always)]
+    fn forced_lap<K: LapRules>(&self, k: K, frame: &MoveFrame, state: &mut LapState) -> ForcedLap {
+        let (end, origin, take) = match self.sow_lap(k, frame, frame.table, state) {
+            LapEnd::TooLong => return ForcedLap::TooLong,
+            LapEnd::Empty => return ForcedLap::Ended,
+            LapEnd::Turning { end, origin, take } => (end, origin, take),
+        };
+        let point = TurningPoint {
+            mine: state.mine,
+            theirs: state.theirs,
+            end: end as u8,
+            origin: origin as u8,
+        };
+        if take == 0 {
+            *state = state.relay(end);
+            return ForcedLap::On(point);
+        }
+        match self.take_capture(k, frame, state, (end, origin, take)) {
+            Taken::SowOn => ForcedLap::On(point),
+            Taken::Ended => ForcedLap::Ended,
+            Taken::TooLong => ForcedLap::TooLong,
+        }
+    }
+
+    /// `play_forced` past its first laps, with Brent's cycle check.
+    #[cold]
+    #[inline(never)]
+    fn play_forced_checked<K: LapRules>(&self, k: K, frame: &MoveFrame, state: LapState) -> Played {
+        let mut state = state;
         let mut saved: Option<TurningPoint> = None;
         let (mut power, mut steps) = (1u32, 0u32);
         loop {
-            laps += 1;
-            if laps > max_laps {
+            let point = match self.forced_lap(k, frame, &mut state) {
+                ForcedLap::Ended => return Some(state.outcome()),
+                ForcedLap::TooLong => return None,
+                ForcedLap::On(point) => point,
+            };
+            if saved == Some(point) {
                 return None;
             }
-            let (sown, end) = frame.table.sow(mine, from, seeds);
-            mine = sown;
-            let here = ring::lane(mine, end) as u32;
-            if here == 1 {
-                return Some((mine, theirs, laps, captured));
-            }
-            let origin = self.origin(frame, from, end);
-            if laps > UNCHECKED_FORCED_LAPS {
-                let point = TurningPoint {
-                    mine,
-                    theirs,
-                    end: end as u8,
-                    origin: origin as u8,
-                };
-                if saved == Some(point) {
-                    return None;
-                }
-                steps += 1;
-                if steps == power {
-                    saved = Some(point);
-                    power *= 2;
-                    steps = 0;
-                }
-            }
-            let spot = &frame.spots[end];
-            let take = self.capturable(spot, theirs);
-            if take > 0 {
-                theirs = Self::take_captured(spot, theirs);
-                captured += take;
-                (mine, seeds) = self.capture_lap(mine, origin, take);
-                from = origin;
-                if self.rules.capture_ends_move {
-                    laps += 1;
-                    if laps > max_laps {
-                        return None;
-                    }
-                    mine = frame.table.sow(mine, origin, seeds).0;
-                    return Some((mine, theirs, laps, captured));
-                }
-            } else {
-                mine = ring::clear_lane(mine, end);
-                from = end;
-                seeds = here;
+            steps += 1;
+            if steps == power {
+                saved = Some(point);
+                power *= 2;
+                steps = 0;
             }
         }
     }
@@ -1355,15 +1234,15 @@ impl Variant {
     /// seeds for good), and that one is explored too, so the positions visited are
     /// those of the legal moves; the loop repeats its points past `unchecked_laps`,
     /// where it is caught.
-    fn play_optional(
+    fn play_optional<K: LapRules>(
         &self,
+        k: K,
         frame: &MoveFrame,
         (mine, theirs): (Ring, Ring),
         unchecked_laps: u32,
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
     ) -> bool {
-        let max_laps = self.rules.max_laps;
         gen.path.truncate(0);
         gen.pending.clear();
         gen.choices.clear();
@@ -1371,10 +1250,6 @@ impl Variant {
         loop {
             // 1. Sow laps until the move ends, dies, or meets a capture opportunity.
             let finished = loop {
-                state.laps += 1;
-                if state.laps > max_laps {
-                    break false;
-                }
                 gen.lap_budget -= 1;
                 if gen.lap_budget == 0 {
                     gen.over_budget = true;
@@ -1383,12 +1258,11 @@ impl Variant {
                 if !gen.poll.lap() {
                     return false;
                 }
-                let (sown, end) = frame.table.sow(state.mine, state.from, state.seeds);
-                state.mine = sown;
-                if ring::lane(state.mine, end) == 1 {
-                    break true;
-                }
-                let origin = self.origin(frame, state.from, end);
+                let (end, origin, take) = match self.sow_lap(k, frame, frame.table, &mut state) {
+                    LapEnd::TooLong => break false,
+                    LapEnd::Empty => break true,
+                    LapEnd::Turning { end, origin, take } => (end, origin, take),
+                };
                 let point = TurningPoint {
                     mine: state.mine,
                     theirs: state.theirs,
@@ -1398,32 +1272,23 @@ impl Variant {
                 if state.laps > unchecked_laps && !gen.path.insert(point) {
                     break false;
                 }
-                let spot = &frame.spots[end];
-                let take = self.capturable(spot, state.theirs);
-                if take > 0 {
-                    // 2. Take now; remember the pass for later.
-                    gen.pending.push(PendingPass {
-                        state,
-                        end,
-                        path_len: gen.path.len(),
-                        choices_len: gen.choices.len(),
-                        answer: None,
-                    });
-                    gen.choices.push(Choice::Take);
-                    state.theirs = Self::take_captured(spot, state.theirs);
-                    state.captured += take;
-                    (state.mine, state.seeds) = self.capture_lap(state.mine, origin, take);
-                    state.from = origin;
-                    if self.rules.capture_ends_move {
-                        state.laps += 1;
-                        if state.laps > max_laps {
-                            break false;
-                        }
-                        state.mine = frame.table.sow(state.mine, origin, state.seeds).0;
-                        break true;
-                    }
-                } else {
-                    state = Self::relay(state, end);
+                if take == 0 {
+                    state = state.relay(end);
+                    continue;
+                }
+                // 2. Take now; remember the pass for later.
+                gen.pending.push(PendingPass {
+                    state,
+                    end,
+                    path_len: gen.path.len(),
+                    choices_len: gen.choices.len(),
+                    answer: None,
+                });
+                gen.choices.push(Choice::Take);
+                match self.take_capture(k, frame, &mut state, (end, origin, take)) {
+                    Taken::SowOn => {}
+                    Taken::Ended => break true,
+                    Taken::TooLong => break false,
                 }
             };
             if finished
@@ -1456,18 +1321,7 @@ impl Variant {
                 gen.choices.push(Choice::Retreat);
                 state.theirs = retreated;
             }
-            state = Self::relay(state, pass.end);
-        }
-    }
-
-    /// The state after picking up the pit where a lap ended, for a relay lap.
-    #[inline(always)]
-    fn relay(state: LapState, end: usize) -> LapState {
-        LapState {
-            seeds: ring::lane(state.mine, end) as u32,
-            mine: ring::clear_lane(state.mine, end),
-            from: end,
-            ..state
+            state = state.relay(pass.end);
         }
     }
 

@@ -16,7 +16,8 @@
 //! the path that led there. Walking every branch first option first gives exactly the
 //! moves of `Variant::legal_moves`, in its order.
 
-use super::{Board, LapState, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
+use super::lap::{LapEnd, LapKernel, LapState, Taken};
+use super::{Board, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
 use crate::interrupt::{Interrupt, LapPoll};
 use crate::notation::{Choice, Move};
 use crate::ring;
@@ -290,14 +291,14 @@ impl Variant {
                     ..*point
                 });
             }
-            return self.sow_to_choice(point, Self::relay(state, end), None, walk);
+            return self.sow_to_choice(point, state.relay(end), None, walk);
         }
         self.sow_capture_on(point, walk)
     }
 
     /// Takes the capture at `point` and sows its seeds on to the next choice or the end.
     fn sow_capture_on(&self, point: &ChoicePoint, walk: &mut MoveWalk) -> MoveStep {
-        match self.take_capture(point) {
+        match self.take_at_point(point) {
             Ok(state) => self.sow_to_choice(point, state, None, walk),
             Err(step) => step,
         }
@@ -305,24 +306,24 @@ impl Variant {
 
     /// The capture at `point` taken: the lap state that sows the captured seeds on, or
     /// where the move stops (`capture_ends_move`: the captured seeds' lap ends it).
-    fn take_capture(&self, point: &ChoicePoint) -> Result<LapState, MoveStep> {
+    fn take_at_point(&self, point: &ChoicePoint) -> Result<LapState, MoveStep> {
         let mut state = point.state;
-        state.theirs = Self::take_captured(self.spot_at(point), state.theirs);
-        state.captured += point.take;
-        state.from = point.origin as usize;
-        (state.mine, state.seeds) = self.capture_lap(state.mine, state.from, point.take);
-        if !self.rules.capture_ends_move {
-            return Ok(state);
+        let capture = (point.end as usize, point.origin as usize, point.take);
+        let k = LapKernel::read(&self.rules);
+        match self.take_capture(k, &self.point_frame(point), &mut state, capture) {
+            Taken::SowOn => Ok(state),
+            Taken::Ended => Err(self.ended(point, state)),
+            Taken::TooLong => Err(MoveStep::Dead { repeated: None }),
         }
-        state.laps += 1;
-        if state.laps > self.rules.max_laps {
-            return Err(MoveStep::Dead { repeated: None });
+    }
+
+    /// The fixed facts of `point`'s move.
+    fn point_frame(&self, point: &ChoicePoint) -> MoveFrame<'_> {
+        MoveFrame {
+            table: self.loop_table(point.full_loop),
+            spots: &self.geo.capture[point.spots as usize],
+            pit: point.pit as usize,
         }
-        state.mine = self
-            .loop_table(point.full_loop)
-            .sow(state.mine, state.from, state.seeds)
-            .0;
-        Err(self.ended(point, state))
     }
 
     /// The opponent's answer at `point` (a `MoveStep::Answer`): it retreats (`retreat`)
@@ -340,7 +341,7 @@ impl Variant {
                 .retreated(self.spot_at(point), end, state.theirs)
                 .expect("an answer point has a retreat open");
         }
-        self.sow_to_choice(point, Self::relay(state, end), None, walk)
+        self.sow_to_choice(point, state.relay(end), None, walk)
     }
 
     /// The capture spot of the pit where `point`'s lap ended.
@@ -412,11 +413,8 @@ impl Variant {
         mut turned: Option<bool>,
         walk: &mut MoveWalk,
     ) -> MoveStep {
-        let frame = MoveFrame {
-            table: self.loop_table(move_of.full_loop),
-            spots: &self.geo.capture[move_of.spots as usize],
-            pit: move_of.pit as usize,
-        };
+        let frame = self.point_frame(move_of);
+        let k = LapKernel::read(&self.rules);
         let facing = &self.geo.capture[move_of.facing as usize];
         let clockwise_table = self.clockwise_table(move_of.full_loop);
         let directions = self.has_directions();
@@ -438,26 +436,24 @@ impl Variant {
                 }
                 None => false,
             };
-            state.laps += 1;
-            if state.laps > self.rules.max_laps || !walk.poll.lap() {
+            if !walk.poll.lap() {
                 return MoveStep::Dead { repeated: None };
             }
             if clockwise
                 && self.rules.clockwise_laps == crate::rules_file::ClockwiseLaps::FirstSowing
             {
-                state.turned = state.turned.after_clockwise(state.laps == 1);
+                state.turned = state.turned.after_clockwise(state.laps == 0);
             }
             let table = if clockwise {
                 clockwise_table
             } else {
                 frame.table
             };
-            let (sown, end) = table.sow(state.mine, state.from, state.seeds);
-            state.mine = sown;
-            if ring::lane(state.mine, end) == 1 {
-                return self.ended(move_of, state);
-            }
-            let origin = self.origin(&frame, state.from, end);
+            let (end, origin, take) = match self.sow_lap(k, &frame, table, &mut state) {
+                LapEnd::TooLong => return MoveStep::Dead { repeated: None },
+                LapEnd::Empty => return self.ended(move_of, state),
+                LapEnd::Turning { end, origin, take } => (end, origin, take),
+            };
             let point = TurningPoint {
                 mine: state.mine,
                 theirs: state.theirs,
@@ -467,7 +463,6 @@ impl Variant {
             if let Some(at) = walk.path.find_or_insert(point) {
                 return MoveStep::Dead { repeated: Some(at) };
             }
-            let take = self.capturable(&frame.spots[end], state.theirs);
             if take > 0 {
                 let point = ChoicePoint {
                     state,
@@ -494,13 +489,13 @@ impl Variant {
                     });
                 }
                 // A forced capture is no decision: it is taken and the move goes on.
-                match self.take_capture(&point) {
+                match self.take_at_point(&point) {
                     Ok(next) => state = next,
                     Err(step) => return step,
                 }
                 continue;
             }
-            state = Self::relay(state, end);
+            state = state.relay(end);
         }
     }
 }
