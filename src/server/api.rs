@@ -421,9 +421,19 @@ async fn complete(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
     let request: AnswerRequest = parse_body(&body)?;
     half_move_search(&state, request, |job| {
         let whole = job.complete();
-        whole.map(|m| json!({"move": m.to_string()}))
+        whole.map(|m| json!({"move": m.to_string(), "answers": answers_json(Some(&m))}))
     })
     .await
+}
+
+/// The opponent's answers inside the engine's move `mv` (the retreat, RULES.md 3.4),
+/// each with the move up to it: where the page asks the person to answer.
+fn answers_json(mv: Option<&isolo_rules::Move>) -> Value {
+    let answers = mv.map(|m| m.answers()).unwrap_or_default();
+    let listed = answers.iter().map(|(before, answer)| {
+        json!({"before": before.to_string(), "expected": answer.letter().to_string()})
+    });
+    Value::Array(listed.collect())
 }
 
 /// What a search about a move half made is given: the level it decides at (with
@@ -684,7 +694,10 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             let mut value = searched.result.to_json(&variant, &board);
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());
-            value["level_move"] = json!(searched.played.map(|l| l.mv.to_string()));
+            value["level_move"] = json!(searched.played.as_ref().map(|l| l.mv.to_string()));
+            let best = searched.result.best().map(|b| b.mv.clone());
+            let played = searched.played.map(|l| l.mv).or(best);
+            value["answers"] = answers_json(played.as_ref());
             value["position"] = json!(variant.format_position(&board));
             let _ = tx.send(line(value));
         });

@@ -909,6 +909,16 @@ fn the_engine_answers_a_pass_and_a_retreat_is_retold() {
             whole.starts_with(partial) && whole.len() > partial.len(),
             "{whole}"
         );
+        // Its answers, each with the move before it: the page asks there.
+        for answer in completed["answers"].as_array().unwrap() {
+            let before = answer["before"].as_str().unwrap();
+            let expected = answer["expected"].as_str().unwrap();
+            assert!(["r", "s"].contains(&expected), "{completed}");
+            assert!(
+                whole.starts_with(&format!("{before}{expected}")),
+                "{completed}"
+            );
+        }
         let (status, played) = post(&server, "api/play", &json!({"game": game, "move": whole}));
         assert_eq!(status, 200, "{played}");
         refused(

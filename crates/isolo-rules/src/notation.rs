@@ -301,6 +301,22 @@ pub struct Move {
 }
 
 impl Move {
+    /// The opponent's answers inside this move (RULES.md 3.4, the retreat), in order:
+    /// each with the move up to it, the point at which the opponent is asked.
+    pub fn answers(&self) -> Vec<(Move, Choice)> {
+        let mut answers = Vec::new();
+        for (at, &choice) in self.choices.iter().enumerate() {
+            if choice.is_answer() {
+                let before = Move {
+                    pit: self.pit,
+                    choices: self.choices[..at].to_vec(),
+                };
+                answers.push((before, choice));
+            }
+        }
+        answers
+    }
+
     /// A move with no choices.
     pub fn pit(pit: u8) -> Move {
         Move {

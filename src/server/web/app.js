@@ -5,7 +5,7 @@
 // `clock.js`, `api.js`, `answers.js`) have unit tests run by Node (`tests/`).
 
 import { api, streamed } from "./api.js";
-import { nextAnswerAt, settleAnswers } from "./answers.js";
+import { settleAnswers } from "./answers.js";
 import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
@@ -510,7 +510,8 @@ async function engineMove() {
   if ($("analyse").checked || $("side").value === "both") showLines(result);
   else $("thinking").textContent = "";
   recordEval(result, ply, toMove);
-  const settled = await answeredByYou(move, ply).catch((e) => { say(e.message); return null; });
+  const settled = await answeredByYou(move, result.answers ?? [], ply)
+    .catch((e) => { say(e.message); return null; });
   if (settled === null || ply !== S.ply) return;
   await playMove(settled);
 }
@@ -518,13 +519,13 @@ async function engineMove() {
 // The engine's move with your answers to its passes under the retreat (answers.js):
 // asked under the board at each one; where you answer otherwise than it expected, the
 // engine goes on from there (/api/complete).
-async function answeredByYou(move, ply) {
-  if (humanSide() === "both" || nextAnswerAt(move) < 0) return move;
+async function answeredByYou(move, answers, ply) {
+  if (humanSide() === "both" || answers.length === 0) return move;
   const pit = Number(move.match(/^\d+/)[0]);
   let listed = await api("/api/moves", { game: gameSpec(), pit });
   if (!listed.complete) listed = await api("/api/moves", { game: gameSpec(), pit, distinct: true });
   const moves = listed.moves;
-  return settleAnswers(move, {
+  return settleAnswers(move, answers, {
     ask: (prefix) => (ply === S.ply
       ? onAnswerersClock(humanSide(), () => askAnswer(pit, prefix, moves)) : Promise.resolve(null)),
     isWhole: (m) => moves.some((listedMove) => listedMove.move === m),
@@ -553,9 +554,11 @@ function askAnswer(pit, prefix, moves) {
   });
 }
 
-// The engine's whole move from `half`, its move as you answered it so far.
+// The engine's whole move from `half`, its move as you answered it so far, with the
+// answers it still expects of you.
 async function engineCompletes(half) {
-  return (await engineOnHalfMove("/api/complete", half)).move;
+  const { move, answers } = await engineOnHalfMove("/api/complete", half);
+  return { move, answers };
 }
 
 async function analyse(multipv, timeMs, hint) {

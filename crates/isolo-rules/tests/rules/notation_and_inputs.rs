@@ -451,3 +451,20 @@ fn errors_are_typed_by_what_was_wrong() {
         Err(RulesError::Key(_))
     ));
 }
+
+#[test]
+fn a_moves_answers_are_listed_with_the_move_before_each() {
+    let variant = Variant::load("igisoro-retreat").unwrap();
+    let answers = |text: &str| -> Vec<(String, char)> {
+        let mv = variant.parse_move(text).unwrap();
+        let listed = mv.answers().into_iter();
+        listed
+            .map(|(before, a)| (before.to_string(), a.letter()))
+            .collect()
+    };
+    assert!(answers("11").is_empty());
+    assert!(answers("11xp").is_empty());
+    assert_eq!(answers("11pr"), [("11p".to_string(), 'r')]);
+    let both = [("10xp".to_string(), 's'), ("10xpsxp".to_string(), 'r')];
+    assert_eq!(answers("10xpsxpr"), both);
+}
