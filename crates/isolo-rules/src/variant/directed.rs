@@ -171,12 +171,7 @@ impl Variant {
                     LapEnd::Empty => break true,
                     LapEnd::Turning { end, origin, take } => (end, origin, take),
                 };
-                let point = TurningPoint {
-                    mine: state.mine,
-                    theirs: state.theirs,
-                    end: end as u8,
-                    origin: origin as u8,
-                };
+                let point = TurningPoint::at(state, end, origin);
                 if !gen.path.insert(point) {
                     break false;
                 }

@@ -677,12 +677,7 @@ impl Variant {
             LapEnd::Empty => return ended(&lap, state.mine, gen),
             LapEnd::Turning { end, origin, .. } => (end, origin),
         };
-        let point = TurningPoint {
-            mine: state.mine,
-            theirs: lap.theirs,
-            end: end as u8,
-            origin: origin as u8,
-        };
+        let point = TurningPoint::at(&state, end, origin);
         let search = &mut gen.distinct;
         // The limit binds only once the pit has a move (unless strict), so a pit with
         // legal moves always lists one.

@@ -984,12 +984,7 @@ impl Variant {
             LapEnd::Empty => return ForcedLap::Ended,
             LapEnd::Turning { end, origin, take } => (end, origin, take),
         };
-        let point = TurningPoint {
-            mine: state.mine,
-            theirs: state.theirs,
-            end: end as u8,
-            origin: origin as u8,
-        };
+        let point = TurningPoint::at(state, end, origin);
         if take == 0 {
             *state = state.relay(end);
             return ForcedLap::On(point);
@@ -1067,12 +1062,7 @@ impl Variant {
                     LapEnd::Empty => break true,
                     LapEnd::Turning { end, origin, take } => (end, origin, take),
                 };
-                let point = TurningPoint {
-                    mine: state.mine,
-                    theirs: state.theirs,
-                    end: end as u8,
-                    origin: origin as u8,
-                };
+                let point = TurningPoint::at(&state, end, origin);
                 if state.laps > unchecked_laps && !gen.path.insert(point) {
                     break false;
                 }

@@ -1,6 +1,7 @@
 //! The turning points of the move being walked (RULES.md 3.5: a move that comes back to
 //! one can never end), and the set that answers "is this point already on the path?".
 
+use super::lap::LapState;
 use crate::ring::Ring;
 
 /// The moment a lap ends in an occupied pit (RULES.md 3.5).
@@ -31,6 +32,18 @@ pub(super) struct TurningPath {
 }
 
 impl TurningPoint {
+    /// The point where the lap `state` has just sown ended, at lane `end`, with
+    /// captured seeds to be sown from lane `origin`.
+    #[inline(always)]
+    pub(super) fn at(state: &LapState, end: usize, origin: usize) -> TurningPoint {
+        TurningPoint {
+            mine: state.mine,
+            theirs: state.theirs,
+            end: end as u8,
+            origin: origin as u8,
+        }
+    }
+
     /// The point's fields mixed into one word.
     #[inline(always)]
     pub(super) fn mixed(&self) -> u64 {

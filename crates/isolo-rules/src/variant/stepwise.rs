@@ -454,12 +454,7 @@ impl Variant {
                 LapEnd::Empty => return self.ended(move_of, state),
                 LapEnd::Turning { end, origin, take } => (end, origin, take),
             };
-            let point = TurningPoint {
-                mine: state.mine,
-                theirs: state.theirs,
-                end: end as u8,
-                origin: origin as u8,
-            };
+            let point = TurningPoint::at(&state, end, origin);
             if let Some(at) = walk.path.find_or_insert(point) {
                 return MoveStep::Dead { repeated: Some(at) };
             }
