@@ -365,3 +365,28 @@ pub(crate) fn capture_lap(k: impl LapRules, mine: Ring, origin: usize, take: u32
         (mine, take)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perft::perft;
+    use crate::rules_file::{PRESETS, READINGS};
+    use crate::variant::Variant;
+
+    /// Every preset and reading is walked by a fixed instance, and that instance counts
+    /// the moves the rules read at run time count.
+    #[test]
+    fn every_preset_has_a_fixed_instance_that_counts_as_the_read_rules() {
+        for name in PRESETS.iter().chain(READINGS.iter()) {
+            let fixed = Variant::load(name).unwrap();
+            assert!(!matches!(fixed.lap, LapKernel::Read(_)), "{name}");
+            let mut read = fixed.clone();
+            read.lap = LapKernel::Read(LapKernel::read(fixed.rules()));
+            let start = fixed.start();
+            assert_eq!(perft(&fixed, &start, 4), perft(&read, &start, 4), "{name}");
+        }
+        let mut other = Rules::preset("igisoro").unwrap();
+        other.capture_sow_from = SowOrigin::CapturePit;
+        assert!(matches!(LapKernel::for_rules(&other), LapKernel::Read(_)));
+    }
+}
