@@ -695,8 +695,8 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
             value["type"] = json!("result");
             value["level"] = json!(spec.level.number());
             value["level_move"] = json!(searched.played.as_ref().map(|l| l.mv.to_string()));
-            let best = searched.result.best().map(|b| b.mv.clone());
-            let played = searched.played.map(|l| l.mv).or(best);
+            let best = || searched.result.best().map(|b| b.mv.clone());
+            let played = searched.played.map(|l| l.mv).or_else(best);
             value["answers"] = answers_json(played.as_ref());
             value["position"] = json!(variant.format_position(&board));
             let _ = tx.send(line(value));

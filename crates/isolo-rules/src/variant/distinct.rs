@@ -21,7 +21,7 @@
 //! first listed sequence by sequence (duplicates dropped), and searched breadth first
 //! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
-use super::lap::{self, LapEnd, LapRules, LapState, Taken};
+use super::lap::{LapEnd, LapRules, LapState, Taken};
 use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
@@ -51,6 +51,8 @@ const NO_CHOICE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Reached {
     point: TurningPoint,
+    /// Seeds a take there captures (0: none), as the lap kernel found them.
+    take: u32,
     laps: u32,
     step: Step,
     /// The direction chosen for the lap that reached it, where that lap could turn.
@@ -449,7 +451,7 @@ impl Variant {
             let end = point.end as usize;
             let earlier_choice = node.latest_choice(at);
             let spot = &frame.spots[end];
-            let take = lap::capturable(k, spot, point.theirs);
+            let take = node.take;
             let laps = node.laps + 1;
             if laps > self.rules.max_laps {
                 continue;
@@ -671,11 +673,11 @@ impl Variant {
         }
         let table = clockwise.unwrap_or(frame.table);
         let mut state = lap.state_before();
-        let (end, origin) = match self.sow_lap(k, frame, table, &mut state) {
+        let (end, origin, take) = match self.sow_lap(k, frame, table, &mut state) {
             // (The search counts laps as it queues them: none is too long here.)
             LapEnd::TooLong => return true,
             LapEnd::Empty => return ended(&lap, state.mine, gen),
-            LapEnd::Turning { end, origin, .. } => (end, origin),
+            LapEnd::Turning { end, origin, take } => (end, origin, take),
         };
         let point = TurningPoint::at(&state, end, origin);
         let search = &mut gen.distinct;
@@ -689,6 +691,7 @@ impl Variant {
         if search.points.insert(&point, &search.reached) {
             search.reached.push(Reached {
                 point,
+                take,
                 laps: lap.laps,
                 step: lap.step,
                 direction: lap.direction,
@@ -740,6 +743,7 @@ mod tests {
     fn reached(point: TurningPoint) -> Reached {
         Reached {
             point,
+            take: 0,
             laps: 1,
             step: Step::Relay,
             direction: None,
