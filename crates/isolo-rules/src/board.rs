@@ -19,6 +19,61 @@ pub struct Board {
     pub(crate) hash: u64,
 }
 
+/// One side's pits as a position holds them: read and changed through these methods,
+/// the packed layout private to this crate. Lane `i` is the side's pit `i + 1` in its
+/// own numbering (RULES.md 2), so the lanes follow sowing order. Pits that are a part
+/// of a position hold at most 255 seeds in all, as `total` assumes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pits(pub(crate) Ring);
+
+impl Pits {
+    /// Most pits one side has (two rows of eight).
+    pub const MAX: usize = ring::MAX_LANES;
+
+    /// The seeds in lane `lane` (`lane < Pits::MAX`; lanes past the board's are empty).
+    #[inline(always)]
+    pub fn seeds(self, lane: usize) -> u8 {
+        ring::lane(self.0, lane)
+    }
+
+    /// These pits with lane `lane` holding `seeds`.
+    #[inline(always)]
+    pub fn with_seeds(self, lane: usize, seeds: u8) -> Pits {
+        Pits(ring::set_lane(self.0, lane, seeds))
+    }
+
+    /// Seeds in all (pits of a position: at most 255).
+    #[inline(always)]
+    pub fn total(self) -> u32 {
+        ring::small_total(self.0)
+    }
+
+    /// The pits of the lanes in the bit set `lanes` (bit `i`: lane `i`), the others
+    /// emptied.
+    pub fn only(self, lanes: u32) -> Pits {
+        let mut kept = 0;
+        let mut rest = lanes & ((1 << Pits::MAX) - 1);
+        while rest != 0 {
+            kept |= ring::lane_mask(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+        Pits(self.0 & kept)
+    }
+
+    /// How many pits hold at least `min` seeds (`1 <= min <= 128`).
+    #[inline(always)]
+    pub fn count_at_least(self, min: u8) -> u32 {
+        ring::lanes_at_least(self.0, min).count_ones()
+    }
+
+    /// How many pits hold exactly `seeds` (`1 <= seeds <= 127`).
+    #[inline(always)]
+    pub fn count_exactly(self, seeds: u8) -> u32 {
+        (ring::lanes_at_least(self.0, seeds) & !ring::lanes_at_least(self.0, seeds + 1))
+            .count_ones()
+    }
+}
+
 /// Both rings, South's first, from `me`'s ring and the opponent's.
 #[inline(always)]
 pub(crate) fn rings_of(me: Side, mine: Ring, theirs: Ring) -> [Ring; 2] {
@@ -63,12 +118,18 @@ fn fold(a: u64, b: u64) -> u64 {
 }
 
 impl Board {
-    /// A board from its parts (rings in their owners' numbering), for a prover that
-    /// numbers positions itself; the hash is computed here. `flags` holds the overture
-    /// flags in bits 0-1, the first-move flags in bits 2-3 and the lost flag in bit 4
-    /// (`ends_captured`), as `flags()` returns them. Not checked against any
-    /// variant: [`crate::Variant::validate`] checks one (seed totals, out-of-play pits).
-    pub fn from_parts(rings: [Ring; 2], to_move: Side, flags: u8) -> Board {
+    /// A board from both sides' pits (South's first, each in its owner's numbering),
+    /// for a prover that numbers positions itself; the hash is computed here. `flags`
+    /// holds the overture flags in bits 0-1, the first-move flags in bits 2-3 and the
+    /// lost flag in bit 4 (`ends_captured`), as `flags()` returns them. Not checked
+    /// against any variant: [`crate::Variant::validate`] checks one (seed totals,
+    /// out-of-play pits).
+    pub fn from_pits(pits: [Pits; 2], to_move: Side, flags: u8) -> Board {
+        Board::from_parts(pits.map(|p| p.0), to_move, flags)
+    }
+
+    /// `from_pits` from the packed rings.
+    pub(crate) fn from_parts(rings: [Ring; 2], to_move: Side, flags: u8) -> Board {
         let mut board = Board {
             rings,
             to_move,
@@ -105,13 +166,14 @@ impl Board {
     pub fn to_move(&self) -> Side {
         self.to_move
     }
-    /// The ring of `side`, in its own numbering.
-    pub fn ring(&self, side: Side) -> Ring {
-        self.rings[side as usize]
+    /// The pits of `side`, in its own numbering.
+    #[inline(always)]
+    pub fn pits(&self, side: Side) -> Pits {
+        Pits(self.rings[side as usize])
     }
-    /// Both rings, South's first.
-    pub fn rings(&self) -> [Ring; 2] {
-        self.rings
+    /// The ring of `side`, in its own numbering.
+    pub(crate) fn ring(&self, side: Side) -> Ring {
+        self.rings[side as usize]
     }
     /// The overture flags (bit 0 South, bit 1 North).
     pub fn overture_flags(&self) -> u8 {
@@ -122,7 +184,7 @@ impl Board {
     pub fn first_move_flags(&self) -> u8 {
         self.overture >> 2 & 3
     }
-    /// Every flag as `from_parts` takes them.
+    /// Every flag as `from_pits` takes them.
     pub fn flags(&self) -> u8 {
         self.overture
     }
@@ -166,5 +228,47 @@ impl Board {
     /// The first-move flags as they read with `side` in South's place: its bit first.
     pub fn first_move_flags_seen_by(&self, side: Side) -> u8 {
         self.first_move_pending(side) as u8 | (self.first_move_pending(side.opponent()) as u8) << 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pits holding 0, 7, 14, 5, ... (lane `i`: `7i mod 16`), 120 seeds in all.
+    fn sample() -> Pits {
+        (0..Pits::MAX).fold(Pits::default(), |p, i| p.with_seeds(i, (i * 7 % 16) as u8))
+    }
+
+    #[test]
+    fn pits_read_back_what_was_set_and_count_by_lane() {
+        let pits = sample();
+        let seeds: Vec<u8> = (0..Pits::MAX).map(|i| pits.seeds(i)).collect();
+        assert_eq!(
+            seeds,
+            (0..16).map(|i| (i * 7 % 16) as u8).collect::<Vec<_>>()
+        );
+        assert_eq!(pits.total(), seeds.iter().map(|&s| s as u32).sum::<u32>());
+        assert_eq!(pits.total(), ring::total(pits.0));
+        for min in 1..=16u8 {
+            let wanted = seeds.iter().filter(|&&s| s >= min).count() as u32;
+            assert_eq!(pits.count_at_least(min), wanted, "at least {min}");
+            let exactly = seeds.iter().filter(|&&s| s == min).count() as u32;
+            assert_eq!(pits.count_exactly(min), exactly, "exactly {min}");
+        }
+        let kept = pits.only(0b1000_0000_0000_0110);
+        assert_eq!(kept.total(), 7 + 14 + 9);
+        assert_eq!((kept.seeds(1), kept.seeds(3)), (7, 0));
+    }
+
+    #[test]
+    fn a_board_from_pits_gives_them_back_with_its_hash() {
+        let south = sample();
+        let north = Pits::default().with_seeds(3, 4);
+        let board = Board::from_pits([south, north], Side::North, 0b01);
+        assert_eq!(board.pits(Side::South), south);
+        assert_eq!(board.pits(Side::North), north);
+        assert_eq!(board.hash(), board.compute_hash());
+        assert_eq!(board.side_total(Side::North), 4);
     }
 }

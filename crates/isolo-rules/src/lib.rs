@@ -26,7 +26,7 @@ pub mod notation;
 pub mod perft;
 mod plain;
 pub mod playout;
-pub mod ring;
+mod ring;
 pub mod rules_file;
 pub mod setup;
 mod side;
@@ -34,7 +34,7 @@ mod text;
 pub mod trace;
 pub mod variant;
 
-pub use board::Board;
+pub use board::{Board, Pits};
 pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
 pub use interrupt::Interrupt;
 pub use notation::{Choice, Move, MoveLetters, NotationError};

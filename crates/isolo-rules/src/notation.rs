@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::board::Pits;
 use super::ring::{self, Ring};
 use crate::side::Side;
 
@@ -68,7 +69,7 @@ pub fn pit_at(row: usize, col: usize, columns: usize) -> (Side, usize) {
 const ROW_NAMES: [&str; 4] = ["North back", "North front", "South front", "South back"];
 
 /// Parses the four rows of a position (`ROWS` of RULES.md 6) into `[south, north]`.
-pub fn parse_rows(text: &str, columns: u8) -> Result<[Ring; 2], NotationError> {
+pub fn parse_rows(text: &str, columns: u8) -> Result<[Pits; 2], NotationError> {
     let w = columns as usize;
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != 4 {
@@ -133,18 +134,18 @@ pub fn parse_rows(text: &str, columns: u8) -> Result<[Ring; 2], NotationError> {
             ),
         );
     }
-    Ok(rings)
+    Ok(rings.map(Pits))
 }
 
 /// Formats `[south, north]` as the four rows of a position.
-pub fn format_rows(rings: &[Ring; 2], columns: u8) -> String {
+pub fn format_rows(pits: &[Pits; 2], columns: u8) -> String {
     let w = columns as usize;
     (0..4)
         .map(|r| {
             (0..w)
                 .map(|c| {
                     let (side, lane) = pit_at(r, c, w);
-                    ring::lane(rings[side as usize], lane).to_string()
+                    pits[side as usize].seeds(lane).to_string()
                 })
                 .collect::<Vec<_>>()
                 .join(",")

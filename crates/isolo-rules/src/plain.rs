@@ -2,7 +2,6 @@
 //! "How to play" shows. Each sentence follows from the rules' keys, as RULES.md
 //! describes them, so a rules file gets its own description.
 
-use crate::ring;
 use crate::rules_file::{
     CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave,
     ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules, SowOrigin,
@@ -12,7 +11,7 @@ impl Rules {
     /// The rules as a few sentences in plain words, in the order a turn goes.
     pub fn how_to_play(&self) -> Vec<String> {
         let w = self.columns;
-        let seeds: u32 = self.start.iter().map(|&r| ring::total(r)).sum();
+        let seeds: u32 = self.start.iter().map(|p| p.total()).sum();
         let mut lines = vec![
             format!(
                 "The board has four rows of {w} pits and {seeds} seeds. Each player owns the \

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::board::Pits;
 use super::notation::{format_rows, parse_rows};
 use super::ring::{LoopTable, Ring, MAX_LANES};
 use crate::side::Side;
@@ -312,7 +313,7 @@ pub fn preset_family(name: &str) -> Option<&'static str> {
 /// boys' game alternates `seeds` and 0 in the back row, keeps 17 in the ng'hana (pit W)
 /// and 1 in pit W+2, and alternates 0 and `seeds` along the rest of the front row, as on
 /// the 8-column board. `None` for a name that is not a preset.
-pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> {
+pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Pits; 2]> {
     let w = columns as usize;
     let k = seeds;
     let ring: Vec<u8> = match family {
@@ -331,10 +332,11 @@ pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Ring; 2]> 
             .collect(),
         _ => return None,
     };
-    let lanes = ring.iter().enumerate().fold(0 as Ring, |acc, (lane, &n)| {
-        acc | (Ring::from(n) << (8 * lane))
-    });
-    Some([lanes, lanes])
+    let pits = ring
+        .iter()
+        .enumerate()
+        .fold(Pits::default(), |pits, (lane, &n)| pits.with_seeds(lane, n));
+    Some([pits, pits])
 }
 
 /// Every rule key of RULES.md sections 3-5 and 8.
@@ -346,7 +348,7 @@ pub struct Rules {
     pub columns: u8,
     /// Start seeds, `[south, north]`, each in its own numbering.
     #[serde(skip)]
-    pub start: [Ring; 2],
+    pub start: [Pits; 2],
     /// Seeds a pit needs to start a move.
     pub min_sow: u8,
     /// What makes a capture possible.
@@ -796,7 +798,7 @@ impl Rules {
         if self.overture {
             let front_right = self.columns as usize;
             for side in Side::BOTH {
-                if super::ring::lane(self.start[side as usize], front_right) != 0 {
+                if self.start[side as usize].seeds(front_right) != 0 {
                     return bad(
                         "start",
                         format!(
@@ -1115,18 +1117,18 @@ impl RulesFile {
 
 /// Where a capture from one of the mover's pits takes seeds.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CaptureSpot {
+pub(crate) struct CaptureSpot {
     /// 0xFF in each facing opponent lane that counts (0, 1 or 2 of them, in the
     /// opponent's ring): the seeds at stake are `theirs & mask`.
     pub mask: Ring,
 }
 
 /// `Geometry::capture`'s table where every facing pit can be captured.
-pub const CAPTURE_OPEN: usize = 0;
+pub(crate) const CAPTURE_OPEN: usize = 0;
 /// `Geometry::capture`'s table that protects the opponent's rightmost column.
-pub const CAPTURE_PROTECTED: usize = 1;
+pub(crate) const CAPTURE_PROTECTED: usize = 1;
 /// `Geometry::capture`'s table without a capture: for a first move that may not capture.
-pub const CAPTURE_BARRED: usize = 2;
+pub(crate) const CAPTURE_BARRED: usize = 2;
 
 /// Tables derived from the rules for the fast board.
 #[derive(Clone, Debug)]

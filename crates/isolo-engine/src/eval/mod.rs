@@ -39,8 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use isolo_rules::fortress::Fortresses;
 use isolo_rules::notation::pit_at;
-use isolo_rules::ring::{self, Ring, MAX_LANES};
-use isolo_rules::{Board, CaptureCondition, FirstLaps, Side, Variant};
+use isolo_rules::{Board, CaptureCondition, FirstLaps, Pits, Side, Variant};
 
 pub mod net;
 use net::CompiledNet;
@@ -69,7 +68,7 @@ pub const SCALAR_FEATURES: [&str; 12] = [
     "tempo",
 ];
 /// Features in all: the named ones and one per pit number.
-pub const FEATURES: usize = SCALAR_FEATURES.len() + MAX_LANES;
+pub const FEATURES: usize = SCALAR_FEATURES.len() + Pits::MAX;
 
 /// A position's feature values, in the order of `Weights::vector`.
 pub type Features = [i32; FEATURES];
@@ -271,10 +270,11 @@ impl Weights {
     /// Checks that every weight lies within `±MAX_WEIGHT` and that the pit table has at
     /// most one weight per pit, naming the first problem.
     pub fn validate(&self) -> Result<(), InvalidWeights> {
-        if self.pits.len() > MAX_LANES {
+        if self.pits.len() > Pits::MAX {
             return Err(InvalidWeights(format!(
-                "`pits` has {} weights; a side has at most {MAX_LANES} pits",
-                self.pits.len()
+                "`pits` has {} weights; a side has at most {} pits",
+                self.pits.len(),
+                Pits::MAX
             )));
         }
         let named = self.named();
@@ -374,8 +374,8 @@ pub struct Evaluator {
     min_sow: u8,
     any: bool,
     protects: bool,
-    /// The lanes of the rightmost column (protected in overture).
-    rightmost: Ring,
+    /// The lanes of the rightmost column (protected in overture), as a bit set.
+    rightmost: u32,
     /// `columns[side]`: the columns as `side` sees them.
     columns: [Vec<Column>; 2],
     /// The few-seed rings that cannot be captured (`capture = both` only).
@@ -427,7 +427,7 @@ impl Evaluator {
             min_sow: rules.min_sow,
             any: rules.capture == CaptureCondition::Any,
             protects: rules.overture && rules.overture_protects,
-            rightmost: ring::lane_mask(w - 1) | ring::lane_mask(w),
+            rightmost: 1 << (w - 1) | 1 << w,
             columns: [side_columns(Side::South), side_columns(Side::North)],
             fortresses: Fortresses::of(variant),
             fortress_draw: [0; 2],
@@ -533,11 +533,11 @@ impl Evaluator {
     ) -> Features {
         let me = board.to_move();
         let them = me.opponent();
-        let (mine, theirs) = (board.ring(me), board.ring(them));
+        let (mine, theirs) = (board.pits(me), board.pits(them));
         let (threats, exposed) = self.captures_in_reach(board, me, mine, theirs);
-        let shield = |side: Side, ring: Ring| {
+        let shield = |side: Side, pits: Pits| {
             if self.protects && board.in_overture(side) {
-                sum(ring & self.rightmost)
+                sum(pits.only(self.rightmost))
             } else {
                 0
             }
@@ -563,25 +563,25 @@ impl Evaluator {
         f[10] = shield(me, mine) - shield(them, theirs);
         f[11] = 1;
         for (lane, slot) in f[SCALAR_FEATURES.len()..].iter_mut().enumerate() {
-            *slot = ring::lane(mine, lane) as i32 - ring::lane(theirs, lane) as i32;
+            *slot = mine.seeds(lane) as i32 - theirs.seeds(lane) as i32;
         }
         f
     }
 
     /// The most seeds I could take in one column (theirs facing an occupied front pit of
     /// mine) and the most they could take from me, by the capture condition.
-    fn captures_in_reach(&self, board: &Board, me: Side, mine: Ring, theirs: Ring) -> (i32, i32) {
+    fn captures_in_reach(&self, board: &Board, me: Side, mine: Pits, theirs: Pits) -> (i32, i32) {
         let my_shield = self.protects && board.in_overture(me);
         let their_shield = self.protects && board.in_overture(me.opponent());
         let (mut threats, mut exposed) = (0, 0);
         for col in &self.columns[me as usize] {
             let (mf, mb) = (
-                ring::lane(mine, col.my_front) as i32,
-                ring::lane(mine, col.my_back) as i32,
+                mine.seeds(col.my_front) as i32,
+                mine.seeds(col.my_back) as i32,
             );
             let (tf, tb) = (
-                ring::lane(theirs, col.their_front) as i32,
-                ring::lane(theirs, col.their_back) as i32,
+                theirs.seeds(col.their_front) as i32,
+                theirs.seeds(col.their_back) as i32,
             );
             let takeable = |front: i32, back: i32| {
                 if self.any || (front > 0 && back > 0) {
@@ -601,17 +601,17 @@ impl Evaluator {
     }
 }
 
-/// Seeds in a ring (a side holds at most 255 seeds).
-fn sum(ring: Ring) -> i32 {
-    ring::small_total(ring) as i32
+/// Seeds in pits of a position.
+fn sum(pits: Pits) -> i32 {
+    pits.total() as i32
 }
 
-fn movable(ring: Ring, min_sow: u8) -> i32 {
-    ring::lanes_at_least(ring, min_sow).count_ones() as i32
+fn movable(pits: Pits, min_sow: u8) -> i32 {
+    pits.count_at_least(min_sow) as i32
 }
 
-fn singletons(ring: Ring) -> i32 {
-    (ring::lanes_at_least(ring, 1) & !ring::lanes_at_least(ring, 2)).count_ones() as i32
+fn singletons(pits: Pits) -> i32 {
+    pits.count_exactly(1) as i32
 }
 
 #[cfg(test)]
@@ -830,11 +830,5 @@ mod tests {
         let eval = Evaluator::for_config(&stuck, None);
         let board = stuck.parse_position(&format!("{lone} S")).unwrap();
         assert!(eval.evaluate(&board) < -1000);
-    }
-
-    #[test]
-    fn seed_sum_matches_lane_sum() {
-        let ring = (0..16).fold(0u128, |r, i| ring::set_lane(r, i, (i * 7 % 16) as u8));
-        assert_eq!(sum(ring) as u32, ring::total(ring));
     }
 }

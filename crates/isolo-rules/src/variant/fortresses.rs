@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{MoveGen, Variant};
-use crate::board::Board;
+use crate::board::{Board, Pits};
 use crate::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 use crate::ring::{self, Ring};
 use crate::rules_file::{CaptureChoice, CaptureCondition, Rules};
@@ -30,7 +30,7 @@ impl Fortresses {
         static TABLES: OnceLock<Mutex<Vec<Built>>> = OnceLock::new();
         let key = Rules {
             name: String::new(),
-            start: [0, 0],
+            start: [Pits::default(); 2],
             ..variant.rules().clone()
         };
         let tables = TABLES.get_or_init(|| Mutex::new(Vec::new()));

@@ -369,7 +369,7 @@ impl Variant {
     pub fn start(&self) -> Board {
         let overture = if self.rules.overture { 3 } else { 0 };
         let first_moves = self.rules.first_move_captures.start_flags();
-        Board::from_parts(self.rules.start, Side::South, overture | first_moves << 2)
+        Board::from_pits(self.rules.start, Side::South, overture | first_moves << 2)
     }
 
     /// Whether positions carry first-move flags (RULES.md 6): the rules bar some first

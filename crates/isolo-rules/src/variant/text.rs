@@ -2,7 +2,7 @@
 //! validating positions, reading moves and playing them by name.
 
 use super::{LegalMove, Listing, MoveGen, MoveStep, MoveWalk, Variant};
-use crate::board::{Board, ENDS_CAPTURED};
+use crate::board::{Board, Pits, ENDS_CAPTURED};
 use crate::notation::{self, format_overture, format_rows, Move, NotationError};
 use crate::ring;
 use crate::rules_file::CaptureChoice;
@@ -119,7 +119,7 @@ impl Variant {
                 FlagField::Won => self.parse_won(field, side)?,
             };
         }
-        let board = Board::from_parts(rings, side, flags);
+        let board = Board::from_pits(rings, side, flags);
         self.check_out_of_play(&board)?;
         Ok(board)
     }
@@ -158,7 +158,7 @@ impl Variant {
     /// variant has an overture, the first-move field exactly when it has first-move
     /// flags.
     pub fn format_position(&self, board: &Board) -> String {
-        let rows = format_rows(&board.rings, self.rules.columns);
+        let rows = format_rows(&board.rings.map(Pits), self.rules.columns);
         let mut text = format!("{rows} {}", board.to_move.letter());
         if self.rules.overture {
             text.push(' ');

@@ -49,8 +49,7 @@ use super::RetroVerdict;
 use crate::prove::move_tree::{Kid, MoveTree};
 use isolo_rules::game::dead_position_outcome;
 use isolo_rules::moves::move_generator;
-use isolo_rules::ring::{self, MAX_LANES};
-use isolo_rules::{Board, DeadPosition, Side, Variant};
+use isolo_rules::{Board, DeadPosition, Pits, Side, Variant};
 
 /// Positions whose moves are generated between two merges (and looks at the clock).
 const BATCH: usize = 1 << 16;
@@ -247,11 +246,11 @@ impl Index {
     /// The number of `board`, and of its exchange.
     fn of(&self, board: &Board) -> u32 {
         let mover = board.to_move();
-        let rings = [board.ring(mover), board.ring(mover.opponent())];
+        let sides = [board.pits(mover), board.pits(mover.opponent())];
         let mut rank = 0u64;
         let mut left = self.seeds;
         for pit in 0..self.pits - 1 {
-            let here = ring::lane(rings[pit / self.lanes], pit % self.lanes) as usize;
+            let here = sides[pit / self.lanes].seeds(pit % self.lanes) as usize;
             let parts = self.pits - pit;
             // The spreads whose pit `pit` holds fewer seeds come first.
             rank += self.compositions[parts][left] - self.compositions[parts][left - here];
@@ -269,7 +268,7 @@ impl Index {
         let index = index as u64;
         let flags = index % self.flag_values;
         let mut rank = index / self.flag_values;
-        let mut rings = [0 as ring::Ring; 2];
+        let mut sides = [Pits::default(); 2];
         let mut left = self.seeds;
         for pit in 0..self.pits {
             let parts = self.pits - pit;
@@ -284,14 +283,14 @@ impl Index {
                 rank -= all - self.compositions[parts][left - here];
             }
             let (side, lane) = (pit / self.lanes, pit % self.lanes);
-            rings[side] = ring::set_lane(rings[side], lane, here as u8);
+            sides[side] = sides[side].with_seeds(lane, here as u8);
             left -= here;
         }
         let overture = flags % self.overture_values;
         let rest = flags / self.overture_values;
         let (first_moves, lost) = (rest % self.first_move_values, rest / self.first_move_values);
         let flags = overture | first_moves << 2 | lost << 4;
-        Board::from_parts(rings, Side::South, flags as u8)
+        Board::from_pits(sides, Side::South, flags as u8)
     }
 }
 
@@ -717,7 +716,7 @@ pub fn solve(
         return Err(IndexedError::CountedDeadPositions);
     }
     let seeds = (board.side_total(Side::South) + board.side_total(Side::North)) as usize;
-    debug_assert!(variant.pits() <= MAX_LANES);
+    debug_assert!(variant.pits() <= Pits::MAX);
     let index = Index::new(variant, seeds);
     if index.size > u32::MAX as u64 {
         return Err(IndexedError::TooLarge(index.size));
