@@ -6,6 +6,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use isolo_rules::perft::perft;
+use isolo_rules::Listing;
 use isolo_rules::{Board, MoveGen, Side, Variant};
 
 #[path = "../crates/isolo-rules/tests/support/reference.rs"]
@@ -110,7 +111,13 @@ fn sequences_against_distinct(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for board in &positions {
-                variant.for_each_move(black_box(board), &mut gen, |_| n += 1);
+                variant.visit_moves(
+                    black_box(board),
+                    Variant::ALL_PITS,
+                    Listing::Sequences,
+                    &mut gen,
+                    |_| n += 1,
+                );
             }
             n
         })
@@ -120,7 +127,13 @@ fn sequences_against_distinct(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for board in &positions {
-                variant.for_each_distinct_result(black_box(board), &mut limited, |_| n += 1);
+                variant.visit_moves(
+                    black_box(board),
+                    Variant::ALL_PITS,
+                    Listing::Results,
+                    &mut limited,
+                    |_| n += 1,
+                );
             }
             n
         })

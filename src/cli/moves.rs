@@ -4,6 +4,7 @@
 //! Every legal move is streamed out as it is generated: with optional captures one
 //! position can have millions of take/pass sequences, more than memory should hold.
 
+use isolo_rules::Listing;
 use std::io::{self, BufWriter, StdoutLock, Write};
 
 use clap::Args;
@@ -118,14 +119,20 @@ fn stream_text(variant: &Variant, board: &Board, out: &mut Stream) {
         return;
     }
     let mut count = 0u64;
-    variant.for_each_move_while(board, &mut MoveGen::new(), |m| {
-        count += 1;
-        let mv = m.mv().to_string();
-        // Long take/pass sequences widen the column from their row on.
-        width = width.max(mv.len());
-        let child = variant.format_position(&m.child);
-        out.write(&text_row(&mv, m.laps, m.captured, &child, width))
-    });
+    variant.visit_moves(
+        board,
+        Variant::ALL_PITS,
+        Listing::Sequences,
+        &mut MoveGen::new(),
+        |m| {
+            count += 1;
+            let mv = m.mv().to_string();
+            // Long take/pass sequences widen the column from their row on.
+            width = width.max(mv.len());
+            let child = variant.format_position(&m.child);
+            out.write(&text_row(&mv, m.laps, m.captured, &child, width))
+        },
+    );
     out.write(&format!(
         "{}\n",
         super::plural(count, "legal move", "legal moves")
@@ -147,17 +154,23 @@ fn stream_json(variant: &Variant, board: &Board, out: &mut Stream) {
         return;
     }
     let mut count = 0u64;
-    variant.for_each_move_while(board, &mut MoveGen::new(), |m| {
-        let entry = json!({
-            "move": m.mv().to_string(),
-            "position": variant.format_position(&m.child),
-            "laps": m.laps,
-            "captured": m.captured,
-        });
-        let separator = if count == 0 { "\n    " } else { ",\n    " };
-        count += 1;
-        out.write(&format!("{separator}{entry}"))
-    });
+    variant.visit_moves(
+        board,
+        Variant::ALL_PITS,
+        Listing::Sequences,
+        &mut MoveGen::new(),
+        |m| {
+            let entry = json!({
+                "move": m.mv().to_string(),
+                "position": variant.format_position(&m.child),
+                "laps": m.laps,
+                "captured": m.captured,
+            });
+            let separator = if count == 0 { "\n    " } else { ",\n    " };
+            count += 1;
+            out.write(&format!("{separator}{entry}"))
+        },
+    );
     let result = if count == 0 {
         quoted(&side_letter(board.to_move().opponent()))
     } else {

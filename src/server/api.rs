@@ -2,6 +2,7 @@
 //! the same fields as the command line's `--json`. Errors are `{"error": "..."}` with
 //! the command line's messages and a 4xx status (503 when the search slots are full).
 
+use isolo_rules::Listing;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -304,7 +305,7 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         }
         complete &= !cut;
     } else {
-        variant.for_each_move_from_while(&board, pits, &mut MoveGen::new(), |m| {
+        variant.visit_moves(&board, pits, Listing::Sequences, &mut MoveGen::new(), |m| {
             if listed.len() == MOST_MOVES_LISTED {
                 complete = false;
                 return false;

@@ -11,6 +11,7 @@ mod support;
 #[allow(unused_imports)]
 pub use support::{random_rules, reference, rows_text, to_reference, Rng};
 
+use isolo_rules::Listing;
 use isolo_rules::{Board, CaptureChoice, MoveGen, MoveStep, MoveWalk, Side, Variant};
 
 /// A value known by exhaustive minimax within a horizon.
@@ -35,7 +36,9 @@ pub fn brute_force(
     // have its one value; the rules' tests check this listing against the sequences):
     // listing every sequence makes a two-column board with optional captures minutes.
     let mut children = Vec::new();
-    variant.for_each_distinct_result(board, gen, |m| children.push(m.child));
+    variant.visit_moves(board, Variant::ALL_PITS, Listing::Results, gen, |m| {
+        children.push(m.child)
+    });
     if children.is_empty() {
         return Known::Loss(0);
     }

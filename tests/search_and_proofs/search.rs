@@ -2,6 +2,7 @@
 //! alpha-beta and MCTS, legal moves only, and reproducible runs.
 
 use crate::common;
+use isolo_rules::Listing;
 
 use common::{brute_force, known_within, small_positions, Known, Rng};
 use isolo_engine::eval::{Evaluator, Weights, EVAL_LIMIT, FEATURES, MAX_WEIGHT};
@@ -474,9 +475,15 @@ fn vast_move_lists_are_cut_for_listings_and_walked_whole_by_alpha_beta() {
     let pits: std::collections::BTreeSet<u8> = moves.iter().map(|m| m.mv.pit).collect();
     let mut legal_pits = std::collections::BTreeSet::new();
     let mut first_moves = MoveGen::with_point_limit(1);
-    variant.for_each_distinct_result(&board, &mut first_moves, |m| {
-        legal_pits.insert(m.pit);
-    });
+    variant.visit_moves(
+        &board,
+        Variant::ALL_PITS,
+        Listing::Results,
+        &mut first_moves,
+        |m| {
+            legal_pits.insert(m.pit);
+        },
+    );
     assert_eq!(pits, legal_pits, "every pit with a legal move keeps one");
     assert!(pits.len() >= 6, "{pits:?}");
     for m in &moves {

@@ -49,6 +49,6 @@ pub use text::{
     open_regular_file, quote, read_text_file, toml_error_text, TextFileError, QUOTE_CHARS,
 };
 pub use variant::{
-    ChoicePoint, Completion, FirstLaps, InvalidBoard, LegalMove, MoveGen, MoveOutcome, MoveStep,
-    MoveWalk, Position, Variant,
+    ChoicePoint, Completion, FirstLaps, GoOn, InvalidBoard, LegalMove, Listing, MoveGen,
+    MoveOutcome, MoveStep, MoveWalk, Position, Variant,
 };

@@ -9,6 +9,7 @@ use super::keys::KeySet;
 use super::variant::{LegalMove, MoveGen, Variant};
 use crate::notation::Move;
 use crate::rules_file::CaptureChoice;
+use crate::variant::Listing;
 
 /// Turning points explored from each pit when listing a position's moves (see
 /// `MoveGen::with_point_limit`). Past it (only Igisoro-like rules with optional captures
@@ -70,7 +71,7 @@ fn listed_move_within(
         let naming = MoveGen::with_point_limit(points).strict();
         for mut gen in [move_generator(), naming] {
             let mut found = None;
-            variant.for_each_distinct_move_from_while(board, 1 << lane, &mut gen, |m| {
+            variant.visit_moves(board, 1 << lane, Listing::Distinct, &mut gen, |m| {
                 if m.child == *child {
                     found = Some(m.mv());
                 }
@@ -124,7 +125,7 @@ mod tests {
             .unwrap();
         let mut gen = move_generator().strict();
         let mut found = 0;
-        v.for_each_distinct_result_from(&board, 1 << 12, &mut gen, |_| found += 1);
+        v.visit_moves(&board, 1 << 12, Listing::Results, &mut gen, |_| found += 1);
         assert_eq!(found, 0);
         assert!(gen.truncated(), "the pit was cut, not found moveless");
         assert!(v.has_legal_move(&board, &mut gen), "other pits move");

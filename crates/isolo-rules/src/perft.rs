@@ -1,6 +1,7 @@
 //! Perft: counts the leaves of the game tree to a fixed depth (RULES.md section 9), an
 //! executable specification of move generation.
 
+use crate::variant::Listing;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -130,7 +131,13 @@ pub fn divide_until(
 ) -> Divided {
     let mut gen = MoveGen::new().with_interrupt(stop.clone());
     let mut moves = Vec::new();
-    variant.for_each_move(board, &mut gen, |m| moves.push((m.mv(), m.child)));
+    variant.visit_moves(
+        board,
+        Variant::ALL_PITS,
+        Listing::Sequences,
+        &mut gen,
+        |m| moves.push((m.mv(), m.child)),
+    );
     let below = depth.saturating_sub(1);
     let finished = AtomicU64::new(0);
     let counts = moves

@@ -7,6 +7,7 @@
 //! to list, so such a pit counts as cut, and where no pit lists a move but some were
 //! cut the game stops there undecided.
 
+use crate::variant::Listing;
 use std::time::Instant;
 
 use rand::rngs::SmallRng;
@@ -69,7 +70,7 @@ impl RandomMover {
             let pit = nth_set_bit(pits, rng.random_range(0..pits.count_ones()));
             self.scratch.clear();
             let scratch = &mut self.scratch;
-            variant.for_each_distinct_result_from(board, pit, &mut self.gen, |m| {
+            variant.visit_moves(board, pit, Listing::Results, &mut self.gen, |m| {
                 scratch.push((m.child, m.laps))
             });
             if !self.scratch.is_empty() {
@@ -105,7 +106,7 @@ impl RandomMover {
         moves.clear();
         while pits != 0 {
             let pit = nth_set_bit(pits, rng.random_range(0..pits.count_ones()));
-            variant.for_each_distinct_move_from(board, pit, &mut self.gen, |m| {
+            variant.visit_moves(board, pit, Listing::Distinct, &mut self.gen, |m| {
                 moves.push(m.to_legal_move())
             });
             if !moves.is_empty() {

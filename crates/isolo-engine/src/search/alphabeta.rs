@@ -9,6 +9,7 @@
 //! repeats an earlier one of the game or of the search path scores as a draw, which only
 //! ever gives the defender more ways out, so a claimed win holds under RULES.md 3.6.
 
+use isolo_rules::Listing;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -272,7 +273,7 @@ fn generate(
                 let lane = lanes.trailing_zeros() as usize;
                 lanes &= lanes - 1;
                 let first = list.len();
-                variant.for_each_distinct_result_from(board, 1 << lane, gen, |m| {
+                variant.visit_moves(board, 1 << lane, Listing::Results, gen, |m| {
                     list.push(result(m.pit, m.child, m.captured))
                 });
                 if gen.truncated() {
@@ -286,7 +287,7 @@ fn generate(
             }
         }
         _ => {
-            variant.for_each_distinct_result_from(board, pits, gen, |m| {
+            variant.visit_moves(board, pits, Listing::Results, gen, |m| {
                 list.push(result(m.pit, m.child, m.captured))
             });
             truncated = gen.truncated();
@@ -1614,7 +1615,7 @@ fn root_moves(variant: &Variant, root: &Board, walk: ChoiceWalk) -> Vec<RootMove
     };
     // The listed results' moves (the same listing, with the choices kept).
     let mut named = std::collections::HashMap::new();
-    variant.for_each_distinct_move(root, &mut gen, |m| {
+    variant.visit_moves(root, Variant::ALL_PITS, Listing::Distinct, &mut gen, |m| {
         named.entry(m.child.hash()).or_insert_with(|| m.mv());
     });
     list.iter()

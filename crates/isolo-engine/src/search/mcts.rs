@@ -11,6 +11,7 @@
 //! A move's proven score is exact once its node is solved, and the root's once the root
 //! is. A position that repeats one of its path (or of the game) is a draw leaf.
 
+use isolo_rules::Listing;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -512,7 +513,7 @@ impl<'a> Tree<'a> {
             }
             let start = children.len();
             self.variant
-                .for_each_distinct_result_from(&board, 1 << lane, &mut self.gen, |m| {
+                .visit_moves(&board, 1 << lane, Listing::Results, &mut self.gen, |m| {
                     children.push((m.child, m.pit))
                 });
             // A pit too vast to list is walked a choice at a time where it can be;

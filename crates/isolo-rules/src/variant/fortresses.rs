@@ -2,6 +2,7 @@
 //! to `MAX_FORTRESS_SEEDS` seeds whose owner can keep them out of capture for ever,
 //! found by listing each ring's moves (see the table's module for why this is a proof).
 
+use super::Listing;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -201,14 +202,15 @@ fn owner_moves(
 ) {
     let owner = board.to_move();
     if !variant.has_directions() {
-        variant
-            .for_each_distinct_result(board, gen, |m| visit(m.child.ring(owner), m.captured, true));
+        variant.visit_moves(board, Variant::ALL_PITS, Listing::Results, gen, |m| {
+            visit(m.child.ring(owner), m.captured, true)
+        });
         return;
     }
     // Listed with their choices: a result also reached without a clockwise lap is
     // always legal.
     let mut seen: BTreeMap<(Ring, u32), bool> = BTreeMap::new();
-    variant.for_each_move(board, gen, |m| {
+    variant.visit_moves(board, Variant::ALL_PITS, Listing::Sequences, gen, |m| {
         let anticlockwise = !m.choices.contains(&crate::Choice::Clockwise);
         *seen.entry((m.child.ring(owner), m.captured)).or_default() |= anticlockwise;
     });

@@ -278,14 +278,55 @@ struct MoveFrame<'a> {
     pit: usize,
 }
 
-/// Which moves a generator reports.
+/// Which of a position's moves a listing visits (`Variant::visit_moves`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Listing {
-    /// Every legal move (every sequence of capture choices).
+pub enum Listing {
+    /// Every legal move: every sequence of choices, by pit, the first option (take,
+    /// anticlockwise, sow on) before the second.
     Sequences,
-    /// One move for each distinct position a pit's moves lead to, with its capture
-    /// choices or (cheaper) without.
-    Distinct { with_choices: bool },
+    /// One move for each distinct position a pit's moves lead to, with the choices of
+    /// one move that reaches it. Under forced captures this is every legal move. Under
+    /// optional captures it skips the many sequences that lead to one position: a pit
+    /// with few sequences keeps the first of each position; otherwise a breadth-first
+    /// search over turning points finds each position by its move of fewest laps, at a
+    /// cost in distinct turning points rather than in sequences (which can run to tens
+    /// of millions in Igisoro). A generator's point limit bounds it
+    /// (`MoveGen::with_point_limit`).
+    Distinct,
+    /// As `Distinct`, without the choices (`MoveOutcome::choices` is empty): for
+    /// searchers, which need the positions and name only the moves they report.
+    Results,
+}
+
+/// What a move visitor returns (`Variant::visit_moves`): `()` or `true` to go on,
+/// `false` to stop.
+pub trait GoOn {
+    /// Whether the listing goes on.
+    fn go_on(self) -> bool;
+}
+
+impl GoOn for () {
+    fn go_on(self) -> bool {
+        true
+    }
+}
+
+impl GoOn for bool {
+    fn go_on(self) -> bool {
+        self
+    }
+}
+
+impl Listing {
+    /// Whether each position is visited once per pit (`Distinct` or `Results`).
+    fn is_distinct(self) -> bool {
+        self != Listing::Sequences
+    }
+
+    /// Whether a move's choices are reported.
+    fn with_choices(self) -> bool {
+        self != Listing::Results
+    }
 }
 
 /// Laps of a forced move sown in a loop of their own before its turning points are
@@ -621,132 +662,22 @@ impl Variant {
         table.sow(ring::clear_lane(mine, pit), pit, seeds)
     }
 
-    /// Calls `visit` for every legal move, by pit and then with take before pass.
-    pub fn for_each_move(&self, board: &Board, gen: &mut MoveGen, visit: impl FnMut(&MoveOutcome)) {
-        self.for_each_move_from(board, self.candidate_pits(board), gen, visit);
-    }
+    /// Every pit (`visit_moves`' `pits`).
+    pub const ALL_PITS: u32 = u32::MAX;
 
-    /// Like `for_each_move`, for the moves starting from the pits in `pits` (a bit set as
-    /// from `candidate_pits`) only.
-    pub fn for_each_move_from(
-        &self,
-        board: &Board,
-        pits: u32,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome),
-    ) {
-        self.visit_outcomes(board, pits, Listing::Sequences, gen, visit);
-    }
-
-    /// Calls `visit` once for each distinct position the moves from each pit lead to,
-    /// with one legal move that reaches it. With forced captures this is every legal
-    /// move. With optional captures it skips the many sequences of choices that lead to
-    /// the same position: a pit with few sequences keeps the first of each position;
-    /// otherwise a breadth-first search over turning points finds each position by its
-    /// move of fewest laps, at a cost in distinct turning points rather than in
-    /// sequences (which can run to tens of millions in Igisoro). Searchers use this.
-    pub fn for_each_distinct_move(
-        &self,
-        board: &Board,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome),
-    ) {
-        self.for_each_distinct_move_from(board, self.candidate_pits(board), gen, visit);
-    }
-
-    /// Like `for_each_distinct_move`, for the pits in `pits` only.
-    pub fn for_each_distinct_move_from(
-        &self,
-        board: &Board,
-        pits: u32,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome),
-    ) {
-        let listing = Listing::Distinct { with_choices: true };
-        self.visit_outcomes(board, pits, listing, gen, visit);
-    }
-
-    /// Like `for_each_distinct_move_from`, stopping when `visit` returns false.
-    pub fn for_each_distinct_move_from_while(
-        &self,
-        board: &Board,
-        pits: u32,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome) -> bool,
-    ) {
-        let listing = Listing::Distinct { with_choices: true };
-        self.visit_outcomes_while(board, pits, listing, gen, visit);
-    }
-
-    /// Like `for_each_distinct_move`, without the capture choices (`choices` is empty):
-    /// for searchers, which need the positions and name only the moves they report.
-    pub fn for_each_distinct_result(
-        &self,
-        board: &Board,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome),
-    ) {
-        self.for_each_distinct_result_from(board, self.candidate_pits(board), gen, visit);
-    }
-
-    /// Like `for_each_distinct_result`, for the pits in `pits` only.
-    pub fn for_each_distinct_result_from(
-        &self,
-        board: &Board,
-        pits: u32,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome),
-    ) {
-        let listing = Listing::Distinct {
-            with_choices: false,
-        };
-        self.visit_outcomes(board, pits, listing, gen, visit);
-    }
-
-    /// Like `for_each_move`, stopping as soon as `visit` returns false: for callers
-    /// that stream moves out (a position can have millions).
-    pub fn for_each_move_while(
-        &self,
-        board: &Board,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome) -> bool,
-    ) {
-        let pits = self.candidate_pits(board);
-        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
-    }
-
-    /// Like `for_each_move_from`, stopping as soon as `visit` returns false.
-    pub fn for_each_move_from_while(
-        &self,
-        board: &Board,
-        pits: u32,
-        gen: &mut MoveGen,
-        visit: impl FnMut(&MoveOutcome) -> bool,
-    ) {
-        self.visit_outcomes_while(board, pits, Listing::Sequences, gen, visit);
-    }
-
-    fn visit_outcomes(
+    /// Calls `visit` for the moves `listing` names at `board` from the pits in `pits`
+    /// (a bit set, pit `i + 1` on bit `i`; `Variant::ALL_PITS` for all), by pit,
+    /// stopping as soon as `visit` returns `false` (a position can have millions of
+    /// moves; a visitor that returns nothing sees them all). Whether the
+    /// generator's point limit or interrupt left moves out, it says after
+    /// (`MoveGen::truncated`, `MoveGen::interrupted`).
+    pub fn visit_moves<R: GoOn>(
         &self,
         board: &Board,
         pits: u32,
         listing: Listing,
         gen: &mut MoveGen,
-        mut visit: impl FnMut(&MoveOutcome),
-    ) {
-        self.visit_outcomes_while(board, pits, listing, gen, |m| {
-            visit(m);
-            true
-        });
-    }
-
-    fn visit_outcomes_while(
-        &self,
-        board: &Board,
-        pits: u32,
-        listing: Listing,
-        gen: &mut MoveGen,
-        mut visit: impl FnMut(&MoveOutcome) -> bool,
+        mut visit: impl FnMut(&MoveOutcome) -> R,
     ) {
         let me = board.to_move;
         let pits = pits & self.candidate_pits(board);
@@ -759,6 +690,7 @@ impl Variant {
                 laps: end.laps,
                 captured: end.captured,
             })
+            .go_on()
         });
     }
 
@@ -823,7 +755,7 @@ impl Variant {
                 let clockwise = self.clockwise_table(full_loop);
                 (clockwise, &self.geo.capture[self.facing_table(board, me)])
             });
-            let distinct = matches!(listing, Listing::Distinct { .. });
+            let distinct = listing.is_distinct();
             let optional = self.rules.capture_choice == CaptureChoice::Optional;
             if let Some(turns) = turns.filter(|_| !(optional && distinct)) {
                 // Every sequence, or under forced captures the few a pit has, one by one.
@@ -851,8 +783,8 @@ impl Variant {
                         }
                     }
                 }
-                CaptureChoice::Optional if matches!(listing, Listing::Distinct { .. }) => {
-                    let with_choices = listing == Listing::Distinct { with_choices: true };
+                CaptureChoice::Optional if listing.is_distinct() => {
+                    let with_choices = listing.with_choices();
                     let more = self.play_distinct(
                         k,
                         &frame,
@@ -910,11 +842,8 @@ impl Variant {
         template: &MoveEnd,
         visit: &mut impl FnMut(&MoveEnd) -> bool,
     ) -> bool {
-        let distinct = matches!(listing, Listing::Distinct { .. });
-        let with_choices = listing
-            != Listing::Distinct {
-                with_choices: false,
-            };
+        let distinct = listing.is_distinct();
+        let with_choices = listing.with_choices();
         let mut seen = std::mem::take(&mut gen.seen_ends);
         seen.clear();
         let more = self.play_directed(
@@ -1122,14 +1051,18 @@ impl Variant {
     /// Every legal move with its result, by pit and then with take before pass.
     pub fn legal_moves(&self, board: &Board) -> Vec<LegalMove> {
         let mut moves = Vec::new();
-        self.for_each_move(board, &mut MoveGen::new(), |m| {
-            moves.push(m.to_legal_move())
-        });
+        self.visit_moves(
+            board,
+            Variant::ALL_PITS,
+            Listing::Sequences,
+            &mut MoveGen::new(),
+            |m| moves.push(m.to_legal_move()),
+        );
         moves
     }
 
     /// One legal move for each distinct position a pit's moves lead to (see
-    /// `for_each_distinct_move`), exact: no point limit.
+    /// `Listing::Distinct`), exact: no point limit.
     pub fn distinct_moves(&self, board: &Board) -> Vec<LegalMove> {
         self.distinct_moves_with(board, &mut MoveGen::new())
     }
@@ -1138,13 +1071,17 @@ impl Variant {
     /// `truncated` says whether moves were left out).
     pub fn distinct_moves_with(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
         let mut moves = Vec::new();
-        self.for_each_distinct_move(board, gen, |m| moves.push(m.to_legal_move()));
+        self.visit_moves(board, Variant::ALL_PITS, Listing::Distinct, gen, |m| {
+            moves.push(m.to_legal_move())
+        });
         moves
     }
 
     /// Appends the positions the legal moves lead to.
     pub fn children(&self, board: &Board, gen: &mut MoveGen, out: &mut Vec<Board>) {
-        self.for_each_move(board, gen, |m| out.push(m.child));
+        self.visit_moves(board, Variant::ALL_PITS, Listing::Sequences, gen, |m| {
+            out.push(m.child)
+        });
     }
 
     /// Number of legal moves, counting no further than `most` (optional captures can
@@ -1187,9 +1124,7 @@ impl Variant {
         }
         // Exact whatever the generator's limit: the game's end depends on it.
         let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
-        let listing = Listing::Distinct {
-            with_choices: false,
-        };
+        let listing = Listing::Results;
         self.for_each_result(board, pits, listing, gen, |_| {
             found = true;
             false
@@ -1203,13 +1138,13 @@ impl Variant {
     /// generator's limit): a searcher that walks a pit's choices itself starts from these.
     pub fn first_move_of_each_pit(&self, board: &Board, gen: &mut MoveGen) -> Vec<LegalMove> {
         let limit = std::mem::replace(&mut gen.point_limit, usize::MAX);
-        let listing = Listing::Distinct { with_choices: true };
+        let listing = Listing::Distinct;
         let mut firsts = Vec::new();
         let mut pits = self.candidate_pits(board);
         while pits != 0 {
             let lane = pits.trailing_zeros();
             pits &= pits - 1;
-            self.visit_outcomes_while(board, 1 << lane, listing, gen, |m| {
+            self.visit_moves(board, 1 << lane, listing, gen, |m| {
                 firsts.push(m.to_legal_move());
                 false
             });

@@ -269,7 +269,7 @@ impl Variant {
             // Few sequences a pit: find this one among them.
             let mut found = None;
             let listing = Listing::Sequences;
-            self.visit_outcomes_while(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
+            self.visit_moves(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
                 if m.choices != mv.choices.as_slice() {
                     return true;
                 }
@@ -298,7 +298,7 @@ impl Variant {
             CaptureChoice::Forced if mv.choices.is_empty() => {
                 let mut found = None;
                 let listing = Listing::Sequences;
-                self.visit_outcomes_while(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
+                self.visit_moves(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
                     found = Some(m.to_legal_move());
                     false
                 });

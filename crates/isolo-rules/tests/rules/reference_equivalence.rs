@@ -4,6 +4,7 @@
 //! positions of the presets and of random rules files.
 
 use crate::common;
+use isolo_rules::Listing;
 
 use common::reference::{self, RefMove};
 use common::{random_rules, to_reference, Rng};
@@ -152,10 +153,16 @@ fn check_distinct_moves(variant: &Variant, board: &Board, moves: &[LegalMove]) -
         }
         assert_eq!(reached, expected, "{}", variant.format_position(board));
         let mut results = Vec::new();
-        variant.for_each_distinct_result(board, &mut make_gen(), |m| {
-            assert!(m.choices.is_empty());
-            results.push((m.pit, m.child, m.laps, m.captured));
-        });
+        variant.visit_moves(
+            board,
+            Variant::ALL_PITS,
+            Listing::Results,
+            &mut make_gen(),
+            |m| {
+                assert!(m.choices.is_empty());
+                results.push((m.pit, m.child, m.laps, m.captured));
+            },
+        );
         let listed: Vec<_> = distinct
             .iter()
             .map(|m| (m.mv.pit, m.child, m.laps, m.captured))

@@ -3,6 +3,7 @@
 //! add up: every seed lifted or taken is sown.
 
 use crate::common;
+use isolo_rules::Listing;
 
 use common::{random_rules, Rng};
 use isolo_rules::trace::{trace_move, Step};
@@ -56,11 +57,17 @@ fn retold_moves_end_on_the_generated_positions() {
         for _ply in 0..40 {
             let mut gen = MoveGen::with_point_limit(2_000);
             let mut legal = Vec::new();
-            variant.for_each_move(&board, &mut gen, |m| {
-                if legal.len() < 200 {
-                    legal.push(m.to_legal_move())
-                }
-            });
+            variant.visit_moves(
+                &board,
+                Variant::ALL_PITS,
+                Listing::Sequences,
+                &mut gen,
+                |m| {
+                    if legal.len() < 200 {
+                        legal.push(m.to_legal_move())
+                    }
+                },
+            );
             if legal.is_empty() {
                 break;
             }

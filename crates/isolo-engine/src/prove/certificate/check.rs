@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::prove::certificate::answers;
+use isolo_rules::Listing;
 
 /// What a certificate that checks proves.
 #[derive(Clone, Debug)]
@@ -237,12 +238,17 @@ impl Walker<'_> {
             } else {
                 let mut seen = HashSet::new();
                 let mut children = Vec::new();
-                self.variant
-                    .for_each_distinct_result(board, &mut MoveGen::new(), |m| {
+                self.variant.visit_moves(
+                    board,
+                    Variant::ALL_PITS,
+                    Listing::Results,
+                    &mut MoveGen::new(),
+                    |m| {
                         if seen.insert(m.child) {
                             children.push(m.child);
                         }
-                    });
+                    },
+                );
                 children
             };
             // (A loser without a move has lost before any dead position is counted.)
@@ -395,11 +401,17 @@ fn holds_listed<V>(
         }
         (false, None) => {
             let mut outside = None;
-            variant.for_each_distinct_result(board, &mut MoveGen::new(), |m| {
-                if outside.is_none() && !set.contains_key(&m.child) {
-                    outside = Some((m.mv(), m.child));
-                }
-            });
+            variant.visit_moves(
+                board,
+                Variant::ALL_PITS,
+                Listing::Results,
+                &mut MoveGen::new(),
+                |m| {
+                    if outside.is_none() && !set.contains_key(&m.child) {
+                        outside = Some((m.mv(), m.child));
+                    }
+                },
+            );
             if let Some((mv, child)) = outside {
                 return Err(format!(
                     "the move {mv} at {} leaves {side}'s set (to {})",

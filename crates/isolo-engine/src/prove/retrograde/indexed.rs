@@ -436,7 +436,13 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
     let mut gen = move_generator();
     let mut children = Vec::new();
     let board = index.board(position);
-    variant.for_each_distinct_result(&board, &mut gen, |m| children.push(index.of(&m.child)));
+    variant.visit_moves(
+        &board,
+        Variant::ALL_PITS,
+        isolo_rules::Listing::Results,
+        &mut gen,
+        |m| children.push(index.of(&m.child)),
+    );
     let mut truncated = gen.truncated();
     // A dead position the rules draw (`solve` refuses counted ones) moves only to
     // itself, so no label ever reaches it. (A mover without a move has lost before any

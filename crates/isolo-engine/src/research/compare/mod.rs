@@ -4,6 +4,7 @@
 
 pub mod summaries;
 
+use isolo_rules::Listing;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
@@ -325,7 +326,7 @@ fn branching_and_endless(variant: &Variant, board: &Board, gen: &mut MoveGen) ->
     let candidates = variant.candidate_pits(board);
     let (mut distinct, mut legal) = (0, 0u32);
     // (Every pit with a legal move lists one, whatever the generator's limit.)
-    variant.for_each_distinct_result(board, gen, |m| {
+    variant.visit_moves(board, Variant::ALL_PITS, Listing::Results, gen, |m| {
         distinct += 1;
         legal |= 1 << (m.pit - 1);
     });

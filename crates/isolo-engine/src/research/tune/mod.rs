@@ -14,6 +14,7 @@
 //! Every random choice comes from the seed and every search is single-threaded with a
 //! node limit, so a run is reproducible bit for bit (sums are taken in a fixed order).
 
+use isolo_rules::Listing;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rand::rngs::SmallRng;
@@ -330,7 +331,7 @@ fn capture_value(
     }
     let mut captures = Vec::new();
     let mut any_move = false;
-    variant.for_each_distinct_result(board, gen, |m| {
+    variant.visit_moves(board, Variant::ALL_PITS, Listing::Results, gen, |m| {
         any_move = true;
         if m.captured > 0 {
             captures.push(m.child);
