@@ -5,7 +5,7 @@
 //! searchers' listing of distinct results.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use isolo_rules::perft::perft;
+use isolo_rules::perft;
 use isolo_rules::Listing;
 use isolo_rules::{Board, MoveGen, Side, Variant};
 

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use crate::args::Whole;
 use crate::game::Game;
 use crate::IllegalMove;
-use isolo_rules::notation::pit_at;
+use isolo_rules::pit_at;
 use isolo_rules::{
     CaptureChoice, Choice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
     MoveWalk, Outcome, Side,

@@ -16,8 +16,8 @@ use isolo_engine::ranges;
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
-use isolo_rules::perft::perft_until;
-use isolo_rules::playout::{random_game, RandomMover};
+use isolo_rules::perft_until;
+use isolo_rules::{random_game, RandomMover};
 use isolo_rules::Interrupt;
 use isolo_rules::Side;
 

@@ -10,7 +10,7 @@ use crate::args::{within, Whole};
 use crate::variant::{setup_error, Variant};
 use crate::IllegalMove;
 use isolo_engine::ranges;
-use isolo_rules::notation::pit_at;
+use isolo_rules::pit_at;
 use isolo_rules::{Board, LegalMove, Setup, Side};
 
 type RulesGame<'v> = isolo_rules::Game<'v>;

@@ -134,7 +134,7 @@ fn going_on(
     match over {
         Some(outcome) => Err(IllegalMove::new_err(format!(
             "the game is over: {}",
-            isolo_rules::game::describe(&outcome)
+            isolo_rules::describe(&outcome)
         ))),
         None => Ok((variant, board, history)),
     }

@@ -231,8 +231,8 @@ fn report_finished(variant: &Variant, board: &Board, outcome: &Outcome, json: bo
             variant, board, outcome,
         ));
     }
-    let words = isolo_rules::game::in_words(outcome, variant, board);
-    let material = isolo_rules::game::material_in_words(board);
+    let words = isolo_rules::in_words(outcome, variant, board);
+    let material = isolo_rules::material_in_words(board);
     emit(&format!(
         "Game over. {words}; nothing to search. Material: {material}.\n"
     ))
@@ -261,7 +261,7 @@ fn progress_line(p: &Progress) -> String {
 /// The summary after the search.
 pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
     let mut out = String::new();
-    let holders = isolo_rules::game::fortress_holders(variant, board);
+    let holders = isolo_rules::fortress_holders(variant, board);
     let held = !holders.is_empty();
     let (_, model) = isolo_engine::search::wdl::WdlModel::for_variant(variant);
     if let Some(best) = result.best() {
@@ -270,10 +270,10 @@ pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> S
             "score {}  {}  material: {}\n",
             score_in_words(best.score, held),
             wdl_in_words(&model, best.score, held).percent_text(),
-            isolo_rules::game::material_in_words(board)
+            isolo_rules::material_in_words(board)
         ));
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
-        if let Some(words) = isolo_rules::game::fortress_in_words(board, &holders) {
+        if let Some(words) = isolo_rules::fortress_in_words(board, &holders) {
             out.push_str(&format!("fortress: {words}\n"));
         }
     }

@@ -6,8 +6,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::{emit, emit_json, CliError, CliResult, PositionArgs};
-use isolo_rules::perft::{divide_until, Divided};
 use isolo_rules::Interrupt;
+use isolo_rules::{divide_until, Divided};
 
 /// Depth from which a count shows its progress (root moves done) on stderr.
 const PROGRESS_DEPTH: u32 = 6;

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use isolo_engine::matches::records::{self, CheckedRecords, Record};
-use isolo_rules::{game::describe, Game, Outcome, Side};
+use isolo_rules::{describe, Game, Outcome, Side};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {

@@ -4,8 +4,8 @@ use clap::Args;
 
 use super::{emit, CliError, CliResult, PositionArgs};
 use crate::render::svg::{board_svg, SvgOptions};
-use isolo_rules::game::{describe, in_words};
-use isolo_rules::notation::{format_overture, pit_at};
+use isolo_rules::{describe, in_words};
+use isolo_rules::{format_overture, pit_at};
 use isolo_rules::{Board, Outcome, Side, Variant};
 
 #[derive(Args, Debug)]

@@ -13,7 +13,7 @@ use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::research::solve_table::{
     solve_cell, Cell, CellSettings, CellValue as Value, DRAW_CERTIFICATE_CAP,
 };
-use isolo_rules::rules_file::preset_family;
+use isolo_rules::preset_family;
 use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
@@ -286,7 +286,7 @@ fn markdown(
     } else {
         format!(" with {}", args.set.join(", "))
     };
-    let per = match isolo_rules::rules_file::preset_family(&base.name) {
+    let per = match isolo_rules::preset_family(&base.name) {
         Some("igisoro") => "a back-row pit",
         Some("kubuguza") => "a front-row pit",
         Some("ikibuguzo") => "a back-row pit, sown out by the opening turns",

@@ -4,7 +4,7 @@
 //! `show --svg` writes it and the web page shows it (its script redraws the seeds of
 //! the same elements while a move is animated).
 
-use isolo_rules::notation::pit_at;
+use isolo_rules::pit_at;
 use isolo_rules::{Board, Side, Variant};
 
 /// Width of one pit's cell, in SVG units.

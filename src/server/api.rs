@@ -35,8 +35,8 @@ use isolo_engine::search::level::{Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
 use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::game::{describe, in_words};
-use isolo_rules::trace::{trace_move, Step, Trace};
+use isolo_rules::{describe, in_words};
+use isolo_rules::{trace_move, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -324,22 +324,22 @@ async fn moves(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     }))
 }
 
-fn step_json(step: &Step) -> Value {
+fn step_json(step: &TraceStep) -> Value {
     match step {
-        Step::Lift { pit, seeds } => json!({"kind": "lift", "pit": pit, "seeds": seeds}),
-        Step::Sow { pits } => json!({"kind": "sow", "pits": pits}),
-        Step::Capture {
+        TraceStep::Lift { pit, seeds } => json!({"kind": "lift", "pit": pit, "seeds": seeds}),
+        TraceStep::Sow { pits } => json!({"kind": "sow", "pits": pits}),
+        TraceStep::Capture {
             at,
             pits,
             seeds,
             from,
         } => json!({"kind": "capture", "at": at, "pits": pits, "seeds": seeds, "from": from}),
-        Step::Pass { at } => json!({"kind": "pass", "at": at}),
-        Step::Retreat { from, to, seeds } => {
+        TraceStep::Pass { at } => json!({"kind": "pass", "at": at}),
+        TraceStep::Retreat { from, to, seeds } => {
             json!({"kind": "retreat", "from": from, "to": to, "seeds": seeds})
         }
-        Step::Leave { pit, seeds } => json!({"kind": "leave", "pit": pit, "seeds": seeds}),
-        Step::End { at } => json!({"kind": "end", "at": at}),
+        TraceStep::Leave { pit, seeds } => json!({"kind": "leave", "pit": pit, "seeds": seeds}),
+        TraceStep::End { at } => json!({"kind": "end", "at": at}),
     }
 }
 

@@ -476,7 +476,7 @@ fn reachable_up_to_exchange(variant: &Variant, board: &Board) -> u64 {
     while let Some(b) = todo.pop() {
         children.clear();
         variant.children(&b, &mut gen, &mut children);
-        if isolo_rules::game::dead_position_outcome(variant, &b).is_some() {
+        if isolo_rules::dead_position_outcome(variant, &b).is_some() {
             continue;
         }
         for &c in &children {

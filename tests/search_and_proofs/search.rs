@@ -749,7 +749,7 @@ pub(crate) fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)
             rules.clockwise_from = vec![1 + rng.below(4) as u8];
         }
         let rows = common::rows_text(2, |_, _| rng.below(4) as u32);
-        rules.start = isolo_rules::notation::parse_rows(&rows, 2).unwrap();
+        rules.start = isolo_rules::parse_rows(&rows, 2).unwrap();
         let Ok(variant) = Variant::new(rules) else {
             continue;
         };

@@ -737,8 +737,8 @@ fn solve_by_dfpn_proves_the_boys_start_without_and_with_its_length() {
 #[test]
 fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
     use common::{brute_force_walked, random_rules, rows_text, Rng};
-    use isolo_rules::fortress::{Fortresses, MAX_FORTRESS_SEEDS};
     use isolo_rules::{CaptureChoice, CaptureCondition, Side};
+    use isolo_rules::{Fortresses, MAX_FORTRESS_SEEDS};
     let mut rng = Rng(0xf0e7);
     let (mut held, mut tried, mut decided, mut lost_outside) = (0, 0, 0, 0);
     let mut held_under_retreat = 0;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::eval::net::MAX_HIDDEN;
 use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::level::{LEVEL_MULTIPV, LOWEST_LEVEL, TOP_LEVEL};
-use isolo_rules::perft::MAX_PERFT_DEPTH;
+use isolo_rules::MAX_PERFT_DEPTH;
 
 // The limits below are defined here, where the ranges read them, rather than in the
 // modules that use them (which re-export them), so that this module imports nothing

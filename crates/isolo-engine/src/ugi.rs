@@ -477,7 +477,7 @@ impl Session {
     /// How the game stands by the rules, for `query`.
     fn outcome(&self) -> Option<isolo_rules::Outcome> {
         let history = self.history.iter().copied();
-        isolo_rules::game::rules_outcome(&self.settings.variant, &self.board, history)
+        isolo_rules::rules_outcome(&self.settings.variant, &self.board, history)
     }
 
     /// `query gameover|p1turn|result`.
@@ -523,12 +523,8 @@ impl Session {
         );
         let (done, halt) = (Arc::clone(&answered), Arc::clone(&stop));
         let thread = std::thread::spawn(move || {
-            let counted = isolo_rules::perft::perft_until(
-                &variant,
-                &board,
-                depth,
-                &Interrupt::new(halt, None),
-            );
+            let counted =
+                isolo_rules::perft_until(&variant, &board, depth, &Interrupt::new(halt, None));
             done.store(true, Ordering::SeqCst);
             match counted {
                 Some(nodes) => say(&out, &format!("info string perft {depth} nodes {nodes}")),

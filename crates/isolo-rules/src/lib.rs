@@ -3,8 +3,10 @@
 //! isolo-rules: the rules of Isolo (Sukuma, Tanzania) and Igisoro (Rwanda, Burundi),
 //! four-row mancala games, and nothing else: a bit-packed board, exact move generation
 //! for every preset and rules file, the notation of `docs/RULES.md`, [`Game`] (history,
-//! repetition, ply cap, outcome), [`perft`] and random [`playout`]s. Nothing here knows
-//! about search, evaluation or the command line: this crate depends on none of them.
+//! repetition, ply cap, outcome), [`perft`] and random games ([`random_game`]).
+//! Nothing here knows about search, evaluation or the command line: this crate depends
+//! on none of them. Its modules are private: what other crates use is re-exported here,
+//! and the board's layout is read through [`Pits`].
 //!
 //! ```
 //! use isolo_rules::{Game, Variant};
@@ -16,38 +18,54 @@
 //! assert!(game.outcome().is_none());
 //! ```
 
-pub mod board;
-pub mod fortress;
-pub mod game;
-pub mod interrupt;
-pub mod keys;
-pub mod moves;
-pub mod notation;
-pub mod perft;
+mod board;
+mod fortress;
+mod game;
+mod interrupt;
+mod keys;
+mod moves;
+mod notation;
+mod perft;
 mod plain;
-pub mod playout;
+mod playout;
 mod ring;
-pub mod rules_file;
-pub mod setup;
+mod rules_file;
+mod setup;
 mod side;
 mod text;
-pub mod trace;
-pub mod variant;
+mod trace;
+mod variant;
 
 pub use board::{Board, Pits};
-pub use game::{EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES};
+pub use fortress::{Fortresses, MAX_FORTRESS_SEEDS};
+pub use game::{
+    dead_position_outcome, describe, fortress_holders, fortress_in_words, in_words,
+    material_in_words, rules_outcome, EndReason, Game, GameError, Outcome, SideResult,
+    DRAW_REPETITIONS, RESERVED_PLIES,
+};
 pub use interrupt::Interrupt;
-pub use notation::{Choice, Move, MoveLetters, NotationError};
+pub use keys::{KeyMap, KeySet};
+pub use moves::{
+    dedup_by_position, dedups_across_pits, listed_move, move_generator, searched_moves,
+    NAMING_POINTS_PER_PIT, POINTS_PER_PIT,
+};
+pub use notation::{
+    format_overture, format_rows, parse_rows, parse_side, pit_at, split_moves, Choice, Move,
+    MoveLetters, NotationError,
+};
+pub use perft::{divide, divide_until, perft, perft_until, Divided, MAX_PERFT_DEPTH};
+pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
-    pattern_clockwise, preset_names, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt,
-    ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules,
-    RulesError, SowOrigin, PRESETS, READINGS,
+    pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice, CaptureCondition,
+    CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition,
+    FirstMoveCaptures, Retreat, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;
 pub use text::{
     open_regular_file, quote, read_text_file, toml_error_text, TextFileError, QUOTE_CHARS,
 };
+pub use trace::{trace_move, Trace, TraceStep};
 pub use variant::{
     ChoicePoint, Completion, FirstLaps, GoOn, InvalidBoard, LegalMove, Listing, MoveGen,
     MoveOutcome, MoveStep, MoveWalk, Position, Variant,

@@ -85,21 +85,7 @@ fn perft_with(
 ///
 /// If `depth` is more than [`MAX_PERFT_DEPTH`].
 pub fn divide(variant: &Variant, board: &Board, depth: u32) -> Vec<(String, u64)> {
-    divide_reporting(variant, board, depth, &|_, _| {})
-}
-
-/// `divide`, calling `done(moves finished, root moves)` as each root move is counted.
-///
-/// # Panics
-///
-/// If `depth` is more than [`MAX_PERFT_DEPTH`].
-pub fn divide_reporting(
-    variant: &Variant,
-    board: &Board,
-    depth: u32,
-    done: &(dyn Fn(u64, u64) + Sync),
-) -> Vec<(String, u64)> {
-    divide_until(variant, board, depth, done, &Interrupt::never())
+    divide_until(variant, board, depth, &|_, _| {}, &Interrupt::never())
         .counts
         .into_iter()
         .map(|(mv, count)| (mv, count.expect("a count without a stop ends")))
@@ -116,8 +102,9 @@ pub struct Divided {
     pub listed_in_full: bool,
 }
 
-/// `divide_reporting` until `stop` is raised. The root moves are listed as the stop
-/// allows: a listing it cut short counts the moves listed so far.
+/// `divide` until `stop` is raised, calling `done(moves finished, root moves)` as each
+/// root move is counted. The root moves are listed as the stop allows: a listing it
+/// cut short counts the moves listed so far.
 ///
 /// # Panics
 ///

@@ -18,7 +18,7 @@ pub const MAX_TRACED_SEEDS: usize = 20_000;
 
 /// One step of a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum TraceStep {
     /// The mover lifts every seed of their pit `pit` to sow them (right after a
     /// `Capture`, with the captured seeds, under `capture_sow_from = "lap-start-pit"`).
     Lift {
@@ -81,7 +81,7 @@ pub struct Trace {
     /// Who moved.
     pub mover: Side,
     /// The steps, in order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<TraceStep>,
     /// Whether the retelling stopped at `MAX_TRACED_SEEDS` before the move's end.
     pub truncated: bool,
     /// Seeds of `[South, North]` in pit order (index `n - 1` is pit `n`) after the last
@@ -101,7 +101,7 @@ struct Tracer<'v> {
     pits: [Vec<u32>; 2],
     sow_loop: Vec<u8>,
     protected: Vec<u8>,
-    steps: Vec<Step>,
+    steps: Vec<TraceStep>,
     sown: usize,
     /// Who is in overture, `[South, North]`.
     overture: [bool; 2],
@@ -178,7 +178,7 @@ impl<'v> Tracer<'v> {
             };
             let here = self.mine(end);
             if here == 1 {
-                self.steps.push(Step::End { at: end });
+                self.steps.push(TraceStep::End { at: end });
                 return true;
             }
             let origin = lap::capture_origin(rules.capture_sow_from, from, end, mv.pit);
@@ -194,7 +194,7 @@ impl<'v> Tracer<'v> {
                 let lettered = leave_open && choices.peek().is_some_and(|c| c.is_leave_choice());
                 if lettered && choices.next() == Some(&Choice::Leave) {
                     self.pits[self.mover][origin as usize - 1] += taken;
-                    self.steps.push(Step::Leave {
+                    self.steps.push(TraceStep::Leave {
                         pit: origin,
                         seeds: taken,
                     });
@@ -211,14 +211,14 @@ impl<'v> Tracer<'v> {
                     let Some(_) = self.sow(origin, taken, false) else {
                         return false;
                     };
-                    self.steps.push(Step::End { at: origin });
+                    self.steps.push(TraceStep::End { at: origin });
                     return true;
                 }
                 (from, seeds) = (origin, taken);
                 continue;
             }
             if !targets.is_empty() {
-                self.steps.push(Step::Pass { at: end });
+                self.steps.push(TraceStep::Pass { at: end });
                 self.answer_pass(end, &targets, &mut choices);
             }
             seeds = self.lift(end);
@@ -281,7 +281,7 @@ impl<'v> Tracer<'v> {
 
     fn lift(&mut self, pit: u8) -> u32 {
         let seeds = std::mem::take(&mut self.pits[self.mover][pit as usize - 1]);
-        self.steps.push(Step::Lift { pit, seeds });
+        self.steps.push(TraceStep::Lift { pit, seeds });
         seeds
     }
 
@@ -300,7 +300,7 @@ impl<'v> Tracer<'v> {
             self.pits[self.mover][p as usize - 1] += 1;
         }
         let last = *pits.last().unwrap_or(&from);
-        self.steps.push(Step::Sow { pits });
+        self.steps.push(TraceStep::Sow { pits });
         Some(last)
     }
 
@@ -353,7 +353,7 @@ impl<'v> Tracer<'v> {
         let theirs = &mut self.pits[1 - self.mover];
         let seeds = std::mem::take(&mut theirs[front as usize - 1]);
         theirs[back as usize - 1] += seeds;
-        self.steps.push(Step::Retreat {
+        self.steps.push(TraceStep::Retreat {
             from: front,
             to: back,
             seeds,
@@ -365,7 +365,7 @@ impl<'v> Tracer<'v> {
             .iter()
             .map(|&p| std::mem::take(&mut self.pits[1 - self.mover][p as usize - 1]))
             .sum();
-        self.steps.push(Step::Capture {
+        self.steps.push(TraceStep::Capture {
             at,
             pits: pits.to_vec(),
             seeds,

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use isolo_engine::matches::schedule::game_seed;
-use isolo_rules::playout::{random_game, RandomGame, RandomMover};
+use isolo_rules::{random_game, RandomGame, RandomMover};
 use isolo_rules::{Variant, PRESETS, READINGS};
 
 use super::super::{emit, emit_json, CliError, CliResult};

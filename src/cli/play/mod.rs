@@ -322,7 +322,7 @@ fn finished(
         Some(_) => " The engine wins.",
         None => "",
     };
-    let words = isolo_rules::game::in_words(outcome, variant, game.board());
+    let words = isolo_rules::in_words(outcome, variant, game.board());
     let moves = moves_text(game);
     let start = args
         .position

@@ -37,8 +37,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use isolo_rules::fortress::Fortresses;
-use isolo_rules::notation::pit_at;
+use isolo_rules::pit_at;
+use isolo_rules::Fortresses;
 use isolo_rules::{Board, CaptureCondition, FirstLaps, Pits, Side, Variant};
 
 pub mod net;

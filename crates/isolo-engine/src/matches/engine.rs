@@ -554,7 +554,7 @@ pub struct Bot {
     searcher: Option<Box<dyn Searcher + Send>>,
     rng: SmallRng,
     /// The random move of `random:pick=pit`, made when first needed.
-    mover: Option<isolo_rules::playout::RandomMover>,
+    mover: Option<isolo_rules::RandomMover>,
     /// A flag that ends searches early when set (an interrupted match).
     stop: Option<&'static AtomicBool>,
 }
@@ -811,20 +811,20 @@ mod tests {
                 .bot(7)
                 .unwrap();
             let (mut mover, mut rng) = (
-                isolo_rules::playout::RandomMover::default(),
+                isolo_rules::RandomMover::default(),
                 SmallRng::seed_from_u64(7),
             );
             let mut board = variant.start();
             for _ in 0..30 {
                 let expected = mover.choose(&variant, &board, &mut rng, None);
                 let Some(choice) = bot.choose(&variant, &board, &[], None, &mut |_| {}) else {
-                    assert_eq!(expected, isolo_rules::playout::RandomMove::NoMove);
+                    assert_eq!(expected, isolo_rules::RandomMove::NoMove);
                     break;
                 };
                 let played = variant.play_move(&board, &choice.played.mv).unwrap();
                 assert_eq!(played.child, choice.played.child, "{name}: a legal move");
                 match expected {
-                    isolo_rules::playout::RandomMove::Played { child, .. } => {
+                    isolo_rules::RandomMove::Played { child, .. } => {
                         assert_eq!(child, played.child, "{name}: the playouts' move")
                     }
                     other => panic!("{name}: the playout found {other:?}"),

@@ -69,7 +69,7 @@ pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Boar
                 reason: e.to_string(),
             })?;
         // (A dead position is over too: RULES.md 3.6.)
-        if isolo_rules::game::rules_outcome(variant, &board, []).is_some() {
+        if isolo_rules::rules_outcome(variant, &board, []).is_some() {
             return Err(OpeningsError::GameOver {
                 suite: suite(),
                 line: i + 1,

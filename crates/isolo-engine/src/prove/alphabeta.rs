@@ -16,7 +16,7 @@ use crate::eval::Weights;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::search::tt::TableError;
 use crate::search::{searched_moves, Limits, Progress, Score, SearchRequest, Searcher};
-use isolo_rules::keys::KeySet;
+use isolo_rules::KeySet;
 use isolo_rules::{Board, Move, MoveGen, Variant};
 
 /// What the prover established.

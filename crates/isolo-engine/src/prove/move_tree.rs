@@ -9,7 +9,7 @@
 //! which the move cannot end (every sequence dies) is not one its side has, as in the
 //! searchers (`search::alphabeta`).
 
-use isolo_rules::moves::POINTS_PER_PIT;
+use isolo_rules::POINTS_PER_PIT;
 use isolo_rules::{Board, Choice, ChoicePoint, LegalMove, Move, MoveStep, MoveWalk, Side, Variant};
 
 /// What an option of a decision leads to.

@@ -28,7 +28,7 @@ use crate::search::alphabeta::MAX_DEPTH;
 use crate::search::stopping::HARD_STOP_MARGIN;
 use crate::search::tt::TableError;
 use crate::search::{nodes_per_second, Progress};
-use isolo_rules::game::dead_position_outcome;
+use isolo_rules::dead_position_outcome;
 use isolo_rules::{Board, Game, Move, Side, Variant};
 
 /// Why `verify` checks nothing on an unknown result.
@@ -670,7 +670,7 @@ pub fn solve(
     if let Some(end) = dead_position_outcome(variant, &root.board) {
         if settings.method == Method::Auto {
             // The rules end the game here: retrograde analysis lists one position.
-            let words = isolo_rules::game::in_words(&end, variant, &root.board);
+            let words = isolo_rules::in_words(&end, variant, &root.board);
             events(SolveEvent::Note(format!("{words}; retrograde analysis")));
             return solve_retro(variant, root, settings, time, None).map(SolveReport::Retro);
         }

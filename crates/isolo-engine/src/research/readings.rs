@@ -11,7 +11,7 @@ use crate::matches::schedule::game_seed;
 use crate::research::compare::{
     opening, play_compared, play_in_order, Openings, VariantStats, VariantTally,
 };
-use isolo_rules::rules_file::pattern_start;
+use isolo_rules::pattern_start;
 use isolo_rules::{
     pattern_clockwise, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseLeave,
     ClockwiseWhen, FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,

@@ -15,7 +15,7 @@ use crate::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
 use crate::prove::pipeline::Root;
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroVerdict};
 use crate::search::tt::TableError;
-use isolo_rules::rules_file::{pattern_clockwise, pattern_start};
+use isolo_rules::{pattern_clockwise, pattern_start};
 use isolo_rules::{Board, Game, Rules, Side, Variant};
 
 /// The share of a cell's time the alpha-beta prover gets for an exact length.

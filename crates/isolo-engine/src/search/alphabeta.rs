@@ -22,7 +22,7 @@ use super::{
     SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
-use isolo_rules::moves::dedup_by_position;
+use isolo_rules::dedup_by_position;
 use isolo_rules::{
     Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
 };
@@ -546,7 +546,7 @@ impl<'a> Worker<'a> {
     /// fortress), or under a count the mover's win or loss now; a mover without a move
     /// has lost first.
     fn dead_end(&mut self, board: &Board, ply: usize) -> Option<i32> {
-        let outcome = isolo_rules::game::dead_position_outcome(self.shared.variant, board)?;
+        let outcome = isolo_rules::dead_position_outcome(self.shared.variant, board)?;
         if !self.shared.variant.has_legal_move(board, &mut self.gen) {
             return Some(loss_in(ply as i32));
         }

@@ -26,11 +26,11 @@ use super::{
     SearchRequest, SearchResult, Searcher, DRAW, INFINITY,
 };
 use crate::eval::{Evaluator, Weights};
-use isolo_rules::moves::listed_move;
-use isolo_rules::playout::{RandomMove, RandomMover};
+use isolo_rules::listed_move;
 use isolo_rules::{
     Board, ChoicePoint, Completion, Interrupt, Move, MoveGen, MoveStep, MoveWalk, Variant,
 };
+use isolo_rules::{RandomMove, RandomMover};
 
 /// Time a search takes when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(4500);
@@ -617,7 +617,7 @@ impl<'a> Tree<'a> {
             (DRAW, DRAW)
         } else if !self.variant.has_legal_move(&child, &mut self.gen) {
             (loss_in(0), loss_in(0))
-        } else if let Some(dead) = isolo_rules::game::dead_position_outcome(self.variant, &child) {
+        } else if let Some(dead) = isolo_rules::dead_position_outcome(self.variant, &child) {
             // A dead position the rules end: drawn, or counted.
             let value = match dead.winner {
                 None => DRAW,

@@ -18,12 +18,12 @@ pub mod wdl;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use isolo_rules::game::describe;
+use isolo_rules::describe;
 use isolo_rules::{Board, Move, Outcome, Side, SideResult, Variant};
 
 pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
 
-pub use isolo_rules::moves::{move_generator, searched_moves, POINTS_PER_PIT};
+pub use isolo_rules::{move_generator, searched_moves, POINTS_PER_PIT};
 
 /// Which pits' moves a search walks a take/pass choice at a time (each choice a ply or
 /// tree node of its own) instead of listing them, under optional captures.
@@ -137,11 +137,11 @@ pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> ser
 }
 
 /// The sides holding a fortress on `board` (`holders`, from
-/// `isolo_rules::game::fortress_holders`) and what it decides, in words: `{"holders":
+/// `isolo_rules::fortress_holders`) and what it decides, in words: `{"holders":
 /// ["N"], "text": "North's 2 seeds can never be captured: South cannot win"}`; `null`
 /// where no side holds one.
 pub fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
-    match isolo_rules::game::fortress_in_words(board, holders) {
+    match isolo_rules::fortress_in_words(board, holders) {
         None => serde_json::Value::Null,
         Some(text) => {
             let letters: Vec<String> = holders.iter().map(|s| s.letter().to_string()).collect();
@@ -151,7 +151,7 @@ pub fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
 }
 
 /// A score as a player reads it where `fortress_held` (a side holds a fortress on the
-/// board searched, `isolo_rules::game::fortress_holders`): a draw where the search
+/// board searched, `isolo_rules::fortress_holders`): a draw where the search
 /// found nothing better than the fortress's draw (an estimate of about 0, without
 /// contempt), else the score as it prints.
 pub fn score_in_words(score: Score, fortress_held: bool) -> String {
@@ -183,7 +183,7 @@ pub fn material_json(board: &Board) -> serde_json::Value {
     serde_json::json!({
         "S": board.side_total(isolo_rules::Side::South),
         "N": board.side_total(isolo_rules::Side::North),
-        "text": isolo_rules::game::material_in_words(board),
+        "text": isolo_rules::material_in_words(board),
     })
 }
 
@@ -198,7 +198,7 @@ impl SearchResult {
         let (_, model) = wdl::WdlModel::for_variant(variant);
         let best = self.best();
         // The score with its text as a player reads it (`score_in_words`).
-        let holders = isolo_rules::game::fortress_holders(variant, board);
+        let holders = isolo_rules::fortress_holders(variant, board);
         let held = !holders.is_empty();
         let score = |score: Score| {
             let mut json = score.to_json();
@@ -334,7 +334,7 @@ pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Ve
     let mut line = Vec::new();
     for next in boards {
         let pits = variant.candidate_pits(&board);
-        let Some(mv) = isolo_rules::moves::listed_move(variant, &board, pits, next) else {
+        let Some(mv) = isolo_rules::listed_move(variant, &board, pits, next) else {
             break;
         };
         line.push(mv);

@@ -1,7 +1,7 @@
 //! Known-answer perft counts from RULES.md section 9.
 
 use crate::common;
-use isolo_rules::perft::perft;
+use isolo_rules::perft;
 use isolo_rules::{CaptureChoice, Retreat, Rules, SowOrigin, Variant};
 
 fn check(variant: &Variant, expected: &[u64]) {

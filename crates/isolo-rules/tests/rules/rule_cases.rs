@@ -31,8 +31,7 @@ fn rows(drawing: &str) -> String {
 fn four_columns(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
     let mut rules = Rules::preset(base).unwrap();
     rules.columns = 4;
-    rules.start =
-        isolo_rules::notation::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4).unwrap();
+    rules.start = isolo_rules::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4).unwrap();
     change(&mut rules);
     Variant::new(rules).unwrap()
 }
@@ -951,7 +950,7 @@ fn igisoro_clockwise_turns_from_or_into_its_pits_and_offers_the_capture() {
         1 0 0 0
         1 0 0 0";
     let reading = four_columns("igisoro-clockwise", |r| {
-        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("igisoro-clockwise", 4);
+        r.clockwise_from = isolo_rules::pattern_clockwise("igisoro-clockwise", 4);
     });
     assert_eq!(reading.rules().clockwise_from, [1, 4, 6, 7]);
     check(&reading, before, "", "8cx", taken, 2, 2);
@@ -987,7 +986,7 @@ fn ikibuguzo_may_leave_a_clockwise_capture_and_sow_the_other_pit() {
         2 2 1 2
         0 1 1 0";
     let leaving = four_columns("ikibuguzo", |r| {
-        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("ikibuguzo", 4);
+        r.clockwise_from = isolo_rules::pattern_clockwise("ikibuguzo", 4);
         r.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit;
         r.capture_win = isolo_rules::CaptureWin::None;
     });
@@ -998,7 +997,7 @@ fn ikibuguzo_may_leave_a_clockwise_capture_and_sow_the_other_pit() {
     assert_eq!(listed, ["7a", "7co", "7cl"]);
     // Without the key the capture is sown on, with no letter for it.
     let plain = four_columns("ikibuguzo", |r| {
-        r.clockwise_from = isolo_rules::rules_file::pattern_clockwise("ikibuguzo", 4);
+        r.clockwise_from = isolo_rules::pattern_clockwise("ikibuguzo", 4);
         r.capture_win = isolo_rules::CaptureWin::None;
     });
     check(&plain, before, "", "7c", sown_on, 3, 2);

@@ -6,7 +6,7 @@ use crate::common;
 use isolo_rules::Listing;
 
 use common::{random_rules, Rng};
-use isolo_rules::trace::{trace_move, Step};
+use isolo_rules::{trace_move, TraceStep};
 use isolo_rules::{Board, Choice, Move, MoveGen, Side, Variant};
 
 fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
@@ -20,27 +20,27 @@ fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
 
 /// Seeds lifted or taken equal seeds sown; captures and passes happen only under the
 /// rules that allow them; the retelling ends with `End`.
-fn check_steps(steps: &[Step], mv: &Move) {
+fn check_steps(steps: &[TraceStep], mv: &Move) {
     let (mut in_hand, mut passes, mut retreats) = (0u32, 0usize, 0usize);
     for step in steps {
         match step {
-            Step::Lift { seeds, .. } => in_hand += seeds,
-            Step::Capture { seeds, .. } => in_hand += seeds,
-            Step::Sow { pits } => {
+            TraceStep::Lift { seeds, .. } => in_hand += seeds,
+            TraceStep::Capture { seeds, .. } => in_hand += seeds,
+            TraceStep::Sow { pits } => {
                 assert!(pits.len() as u32 <= in_hand, "sows only seeds in hand");
                 in_hand -= pits.len() as u32;
             }
-            Step::Pass { .. } => passes += 1,
-            Step::Retreat { .. } => retreats += 1,
-            Step::Leave { seeds, .. } => {
+            TraceStep::Pass { .. } => passes += 1,
+            TraceStep::Retreat { .. } => retreats += 1,
+            TraceStep::Leave { seeds, .. } => {
                 assert!(*seeds <= in_hand, "leaves only seeds in hand");
                 in_hand -= seeds;
             }
-            Step::End { .. } => {}
+            TraceStep::End { .. } => {}
         }
     }
     assert_eq!(in_hand, 0, "every seed in hand is sown: {steps:?}");
-    assert!(matches!(steps.last(), Some(Step::End { .. })));
+    assert!(matches!(steps.last(), Some(TraceStep::End { .. })));
     let passed = mv.choices.iter().filter(|&&c| c == Choice::Pass).count();
     assert_eq!(passes, passed, "one Pass per 'p' of {mv}");
     let retreated = mv.choices.iter().filter(|&&c| c == Choice::Retreat).count();
@@ -86,12 +86,12 @@ fn retold_moves_end_on_the_generated_positions() {
                 captures += trace
                     .steps
                     .iter()
-                    .filter(|s| matches!(s, Step::Capture { .. }))
+                    .filter(|s| matches!(s, TraceStep::Capture { .. }))
                     .count();
                 passes += trace
                     .steps
                     .iter()
-                    .filter(|s| matches!(s, Step::Pass { .. }))
+                    .filter(|s| matches!(s, TraceStep::Pass { .. }))
                     .count();
                 moves += 1;
             }
@@ -123,7 +123,7 @@ fn moves_that_leave_a_capture_retell_to_their_positions() {
                 let left = trace
                     .steps
                     .iter()
-                    .filter(|s| matches!(s, Step::Leave { .. }));
+                    .filter(|s| matches!(s, TraceStep::Leave { .. }));
                 let letters = m.mv.choices.iter().filter(|&&c| c == Choice::Leave);
                 assert_eq!(
                     left.count(),
@@ -161,10 +161,10 @@ fn a_relay_and_a_capture_read_as_steps() {
     assert_eq!(
         trace.steps[..4],
         [
-            Step::Lift { pit: 1, seeds: 2 },
-            Step::Sow { pits: vec![2, 3] },
-            Step::Lift { pit: 3, seeds: 3 },
-            Step::Sow {
+            TraceStep::Lift { pit: 1, seeds: 2 },
+            TraceStep::Sow { pits: vec![2, 3] },
+            TraceStep::Lift { pit: 3, seeds: 3 },
+            TraceStep::Sow {
                 pits: vec![4, 5, 6]
             },
         ]
@@ -173,10 +173,10 @@ fn a_relay_and_a_capture_read_as_steps() {
         .steps
         .iter()
         .map(|s| match s {
-            Step::Capture { seeds, .. } => *seeds,
+            TraceStep::Capture { seeds, .. } => *seeds,
             _ => 0,
         })
         .sum();
     assert_eq!(taken, 12);
-    assert!(matches!(trace.steps.last(), Some(Step::End { .. })));
+    assert!(matches!(trace.steps.last(), Some(TraceStep::End { .. })));
 }

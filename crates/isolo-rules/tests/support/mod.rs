@@ -96,7 +96,7 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     let mut rules = Rules {
         name: "random".into(),
         columns,
-        start: isolo_rules::notation::parse_rows(&start, columns).unwrap(),
+        start: isolo_rules::parse_rows(&start, columns).unwrap(),
         min_sow: rng.pick(&[1, 1, 2, 2, 3]),
         capture: rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]),
         capture_choice,

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::matches::engine::EngineSpec;
 use crate::matches::player::Termination;
 use crate::matches::schedule::{Job, Schedule, Shard};
-use isolo_rules::game::describe;
+use isolo_rules::describe;
 use isolo_rules::{Board, Game, Move, Outcome, Rules, Side, Variant};
 
 /// The records format written by this version (format 1, still read, has no digests).

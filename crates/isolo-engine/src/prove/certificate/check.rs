@@ -201,7 +201,7 @@ impl Walker<'_> {
     /// distinct result of the loser's moves, none where the loser has no move.
     fn frame(&self, board: &Board) -> Result<Frame, String> {
         let text = || self.variant.format_position(board);
-        let dead = isolo_rules::game::dead_position_outcome(self.variant, board);
+        let dead = isolo_rules::dead_position_outcome(self.variant, board);
         let children = if board.to_move() == self.winner {
             if !self.variant.has_legal_move(board, &mut MoveGen::new()) {
                 return Err(format!(
@@ -313,7 +313,7 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
 /// The rules' end of `board` if it is a dead position (the rules' own order: a mover
 /// without a move has lost before any dead position is counted).
 fn game_end(variant: &Variant, board: &Board) -> Option<isolo_rules::Outcome> {
-    isolo_rules::game::rules_outcome(variant, board, [])
+    isolo_rules::rules_outcome(variant, board, [])
         .filter(|end| end.reason == isolo_rules::EndReason::DeadPosition)
 }
 

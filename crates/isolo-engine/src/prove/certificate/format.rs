@@ -90,7 +90,7 @@ fn read_header(lines: &mut Lines) -> Result<Header, String> {
         variant.parse_position(t).map_err(|e| e.to_string())
     })?;
     let moves = lines.field("moves", |t| {
-        isolo_rules::notation::split_moves(t)
+        isolo_rules::split_moves(t)
             .into_iter()
             .map(|m| variant.parse_move(m).map_err(|e| e.to_string()))
             .collect::<Result<Vec<Move>, String>>()
@@ -105,8 +105,8 @@ fn read_header(lines: &mut Lines) -> Result<Header, String> {
 
 /// A win's body: `winner`, optional `plies`, the strategy lines, `end`.
 fn read_win(lines: &mut Lines, header: Header, winner_line: &str) -> Result<Certificate, String> {
-    let winner = isolo_rules::notation::parse_side(winner_line)
-        .map_err(|e| lines.error(&format!("winner: {e}")))?;
+    let winner =
+        isolo_rules::parse_side(winner_line).map_err(|e| lines.error(&format!("winner: {e}")))?;
     let mut plies = None;
     let mut strategy = Vec::new();
     loop {

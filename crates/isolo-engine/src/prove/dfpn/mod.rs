@@ -35,8 +35,8 @@ use super::move_tree::{Kid, MoveTree};
 use table::{Table, View, INFINITE};
 
 use crate::search::searched_moves;
-use isolo_rules::fortress::Fortresses;
-use isolo_rules::keys::KeySet;
+use isolo_rules::Fortresses;
+use isolo_rules::KeySet;
 use isolo_rules::{Board, LegalMove, Move, Side, Variant};
 
 pub use table::BYTES_PER_ENTRY;
@@ -291,7 +291,7 @@ impl Shared<'_> {
     /// Whether `board` is a dead position that the rules end (`dead_position`) without
     /// a win for the attacker: no line through it wins.
     fn dead_end_unwon(&self, board: &Board) -> bool {
-        isolo_rules::game::dead_position_outcome(self.variant, board)
+        isolo_rules::dead_position_outcome(self.variant, board)
             .is_some_and(|outcome| outcome.winner != Some(self.attacker))
     }
 

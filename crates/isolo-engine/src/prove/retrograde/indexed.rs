@@ -47,8 +47,8 @@ use rayon::prelude::*;
 
 use super::RetroVerdict;
 use crate::prove::move_tree::{Kid, MoveTree};
-use isolo_rules::game::dead_position_outcome;
-use isolo_rules::moves::move_generator;
+use isolo_rules::dead_position_outcome;
+use isolo_rules::move_generator;
 use isolo_rules::{Board, DeadPosition, Pits, Side, Variant};
 
 /// Positions whose moves are generated between two merges (and looks at the clock).

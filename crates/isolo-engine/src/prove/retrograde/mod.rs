@@ -31,8 +31,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::move_tree::MoveTree;
-use isolo_rules::keys::KeyMap;
-use isolo_rules::moves::searched_moves;
+use isolo_rules::searched_moves;
+use isolo_rules::KeyMap;
 use isolo_rules::{Board, Move, Side, Variant};
 
 /// What one listed position costs in memory (the board, its index entry, its moves and
@@ -174,7 +174,7 @@ impl Graph {
             };
             // (A mover without a move has lost before any dead position is counted.)
             if !results.is_empty() {
-                if let Some(end) = isolo_rules::game::dead_position_outcome(variant, &board) {
+                if let Some(end) = isolo_rules::dead_position_outcome(variant, &board) {
                     graph.ends.insert(next as u32, end.winner);
                     results.clear();
                     cut = false;
