@@ -61,7 +61,7 @@ macro_rules! message_error {
 }
 
 pub mod channel;
-pub mod digest;
+pub(crate) mod digest;
 pub mod eval;
 pub mod matches;
 pub mod merge;

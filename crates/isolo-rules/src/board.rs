@@ -181,7 +181,7 @@ impl Board {
     }
     /// The first-move flags (bit 0 South, bit 1 North): the players whose first move,
     /// still to come, may not capture (`first_move_captures`).
-    pub fn first_move_flags(&self) -> u8 {
+    pub(crate) fn first_move_flags(&self) -> u8 {
         self.overture >> 2 & 3
     }
     /// Every flag as `from_pits` takes them.

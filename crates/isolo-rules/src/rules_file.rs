@@ -85,7 +85,7 @@ impl FirstMoveCaptures {
 
     /// The first-move flags of the start position (bit 0 South, bit 1 North): the
     /// players whose coming first move may not capture.
-    pub fn start_flags(self) -> u8 {
+    pub(crate) fn start_flags(self) -> u8 {
         match self {
             Self::Allowed => 0,
             Self::BarredFirst => 1,
@@ -118,7 +118,7 @@ impl ClockwiseLaps {
 
     /// Whether a lap may turn after `laps` laps of the move, `spent` if the move's first
     /// lap went anticlockwise and a later one clockwise already (`FirstSowing`).
-    pub fn lap_may_turn(self, laps: u32, spent: bool) -> bool {
+    pub(crate) fn lap_may_turn(self, laps: u32, spent: bool) -> bool {
         match self {
             Self::First => laps == 0,
             Self::Any => true,

@@ -41,7 +41,7 @@ use isolo_rules::pit_at;
 use isolo_rules::Fortresses;
 use isolo_rules::{Board, CaptureCondition, FirstLaps, Pits, Side, Variant};
 
-pub mod net;
+pub(crate) mod net;
 use net::CompiledNet;
 pub use net::Net;
 

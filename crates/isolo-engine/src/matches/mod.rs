@@ -13,7 +13,7 @@ pub mod runner;
 pub mod schedule;
 pub mod settings;
 pub mod tally;
-pub mod words;
+pub(crate) mod words;
 
 pub use crate::ranges::{MAX_CONCURRENCY, MAX_GAMES, MAX_GAME_PLIES};
 

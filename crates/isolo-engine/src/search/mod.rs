@@ -7,7 +7,7 @@ pub mod answer;
 pub mod clock;
 pub mod level;
 pub mod mcts;
-pub mod score;
+pub(crate) mod score;
 pub mod stopping;
 // The one module with `unsafe`: memory mapped by hand for the tables (see its docs).
 #[allow(unsafe_code)]

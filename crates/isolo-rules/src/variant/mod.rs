@@ -475,7 +475,7 @@ impl Variant {
 
     /// Whether a clockwise capture's seeds may be left while the other clockwise pit
     /// sows (`clockwise_leave`, RULES.md 3.7).
-    pub fn has_leave(&self) -> bool {
+    pub(crate) fn has_leave(&self) -> bool {
         self.rules.clockwise_leave == crate::ClockwiseLeave::OtherPit
     }
 

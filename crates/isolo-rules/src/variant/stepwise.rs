@@ -273,7 +273,12 @@ impl Variant {
     /// (or, under `retreat`, stops for the opponent's answer to the pass). Forgets the
     /// path walked past `point`, so a point's two branches can be walked one after the
     /// other.
-    pub fn continue_move(&self, point: &ChoicePoint, take: bool, walk: &mut MoveWalk) -> MoveStep {
+    pub(crate) fn continue_move(
+        &self,
+        point: &ChoicePoint,
+        take: bool,
+        walk: &mut MoveWalk,
+    ) -> MoveStep {
         debug_assert!(
             point.kind == PointKind::Capture,
             "another point takes `choose`"
