@@ -344,12 +344,73 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     wait_idle(client).await?;
     let choice = client.find(Locator::Id("choice")).await?;
     assert!(choice.is_displayed().await?, "the first capture asks");
-    click(client, "choice-take").await?;
-    assert!(choice.is_displayed().await?, "the second capture asks");
-    click(client, "choice-pass").await?;
+    let before = igisoro.start();
+    let before = ["1", "3", "7", "2"]
+        .iter()
+        .fold(before, |b, m| igisoro.play_text(&b, m).unwrap().child);
+    for (half, take) in [("11", "choice-take"), ("11x", "choice-pass")] {
+        // Shown before it is asked: the board as the move stands, the lap's end and the
+        // pits at stake lit, the question naming them.
+        let decision = igisoro
+            .decision_at(&before, &igisoro.parse_move(half).unwrap())
+            .unwrap();
+        check_decision(client, &decision).await?;
+        if half == "11" {
+            screenshot(client, "decision.png").await?;
+        }
+        click(client, take).await?;
+        wait_idle(client).await?;
+        if half == "11" {
+            assert!(choice.is_displayed().await?, "the second capture asks");
+        }
+    }
     wait_idle(client).await?;
     let moves = check_board(client, &igisoro).await?;
     assert_eq!(moves.last().map(String::as_str), Some("11xp"));
+    Ok(())
+}
+
+/// The page shows `decision` before asking it: its question, its pits lit (the lap's
+/// end and the pits at stake, or at a direction the lap's pit), the board as sown.
+async fn check_decision(client: &Client, decision: &isolo_rules::Decision) -> TestResult {
+    let question = client
+        .find(Locator::Id("choice-text"))
+        .await?
+        .text()
+        .await?;
+    assert_eq!(question, decision.question());
+    let lit = script(
+        client,
+        "return [...document.querySelectorAll('#board g.pit.lit')]
+            .map(g => [g.dataset.side, Number(g.dataset.pit)])",
+    )
+    .await?;
+    let (mover, other) = (decision.mover.letter(), decision.mover.opponent().letter());
+    let mut wanted: Vec<Value> = match decision.kind {
+        isolo_rules::DecisionKind::Direction => vec![json!([mover.to_string(), decision.lap_pit])],
+        _ => std::iter::once(json!([mover.to_string(), decision.end_pit]))
+            .chain(decision.stake.iter().map(|p| json!([other.to_string(), p])))
+            .collect(),
+    };
+    let mut lit = lit.as_array().cloned().unwrap_or_default();
+    let key = |v: &Value| v.to_string();
+    lit.sort_by_key(key);
+    wanted.sort_by_key(key);
+    assert_eq!(lit, wanted, "the pits lit at {question}");
+    let page = shown(client).await?;
+    for pit in page["pits"].as_array().unwrap() {
+        let side = if pit[0] == "S" {
+            Side::South
+        } else {
+            Side::North
+        };
+        let n = pit[1].as_u64().unwrap() as usize;
+        assert_eq!(
+            pit[2].as_u64(),
+            Some(decision.board.seeds(side, n) as u64),
+            "pit {side} {n} as sown up to {question}"
+        );
+    }
     Ok(())
 }
 
@@ -368,6 +429,13 @@ async fn choose_a_clockwise_lap(client: &Client) -> TestResult {
     wait_idle(client).await?;
     let choice = client.find(Locator::Id("choice")).await?;
     assert!(choice.is_displayed().await?, "the lap's direction asks");
+    let before = ["9", "10"].iter().fold(kubuguza.start(), |b, m| {
+        kubuguza.play_text(&b, m).unwrap().child
+    });
+    let decision = kubuguza
+        .decision_at(&before, &kubuguza.parse_move("15").unwrap())
+        .unwrap();
+    check_decision(client, &decision).await?;
     for (id, offered) in [
         ("choice-anticlockwise", true),
         ("choice-clockwise", true),
@@ -455,6 +523,11 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
             assert!(
                 question.starts_with("South, answer: North passed"),
                 "{question}"
+            );
+            let cancel = client.find(Locator::Id("choice-cancel")).await?;
+            assert!(
+                !cancel.is_displayed().await?,
+                "an answer inside the engine's move offers no Cancel (it froze the game)"
             );
             let clocks = client.find(Locator::Id("clocks")).await?.text().await?;
             let (south, north) = clocks.split_once(" \u{b7} ").unwrap_or_default();

@@ -19,8 +19,8 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
 use super::wire::{
-    parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, MovesRequest, PlayRequest,
-    ReviewRequest, Tagged, ViewRequest,
+    parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, DecisionRequest,
+    MovesRequest, PlayRequest, ReviewRequest, Tagged, ViewRequest,
 };
 use super::wire::{ApiError, HASH_MB};
 use super::{assets, AppState, MAX_BODY_BYTES};
@@ -59,6 +59,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/moves", post(moves))
         .route("/api/play", post(play))
         .route("/api/analyse", post(analyse))
+        .route("/api/decision", post(decision))
         .route("/api/answer", post(answer))
         .route("/api/complete", post(complete))
         .route("/api/review", post(review_game))
@@ -414,6 +415,42 @@ async fn answer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         answer.map(|a| json!({"answer": a.letter().to_string()}))
     })
     .await
+}
+
+/// The decision a move begun stops at next, as a player is shown it before deciding:
+/// what is decided, by whom, the lap's end, the pits and seeds at stake, the question
+/// in words and the board as sown so far.
+async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: DecisionRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    let quoted = ranges::quote(&request.mv);
+    if game.outcome().is_some() {
+        return Err(ApiError::bad(
+            "the game is over: no move is made".to_string(),
+        ));
+    }
+    let half = variant
+        .parse_move(&request.mv)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let Some(d) = variant.decision_at(game.board(), &half) else {
+        return Err(ApiError::bad(format!(
+            "move '{quoted}' stops at no decision here: it is whole, or no legal move begins so"
+        )));
+    };
+    let board = d.board;
+    ok(json!({
+        "kind": d.kind.name(),
+        "decider": d.decider.letter().to_string(),
+        "mover": d.mover.letter().to_string(),
+        "laps": d.laps,
+        "end": d.end_pit,
+        "lap_pit": d.lap_pit,
+        "stake": d.stake,
+        "seeds": d.seeds,
+        "question": d.question(),
+        "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
+    }))
 }
 
 /// The whole move the engine makes of a move half made under the retreat (RULES.md

@@ -18,7 +18,7 @@ use super::{api, AppState, Choice, MAX_BODY_BYTES};
 use isolo_rules::{Variant, PRESETS, READINGS};
 
 /// Routes that take a body.
-const ROUTES: [&str; 5] = ["state", "moves", "play", "analyse", "svg"];
+const ROUTES: [&str; 6] = ["state", "moves", "play", "decision", "analyse", "svg"];
 
 /// Field names the requests take, and a few they do not.
 const FIELDS: [&str; 19] = [

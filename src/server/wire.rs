@@ -163,6 +163,16 @@ pub(super) struct PlayRequest {
     pub(super) flip: bool,
 }
 
+/// `/api/decision`: a move `mv` begun (its pit and the choices made so far), for the
+/// decision it stops at next.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DecisionRequest {
+    pub(super) game: GameSpec,
+    #[serde(rename = "move")]
+    pub(super) mv: String,
+}
+
 /// `/api/answer` and `/api/complete`: under the retreat, a move `mv` half made (its pit
 /// and choices so far), for the engine's answer to the pass it stops at, or the whole
 /// move the engine makes of it.

@@ -846,6 +846,78 @@ fn a_review_is_held_to_its_total_time() {
     assert_eq!(list["limits"]["review_total_ms"], 60_000);
 }
 
+/// A move begun stops at a decision the page shows before asking it
+/// (`/api/decision`): the lap's end, the pits and seeds at stake, the question, the
+/// board as sown so far; a whole move or a wrong letter is refused.
+#[test]
+fn a_decision_is_shown_with_what_is_at_stake() {
+    let server = Server::start(&[]);
+    let rules = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+    let game = json!({"rules": rules, "start": start});
+    let (status, first) = post(&server, "api/decision", &json!({"game": game, "move": "9"}));
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["kind"], "capture", "{first}");
+    assert_eq!(
+        (first["decider"].as_str(), first["mover"].as_str()),
+        (Some("N"), Some("N"))
+    );
+    let stake: Vec<u64> = first["stake"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_u64().unwrap())
+        .collect();
+    let south = first["pits"]["S"].as_array().unwrap();
+    let at_stake: u64 = stake
+        .iter()
+        .map(|&p| south[p as usize - 1].as_u64().unwrap())
+        .sum();
+    assert_eq!(first["seeds"].as_u64(), Some(at_stake), "{first}");
+    let question = first["question"].as_str().unwrap();
+    assert!(
+        question.contains(&format!("ends in your pit {}", first["end"])),
+        "{question}"
+    );
+    // Passed: South answers.
+    let (status, answer) = post(
+        &server,
+        "api/decision",
+        &json!({"game": game, "move": "9p"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["kind"], "answer");
+    assert_eq!(answer["decider"], "S");
+    assert!(
+        answer["question"]
+            .as_str()
+            .unwrap()
+            .starts_with("South, answer: North passed"),
+        "{answer}"
+    );
+    refused(
+        &server,
+        "api/decision",
+        &json!({"game": game, "move": "9prxxxpsx"}),
+        400,
+        "no decision",
+    );
+    refused(
+        &server,
+        "api/decision",
+        &json!({"game": game, "move": "9pp"}),
+        400,
+        "no decision",
+    );
+    refused(
+        &server,
+        "api/decision",
+        &json!({"game": game, "move": "9", "x": 1}),
+        400,
+        "unknown field",
+    );
+}
+
 /// Under the retreat the engine answers a person's pass mid-move (`/api/answer`), and a
 /// retold move shows the retreat.
 #[test]

@@ -67,6 +67,6 @@ pub use text::{
 };
 pub use trace::{trace_move, Trace, TraceStep};
 pub use variant::{
-    ChoicePoint, Completion, FirstLaps, GoOn, InvalidBoard, LegalMove, Listing, MoveGen,
-    MoveOutcome, MoveStep, MoveWalk, Position, Variant,
+    ChoicePoint, Completion, Decision, DecisionKind, FirstLaps, GoOn, InvalidBoard, LegalMove,
+    Listing, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position, Variant,
 };

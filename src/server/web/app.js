@@ -22,7 +22,7 @@ const S = {
   moves: [],      // every move of the game line (redo keeps those after `ply`)
   ply: 0,         // moves played to reach the shown position
   state: null,    // the server's state of the shown position
-  flip: false, evals: [], busy: 0, skip: false, autoEngine: true,
+  flip: false, evals: [], busy: 0, skip: false, autoEngine: true, midMove: false,
   seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
 };
 
@@ -172,7 +172,7 @@ async function exampleMove() {
   } catch (e) { say(e.message); return; } finally { busy(-1); }
   // (No await between: the page is never idle in between.)
   await demonstrate(0, move.move, () =>
-    `An example: ${move.move} from the start, ${move.laps} laps, ${move.captured} seeds captured`);
+    `An example: ${move.move} from the start, ${counted(move.laps, "lap")}, ${counted(move.captured, "seed")} captured`);
 }
 
 // Animates `move` from the position after the game's first `ply` moves, captioned by
@@ -306,8 +306,8 @@ async function animate(trace, before, move) {
       pits[mover][step.pit - 1] = 0;
       setPit(mover, step.pit, 0, true);
       caption(joining === 0
-        ? `Lap ${lap}: ${sideName(mover)} lifts ${hand} seeds from pit ${step.pit}`
-        : `The captured seeds join pit ${step.pit}'s: ${hand} seeds to sow`);
+        ? `Lap ${lap}: ${sideName(mover)} lifts ${counted(hand, "seed")} from pit ${step.pit}`
+        : `The captured seeds join pit ${step.pit}'s: ${counted(hand, "seed")} to sow`);
       await pause(delay * 2);
     } else if (step.kind === "sow") {
       for (const p of step.pits) {
@@ -323,7 +323,8 @@ async function animate(trace, before, move) {
       for (const p of step.pits) { pits[other][p - 1] = 0; setPit(other, p, 0, true); }
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       hand = step.seeds;
-      caption(`Lap ${lap}: capture at pit ${step.at}: ${step.seeds} seeds from the opponent's pits ${step.pits.join(" and ")}, sown after pit ${step.from}`);
+      const from = `the opponent's ${step.pits.length === 1 ? "pit" : "pits"} ${step.pits.join(" and ")}`;
+      caption(`Lap ${lap}: capture at pit ${step.at}: ${counted(step.seeds, "seed")} from ${from}, sown after pit ${step.from}`);
       await pause(delay * 4);
     } else if (step.kind === "pass") {
       caption(`Passes the capture at pit ${step.at}, and relays`);
@@ -334,7 +335,7 @@ async function animate(trace, before, move) {
       pits[other][step.from - 1] = 0;
       setPit(other, step.from, 0, true);
       setPit(other, step.to, pits[other][step.to - 1], true);
-      caption(`${sideName(other)} retreats: ${step.seeds} seeds from pit ${step.from} to pit ${step.to}`);
+      caption(`${sideName(other)} retreats: ${counted(step.seeds, "seed")} from pit ${step.from} to pit ${step.to}`);
       await pause(delay * 4);
     } else if (step.kind === "leave") {
       // The captured seeds are not sown: the capture's lap is the other pit's, lifted next.
@@ -342,7 +343,8 @@ async function animate(trace, before, move) {
       pits[mover][step.pit - 1] += hand;
       hand = 0;
       setPit(mover, step.pit, pits[mover][step.pit - 1], true);
-      caption(`The ${step.seeds} captured seeds stay in pit ${step.pit}; the other clockwise pit sows`);
+      const kept = step.seeds === 1 ? "The captured seed stays" : `The ${step.seeds} captured seeds stay`;
+      caption(`${kept} in pit ${step.pit}; the other clockwise pit sows`);
       await pause(delay * 3);
     } else if (step.kind === "end") {
       setPit(mover, step.at, pits[mover][step.at - 1], true);
@@ -537,11 +539,15 @@ async function answeredByYou(move, answers, ply) {
 let pendingAnswer = null;
 
 // Your answer ("r" or "s") to the engine's pass ending `prefix`, asked under the board.
-function askAnswer(pit, prefix, moves) {
+async function askAnswer(pit, prefix, moves) {
   const options = choicesAfter(prefix, moves);
   const met = prefix.length - String(pit).length + 1;
-  $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
+  $("choice-text").textContent = await showDecision(prefix,
+    () => choicePrompt(pit, met, options, S.state.to_move));
   for (const option of ["take", "pass", "anticlockwise", "clockwise", "sow-on", "leave"]) $(`choice-${option}`).hidden = true;
+  // An answer inside the engine's move has nothing to cancel: without one the engine's
+  // move never ends and the game stops. (Undo and a new game still leave it.)
+  $("choice-cancel").hidden = true;
   return new Promise((resolve) => {
     pendingAnswer = resolve;
     for (const [letter, option] of [["r", "retreat"], ["s", "stay"]]) {
@@ -589,7 +595,27 @@ function jumpTo(ply) {
 
 // ---- clicks on the board ----
 
+// The board as a move begun stands at its next decision, the lap's end and the pits at
+// stake lit (the lap's pit at a direction), and the engine's question naming them
+// (/api/decision); `fallback()` words it where the engine cannot.
+async function showDecision(prefix, fallback) {
+  let d;
+  busy(+1);
+  try {
+    d = await api("/api/decision", { game: gameSpec(), move: prefix });
+  } catch (e) { return fallback(); } finally { busy(-1); }
+  unlightAll();
+  for (const side of ["S", "N"]) d.pits[side].forEach((n, i) => setPit(side, i + 1, n, false));
+  const opponent = otherSide(d.mover);
+  const lit = d.kind === "direction" ? [[d.mover, d.lap_pit]]
+    : [[d.mover, d.end], ...d.stake.map((p) => [opponent, p])];
+  for (const [side, p] of lit) pitElement(side, p)?.classList.add("lit");
+  S.midMove = true;
+  return d.question;
+}
+
 function hideChoice() {
+  if (S.midMove && S.state) { $("board").innerHTML = S.state.svg; S.midMove = false; }
   $("choice").hidden = true;
   if (pendingAnswer) { const resolve = pendingAnswer; pendingAnswer = null; resolve(null); }
 }
@@ -601,7 +627,7 @@ function askChoices(pit, moves) {
   const box = $("choice");
   // (Asked under the board, not over it: the side's label, the last move and the
   // buttons stay in sight.)
-  const next = () => {
+  const next = async () => {
     // (A sequence that ends here cannot also go on: the next choice met asks again.)
     const options = choicesAfter(prefix, moves);
     const { open } = options;
@@ -615,14 +641,17 @@ function askChoices(pit, moves) {
       hideChoice();
       return engineAnswer(prefix).then((letter) => { prefix += letter; next(); }, (e) => say(e.message));
     }
-    $("choice-text").textContent = choicePrompt(pit, met, options, S.state.to_move);
+    $("choice-text").textContent = await showDecision(prefix,
+      () => choicePrompt(pit, met, options, S.state.to_move));
     const letters = [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"],
       ["r", "retreat"], ["s", "stay"], ["o", "sowOn", "sow-on"], ["l", "leave"]];
     for (const [letter, option, id = option] of letters) {
       const button = $(`choice-${id}`);
       button.hidden = !options[option];
-      button.onclick = () => { prefix += letter; next(); };
+      // (Not while the next decision is fetched: one letter a decision.)
+      button.onclick = () => { if (S.busy === 0) { prefix += letter; next(); } };
     }
+    $("choice-cancel").hidden = false;
     box.hidden = false;
   };
   next();

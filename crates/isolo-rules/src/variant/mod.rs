@@ -14,6 +14,7 @@ use super::rules_file::{
 };
 use crate::side::Side;
 
+mod decision;
 mod directed;
 mod distinct;
 mod fortresses;
@@ -26,6 +27,7 @@ mod text;
 use lap::{with_lap_rules, LapEnd, LapKernel, LapRules, LapState, Taken};
 use path::{TurningPath, TurningPoint};
 
+pub use decision::{Decision, DecisionKind};
 pub use position::Position;
 pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 pub use text::InvalidBoard;

@@ -26,7 +26,7 @@ use crate::side::Side;
 
 /// What is decided at a choice point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PointKind {
+pub(super) enum PointKind {
     /// The mover takes or passes the capture where the lap ended.
     Capture,
     /// The opponent answers the mover's pass: retreat or stay (`retreat`).
@@ -169,6 +169,11 @@ impl ChoicePoint {
     /// This point's place on the move's path of turning points (0 = the first).
     pub fn index(&self) -> usize {
         self.index as usize
+    }
+
+    /// What is decided here.
+    pub(super) fn kind(&self) -> PointKind {
+        self.kind
     }
 
     /// Whether the capture here was passed and the opponent answers it (retreat or
@@ -350,7 +355,7 @@ impl Variant {
     }
 
     /// The capture spot of the pit where `point`'s lap ended.
-    fn spot_at(&self, point: &ChoicePoint) -> &super::CaptureSpot {
+    pub(super) fn spot_at(&self, point: &ChoicePoint) -> &super::CaptureSpot {
         &self.geo.capture[point.spots as usize][point.end as usize]
     }
 
