@@ -730,7 +730,8 @@ fn play_splits_a_move_between_the_sides_under_the_retreat() {
     assert!(ok, "{text}");
     for expected in [
         "You are asked for your answer to each of the engine's passes.",
-        "The engine's move so far, 9p: its lap ended in its pit 10 and it passes the capture (2 seeds)",
+        "The engine's move so far, 9p; the board as sown so far:",
+        "South, answer: North passed the capture of your pits 15 and 2 (2 seeds). Retreat pit 15's seeds into the pit behind it, or stay?",
         "Your answer (r/s): Type r to retreat",
         "Engine plays 9ps",
         "Game abandoned.",
@@ -747,6 +748,8 @@ fn play_splits_a_move_between_the_sides_under_the_retreat() {
     let (text, ok) = play_session(&args(human_to_move), b"7\n3\nhint\np\nquit\n");
     assert!(ok, "{text}");
     for expected in [
+        "Your move so far, 7; the board as sown so far:",
+        "Lap 1 ends in your pit 12: take North's pits 13 and 4 (5 seeds), or pass and relay?",
         "Your move goes on from 7: 3 does not go on legally from 7.",
         "Your move goes on from 7: Hint: 7",
         "The engine retreats: its front pit's seeds go to the pit behind it (after 7p).",

@@ -11,7 +11,7 @@ use isolo_engine::channel::Line;
 use isolo_engine::matches::engine::Bot;
 use isolo_engine::search::answer::settle_answers;
 use isolo_engine::search::clock::Clock;
-use isolo_rules::{Board, Choice, ChoicePoint, Move, MoveStep, MoveWalk, Side, Variant};
+use isolo_rules::{Board, Choice, Decision, DecisionKind, Move, MoveStep, MoveWalk, Side, Variant};
 
 use super::{next_line, Typed};
 use crate::cli::{emit, CliError};
@@ -191,14 +191,16 @@ impl<'a> MidMove<'a> {
     /// The human's answer to the engine's pass that ends `partial`, asked with the
     /// board as sown up to it.
     fn human_answers(&mut self, partial: &Move) -> Result<Choice, Stop> {
-        let Some(MoveStep::Answer(point)) = self.step(partial) else {
+        let decision = self.variant.decision_at(&self.board, partial);
+        let Some(decision) = decision.filter(|d| d.kind == DecisionKind::Answer) else {
             return Err(Stop::Failed(CliError(format!(
                 "the engine's move {partial} does not stop at an answer"
             ))));
         };
-        emit(&pass_words(partial, &point))?;
-        emit(&crate::cli::show::draw_pits(self.variant, &point.board()))?;
-        emit("Retreat (r: your front pit's seeds go to the pit behind it) or stay (s)?\n")?;
+        emit(&format!(
+            "The engine's move so far, {partial}; the board as sown so far:\n"
+        ))?;
+        self.show_decision(&decision)?;
         let started = Instant::now();
         loop {
             emit("Your answer (r/s): ")?;
@@ -220,6 +222,14 @@ impl<'a> MidMove<'a> {
         }
     }
 
+    /// A decision as the page shows it: the board as sown up to it, and its question
+    /// naming the lap's end and the pits and seeds at stake.
+    fn show_decision(&self, decision: &Decision) -> Result<(), Stop> {
+        emit(&crate::cli::show::draw_pits(self.variant, &decision.board))?;
+        emit(&format!("{}\n", decision.question()))?;
+        Ok(())
+    }
+
     /// `answer`, its time since `started` taken off the human's clock.
     fn answered(&mut self, started: Instant, answer: Choice) -> Result<Choice, Stop> {
         self.spend_answering(self.human, started.elapsed())?;
@@ -230,6 +240,12 @@ impl<'a> MidMove<'a> {
     /// whole move; asked again until it is a legal move or one half made that goes on
     /// from `partial`.
     fn human_goes_on(&mut self, partial: &Move) -> Result<Move, Stop> {
+        if let Some(decision) = self.variant.decision_at(&self.board, partial) {
+            emit(&format!(
+                "Your move so far, {partial}; the board as sown so far:\n"
+            ))?;
+            self.show_decision(&decision)?;
+        }
         let started = Instant::now();
         loop {
             emit(&format!("Your move goes on from {partial}: "))?;
@@ -294,14 +310,4 @@ impl<'a> MidMove<'a> {
             }
         }
     }
-}
-
-/// The engine's pass in words: where its lap ended and what a take would have
-/// captured, and the question.
-fn pass_words(partial: &Move, point: &ChoicePoint) -> String {
-    format!(
-        "The engine's move so far, {partial}: its lap ended in its pit {} and it passes the capture ({} seeds) of your pits facing it. The board as sown so far:\n",
-        point.end_pit(),
-        point.capturable(),
-    )
 }
