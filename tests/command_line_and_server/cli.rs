@@ -763,6 +763,32 @@ fn play_splits_a_move_between_the_sides_under_the_retreat() {
     assert!(text.contains("You play 7pr\n"), "{text}");
 }
 
+/// A move begun (a pit whose captures may be taken or passed) is asked on decision by
+/// decision, each shown with the board as sown and the pits and seeds at stake.
+#[test]
+fn play_asks_a_move_begun_one_decision_at_a_time() {
+    let position = "6,1,0,6,6,1,0,4/2,2,2,0,1,1,0,0/0,0,0,0,1,1,2,2/0,5,5,5,0,5,0,6 S";
+    let args = [
+        "--variant",
+        "igisoro",
+        "--engine",
+        "ab:depth=2",
+        "--position",
+        position,
+    ];
+    let (text, ok) = play_session(&args, b"11\nx\np\nquit\n");
+    assert!(ok, "{text}");
+    for expected in [
+        "Your move so far, 11; the board as sown so far:",
+        "Lap 1 ends in your pit 12: take North's pits 13 and 4 (7 seeds), or pass and relay?",
+        "Your move goes on from 11: Your move so far, 11x;",
+        "You play 11xp\n",
+        "Engine plays ",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
 /// At a level the engine plays its level's moves, reports their own scores, and still
 /// hints the engine's best; a level is for the searching engines only.
 #[test]

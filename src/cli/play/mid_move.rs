@@ -61,7 +61,7 @@ pub(super) struct MidMove<'a> {
 
 const ANSWER_HELP: &str = "Type r to retreat (your front pit's seeds go to the pit behind it, out of the capture's reach) or s to stay, or: hint, quit\n";
 
-const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
+const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, o/l to sow a clockwise capture on or leave it; under the retreat r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
 
 impl<'a> MidMove<'a> {
     /// Asking each side inside the move from `board` (`history`: the positions before it).
@@ -147,7 +147,7 @@ impl<'a> MidMove<'a> {
 
     /// Where `partial` stops, a decision still to come; `None` once it is whole.
     fn step(&self, partial: &Move) -> Option<MoveStep> {
-        (self.variant).half_made(&self.board, partial, &mut MoveWalk::new())
+        (self.variant).move_begun(&self.board, partial, &mut MoveWalk::new())
     }
 
     /// The engine's whole move from `partial`, it answering (`answering`) or going on

@@ -219,9 +219,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
             }
             "undo" => undo(&mut game, human)?,
             text => {
-                let split = answers
-                    .then(|| begun_move(&variant, &board, text))
-                    .flatten();
+                // A move begun is asked on, decision by decision (under the retreat
+                // with the engine's answers).
+                let split = begun_move(&variant, &board, text);
                 let answering = if let Some(typed) = split {
                     let history = game.history();
                     let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
@@ -394,14 +394,15 @@ fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
     std::process::exit(super::interrupt::exit_status())
 }
 
-/// Under the retreat, the move `text` begins: a legal move, or one half made that the
-/// sides go on deciding; `None` for anything else (the game's own error explains it).
+/// The move `text` begins: a legal move, or one begun that is asked on decision by
+/// decision (under the retreat, the sides deciding in turn); `None` for anything else
+/// (the game's own error explains it).
 fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
     let typed = variant.parse_move(text).ok()?;
     let whole = variant.play_move(board, &typed).is_some();
     (whole
         || variant
-            .half_made(board, &typed, &mut MoveWalk::new())
+            .move_begun(board, &typed, &mut MoveWalk::new())
             .is_some())
     .then_some(typed)
 }

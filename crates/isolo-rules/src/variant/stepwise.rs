@@ -385,9 +385,19 @@ impl Variant {
     /// retreat, or `mv` is whole, not legal, leads to no legal move, or begins from a pit
     /// that cannot start a move.
     pub fn half_made(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
+        if !self.has_retreat() {
+            return None;
+        }
+        self.move_begun(board, mv, walk)
+    }
+
+    /// Where `mv` stops if it is a move begun, under any rules: its letters are legal so
+    /// far, a decision is still to come and some legal move follows (for players who
+    /// make a move one decision at a time). `None` if `mv` is whole, not legal, leads to
+    /// no legal move, or begins from a pit that cannot start a move.
+    pub fn move_begun(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
         let lane = (mv.pit as usize).checked_sub(1)?;
-        if !self.has_retreat() || lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0
-        {
+        if lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0 {
             return None;
         }
         let (step, point) = match self.walk_choices(board, mv, walk)? {
