@@ -48,7 +48,7 @@ fn number_row(row: usize, columns: usize, side: Side) -> String {
         .map(|c| format!(" {:>3} ", pit_at(row, c, columns).1 + 1))
         .collect();
     format!(
-        "{:LABEL_WIDTH$}{}   {side}'s pit numbers\n",
+        "{:LABEL_WIDTH$}{}  {side}'s numbering\n",
         "",
         cells.join(" ")
     )

@@ -103,9 +103,9 @@ fn show_draws_both_players_pit_numbers_and_state() {
         "      front [  0] [  1] [  2]",
         "South front [  0] [  2] [  0] [  2] [  0] [  2] [  1] [  0]",
         "      back  [  2] [  0] [  2] [  0] [  2] [  0] [  2] [ 17]",
-        "  8     7     6     5     4     3     2     1    North's pit numbers",
-        "  1     2     3     4     5     6     7     8    South's pit numbers",
-        " 16    15    14    13    12    11    10     9    South's pit numbers",
+        "  8     7     6     5     4     3     2     1   North's numbering",
+        "  1     2     3     4     5     6     7     8   South's numbering",
+        " 16    15    14    13    12    11    10     9   South's numbering",
         "North: 32 seeds, in overture (ng'hana is pit 8)",
         "To move: South",
         "Overture: SN",
@@ -114,8 +114,11 @@ fn show_draws_both_players_pit_numbers_and_state() {
     ] {
         assert!(out.contains(expected), "missing {expected:?} in\n{out}");
     }
+    // An 80-column terminal holds every line.
+    let widest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest <= 80, "a line of {widest} characters in\n{out}");
     // Each row is drawn once.
-    for row in ["North back", "South front", "North's pit numbers"] {
+    for row in ["North back", "South front", "North's numbering"] {
         let times = if row.starts_with("North's") { 2 } else { 1 };
         assert_eq!(out.matches(row).count(), times, "{row:?} in\n{out}");
     }
