@@ -340,6 +340,8 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     click(client, "load-moves").await?;
     wait_idle(client).await?;
     check_board(client, &igisoro).await?;
+    let who = client.find(Locator::Id("who")).await?.text().await?;
+    assert_eq!(who, "Igisoro \u{b7} you play both sides");
     click_pit(client, "S", 11).await?;
     wait_idle(client).await?;
     let choice = client.find(Locator::Id("choice")).await?;
@@ -510,6 +512,13 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     // On a clock: while South answers inside North's move, South's clock runs.
     set_value(client, "strength", "tc:60+1").await?;
     set_value(client, "side", "S").await?;
+    let who = client.find(Locator::Id("who")).await?.text().await?;
+    assert!(
+        who.starts_with(
+            "Igisoro with the retreat \u{b7} you are South \u{b7} the engine plays at level"
+        ),
+        "{who}"
+    );
     let choice = client.find(Locator::Id("choice")).await?;
     let mut asked = 0;
     let started = Instant::now();

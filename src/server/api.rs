@@ -182,6 +182,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
                 "name": c.name,
                 "kind": c.kind,
                 "columns": c.variant.columns(),
+                "title": c.variant.rules().title(),
                 "summary": c.variant.rules().summary(),
                 "rules": c.variant.rules().to_toml(),
                 "start": c.variant.format_position(&c.variant.start()),
@@ -243,6 +244,7 @@ fn state_json(game: &Game, flipped: bool) -> Value {
     );
     json!({
         "variant": variant.name(),
+        "title": rules.title(),
         "columns": variant.columns(),
         "start": variant.format_position(game.start()),
         "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),

@@ -56,9 +56,9 @@ pub use notation::{
 pub use perft::{divide, divide_until, perft, perft_until, Divided, MAX_PERFT_DEPTH};
 pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
-    pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice, CaptureCondition,
-    CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition,
-    FirstMoveCaptures, Retreat, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+    game_title, pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice,
+    CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
+    DeadPosition, FirstMoveCaptures, Retreat, Rules, RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;

@@ -306,6 +306,24 @@ pub fn preset_family(name: &str) -> Option<&'static str> {
         .find(|p| name == *p || name.strip_prefix(p).is_some_and(|r| r.starts_with('-')))
 }
 
+/// The name players give a preset or reading (`igisoro-retreat`: "Igisoro with the
+/// retreat"); `None` for any other name.
+pub fn game_title(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "isolo-women" => "Isolo, the women's game",
+        "isolo-boys" => "Isolo, the boys' game",
+        "igisoro" => "Igisoro",
+        "kubuguza" => "Kubuguza",
+        "ikibuguzo" => "Ikibuguzo",
+        "isolo-women-capture-ends" => "Isolo, the women's game, a capture ending the move",
+        "isolo-boys-capture-ends" => "Isolo, the boys' game, a capture ending the move",
+        "ikibuguzo-opening-1" => "Ikibuguzo, after its first opening",
+        "igisoro-retreat" => "Igisoro with the retreat",
+        "igisoro-clockwise" => "Igisoro with clockwise captures",
+        _ => return None,
+    })
+}
+
 /// The start of `family` (a preset) on `columns` columns with `seeds` where the preset
 /// has 2 (Isolo) or 4 (the Igisoro family), following the preset's pattern: the women's
 /// game fills every pit; Igisoro the back rows; Kubuguza the front rows; Ikibuguzo the
@@ -656,6 +674,12 @@ impl Rules {
         );
         line("retreat", quote(name_of(&Retreat::NAMES, self.retreat)));
         out
+    }
+
+    /// The game's name as players say it: a preset's or reading's title
+    /// (`game_title`), else the rules' own name.
+    pub fn title(&self) -> String {
+        game_title(&self.name).map_or_else(|| self.name.clone(), str::to_string)
     }
 
     /// One line describing the rules, for `variants`.
@@ -1196,6 +1220,18 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_preset_and_reading_has_a_title() {
+        for name in PRESETS.iter().chain(READINGS.iter()) {
+            let rules = Rules::preset(name).unwrap();
+            assert!(game_title(name).is_some(), "{name}");
+            assert_eq!(rules.title(), game_title(name).unwrap());
+        }
+        let mut own = Rules::preset("igisoro").unwrap();
+        own.name = "my-igisoro".to_string();
+        assert_eq!(own.title(), "my-igisoro");
+    }
 
     #[test]
     fn pattern_starts_give_the_presets_and_their_narrower_boards() {

@@ -12,7 +12,7 @@ import {
   MARKED, NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted,
   delayPerSeed as speedDelay,
   endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
-  southChances, timeControl,
+  southChances, timeControl, whoText,
 } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -138,6 +138,7 @@ function showState(st) {
   else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
+  $("who").textContent = whoText(st.title, humanSide(), $("level").value);
   drawEvalBar();
   drawMoveList();
   drawGraph();
@@ -767,7 +768,15 @@ async function setup() {
   $("new-game").addEventListener("click", newGame);
   $("example-move").addEventListener("click", exampleMove);
   $("review-game").addEventListener("click", reviewGame);
-  $("side").addEventListener("change", () => { S.autoEngine = true; refresh(); });
+  // Your rows nearest you: the board turns when you take North (Flip board still turns it).
+  $("side").addEventListener("change", () => {
+    S.autoEngine = true;
+    if (humanSide() !== "both") S.flip = humanSide() === "N";
+    refresh();
+  });
+  $("level").addEventListener("change", () => {
+    if (S.state) $("who").textContent = whoText(S.state.title, humanSide(), $("level").value);
+  });
   // A new time control mid-game starts both clocks afresh (none for a time a move).
   $("strength").addEventListener("change", () => {
     resetClocks();

@@ -37,6 +37,13 @@ export function firstVisitLine(human, flipped) {
   return `You are ${sideName(human)}: tap a pit in your two rows (the ${lower ? "lower" : "upper"} two) to sow its seeds.`;
 }
 
+// Who plays what, beside the board: the game's name, your side and the engine's level
+// (`human`: "S", "N" or "both").
+export function whoText(title, human, level) {
+  if (human === "both") return `${title} \u00b7 you play both sides`;
+  return `${title} \u00b7 you are ${sideName(human)} \u00b7 the engine plays at level ${level}`;
+}
+
 // `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
 export function clockText(seconds) {
   const tenths = Math.floor(Math.max(seconds, 0) * 10), m = Math.floor(tenths / 600);

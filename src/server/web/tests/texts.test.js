@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
-  firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl,
+  firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl, whoText,
 } from "../texts.js";
 
 test("sides and chances are turned to South's view", () => {
@@ -98,4 +98,9 @@ test("a newcomer is told which side and rows are theirs", () => {
     "You are South: tap a pit in your two rows (the lower two) to sow its seeds.");
   assert.match(firstVisitLine("N", false), /North: .*the upper two/);
   assert.match(firstVisitLine("N", true), /the lower two/);
+});
+
+test("the game, your side and the level are named beside the board", () => {
+  assert.equal(whoText("Igisoro", "N", "3"), "Igisoro \u00b7 you are North \u00b7 the engine plays at level 3");
+  assert.equal(whoText("Kubuguza", "both", "8"), "Kubuguza \u00b7 you play both sides");
 });
