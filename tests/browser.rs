@@ -174,9 +174,14 @@ async fn check_board_of(client: &Client, variant: &Variant, spec: &str) -> TestR
     let expected = applied(variant, spec, &moves);
     assert_eq!(page["position"], expected, "after {moves:?}");
     let board = variant.parse_position(&expected).unwrap();
-    let pits = page["pits"].as_array().unwrap();
-    assert_eq!(pits.len(), 2 * variant.pits());
-    for pit in pits {
+    assert_eq!(page["pits"].as_array().unwrap().len(), 2 * variant.pits());
+    check_pits(&page, &board, &format!("after {moves:?}"));
+    Ok(moves)
+}
+
+/// Every pit the page drew (`shown`'s `pits`) holds what `board` holds.
+fn check_pits(page: &Value, board: &isolo_rules::Board, when: &str) {
+    for pit in page["pits"].as_array().unwrap() {
         let side = if pit[0] == "S" {
             Side::South
         } else {
@@ -184,12 +189,11 @@ async fn check_board_of(client: &Client, variant: &Variant, spec: &str) -> TestR
         };
         let n = pit[1].as_u64().unwrap() as usize;
         assert_eq!(
-            pit[2].as_u64().unwrap(),
-            board.seeds(side, n) as u64,
-            "{side} pit {n} after {moves:?}"
+            pit[2].as_u64(),
+            Some(board.seeds(side, n) as u64),
+            "{side} pit {n} {when}"
         );
     }
-    Ok(moves)
 }
 
 async fn click_pit(client: &Client, side: &str, pit: usize) -> TestResult {
@@ -400,19 +404,7 @@ async fn check_decision(client: &Client, decision: &isolo_rules::Decision) -> Te
     wanted.sort_by_key(key);
     assert_eq!(lit, wanted, "the pits lit at {question}");
     let page = shown(client).await?;
-    for pit in page["pits"].as_array().unwrap() {
-        let side = if pit[0] == "S" {
-            Side::South
-        } else {
-            Side::North
-        };
-        let n = pit[1].as_u64().unwrap() as usize;
-        assert_eq!(
-            pit[2].as_u64(),
-            Some(decision.board.seeds(side, n) as u64),
-            "pit {side} {n} as sown up to {question}"
-        );
-    }
+    check_pits(&page, &decision.board, &format!("as sown up to {question}"));
     Ok(())
 }
 

@@ -17,9 +17,9 @@ use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft_until;
-use isolo_rules::{random_game, RandomMover};
 use isolo_rules::Interrupt;
 use isolo_rules::Side;
+use isolo_rules::{random_game, RandomMover};
 
 /// Search time when `analyze` is given no limit, in milliseconds.
 const DEFAULT_ANALYSIS_MS: u64 = 1_000;

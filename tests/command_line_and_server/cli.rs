@@ -787,6 +787,9 @@ fn play_asks_a_move_begun_one_decision_at_a_time() {
         "Your move goes on from 11: Your move so far, 11x;",
         "You play 11xp\n",
         "Engine plays ",
+        // Quitting still prints the moves and the command that reviews them.
+        "Game abandoned.\nMoves: 11xp ",
+        "Review it: isolo-ai review --variant igisoro --position '6,1,0,6,6,1,0,4/",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }

@@ -159,7 +159,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             };
             let spent = started.elapsed().saturating_sub(answering);
             if !charge(&mut seats.clocks, board.to_move(), spent) {
-                return emit("You win on time: the engine's clock ran out.\n");
+                return ended(args, &game, "You win on time: the engine's clock ran out.");
             }
             // The score is the engine's plan's: under the retreat you may answer
             // otherwise.
@@ -188,14 +188,20 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 emit(&format!("{problem}. Try again.\n"))?;
                 continue;
             }
-            Typed::End => return emit("\nEnd of input: game abandoned.\n"),
+            Typed::End => return ended(args, &game, "\nEnd of input: game abandoned."),
             Typed::Error(e) => return Err(CliError(format!("cannot read input: {e}"))),
-            Typed::FlagFell => return emit("\nThe engine wins on time: your clock ran out.\n"),
+            Typed::FlagFell => {
+                return ended(
+                    args,
+                    &game,
+                    "\nThe engine wins on time: your clock ran out.",
+                )
+            }
             Typed::Interrupted => return interrupted(args, &variant, &game),
         };
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
-            "quit" | "q" => return emit("Game abandoned.\n"),
+            "quit" | "q" => return ended(args, &game, "Game abandoned."),
             "help" | "?" => emit(HELP)?,
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {
@@ -244,7 +250,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 };
                 let spent = thinking.elapsed().saturating_sub(answering);
                 if !charge(&mut seats.clocks, human, spent) {
-                    return emit("The engine wins on time: your clock ran out.\n");
+                    return ended(args, &game, "The engine wins on time: your clock ran out.");
                 }
             }
         }
@@ -323,6 +329,11 @@ fn finished(
         None => "",
     };
     let words = isolo_rules::in_words(outcome, variant, game.board());
+    ended(args, game, &format!("Game over. {words}.{verdict}"))
+}
+
+/// A game's end (`words`), however it came: its moves and the command that reviews it.
+fn ended(args: &PlayArgs, game: &Game, words: &str) -> CliResult {
     let moves = moves_text(game);
     let start = args
         .position
@@ -338,9 +349,7 @@ fn finished(
             shell_quote(&args.position.variant),
         )
     };
-    emit(&format!(
-        "Game over. {words}.{verdict}\nMoves: {moves}\n{review}"
-    ))
+    emit(&format!("{words}\nMoves: {moves}\n{review}"))
 }
 
 /// The game's moves, or "none".
@@ -410,12 +419,12 @@ fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
 /// How a game stopped in the middle of a move ends.
 fn stopped(args: &PlayArgs, variant: &Variant, game: &Game, stop: Stop, human: Side) -> CliResult {
     match stop {
-        Stop::Quit => emit("Game abandoned.\n"),
-        Stop::End => emit("\nEnd of input: game abandoned.\n"),
+        Stop::Quit => ended(args, game, "Game abandoned."),
+        Stop::End => ended(args, game, "\nEnd of input: game abandoned."),
         Stop::FlagFell(side) if side == human => {
-            emit("\nThe engine wins on time: your clock ran out.\n")
+            ended(args, game, "\nThe engine wins on time: your clock ran out.")
         }
-        Stop::FlagFell(_) => emit("You win on time: the engine's clock ran out.\n"),
+        Stop::FlagFell(_) => ended(args, game, "You win on time: the engine's clock ran out."),
         Stop::Interrupted => interrupted(args, variant, game),
         Stop::Failed(e) => Err(e),
     }
