@@ -591,6 +591,8 @@ function jumpTo(ply) {
   S.ply = Math.max(0, Math.min(ply, S.moves.length));
   S.autoEngine = false;
   caption("");
+  say(""); // (what a tap was told belongs to the position left)
+  hideChoice();
   refresh();
 }
 
