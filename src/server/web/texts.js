@@ -14,9 +14,12 @@ export function southChances(wdl, toMove) {
 export const expected = (chances) => (chances.win + chances.draw / 2) / 1000;
 
 // The evaluation bar's words for South's chances at `ply` (shown at `shown`).
+// (Whole percents that sum to 100, as the engine's W/D/L text rounds them: the draw
+// takes what the rounded win and loss leave.)
 export function barText(chances, ply, shown) {
-  const pct = (x) => Math.round(x / 10);
-  return `South wins ${pct(chances.win)}% \u00b7 draw ${pct(chances.draw)}% \u00b7 North wins ${pct(chances.loss)}%` +
+  const win = Math.round(chances.win / 10);
+  const loss = Math.min(Math.round(chances.loss / 10), 100 - win);
+  return `South wins ${win}% \u00b7 draw ${100 - win - loss}% \u00b7 North wins ${loss}%` +
     (ply === shown ? "" : ` (at ply ${ply})`);
 }
 

@@ -17,6 +17,11 @@ test("sides and chances are turned to South's view", () => {
   assert.equal(barText({ win: 700, draw: 200, loss: 100 }, 3, 3),
     "South wins 70% \u00b7 draw 20% \u00b7 North wins 10%");
   assert.match(barText({ win: 0, draw: 1000, loss: 0 }, 2, 5), /\(at ply 2\)$/);
+  // Rounded, they still sum to 100 (61% and 40% once made 101%).
+  assert.equal(barText({ win: 605, draw: 0, loss: 395 }, 1, 1),
+    "South wins 61% \u00b7 draw 0% \u00b7 North wins 39%");
+  assert.equal(barText({ win: 5, draw: 990, loss: 5 }, 1, 1),
+    "South wins 1% \u00b7 draw 98% \u00b7 North wins 1%");
 });
 
 test("a clock shows the tenths left, cut, never 60 seconds", () => {
