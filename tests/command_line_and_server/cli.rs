@@ -793,6 +793,15 @@ fn play_asks_a_move_begun_one_decision_at_a_time() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
+    // The engine's move with what it sowed.
+    let engine = text
+        .lines()
+        .find(|l| l.starts_with("Engine plays "))
+        .unwrap();
+    assert!(
+        engine.contains(" for it): ") && engine.contains(" lap") && engine.ends_with("captured"),
+        "{engine}"
+    );
 }
 
 /// At a level the engine plays its level's moves, reports their own scores, and still

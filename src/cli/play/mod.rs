@@ -167,9 +167,13 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 let wdl = wdl_of(&variant, s).percent_text();
                 format!(" (score {s}, {wdl} for it)")
             });
+            let sown = variant
+                .play_move(&board, &played)
+                .map(|m| sown_words(m.laps, m.captured));
             emit(&format!(
-                "Engine plays {played}{}\n",
-                score.unwrap_or_default()
+                "Engine plays {played}{}{}\n",
+                score.unwrap_or_default(),
+                sown.unwrap_or_default()
             ))?;
             game.play_move(&played)
                 .map_err(|e| CliError(format!("the engine's move: {e}")))?;
@@ -350,6 +354,17 @@ fn ended(args: &PlayArgs, game: &Game, words: &str) -> CliResult {
         )
     };
     emit(&format!("{words}\nMoves: {moves}\n{review}"))
+}
+
+/// What a move sowed, for the line that reports it: `: 3 laps, 5 seeds captured`.
+fn sown_words(laps: u32, captured: u32) -> String {
+    let laps = super::plural(laps.into(), "lap", "laps");
+    if captured == 0 {
+        format!(": {laps}")
+    } else {
+        let seeds = super::plural(captured.into(), "seed", "seeds");
+        format!(": {laps}, {seeds} captured")
+    }
 }
 
 /// The game's moves, or "none".
