@@ -42,10 +42,22 @@ pub fn run(args: &ShowArgs) -> CliResult {
 
 const LABEL_WIDTH: usize = 12;
 
-/// One row of pit numbers (`side`'s own numbering) for board row `row`.
-fn number_row(row: usize, columns: usize, side: Side) -> String {
+/// Where the board's row `row` and column `c` are drawn for a player sitting at
+/// `bottom`'s side: as they are for South, turned half a turn for North.
+fn seen_from(bottom: Side, row: usize, c: usize, columns: usize) -> (usize, usize) {
+    match bottom {
+        Side::South => (row, c),
+        Side::North => (3 - row, columns - 1 - c),
+    }
+}
+
+/// One row of pit numbers (`side`'s own numbering) for drawn row `row`.
+fn number_row(row: usize, columns: usize, side: Side, bottom: Side) -> String {
     let cells: Vec<String> = (0..columns)
-        .map(|c| format!(" {:>3} ", pit_at(row, c, columns).1 + 1))
+        .map(|c| {
+            let (r, c) = seen_from(bottom, row, c, columns);
+            format!(" {:>3} ", pit_at(r, c, columns).1 + 1)
+        })
         .collect();
     format!(
         "{:LABEL_WIDTH$}{}  {side}'s numbering\n",
@@ -54,11 +66,12 @@ fn number_row(row: usize, columns: usize, side: Side) -> String {
     )
 }
 
-/// One row of seeds, with its label.
-fn seed_row(board: &Board, row: usize, columns: usize, label: &str) -> String {
+/// One row of seeds (drawn row `row`), with its label.
+fn seed_row(board: &Board, row: usize, columns: usize, label: &str, bottom: Side) -> String {
     let cells: Vec<String> = (0..columns)
         .map(|c| {
-            let (side, lane) = pit_at(row, c, columns);
+            let (r, c) = seen_from(bottom, row, c, columns);
+            let (side, lane) = pit_at(r, c, columns);
             format!("[{:>3}]", board.seeds(side, lane + 1))
         })
         .collect();
@@ -66,29 +79,41 @@ fn seed_row(board: &Board, row: usize, columns: usize, label: &str) -> String {
 }
 
 /// The four rows of pits with both players' pit numbers, alone (as a move stands half
-/// sown).
-pub fn draw_pits(variant: &Variant, board: &Board) -> String {
+/// sown), for a player sitting at `bottom`'s side: that side's rows drawn nearest (at
+/// the bottom), the board turned half a turn for North.
+pub fn draw_pits_for(variant: &Variant, board: &Board, bottom: Side) -> String {
     let w = variant.columns() as usize;
-    let mut out = number_row(0, w, Side::North);
-    out.push_str(&seed_row(board, 0, w, "North back"));
-    out.push_str(&seed_row(board, 1, w, "      front"));
-    out.push_str(&number_row(1, w, Side::North));
+    let top = bottom.opponent();
+    let mut out = number_row(0, w, top, bottom);
+    out.push_str(&seed_row(board, 0, w, &format!("{top} back"), bottom));
+    out.push_str(&seed_row(board, 1, w, "      front", bottom));
+    out.push_str(&number_row(1, w, top, bottom));
     out.push_str(&format!("{:LABEL_WIDTH$}{}\n", "", "-".repeat(6 * w - 1)));
-    out.push_str(&number_row(2, w, Side::South));
-    out.push_str(&seed_row(board, 2, w, "South front"));
-    out.push_str(&seed_row(board, 3, w, "      back"));
-    out.push_str(&number_row(3, w, Side::South));
+    out.push_str(&number_row(2, w, bottom, bottom));
+    out.push_str(&seed_row(board, 2, w, &format!("{bottom} front"), bottom));
+    out.push_str(&seed_row(board, 3, w, "      back", bottom));
+    out.push_str(&number_row(3, w, bottom, bottom));
     out
 }
 
 /// The board with both players' pit numbers, seed totals, side to move, overture state
 /// and the result when the game is over.
 pub fn draw(variant: &Variant, board: &Board, outcome: Option<&Outcome>) -> String {
+    draw_for(variant, board, outcome, Side::South)
+}
+
+/// `draw` for a player sitting at `bottom`'s side (see `draw_pits_for`).
+pub fn draw_for(
+    variant: &Variant,
+    board: &Board,
+    outcome: Option<&Outcome>,
+    bottom: Side,
+) -> String {
     let w = variant.columns() as usize;
     let rules = variant.rules();
     let mut out = String::new();
     out.push_str(&format!("Variant {}\n", variant.name()));
-    out.push_str(&draw_pits(variant, board));
+    out.push_str(&draw_pits_for(variant, board, bottom));
     for side in [Side::North, Side::South] {
         let overture = if !rules.overture {
             String::new()

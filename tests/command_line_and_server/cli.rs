@@ -1422,6 +1422,15 @@ fn play_on_a_clock_shows_both_clocks_and_the_engine_manages_its_time() {
         b"quit\n",
     );
     assert!(ok);
+    // North's rows are drawn nearest North: South's back row on top.
+    let first_rows = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Variant "))
+        .nth(2);
+    assert!(
+        first_rows.is_some_and(|l| l.starts_with("South back")),
+        "{text}"
+    );
     for expected in [
         "You play North against ab, 60+1 s on each clock",
         "Clocks: South 1:00.0, North 1:00.0",

@@ -225,7 +225,12 @@ impl<'a> MidMove<'a> {
     /// A decision as the page shows it: the board as sown up to it, and its question
     /// naming the lap's end and the pits and seeds at stake.
     fn show_decision(&self, decision: &Decision) -> Result<(), Stop> {
-        emit(&crate::cli::show::draw_pits(self.variant, &decision.board))?;
+        let board = &decision.board;
+        emit(&crate::cli::show::draw_pits_for(
+            self.variant,
+            board,
+            self.human,
+        ))?;
         emit(&format!("{}\n", decision.question()))?;
         Ok(())
     }

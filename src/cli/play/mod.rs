@@ -119,10 +119,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut thinking = Instant::now();
     loop {
         let board = *game.board();
-        emit(&super::show::draw(
+        emit(&super::show::draw_for(
             &variant,
             &board,
             game.outcome().as_ref(),
+            human,
         ))?;
         if control.is_some() {
             emit(&clock_line(&seats.clocks))?;
