@@ -31,6 +31,7 @@ const STYLE: &str = "\
 .hole{fill:#8a5a2b;stroke:#5c3a1a;stroke-width:1.5}\
 .pit.nghana .hole{stroke:#f5e6a8;stroke-width:3}\
 .pit.lit .hole{fill:#b5783c}\
+.pit.clockwise .hole{stroke:#2f5d8a;stroke-width:3;stroke-dasharray:6 4}\
 .pit.to-move{cursor:pointer}\
 .seed{fill:#f3ead8;stroke:#6b4a2a;stroke-width:.6}\
 .cell{fill:transparent}\
@@ -124,6 +125,11 @@ fn pit_svg(
     if variant.rules().overture && board.in_overture(side) && pit == w {
         classes.push("nghana");
     }
+    // A pit whose laps may turn clockwise (RULES.md 3.7) is ringed, and says so.
+    let clockwise = variant.rules().clockwise_from.contains(&(pit as u8));
+    if clockwise {
+        classes.push("clockwise");
+    }
     if options.lit.contains(&(side, pit as u8)) {
         classes.push("lit");
     }
@@ -142,6 +148,9 @@ fn pit_svg(
         -ROW / 2.0
     ));
     out.push_str(&format!("<circle class=\"hole\" r=\"{PIT_RADIUS}\"/>"));
+    if clockwise {
+        out.push_str("<title>a clockwise pit: laps may turn clockwise here</title>");
+    }
     out.push_str(&format!(
         "<text class=\"num\" x=\"{}\" y=\"{NUMBER_BASELINE}\">{pit}</text>",
         -CELL / 2.0 + 3.0

@@ -657,6 +657,22 @@ fn show_svg_draws_what_the_server_draws() {
         drawn.contains("class=\"pit nghana"),
         "the boys' overture rings the ng'hana"
     );
+    // Kubuguza's clockwise pits (1, 8, 10 and 15 of each side) are ringed and say so.
+    let (_, kubuguza) = post_text(
+        &server,
+        "api/svg",
+        &json!({"game": {"variant": "kubuguza"}}),
+    );
+    let ringed: Vec<&str> = kubuguza
+        .lines()
+        .filter(|l| l.contains("class=\"pit clockwise"))
+        .collect();
+    assert_eq!(ringed.len(), 8, "{kubuguza}");
+    assert!(ringed.iter().all(|l| l.contains("<title>a clockwise pit")));
+    assert!(["1", "8", "10", "15"].iter().all(|p| ringed
+        .iter()
+        .any(|l| l.contains(&format!("data-pit=\"{p}\"")))));
+    assert!(!drawn.contains("clockwise pit"), "the boys' game has none");
     let out = cli_run(&["show", "--variant", "isolo-boys", "--flip"]);
     assert_eq!(out.status.code(), Some(2));
     let out = cli_run(&[
