@@ -707,7 +707,12 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
                  top: board.top, left: board.left, right: board.right, width: board.width,
                  pit: Math.min(pit.width, pit.height), text: Math.min(...sizes),
                  textRight: Math.max(...[...svg.querySelectorAll('text')]
-                   .map((t) => t.getBoundingClientRect().right))};",
+                   .map((t) => t.getBoundingClientRect().right)),
+                 tap: Math.min(...[...document.querySelectorAll(
+                     'button, select, input[type=checkbox]')]
+                   .filter((e) => e.offsetParent !== null)
+                   .map((e) => (e.type === 'checkbox' ? e.closest('label') || e : e)
+                     .getBoundingClientRect().height))};",
     )
     .await?;
     let number = |key: &str| layout[key].as_f64().unwrap();
@@ -727,6 +732,11 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     // are theirs, and the evaluation bar with its words.)
     assert!(number("top") < 200.0, "the board comes first: {layout}");
     assert!(number("pit") >= 36.0, "pits large enough to tap: {layout}");
+    // Buttons, menus and checkboxes (with their labels) the usual 44 px to tap.
+    assert!(
+        number("tap") >= 44.0,
+        "controls large enough to tap: {layout}"
+    );
     // Pit numbers, counts and the sides' lines, as drawn on the phone.
     assert!(number("text") >= 12.0, "text at least 12 px: {layout}");
     assert!(
