@@ -893,11 +893,38 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
         text.contains("Game interrupted after 2 plies. Moves: 1 "),
         "{text}"
     );
+    // The continue command keeps the whole game (its moves, for its record and review)
+    // and the time each side has left, South's clock having run while South thought.
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Continue with: "))
+        .unwrap_or_default();
     assert!(
-        text.contains("Continue with: isolo-ai play --variant isolo-women --position '")
-            && text.contains(" --engine ab:depth=2 --level 3 --tc 300+2 --seed 5 --as S\n"),
+        line.starts_with("isolo-ai play --variant isolo-women --moves '1 ")
+            && line.contains(" --engine ab:depth=2 --level 3 --tc 300+2 --left ")
+            && line.ends_with(" --seed 5 --as S"),
         "{text}"
     );
+    let left: Vec<f64> = line
+        .split(" --left ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap()
+        .split(',')
+        .map(|t| t.parse().unwrap())
+        .collect();
+    // (Each had its 2 s increment after its move; South's then ran about 1.5 s.)
+    assert!(
+        left[0] < 301.0 && left[0] > 290.0,
+        "South's clock ran: {line}"
+    );
+    assert!(left[1] <= 302.0 && left[1] > 290.0, "North's: {line}");
+    // And it goes on from there: the same moves, the clocks as they stood.
+    let args: Vec<String> = shell_words(line).into_iter().skip(2).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (again, ok) = play_session(&args, b"quit\n");
+    assert!(ok, "{again}");
+    assert!(again.contains("Game abandoned.\nMoves: 1 "), "{again}");
     // One second on the clock and no move typed (stdin left open).
     let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
@@ -1005,6 +1032,30 @@ fn play_continues_with_every_setting_and_refuses_two_levels() {
         ),
         "{said}"
     );
+    // The time left is refused without a clock, or when it is not a time left.
+    for (left, tc, expected) in [
+        ("300,300", None, "--left: it needs --tc"),
+        (
+            "300",
+            Some("300+2"),
+            "--left: expected South's and North's seconds left",
+        ),
+        (
+            "x,300",
+            Some("300+2"),
+            "--left: 'x' is not a number of seconds",
+        ),
+        ("0,300", Some("300+2"), "--left: 0 s is not a time left"),
+    ] {
+        let mut args = vec!["play", "--variant", "isolo-boys", "--left", left];
+        if let Some(tc) = tc {
+            args.extend(["--tc", tc]);
+        }
+        let refused = run(&args);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains(expected), "{args:?}: {said}");
+    }
 }
 
 #[test]
@@ -1786,4 +1837,28 @@ fn analyze_shows_a_fortress_draw_as_a_draw_in_words() {
         serde_json::from_str(&stdout_of(&[&args[..], &["--json"]].concat())).unwrap();
     assert_eq!(report["score"]["text"], "draw (a fortress)", "{report}");
     assert_eq!(report["wdl"]["draw"], 1000, "{report}");
+}
+
+/// `text` split as a POSIX shell splits plain words and single-quoted ones.
+fn shell_words(text: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in text.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
 }

@@ -42,6 +42,14 @@ pub struct PlayArgs {
     /// its time, and a side whose clock runs out loses
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
+    /// Moves played first, from the position (or the start): the game goes on after
+    /// them, and they stay in its record and its review
+    #[arg(long, value_name = "\"M1 M2 ...\"", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// With --tc, the time left on each clock, South's then North's, in seconds (e.g.
+    /// 312.7,300): a game continued as it stood
+    #[arg(long, value_name = "SOUTH,NORTH")]
+    pub left: Option<String>,
 }
 
 const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional, a/c for a lap's direction where laps may turn), or: moves, hint, undo, quit\n";
@@ -94,14 +102,19 @@ pub fn run(args: &PlayArgs) -> CliResult {
         ),
         None => None,
     };
-    let mut game = Game::new(&variant, start);
+    let mut game = args.position.game(&variant, args.moves.as_deref())?;
+    debug_assert_eq!(game.start(), &start);
     let interrupt = super::interrupt::flag();
     bot.stop_on(interrupt);
     hinter.stop_on(interrupt);
+    let mut clocks = [control.map(|c| Clock::start(&c)); 2];
+    if let Some(text) = &args.left {
+        set_left(&mut clocks, text)?;
+    }
     let mut seats = Seats {
         bot,
         hinter,
-        clocks: [control.map(|c| Clock::start(&c)); 2],
+        clocks,
         lines: read_lines_in_background(),
         interrupt,
     };
@@ -142,7 +155,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 &mut |_: &Progress| {},
             );
             if interrupt.load(Ordering::Relaxed) {
-                return interrupted(args, &variant, &game);
+                let clocks = clocks_now(&seats.clocks, board.to_move(), started);
+                return interrupted(args, &game, &clocks);
             }
             let Some(choice) = choice else {
                 return Err(CliError("the engine found no move".into()));
@@ -153,7 +167,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                 match mid.settle_engine_move(plan.clone()) {
                     Ok(played) => (played, mid.answering_time),
-                    Err(stop) => return stopped(args, &variant, &game, stop, human),
+                    Err(stop) => return stopped(args, &game, &seats.clocks, stop, human),
                 }
             } else {
                 (plan.clone(), Duration::ZERO)
@@ -202,7 +216,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     "\nThe engine wins on time: your clock ran out.",
                 )
             }
-            Typed::Interrupted => return interrupted(args, &variant, &game),
+            Typed::Interrupted => {
+                let clocks = clocks_now(&seats.clocks, human, thinking);
+                return interrupted(args, &game, &clocks);
+            }
         };
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
@@ -238,7 +255,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                     let whole = match mid.settle_human_move(typed.clone()) {
                         Ok(whole) => whole,
-                        Err(stop) => return stopped(args, &variant, &game, stop, human),
+                        Err(stop) => return stopped(args, &game, &seats.clocks, stop, human),
                     };
                     let answering = mid.answering_time;
                     if whole != typed {
@@ -388,35 +405,86 @@ fn shell_quote(text: &str) -> String {
     }
 }
 
+/// `--left SOUTH,NORTH`: the seconds left on each clock (which `--tc` must have set).
+fn set_left(clocks: &mut [Option<Clock>; 2], text: &str) -> Result<(), CliError> {
+    let bad = |why: &str| CliError(format!("--left: {why} (e.g. 312.7,300)"));
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 2 {
+        return Err(bad(
+            "expected South's and North's seconds left, comma-separated",
+        ));
+    }
+    for (clock, part) in clocks.iter_mut().zip(parts) {
+        let clock = clock.as_mut().ok_or_else(|| bad("it needs --tc"))?;
+        let seconds: f64 = part.trim().parse().map_err(|_| {
+            bad(&format!(
+                "'{}' is not a number of seconds",
+                isolo_rules::quote(part)
+            ))
+        })?;
+        if !(0.0..=MAX_LEFT_SECONDS).contains(&seconds) || seconds == 0.0 {
+            return Err(bad(&format!(
+                "{seconds} s is not a time left (above 0, at most {MAX_LEFT_SECONDS} s)"
+            )));
+        }
+        clock.left = Duration::from_secs_f64(seconds);
+    }
+    Ok(())
+}
+
+/// The most seconds `--left` puts on a clock: a week.
+const MAX_LEFT_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+
 /// The command that goes on from `game` with every setting of this one: the variant
-/// (or rules file), the position reached, the engine, its level, the clock, the seed and
-/// the side.
-fn continue_command(args: &PlayArgs, variant: &Variant, game: &Game) -> String {
+/// (or rules file), the game's start and its moves (so its record and review stay
+/// whole), the engine, its level, the clock with the time each side has left, the seed
+/// and the side.
+fn continue_command(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -> String {
     let mut command = format!(
-        "isolo-ai play --variant {} --position {} --engine {}",
-        shell_quote(&args.position.variant),
-        shell_quote(&variant.format_position(game.board())),
-        shell_quote(&args.engine),
+        "isolo-ai play --variant {}",
+        shell_quote(&args.position.variant)
     );
+    if let Some(start) = &args.position.position {
+        command.push_str(&format!(" --position {}", shell_quote(start)));
+    }
+    if game.plies() > 0 {
+        command.push_str(&format!(" --moves {}", shell_quote(&moves_text(game))));
+    }
+    command.push_str(&format!(" --engine {}", shell_quote(&args.engine)));
     if let Some(level) = args.level {
         command.push_str(&format!(" --level {level}"));
     }
     if let Some(tc) = &args.tc {
         command.push_str(&format!(" --tc {}", shell_quote(tc)));
     }
+    if let [Some(south), Some(north)] = clocks {
+        let seconds = |c: &Clock| format!("{:.1}", c.left.as_secs_f64());
+        command.push_str(&format!(" --left {},{}", seconds(south), seconds(north)));
+    }
     command.push_str(&format!(" --seed {} --as {}", args.seed, args.side));
     command
 }
 
 /// After Ctrl-C: the game so far, and how to go on from it; the interrupted status.
-fn interrupted(args: &PlayArgs, variant: &Variant, game: &Game) -> CliResult {
+fn interrupted(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -> CliResult {
     emit(&format!(
         "\nGame interrupted after {}. Moves: {}\nContinue with: {}\n",
         super::plural(game.plies() as u64, "ply", "plies"),
         moves_text(game),
-        continue_command(args, variant, game),
+        continue_command(args, game, clocks),
     ))?;
     std::process::exit(super::interrupt::exit_status())
+}
+
+/// The clocks as they stand `since` the side to move began thinking: its running time
+/// taken off (never below a tenth of a second, which a continued game can start with).
+fn clocks_now(clocks: &[Option<Clock>; 2], to_move: Side, since: Instant) -> [Option<Clock>; 2] {
+    let mut now = *clocks;
+    if let Some(clock) = now[to_move as usize].as_mut() {
+        let floor = Duration::from_millis(100);
+        clock.left = clock.left.saturating_sub(since.elapsed()).max(floor);
+    }
+    now
 }
 
 /// The move `text` begins: a legal move, or one begun that is asked on decision by
@@ -433,7 +501,13 @@ fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
 }
 
 /// How a game stopped in the middle of a move ends.
-fn stopped(args: &PlayArgs, variant: &Variant, game: &Game, stop: Stop, human: Side) -> CliResult {
+fn stopped(
+    args: &PlayArgs,
+    game: &Game,
+    clocks: &[Option<Clock>; 2],
+    stop: Stop,
+    human: Side,
+) -> CliResult {
     match stop {
         Stop::Quit => ended(args, game, "Game abandoned."),
         Stop::End => ended(args, game, "\nEnd of input: game abandoned."),
@@ -441,7 +515,7 @@ fn stopped(args: &PlayArgs, variant: &Variant, game: &Game, stop: Stop, human: S
             ended(args, game, "\nThe engine wins on time: your clock ran out.")
         }
         Stop::FlagFell(_) => ended(args, game, "You win on time: the engine's clock ran out."),
-        Stop::Interrupted => interrupted(args, variant, game),
+        Stop::Interrupted => interrupted(args, game, clocks),
         Stop::Failed(e) => Err(e),
     }
 }
