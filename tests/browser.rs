@@ -346,6 +346,13 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
     check_board(client, &igisoro).await?;
     let who = client.find(Locator::Id("who")).await?.text().await?;
     assert_eq!(who, "Igisoro \u{b7} you play both sides");
+    // The move list names who made each move.
+    let sides = script(
+        client,
+        "return [...document.querySelectorAll('#movelist li')].map(li => li.dataset.side)",
+    )
+    .await?;
+    assert_eq!(sides, json!(["South", "North", "South", "North"]));
     click_pit(client, "S", 11).await?;
     wait_idle(client).await?;
     let choice = client.find(Locator::Id("choice")).await?;

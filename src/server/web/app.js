@@ -113,6 +113,9 @@ function drawMoveList() {
     const li = document.createElement("li");
     li.textContent = m;
     li.dataset.ply = String(i + 1);
+    // Who made it (shown before the move, not part of it): turns alternate, so the
+    // side to move now made the moves an even number of plies back.
+    if (S.state) li.dataset.side = sideName((S.ply - i) % 2 === 0 ? S.state.to_move : otherSide(S.state.to_move));
     if (i + 1 === S.ply) li.classList.add("current");
     const reviewed = review && review.moves[i];
     if (reviewed && MARKED.includes(reviewed.class)) {
