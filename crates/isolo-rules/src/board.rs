@@ -48,18 +48,6 @@ impl Pits {
         ring::small_total(self.0)
     }
 
-    /// The pits of the lanes in the bit set `lanes` (bit `i`: lane `i`), the others
-    /// emptied.
-    pub fn only(self, lanes: u32) -> Pits {
-        let mut kept = 0;
-        let mut rest = lanes & ((1 << Pits::MAX) - 1);
-        while rest != 0 {
-            kept |= ring::lane_mask(rest.trailing_zeros() as usize);
-            rest &= rest - 1;
-        }
-        Pits(self.0 & kept)
-    }
-
     /// How many pits hold at least `min` seeds (`1 <= min <= 128`).
     #[inline(always)]
     pub fn count_at_least(self, min: u8) -> u32 {
@@ -256,9 +244,6 @@ mod tests {
             let exactly = seeds.iter().filter(|&&s| s == min).count() as u32;
             assert_eq!(pits.count_exactly(min), exactly, "exactly {min}");
         }
-        let kept = pits.only(0b1000_0000_0000_0110);
-        assert_eq!(kept.total(), 7 + 14 + 9);
-        assert_eq!((kept.seeds(1), kept.seeds(3)), (7, 0));
     }
 
     #[test]

@@ -57,7 +57,8 @@ const HELP: &str = "Type a pit number to move (with x/p letters for capture choi
 const RETREAT_HELP: &str = "Under the retreat, type your move up to a pass (7p) or with the answers you expect (7ps): the engine answers each pass, and where it answers otherwise you go on from there. You are asked for your answer to each of the engine's passes.\n";
 
 pub fn run(args: &PlayArgs) -> CliResult {
-    let (variant, start) = args.position.load()?;
+    let variant = Variant::load(&args.position.variant)?;
+    let mut game = args.position.game(&variant, args.moves.as_deref())?;
     let human = match args.side.to_ascii_uppercase().as_str() {
         "S" => Side::South,
         "N" => Side::North,
@@ -102,8 +103,6 @@ pub fn run(args: &PlayArgs) -> CliResult {
         ),
         None => None,
     };
-    let mut game = args.position.game(&variant, args.moves.as_deref())?;
-    debug_assert_eq!(game.start(), &start);
     let interrupt = super::interrupt::flag();
     bot.stop_on(interrupt);
     hinter.stop_on(interrupt);
@@ -357,12 +356,7 @@ fn finished(
 /// A game's end (`words`), however it came: its moves and the command that reviews it.
 fn ended(args: &PlayArgs, game: &Game, words: &str) -> CliResult {
     let moves = moves_text(game);
-    let start = args
-        .position
-        .position
-        .as_ref()
-        .map(|p| format!(" --position {}", shell_quote(p)))
-        .unwrap_or_default();
+    let start = start_option(args);
     let review = if game.plies() == 0 {
         String::new()
     } else {
@@ -405,6 +399,13 @@ fn shell_quote(text: &str) -> String {
     }
 }
 
+/// ` --position P` where the game was given a start position (`P` quoted for a
+/// shell), else nothing: the commands that go on from a game or review it.
+fn start_option(args: &PlayArgs) -> String {
+    let start = args.position.position.as_ref();
+    start.map_or_else(String::new, |p| format!(" --position {}", shell_quote(p)))
+}
+
 /// `--left SOUTH,NORTH`: the seconds left on each clock (which `--tc` must have set).
 fn set_left(clocks: &mut [Option<Clock>; 2], text: &str) -> Result<(), CliError> {
     let bad = |why: &str| CliError(format!("--left: {why} (e.g. 312.7,300)"));
@@ -444,9 +445,7 @@ fn continue_command(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -
         "isolo-ai play --variant {}",
         shell_quote(&args.position.variant)
     );
-    if let Some(start) = &args.position.position {
-        command.push_str(&format!(" --position {}", shell_quote(start)));
-    }
+    command.push_str(&start_option(args));
     if game.plies() > 0 {
         command.push_str(&format!(" --moves {}", shell_quote(&moves_text(game))));
     }

@@ -130,6 +130,11 @@ function drawMoveList() {
   $("review-game").hidden = S.moves.length === 0 || review !== null;
 }
 
+// The line above the board: the game, your side, the engine's level.
+function drawWho() {
+  if (S.state) $("who").textContent = whoText(S.state.title, humanSide(), $("level").value);
+}
+
 function showState(st) {
   S.state = st;
   $("board").innerHTML = st.svg;
@@ -141,7 +146,7 @@ function showState(st) {
   else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
   $("status").textContent = status;
-  $("who").textContent = whoText(st.title, humanSide(), $("level").value);
+  drawWho();
   drawEvalBar();
   drawMoveList();
   drawGraph();
@@ -779,9 +784,7 @@ async function setup() {
     if (humanSide() !== "both") S.flip = humanSide() === "N";
     refresh();
   });
-  $("level").addEventListener("change", () => {
-    if (S.state) $("who").textContent = whoText(S.state.title, humanSide(), $("level").value);
-  });
+  $("level").addEventListener("change", drawWho);
   // A new time control mid-game starts both clocks afresh (none for a time a move).
   $("strength").addEventListener("change", () => {
     resetClocks();

@@ -374,8 +374,8 @@ pub struct Evaluator {
     min_sow: u8,
     any: bool,
     protects: bool,
-    /// The lanes of the rightmost column (protected in overture), as a bit set.
-    rightmost: u32,
+    /// The lanes of the rightmost column (protected in overture).
+    rightmost: [usize; 2],
     /// `columns[side]`: the columns as `side` sees them.
     columns: [Vec<Column>; 2],
     /// The few-seed rings that cannot be captured (`capture = both` only).
@@ -427,7 +427,7 @@ impl Evaluator {
             min_sow: rules.min_sow,
             any: rules.capture == CaptureCondition::Any,
             protects: rules.overture && rules.overture_protects,
-            rightmost: 1 << (w - 1) | 1 << w,
+            rightmost: [w - 1, w],
             columns: [side_columns(Side::South), side_columns(Side::North)],
             fortresses: Fortresses::of(variant),
             fortress_draw: [0; 2],
@@ -537,7 +537,10 @@ impl Evaluator {
         let (threats, exposed) = self.captures_in_reach(board, me, mine, theirs);
         let shield = |side: Side, pits: Pits| {
             if self.protects && board.in_overture(side) {
-                sum(pits.only(self.rightmost))
+                self.rightmost
+                    .iter()
+                    .map(|&lane| pits.seeds(lane) as i32)
+                    .sum()
             } else {
                 0
             }

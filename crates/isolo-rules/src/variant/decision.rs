@@ -62,18 +62,13 @@ pub struct Decision {
 
 impl Variant {
     /// The decision where `half`, a move begun with some of its choices made, stops
-    /// next; `None` where its letters are not legal so far or the move ends (or dies)
-    /// without a further decision.
+    /// next (`Variant::move_begun`); `None` where its letters are not legal so far, the
+    /// move ends there, or no legal move goes on from it.
     pub fn decision_at(&self, board: &Board, half: &Move) -> Option<Decision> {
-        let lane = (half.pit as usize).checked_sub(1)?;
-        if lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0 {
-            return None;
+        match self.move_begun(board, half, &mut MoveWalk::new())? {
+            MoveStep::Choice(point) | MoveStep::Answer(point) => Some(self.decision_of(&point)),
+            MoveStep::End { .. } | MoveStep::Dead { .. } => None,
         }
-        let point = match self.walk_choices(board, half, &mut MoveWalk::new())? {
-            MoveStep::Choice(point) | MoveStep::Answer(point) => point,
-            MoveStep::End { .. } | MoveStep::Dead { .. } => return None,
-        };
-        Some(self.decision_of(&point))
     }
 
     fn decision_of(&self, point: &ChoicePoint) -> Decision {
@@ -116,14 +111,14 @@ impl Variant {
     /// `point`'s lap ended, as its capture table counts them.
     fn stake_of(&self, point: &ChoicePoint) -> Vec<u8> {
         let mask = self.spot_at(point).mask;
-        let w = self.rules.columns as usize;
-        let mut pits: Vec<u8> = (0..2 * w)
+        let Some((front, back)) = self.facing_lanes(point.end_pit() as usize - 1) else {
+            return Vec::new();
+        };
+        [front, back]
+            .into_iter()
             .filter(|&lane| mask & ring::lane_mask(lane) != 0)
             .map(|lane| lane as u8 + 1)
-            .collect();
-        // Front row (pits W+1..2W) first.
-        pits.sort_by_key(|&p| (p as usize) <= w);
-        pits
+            .collect()
     }
 }
 

@@ -487,6 +487,15 @@ impl Variant {
         self.rules.retreat != Retreat::None
     }
 
+    /// The opponent's lanes facing the mover's lane `end`, its front pit's then the back
+    /// pit's behind it; `None` for a lane of the mover's back row, which faces none.
+    #[inline(always)]
+    fn facing_lanes(&self, end: usize) -> Option<(usize, usize)> {
+        let w = self.rules.columns as usize;
+        let back = end.checked_sub(w)?;
+        Some((3 * w - 1 - end, back))
+    }
+
     /// The opponent's ring once it has retreated from a capture passed at the mover's
     /// lane `end` (its front pit facing `end` emptied into the back pit behind it), or
     /// `None` where no retreat is open: the rules have none, or that front pit is not
@@ -496,8 +505,7 @@ impl Variant {
         if self.rules.retreat == Retreat::None {
             return None;
         }
-        let w = self.rules.columns as usize;
-        let (front, back) = (3 * w - 1 - end, end - w);
+        let (front, back) = self.facing_lanes(end)?;
         if spot.mask & ring::lane_mask(front) == 0 {
             return None;
         }
