@@ -746,6 +746,11 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
     );
     // Pit numbers, counts and the sides' lines, as drawn on the phone.
     assert!(number("text") >= 12.0, "text at least 12 px: {layout}");
+    let smallest = smallest_text(client).await?;
+    assert!(
+        smallest.0 >= 12.0,
+        "the page's text at least 12 px: {smallest:?}"
+    );
     assert!(
         number("textRight") <= number("right"),
         "no text cut off: {layout}"
@@ -904,6 +909,21 @@ async fn opens_the_review(client: &Client, moves: &[String]) -> TestResult {
         "{review}"
     );
     screenshot(client, "review.png").await?;
+    let smallest = smallest_text(client).await?;
+    assert!(
+        smallest.0 >= 12.0,
+        "the review's text at least 12 px: {smallest:?}"
+    );
+    let gap = script(
+        client,
+        "return document.getElementById('review-notes').getBoundingClientRect().top
+              - document.getElementById('graph').getBoundingClientRect().bottom;",
+    )
+    .await?;
+    assert!(
+        gap.as_f64().unwrap() < 40.0,
+        "the notes under the graph: {gap}"
+    );
     let Some(ply) = review["marked"]
         .as_array()
         .unwrap()
@@ -928,6 +948,26 @@ async fn opens_the_review(client: &Client, moves: &[String]) -> TestResult {
         "back at the position the move was played from"
     );
     Ok(())
+}
+
+/// The smallest text shown on the page outside the board's drawing, in CSS pixels, and
+/// the text that has it.
+async fn smallest_text(client: &Client) -> TestResult<(f64, String)> {
+    let found = script(
+        client,
+        "let least = [1000, ''];
+         for (const e of document.querySelectorAll('body *:not(svg, svg *)')) {
+           if (e.offsetParent === null) continue;
+           const own = [...e.childNodes].filter((n) => n.nodeType === 3)
+             .map((n) => n.textContent.trim()).join('');
+           if (!own) continue;
+           const size = parseFloat(getComputedStyle(e).fontSize);
+           if (size < least[0]) least = [size, own.slice(0, 40)];
+         }
+         return least;",
+    )
+    .await?;
+    Ok((found[0].as_f64().unwrap(), found[1].to_string()))
 }
 
 /// A phone's screen, in CSS pixels.

@@ -173,7 +173,7 @@ pub fn run(args: &ReviewArgs) -> CliResult {
     printed
 }
 
-/// The review as a table, then each side's accuracy and the turning points.
+/// The review as a table, then each side's accuracy and a line for each marked move.
 fn review_text(variant: &Variant, game: &Game, engine: &str, review: &Review) -> String {
     let mut out = format!(
         "Review of {} ({}), {} by {engine} a position\n\n",
@@ -224,16 +224,9 @@ fn review_text(variant: &Variant, game: &Game, engine: &str, review: &Review) ->
             tally.join(", ")
         ));
     }
-    for m in review.moves.iter().filter(|m| m.turning_point.is_some()) {
-        let turn = m.turning_point.expect("filtered");
-        out.push_str(&format!(
-            "turning point: ply {} ({} plays {}) {}; best was {}\n",
-            m.ply,
-            m.side,
-            m.mv,
-            turn.text(),
-            m.best
-        ));
+    for m in review.moves.iter().filter(|m| m.class.is_marked()) {
+        out.push_str(&m.note());
+        out.push('\n');
     }
     out.push_str(&format!(
         "nodes {}  time {} ms  nps {}\n",

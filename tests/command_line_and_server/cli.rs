@@ -1677,6 +1677,19 @@ fn review_marks_each_move_and_reads_records() {
         );
         let loss = m["loss"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&loss), "{m}");
+        // Each move says what set its class, and a marked one was marked by something.
+        let note = m["note"].as_str().unwrap();
+        assert!(
+            note.ends_with(&format!(
+                "{}; better {}",
+                m["reason"].as_str().unwrap(),
+                m["best"].as_str().unwrap()
+            )),
+            "{m}"
+        );
+        if ["inaccuracy", "mistake", "blunder"].contains(&class) {
+            assert!(m["measure"].is_string(), "{m}");
+        }
     }
     assert_eq!(json["positions"].as_array().unwrap().len(), 4);
     assert!(json["accuracy"]["S"].is_number() && json["accuracy"]["N"].is_number());
@@ -1685,6 +1698,12 @@ fn review_marks_each_move_and_reads_records() {
     assert_eq!(json["moves"], again["moves"]);
     let text = stdout_of(&REVIEW);
     assert!(text.contains("South: accuracy "), "{text}");
+    for m in moves
+        .iter()
+        .filter(|m| m["measure"].is_string() && m["class"] != "good")
+    {
+        assert!(text.contains(m["note"].as_str().unwrap()), "{text}");
+    }
     assert!(text.contains("North: accuracy "), "{text}");
 
     // A game of a records file, under the file's rules.

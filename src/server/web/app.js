@@ -71,10 +71,7 @@ function drawGraph() {
   const y = (e) => (116 - e * 112).toFixed(1);
   let marks = `<line x1="0" y1="60" x2="300" y2="60" stroke="#bbb"/>` +
     `<line x1="0" y1="${y(0.75)}" x2="300" y2="${y(0.75)}" stroke="#eee"/>` +
-    `<line x1="0" y1="${y(0.25)}" x2="300" y2="${y(0.25)}" stroke="#eee"/>` +
-    `<text x="4" y="11" font-size="9" fill="#888">South wins 100%</text>` +
-    `<text x="4" y="57" font-size="9" fill="#888">50%</text>` +
-    `<text x="4" y="116" font-size="9" fill="#888">North wins (South 0%)</text>`;
+    `<line x1="0" y1="${y(0.25)}" x2="300" y2="${y(0.25)}" stroke="#eee"/>`;
   const points = [];
   S.evals.forEach((c, ply) => {
     if (c === undefined || ply > S.moves.length) return;

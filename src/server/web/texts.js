@@ -77,14 +77,9 @@ export function reviewSummary(review) {
   return `Accuracy: South ${accuracy("S")} (${classes("S")}) \u00b7 North ${accuracy("N")} (${classes("N")})`;
 }
 
-// A marked move's note: `ply 14, North 4: blunder, lost 35% win chance, 3.00 seeds
-// (turning point); better 7 (show)` (the list is not numbered: the ply names it).
-export function reviewNote(m) {
-  const lost = `lost ${(m.loss * 100).toFixed(0)}% win chance` +
-    (m.loss_seeds === null ? "" : `, ${m.loss_seeds.toFixed(2)} seeds`);
-  return `ply ${m.ply}, ${sideName(m.side)} ${m.move}: ${m.class}, ${lost}` +
-    (m.turning_point ? ` (${m.turning_point})` : "") + `; better ${m.best} (show)`;
-}
+// A marked move's note, as the review words it (`ply 14, North 4: blunder, lost 35% win
+// chance (3.00 seeds); better 7`), and the tap that shows the better move.
+export const reviewNote = (m) => `${m.note} (show)`;
 
 // The time control of a strength choice `tc:BASE+INC`, `{base, inc}` in seconds, or
 // null for a time per move (`ms:N`).
