@@ -776,7 +776,8 @@ async fn a_dead_position_ends_the_game(client: &Client) -> TestResult {
     let status = shown(client).await?["status"].as_str().unwrap().to_string();
     assert_eq!(
         status,
-        "Game over: North's last seed can never be captured, nor capture: no seed can change hands again, a draw"
+        "Game over: North's last seed can never be captured, nor capture: no seed can change hands again, \
+         a draw (counted instead, as dead_position = \"count\" reads it, South would win, 5 seeds to 1)"
     );
     let bar = script(
         client,

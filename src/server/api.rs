@@ -31,11 +31,13 @@ use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::answer::{AnswerError, EndSearch};
-use isolo_engine::search::level::{Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT};
+use isolo_engine::search::level::{
+    Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT, LOWEST_LEVEL, TOP_LEVEL,
+};
 use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::{describe, in_words};
+use isolo_rules::{describe, in_words, sealed_in_words, EndReason};
 use isolo_rules::{trace_move, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
@@ -210,6 +212,10 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
                 "least": ranges::LEVEL.least,
                 "most": ranges::LEVEL.most,
                 "default": ranges::LEVEL.default,
+                "names": (LOWEST_LEVEL..=TOP_LEVEL)
+                    .filter_map(Level::new)
+                    .map(Level::name)
+                    .collect::<Vec<_>>(),
             },
             "multipv": ranges::MULTIPV.most,
             "review_nodes": ranges::DEFAULT_REVIEW_NODES,
@@ -255,6 +261,7 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
         "end": outcome.as_ref().map(describe),
         "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
+        "sealed": sealed_by_last_move(game),
         "seeds": side_pair(|s| board.side_total(s)),
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
@@ -262,8 +269,31 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "directions": variant.has_directions(),
         "min_sow": rules.min_sow,
         "how_to_play": rules.how_to_play(),
+        "levels": levels_json(variant),
         "svg": svg,
     })
+}
+
+/// What the last move sealed (`sealed_in_words`), unless the game ended there in a dead
+/// position, whose words say it.
+fn sealed_by_last_move(game: &Game) -> Option<String> {
+    let dead = game
+        .outcome()
+        .is_some_and(|o| o.reason == EndReason::DeadPosition);
+    let before = game.positions().iter().rev().nth(1).filter(|_| !dead)?;
+    sealed_in_words(game.variant(), before, game.board())
+}
+
+/// Each level in words under each searcher: `{"ab": [...], "mcts": [...]}`, level 1
+/// first ("level 4, improver: 77% of the points against level 3 in this game").
+fn levels_json(variant: &Variant) -> Value {
+    let words = |mcts| {
+        (LOWEST_LEVEL..=TOP_LEVEL)
+            .filter_map(Level::new)
+            .map(|level| level.describe(variant, mcts))
+            .collect::<Vec<_>>()
+    };
+    json!({"ab": words(false), "mcts": words(true)})
 }
 
 async fn state_of(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {

@@ -690,6 +690,10 @@ fn play_through_stdin() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
+    // The board is drawn once a position: the start, after 1 and the engine's reply,
+    // after the undo, after 3 and the reply; the list of moves, the refused 99 and the
+    // hint stay under the board they are about.
+    assert_eq!(text.matches("Position: ").count(), 6, "{text}");
 }
 
 /// Input that is not text, or a line too long to hold, is answered and the game goes
@@ -825,7 +829,7 @@ fn play_at_a_level_hints_at_full_strength() {
     let leveled = [&base[..], &["--level", "1"]].concat();
     let (weak, ok) = play_session(&leveled, b"hint\nquit\n");
     assert!(
-        ok && weak.contains("against ab:depth=3 at level 1"),
+        ok && weak.contains("against ab:depth=3 at level 1, beginner"),
         "{weak}"
     );
     assert_eq!(hint(&weak), hint(&full), "the hint is the engine's best");
@@ -1006,7 +1010,7 @@ fn play_ends_a_dead_position_at_once_in_words() {
     );
     assert!(ok, "{text}");
     assert!(
-        text.contains("Game over. North's last seed can never be captured, nor capture: no seed can change hands again, a draw.\nMoves: none\n"),
+        text.contains("Game over. North's last seed can never be captured, nor capture: no seed can change hands again, a draw (counted instead, as dead_position = \"count\" reads it, South would win, 63 seeds to 1).\nMoves: none\n"),
         "{text}"
     );
 }

@@ -89,7 +89,10 @@ fn variants_and_limits_are_listed() {
     // The page builds its level choice from these: the engine's levels, not its own.
     assert_eq!(
         list["limits"]["levels"],
-        json!({"least": 1, "most": 8, "default": 8})
+        json!({"least": 1, "most": 8, "default": 8, "names": [
+            "beginner", "novice", "casual", "improver", "club player", "strong", "expert",
+            "full strength"
+        ]})
     );
     // The first game the page offers: a deep reading at a middle level.
     assert_eq!(
@@ -296,6 +299,13 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     );
     assert_eq!(state["result"], Value::Null);
     assert_eq!(state["end"], Value::Null);
+    assert_eq!(state["sealed"], Value::Null);
+    // Each level in words, with what it scored against the one below in this game.
+    assert_eq!(
+        state["levels"]["ab"][1],
+        "level 2, novice: 62% of the points against level 1 in this game"
+    );
+    assert_eq!(state["levels"]["mcts"][1], "level 2, novice");
     // Every rule a variant sets is told: the retreat, a capture that wins.
     for (variant, rule) in [
         ("igisoro-retreat", "the opponent answers at once: retreat"),

@@ -444,6 +444,20 @@ fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> Stri
     let dead =
         format!("{seeds} can never be captured, nor capture: no seed can change hands again");
     match winner {
+        // The other reading of the rules key, offered where it would decide.
+        None if counts[0] != counts[1] => {
+            let more = if counts[0] > counts[1] {
+                Side::South
+            } else {
+                Side::North
+            };
+            format!(
+                "{dead}, a draw (counted instead, as dead_position = \"count\" reads it, \
+                 {more} would win, {} seeds to {})",
+                counts[more as usize],
+                counts[more.opponent() as usize]
+            )
+        }
         None => format!("{dead}, a draw"),
         Some(w) => format!(
             "{dead}; {w} counts {} seeds to {}'s {}: {w} wins",
@@ -483,6 +497,34 @@ pub fn fortress_in_words(board: &Board, holders: &[Side]) -> Option<String> {
         )),
         _ => Some(format!(
             "{} and {} can never be captured: neither side can win",
+            seeds(Side::South),
+            seeds(Side::North)
+        )),
+    }
+}
+
+/// What the last move sealed, in words, where it left a side's seeds where they can
+/// never be captured and they could be before: "North's last seed can no longer be
+/// captured: South can no longer win"; `None` otherwise.
+pub fn sealed_in_words(variant: &Variant, before: &Board, after: &Board) -> Option<String> {
+    let earlier = fortress_holders(variant, before);
+    let sealed: Vec<Side> = fortress_holders(variant, after)
+        .into_iter()
+        .filter(|side| !earlier.contains(side))
+        .collect();
+    let seeds = |side: Side| match after.side_total(side) {
+        1 => format!("{side}'s last seed"),
+        n => format!("{side}'s {n} seeds"),
+    };
+    match sealed[..] {
+        [] => None,
+        [side] => Some(format!(
+            "{} can no longer be captured: {} can no longer win",
+            seeds(side),
+            side.opponent()
+        )),
+        _ => Some(format!(
+            "{} and {} can no longer be captured: neither side can win",
             seeds(Side::South),
             seeds(Side::North)
         )),
@@ -542,6 +584,12 @@ mod tests {
                 );
                 if ending == DeadPosition::Count {
                     assert!(words.ends_with("South counts 63 seeds to North's 1: South wins"));
+                } else {
+                    // The drawn reading offers the counted one where it would decide.
+                    assert!(words.ends_with(
+                        "a draw (counted instead, as dead_position = \"count\" reads it, \
+                         South would win, 63 seeds to 1)"
+                    ));
                 }
             }
         }
@@ -555,6 +603,21 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("\"draw\" or \"count\" or \"play-on\""));
+    }
+
+    #[test]
+    fn a_move_that_seals_seeds_for_good_is_named() {
+        let igisoro = Variant::load("igisoro").unwrap();
+        let sealed = "8,8,8,8,8,8,8,6/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S";
+        let sealed = igisoro.parse_position(sealed).unwrap();
+        let start = igisoro.start();
+        assert_eq!(
+            sealed_in_words(&igisoro, &start, &sealed).as_deref(),
+            Some("South's 2 seeds can no longer be captured: North can no longer win")
+        );
+        // Sealed before the move too: nothing new to say.
+        assert_eq!(sealed_in_words(&igisoro, &sealed, &sealed), None);
+        assert_eq!(sealed_in_words(&igisoro, &start, &start), None);
     }
 
     #[test]

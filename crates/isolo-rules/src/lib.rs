@@ -40,8 +40,8 @@ pub use board::{Board, Pits};
 pub use fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 pub use game::{
     dead_position_outcome, describe, fortress_holders, fortress_in_words, in_words,
-    material_in_words, rules_outcome, EndReason, Game, GameError, Outcome, SideResult,
-    DRAW_REPETITIONS, RESERVED_PLIES,
+    material_in_words, rules_outcome, sealed_in_words, EndReason, Game, GameError, Outcome,
+    SideResult, DRAW_REPETITIONS, RESERVED_PLIES,
 };
 pub use interrupt::Interrupt;
 pub use keys::{KeyMap, KeySet};

@@ -296,7 +296,13 @@ impl<'a> MidMove<'a> {
     fn read_line(&mut self, started: Instant) -> Result<String, Stop> {
         loop {
             let clock = self.seats.clocks[self.human as usize];
-            match next_line(&self.seats.lines, self.seats.interrupt, clock, started) {
+            match next_line(
+                &self.seats.lines,
+                self.seats.interrupt,
+                clock,
+                started,
+                &mut || {},
+            ) {
                 Typed::Line(line) => {
                     let line = line.trim().to_ascii_lowercase();
                     match line.as_str() {

@@ -1,7 +1,7 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
 use isolo_engine::search::wdl::wdl_of;
-use std::io;
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
@@ -84,7 +84,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let at_level = if spec.level.is_top() {
         String::new()
     } else {
-        format!(" at level {}", spec.level.number())
+        format!(" at {}", spec.level.describe(&variant, spec.is_mcts()))
     };
     let mut bot = spec
         .bot(args.seed)
@@ -129,16 +129,34 @@ pub fn run(args: &PlayArgs) -> CliResult {
         emit(RETREAT_HELP)?;
     }
     let mut thinking = Instant::now();
+    // The board is drawn once a position: a hint, a list of moves or a refused move
+    // stays on the screen under it.
+    let mut drawn_at = None;
+    // In a terminal the clock line above the prompt is redrawn while the player thinks.
+    let live_clock = control.is_some() && io::stdout().is_terminal();
     loop {
         let board = *game.board();
-        emit(&super::show::draw_for(
-            &variant,
-            &board,
-            game.outcome().as_ref(),
-            human,
-        ))?;
+        if drawn_at != Some(game.plies()) {
+            drawn_at = Some(game.plies());
+            emit(&super::show::draw_for(
+                &variant,
+                &board,
+                game.outcome().as_ref(),
+                human,
+            ))?;
+            if let Some(words) = sealed_now(&game) {
+                emit(&format!("Note: {words}.\n"))?;
+            }
+        }
+        // (While the player thinks their clock runs: a line after a hint shows it; a
+        // clock just started shows what it started with.)
+        let clocks = if board.to_move() == human && thinking.elapsed() >= INPUT_POLL {
+            clocks_now(&seats.clocks, human, thinking)
+        } else {
+            seats.clocks
+        };
         if control.is_some() {
-            emit(&clock_line(&seats.clocks))?;
+            emit(&clock_line(&clocks))?;
         }
         if let Some(outcome) = game.outcome() {
             return finished(args, &variant, &game, &outcome, human);
@@ -195,11 +213,22 @@ pub fn run(args: &PlayArgs) -> CliResult {
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
+        let mut shown = clock_line(&clocks);
+        let mut tick = || {
+            if live_clock {
+                let now = clock_line(&clocks_now(&seats.clocks, human, thinking));
+                if now != shown {
+                    redraw_line_above(&now);
+                    shown = now;
+                }
+            }
+        };
         let line = match next_line(
             &seats.lines,
             interrupt,
             seats.clocks[human as usize],
             thinking,
+            &mut tick,
         ) {
             Typed::Line(line) => line,
             Typed::Dropped(problem) => {
@@ -311,13 +340,30 @@ fn read_lines_in_background() -> Receiver<io::Result<Line>> {
     receive
 }
 
+/// What the last move sealed for good, unless the game ended there (its words say it).
+fn sealed_now(game: &Game) -> Option<String> {
+    let before = game.positions().iter().rev().nth(1)?;
+    game.outcome().is_none().then_some(())?;
+    isolo_rules::sealed_in_words(game.variant(), before, game.board())
+}
+
+/// Rewrites the line above the cursor with `text` (its newline dropped) and puts the
+/// cursor back where it was, so what the player is typing stays as it is.
+fn redraw_line_above(text: &str) {
+    let mut out = io::stdout().lock();
+    // (A clock that cannot be redrawn is only a stale clock: the game goes on.)
+    let _ = write!(out, "\x1b7\x1b[1A\r\x1b[2K{}\x1b8", text.trim_end());
+    let _ = out.flush();
+}
+
 /// The human's next line, unless their clock (started at `thinking`) runs out or
-/// Ctrl-C comes first.
+/// Ctrl-C comes first; `tick` is called every `INPUT_POLL` while they think.
 fn next_line(
     lines: &Receiver<io::Result<Line>>,
     interrupt: &AtomicBool,
     clock: Option<Clock>,
     thinking: Instant,
+    tick: &mut dyn FnMut(),
 ) -> Typed {
     loop {
         if interrupt.load(Ordering::Relaxed) {
@@ -331,7 +377,7 @@ fn next_line(
             Ok(Ok(dropped)) => return Typed::Dropped(dropped.problem().unwrap_or_default()),
             Ok(Err(e)) => return Typed::Error(e),
             Err(RecvTimeoutError::Disconnected) => return Typed::End,
-            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Timeout) => tick(),
         }
     }
 }

@@ -10,7 +10,7 @@ import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
   MARKED, NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted,
-  delayPerSeed as speedDelay,
+  delayPerSeed as speedDelay, captionHold, sownClockwise,
   endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
   southChances, timeControl, whoText,
 } from "./texts.js";
@@ -129,7 +129,9 @@ function drawMoveList() {
 
 // The line above the board: the game, your side, the engine's level.
 function drawWho() {
-  if (S.state) $("who").textContent = whoText(S.state.title, humanSide(), $("level").value);
+  if (!S.state) return;
+  const level = S.state.levels[$("engine").value][Number($("level").value) - 1];
+  $("who").textContent = whoText(S.state.title, humanSide(), level);
 }
 
 function showState(st) {
@@ -142,6 +144,8 @@ function showState(st) {
   else if (st.end) status = `Game over: ${st.end_words}`;
   else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
+  // (A move that sealed seeds for good: said as it is made.)
+  if (st.sealed && !st.end) status += ` \u00b7 ${st.sealed}`;
   $("status").textContent = status;
   drawWho();
   drawEvalBar();
@@ -287,6 +291,16 @@ async function afterPosition() {
 }
 
 function delayPerSeed() { return speedDelay(Number($("speed").value)); }
+function holdCaption() { return captionHold(Number($("speed").value)); }
+
+// The seeds on each side, as the board's side lines say them, while a move is animated.
+function drawTotals(pits) {
+  for (const side of ["S", "N"]) {
+    const line = document.querySelector(`#board text.info[data-side="${side}"]`);
+    const total = pits[side].reduce((a, b) => a + b, 0);
+    if (line) line.textContent = line.textContent.replace(/\d+ seeds?/, counted(total, "seed"));
+  }
+}
 
 async function pause(ms) {
   if (!S.skip) await sleep(ms);
@@ -298,10 +312,17 @@ async function animate(trace, before, move) {
   const mover = trace.mover, other = otherSide(mover);
   $("status").textContent = `${sideName(mover)} plays ${move}\u2026`;
   const pits = { S: before.pits.S.slice(), N: before.pits.N.slice() };
-  const delay = delayPerSeed();
+  const delay = delayPerSeed(), hold = holdCaption();
+  // A lap's direction, named where it is clockwise: its first seed is not in the pit
+  // after the one it is sown from.
+  const direction = (i, origin) => {
+    const next = trace.steps[i + 1];
+    const sown = next && next.kind === "sow" && next.pits.length > 0;
+    return sown && sownClockwise(origin, next.pits[0], pits[mover].length) ? " clockwise" : "";
+  };
   let hand = 0, lap = 0;
   S.skip = false;
-  for (const step of trace.steps) {
+  for (const [i, step] of trace.steps.entries()) {
     if (S.skip) break;
     unlightAll();
     if (step.kind === "lift") {
@@ -312,9 +333,9 @@ async function animate(trace, before, move) {
       pits[mover][step.pit - 1] = 0;
       setPit(mover, step.pit, 0, true);
       caption(joining === 0
-        ? `Lap ${lap}: ${sideName(mover)} lifts ${counted(hand, "seed")} from pit ${step.pit}`
-        : `The captured seeds join pit ${step.pit}'s: ${counted(hand, "seed")} to sow`);
-      await pause(delay * 2);
+        ? `Lap ${lap}: ${sideName(mover)} lifts ${counted(hand, "seed")} from pit ${step.pit}${direction(i, step.pit)}`
+        : `The captured seeds join pit ${step.pit}'s: ${counted(hand, "seed")} to sow${direction(i, step.pit)}`);
+      await pause(Math.max(delay * 2, hold));
     } else if (step.kind === "sow") {
       for (const p of step.pits) {
         if (S.skip) break;
@@ -329,20 +350,21 @@ async function animate(trace, before, move) {
       for (const p of step.pits) { pits[other][p - 1] = 0; setPit(other, p, 0, true); }
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       hand = step.seeds;
+      drawTotals(pits);
       const from = `the opponent's ${step.pits.length === 1 ? "pit" : "pits"} ${step.pits.join(" and ")}`;
-      caption(`Lap ${lap}: capture at pit ${step.at}: ${counted(step.seeds, "seed")} from ${from}, sown after pit ${step.from}`);
-      await pause(delay * 4);
+      caption(`Lap ${lap}: capture at pit ${step.at}: ${counted(step.seeds, "seed")} from ${from}, sown${direction(i, step.from)} after pit ${step.from}`);
+      await pause(Math.max(delay * 4, hold * 1.5));
     } else if (step.kind === "pass") {
       caption(`Passes the capture at pit ${step.at}, and relays`);
       setPit(mover, step.at, pits[mover][step.at - 1], true);
-      await pause(delay * 3);
+      await pause(Math.max(delay * 3, hold));
     } else if (step.kind === "retreat") {
       pits[other][step.to - 1] += pits[other][step.from - 1];
       pits[other][step.from - 1] = 0;
       setPit(other, step.from, 0, true);
       setPit(other, step.to, pits[other][step.to - 1], true);
       caption(`${sideName(other)} retreats: ${counted(step.seeds, "seed")} from pit ${step.from} to pit ${step.to}`);
-      await pause(delay * 4);
+      await pause(Math.max(delay * 4, hold));
     } else if (step.kind === "leave") {
       // The captured seeds are not sown: the capture's lap is the other pit's, lifted next.
       lap -= 1;
@@ -351,11 +373,11 @@ async function animate(trace, before, move) {
       setPit(mover, step.pit, pits[mover][step.pit - 1], true);
       const kept = step.seeds === 1 ? "The captured seed stays" : `The ${step.seeds} captured seeds stay`;
       caption(`${kept} in pit ${step.pit}; the other clockwise pit sows`);
-      await pause(delay * 3);
+      await pause(Math.max(delay * 3, hold));
     } else if (step.kind === "end") {
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       caption(`The last seed falls in pit ${step.at}` + (pits[mover][step.at - 1] === 1 ? ", empty before: the move ends" : ": the capture ends the move"));
-      await pause(delay * 3);
+      await pause(Math.max(delay * 3, hold));
     }
   }
 }
@@ -728,8 +750,8 @@ async function loadRecord() {
   refresh();
 }
 
-// The strength levels the engine offers (the server's limits.levels): the weakest
-// marked as the weakest, the top as full strength, the engine's default chosen.
+// The strength levels the engine offers (the server's limits.levels), each with its
+// name, the engine's default chosen.
 function fillLevels(levels) {
   for (let n = levels.least; n <= levels.most; n++) {
     const option = document.createElement("option");
@@ -748,7 +770,7 @@ async function setup() {
   for (const v of S.variants) {
     const option = document.createElement("option");
     option.value = v.name;
-    option.textContent = `${v.name} (${v.kind})`;
+    option.textContent = v.title ? `${v.title} (${v.name})` : v.name;
     $("variant").appendChild(option);
   }
   // The first game offered (the server's recommendation): its variant and level.
@@ -782,6 +804,7 @@ async function setup() {
     refresh();
   });
   $("level").addEventListener("change", drawWho);
+  $("engine").addEventListener("change", drawWho);
   // A new time control mid-game starts both clocks afresh (none for a time a move).
   $("strength").addEventListener("change", () => {
     resetClocks();

@@ -44,7 +44,7 @@ export function firstVisitLine(human, flipped) {
 // (`human`: "S", "N" or "both").
 export function whoText(title, human, level) {
   if (human === "both") return `${title} \u00b7 you play both sides`;
-  return `${title} \u00b7 you are ${sideName(human)} \u00b7 the engine plays at level ${level}`;
+  return `${title} \u00b7 you are ${sideName(human)} \u00b7 the engine plays at ${level}`;
 }
 
 // `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
@@ -56,14 +56,24 @@ export function clockText(seconds) {
 // The animation's pause per seed sown at speed `speed` (0 slowest), in ms.
 export const delayPerSeed = (speed) => Math.round(400 * Math.pow(0.95, speed));
 
+// The speed the animation starts at: a seed every 66 ms, each caption held a second.
+export const DEFAULT_SPEED = 35;
+
+// How long a caption stays up at `speed` before the animation goes on: a second at the
+// default speed (time to read a lap's words), less when faster, more when slower.
+export const captionHold = (speed) => Math.round(1000 * Math.pow(0.95, speed - DEFAULT_SPEED));
+
+// Whether a lap sown from `origin` (the pit lifted, or the pit captured seeds are sown
+// after) whose first seed falls in `first` goes clockwise, on a side of `pits` pits
+// numbered anticlockwise.
+export const sownClockwise = (origin, first, pits) => first !== (origin % pits) + 1;
+
 // `n thing` or `n things` (irregular plurals given).
 export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-// A level's label in the level choice: the weakest, and the top at full strength.
+// A level's label in the level choice: its number and name (`4 \u00b7 improver`).
 export function levelLabel(n, levels) {
-  if (n === levels.least) return `${n} (weakest)`;
-  if (n === levels.most) return `${n} (full strength)`;
-  return `${n}`;
+  return `${n} \u00b7 ${levels.names[n - levels.least]}`;
 }
 
 // The moves a review marks, worst last.

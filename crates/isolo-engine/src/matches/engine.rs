@@ -474,6 +474,11 @@ impl EngineSpec {
             && self.level.is_top()
     }
 
+    /// Whether this engine is MCTS (whose levels have a table of their own).
+    pub fn is_mcts(&self) -> bool {
+        matches!(self.kind, EngineKind::Mcts(_))
+    }
+
     /// Whether this engine searches (and so takes limits).
     pub fn searches(&self) -> bool {
         matches!(self.kind, EngineKind::AlphaBeta(_) | EngineKind::Mcts(_))

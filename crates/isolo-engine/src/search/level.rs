@@ -44,36 +44,39 @@ const fn handicap(budget: u64, temperature_seeds: f64) -> Handicap {
 /// Levels below the top: one row each in a table.
 const WEAKENED_LEVELS: usize = (TOP_LEVEL - LOWEST_LEVEL) as usize;
 
-/// Alpha-beta's levels 1 to `TOP_LEVEL - 1`, weakest first: (depth, temperature).
-/// Calibrated by ladders of matches (`scripts/levels.sh`) on the deep readings, where
-/// random is thousands of Elo below the top at 20,000 nodes a move, to steps of some
-/// 70% to 90% of the points (each level against the one below; issue 47's band is 60%
-/// to 92%), level 7 close to the top. Games of these rules compound every small edge: a
-/// ply more, or half the temperature, is most of a step, so the levels climb in depth.
+/// Alpha-beta's levels 1 to `TOP_LEVEL - 1`, weakest first: (depth, temperature), for
+/// the deep readings. Level 1 is a beginner's game at one ply, taking 32% to 52% of
+/// the points from the capture-greedy player (at three plies it won all of them); level
+/// 7 searches 8 plies, close to the top. Between them these games compound every small
+/// edge, a ply more being most of a level: seven levels span some 2,600 Elo, so the
+/// steps are 85% to 100% (ladders of 60 games a step, docs/measurements.md; a second
+/// table spreading the middle packed its top instead).
 const ALPHA_BETA: [Handicap; WEAKENED_LEVELS] = [
+    handicap(1, 12.0),
+    handicap(1, 5.0),
+    handicap(2, 2.0),
     handicap(3, 1.0),
-    handicap(3, 0.25),
     handicap(4, 0.6),
-    handicap(5, 1.0),
     handicap(6, 0.6),
-    handicap(7, 0.4),
     handicap(8, 0.5),
 ];
 
 /// Alpha-beta's levels under the Isolo presets' own rules (the seeds' reading), whose
 /// games last 5 to 15 plies and are soon decided: random is only some 950 Elo below
 /// the top there, and a ply or a temperature of the deep table is no step at all: here
-/// the temperature acts at every one of a game's few plies.
-/// Calibrated by ladders from the presets' opening suites to steps of some 60% to 72%;
-/// Kubuguza's and Ikibuguzo's ladders step by 62% to 89% on it.
+/// the temperature acts at every one of a game's few plies. Level 1 is a beginner's
+/// game: it takes 28% to 56% of the points from the capture-greedy player on these
+/// presets (a warmer level 1 lost 84% to 91% of them on Kubuguza, Ikibuguzo and the
+/// women's game). Calibrated by ladders from the presets' opening suites to steps of
+/// 56% to 87% (docs/measurements.md).
 const ALPHA_BETA_SHORT_GAMES: [Handicap; WEAKENED_LEVELS] = [
-    handicap(1, 160.0),
-    handicap(1, 60.0),
     handicap(1, 30.0),
     handicap(1, 22.0),
     handicap(1, 14.0),
-    handicap(1, 6.0),
+    handicap(1, 8.0),
+    handicap(1, 4.0),
     handicap(2, 0.5),
+    handicap(3, 0.5),
 ];
 
 /// The presets whose games are short enough to need `ALPHA_BETA_SHORT_GAMES`: the
@@ -164,6 +167,39 @@ impl LevelTable {
     }
 }
 
+/// Each level's name, weakest first: a word to place oneself by.
+const LEVEL_NAMES: [&str; TOP_LEVEL as usize] = [
+    "beginner",
+    "novice",
+    "casual",
+    "improver",
+    "club player",
+    "strong",
+    "expert",
+    "full strength",
+];
+
+/// Alpha-beta's levels as measured on each preset and reading: each level's score in
+/// percent against the one below, level 1's against the capture-greedy player
+/// (`greedy`), the top's against level 7 as the ladders' top (`ab:nodes=20000`). From
+/// the ladders of docs/measurements.md ("Strength levels"), whose table "Each level
+/// against the one below" a test holds to this one.
+const MEASURED: [(&str, [u8; TOP_LEVEL as usize]); 10] = [
+    ("isolo-women", [38, 66, 62, 57, 61, 69, 62, 59]),
+    ("isolo-boys", [56, 64, 68, 65, 57, 63, 59, 58]),
+    ("igisoro", [29, 62, 73, 68, 60, 60, 60, 56]),
+    ("kubuguza", [28, 61, 76, 82, 69, 87, 67, 85]),
+    ("ikibuguzo", [28, 60, 72, 77, 56, 84, 68, 82]),
+    (
+        "isolo-women-capture-ends",
+        [32, 98, 100, 98, 92, 95, 85, 32],
+    ),
+    ("isolo-boys-capture-ends", [52, 93, 100, 98, 91, 97, 92, 57]),
+    ("ikibuguzo-opening-1", [33, 61, 74, 77, 78, 76, 74, 87]),
+    ("igisoro-retreat", [26, 63, 64, 62, 64, 61, 64, 61]),
+    ("igisoro-clockwise", [32, 64, 69, 68, 67, 61, 63, 60]),
+];
+
 /// Root moves a weakened search scores: all of them in any real position.
 pub const LEVEL_MULTIPV: usize = 256;
 
@@ -201,6 +237,35 @@ impl Level {
     /// The level's handicap in `table`; none at the top.
     fn handicap(self, table: LevelTable) -> Option<Handicap> {
         table.rows.get(usize::from(self.0 - LOWEST_LEVEL)).copied()
+    }
+
+    /// Its name: "beginner" to "full strength".
+    pub fn name(self) -> &'static str {
+        LEVEL_NAMES[usize::from(self.0 - LOWEST_LEVEL)]
+    }
+
+    /// Its measured score in percent against the level below (level 1: against the
+    /// capture-greedy player) under alpha-beta, on `variant` where it is a preset or a
+    /// reading.
+    pub fn measured_score(self, variant: &Variant) -> Option<u8> {
+        let preset = variant.rules().same_as_preset()?;
+        let (_, scores) = MEASURED.iter().find(|(name, _)| *name == preset)?;
+        Some(scores[usize::from(self.0 - LOWEST_LEVEL)])
+    }
+
+    /// The level in words, with its measured strength under alpha-beta (`mcts`: none)
+    /// on `variant`: "level 4, improver: 77% of the points against level 3 in this game".
+    pub fn describe(self, variant: &Variant, mcts: bool) -> String {
+        let named = format!("level {}, {}", self.0, self.name());
+        let Some(score) = self.measured_score(variant).filter(|_| !mcts) else {
+            return named;
+        };
+        let below = if self.0 == LOWEST_LEVEL {
+            "a player who always takes the most seeds".to_string()
+        } else {
+            format!("level {}", self.0 - 1)
+        };
+        format!("{named}: {score}% of the points against {below} in this game")
     }
 
     /// Root moves to score: one at the top, every one below.
@@ -555,6 +620,25 @@ mod tests {
         for other in ["isolo-boys-capture-ends", "isolo-women-capture-ends"] {
             assert_eq!(rows(false, other), &ALPHA_BETA);
         }
+    }
+
+    #[test]
+    fn the_measured_strengths_are_the_documented_ones() {
+        let doc = include_str!("../../../../docs/measurements.md");
+        for (name, scores) in MEASURED {
+            let cells: Vec<String> = scores.iter().map(|s| format!("{s}%")).collect();
+            let row = format!("| {name} | {} |", cells.join(" | "));
+            assert!(doc.contains(&row), "docs/measurements.md lacks {row}");
+        }
+        let igisoro = Variant::load("igisoro").unwrap();
+        let level = Level::new(2).unwrap();
+        assert_eq!(
+            level.describe(&igisoro, false),
+            "level 2, novice: 62% of the points against level 1 in this game"
+        );
+        assert_eq!(level.describe(&igisoro, true), "level 2, novice");
+        let first = Level::new(LOWEST_LEVEL).unwrap().describe(&igisoro, false);
+        assert!(first.ends_with("against a player who always takes the most seeds in this game"));
     }
 
     #[test]

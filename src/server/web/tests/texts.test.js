@@ -2,8 +2,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { readFileSync } from "node:fs";
+
 import {
-  NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
+  DEFAULT_SPEED, NOT_EVALUATED, barText, captionHold, sownClockwise, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
   firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl, whoText,
 } from "../texts.js";
 
@@ -36,10 +38,10 @@ test("words are counted and levels labelled", () => {
   assert.equal(counted(1, "lap"), "1 lap");
   assert.equal(counted(3, "lap"), "3 laps");
   assert.equal(counted(2, "inaccuracy", "inaccuracies"), "2 inaccuracies");
-  const levels = { least: 1, most: 8, default: 4 };
-  assert.equal(levelLabel(1, levels), "1 (weakest)");
-  assert.equal(levelLabel(8, levels), "8 (full strength)");
-  assert.equal(levelLabel(4, levels), "4");
+  const names = ["beginner", "novice", "casual", "improver", "club player", "strong", "expert", "full strength"];
+  const levels = { least: 1, most: 8, default: 4, names };
+  assert.equal(levelLabel(1, levels), "1 \u00b7 beginner");
+  assert.equal(levelLabel(8, levels), "8 \u00b7 full strength");
   assert.equal(delayPerSeed(0), 400);
   assert.ok(delayPerSeed(10) < delayPerSeed(5));
 });
@@ -103,6 +105,19 @@ test("a newcomer is told which side and rows are theirs", () => {
 });
 
 test("the game, your side and the level are named beside the board", () => {
-  assert.equal(whoText("Igisoro", "N", "3"), "Igisoro \u00b7 you are North \u00b7 the engine plays at level 3");
+  assert.equal(whoText("Igisoro", "N", "level 3, casual"), "Igisoro \u00b7 you are North \u00b7 the engine plays at level 3, casual");
   assert.equal(whoText("Kubuguza", "both", "8"), "Kubuguza \u00b7 you play both sides");
+});
+
+test("the animation's pace: captions held a second by default, clockwise laps told", () => {
+  assert.equal(captionHold(DEFAULT_SPEED), 1000);
+  assert.ok(captionHold(100) < 100 && captionHold(1) > 4000);
+  // The page's speed control starts at the default.
+  const page = readFileSync(new URL("../index.html", import.meta.url), "utf8");
+  assert.match(page, new RegExp(`id="speed"[^>]*value="${DEFAULT_SPEED}"`));
+  // On a side of 16 pits: from pit 16 anticlockwise is pit 1; from 1 clockwise is 16.
+  assert.equal(sownClockwise(16, 1, 16), false);
+  assert.equal(sownClockwise(3, 4, 16), false);
+  assert.equal(sownClockwise(1, 16, 16), true);
+  assert.equal(sownClockwise(9, 8, 16), true);
 });
