@@ -196,8 +196,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
             // The score is the engine's plan's: under the retreat you may answer
             // otherwise.
             let score = choice.score.filter(|_| played == plan).map(|s| {
-                let wdl = wdl_of(&variant, s).percent_text();
-                format!(" (score {s}, {wdl} for it)")
+                let chances = wdl_of(&variant, s).chances_text();
+                format!(" ({} for it; its chances: {chances})", s.in_words())
             });
             let sown = variant
                 .play_move(&board, &played)
@@ -263,8 +263,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
                         .choose(&variant, &board, &history, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
                     let score = choice.score.map(|s| {
-                        let wdl = wdl_of(&variant, s).percent_text();
-                        format!(" (score {s}, {wdl} for you)")
+                        let chances = wdl_of(&variant, s).chances_text();
+                        format!(" ({} for you; your chances: {chances})", s.in_words())
                     });
                     emit(&format!(
                         "Hint: {}{}\n",

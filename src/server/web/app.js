@@ -570,22 +570,30 @@ let pendingAnswer = null;
 async function askAnswer(pit, prefix, moves) {
   const options = choicesAfter(prefix, moves);
   const met = prefix.length - String(pit).length + 1;
-  $("choice-text").textContent = await showDecision(prefix,
-    () => choicePrompt(pit, met, options, S.state.to_move));
+  // Registered before the decision is fetched, so that a game moving on meanwhile
+  // (undo, a new game) resolves it too.
+  let resolveAnswer;
+  const answer = new Promise((resolve) => { resolveAnswer = resolve; });
+  pendingAnswer = resolveAnswer;
+  const question = await showDecision(prefix, () => choicePrompt(pit, met, options, S.state.to_move));
+  if (pendingAnswer !== resolveAnswer) {
+    // Resolved meanwhile, the game having moved on: its board, not the decision's.
+    if (S.midMove && S.state) { $("board").innerHTML = S.state.svg; S.midMove = false; }
+    return answer;
+  }
+  $("choice-text").textContent = question;
   for (const option of ["take", "pass", "anticlockwise", "clockwise", "sow-on", "leave"]) $(`choice-${option}`).hidden = true;
   // An answer inside the engine's move has nothing to cancel: without one the engine's
   // move never ends and the game stops. (Undo and a new game still leave it.)
   $("choice-cancel").hidden = true;
-  return new Promise((resolve) => {
-    pendingAnswer = resolve;
-    for (const [letter, option] of [["r", "retreat"], ["s", "stay"]]) {
-      const button = $(`choice-${option}`);
-      // (Both are offered where the listing cannot tell: the engine checks the answer.)
-      button.hidden = !options[option] && options.open.length > 0;
-      button.onclick = () => { pendingAnswer = null; hideChoice(); resolve(letter); };
-    }
-    $("choice").hidden = false;
-  });
+  for (const [letter, option] of [["r", "retreat"], ["s", "stay"]]) {
+    const button = $(`choice-${option}`);
+    // (Both are offered where the listing cannot tell: the engine checks the answer.)
+    button.hidden = !options[option] && options.open.length > 0;
+    button.onclick = () => { pendingAnswer = null; hideChoice(); resolveAnswer(letter); };
+  }
+  $("choice").hidden = false;
+  return answer;
 }
 
 // The engine's whole move from `half`, its move as you answered it so far, with the

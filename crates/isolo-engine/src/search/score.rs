@@ -134,6 +134,31 @@ impl serde::Serialize for Score {
     }
 }
 
+impl Score {
+    /// The score as a player reads it: "12.5 seeds ahead", "even", "a win in 7 plies",
+    /// "a draw".
+    pub fn in_words(&self) -> String {
+        let plies = |p: i32| {
+            if p == 1 {
+                "1 ply".to_string()
+            } else {
+                format!("{p} plies")
+            }
+        };
+        match *self {
+            Score::Win(p) => format!("a win in {}", plies(p as i32)),
+            Score::Loss(p) => format!("a loss in {}", plies(p as i32)),
+            Score::Draw => "a draw".to_string(),
+            Score::Eval(0) => "even".to_string(),
+            Score::Eval(v) => format!(
+                "{:.1} seeds {}",
+                v.unsigned_abs() as f64 / 100.0,
+                if v > 0 { "ahead" } else { "behind" }
+            ),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -184,6 +209,19 @@ pub fn from_table(value: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_score_reads_as_words() {
+        assert_eq!(Score::Eval(1250).in_words(), "12.5 seeds ahead");
+        assert_eq!(Score::Eval(-40).in_words(), "0.4 seeds behind");
+        assert_eq!(Score::Eval(0).in_words(), "even");
+        assert_eq!(Score::Win(1).in_words(), "a win in 1 ply");
+        assert_eq!(Score::Loss(8).in_words(), "a loss in 8 plies");
+        assert_eq!(Score::Draw.in_words(), "a draw");
+        let chances = crate::search::wdl::Wdl::per_mille(41, 955, 4);
+        assert_eq!(chances.chances_text(), "win 4%, draw 96%, loss 0%");
+        assert_eq!(chances.percent_text(), "W/D/L 4/96/0%");
+    }
 
     #[test]
     fn conversions_round_trip_and_move_a_ply() {

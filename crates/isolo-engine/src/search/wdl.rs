@@ -116,9 +116,21 @@ impl Wdl {
 
     /// `W/D/L 71/18/11%`, in whole percents (rounded so that they still sum to 100).
     pub fn percent_text(self) -> String {
+        let [win, draw, loss] = self.percents();
+        format!("W/D/L {win}/{draw}/{loss}%")
+    }
+
+    /// The chances in words: "win 4%, draw 96%, loss 0%".
+    pub fn chances_text(self) -> String {
+        let [win, draw, loss] = self.percents();
+        format!("win {win}%, draw {draw}%, loss {loss}%")
+    }
+
+    /// Win, draw and loss in whole percent, summing to 100.
+    fn percents(self) -> [u16; 3] {
         let win = (f64::from(self.win) / 10.0).round() as u16;
         let loss = ((f64::from(self.loss) / 10.0).round() as u16).min(100 - win);
-        format!("W/D/L {win}/{}/{loss}%", 100 - win - loss)
+        [win, 100 - win - loss, loss]
     }
 }
 
