@@ -262,6 +262,10 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "end": outcome.as_ref().map(describe),
         "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
         "sealed": sealed_by_last_move(game),
+        // What is proven of the game's start, where it is the variant's own.
+        "verdict": (game.start() == &variant.start())
+            .then(|| isolo_engine::prove::known::start_in_words(variant))
+            .flatten(),
         "seeds": side_pair(|s| board.side_total(s)),
         "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),

@@ -679,6 +679,7 @@ fn play_through_stdin() {
     assert!(ok);
     for expected in [
         "You play South",
+        "Note: South wins this game by force: a proven win in 5 plies.",
         "Legal moves: 1 (takes 12)",
         "pit 99 is not 1..16. Try again.",
         "Hint: ",

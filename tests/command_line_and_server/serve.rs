@@ -300,6 +300,17 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     assert_eq!(state["result"], Value::Null);
     assert_eq!(state["end"], Value::Null);
     assert_eq!(state["sealed"], Value::Null);
+    assert_eq!(state["verdict"], Value::Null);
+    // What is proven of a preset's start is said before the first move.
+    let (_, women) = post(
+        &server,
+        "api/state",
+        &json!({"game": {"variant": "isolo-women"}}),
+    );
+    assert_eq!(
+        women["verdict"],
+        "South wins this game by force: a proven win in 5 plies"
+    );
     // Each level in words, with what it scored against the one below in this game.
     assert_eq!(
         state["levels"]["ab"][1],

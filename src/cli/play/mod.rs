@@ -128,6 +128,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     if answers {
         emit(RETREAT_HELP)?;
     }
+    if game.plies() == 0 && game.start() == &variant.start() {
+        if let Some(words) = isolo_engine::prove::known::start_in_words(&variant) {
+            emit(&format!("Note: {words}.\n"))?;
+        }
+    }
     let mut thinking = Instant::now();
     // The board is drawn once a position: a hint, a list of moves or a refused move
     // stays on the screen under it.

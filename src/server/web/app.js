@@ -131,7 +131,8 @@ function drawMoveList() {
 function drawWho() {
   if (!S.state) return;
   const level = S.state.levels[$("engine").value][Number($("level").value) - 1];
-  $("who").textContent = whoText(S.state.title, humanSide(), level);
+  $("who").textContent = whoText(S.state.title, humanSide(), level) +
+    (S.state.verdict ? ` \u00b7 ${S.state.verdict}` : "");
 }
 
 function showState(st) {

@@ -6,6 +6,7 @@
 pub mod alphabeta;
 pub mod certificate;
 pub mod dfpn;
+pub mod known;
 mod move_tree;
 pub mod pipeline;
 pub mod retrograde;
