@@ -127,7 +127,8 @@ function drawMoveList() {
   $("review-game").hidden = S.moves.length === 0 || review !== null;
 }
 
-// The line above the board: the game, your side, the engine's level.
+// The line under the board: the game, your side, the engine's level (and what is
+// proven of the start).
 function drawWho() {
   if (!S.state) return;
   const level = S.state.levels[$("engine").value][Number($("level").value) - 1];
@@ -294,11 +295,12 @@ async function afterPosition() {
 function delayPerSeed() { return speedDelay(Number($("speed").value)); }
 function holdCaption() { return captionHold(Number($("speed").value)); }
 
-// The seeds on each side, as the board's side lines say them, while a move is animated.
-function drawTotals(pits) {
+// The seeds on each side, as the board's side lines say them, while a move is animated
+// (the `mover`'s counting the `hand` it sows).
+function drawTotals(pits, mover, hand) {
   for (const side of ["S", "N"]) {
     const line = document.querySelector(`#board text.info[data-side="${side}"]`);
-    const total = pits[side].reduce((a, b) => a + b, 0);
+    const total = pits[side].reduce((a, b) => a + b, 0) + (side === mover ? hand : 0);
     if (line) line.textContent = line.textContent.replace(/\d+ seeds?/, counted(total, "seed"));
   }
 }
@@ -351,7 +353,7 @@ async function animate(trace, before, move) {
       for (const p of step.pits) { pits[other][p - 1] = 0; setPit(other, p, 0, true); }
       setPit(mover, step.at, pits[mover][step.at - 1], true);
       hand = step.seeds;
-      drawTotals(pits);
+      drawTotals(pits, mover, hand);
       const from = `the opponent's ${step.pits.length === 1 ? "pit" : "pits"} ${step.pits.join(" and ")}`;
       caption(`Lap ${lap}: capture at pit ${step.at}: ${counted(step.seeds, "seed")} from ${from}, sown${direction(i, step.from)} after pit ${step.from}`);
       await pause(Math.max(delay * 4, hold * 1.5));
