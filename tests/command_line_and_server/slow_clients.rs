@@ -34,6 +34,9 @@ fn until_closed(mut stream: TcpStream) -> (String, Duration) {
         match stream.read(&mut chunk) {
             Ok(0) => break,
             Ok(n) => answer.extend_from_slice(&chunk[..n]),
+            // (A signal to this process, such as another test's child ending, cuts a
+            // read short: it is tried again, as `read_to_end` would.)
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
             Err(e) => panic!("the server kept the connection open ({e})"),
         }
@@ -124,6 +127,7 @@ fn never_reading(server: &Server) -> JoinHandle<(usize, usize, Duration)> {
             match stream.read(&mut chunk) {
                 Ok(0) => break,
                 Ok(n) => received += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
                 Err(e) => panic!("the server kept the unread connection open ({e})"),
             }
