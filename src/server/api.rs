@@ -37,7 +37,7 @@ use isolo_engine::search::level::{
 use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::{describe, in_words, sealed_in_words, EndReason};
+use isolo_rules::{describe, in_words};
 use isolo_rules::{trace_move, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
@@ -261,7 +261,7 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
         "end": outcome.as_ref().map(describe),
         "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
-        "sealed": sealed_by_last_move(game),
+        "sealed": game.sealed_by_last_move(),
         // What is proven of the game's start, where it is the variant's own.
         "verdict": (game.start() == &variant.start())
             .then(|| isolo_engine::prove::known::start_in_words(variant))
@@ -276,16 +276,6 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "levels": levels_json(variant),
         "svg": svg,
     })
-}
-
-/// What the last move sealed (`sealed_in_words`), unless the game ended there in a dead
-/// position, whose words say it.
-fn sealed_by_last_move(game: &Game) -> Option<String> {
-    let dead = game
-        .outcome()
-        .is_some_and(|o| o.reason == EndReason::DeadPosition);
-    let before = game.positions().iter().rev().nth(1).filter(|_| !dead)?;
-    sealed_in_words(game.variant(), before, game.board())
 }
 
 /// Each level in words under each searcher: `{"ab": [...], "mcts": [...]}`, level 1

@@ -230,6 +230,16 @@ impl<'v> Game<'v> {
         })
     }
 
+    /// What the last move sealed for good (`sealed_in_words` of the positions before
+    /// and after it), unless the game ended there in a dead position, whose words say it.
+    pub fn sealed_by_last_move(&self) -> Option<String> {
+        let dead = self
+            .outcome()
+            .is_some_and(|o| o.reason == EndReason::DeadPosition);
+        let before = self.positions().iter().rev().nth(1).filter(|_| !dead)?;
+        sealed_in_words(self.variant, before, self.board())
+    }
+
     /// How the game has ended if the side to move has a legal move: a dead position, a
     /// third repetition or the ply cap; `None` while it goes on. (`outcome` also looks
     /// for a legal move.)
@@ -437,12 +447,10 @@ pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
 fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> String {
     let counts = Side::BOTH.map(|side| board.side_total(side));
     let sealed = variant.dead_side(board).unwrap_or(board.to_move());
-    let seeds = match counts[sealed as usize] {
-        1 => format!("{sealed}'s last seed"),
-        n => format!("{sealed}'s {n} seeds"),
-    };
-    let dead =
-        format!("{seeds} can never be captured, nor capture: no seed can change hands again");
+    let dead = format!(
+        "{} can never be captured, nor capture: no seed can change hands again",
+        seeds_of(board, sealed)
+    );
     match winner {
         // The other reading of the rules key, offered where it would decide.
         None if counts[0] != counts[1] => {
@@ -484,21 +492,36 @@ pub fn fortress_holders(variant: &Variant, board: &Board) -> Vec<Side> {
 /// "North's 2 seeds can never be captured: South cannot win"; `None` where no side
 /// holds one.
 pub fn fortress_in_words(board: &Board, holders: &[Side]) -> Option<String> {
-    let seeds = |side: Side| match board.side_total(side) {
+    uncapturable_in_words(board, holders, ["can never", "cannot win"])
+}
+
+/// "North's last seed" or "South's 2 seeds": `side`'s seeds on `board`.
+fn seeds_of(board: &Board, side: Side) -> String {
+    match board.side_total(side) {
         1 => format!("{side}'s last seed"),
         n => format!("{side}'s {n} seeds"),
-    };
+    }
+}
+
+/// The seeds of `holders` that cannot be captured, and who cannot win for it, in the
+/// words `[when, result]`: "North's 2 seeds {can never} be captured: South {cannot
+/// win}"; `None` where `holders` is empty.
+fn uncapturable_in_words(
+    board: &Board,
+    holders: &[Side],
+    [when, result]: [&str; 2],
+) -> Option<String> {
     match holders {
         [] => None,
         [side] => Some(format!(
-            "{} can never be captured: {} cannot win",
-            seeds(*side),
+            "{} {when} be captured: {} {result}",
+            seeds_of(board, *side),
             side.opponent()
         )),
         _ => Some(format!(
-            "{} and {} can never be captured: neither side can win",
-            seeds(Side::South),
-            seeds(Side::North)
+            "{} and {} {when} be captured: neither side can win",
+            seeds_of(board, Side::South),
+            seeds_of(board, Side::North)
         )),
     }
 }
@@ -512,23 +535,7 @@ pub fn sealed_in_words(variant: &Variant, before: &Board, after: &Board) -> Opti
         .into_iter()
         .filter(|side| !earlier.contains(side))
         .collect();
-    let seeds = |side: Side| match after.side_total(side) {
-        1 => format!("{side}'s last seed"),
-        n => format!("{side}'s {n} seeds"),
-    };
-    match sealed[..] {
-        [] => None,
-        [side] => Some(format!(
-            "{} can no longer be captured: {} can no longer win",
-            seeds(side),
-            side.opponent()
-        )),
-        _ => Some(format!(
-            "{} and {} can no longer be captured: neither side can win",
-            seeds(Side::South),
-            seeds(Side::North)
-        )),
-    }
+    uncapturable_in_words(after, &sealed, ["can no longer", "can no longer win"])
 }
 
 /// The seeds on each side in words: "South leads by 54 seeds (59 to 5)", "level, 32

@@ -149,7 +149,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 game.outcome().as_ref(),
                 human,
             ))?;
-            if let Some(words) = sealed_now(&game) {
+            // (A game that ended there says why in its own words.)
+            let sealed = game.outcome().is_none().then(|| game.sealed_by_last_move());
+            if let Some(words) = sealed.flatten() {
                 emit(&format!("Note: {words}.\n"))?;
             }
         }
@@ -343,13 +345,6 @@ fn read_lines_in_background() -> Receiver<io::Result<Line>> {
         }
     });
     receive
-}
-
-/// What the last move sealed for good, unless the game ended there (its words say it).
-fn sealed_now(game: &Game) -> Option<String> {
-    let before = game.positions().iter().rev().nth(1)?;
-    game.outcome().is_none().then_some(())?;
-    isolo_rules::sealed_in_words(game.variant(), before, game.board())
 }
 
 /// Rewrites the line above the cursor with `text` (its newline dropped) and puts the

@@ -437,10 +437,7 @@ fn move_as_text<S: Serializer>(mv: &Option<Move>, serializer: S) -> Result<S::Ok
     }
 }
 
-/// `1 ply`, `N plies`.
-pub fn plies_text(n: u32) -> String {
-    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
-}
+pub use crate::search::plies_text;
 
 /// What the alpha-beta prover established.
 #[derive(Clone, Debug, Serialize)]

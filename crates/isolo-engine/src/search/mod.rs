@@ -21,7 +21,9 @@ use std::time::Duration;
 use isolo_rules::describe;
 use isolo_rules::{Board, Move, Outcome, Side, SideResult, Variant};
 
-pub use score::{is_proven, loss_in, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
+pub use score::{
+    is_proven, loss_in, plies_text, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN,
+};
 
 pub use isolo_rules::{move_generator, searched_moves, POINTS_PER_PIT};
 

@@ -134,6 +134,11 @@ impl serde::Serialize for Score {
     }
 }
 
+/// "1 ply", "7 plies".
+pub fn plies_text(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
 impl Score {
     /// The score as a player reads it: "12.5 seeds ahead", "even", "a win in 7 plies",
     /// "a draw".
