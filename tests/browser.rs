@@ -3,8 +3,12 @@
 //! by clicks against the engine to its end, the board checked after every move against
 //! `isolo-ai apply`; illegal clicks explained; an Igisoro move's take/pass choices asked
 //! in place; a rules file (Kubuguza with optional captures and the retreat) loaded, a
-//! clockwise capture made and a pass answered by the other player's retreat; the move list, undo and redo; screenshots of the start, a mid-game analysis
-//! and a relay animation frame (into `$ISOLO_SCREENSHOTS` when set: `docs/screenshots`).
+//! clockwise capture made and a pass answered by the other player's retreat, each
+//! decision shown before it is asked (the move played up to it, its pits lit and named,
+//! a lap's two ends ringed) on a phone's screen, and Cancel taking a move back; the
+//! move list, undo and redo; clocks that start with the first move; screenshots of the
+//! start, a mid-game analysis and a relay animation frame (into `$ISOLO_SCREENSHOTS`
+//! when set: `docs/screenshots`).
 //!
 //! Ignored by `cargo test` (it needs root for the packages and a browser); `.ci/run`
 //! runs it with `cargo test --profile testing --test browser -- --ignored`.
@@ -128,6 +132,7 @@ async fn shown(client: &Client) -> TestResult<Value> {
             moves: [...document.querySelectorAll('#movelist li')].map(li => li.textContent),
             status: document.getElementById('status').textContent,
             message: document.getElementById('message').textContent,
+            clocks: document.getElementById('clocks').textContent,
             pits: [...document.querySelectorAll('#board g.pit')].map(g =>
                 [g.dataset.side, Number(g.dataset.pit), Number(g.dataset.seeds)]),
         }",
@@ -412,6 +417,29 @@ async fn check_decision(client: &Client, decision: &isolo_rules::Decision) -> Te
     assert_eq!(lit, wanted, "the pits lit at {question}");
     let page = shown(client).await?;
     check_pits(&page, &decision.board, &format!("as sown up to {question}"));
+    // At a direction, the pits the lap's last seed reaches each way, ringed.
+    let ringed = script(
+        client,
+        "return [...document.querySelectorAll('#board g.pit.lap-end')]
+            .map(g => Number(g.dataset.pit)).sort((a, b) => a - b)",
+    )
+    .await?;
+    let mut ends: Vec<u8> = decision.lap_ends.map(Vec::from).unwrap_or_default();
+    ends.sort();
+    ends.dedup();
+    assert_eq!(ringed, json!(ends), "the lap's ends ringed at {question}");
+    let least = script(
+        client,
+        "return Math.min(...[...document.querySelectorAll('#choice button')]
+            .filter((b) => b.offsetParent !== null)
+            .map((b) => Math.min(b.getBoundingClientRect().height,
+                                 b.getBoundingClientRect().width)))",
+    )
+    .await?;
+    assert!(
+        least.as_f64().unwrap() >= 44.0,
+        "answers large enough to tap: {least}"
+    );
     Ok(())
 }
 
@@ -566,6 +594,49 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     screenshot(client, "retreat-answered.png").await?;
     set_value(client, "side", "both").await?;
     set_value(client, "strength", "ms:500").await?;
+    std::fs::remove_file(&path)?;
+    Ok(())
+}
+
+/// Under the retreat, played by hand on both sides: North's move stops at its capture
+/// and at South's answer, each shown first; Cancel at the answer takes the move back to
+/// its start, and the move is then asked again from its first decision and played.
+async fn cancel_takes_a_move_back(client: &Client) -> TestResult {
+    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let (path, _, variant) = load_rules_file(client, "igisoro-retreat", text).await?;
+    let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+    set_value(client, "position-input", start).await?;
+    click(client, "load-position").await?;
+    wait_idle(client).await?;
+    let board = variant.parse_position(start).unwrap();
+    let decision = |half: &str| {
+        let half = variant.parse_move(half).unwrap();
+        variant.decision_at(&board, &half).unwrap()
+    };
+    click_pit(client, "N", 9).await?;
+    wait_idle(client).await?;
+    check_decision(client, &decision("9")).await?;
+    click(client, "choice-pass").await?;
+    wait_idle(client).await?;
+    let answer = decision("9p");
+    check_decision(client, &answer).await?;
+    assert!(answer.question().starts_with("South, answer: North passed"));
+    click(client, "choice-cancel").await?;
+    wait_idle(client).await?;
+    let choice = client.find(Locator::Id("choice")).await?;
+    assert!(!choice.is_displayed().await?, "Cancel closes the question");
+    let page = shown(client).await?;
+    assert_eq!(page["position"], start, "Cancel takes the move back");
+    check_pits(&page, &board, "after Cancel");
+    let status = page["status"].as_str().unwrap_or_default();
+    assert!(status.starts_with("North to move"), "{status}");
+    let (moves, answers) = play_by_choices(client, "9prxxxpsx").await?;
+    assert_eq!(moves.last().map(String::as_str), Some("9prxxxpsx"));
+    assert_eq!(answers, 2, "South answered both passes");
+    let child = variant.play_text(&board, "9prxxxpsx").unwrap().child;
+    let page = shown(client).await?;
+    assert_eq!(page["position"], variant.format_position(&child).as_str());
+    check_pits(&page, &child, "after 9prxxxpsx");
     std::fs::remove_file(&path)?;
     Ok(())
 }
@@ -841,26 +912,37 @@ async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult 
     )
     .await?;
     let clocks = clocks.as_str().unwrap_or_default().to_string();
+    // The clocks start with the first move.
+    assert_eq!(clocks, "South 1:00.0 \u{b7} North 1:00.0");
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
     assert!(
-        clocks.contains("South 0:59.") || clocks.contains("South 1:00.0"),
-        "{clocks}"
+        status.ends_with("the clocks start with the first move"),
+        "{status}"
     );
-    assert!(clocks.contains("North 1:00.0"), "{clocks}");
-    // A clock of one second, which the page does not offer: South's flag falls unmoved.
+    // A clock of one second, which the page does not offer: South moves, and North's
+    // flag falls while North thinks.
     script(
         client,
         "const o = document.createElement('option');
          o.value = 'tc:1+0'; o.textContent = '1 s';
          document.getElementById('strength').appendChild(o);
          document.getElementById('strength').value = 'tc:1+0';
+         document.getElementById('side').value = 'both';
+         document.getElementById('side').dispatchEvent(new Event('change'));
          document.getElementById('new-game').click();",
     )
     .await?;
+    wait_idle(client).await?;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let clocks = shown(client).await?["clocks"].as_str().unwrap().to_string();
+    assert_eq!(clocks, "South 0:01.0 \u{b7} North 0:01.0", "nobody moved");
+    click_pit(client, "S", 1).await?;
+    wait_idle(client).await?;
     tokio::time::sleep(Duration::from_millis(1600)).await;
     let status = shown(client).await?["status"].as_str().unwrap().to_string();
     assert_eq!(
         status,
-        "Game over: South's clock ran out: North wins on time"
+        "Game over: North's clock ran out: South wins on time"
     );
     click_pit(client, "S", 1).await?;
     let message = shown(client).await?["message"]
@@ -978,14 +1060,16 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     let moves = play_a_game_by_clicks(client, server, true).await?;
     eprintln!("game by clicks: {} plies: {}", moves.len(), moves.join(" "));
     move_list_undo_redo(client, &moves).await?;
-    choose_take_then_pass(client).await?;
-    choose_a_clockwise_lap(client).await?;
-    a_clockwise_capture_and_a_retreat(client).await?;
-    you_answer_the_engines_pass(client).await?;
     catch_a_relay(client).await?;
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;
     fits_a_phone(client, server).await?;
+    // Decisions on the phone's screen.
+    choose_take_then_pass(client).await?;
+    choose_a_clockwise_lap(client).await?;
+    a_clockwise_capture_and_a_retreat(client).await?;
+    cancel_takes_a_move_back(client).await?;
+    you_answer_the_engines_pass(client).await?;
     a_dead_position_ends_the_game(client).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;
     eprintln!("game by clicks on a phone: {} plies", moves.len());

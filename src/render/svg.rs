@@ -32,6 +32,7 @@ const STYLE: &str = "\
 .pit.nghana .hole{stroke:#f5e6a8;stroke-width:3}\
 .pit.lit .hole{fill:#b5783c}\
 .pit.clockwise .hole{stroke:#2f5d8a;stroke-width:3;stroke-dasharray:6 4}\
+.pit.lap-end .hole{stroke:#a01010;stroke-width:3}\
 .pit.to-move{cursor:pointer}\
 .seed{fill:#f3ead8;stroke:#6b4a2a;stroke-width:.6}\
 .cell{fill:transparent}\

@@ -38,7 +38,7 @@ use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::WdlModel;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::{describe, in_words};
-use isolo_rules::{trace_move, Trace, TraceStep};
+use isolo_rules::{trace_move, trace_to_decision, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -464,6 +464,11 @@ async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
             "move '{quoted}' stops at no decision here: it is whole, or no legal move begins so"
         )));
     };
+    // (None past the seeds a retelling shows: the page shows the decision's board alone.)
+    let trace = trace_to_decision(&variant, game.board(), &half).map(|t| trace_json(&t.trace));
+    let lap_ends = d
+        .lap_ends
+        .map(|[a, c]| json!({"anticlockwise": a, "clockwise": c}));
     let board = d.board;
     ok(json!({
         "kind": d.kind.name(),
@@ -475,6 +480,8 @@ async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
         "stake": d.stake,
         "seeds": d.seeds,
         "question": d.question(),
+        "lap_ends": lap_ends,
+        "trace": trace,
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
     }))
 }

@@ -65,7 +65,7 @@ pub use side::Side;
 pub use text::{
     open_regular_file, quote, read_text_file, toml_error_text, TextFileError, QUOTE_CHARS,
 };
-pub use trace::{trace_move, Trace, TraceStep};
+pub use trace::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 pub use variant::{
     ChoicePoint, Completion, Decision, DecisionKind, FirstLaps, GoOn, InvalidBoard, LegalMove,
     Listing, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position, Variant,

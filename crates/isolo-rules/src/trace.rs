@@ -8,7 +8,7 @@
 use super::board::Board;
 use super::notation::Choice;
 use super::rules_file::{CaptureChoice, ClockwiseAt, ClockwiseWhen, SowOrigin};
-use super::variant::{lap, Turned, Variant};
+use super::variant::{lap, Decision, DecisionKind, Turned, Variant};
 use crate::notation::Move;
 use crate::side::Side;
 
@@ -92,7 +92,45 @@ pub struct Trace {
 /// The steps of `mv` from `board`, or `None` if it is not a legal move there.
 pub fn trace_move(variant: &Variant, board: &Board, mv: &Move) -> Option<Trace> {
     variant.play_move(board, mv)?;
-    Some(Tracer::new(variant, board).run(mv))
+    Some(Tracer::new(variant, board, None).run(mv).0)
+}
+
+/// A move begun retold up to the decision it stops at next, so that a player sees the
+/// move played that far before deciding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedDecision {
+    /// The decision (`Variant::decision_at`).
+    pub decision: Decision,
+    /// The steps up to it (`pits`: the seeds as they stand there, those in hand on no
+    /// pit).
+    pub trace: Trace,
+}
+
+/// The steps of `half`, a move begun, from `board` up to its next decision; `None`
+/// where it stops at none (`Variant::decision_at`), or past `MAX_TRACED_SEEDS`.
+pub fn trace_to_decision(variant: &Variant, board: &Board, half: &Move) -> Option<TracedDecision> {
+    let decision = variant.decision_at(board, half)?;
+    let (trace, _) = Tracer::new(variant, board, Some(decision.kind)).run(half);
+    (!trace.truncated).then_some(TracedDecision { decision, trace })
+}
+
+/// Where the last seed of the lap about to turn at `half`'s next decision, a direction,
+/// falls sown anticlockwise and sown clockwise (the mover's pits).
+pub(crate) fn lap_ends(variant: &Variant, board: &Board, half: &Move) -> Option<[u8; 2]> {
+    Tracer::new(variant, board, Some(DecisionKind::Direction))
+        .run(half)
+        .1
+}
+
+/// Where a retelling stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At the move's end.
+    End,
+    /// At `MAX_TRACED_SEEDS`.
+    Limit,
+    /// At the decision asked for; at a direction, with the lap's two ends.
+    Decision(Option<[u8; 2]>),
 }
 
 struct Tracer<'v> {
@@ -107,10 +145,13 @@ struct Tracer<'v> {
     overture: [bool; 2],
     /// Whether the mover's first move may not capture (`first_move_captures`).
     barred: bool,
+    /// The kind of decision to stop at once the move's letters are used up (a move
+    /// begun), or `None` to retell a whole move.
+    stop_at: Option<DecisionKind>,
 }
 
 impl<'v> Tracer<'v> {
-    fn new(variant: &'v Variant, board: &Board) -> Tracer<'v> {
+    fn new(variant: &'v Variant, board: &Board, stop_at: Option<DecisionKind>) -> Tracer<'v> {
         let n = variant.pits();
         let side_pits = |side| (1..=n).map(|p| board.seeds(side, p) as u32).collect();
         Tracer {
@@ -126,10 +167,12 @@ impl<'v> Tracer<'v> {
                 board.in_overture(Side::North),
             ],
             barred: board.first_move_pending(board.to_move()),
+            stop_at,
         }
     }
 
-    fn run(mut self, mv: &Move) -> Trace {
+    /// The retelling, and at a direction decision the lap's two ends.
+    fn run(mut self, mv: &Move) -> (Trace, Option<[u8; 2]>) {
         let mover = if self.mover == 0 {
             Side::South
         } else {
@@ -146,17 +189,32 @@ impl<'v> Tracer<'v> {
         if rules.overture_protects && opponent_in_overture {
             self.protected = vec![w, w + 1];
         }
-        let truncated = !self.follow(mv);
-        Trace {
+        let stop = self.follow(mv);
+        let trace = Trace {
             mover,
             steps: self.steps,
-            truncated,
+            truncated: stop == Stop::Limit,
             pits: self.pits,
-        }
+        };
+        let lap_ends = match stop {
+            Stop::Decision(ends) => ends,
+            Stop::End | Stop::Limit => None,
+        };
+        (trace, lap_ends)
     }
 
-    /// Walks the move; false if it stopped at the seed limit.
-    fn follow(&mut self, mv: &Move) -> bool {
+    /// Whether the retelling stops here, at a decision of `kind` with the move's
+    /// letters used up.
+    fn decides<'c>(
+        &self,
+        kind: DecisionKind,
+        choices: &mut std::iter::Peekable<impl Iterator<Item = &'c Choice>>,
+    ) -> bool {
+        self.stop_at == Some(kind) && choices.peek().is_none()
+    }
+
+    /// Walks the move.
+    fn follow(&mut self, mv: &Move) -> Stop {
         let rules = self.variant.rules();
         let mut choices = mv.choices.iter().peekable();
         let mut from = mv.pit;
@@ -166,31 +224,44 @@ impl<'v> Tracer<'v> {
         let mut left = false;
         loop {
             // RULES.md 3.7: a lap that could capture clockwise is sown as the move says.
-            let clockwise = std::mem::take(&mut left)
-                || (self.may_sow_clockwise(laps, turned == Turned::Once, from, seeds)
-                    && choices.next() == Some(&Choice::Clockwise));
+            let forced = std::mem::take(&mut left);
+            let may_turn =
+                !forced && self.may_sow_clockwise(laps, turned == Turned::Once, from, seeds);
+            if may_turn && self.decides(DecisionKind::Direction, &mut choices) {
+                return Stop::Decision(self.unlift(from, seeds));
+            }
+            let clockwise = forced || (may_turn && choices.next() == Some(&Choice::Clockwise));
             if clockwise {
                 turned = turned.after_clockwise(laps == 0);
             }
             laps += 1;
             let Some(end) = self.sow(from, seeds, clockwise) else {
-                return false;
+                return Stop::Limit;
             };
             let here = self.mine(end);
             if here == 1 {
                 self.steps.push(TraceStep::End { at: end });
-                return true;
+                return Stop::End;
             }
             let origin = lap::capture_origin(rules.capture_sow_from, from, end, mv.pit);
             let targets = self.capture_targets(end);
+            let optional = rules.capture_choice != CaptureChoice::Forced;
+            if !targets.is_empty() && optional && self.decides(DecisionKind::Capture, &mut choices)
+            {
+                return Stop::Decision(None);
+            }
             let take = !targets.is_empty()
                 && (rules.capture_choice == CaptureChoice::Forced
                     || choices.next() == Some(&Choice::Take));
             if take {
+                let leave_open = clockwise && self.variant.has_leave();
+                // (Asked with the seeds at stake still on the board.)
+                if leave_open && self.decides(DecisionKind::Leave, &mut choices) {
+                    return Stop::Decision(None);
+                }
                 let mut taken = self.take(end, &targets, origin);
                 // A legal move's letter says whether a clockwise capture was left; it is
                 // used up either way (`o` sows on, below).
-                let leave_open = clockwise && self.variant.has_leave();
                 let lettered = leave_open && choices.peek().is_some_and(|c| c.is_leave_choice());
                 if lettered && choices.next() == Some(&Choice::Leave) {
                     self.pits[self.mover][origin as usize - 1] += taken;
@@ -209,16 +280,21 @@ impl<'v> Tracer<'v> {
                 }
                 if rules.capture_ends_move {
                     let Some(_) = self.sow(origin, taken, false) else {
-                        return false;
+                        return Stop::Limit;
                     };
                     self.steps.push(TraceStep::End { at: origin });
-                    return true;
+                    return Stop::End;
                 }
                 (from, seeds) = (origin, taken);
                 continue;
             }
             if !targets.is_empty() {
                 self.steps.push(TraceStep::Pass { at: end });
+                if self.answer_open(end, &targets)
+                    && self.decides(DecisionKind::Answer, &mut choices)
+                {
+                    return Stop::Decision(None);
+                }
                 self.answer_pass(end, &targets, &mut choices);
             }
             seeds = self.lift(end);
@@ -253,6 +329,23 @@ impl<'v> Tracer<'v> {
             return !self.facing_targets(last).is_empty();
         }
         self.mine(last) + passes > 1 && !self.capture_targets(last).is_empty()
+    }
+
+    /// Takes back the lift of the lap about to turn, `seeds` from the mover's pit `from`
+    /// (the pit holds them at the decision, as it is shown), and gives the pits where
+    /// its last seed would fall anticlockwise and clockwise.
+    fn unlift(&mut self, from: u8, seeds: u32) -> Option<[u8; 2]> {
+        if let Some(TraceStep::Lift { pit, seeds: lifted }) = self.steps.last() {
+            if *pit == from {
+                self.pits[self.mover][from as usize - 1] += lifted;
+                self.steps.pop();
+            }
+        }
+        let end = |clockwise| {
+            let order = self.loop_from(from, clockwise)?;
+            Some(order[(seeds as usize - 1) % order.len()])
+        };
+        Some([end(false)?, end(true)?])
     }
 
     /// The pits of the mover's loop after `from`, in sowing order (clockwise: the other
@@ -335,6 +428,13 @@ impl<'v> Tracer<'v> {
         }
     }
 
+    /// Whether the opponent answers a pass at the mover's pit `end` (`retreat`): its
+    /// facing front pit is among the capture's `targets`.
+    fn answer_open(&self, end: u8, targets: &[u8]) -> bool {
+        let front = 3 * self.variant.columns() + 1 - end;
+        self.variant.has_retreat() && targets.contains(&front)
+    }
+
     /// RULES.md 3.8: under `retreat`, a pass at the mover's pit `end` whose facing
     /// front pit is among the capture's `targets` is answered by the opponent's next
     /// letter; a retreat empties that pit into the back pit behind it.
@@ -346,8 +446,7 @@ impl<'v> Tracer<'v> {
     ) {
         let w = self.variant.columns();
         let (front, back) = (3 * w + 1 - end, end - w);
-        let open = self.variant.has_retreat() && targets.contains(&front);
-        if !(open && choices.next() == Some(&Choice::Retreat)) {
+        if !(self.answer_open(end, targets) && choices.next() == Some(&Choice::Retreat)) {
             return;
         }
         let theirs = &mut self.pits[1 - self.mover];

@@ -22,7 +22,8 @@ const S = {
   moves: [],      // every move of the game line (redo keeps those after `ply`)
   ply: 0,         // moves played to reach the shown position
   state: null,    // the server's state of the shown position
-  flip: false, evals: [], busy: 0, skip: false, autoEngine: true, midMove: false,
+  flip: false, evals: [], busy: 0, skip: false, autoEngine: true, midMove: false, shownSteps: 0,
+  begun: 0,       // counts moves begun taken back: a decision shown late is dropped
   seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
 };
 
@@ -146,6 +147,7 @@ function showState(st) {
   else if (st.end) status = `Game over: ${st.end_words}`;
   else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
+  if (C.on && st.plies === 0 && !C.fallen) status += " \u00b7 the clocks start with the first move";
   // (A move that sealed seeds for good: said as it is made.)
   if (st.sealed && !st.end) status += ` \u00b7 ${st.sealed}`;
   $("status").textContent = status;
@@ -286,7 +288,8 @@ async function refresh() {
 
 // What happens once a position is shown: the engine's move, or analysis.
 async function afterPosition() {
-  if (S.state && S.state.result === null) startClock(S.state.to_move);
+  // (A game's clocks start with its first move: the first mover's stands till then.)
+  if (S.state && S.state.result === null && S.state.plies > 0) startClock(S.state.to_move);
   else C.running = null; // (a finished game's clocks stand still)
   if (enginesTurn() && S.autoEngine) return engineMove();
   if ($("analyse").checked && S.state && S.state.result === null) analyse(3, 300, false);
@@ -305,17 +308,17 @@ function drawTotals(pits, mover, hand) {
   }
 }
 
-async function pause(ms) {
-  if (!S.skip) await sleep(ms);
-}
-
-// Replays a move's steps on the board from the previous position.
-async function animate(trace, before, move) {
-  if (!$("animate").checked || trace.truncated) return;
+// Replays a move's steps on the board from the previous position; the first `from`
+// steps, already shown (up to a decision), without a pause.
+async function animate(trace, before, move, from = 0) {
+  if (!$("animate").checked || !trace || trace.truncated) return;
   const mover = trace.mover, other = otherSide(mover);
   $("status").textContent = `${sideName(mover)} plays ${move}\u2026`;
   const pits = { S: before.pits.S.slice(), N: before.pits.N.slice() };
   const delay = delayPerSeed(), hold = holdCaption();
+  let quiet = from > 0;
+  const pause = (ms) => (quiet || S.skip ? null : sleep(ms));
+  const caption = (text) => { if (!quiet) $("caption").textContent = text; };
   // A lap's direction, named where it is clockwise: its first seed is not in the pit
   // after the one it is sown from.
   const direction = (i, origin) => {
@@ -327,6 +330,11 @@ async function animate(trace, before, move) {
   S.skip = false;
   for (const [i, step] of trace.steps.entries()) {
     if (S.skip) break;
+    if (quiet && i === from) {
+      // The board as the steps shown leave it (a decision's shows seeds in hand in a pit).
+      quiet = false;
+      for (const side of ["S", "N"]) pits[side].forEach((n, p) => setPit(side, p + 1, n, false));
+    }
     unlightAll();
     if (step.kind === "lift") {
       // Seeds still in hand are captured ones joining this pit's (lap-start-pit).
@@ -385,8 +393,12 @@ async function animate(trace, before, move) {
   }
 }
 
-async function playMove(text) {
+// Plays `text`; the board may stand at a decision inside it, its first steps shown.
+// `chancesAfter`: South's chances after it, where known (the engine's best move keeps
+// the chances it found), so that the bar is not a ply behind.
+async function playMove(text, chancesAfter = null) {
   const before = S.state;
+  const shown = S.midMove ? S.shownSteps : 0;
   if (!chargeClock(before.to_move)) return;
   busy(+1);
   try {
@@ -395,10 +407,13 @@ async function playMove(text) {
     S.moves = S.moves.slice(0, S.ply).concat([played.move]);
     S.evals.length = Math.min(S.evals.length, S.ply + 1);
     S.ply += 1;
-    await animate(played.trace, before, played.move);
+    if (chancesAfter) S.evals[S.ply] = chancesAfter;
+    await animate(played.trace, before, played.move, shown);
+    S.midMove = false;
     showState(played.state);
     caption(`${sideName(before.to_move)} played ${played.move}: ${counted(played.laps, "lap")}, ${counted(played.captured, "seed")} captured`);
   } catch (e) {
+    restoreBoard();
     say(e.message);
     return;
   } finally { busy(-1); }
@@ -546,7 +561,8 @@ async function engineMove() {
   const settled = await answeredByYou(move, result.answers ?? [], ply)
     .catch((e) => { say(e.message); return null; });
   if (settled === null || ply !== S.ply) return;
-  await playMove(settled);
+  const best = settled === result.best_move && result.wdl;
+  await playMove(settled, best ? southChances(result.wdl, toMove) : null);
 }
 
 // The engine's move with your answers to its passes under the retreat (answers.js):
@@ -579,9 +595,10 @@ async function askAnswer(pit, prefix, moves) {
   const answer = new Promise((resolve) => { resolveAnswer = resolve; });
   pendingAnswer = resolveAnswer;
   const question = await showDecision(prefix, () => choicePrompt(pit, met, options, S.state.to_move));
-  if (pendingAnswer !== resolveAnswer) {
+  if (pendingAnswer !== resolveAnswer || question === null) {
     // Resolved meanwhile, the game having moved on: its board, not the decision's.
-    if (S.midMove && S.state) { $("board").innerHTML = S.state.svg; S.midMove = false; }
+    if (pendingAnswer === resolveAnswer) { pendingAnswer = null; resolveAnswer(null); }
+    restoreBoard();
     return answer;
   }
   $("choice-text").textContent = question;
@@ -593,7 +610,7 @@ async function askAnswer(pit, prefix, moves) {
     const button = $(`choice-${option}`);
     // (Both are offered where the listing cannot tell: the engine checks the answer.)
     button.hidden = !options[option] && options.open.length > 0;
-    button.onclick = () => { pendingAnswer = null; hideChoice(); resolveAnswer(letter); };
+    button.onclick = () => { pendingAnswer = null; closeChoice(); resolveAnswer(letter); };
   }
   $("choice").hidden = false;
   return answer;
@@ -636,29 +653,56 @@ function jumpTo(ply) {
 
 // ---- clicks on the board ----
 
-// The board as a move begun stands at its next decision, the lap's end and the pits at
-// stake lit (the lap's pit at a direction), and the engine's question naming them
-// (/api/decision); `fallback()` words it where the engine cannot.
+// The move begun played up to its next decision (animated from where the board stands,
+// as moves are), the lap's end and the pits at stake lit (at a direction the lap's pit,
+// the pits its last seed reaches each way ringed), and the engine's question naming
+// them (/api/decision); `fallback()` words it where the engine cannot.
+// Null where the move was taken back meanwhile (Cancel, undo, a new game).
 async function showDecision(prefix, fallback) {
   let d;
+  const begun = S.begun;
   busy(+1);
   try {
     d = await api("/api/decision", { game: gameSpec(), move: prefix });
-  } catch (e) { return fallback(); } finally { busy(-1); }
+    if (!S.midMove) S.shownSteps = 0;
+    if (d.trace && begun === S.begun) {
+      await animate(d.trace, S.state, prefix, S.shownSteps);
+      S.shownSteps = d.trace.steps.length;
+    }
+  } catch (e) { return begun === S.begun ? fallback() : null; } finally { busy(-1); }
+  if (begun !== S.begun) return null;
   unlightAll();
   for (const side of ["S", "N"]) d.pits[side].forEach((n, i) => setPit(side, i + 1, n, false));
   const opponent = otherSide(d.mover);
   const lit = d.kind === "direction" ? [[d.mover, d.lap_pit]]
     : [[d.mover, d.end], ...d.stake.map((p) => [opponent, p])];
   for (const [side, p] of lit) pitElement(side, p)?.classList.add("lit");
+  const ends = d.lap_ends ? [d.lap_ends.anticlockwise, d.lap_ends.clockwise] : [];
+  for (const p of ends) pitElement(d.mover, p)?.classList.add("lap-end");
   S.midMove = true;
+  $("status").textContent = `${sideName(d.mover)} plays ${prefix}\u2026`;
   return d.question;
 }
 
-function hideChoice() {
-  if (S.midMove && S.state) { $("board").innerHTML = S.state.svg; S.midMove = false; }
+// The board as it stood before a move begun (Cancel, undo, a new game).
+function restoreBoard() {
+  S.begun += 1;
+  if (S.midMove) S.skip = true; // (an animation up to a decision stops)
+  if (S.midMove && S.state) showState(S.state);
+  S.midMove = false;
+  S.shownSteps = 0;
+}
+
+// Hides the question under the board, the board left as it stands.
+function closeChoice() {
   $("choice").hidden = true;
   if (pendingAnswer) { const resolve = pendingAnswer; pendingAnswer = null; resolve(null); }
+}
+
+// Hides the question and takes a move begun back to its start.
+function hideChoice() {
+  restoreBoard();
+  closeChoice();
 }
 
 // Asks take or pass at each capture met, the direction of each lap that may turn, and
@@ -673,17 +717,20 @@ function askChoices(pit, moves) {
     const options = choicesAfter(prefix, moves);
     const { open } = options;
     if (open.length <= 1) {
+      if (open.length === 1) { closeChoice(); return playMove(open[0].move); }
       hideChoice();
-      return open.length === 1 ? playMove(open[0].move) : say(`No legal move starts ${prefix}`);
+      return say(`No legal move starts ${prefix}`);
     }
     const met = prefix.length - String(pit).length + 1;
     if ((options.retreat || options.stay) && humanSide() !== "both") {
       // The engine answers its opponent's pass itself.
-      hideChoice();
+      closeChoice();
       return engineAnswer(prefix).then((letter) => { prefix += letter; next(); }, (e) => say(e.message));
     }
-    $("choice-text").textContent = await showDecision(prefix,
+    const question = await showDecision(prefix,
       () => choicePrompt(pit, met, options, S.state.to_move));
+    if (question === null) return;
+    $("choice-text").textContent = question;
     const letters = [["x", "take"], ["p", "pass"], ["a", "anticlockwise"], ["c", "clockwise"],
       ["r", "retreat"], ["s", "stay"], ["o", "sowOn", "sow-on"], ["l", "leave"]];
     for (const [letter, option, id = option] of letters) {

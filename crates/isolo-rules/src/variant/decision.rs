@@ -56,6 +56,9 @@ pub struct Decision {
     pub stake: Vec<u8>,
     /// Seeds a take would capture.
     pub seeds: u32,
+    /// At a direction, the mover's pits where the lap's last seed falls sown
+    /// anticlockwise, and sown clockwise.
+    pub lap_ends: Option<[u8; 2]>,
     /// The position as sown up to the decision, the mover still to move.
     pub board: Board,
 }
@@ -65,10 +68,15 @@ impl Variant {
     /// next (`Variant::move_begun`); `None` where its letters are not legal so far, the
     /// move ends there, or no legal move goes on from it.
     pub fn decision_at(&self, board: &Board, half: &Move) -> Option<Decision> {
-        match self.move_begun(board, half, &mut MoveWalk::new())? {
-            MoveStep::Choice(point) | MoveStep::Answer(point) => Some(self.decision_of(&point)),
-            MoveStep::End { .. } | MoveStep::Dead { .. } => None,
+        let point = match self.move_begun(board, half, &mut MoveWalk::new())? {
+            MoveStep::Choice(point) | MoveStep::Answer(point) => point,
+            MoveStep::End { .. } | MoveStep::Dead { .. } => return None,
+        };
+        let mut decision = self.decision_of(&point);
+        if decision.kind == DecisionKind::Direction {
+            decision.lap_ends = crate::trace::lap_ends(self, board, half);
         }
+        Some(decision)
     }
 
     fn decision_of(&self, point: &ChoicePoint) -> Decision {
@@ -103,6 +111,7 @@ impl Variant {
             lap_pit: point.lap_pit(),
             stake,
             seeds,
+            lap_ends: None,
             board,
         }
     }
@@ -134,11 +143,18 @@ impl Decision {
                 "Lap {lap} ends in your pit {}: take {other}'s {stake} ({seeds}), or pass and relay?",
                 self.end_pit
             ),
-            DecisionKind::Direction => format!(
-                "Lap {} from your pit {}: sow it anticlockwise as usual, or clockwise?",
-                lap + 1,
-                self.lap_pit
-            ),
+            DecisionKind::Direction => {
+                let (usual, turned) = match self.lap_ends {
+                    Some([a, c]) => (format!(" (to pit {a})"), format!(" (to pit {c})")),
+                    None => Default::default(),
+                };
+                format!(
+                    "Lap {} from your pit {}: sow it anticlockwise as usual{usual}, or \
+                     clockwise{turned}?",
+                    lap + 1,
+                    self.lap_pit
+                )
+            }
             DecisionKind::Leave => format!(
                 "Lap {lap} ends in your pit {} facing {other}'s {stake} ({seeds}): sow the \
                  captured seeds on, or leave them there and sow the other clockwise pit?",

@@ -6,7 +6,7 @@ use crate::common;
 use isolo_rules::Listing;
 
 use common::{random_rules, Rng};
-use isolo_rules::{trace_move, TraceStep};
+use isolo_rules::{trace_move, trace_to_decision, TraceStep};
 use isolo_rules::{Board, Choice, Move, MoveGen, Side, Variant};
 
 fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
@@ -179,4 +179,92 @@ fn a_relay_and_a_capture_read_as_steps() {
         .sum();
     assert_eq!(taken, 12);
     assert!(matches!(trace.steps.last(), Some(TraceStep::End { .. })));
+}
+
+/// Every decision a legal move meets is retold up to it: its steps begin the whole
+/// move's, the seeds stand as the decision shows them, and a direction's two lap ends
+/// include the one the move's lap reaches.
+#[test]
+fn moves_begun_retell_up_to_their_decisions() {
+    let mut rng = Rng(0xdec1_5100);
+    let mut met = [0usize; 4];
+    let leaving = crate::perft::leaving("ikibuguzo");
+    for game in 0..240 {
+        let variant = if game % 4 == 0 {
+            leaving.clone()
+        } else {
+            Variant::new(random_rules(&mut rng)).unwrap()
+        };
+        let mut board = variant.start();
+        for _ply in 0..30 {
+            let legal = first_moves(&variant, &board, 200);
+            if legal.is_empty() {
+                break;
+            }
+            for m in legal.iter().take(40) {
+                let whole = trace_move(&variant, &board, &m.mv).unwrap();
+                for k in 0..m.mv.choices.len() {
+                    let half = Move {
+                        pit: m.mv.pit,
+                        choices: m.mv.choices[..k].to_vec(),
+                    };
+                    let Some(d) = variant.decision_at(&board, &half) else {
+                        continue;
+                    };
+                    let told = trace_to_decision(&variant, &board, &half).unwrap();
+                    let steps = &told.trace.steps;
+                    assert_eq!(steps[..], whole.steps[..steps.len()], "{half} of {}", m.mv);
+                    met[d.kind as usize] += 1;
+                    let decided = m.mv.choices[k];
+                    check_decision(&variant, &d, &told, &whole.steps[steps.len()..], decided);
+                }
+            }
+            board = legal[rng.below(legal.len() as u64) as usize].child;
+        }
+    }
+    assert!(
+        met.iter().all(|&n| n > 30),
+        "decisions met by kind: {met:?}"
+    );
+}
+
+/// Up to `n` of the legal moves at `board`, listed with a bound on the choice tree.
+fn first_moves(variant: &Variant, board: &Board, n: usize) -> Vec<isolo_rules::LegalMove> {
+    let mut gen = MoveGen::with_point_limit(2_000);
+    let mut legal = Vec::new();
+    variant.visit_moves(
+        board,
+        Variant::ALL_PITS,
+        Listing::Sequences,
+        &mut gen,
+        |m| {
+            if legal.len() < n {
+                legal.push(m.to_legal_move())
+            }
+        },
+    );
+    legal
+}
+
+fn check_decision(
+    variant: &Variant,
+    d: &isolo_rules::Decision,
+    told: &isolo_rules::TracedDecision,
+    after: &[TraceStep],
+    decided: Choice,
+) {
+    use isolo_rules::DecisionKind;
+    assert_eq!(&told.decision, d);
+    if d.kind != DecisionKind::Direction {
+        assert_eq!(told.trace.pits, pits_of(variant, &d.board), "{d:?}");
+        assert_eq!(d.lap_ends, None);
+        return;
+    }
+    let ends = d.lap_ends.expect("a direction's lap ends");
+    let sown = after.iter().find_map(|s| match s {
+        TraceStep::Sow { pits } => pits.last().copied(),
+        _ => None,
+    });
+    let clockwise = decided == Choice::Clockwise;
+    assert_eq!(sown, Some(ends[clockwise as usize]), "{d:?} {after:?}");
 }
