@@ -22,6 +22,7 @@ import os
 
 import numpy as np
 
+from ._native import __version__
 from ._native import (
     ActionGame,
     Engine,
@@ -45,6 +46,7 @@ from ._native import tournament as _tournament
 from ._native import tune as _tune
 
 __all__ = [
+    "__version__",
     "ActionGame",
     "Engine",
     "Game",

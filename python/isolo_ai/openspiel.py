@@ -162,6 +162,11 @@ class IsoloGame(pyspiel.Game):
         """The start of a game."""
         return IsoloState(self, self._start.clone())
 
+    def __reduce__(self):
+        # Pickled as its game string: pyspiel's own pickling rebuilds the C++ game
+        # without this object's fields.
+        return (_load_game, (str(self),))
+
     def information_state_tensor_shape(self) -> list[int]:
         """Not provided (the game type says so): raises as OpenSpiel's own games do."""
         raise pyspiel.SpielError("InformationStateTensorShape unimplemented.")
@@ -227,6 +232,12 @@ class IsoloState(pyspiel.State):
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """Not provided (the game type says so): raises as OpenSpiel's own games do."""
         raise pyspiel.SpielError("InformationStateTensor unimplemented.")
+
+
+def _load_game(string: str) -> IsoloGame:
+    """The game `string` names (``str(game)``): how a pickled game is rebuilt, in a
+    process where importing this module registered the games."""
+    return pyspiel.load_game(string)
 
 
 class BoardObserver:
@@ -306,6 +317,12 @@ class EngineBot(pyspiel.Bot):
         self.engine = Engine(engine, seed=seed)
         self._position: str | None = None
         self._actions: list[int] = []
+
+    def __reduce__(self):
+        # Rebuilt from its spec and seed (``Engine`` pickles so), with the move it is
+        # making; the search's table starts afresh.
+        state = {"_position": self._position, "_actions": self._actions}
+        return (EngineBot, (self.engine.spec, self.engine.seed), state)
 
     def restart_at(self, state: pyspiel.State) -> None:
         """A new game from `state`: the engine forgets the game before."""

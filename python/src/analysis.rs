@@ -121,7 +121,10 @@ fn analysis_spec(base: SearchSettings, budget: Budget, seed: u64) -> PyResult<En
 /// `nodes` (nodes or MCTS iterations) and `time_ms`, 1000 ms when none is given. With
 /// one thread and a node limit the answer is the command line's, bit for bit.
 #[pyfunction]
-#[pyo3(signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=Whole::of(1), threads=Whole::of(1), seed=Whole::of(0), hash_mb=None))]
+#[pyo3(
+    signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=Whole::of(1), threads=Whole::of(1), seed=Whole::of(0), hash_mb=None),
+    text_signature = "(game, engine='ab', depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0, hash_mb=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,
@@ -186,7 +189,10 @@ pub fn analyze(
 /// reviewed by then are returned, `out_of_time` true). With one thread and a node or
 /// depth budget the answer is the command line's.
 #[pyfunction]
-#[pyo3(signature = (game, depth=None, nodes=None, time_ms=None, threads=Whole::of(1), hash_mb=None, total_ms=None))]
+#[pyo3(
+    signature = (game, depth=None, nodes=None, time_ms=None, threads=Whole::of(1), hash_mb=None, total_ms=None),
+    text_signature = "(game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None, total_ms=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn review(
     py: Python<'_>,
@@ -283,7 +289,10 @@ fn refusal_text(refusal: Refusal) -> String {
 /// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"` or `"indexed"`, as on the command
 /// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
 #[pyfunction]
-#[pyo3(signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false))]
+#[pyo3(
+    signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false),
+    text_signature = "(game, method='auto', max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -337,7 +346,10 @@ pub fn solve(
 /// `bench --playouts` gives it. Returns `{"games", "wins": {"S", "N"}, "unfinished",
 /// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `None` for each game).
 #[pyfunction]
-#[pyo3(signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None))]
+#[pyo3(
+    signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None),
+    text_signature = "(variant, games, seed=0, max_plies=1000, position=None)"
+)]
 pub fn playouts(
     py: Python<'_>,
     variant: &Variant,
@@ -380,3 +392,8 @@ pub fn playouts(
     });
     to_python(py, &value)
 }
+
+// (The defaults `solve`'s text signature shows, held to the engine's by the compiler.)
+const _: () = assert!(pipeline::DEFAULT_PROOF_PLIES == 30);
+const _: () = assert!(pipeline::DEFAULT_TIME_MS == 60_000);
+const _: () = assert!(pipeline::DEFAULT_HASH_MB == 256);

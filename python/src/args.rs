@@ -6,8 +6,9 @@
 //! and refused with `InputError` (a `ValueError`) that names the argument and the range:
 //! `depth: must be 1..=100 plies, found -1`, as the command line says it.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyBool, PyInt};
 
 use isolo_engine::ranges::{Number, Range};
 
@@ -70,4 +71,21 @@ pub(crate) fn within<T: Number>(
     range: &Range<T>,
 ) -> PyResult<Option<T>> {
     value.map(|v| v.within(name, range)).transpose()
+}
+
+/// A move argument named `name`: the project's notation as a `str` (`"11xp"`), or a
+/// pit's number as an `int` (a move of no choices, `7`); anything else a `TypeError`
+/// naming the argument.
+pub(crate) fn move_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = value.extract::<String>() {
+        return Ok(text);
+    }
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        return Ok(value.str()?.to_string());
+    }
+    let found = value.get_type().name()?;
+    Err(PyTypeError::new_err(format!(
+        "{name}: expected a move in the project's notation (a str such as '11xp') or a \
+         pit's number (an int), found {found}"
+    )))
 }

@@ -6,12 +6,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use self_cell::self_cell;
 
-use crate::args::{within, Whole};
+use crate::args::{move_text, within, Whole};
 use crate::variant::{setup_error, Variant};
 use crate::IllegalMove;
 use isolo_engine::ranges;
 use isolo_rules::pit_at;
-use isolo_rules::{Board, LegalMove, Setup, Side};
+use isolo_rules::{move_sequences, searched_moves, Board, LegalMove, Setup, Side};
 
 type RulesGame<'v> = isolo_rules::Game<'v>;
 
@@ -112,25 +112,48 @@ impl Game {
         }
     }
 
-    /// Every legal move here in the project's notation (`7`, `11xp`: a pit, then `x`
-    /// take or `p` pass at each optional capture), in the rules' order; none once the
-    /// game is over.
-    fn legal_moves(&self) -> Vec<String> {
+    /// The legal moves here in the project's notation (`7`, `11xp`: a pit, then `x` take
+    /// or `p` pass at each optional capture, and the other letters of a move's choices);
+    /// none once the game is over.
+    ///
+    /// By default one move per distinct position reached, the list the engine searches
+    /// and `isolo-ai moves --distinct` prints (where take/pass choices run to millions
+    /// of sequences, their positions number hundreds; `legal_moves_cut` says whether
+    /// the list's bound on a pit's choices left some out). With `sequences=True` every
+    /// choice sequence, in the rules' order, as `isolo-ai moves` lists them: at most
+    /// `limit`, past which `InputError` refuses the list.
+    #[pyo3(signature = (sequences=false, limit=None), text_signature = "($self, sequences=False, limit=100000)")]
+    fn legal_moves(&self, sequences: bool, limit: Option<Whole>) -> PyResult<Vec<String>> {
+        let range = &ranges::LISTED_SEQUENCES;
+        let limit = within("limit", limit, range)?.unwrap_or(isolo_rules::SEQUENCES_LISTED);
         if self.game().outcome_if_moves().is_some() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        self.variant()
-            .legal_moves(self.board())
-            .into_iter()
-            .map(|m| m.mv.to_string())
-            .collect()
+        let (variant, board) = (self.variant(), self.board());
+        let moves = if sequences {
+            move_sequences(variant, board, limit)
+                .map_err(|e| crate::input_error(format!("legal_moves: {e} (limit={limit})")))?
+        } else {
+            searched_moves(variant, board).0
+        };
+        Ok(moves.into_iter().map(|m| m.mv.to_string()).collect())
+    }
+
+    /// Whether `legal_moves()`' distinct list left out positions some moves reach: a
+    /// pit's choices past the bound every front end and the engine share
+    /// (`isolo_rules::POINTS_PER_PIT` turning points), those of fewest laps kept.
+    #[getter]
+    fn legal_moves_cut(&self) -> bool {
+        self.game().outcome_if_moves().is_none() && searched_moves(self.variant(), self.board()).1
     }
 
     /// Plays `move` (the project's notation); `IllegalMove` says why it is refused.
-    #[pyo3(signature = (r#move))]
-    fn play(&mut self, r#move: &str) -> PyResult<()> {
+    /// (`move` may also be a pit's number, for a move of no choices.)
+    #[pyo3(signature = (r#move), text_signature = "($self, move)")]
+    fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = move_text("move", r#move)?;
         self.cell
-            .with_dependent_mut(|_, game| game.play_text(r#move).map(|_| ()))
+            .with_dependent_mut(|_, game| game.play_text(&text).map(|_| ()))
             .map_err(|e| IllegalMove::new_err(e.to_string()))
     }
 

@@ -139,6 +139,7 @@ pub(crate) fn to_python(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("InputError", py.get_type::<InputError>())?;
     m.add("IllegalMove", py.get_type::<IllegalMove>())?;
     m.add_class::<variant::Variant>()?;

@@ -50,7 +50,7 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (spec, seed = Whole::of(0)))]
+    #[pyo3(signature = (spec, seed = Whole::of(0)), text_signature = "(spec, seed=0)")]
     fn new(spec: &str, seed: Whole) -> PyResult<Engine> {
         let seed = seed.within("seed", &ranges::SEED)?;
         let spec = research::engine_spec(spec)?;
@@ -119,6 +119,17 @@ impl Engine {
 
     fn __repr__(&self) -> String {
         format!("Engine({:?}, seed={})", self.spec.label, self.seed)
+    }
+
+    /// Pickled as its spec and seed: the copy chooses as `Engine(spec, seed)` does (the
+    /// search's table and the level's draws so far are not carried, as after
+    /// `new_game()`), in another process too.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, u64)) {
+        let engine = slf.borrow();
+        (
+            slf.get_type().into_any(),
+            (engine.spec.label.clone(), engine.seed),
+        )
     }
 }
 

@@ -35,7 +35,7 @@ def random_positions(name: str, seed: int, count: int) -> list[Game]:
     while len(games) < count and game.outcome() is None:
         games.append(game.clone())
         for _ in range(rng.randint(1, 5)):
-            moves = game.legal_moves()
+            moves = game.legal_moves(sequences=True)
             if not moves:
                 break
             game.play(rng.choice(moves))
@@ -45,13 +45,13 @@ def random_positions(name: str, seed: int, count: int) -> list[Game]:
 @pytest.mark.parametrize("name", isolo_ai.variants())
 def test_the_actions_make_exactly_the_legal_moves(name):
     for game in random_positions(name, seed=7, count=25):
-        assert complete_moves(ActionGame(game)) == game.legal_moves(), game.position
+        assert complete_moves(ActionGame(game)) == game.legal_moves(sequences=True), game.position
 
 
 def test_a_capture_choice_is_an_action_of_the_same_side():
     variant = Variant.load("igisoro")
     for game in random_positions("igisoro", seed=2, count=40):
-        for move in game.legal_moves():
+        for move in game.legal_moves(sequences=True):
             if "x" not in move and "p" not in move:
                 continue
             actions = ActionGame(game)
@@ -70,7 +70,7 @@ def test_a_capture_choice_is_an_action_of_the_same_side():
 
 def test_a_laps_direction_is_an_action_of_the_same_side():
     for game in random_positions("kubuguza", seed=3, count=60):
-        for move in game.legal_moves():
+        for move in game.legal_moves(sequences=True):
             if not move.endswith("c"):
                 continue
             actions = ActionGame(game)
@@ -91,7 +91,7 @@ def test_a_laps_direction_is_an_action_of_the_same_side():
 def test_a_pending_direction_is_seen_mid_move_with_every_seed():
     pits = 16
     for game in random_positions("kubuguza", seed=3, count=60):
-        for move in game.legal_moves():
+        for move in game.legal_moves(sequences=True):
             if move.count("a") + move.count("c") < 2:
                 continue  # a move that turns at two laps or more
             actions = ActionGame(game)
@@ -125,7 +125,7 @@ def test_captures_and_directions_are_both_actions_where_laps_turn_and_captures_a
     rng = random.Random(5)
     game, seen = Game(variant), set()
     for _ in range(40):
-        moves = game.legal_moves()
+        moves = game.legal_moves(sequences=True)
         if not moves or len(moves) > 2000:
             break
         assert complete_moves(ActionGame(game)) == moves, game.position
@@ -145,7 +145,7 @@ def test_leaving_a_clockwise_capture_is_the_second_choice_action():
     rng = random.Random(6)
     game, left = Game(variant), 0
     for _ in range(60):
-        moves = game.legal_moves()
+        moves = game.legal_moves(sequences=True)
         if not moves:
             break
         assert complete_moves(ActionGame(game)) == moves, game.position
@@ -166,7 +166,7 @@ def test_leaving_a_clockwise_capture_is_the_second_choice_action():
 
 def test_a_move_in_notation_is_its_actions():
     for game in random_positions("igisoro", seed=4, count=20):
-        for move in game.legal_moves():
+        for move in game.legal_moves(sequences=True):
             actions = ActionGame(game)
             for action in actions.move_to_actions(move):
                 actions.apply(action)
@@ -279,7 +279,7 @@ def test_the_opponent_answers_a_pass_as_an_action_of_its_own(rules):
     rng = random.Random(9)
     game, answered = Game(variant), 0
     for _ in range(30):
-        moves = game.legal_moves()
+        moves = game.legal_moves(sequences=True)
         if not moves or len(moves) > 2000:
             break
         assert complete_moves(ActionGame(game)) == moves, game.position
@@ -310,8 +310,8 @@ def test_an_engine_completes_a_move_half_made_whichever_side_decides():
     engine = isolo_ai.Engine("ab:depth=2", seed=1)
     rng = random.Random(3)
     game, completed = Game(variant), 0
-    while completed < 6 and game.plies < 200 and game.legal_moves():
-        moves = game.legal_moves()
+    while completed < 6 and game.plies < 200 and game.legal_moves(sequences=True):
+        moves = game.legal_moves(sequences=True)
         for move in (m for m in moves if "r" in m):
             half = move[: move.index("r")]
             for partial in (half, half + "r", half + "s"):

@@ -64,3 +64,52 @@ def test_a_bad_setup_is_refused_as_the_command_line_refuses_it(argument, flag, t
     with pytest.raises(InputError) as refused:
         Game(Variant.load("isolo-boys"), **{argument: text})
     assert str(refused.value) == f"{argument}: {problem}"
+
+
+def public_callables():
+    """Every function, class and method the package exports, by name."""
+    for name in isolo_ai.__all__:
+        value = getattr(isolo_ai, name)
+        if isinstance(value, type) and issubclass(value, BaseException) or not callable(value):
+            continue
+        yield name, value
+        if isinstance(value, type):
+            for attribute in dir(value):
+                method = getattr(value, attribute)
+                if not attribute.startswith("_") and callable(method):
+                    yield f"{name}.{attribute}", method
+
+
+def test_every_signature_shows_its_real_defaults():
+    import inspect
+
+    shown = 0
+    for name, value in public_callables():
+        try:
+            signature = inspect.signature(value)
+        except (TypeError, ValueError):
+            continue
+        for parameter in signature.parameters.values():
+            assert parameter.default is not Ellipsis, f"{name}({parameter.name}=...)"
+        shown += 1
+    assert shown > 30
+    assert str(inspect.signature(isolo_ai.solve)).endswith(
+        "max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False)"
+    )
+    assert str(inspect.signature(isolo_ai.Engine)) == "(spec, seed=0)"
+
+
+def test_the_version_is_the_packages():
+    from importlib.metadata import version
+
+    assert isolo_ai.__version__ == version("isolo-ai")
+
+
+def test_a_move_is_a_str_or_a_pits_number():
+    game = Game(Variant.load("isolo-boys"))
+    game.play(7)
+    assert game.moves == ["7"]
+    with pytest.raises(TypeError, match="^move: expected a move"):
+        game.play(7.0)
+    with pytest.raises(TypeError, match="'move'"):
+        game.play()

@@ -104,6 +104,49 @@ def test_legal_actions_answer_as_openspiels_own_method(name):
             state.apply_action(chooser.choice(state.legal_actions()))
 
 
+def test_games_states_and_bots_pickle_and_play_on():
+    for game in [pyspiel.load_game("igisoro"), pyspiel.load_game("isolo", {"rules": SMALL_RULES})]:
+        again = pickle.loads(pickle.dumps(game))
+        assert str(again) == str(game) and again.variant == game.variant
+        state = again.new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        copy = pickle.loads(pickle.dumps(state))
+        assert str(copy) == str(state) and copy.legal_actions() == state.legal_actions()
+        assert str(copy.get_game()) == str(game)
+        assert str(copy.get_game().new_initial_state()) == str(game.new_initial_state())
+    bot = adapter.EngineBot("ab:depth=2", seed=3)
+    state = pyspiel.load_game("igisoro").new_initial_state()
+    twin = pickle.loads(pickle.dumps(bot))
+    assert (twin.engine.spec, twin.engine.seed) == ("ab:depth=2", 3)
+    assert twin.step(state) == bot.step(state)
+    engine = isolo_ai.Engine("ab:level=3", seed=5)
+    again = pickle.loads(pickle.dumps(engine))
+    assert repr(again) == repr(engine)
+    game = Game(Variant.load("igisoro"))
+    assert again.choose(game) == engine.choose(game)
+
+
+def _one_game(job):
+    """A game between two pickled bots on a pickled game, in a worker process."""
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game, bots, seed = job
+    return evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed))
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_an_evaluation_runs_in_a_multiprocessing_pool(method):
+    import multiprocessing
+
+    game = pyspiel.load_game("kubuguza", {"max_plies": 40})
+    jobs = [(game, [adapter.EngineBot("ab:depth=1", seed=s), adapter.EngineBot("random", seed=s)], s)
+            for s in range(4)]
+    with multiprocessing.get_context(method).Pool(2) as pool:
+        results = pool.map(_one_game, jobs)
+    assert results == [_one_game(job) for job in jobs], "the same games as in this process"
+    assert all(sum(r) == 0 for r in results)
+
+
 def test_the_engine_bot_beats_openspiels_mcts_in_evaluate_bots():
     from open_spiel.python.algorithms import evaluate_bots
 

@@ -4,7 +4,9 @@ move by move, positions, outcomes, and the errors."""
 from __future__ import annotations
 
 import copy
+import inspect
 import random
+import time
 
 import numpy as np
 import pytest
@@ -77,9 +79,11 @@ def test_games_end_where_apply_says(cli, name):
         answer = cli("apply", "--variant", name, "--moves", " ".join(game.moves))
         assert answer["position"] == game.position
         assert answer["to_move"] == game.to_move
-        # The moves of the position reached, as `moves` lists them.
+        # The moves of the position reached, as `moves` lists them (unless the game's
+        # history ended it: a repetition, which a position alone does not show).
         listed = cli("moves", "--variant", name, "--position", game.position)
-        assert [m["move"] for m in listed["moves"]] == game.legal_moves()
+        if game.outcome() is None:
+            assert [m["move"] for m in listed["moves"]] == game.legal_moves(sequences=True)
 
 
 def test_board_and_observation():
@@ -143,3 +147,31 @@ def test_errors_carry_the_engine_messages():
     assert issubclass(IllegalMove, InputError) and issubclass(InputError, ValueError)
     with pytest.raises(InputError, match="depth"):
         isolo_ai.perft(variant, 1000)
+
+
+# Positions of vast choice trees met in seeded random games: 20,747,365 take/pass
+# sequences (441 distinct positions reached), and 37,148,477 (8,023).
+VAST = [
+    ("igisoro-retreat", "8,1,3,1,1,1,0,2/1,2,1,0,2,0,0,0/1,2,5,3,0,6,0,1/4,1,6,5,2,1,4,0 S"),
+    ("igisoro-clockwise", "5,1,1,1,1,1,1,1/0,1,4,1,1,1,1,1/5,0,1,2,4,1,5,1/1,6,3,4,0,2,4,3 S"),
+]
+
+
+@pytest.mark.parametrize("name,position", VAST)
+def test_a_vast_position_lists_its_distinct_moves_and_bounds_the_rest(cli, name, position):
+    game = Game(Variant.load(name), position=position)
+    started = time.monotonic()
+    moves = game.legal_moves()
+    assert time.monotonic() - started < 5, "answered at once"
+    listed = cli("moves", "--variant", name, "--position", position, "--distinct")
+    assert moves == [m["move"] for m in listed["moves"]]
+    assert game.legal_moves_cut == (not listed["complete"])
+    for move in moves[:20]:
+        game.clone().play(move)
+    with pytest.raises(InputError, match=r"more than 100000 legal moves .*limit=100000"):
+        game.legal_moves(sequences=True)
+    with pytest.raises(InputError, match="more than 10 legal moves"):
+        game.legal_moves(sequences=True, limit=10)
+    with pytest.raises(InputError, match="limit: must be"):
+        game.legal_moves(sequences=True, limit=-1)
+    assert inspect.signature(Game.legal_moves).parameters["limit"].default == 100_000

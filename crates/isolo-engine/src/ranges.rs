@@ -314,6 +314,15 @@ pub const PROOF_PLIES: Range<u32> =
     Range::defaulting("max-plies", 1, DFPN_MAX_PLIES, "plies", DEFAULT_PROOF_PLIES);
 /// Plies of a random playout.
 pub const PLAYOUT_PLIES: Range<u32> = Range::new("max-plies", 1, MAX_GAME_PLIES as u32, "plies");
+/// Choice sequences a list of every legal move holds at most (memory: about 100 bytes
+/// each); past it the list is refused with the bound.
+pub const LISTED_SEQUENCES: Range<usize> = Range::defaulting(
+    "limit",
+    1,
+    100_000_000,
+    "moves",
+    isolo_rules::SEQUENCES_LISTED,
+);
 /// Random games of one `playouts` call.
 pub const PLAYOUTS: Range<u64> = Range::new("games", 1, 100_000_000, "games");
 /// The time a whole review may take, in milliseconds.

@@ -46,8 +46,8 @@ pub use game::{
 pub use interrupt::Interrupt;
 pub use keys::{KeyMap, KeySet};
 pub use moves::{
-    dedup_by_position, dedups_across_pits, listed_move, move_generator, searched_moves,
-    NAMING_POINTS_PER_PIT, POINTS_PER_PIT,
+    dedup_by_position, dedups_across_pits, listed_move, move_generator, move_sequences,
+    searched_moves, TooManyMoves, NAMING_POINTS_PER_PIT, POINTS_PER_PIT, SEQUENCES_LISTED,
 };
 pub use notation::{
     format_overture, format_rows, parse_rows, parse_side, pit_at, split_moves, Choice, Move,

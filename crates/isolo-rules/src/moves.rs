@@ -24,6 +24,50 @@ pub const POINTS_PER_PIT: usize = 4096;
 /// tens of millions of points and gigabytes).
 pub const NAMING_POINTS_PER_PIT: usize = 256 * POINTS_PER_PIT;
 
+/// Choice sequences a list of every legal move, held in memory, names at most by
+/// default (`move_sequences`): a position of optional captures can have tens of
+/// millions (gigabytes), where its distinct moves number hundreds.
+pub const SEQUENCES_LISTED: usize = 100_000;
+
+/// A list of every legal move refused: there are more than it may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "more than {most} legal moves (choice sequences) here: list the distinct moves, one \
+     per position reached, or allow more"
+)]
+pub struct TooManyMoves {
+    /// The most the list could hold.
+    pub most: usize,
+}
+
+/// Every legal move at `board` (each take/pass sequence its own), in the rules' order,
+/// if there are no more than `most`; counted no further than that.
+pub fn move_sequences(
+    variant: &Variant,
+    board: &Board,
+    most: usize,
+) -> Result<Vec<LegalMove>, TooManyMoves> {
+    let mut moves = Vec::new();
+    let mut over = false;
+    variant.visit_moves(
+        board,
+        Variant::ALL_PITS,
+        Listing::Sequences,
+        &mut MoveGen::new(),
+        |m| {
+            over = moves.len() == most;
+            if !over {
+                moves.push(m.to_legal_move());
+            }
+            !over
+        },
+    );
+    if over {
+        return Err(TooManyMoves { most });
+    }
+    Ok(moves)
+}
+
 /// Lists up to this long are deduplicated by comparing pairs; longer ones by a set.
 const DEDUP_BY_PAIRS: usize = 64;
 
@@ -112,6 +156,29 @@ pub fn dedup_by_position<T>(list: &mut Vec<T>, board: impl Fn(&T) -> &Board) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_every_move_is_bounded_and_says_so() {
+        // The Python package's vast position: 20,747,365 choice sequences, 441 distinct.
+        let v = Variant::load("igisoro-retreat").unwrap();
+        let board = v
+            .parse_position("8,1,3,1,1,1,0,2/1,2,1,0,2,0,0,0/1,2,5,3,0,6,0,1/4,1,6,5,2,1,4,0 S")
+            .unwrap();
+        let refused = move_sequences(&v, &board, 1_000).unwrap_err();
+        assert_eq!(refused, TooManyMoves { most: 1_000 });
+        assert!(refused
+            .to_string()
+            .starts_with("more than 1000 legal moves"));
+        let start = v.start();
+        let every = move_sequences(&v, &start, SEQUENCES_LISTED).unwrap();
+        assert_eq!(every, v.legal_moves(&start));
+        assert_eq!(
+            move_sequences(&v, &start, every.len()).unwrap().len(),
+            every.len(),
+            "exactly `most` is not too many"
+        );
+        assert!(move_sequences(&v, &start, every.len() - 1).is_err());
+    }
 
     #[test]
     fn a_strict_limit_gives_up_on_a_pit_whose_moves_all_loop() {
