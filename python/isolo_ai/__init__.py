@@ -25,6 +25,7 @@ import numpy as np
 from ._native import __version__
 from ._native import (
     ActionGame,
+    Cancel,
     Engine,
     Game,
     IllegalMove,
@@ -48,6 +49,7 @@ from ._native import tune as _tune
 __all__ = [
     "__version__",
     "ActionGame",
+    "Cancel",
     "Engine",
     "Game",
     "IllegalMove",

@@ -7,8 +7,9 @@ use serde_json::json;
 
 use crate::args::{within, Whole};
 use crate::game::Game;
+use crate::stopping::Cancel;
 use crate::variant::Variant;
-use crate::{input_error, interruptible, to_python};
+use crate::{input_error, interruptible, interruptible_by, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
@@ -122,8 +123,8 @@ fn analysis_spec(base: SearchSettings, budget: Budget, seed: u64) -> PyResult<En
 /// one thread and a node limit the answer is the command line's, bit for bit.
 #[pyfunction]
 #[pyo3(
-    signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=Whole::of(1), threads=Whole::of(1), seed=Whole::of(0), hash_mb=None),
-    text_signature = "(game, engine='ab', depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0, hash_mb=None)"
+    signature = (game, engine="ab", depth=None, nodes=None, time_ms=None, multipv=Whole::of(1), threads=Whole::of(1), seed=Whole::of(0), hash_mb=None, cancel=None),
+    text_signature = "(game, engine='ab', depth=None, nodes=None, time_ms=None, multipv=1, threads=1, seed=0, hash_mb=None, cancel=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
@@ -137,6 +138,7 @@ pub fn analyze(
     threads: Whole,
     seed: Whole,
     hash_mb: Option<Whole>,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let multipv = multipv.within("multipv", &ranges::MULTIPV)?;
     let seed = seed.within("seed", &ranges::SEED)?;
@@ -149,7 +151,8 @@ pub fn analyze(
     })?;
     let spec = analysis_spec(SearchSettings::analysing(searcher), budget, seed)?;
     let (variant, board, history, over) = game.borrow().searched();
-    let value = interruptible(py, move |stop| {
+    let token = cancel.map(|c| c.token.clone());
+    let value = interruptible_by(py, token.as_ref(), move |stop| {
         if let Some(outcome) = &over {
             return Ok::<_, String>(finished_json(&variant, &board, outcome));
         }
@@ -169,7 +172,7 @@ pub fn analyze(
         let result = searcher.search(&request, &mut |_| {});
         let mut value = result.to_json(&variant, &board);
         if isolo_engine::raised(Some(stop)) {
-            // (Another thread's Ctrl-C: this one gets what was searched, and says so.)
+            // (Ctrl-C in another thread, or a `Cancel`: what was searched, said so.)
             value["interrupted"] = json!(true);
         }
         Ok(value)
@@ -190,8 +193,8 @@ pub fn analyze(
 /// depth budget the answer is the command line's.
 #[pyfunction]
 #[pyo3(
-    signature = (game, depth=None, nodes=None, time_ms=None, threads=Whole::of(1), hash_mb=None, total_ms=None),
-    text_signature = "(game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None, total_ms=None)"
+    signature = (game, depth=None, nodes=None, time_ms=None, threads=Whole::of(1), hash_mb=None, total_ms=None, cancel=None),
+    text_signature = "(game, depth=None, nodes=None, time_ms=None, threads=1, hash_mb=None, total_ms=None, cancel=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn review(
@@ -203,6 +206,7 @@ pub fn review(
     threads: Whole,
     hash_mb: Option<Whole>,
     total_ms: Option<Whole>,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let nodes = within("nodes", nodes, &ranges::REVIEW_NODES)?.map(Whole::of);
     let total_ms = within("total_ms", total_ms, &ranges::REVIEW_TOTAL_MS)?;
@@ -217,7 +221,8 @@ pub fn review(
         let played = game.with_game(|g| (*g.start(), g.moves().to_vec()));
         (game.variant_arc(), played)
     };
-    let value = interruptible(py, move |stop| {
+    let token = cancel.map(|c| c.token.clone());
+    let value = interruptible_by(py, token.as_ref(), move |stop| {
         let mut game = isolo_rules::Game::new(&variant, start);
         for mv in &moves {
             game.play_move(mv).map_err(|e| e.to_string())?;
@@ -290,8 +295,8 @@ fn refusal_text(refusal: Refusal) -> String {
 /// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
 #[pyfunction]
 #[pyo3(
-    signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false),
-    text_signature = "(game, method='auto', max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False)"
+    signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false, cancel=None),
+    text_signature = "(game, method='auto', max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False, cancel=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
@@ -304,6 +309,7 @@ pub fn solve(
     hash_mb: Whole,
     nodes: Option<Whole>,
     exact_length: bool,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let method = method_of(method)?;
     let max_plies = max_plies.within("max_plies", &ranges::PROOF_PLIES)?;
@@ -328,7 +334,8 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(&root) {
         return Err(input_error(refusal_text(refusal)));
     }
-    let report = interruptible(py, move |stop| {
+    let token = cancel.map(|c| c.token.clone());
+    let report = interruptible_by(py, token.as_ref(), move |stop| {
         let settings = SolveSettings {
             interrupt: Some(stop),
             ..settings

@@ -10,10 +10,12 @@ mod args;
 mod game;
 mod player;
 mod research;
+mod stopping;
 mod variant;
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::create_exception;
@@ -38,42 +40,30 @@ create_exception!(
 /// How often a long call looks for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
-/// The engine's stop flag for the calls running now: the provers take a `'static` one.
-/// Ctrl-C raises it (every call running stops with what it has, the one that saw it
-/// raises `KeyboardInterrupt`); the first call after all have ended lowers it.
-static INTERRUPT: AtomicBool = AtomicBool::new(false);
-/// Calls running now, of which the flag is shared.
-static RUNNING: AtomicUsize = AtomicUsize::new(0);
-
-struct Running;
-
-impl Running {
-    fn start() -> Running {
-        if RUNNING.fetch_add(1, Ordering::SeqCst) == 0 {
-            INTERRUPT.store(false, Ordering::SeqCst);
-        }
-        Running
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
 /// Runs `work` on another thread with the GIL released, looking for Ctrl-C meanwhile:
 /// on Ctrl-C the work is asked to stop (through the flag it is given), awaited, and
-/// `KeyboardInterrupt` raised.
+/// `KeyboardInterrupt` raised. A call in another thread is stopped by Ctrl-C too (its
+/// work returns what it has: `stopping::hook_ctrl_c`), and by `cancel`.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&'static AtomicBool) -> T + Send,
 ) -> PyResult<T> {
-    let _running = Running::start();
+    interruptible_by(py, None, work)
+}
+
+/// `interruptible`, also stopped by `cancel` (the work then returns what it has).
+pub(crate) fn interruptible_by<T: Send>(
+    py: Python<'_>,
+    cancel: Option<&Arc<stopping::Token>>,
+    work: impl FnOnce(&'static AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let slot = stopping::Slot::take();
+    let _watch = cancel.map(|token| token.watch(&slot));
+    let stop = slot.flag();
     let (answer, answered) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
         scope.spawn(move || {
-            let _ = answer.send(work(&INTERRUPT));
+            let _ = answer.send(work(stop));
         });
         let mut answered = answered;
         loop {
@@ -89,7 +79,7 @@ pub(crate) fn interruptible<T: Send>(
                 }
             }
             if let Err(signal) = py.check_signals() {
-                INTERRUPT.store(true, Ordering::SeqCst);
+                stopping::stop_all();
                 // (The scope waits for the work to stop, with the GIL released.)
                 py.detach(move || while answered.recv().is_ok() {});
                 return Err(signal);
@@ -146,6 +136,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<actions::ActionGame>()?;
     m.add_class::<player::Engine>()?;
+    m.add_class::<stopping::Cancel>()?;
+    stopping::hook_ctrl_c();
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;

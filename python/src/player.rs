@@ -1,7 +1,7 @@
 //! `Engine`: one of the engine's players (an engine spec, as `isolo-ai match` takes it)
 //! that keeps its search between moves, for bots that play whole games.
 
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -11,7 +11,8 @@ use isolo_engine::ranges;
 
 use crate::args::Whole;
 use crate::game::Game;
-use crate::{input_error, interruptible, research, IllegalMove};
+use crate::stopping::Token;
+use crate::{input_error, interruptible_by, research, IllegalMove};
 
 /// A player by an engine spec, as `isolo-ai match --engine` takes it: `ab:depth=6`,
 /// `ab:nodes=20000`, `mcts:time-ms=100`, `ab:level=3`, `greedy`, `random`, any with
@@ -25,6 +26,8 @@ pub struct Engine {
     seed: u64,
     /// Locked while it chooses: a second thread's call is refused, not queued.
     bot: Mutex<Bot>,
+    /// Raised by `stop()`: the search running now stops.
+    stopper: Arc<Token>,
 }
 
 impl Engine {
@@ -55,7 +58,13 @@ impl Engine {
         let seed = seed.within("seed", &ranges::SEED)?;
         let spec = research::engine_spec(spec)?;
         let bot = Mutex::new(Engine::fresh_bot(&spec, seed)?);
-        Ok(Engine { spec, seed, bot })
+        let stopper = Arc::default();
+        Ok(Engine {
+            spec,
+            seed,
+            bot,
+            stopper,
+        })
     }
 
     /// The spec it plays by, as given (its label).
@@ -84,7 +93,8 @@ impl Engine {
         let mut bot = self.in_use()?;
         let (variant, board, history) = going_on(game)?;
         let bot: &mut Bot = &mut bot;
-        let chosen = interruptible(py, move |stop| {
+        self.stopper.reset();
+        let chosen = interruptible_by(py, Some(&self.stopper), move |stop| {
             bot.stop_on(stop);
             bot.choose(&variant, &board, &history, None, &mut |_| {})
                 .map(|choice| choice.played.mv.to_string())
@@ -105,7 +115,8 @@ impl Engine {
             .map_err(|e| input_error(format!("partial: {e}")))?;
         let bot: &mut Bot = &mut bot;
         let asked = partial.clone();
-        let whole = interruptible(py, move |stop| {
+        self.stopper.reset();
+        let whole = interruptible_by(py, Some(&self.stopper), move |stop| {
             bot.stop_on(stop);
             bot.complete(&variant, &board, &history, &asked, None)
                 .map(|mv| mv.to_string())
@@ -115,6 +126,12 @@ impl Engine {
                 "move '{partial}' is not a move half made under the retreat"
             ))
         })
+    }
+
+    /// Stops the search it is making now, from any thread: `choose` returns the move
+    /// found so far (the first legal move if none was searched yet).
+    fn stop(&self) {
+        self.stopper.cancel();
     }
 
     fn __repr__(&self) -> String {

@@ -298,3 +298,85 @@ def test_ctrl_c_stops_a_long_solve():
     out, _ = child.communicate(timeout=30)
     assert "interrupted" in out
     assert time.monotonic() - started < 10
+
+
+def test_a_cancel_stops_searches_in_other_threads():
+    game = Game(Variant.load("igisoro"))
+    cancel = isolo_ai.Cancel()
+    results = []
+
+    def search(call):
+        results.append(call())
+
+    calls = [
+        lambda: isolo_ai.analyze(game, time_ms=60000, cancel=cancel),
+        lambda: isolo_ai.review(Game(Variant.load("igisoro"), moves="1 3 7 2"), time_ms=60000, cancel=cancel),
+        lambda: isolo_ai.solve(game, method="dfpn", max_plies=200, time_ms=600000, cancel=cancel),
+    ]
+    threads = [threading.Thread(target=search, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    cancel.cancel()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert time.monotonic() - started < 5, "stopped at once"
+    assert len(results) == 3
+    analysed = next(r for r in results if "best_move" in r)
+    assert analysed["interrupted"] is True and analysed["best_move"] in game.legal_moves()
+    assert cancel.cancelled and repr(cancel) == "Cancel(cancelled=True)"
+    # Once cancelled, it stays so: a later call returns at once.
+    started = time.monotonic()
+    assert isolo_ai.analyze(game, time_ms=60000, cancel=cancel)["interrupted"] is True
+    assert time.monotonic() - started < 2
+    # Another call, not given it, searches on.
+    assert "interrupted" not in isolo_ai.analyze(game, nodes=2000)
+
+
+def test_an_engine_stops_from_another_thread():
+    engine = isolo_ai.Engine("ab:time-ms=60000")
+    game = Game(Variant.load("kubuguza"))
+    chosen = []
+    searching = threading.Thread(target=lambda: chosen.append(engine.choose(game)))
+    searching.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    engine.stop()
+    searching.join(timeout=20)
+    assert time.monotonic() - started < 5
+    assert chosen and chosen[0] in game.legal_moves(sequences=True)
+    # The next move is searched afresh, not stopped.
+    assert isolo_ai.Engine("ab:depth=2").choose(game) in game.legal_moves(sequences=True)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT as Ctrl-C")
+def test_ctrl_c_stops_a_search_in_a_worker_thread():
+    # The main thread waits in join(); Ctrl-C comes from a timer thread.
+    script = textwrap.dedent(
+        """
+        import os, signal, threading
+        import isolo_ai
+        game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
+        results = []
+        worker = threading.Thread(
+            target=lambda: results.append(isolo_ai.analyze(game, time_ms=60000)))
+        worker.start()
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        try:
+            worker.join()
+        except KeyboardInterrupt:
+            print("main interrupted", flush=True)
+            worker.join()
+        print("worker", results[0].get("interrupted"), flush=True)
+        """
+    )
+    started = time.monotonic()
+    # (A shell that starts jobs in the background hands them SIGINT ignored.)
+    child = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.split("\n")[:2] == ["main interrupted", "worker True"], child.stdout
+    assert time.monotonic() - started < 15
