@@ -200,15 +200,25 @@ def _observation(self: Game) -> np.ndarray:
     return np.asarray(self.observation_list(), dtype=np.float32)
 
 
-def _action_observation(self: ActionGame, player: str) -> np.ndarray:
-    """The state seen by ``player`` (``"S"`` or ``"N"``), a ``float32`` array of
-    ``observation_size`` numbers (see ``observation_list``)."""
+def _action_observation(self: ActionGame, player) -> np.ndarray:
+    """The state seen by ``player`` (``0`` or ``1``, ``"S"`` or ``"N"``, or PettingZoo's
+    ``"player_0"`` or ``"player_1"``), a ``float32`` array of ``observation_size``
+    numbers (see ``observation_list``)."""
     return np.asarray(self.observation_list(player), dtype=np.float32)
+
+
+def _observation_planes(self: ActionGame, player) -> np.ndarray:
+    """The state seen by ``player`` as planes over the board, a ``float32`` array of
+    shape ``planes_shape``, ``(5, 4, columns)``, channel first (the planes are told in
+    ``observation_planes_list``'s documentation)."""
+    planes = np.asarray(self.observation_planes_list(player), dtype=np.float32)
+    return planes.reshape(self.planes_shape)
 
 
 Game.board = property(_board)  # type: ignore[attr-defined]
 Game.observation = _observation  # type: ignore[attr-defined]
 ActionGame.observation = _action_observation  # type: ignore[attr-defined]
+ActionGame.observation_planes = _observation_planes  # type: ignore[attr-defined]
 
 
 # Pickling (OpenSpiel copies and serialises states so): a variant by its rules text, a

@@ -42,7 +42,7 @@ class Game:
 
     def __init__(
         self,
-        variant: Variant,
+        variant: Variant | str,
         position: Optional[str] = None,
         moves: Optional[str] = None,
         max_plies: Optional[int] = None,
@@ -112,11 +112,12 @@ class ActionGame:
     def position(self) -> str: ...
     @property
     def observation_size(self) -> int: ...
-    def observation(self, player: str) -> np.ndarray: ...
-    def observation_list(self, player: str) -> list[float]: ...
+    def observation(self, player: int | str) -> np.ndarray: ...
+    def observation_list(self, player: int | str) -> list[float]: ...
     @property
     def planes_shape(self) -> tuple[int, int, int]: ...
-    def observation_planes(self, player: str) -> list[float]: ...
+    def observation_planes(self, player: int | str) -> np.ndarray: ...
+    def observation_planes_list(self, player: int | str) -> list[float]: ...
     def clone(self) -> "ActionGame": ...
     def __copy__(self) -> "ActionGame": ...
     def __deepcopy__(self, memo: Any) -> "ActionGame": ...
@@ -142,7 +143,7 @@ class Cancel:
     def cancelled(self) -> bool: ...
 
 def variants() -> list[str]: ...
-def perft(variant: Variant, depth: int, position: Optional[str] = None) -> int: ...
+def perft(variant: Variant | str, depth: int, position: Optional[str] = None) -> int: ...
 def analyze(
     game: Game,
     engine: str = "ab",
@@ -177,7 +178,7 @@ def solve(
     cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 def playouts(
-    variant: Variant,
+    variant: Variant | str,
     games: int,
     seed: int = 0,
     max_plies: int = 1000,
@@ -196,7 +197,7 @@ def match(
     engine_a: str,
     engine_b: str,
     games: int,
-    variant: Variant,
+    variant: Variant | str,
     openings: Optional[str] = None,
     seed: int = 0,
     max_plies: int = 1000,
@@ -208,7 +209,7 @@ def match(
 def tournament(
     engines: list[str],
     games: int,
-    variant: Variant,
+    variant: Variant | str,
     pairing: str = "round-robin",
     anchor: Optional[str] = None,
     openings: Optional[str] = None,
@@ -225,7 +226,7 @@ def merge(
     anchor: Optional[str] = None,
 ) -> dict[str, Any]: ...
 def tune(
-    variant: Variant,
+    variant: Variant | str,
     games: int = 2000,
     openings: Optional[str] = None,
     random_plies: int = 6,

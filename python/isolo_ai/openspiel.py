@@ -136,13 +136,12 @@ class IsoloGame(pyspiel.Game):
     """A four-row mancala game of one variant, in OpenSpiel's terms."""
 
     def __init__(self, game_type: pyspiel.GameType, variant: Variant, params: dict):
+        # (A bad max_plies is refused by Game, in the words every front end uses.)
         max_plies = int(params.get("max_plies", DEFAULT_MAX_PLIES))
-        if max_plies < 1:
-            raise ValueError(f"max_plies {max_plies} is not at least 1")
         position = str(params.get("position", "")).replace(".", ",") or None
         observation = str(params.get("observation", DEFAULT_OBSERVATION))
         if observation not in ("planes", "flat"):
-            raise ValueError(f"observation '{observation}' is not planes or flat")
+            raise InputError(f"observation: '{observation}' is not planes or flat")
         self.variant = variant
         self.max_plies = max_plies
         self.observation = observation
@@ -249,7 +248,7 @@ class BoardObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         shape = (start.observation_size,) if flat else start.planes_shape
-        self._read = ActionGame.observation_list if flat else ActionGame.observation_planes
+        self._read = ActionGame.observation_list if flat else ActionGame.observation_planes_list
         self.tensor = np.zeros(shape, np.float32)
         self.dict = {"observation": self.tensor}
 

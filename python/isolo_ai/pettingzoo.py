@@ -42,7 +42,7 @@ except ImportError as missing:
         name=missing.name,
     ) from missing
 
-from . import ActionGame, Game, Variant
+from . import ActionGame, Game, InputError, Variant
 
 #: Moves after which a game is drawn (truncated), unless `env` is told otherwise.
 DEFAULT_MAX_PLIES = 1000
@@ -82,7 +82,7 @@ class raw_env(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render mode '{render_mode}' is not human or ansi")
         if observation not in ("planes", "flat"):
-            raise ValueError(f"observation '{observation}' is not planes or flat")
+            raise InputError(f"observation: '{observation}' is not planes or flat")
         self.flat = observation == "flat"
         self.variant = variant if isinstance(variant, Variant) else Variant.load(variant)
         self.render_mode = render_mode
@@ -122,8 +122,7 @@ class raw_env(AECEnv, EzPickle):
         if self.flat:
             seen = self.game.observation(side)
         else:
-            planes = np.asarray(self.game.observation_planes(side), dtype=np.float32)
-            seen = np.moveaxis(planes.reshape(self._start.planes_shape), 0, -1)
+            seen = np.moveaxis(self.game.observation_planes(side), 0, -1)
         return {"observation": seen, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

@@ -277,13 +277,30 @@ fn illegal(mv: &Move) -> PyErr {
     IllegalMove::new_err(format!("move '{mv}' leads to no legal move"))
 }
 
-/// `"S"` or `"N"` as a side.
-fn side_of(player: char) -> PyResult<Side> {
-    match player {
-        'S' => Ok(Side::South),
-        'N' => Ok(Side::North),
-        other => Err(crate::input_error(format!("side '{other}' is not S or N"))),
-    }
+/// A player as a side: `0` or `1` (OpenSpiel's), `"S"` or `"N"`, `"South"` or `"North"`,
+/// `"player_0"` or `"player_1"` (PettingZoo's agents).
+fn side_of(player: &Bound<'_, PyAny>) -> PyResult<Side> {
+    let side = if let Ok(number) = player.extract::<i64>() {
+        match number {
+            0 => Some(Side::South),
+            1 => Some(Side::North),
+            _ => None,
+        }
+    } else if let Ok(name) = player.extract::<String>() {
+        match name.as_str() {
+            "S" | "South" | "player_0" => Some(Side::South),
+            "N" | "North" | "player_1" => Some(Side::North),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    side.ok_or_else(|| {
+        let shown = player.repr().map(|r| r.to_string()).unwrap_or_default();
+        crate::input_error(format!(
+            "player: {shown} is not 0 or 1, 'S' or 'N', 'South' or 'North', 'player_0' or 'player_1'"
+        ))
+    })
 }
 
 #[pymethods]
@@ -481,13 +498,13 @@ impl ActionGame {
         6 * columns + 3
     }
 
-    /// The state seen by `player` (`"S"` or `"N"`), for learning: the board as it
+    /// The state seen by `player` (`0` or `1`, `"S"` or `"N"`, or PettingZoo's agent), for learning: the board as it
     /// stands (mid-move, as sown up to a pending choice) in the layout of
     /// `Game.observation()` with `player`'s rows at the bottom (`4 * columns + 2`
     /// numbers); then 1.0 if a choice is pending; then one number for each pit of the
     /// mover, 1.0 at the pit the pending choice is about (where the lap of a take/pass
     /// choice ended, or whence the lap whose direction is chosen is sown).
-    fn observation_list(&self, player: char) -> PyResult<Vec<f32>> {
+    fn observation_list(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
             Some(pending) => pending.board(),
@@ -506,14 +523,15 @@ impl ActionGame {
         (PLANES, 4, self.game.variant().columns() as usize)
     }
 
-    /// The state seen by `player` (`"S"` or `"N"`) as planes over the board, for
-    /// convolutional nets: `PLANES` planes of `4 x columns` numbers (channel first, each
+    /// The numbers of `observation_planes`, flat. The state seen by `player` as planes over
+    /// the board, for convolutional nets: `PLANES` planes of `4 x columns` numbers (channel first, each
     /// row by row as `show` draws the board, `player`'s rows at the bottom): 0, each pit's
     /// seeds over all the seeds (as `observation_list`'s board); 1, 1.0 at the mover's pit
     /// the pending choice is about (as `observation_list`); 2, all 1.0 while a choice is pending
     /// (the same side acts again); 3 and 4, all 1.0 while `player`, and while its
     /// opponent, is in the overture.
-    fn observation_planes(&self, player: char) -> PyResult<Vec<f32>> {
+    #[pyo3(name = "observation_planes_list")]
+    fn observation_planes(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
         let side = side_of(player)?;
         let board = match &self.pending {
             Some(pending) => pending.board(),

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::args::{within, Whole};
 use crate::game::Game;
 use crate::stopping::Cancel;
-use crate::variant::Variant;
+use crate::variant::AnyVariant;
 use crate::{input_error, interruptible, interruptible_by, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
@@ -19,7 +19,6 @@ use isolo_engine::search::{finished_json, SearchRequest};
 use isolo_engine::EngineSpec;
 use isolo_rules::perft_until;
 use isolo_rules::Interrupt;
-use isolo_rules::Side;
 use isolo_rules::{random_game, RandomMover};
 
 /// Search time when `analyze` is given no limit, in milliseconds.
@@ -35,7 +34,7 @@ fn interrupted() -> PyErr {
 #[pyo3(signature = (variant, depth, position=None))]
 pub fn perft(
     py: Python<'_>,
-    variant: &Variant,
+    variant: AnyVariant,
     depth: Whole,
     position: Option<&str>,
 ) -> PyResult<u64> {
@@ -351,7 +350,8 @@ pub fn solve(
 /// Plays `games` random games from `position` (the variant's start when omitted), each
 /// until a side has no move or `max_plies`; game `i` from the seed the command line's
 /// `bench --playouts` gives it. Returns `{"games", "wins": {"S", "N"}, "unfinished",
-/// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `None` for each game).
+/// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `"draw"` for each game: one that
+/// reached `max_plies` unfinished is drawn, as a `Game`'s `max_plies` draws it).
 #[pyfunction]
 #[pyo3(
     signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None),
@@ -359,7 +359,7 @@ pub fn solve(
 )]
 pub fn playouts(
     py: Python<'_>,
-    variant: &Variant,
+    variant: AnyVariant,
     games: Whole,
     seed: Whole,
     max_plies: Whole,
@@ -379,21 +379,20 @@ pub fn playouts(
             }
             let game = random_game(&rules, start, max_plies, game_seed(seed, i), &mut mover);
             plies.push(game.plies);
-            winners.push(game.winner.map(Side::letter));
+            // (A game cut at `max_plies` is drawn, as a `Game`'s `max_plies` draws it.)
+            winners.push(
+                game.winner
+                    .map_or("draw".to_string(), |w| w.letter().to_string()),
+            );
         }
         Some((plies, winners))
     })?
     .ok_or_else(interrupted)?;
-    let wins = |side: Side| {
-        winners
-            .iter()
-            .filter(|w| **w == Some(side.letter()))
-            .count()
-    };
+    let count = |result: &str| winners.iter().filter(|w| *w == result).count();
     let value = json!({
         "games": games,
-        "wins": {"S": wins(Side::South), "N": wins(Side::North)},
-        "unfinished": winners.iter().filter(|w| w.is_none()).count(),
+        "wins": {"S": count("S"), "N": count("N")},
+        "unfinished": count("draw"),
         "plies": plies,
         "winners": winners,
     });

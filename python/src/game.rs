@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 use self_cell::self_cell;
 
 use crate::args::{move_text, within, Whole};
-use crate::variant::{setup_error, Variant};
+use crate::variant::{setup_error, AnyVariant, Variant};
 use crate::IllegalMove;
 use isolo_engine::ranges;
 use isolo_rules::pit_at;
@@ -91,7 +91,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (variant, position=None, moves=None, max_plies=None))]
     fn new(
-        variant: &Variant,
+        variant: AnyVariant,
         position: Option<&str>,
         moves: Option<&str>,
         max_plies: Option<Whole>,

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use serde_json::Value;
 
 use crate::args::{within, Whole};
-use crate::variant::Variant;
+use crate::variant::{AnyVariant, Variant};
 use crate::{input_error, interruptible, to_python};
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
@@ -127,7 +127,7 @@ pub fn play_match(
     engine_a: &str,
     engine_b: &str,
     games: Whole,
-    variant: &Variant,
+    variant: AnyVariant,
     openings: Option<&str>,
     seed: Whole,
     max_plies: Whole,
@@ -173,7 +173,7 @@ pub fn tournament(
     py: Python<'_>,
     engines: Vec<String>,
     games: Whole,
-    variant: &Variant,
+    variant: AnyVariant,
     pairing: &str,
     anchor: Option<&str>,
     openings: Option<&str>,
@@ -279,7 +279,7 @@ impl Run {
     fn new(
         specs: &[&str],
         games: Whole,
-        variant: &Variant,
+        variant: AnyVariant,
         openings: Option<&str>,
         seed: Whole,
         max_plies: Whole,
@@ -558,7 +558,7 @@ impl Records {
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
-    variant: &Variant,
+    variant: AnyVariant,
     games: Whole,
     openings: Option<&str>,
     random_plies: Whole,

@@ -140,3 +140,33 @@ impl Variant {
 pub fn variants() -> Vec<&'static str> {
     PRESETS.iter().chain(READINGS.iter()).copied().collect()
 }
+
+/// A variant argument: a `Variant`, or a name or path `Variant.load` takes (so
+/// `perft("isolo-boys", 4)` and `Game("igisoro")` read as `compare` and `match` do).
+pub(crate) struct AnyVariant(pub Variant);
+
+impl std::ops::Deref for AnyVariant {
+    type Target = Variant;
+
+    fn deref(&self) -> &Variant {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for AnyVariant {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<AnyVariant> {
+        if let Ok(variant) = obj.cast::<Variant>() {
+            return Ok(AnyVariant(variant.get().clone()));
+        }
+        let name: String = obj.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(
+                "expected a Variant, or a preset's, a reading's or a rules file's name",
+            )
+        })?;
+        let variant = Variant::load(&name)
+            .map_err(|e| input_error(format!("variant: {}", e.value(obj.py()))))?;
+        Ok(AnyVariant(variant))
+    }
+}

@@ -240,7 +240,7 @@ def test_the_observation_is_the_board_from_the_players_side():
     assert np.array_equal(seen[:34], game.observation()), "the mover's view, as Game's"
     assert not np.array_equal(actions.observation("S")[:32], seen[:32])
     assert seen[34] == 0.0 and not seen[35:].any(), "no choice pending"
-    with pytest.raises(InputError, match="not S or N"):
+    with pytest.raises(InputError, match="^player: .E. is not 0 or 1, .S. or .N."):
         actions.observation("E")
 
 

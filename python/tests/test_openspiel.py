@@ -230,7 +230,14 @@ def test_returns_observations_and_players():
     assert game.observation_tensor_shape() == [5, 4, 8]
     assert game.observation_tensor_layout() == pyspiel.TensorLayout.CHW
     tensor = np.asarray(state.observation_tensor(1))
-    assert np.array_equal(tensor, state.actions.observation_planes("N"))
+    assert np.array_equal(tensor, state.actions.observation_planes("N").reshape(-1))
+    for player in ("N", 1, "North", "player_1"):
+        planes = state.actions.observation_planes(player)
+        assert planes.shape == (5, 4, 8) and planes.dtype == np.float32
+        assert np.array_equal(planes.reshape(-1), tensor)
+        assert np.array_equal(state.actions.observation(player), state.actions.observation("N"))
+    with pytest.raises(isolo_ai.InputError, match="^player: 2 is not 0 or 1"):
+        state.actions.observation(2)
     # The flat form, as a game parameter.
     flat = pyspiel.load_game("isolo_women", {"observation": "flat"})
     assert flat.observation_tensor_shape() == [6 * 8 + 3]
@@ -322,3 +329,10 @@ def test_openspiels_exact_search_agrees_with_solve(cli, name, game_name, plies, 
             assert plain == value
         kinds.add(value)
     assert len(kinds) > 1, f"only {kinds}: the positions should show more than one result"
+
+
+def test_a_bad_parameter_is_an_input_error_as_elsewhere():
+    with pytest.raises(isolo_ai.InputError, match="^max_plies: must be"):
+        pyspiel.load_game("igisoro", {"max_plies": 0})
+    with pytest.raises(isolo_ai.InputError, match="^max_plies: must be"):
+        Game(Variant.load("igisoro"), max_plies=0)

@@ -27,7 +27,7 @@ def test_observations_are_planes_channels_last_or_flat():
     flat = raw_env(variant="igisoro", observation="flat")
     flat.reset()
     assert flat.observe("player_1")["observation"].shape == (6 * 8 + 3,)
-    with pytest.raises(ValueError, match="observation 'cube' is not planes or flat"):
+    with pytest.raises(isolo_ai.InputError, match="observation: 'cube' is not planes or flat"):
         raw_env(observation="cube")
 
 

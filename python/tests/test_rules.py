@@ -175,3 +175,15 @@ def test_a_vast_position_lists_its_distinct_moves_and_bounds_the_rest(cli, name,
     with pytest.raises(InputError, match="limit: must be"):
         game.legal_moves(sequences=True, limit=-1)
     assert inspect.signature(Game.legal_moves).parameters["limit"].default == 100_000
+
+
+def test_a_variant_is_named_wherever_one_is_taken():
+    assert isolo_ai.perft("isolo-boys", 2) == isolo_ai.perft(Variant.load("isolo-boys"), 2)
+    assert Game("igisoro").position == Game(Variant.load("igisoro")).position
+    assert Game("isolo_women").variant == Variant.load("isolo-women")
+    summary = isolo_ai.playouts("igisoro", 3, max_plies=5)
+    assert summary["winners"] == ["draw"] * 3 and summary["unfinished"] == 3
+    with pytest.raises(InputError, match="^variant: unknown variant 'nope'"):
+        Game("nope")
+    with pytest.raises(TypeError, match="expected a Variant"):
+        Game(3)

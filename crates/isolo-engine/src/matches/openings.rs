@@ -92,7 +92,11 @@ pub fn load_suite(variant: &Variant, path: &str) -> Result<Vec<Board>, OpeningsE
     let text = isolo_rules::read_text_file(std::path::Path::new(path), MAX_SUITE_FILE_BYTES)
         .map_err(|e| OpeningsError::Unreadable {
             suite: suite.clone(),
-            reason: e.to_string(),
+            // (A word that is no file: the other ways to name openings.)
+            reason: format!(
+                "{e} (openings are a suite file's path, `start`, or \
+                 `random:K` for K random plies from the start)"
+            ),
         })?;
     parse_suite(variant, &text, &suite)
 }
