@@ -1,6 +1,8 @@
 """Speed of the Python package: plies per second of a Python loop over legal_moves() and
 play(), of the native playouts(), of the OpenSpiel adapter against OpenSpiel's own C++
-Oware (when open_spiel is installed), and what analyze() costs over the binary's analyze.
+Oware and against what a Python game reaches at all (OpenSpiel's own Python games
+against their C++ twins; when open_spiel is installed), and what analyze() costs over
+the binary's analyze.
 
     python python/examples/speed.py [path/to/isolo-ai]
 """
@@ -76,6 +78,44 @@ def adapter_against_oware(name: str, games: int) -> tuple[float, float, float, f
     return sorted(rounds)[ROUNDS // 2]
 
 
+#: OpenSpiel's own Python games with a C++ twin, each pair (C++, Python).
+TWINS = (
+    ("tic_tac_toe", "python_tic_tac_toe"),
+    ("kuhn_poker", "python_kuhn_poker"),
+)
+
+
+def python_ceiling(games: int) -> list[tuple[str, float, float]]:
+    """What a Python game reaches at all through pyspiel, in the loop above: each of
+    OpenSpiel's own Python games over its C++ twin (median of the rounds, the twin
+    measured just before), with its actions/s."""
+    from open_spiel.python import games as _  # noqa: F401  (registers them)
+
+    table = []
+    for cpp, python in TWINS:
+        rounds = []
+        for _ in range(ROUNDS):
+            theirs, _ = openspiel_actions(cpp, games)
+            ours, _ = openspiel_actions(python, games)
+            rounds.append((ours / theirs, ours))
+        ratio, actions = sorted(rounds)[ROUNDS // 2]
+        table.append((python, ratio, actions))
+    return table
+
+
+def adapter_against_ceiling(name: str, games: int) -> tuple[float, float]:
+    """The adapter's actions/s over OpenSpiel's own Python tic-tac-toe's, the simplest
+    Python game there is, each round measuring it just before (median of the rounds)."""
+    from open_spiel.python import games as _  # noqa: F401
+
+    rounds = []
+    for _ in range(ROUNDS):
+        ceiling, _ = openspiel_actions("python_tic_tac_toe", 300)
+        actions, _ = openspiel_actions(name, games)
+        rounds.append((actions / ceiling, ceiling))
+    return sorted(rounds)[ROUNDS // 2]
+
+
 def analyze_cost(binary: str, runs: int = 5) -> tuple[float, float]:
     """Wall milliseconds of a 20000-node analysis: from Python, and as a process."""
     game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
@@ -110,6 +150,14 @@ def main() -> None:
             print(f"OpenSpiel adapter {name}: {ratio:.2f} x oware, the median of "
                   f"{ROUNDS} rounds ({actions:,.0f} actions/s = {plies:,.0f} plies/s; "
                   f"oware {oware:,.0f} actions/s)")
+        for python, ratio, actions in python_ceiling(300):
+            print(f"OpenSpiel's own {python}: {ratio:.2f} x its C++ twin "
+                  f"({actions:,.0f} actions/s)")
+        for name, games in (("isolo_women", 100), ("isolo_boys", 100), ("igisoro", 5),
+                            ("kubuguza", 5)):
+            ratio, ceiling = adapter_against_ceiling(name, games)
+            print(f"OpenSpiel adapter {name}: {ratio:.2f} x python_tic_tac_toe's "
+                  f"actions/s ({ceiling:,.0f})")
     ours, theirs = analyze_cost(binary)
     print(f"analyze 20000 nodes on igisoro: {ours:.1f} ms from Python, "
           f"{theirs:.1f} ms as a process")
