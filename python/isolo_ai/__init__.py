@@ -92,7 +92,7 @@ def compare(
     the seed ``compare --seed`` gives it, so the rows are the command line's games.
     The rows come as a pandas ``DataFrame`` when pandas is installed (``frame=None``),
     or always (``True``), or as a list of dicts (``False``)."""
-    loaded = [_variant(v) for v in _names(variants)]
+    loaded = [_variant(v, "variants") for v in _names(variants)]
     rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency)
     if frame is False:
         return rows
@@ -172,9 +172,15 @@ def merge(out: str, shards: list[str], sprt: str | None = None,
     return _merge(out, [str(s) for s in _names(shards)], sprt, anchor)
 
 
-def _variant(variant) -> Variant:
-    """A ``Variant``, loaded from a name or a rules file's path if need be."""
-    return variant if isinstance(variant, Variant) else Variant.load(os.fspath(variant))
+def _variant(variant, argument: str = "variant") -> Variant:
+    """A ``Variant``, loaded from a name or a rules file's path if need be (a refusal
+    names the ``argument``)."""
+    if isinstance(variant, Variant):
+        return variant
+    try:
+        return Variant.load(os.fspath(variant))
+    except InputError as refused:
+        raise InputError(f"{argument}: {refused}") from None
 
 
 def _names(items) -> list:

@@ -289,7 +289,10 @@ class RulesGame(IsoloGame):
 
     def __init__(self, params: dict | None = None):
         params = params or {}
-        variant = load_variant(str(params.get("rules", DEFAULT_RULES)))
+        try:
+            variant = load_variant(str(params.get("rules", DEFAULT_RULES)))
+        except InputError as refused:
+            raise InputError(f"rules: {refused}") from None
         super().__init__(_RULES_GAME_TYPE, variant, params)
 
 

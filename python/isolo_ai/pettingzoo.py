@@ -42,7 +42,7 @@ except ImportError as missing:
         name=missing.name,
     ) from missing
 
-from . import ActionGame, Game, InputError, Variant
+from . import ActionGame, Game, InputError, Variant, _variant
 
 #: Moves after which a game is drawn (truncated), unless `env` is told otherwise.
 DEFAULT_MAX_PLIES = 1000
@@ -84,7 +84,7 @@ class raw_env(AECEnv, EzPickle):
         if observation not in ("planes", "flat"):
             raise InputError(f"observation: '{observation}' is not planes or flat")
         self.flat = observation == "flat"
-        self.variant = variant if isinstance(variant, Variant) else Variant.load(variant)
+        self.variant = _variant(variant)
         self.render_mode = render_mode
         self._start = ActionGame(Game(self.variant, position=position, max_plies=max_plies))
         self.game = self._start.clone()

@@ -114,3 +114,26 @@ def test_a_move_is_a_str_or_a_pits_number():
         game.play(7.0)
     with pytest.raises(TypeError, match="'move'"):
         game.play()
+
+
+def test_a_refused_variant_names_the_argument_on_every_route():
+    routes = {
+        "variant": [lambda: Game("nope"), lambda: isolo_ai.perft("nope", 1),
+                    lambda: isolo_ai.match("ab", "random", 2, variant="nope")],
+        "variants": [lambda: isolo_ai.compare("nope", games=2)],
+    }
+    for argument, calls in routes.items():
+        for call in calls:
+            with pytest.raises(InputError, match=f"^{argument}: unknown variant 'nope'"):
+                call()
+
+
+def test_the_adapters_name_a_refused_variant_too():
+    pyspiel = pytest.importorskip("pyspiel")
+    import isolo_ai.openspiel  # noqa: F401
+
+    with pytest.raises(InputError, match="^rules: unknown variant 'nope'"):
+        pyspiel.load_game("isolo", {"rules": "nope"})
+    pettingzoo = pytest.importorskip("isolo_ai.pettingzoo")
+    with pytest.raises(InputError, match="^variant: unknown variant 'nope'"):
+        pettingzoo.env(variant="nope")
