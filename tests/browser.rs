@@ -528,14 +528,8 @@ async fn load_rules_file(
 /// is answered by you: the page asks before its move is played, and where you answer
 /// otherwise than it expected, the engine goes on from there.
 async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
-    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
-    let (path, _, variant) = load_rules_file(client, "igisoro-retreat", text).await?;
-    // North's best move by far passes a capture at pit 9 that South may answer
-    // (`9prxxxpsx`, 30 seeds ahead of the next move at depth 6).
-    let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
-    set_value(client, "position-input", start).await?;
-    click(client, "load-position").await?;
-    wait_idle(client).await?;
+    let (path, variant) = load_retreat_position(client).await?;
+    let start = RETREAT_POSITION;
     // On a clock: while South answers inside North's move, South's clock runs.
     set_value(client, "strength", "tc:60+1").await?;
     set_value(client, "side", "S").await?;
@@ -598,16 +592,27 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     Ok(())
 }
 
+/// Igisoro with the retreat, North to move: its best move by far passes a capture at pit
+/// 9 that South may answer (`9prxxxpsx`, 30 seeds ahead of the next move at depth 6).
+const RETREAT_POSITION: &str = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+
+/// The rules of `igisoro-retreat` loaded from a file, at `RETREAT_POSITION`, played by
+/// hand on both sides: the file and the rules.
+async fn load_retreat_position(client: &Client) -> TestResult<(PathBuf, Variant)> {
+    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
+    let (path, _, variant) = load_rules_file(client, "igisoro-retreat", text).await?;
+    set_value(client, "position-input", RETREAT_POSITION).await?;
+    click(client, "load-position").await?;
+    wait_idle(client).await?;
+    Ok((path, variant))
+}
+
 /// Under the retreat, played by hand on both sides: North's move stops at its capture
 /// and at South's answer, each shown first; Cancel at the answer takes the move back to
 /// its start, and the move is then asked again from its first decision and played.
 async fn cancel_takes_a_move_back(client: &Client) -> TestResult {
-    let text = "name = \"igisoro-retreat\"\nbase = \"igisoro\"\nretreat = \"front-to-back\"\n";
-    let (path, _, variant) = load_rules_file(client, "igisoro-retreat", text).await?;
-    let start = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
-    set_value(client, "position-input", start).await?;
-    click(client, "load-position").await?;
-    wait_idle(client).await?;
+    let (path, variant) = load_retreat_position(client).await?;
+    let start = RETREAT_POSITION;
     let board = variant.parse_position(start).unwrap();
     let decision = |half: &str| {
         let half = variant.parse_move(half).unwrap();
