@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use pyo3::exceptions::PyFileNotFoundError;
+use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use serde_json::Value;
 
@@ -107,6 +107,13 @@ pub fn compare(
                 })
                 .map_err(|e| input_error(format!("engine: {e}")))?;
         }
+        // (A list of rows cannot say it was cut: Ctrl-C in another thread raises.)
+        if isolo_engine::raised(Some(interrupt)) {
+            return Err(PyKeyboardInterrupt::new_err(format!(
+                "interrupted: {} games played",
+                lines.len()
+            )));
+        }
         Ok(lines)
     })??;
     lines.iter().map(|line| to_python(py, line)).collect()
@@ -151,12 +158,19 @@ pub fn play_match(
     let report = interruptible(py, |interrupt| {
         let mut tally = MatchTally::new(&a, &b, sprt);
         let outcome = run.play(records, interrupt, |record| tally.add(record))?;
-        Ok::<_, PyErr>(tally.report(Some(outcome.games_per_minute())))
+        let report = serde_json::to_value(tally.report(Some(outcome.games_per_minute())));
+        Ok::<_, PyErr>((report.expect("reports serialise"), outcome.interrupted))
     })??;
-    to_python(
-        py,
-        &serde_json::to_value(report).expect("reports serialise"),
-    )
+    report_json(py, report)
+}
+
+/// A match's or a tournament's report, with `"interrupted": true` where Ctrl-C (in
+/// any thread) stopped it: the games played by then.
+fn report_json(py: Python<'_>, (mut value, interrupted): (Value, bool)) -> PyResult<Py<PyAny>> {
+    if interrupted {
+        value["interrupted"] = Value::from(true);
+    }
+    to_python(py, &value)
 }
 
 /// A tournament of three or more built-in engines, as `isolo-ai tournament` plays it:
@@ -212,12 +226,10 @@ pub fn tournament(
             tally.add(record);
             false
         })?;
-        Ok::<_, PyErr>(tally.report(anchor, Some(outcome.games_per_minute())))
+        let report = serde_json::to_value(tally.report(anchor, Some(outcome.games_per_minute())));
+        Ok::<_, PyErr>((report.expect("reports serialise"), outcome.interrupted))
     })??;
-    to_python(
-        py,
-        &serde_json::to_value(report).expect("reports serialise"),
-    )
+    report_json(py, report)
 }
 
 /// Merges the records files of a sharded run (`--shard K/N` runs of one match,

@@ -358,17 +358,34 @@ def test_ctrl_c_stops_a_search_in_a_worker_thread():
         import os, signal, threading
         import isolo_ai
         game = isolo_ai.Game(isolo_ai.Variant.load("igisoro"))
-        results = []
-        worker = threading.Thread(
-            target=lambda: results.append(isolo_ai.analyze(game, time_ms=60000)))
-        worker.start()
-        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        results = {}
+
+        def compare():
+            try:
+                isolo_ai.compare("igisoro", games=100000, engine="ab:depth=2")
+            except KeyboardInterrupt as raised:
+                results["compare"] = str(raised)
+
+        calls = {
+            "analyze": lambda: results.update(analyze=isolo_ai.analyze(game, time_ms=60000)),
+            "match": lambda: results.update(match=isolo_ai.match(
+                "ab:depth=2", "ab:depth=3", 100000, variant="igisoro")),
+            "compare": compare,
+        }
+        workers = [threading.Thread(target=call) for call in calls.values()]
+        for worker in workers:
+            worker.start()
+        threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         try:
-            worker.join()
+            for worker in workers:
+                worker.join()
         except KeyboardInterrupt:
             print("main interrupted", flush=True)
-            worker.join()
-        print("worker", results[0].get("interrupted"), flush=True)
+            for worker in workers:
+                worker.join()
+        print("analyze", results["analyze"].get("interrupted"), flush=True)
+        print("match", results["match"].get("interrupted"), flush=True)
+        print("compare", results["compare"].startswith("interrupted: "), flush=True)
         """
     )
     started = time.monotonic()
@@ -378,5 +395,6 @@ def test_ctrl_c_stops_a_search_in_a_worker_thread():
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.returncode == 0, child.stderr
-    assert child.stdout.split("\n")[:2] == ["main interrupted", "worker True"], child.stdout
+    lines = child.stdout.split("\n")[:4]
+    assert lines == ["main interrupted", "analyze True", "match True", "compare True"], child.stdout
     assert time.monotonic() - started < 15
