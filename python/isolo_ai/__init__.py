@@ -117,6 +117,7 @@ def match(
     sprt: str | None = None,
     out: str | None = None,
     resume: bool = False,
+    cancel: Cancel | None = None,
 ) -> dict:
     """A match of two built-in engines (``"ab:depth=4"``, ``"mcts:iters=2000"``,
     ``"random"``, labelled as ``"fast=ab:depth=4"``), as ``isolo-ai match`` plays it:
@@ -128,10 +129,11 @@ def match(
     ``variant``: a ``Variant``, a name or a rules file's path. ``sprt``
     (``"elo0,elo1,alpha,beta"``) stops the match at a verdict; ``out`` writes the
     records file ``match --out`` writes, and ``resume=True`` continues the run it
-    holds (checked game by game to be this run's). External engines and clocks are
-    the command line's."""
+    holds (checked game by game to be this run's). ``cancel`` (a ``Cancel``) stops it
+    from another thread: the report of the games played, ``"interrupted": True``.
+    External engines and clocks are the command line's."""
     return _match(engine_a, engine_b, games, _variant(variant), openings, seed, max_plies,
-                  concurrency, sprt, out, resume)
+                  concurrency, sprt, out, resume, cancel)
 
 
 def tournament(
@@ -146,6 +148,7 @@ def tournament(
     concurrency: int = 1,
     out: str | None = None,
     resume: bool = False,
+    cancel: Cancel | None = None,
 ) -> dict:
     """A tournament of three or more built-in engines, as ``isolo-ai tournament``
     plays it: the dict ``tournament --json`` prints (``standings`` best rated first,
@@ -158,7 +161,7 @@ def tournament(
     last). ``games`` per pairing; ``anchor`` fixes that engine's rating at 0 (else the
     mean is 0); the other arguments as ``match``'s."""
     return _tournament(_names(engines), games, _variant(variant), pairing, anchor, openings,
-                       seed, max_plies, concurrency, out, resume)
+                       seed, max_plies, concurrency, out, resume, cancel)
 
 
 def merge(out: str, shards: list[str], sprt: str | None = None,

@@ -205,6 +205,7 @@ def match(
     sprt: Optional[str] = None,
     out: Optional[str] = None,
     resume: bool = False,
+    cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 def tournament(
     engines: list[str],
@@ -218,6 +219,7 @@ def tournament(
     concurrency: int = 1,
     out: Optional[str] = None,
     resume: bool = False,
+    cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 def merge(
     out: str,
@@ -241,6 +243,7 @@ def tune(
     seed: int = 1,
     threads: Optional[int] = None,
     out: Optional[str] = None,
+    cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 
 class Records:

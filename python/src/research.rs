@@ -10,8 +10,9 @@ use pyo3::prelude::*;
 use serde_json::Value;
 
 use crate::args::{within, Whole};
+use crate::stopping::Cancel;
 use crate::variant::{AnyVariant, Variant};
-use crate::{input_error, interruptible, to_python};
+use crate::{input_error, interruptible, interruptible_by, to_python};
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
@@ -127,7 +128,7 @@ pub fn compare(
 /// (`"elo0,elo1,alpha,beta"`) stops the match at a verdict; `out` writes the records
 /// file `match --out` writes, and with `resume` continues the run it holds.
 #[pyfunction(name = "match")]
-#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), sprt=None, out=None, resume=false))]
+#[pyo3(signature = (engine_a, engine_b, games, variant, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), sprt=None, out=None, resume=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
@@ -142,6 +143,7 @@ pub fn play_match(
     sprt: Option<&str>,
     out: Option<&str>,
     resume: bool,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let sprt = sprt_of(sprt)?;
     let run = Run::new(
@@ -155,7 +157,8 @@ pub fn play_match(
     )?;
     let records = run.records("match", vec![(0, 1)], out, resume)?;
     let (a, b) = (run.engines[0].label.clone(), run.engines[1].label.clone());
-    let report = interruptible(py, |interrupt| {
+    let token = cancel.map(|c| c.token.clone());
+    let report = interruptible_by(py, token.as_ref(), |interrupt| {
         let mut tally = MatchTally::new(&a, &b, sprt);
         let outcome = run.play(records, interrupt, |record| tally.add(record))?;
         let report = serde_json::to_value(tally.report(Some(outcome.games_per_minute())));
@@ -181,7 +184,7 @@ fn report_json(py: Python<'_>, (mut value, interrupted): (Value, bool)) -> PyRes
 /// or `"ladder"` (engines weakest first, each against the next and the last); `games`
 /// per pairing; the other arguments as `match`'s.
 #[pyfunction]
-#[pyo3(signature = (engines, games, variant, pairing="round-robin", anchor=None, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), out=None, resume=false))]
+#[pyo3(signature = (engines, games, variant, pairing="round-robin", anchor=None, openings=None, seed=Whole::of(0), max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), out=None, resume=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -196,6 +199,7 @@ pub fn tournament(
     concurrency: Whole,
     out: Option<&str>,
     resume: bool,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     if engines.len() < 3 {
         return Err(input_error(format!(
@@ -221,7 +225,8 @@ pub fn tournament(
         .anchor(anchor)
         .map_err(|e| input_error(format!("anchor: {e}")))?;
     let records = run.records("tournament", pairings, out, resume)?;
-    let report = interruptible(py, |interrupt| {
+    let token = cancel.map(|c| c.token.clone());
+    let report = interruptible_by(py, token.as_ref(), |interrupt| {
         let outcome = run.play(records, interrupt, |record| {
             tally.add(record);
             false
@@ -566,6 +571,7 @@ impl Records {
     seed=Whole::of(1),
     threads=None,
     out=None,
+    cancel=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
@@ -585,6 +591,7 @@ pub fn tune(
     seed: Whole,
     threads: Option<Whole>,
     out: Option<&str>,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let rules = &variant.inner;
     let games = games.within("games", &ranges::TUNE_GAMES)?;
@@ -622,7 +629,8 @@ pub fn tune(
     if let Some(path) = out {
         writable("out", Path::new(path))?;
     }
-    let tuned = interruptible(py, |interrupt| {
+    let token = cancel.map(|c| c.token.clone());
+    let tuned = interruptible_by(py, token.as_ref(), |interrupt| {
         research::tune::tune(rules, &suite, &weights, &settings, &(), Some(interrupt))
     })?
     .map_err(input_error)?;

@@ -135,8 +135,9 @@ impl Drop for Watch {
     }
 }
 
-/// A way to stop searches from another thread: pass it as `cancel=` to `analyze`,
-/// `review` or `solve`, then call `cancel()` from any thread. Each call given it stops
+/// A way to stop searches and runs from another thread: pass it as `cancel=` to
+/// `analyze`, `review`, `solve`, `match`, `tournament` or `tune`, then call `cancel()`
+/// from any thread. Each call given it stops
 /// within milliseconds and returns what it found, with `"interrupted": true`. Once
 /// cancelled it stays so: later calls given it return at once. Like
 /// `threading.Event`, one object serves any number of calls.

@@ -309,6 +309,8 @@ def test_a_cancel_stops_searches_in_other_threads():
         results.append(call())
 
     calls = [
+        lambda: isolo_ai.match("ab:depth=2", "ab:depth=3", 100000, variant="igisoro",
+                               cancel=cancel),
         lambda: isolo_ai.analyze(game, time_ms=60000, cancel=cancel),
         lambda: isolo_ai.review(Game(Variant.load("igisoro"), moves="1 3 7 2"), time_ms=60000, cancel=cancel),
         lambda: isolo_ai.solve(game, method="dfpn", max_plies=200, time_ms=600000, cancel=cancel),
@@ -322,7 +324,9 @@ def test_a_cancel_stops_searches_in_other_threads():
     for thread in threads:
         thread.join(timeout=20)
     assert time.monotonic() - started < 5, "stopped at once"
-    assert len(results) == 3
+    assert len(results) == 4
+    matched = next(r for r in results if "a_wins" in r)
+    assert matched["interrupted"] is True
     analysed = next(r for r in results if "best_move" in r)
     assert analysed["interrupted"] is True and analysed["best_move"] in game.legal_moves()
     assert cancel.cancelled and repr(cancel) == "Cancel(cancelled=True)"
