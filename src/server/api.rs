@@ -459,13 +459,17 @@ async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
     let half = variant
         .parse_move(&request.mv)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let Some(d) = variant.decision_at(game.board(), &half) else {
+    // The decision with the move's steps up to it; past the seeds a retelling shows, the
+    // decision alone (the page then shows its board without the steps).
+    let (d, trace) = match trace_to_decision(&variant, game.board(), &half) {
+        Some(told) => (Some(told.decision), Some(trace_json(&told.trace))),
+        None => (variant.decision_at(game.board(), &half), None),
+    };
+    let Some(d) = d else {
         return Err(ApiError::bad(format!(
             "move '{quoted}' stops at no decision here: it is whole, or no legal move begins so"
         )));
     };
-    // (None past the seeds a retelling shows: the page shows the decision's board alone.)
-    let trace = trace_to_decision(&variant, game.board(), &half).map(|t| trace_json(&t.trace));
     let lap_ends = d
         .lap_ends
         .map(|[a, c]| json!({"anticlockwise": a, "clockwise": c}));

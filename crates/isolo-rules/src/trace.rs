@@ -109,8 +109,10 @@ pub struct TracedDecision {
 /// The steps of `half`, a move begun, from `board` up to its next decision; `None`
 /// where it stops at none (`Variant::decision_at`), or past `MAX_TRACED_SEEDS`.
 pub fn trace_to_decision(variant: &Variant, board: &Board, half: &Move) -> Option<TracedDecision> {
-    let decision = variant.decision_at(board, half)?;
-    let (trace, _) = Tracer::new(variant, board, Some(decision.kind)).run(half);
+    let mut decision = variant.decision_without_lap_ends(board, half)?;
+    let (trace, lap_ends) = Tracer::new(variant, board, Some(decision.kind)).run(half);
+    // (One retelling gives both: `decision_at` would retell a direction's lap again.)
+    decision.lap_ends = lap_ends;
     (!trace.truncated).then_some(TracedDecision { decision, trace })
 }
 

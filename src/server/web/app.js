@@ -59,6 +59,11 @@ function setPit(side, pit, n, lit) {
   if (lit !== undefined) g.classList.toggle("lit", lit);
 }
 
+// Every pit's seeds as `pits` ({S: [...], N: [...]}, pit 1 first) has them, unlit.
+function drawPits(pits) {
+  for (const side of ["S", "N"]) pits[side].forEach((n, i) => setPit(side, i + 1, n, false));
+}
+
 function unlightAll() {
   document.querySelectorAll("#board g.pit.lit").forEach((g) => g.classList.remove("lit"));
 }
@@ -333,7 +338,7 @@ async function animate(trace, before, move, from = 0) {
     if (quiet && i === from) {
       // The board as the steps shown leave it (a decision's shows seeds in hand in a pit).
       quiet = false;
-      for (const side of ["S", "N"]) pits[side].forEach((n, p) => setPit(side, p + 1, n, false));
+      drawPits(pits);
     }
     unlightAll();
     if (step.kind === "lift") {
@@ -672,7 +677,7 @@ async function showDecision(prefix, fallback) {
   } catch (e) { return begun === S.begun ? fallback() : null; } finally { busy(-1); }
   if (begun !== S.begun) return null;
   unlightAll();
-  for (const side of ["S", "N"]) d.pits[side].forEach((n, i) => setPit(side, i + 1, n, false));
+  drawPits(d.pits);
   const opponent = otherSide(d.mover);
   const lit = d.kind === "direction" ? [[d.mover, d.lap_pit]]
     : [[d.mover, d.end], ...d.stake.map((p) => [opponent, p])];

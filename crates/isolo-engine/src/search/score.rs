@@ -143,16 +143,9 @@ impl Score {
     /// The score as a player reads it: "12.5 seeds ahead", "even", "a win in 7 plies",
     /// "a draw".
     pub fn in_words(&self) -> String {
-        let plies = |p: i32| {
-            if p == 1 {
-                "1 ply".to_string()
-            } else {
-                format!("{p} plies")
-            }
-        };
         match *self {
-            Score::Win(p) => format!("a win in {}", plies(p as i32)),
-            Score::Loss(p) => format!("a loss in {}", plies(p as i32)),
+            Score::Win(p) => format!("a win in {}", plies_text(p)),
+            Score::Loss(p) => format!("a loss in {}", plies_text(p)),
             Score::Draw => "a draw".to_string(),
             Score::Eval(0) => "even".to_string(),
             Score::Eval(v) => format!(
