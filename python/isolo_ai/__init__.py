@@ -26,6 +26,7 @@ from ._native import __version__
 from ._native import (
     ActionGame,
     Cancel,
+    Cancelled,
     Engine,
     Game,
     IllegalMove,
@@ -50,6 +51,7 @@ __all__ = [
     "__version__",
     "ActionGame",
     "Cancel",
+    "Cancelled",
     "Engine",
     "Game",
     "IllegalMove",
@@ -80,6 +82,7 @@ def compare(
     max_plies: int = 1000,
     concurrency: int = 1,
     frame: bool | None = None,
+    cancel: Cancel | None = None,
 ):
     """Games of one engine against itself under each variant, as ``isolo-ai compare``
     plays them: one row per game, with the fields of a ``compare --out`` line
@@ -91,9 +94,11 @@ def compare(
     ``"start"``, ``"random:K"`` or a suite file's path. Game ``i`` of each variant has
     the seed ``compare --seed`` gives it, so the rows are the command line's games.
     The rows come as a pandas ``DataFrame`` when pandas is installed (``frame=None``),
-    or always (``True``), or as a list of dicts (``False``)."""
+    or always (``True``), or as a list of dicts (``False``). ``cancel`` (a ``Cancel``)
+    stops it from another thread: ``Cancelled`` is raised (rows cannot say they were
+    cut short)."""
     loaded = [_variant(v, "variants") for v in _names(variants)]
-    rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency)
+    rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency, cancel)
     if frame is False:
         return rows
     try:

@@ -12,6 +12,9 @@ class InputError(ValueError):
 class IllegalMove(InputError):
     """A move that is not legal in the position, or a game already over."""
 
+class Cancelled(Exception):
+    """A call stopped by its ``cancel`` whose result cannot say it was cut short."""
+
 class Variant:
     """A variant: its rules and the tables derived from them."""
 
@@ -143,7 +146,12 @@ class Cancel:
     def cancelled(self) -> bool: ...
 
 def variants() -> list[str]: ...
-def perft(variant: Variant | str, depth: int, position: Optional[str] = None) -> int: ...
+def perft(
+    variant: Variant | str,
+    depth: int,
+    position: Optional[str] = None,
+    cancel: Optional[Cancel] = None,
+) -> int: ...
 def analyze(
     game: Game,
     engine: str = "ab",
@@ -183,6 +191,7 @@ def playouts(
     seed: int = 0,
     max_plies: int = 1000,
     position: Optional[str] = None,
+    cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 def compare(
     variants: list[Variant],
@@ -192,6 +201,7 @@ def compare(
     openings: str = "random:2",
     max_plies: int = 1000,
     concurrency: int = 1,
+    cancel: Optional[Cancel] = None,
 ) -> list[dict[str, Any]]: ...
 def match(
     engine_a: str,

@@ -1,7 +1,6 @@
 //! The long calls: perft, a search, a proof, random playouts. Each runs with the GIL
 //! released and stops on Ctrl-C ([`crate::interruptible`]).
 
-use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use serde_json::json;
 
@@ -9,7 +8,7 @@ use crate::args::{within, Whole};
 use crate::game::Game;
 use crate::stopping::Cancel;
 use crate::variant::AnyVariant;
-use crate::{input_error, interruptible, interruptible_by, to_python};
+use crate::{cut_short, input_error, interruptible_by, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
@@ -24,27 +23,31 @@ use isolo_rules::{random_game, RandomMover};
 /// Search time when `analyze` is given no limit, in milliseconds.
 const DEFAULT_ANALYSIS_MS: u64 = 1_000;
 
-fn interrupted() -> PyErr {
-    PyKeyboardInterrupt::new_err("interrupted")
-}
-
 /// Leaf positions `depth` plies from `position` (the variant's start when omitted), as
-/// `isolo-ai perft` counts them.
+/// `isolo-ai perft` counts them. `cancel` (a `Cancel`) stops it from another thread:
+/// `Cancelled` is raised (a count cannot say it was cut).
 #[pyfunction]
-#[pyo3(signature = (variant, depth, position=None))]
+#[pyo3(signature = (variant, depth, position=None, cancel=None))]
 pub fn perft(
     py: Python<'_>,
     variant: AnyVariant,
     depth: Whole,
     position: Option<&str>,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<u64> {
     let depth = depth.within("depth", &ranges::PERFT_DEPTH)?;
     let board = variant.start_or(position)?;
     let rules = variant.inner.clone();
-    interruptible(py, move |stop| {
+    let token = cancel.map(|c| c.token.clone());
+    interruptible_by(py, token.as_ref(), move |stop| {
         perft_until(&rules, &board, depth, &Interrupt::on_static(stop))
     })?
-    .ok_or_else(interrupted)
+    .ok_or_else(|| {
+        cut_short(
+            token.as_ref(),
+            &format!("perft to depth {depth} not finished"),
+        )
+    })
 }
 
 /// The budget and resources of one search, as the arguments of `analyze` and `review`
@@ -352,10 +355,11 @@ pub fn solve(
 /// `bench --playouts` gives it. Returns `{"games", "wins": {"S", "N"}, "unfinished",
 /// "plies": [...], "winners": [...]}` (`"S"`, `"N"` or `"draw"` for each game: one that
 /// reached `max_plies` unfinished is drawn, as a `Game`'s `max_plies` draws it).
+/// `cancel` (a `Cancel`) stops it from another thread: `Cancelled` is raised.
 #[pyfunction]
 #[pyo3(
-    signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None),
-    text_signature = "(variant, games, seed=0, max_plies=1000, position=None)"
+    signature = (variant, games, seed=Whole::of(0), max_plies=Whole::of(1000), position=None, cancel=None),
+    text_signature = "(variant, games, seed=0, max_plies=1000, position=None, cancel=None)"
 )]
 pub fn playouts(
     py: Python<'_>,
@@ -364,18 +368,20 @@ pub fn playouts(
     seed: Whole,
     max_plies: Whole,
     position: Option<&str>,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let games = games.within("games", &ranges::PLAYOUTS)?;
     let seed = seed.within("seed", &ranges::SEED)?;
     let max_plies = max_plies.within("max_plies", &ranges::PLAYOUT_PLIES)?;
     let start = variant.start_or(position)?;
     let rules = variant.inner.clone();
-    let (plies, winners) = interruptible(py, move |stop| {
+    let token = cancel.map(|c| c.token.clone());
+    let (plies, winners) = interruptible_by(py, token.as_ref(), move |stop| {
         let mut mover = RandomMover::default();
         let (mut plies, mut winners) = (Vec::new(), Vec::new());
         for i in 0..games {
             if isolo_engine::raised(Some(stop)) {
-                return None;
+                return Err(i);
             }
             let game = random_game(&rules, start, max_plies, game_seed(seed, i), &mut mover);
             plies.push(game.plies);
@@ -385,9 +391,9 @@ pub fn playouts(
                     .map_or("draw".to_string(), |w| w.letter().to_string()),
             );
         }
-        Some((plies, winners))
+        Ok((plies, winners))
     })?
-    .ok_or_else(interrupted)?;
+    .map_err(|played| cut_short(token.as_ref(), &format!("{played} games played")))?;
     let count = |result: &str| winners.iter().filter(|w| *w == result).count();
     let value = json!({
         "games": games,

@@ -37,6 +37,24 @@ create_exception!(
     "A move that is not legal in the position (or not in the notation), or a game already over."
 );
 
+create_exception!(
+    isolo_ai,
+    Cancelled,
+    pyo3::exceptions::PyException,
+    "A call stopped by its `cancel` whose result cannot say it was cut short (`compare`'s rows, `perft`'s count, `playouts`)."
+);
+
+/// A call whose result cannot say it was cut short, stopped: `Cancelled` where its
+/// `cancel` stopped it, `KeyboardInterrupt` where Ctrl-C did; the message says what
+/// was `done` ("cancelled: 3 games played").
+pub(crate) fn cut_short(cancel: Option<&Arc<stopping::Token>>, done: &str) -> PyErr {
+    if cancel.is_some_and(|token| token.is_cancelled()) {
+        Cancelled::new_err(format!("cancelled: {done}"))
+    } else {
+        pyo3::exceptions::PyKeyboardInterrupt::new_err(format!("interrupted: {done}"))
+    }
+}
+
 /// How often a long call looks for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
@@ -132,6 +150,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("InputError", py.get_type::<InputError>())?;
     m.add("IllegalMove", py.get_type::<IllegalMove>())?;
+    m.add("Cancelled", py.get_type::<Cancelled>())?;
     m.add_class::<variant::Variant>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<actions::ActionGame>()?;

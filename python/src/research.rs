@@ -5,14 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt};
+use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 use serde_json::Value;
 
 use crate::args::{within, Whole};
 use crate::stopping::Cancel;
 use crate::variant::{AnyVariant, Variant};
-use crate::{input_error, interruptible, interruptible_by, to_python};
+use crate::{cut_short, input_error, interruptible, interruptible_by, to_python};
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
@@ -54,9 +54,11 @@ pub(crate) fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
 ///
 /// Game `i` of each variant starts from `openings` (`"start"`, `"random:K"` or a suite
 /// file's path) with the seed `compare --seed` gives it, so the rows are the command
-/// line's games. `concurrency` games are played at once (at most the cores).
+/// line's games. `concurrency` games are played at once (at most the cores). `cancel`
+/// (a `Cancel`) stops it from another thread: `Cancelled` is raised (rows cannot say
+/// they were cut).
 #[pyfunction]
-#[pyo3(signature = (variants, games=Whole::of(100), engine="ab:depth=3", seed=Whole::of(0), openings="random:2", max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1)))]
+#[pyo3(signature = (variants, games=Whole::of(100), engine="ab:depth=3", seed=Whole::of(0), openings="random:2", max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -67,6 +69,7 @@ pub fn compare(
     openings: &str,
     max_plies: Whole,
     concurrency: Whole,
+    cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     if variants.is_empty() {
         return Err(input_error("variants: give at least one"));
@@ -82,7 +85,8 @@ pub fn compare(
         .map(|v| Openings::parse(v, openings).map_err(|e| input_error(format!("openings: {e}"))))
         .collect::<PyResult<_>>()?;
     let threads = workers(concurrency, games);
-    let lines = interruptible(py, |interrupt| -> PyResult<Vec<Value>> {
+    let token = cancel.map(|c| c.token.clone());
+    let lines = interruptible_by(py, token.as_ref(), |interrupt| -> PyResult<Vec<Value>> {
         let pool = game_pool(threads)?;
         let mut lines = Vec::new();
         for (v, (variant, openings)) in rules.iter().zip(&starts).enumerate() {
@@ -108,12 +112,10 @@ pub fn compare(
                 })
                 .map_err(|e| input_error(format!("engine: {e}")))?;
         }
-        // (A list of rows cannot say it was cut: Ctrl-C in another thread raises.)
+        // (A list of rows cannot say it was cut: it raises.)
         if isolo_engine::raised(Some(interrupt)) {
-            return Err(PyKeyboardInterrupt::new_err(format!(
-                "interrupted: {} games played",
-                lines.len()
-            )));
+            let played = lines.len();
+            return Err(cut_short(token.as_ref(), &format!("{played} games played")));
         }
         Ok(lines)
     })??;

@@ -101,6 +101,11 @@ impl Token {
         }
     }
 
+    /// Whether `cancel` was called (and not `reset` since).
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
     /// Lowers it, for the next call (an `Engine`'s own token, at each move).
     pub(crate) fn reset(&self) {
         self.cancelled.store(false, Ordering::SeqCst);
@@ -138,7 +143,9 @@ impl Drop for Watch {
 /// A way to stop searches and runs from another thread: pass it as `cancel=` to
 /// `analyze`, `review`, `solve`, `match`, `tournament` or `tune`, then call `cancel()`
 /// from any thread. Each call given it stops
-/// within milliseconds and returns what it found, with `"interrupted": true`. Once
+/// within milliseconds and returns what it found, with `"interrupted": true`
+/// (`compare`, `perft` and `playouts`, whose results cannot say so, raise
+/// `Cancelled`). Once
 /// cancelled it stays so: later calls given it return at once. Like
 /// `threading.Event`, one object serves any number of calls.
 #[pyclass(module = "isolo_ai", frozen)]
@@ -163,7 +170,7 @@ impl Cancel {
     /// Whether `cancel()` was called.
     #[getter]
     fn cancelled(&self) -> bool {
-        self.token.cancelled.load(Ordering::SeqCst)
+        self.token.is_cancelled()
     }
 
     fn __repr__(&self) -> String {

@@ -4,6 +4,7 @@ playouts, the GIL released during a search, and Ctrl-C inside a long call."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -336,6 +337,37 @@ def test_a_cancel_stops_searches_in_other_threads():
     assert time.monotonic() - started < 2
     # Another call, not given it, searches on.
     assert "interrupted" not in isolo_ai.analyze(game, nodes=2000)
+
+
+def test_a_cancel_stops_the_calls_whose_results_cannot_say_so():
+    cancel = isolo_ai.Cancel()
+    raised = {}
+
+    def run(name, call):
+        try:
+            call()
+        except isolo_ai.Cancelled as stopped:
+            raised[name] = str(stopped)
+
+    calls = {
+        "compare": lambda: isolo_ai.compare("igisoro", games=100000, engine="ab:depth=2",
+                                            cancel=cancel),
+        "perft": lambda: isolo_ai.perft("igisoro", 30, cancel=cancel),
+        "playouts": lambda: isolo_ai.playouts("igisoro", 10**8, cancel=cancel),
+    }
+    threads = [threading.Thread(target=run, args=item) for item in calls.items()]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    cancel.cancel()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert time.monotonic() - started < 5, "stopped at once"
+    assert sorted(raised) == ["compare", "perft", "playouts"]
+    assert raised["perft"] == "cancelled: perft to depth 30 not finished"
+    assert re.fullmatch(r"cancelled: \d+ games played", raised["playouts"])
+    assert not issubclass(isolo_ai.Cancelled, (InputError, KeyboardInterrupt))
 
 
 def test_an_engine_stops_from_another_thread():

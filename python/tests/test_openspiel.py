@@ -147,6 +147,30 @@ def test_an_evaluation_runs_in_a_multiprocessing_pool(method):
     assert all(sum(r) == 0 for r in results)
 
 
+def test_an_evaluation_runs_as_ray_tasks():
+    # (Ray is not installed by .ci/run: a wheel of hundreds of megabytes; run by hand.)
+    ray = pytest.importorskip("ray")
+    game = pyspiel.load_game("kubuguza", {"max_plies": 40})
+    jobs = [(game, [adapter.EngineBot("ab:depth=1", seed=s), adapter.EngineBot("random", seed=s)], s)
+            for s in range(4)]
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+
+    def one_game(job):
+        # (Defined here, Ray's workers take it by value: they cannot import this file.)
+        from open_spiel.python.algorithms import evaluate_bots
+
+        game, bots, seed = job
+        return evaluate_bots.evaluate_bots(game.new_initial_state(), bots,
+                                           np.random.RandomState(seed))
+
+    try:
+        remote = ray.remote(one_game)
+        results = ray.get([remote.remote(job) for job in jobs])
+    finally:
+        ray.shutdown()
+    assert results == [_one_game(job) for job in jobs], "the same games as in this process"
+
+
 def test_the_engine_bot_beats_openspiels_mcts_in_evaluate_bots():
     from open_spiel.python.algorithms import evaluate_bots
 
