@@ -11,7 +11,9 @@ use crate::variant::AnyVariant;
 use crate::{cut_short, input_error, interruptible_by, to_python};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
-use isolo_engine::prove::pipeline::{self, Method, ProofSetting, Refusal, Root, SolveSettings};
+use isolo_engine::prove::pipeline::{
+    self, Method, ProofSetting, Refusal, Root, SolveError, SolveSettings,
+};
 use isolo_engine::ranges;
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::{finished_json, SearchRequest};
@@ -160,7 +162,7 @@ pub fn analyze(
         }
         let mut searcher = spec
             .searcher()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("hash_mb: {e}"))?
             .expect("ab and mcts search");
         let request = SearchRequest {
             variant: &variant,
@@ -231,7 +233,7 @@ pub fn review(
         }
         let mut searcher = spec
             .searcher()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("hash_mb: {e}"))?
             .expect("alpha-beta searches");
         let budget = ReviewBudget {
             position: spec.limits,
@@ -344,7 +346,10 @@ pub fn solve(
         };
         pipeline::solve(&variant, &root, &settings, &|_| {})
             .map(|report| serde_json::to_value(&report).expect("a report is plain data"))
-            .map_err(|e| e.to_string())
+            .map_err(|e| match e {
+                SolveError::Table(_) => format!("hash_mb: {e}"),
+                _ => e.to_string(),
+            })
     })?
     .map_err(input_error)?;
     to_python(py, &report)

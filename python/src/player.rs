@@ -46,7 +46,7 @@ impl Engine {
 
     fn fresh_bot(spec: &EngineSpec, seed: u64) -> PyResult<Bot> {
         spec.bot(seed)
-            .map_err(|e| input_error(format!("engine: {e}")))
+            .map_err(|e| input_error(format!("spec: {e}")))
     }
 }
 
@@ -56,7 +56,7 @@ impl Engine {
     #[pyo3(signature = (spec, seed = Whole::of(0)), text_signature = "(spec, seed=0)")]
     fn new(spec: &str, seed: Whole) -> PyResult<Engine> {
         let seed = seed.within("seed", &ranges::SEED)?;
-        let spec = research::engine_spec(spec)?;
+        let spec = research::engine_spec("spec", spec)?;
         let bot = Mutex::new(Engine::fresh_bot(&spec, seed)?);
         let stopper = Arc::default();
         Ok(Engine {

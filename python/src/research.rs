@@ -36,13 +36,14 @@ fn game_pool(threads: usize) -> PyResult<rayon::ThreadPool> {
         .map_err(|e| input_error(format!("concurrency: {e}")))
 }
 
-/// The engine `spec` names; the engines built in only (external ones have a
-/// handshake, clocks and logs: `isolo-ai match` plays them).
-pub(crate) fn engine_spec(spec: &str) -> PyResult<EngineSpec> {
-    let engine = EngineSpec::parse(spec).map_err(input_error)?;
+/// The engine `spec` names, given as `argument`; the engines built in only (external
+/// ones have a handshake, clocks and logs: `isolo-ai match` plays them).
+pub(crate) fn engine_spec(argument: &str, spec: &str) -> PyResult<EngineSpec> {
+    let engine = EngineSpec::parse(spec).map_err(|e| input_error(format!("{argument}: {e}")))?;
     if matches!(engine.kind, EngineKind::External(_)) {
         return Err(input_error(format!(
-            "engine '{spec}': external engines play through the command line (isolo-ai match)"
+            "{argument}: engine '{spec}': external engines play through the command line \
+             (isolo-ai match)"
         )));
     }
     Ok(engine)
@@ -78,7 +79,7 @@ pub fn compare(
     let seed = seed.within("seed", &ranges::SEED)?;
     let max_plies = max_plies.within("max_plies", &ranges::GAME_PLIES)?;
     let concurrency = concurrency.within("concurrency", &ranges::CONCURRENCY)?;
-    let engine = engine_spec(engine)?;
+    let engine = engine_spec("engine", engine)?;
     let rules: Vec<Arc<isolo_rules::Variant>> = variants.iter().map(|v| v.inner.clone()).collect();
     let starts: Vec<Openings> = rules
         .iter()
@@ -149,7 +150,7 @@ pub fn play_match(
 ) -> PyResult<Py<PyAny>> {
     let sprt = sprt_of(sprt)?;
     let run = Run::new(
-        &[engine_a, engine_b],
+        &[("engine_a", engine_a), ("engine_b", engine_b)],
         games,
         variant,
         openings,
@@ -210,7 +211,7 @@ pub fn tournament(
         )));
     }
     let pairing = Pairing::named(pairing).map_err(|e| input_error(format!("pairing: {e}")))?;
-    let specs: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let specs: Vec<(&str, &str)> = engines.iter().map(|s| ("engines", s.as_str())).collect();
     let run = Run::new(
         &specs,
         games,
@@ -295,8 +296,9 @@ struct Run {
 }
 
 impl Run {
+    /// A run of the engines `specs` names (each with the argument that gave it).
     fn new(
-        specs: &[&str],
+        specs: &[(&str, &str)],
         games: Whole,
         variant: AnyVariant,
         openings: Option<&str>,
@@ -310,7 +312,7 @@ impl Run {
         let concurrency = concurrency.within("concurrency", &ranges::CONCURRENCY)?;
         let engines: Vec<EngineSpec> = specs
             .iter()
-            .map(|s| engine_spec(s))
+            .map(|&(argument, spec)| engine_spec(argument, spec))
             .collect::<PyResult<_>>()?;
         for (i, e) in engines.iter().enumerate() {
             if engines[..i].iter().any(|o| o.label == e.label) {

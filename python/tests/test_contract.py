@@ -128,6 +128,18 @@ def test_a_refused_variant_names_the_argument_on_every_route():
                 call()
 
 
+def test_a_refused_engine_names_the_argument_that_gave_it():
+    routes = {
+        "engine_b": lambda: isolo_ai.match("ab:depth=1", "ab:depht=2", 2),
+        "engines": lambda: isolo_ai.tournament(["ab:depth=1", "ab:depth=2", "ab:dep=1"], 2),
+        "engine": lambda: isolo_ai.compare("igisoro", games=2, engine="ab:depht=2"),
+        "spec": lambda: isolo_ai.Engine("ab:depht=2"),
+    }
+    for argument, call in routes.items():
+        with pytest.raises(InputError, match=f"^{argument}: engine 'ab:dep(ht=2|=1)': unknown key"):
+            call()
+
+
 def test_the_adapters_name_a_refused_variant_too():
     pyspiel = pytest.importorskip("pyspiel")
     import isolo_ai.openspiel  # noqa: F401
