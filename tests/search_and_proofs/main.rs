@@ -6,6 +6,7 @@
 mod common;
 
 mod certificates;
+mod distributed;
 mod search;
 mod solve;
 mod strength;

@@ -45,10 +45,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::spread::{distinct_children, SpreadIndex as Index};
 use super::RetroVerdict;
 use crate::prove::move_tree::{Kid, MoveTree};
 use isolo_rules::dead_position_outcome;
-use isolo_rules::move_generator;
 use isolo_rules::{Board, DeadPosition, Pits, Side, Variant};
 
 /// Positions whose moves are generated between two merges (and looks at the clock).
@@ -191,109 +191,6 @@ pub enum IndexedError {
     },
 }
 
-/// The numbering of every position with a given number of seeds, seen from its mover.
-struct Index {
-    /// Pits on the board (both rings), in order: the mover's lanes, then the other's.
-    pits: usize,
-    /// Lanes of one ring.
-    lanes: usize,
-    seeds: usize,
-    /// Overture flag values kept apart (1, or 4 where the rules have an overture).
-    /// Values of the overture flags (4 where the rules have an overture, else 1), of
-    /// the first-move flags (4 where first moves are barred from capturing, else 1) and
-    /// of all the flags (times 2 more where a capture can win: the lost flag).
-    overture_values: u64,
-    first_move_values: u64,
-    flag_values: u64,
-    /// `compositions[m][n]`: the ways to spread `n` seeds over `m` pits.
-    compositions: Vec<Vec<u64>>,
-    size: u64,
-}
-
-impl Index {
-    fn new(variant: &Variant, seeds: usize) -> Index {
-        let lanes = variant.pits();
-        let pits = 2 * lanes;
-        let mut compositions = vec![vec![0u64; seeds + 1]; pits + 1];
-        compositions[0][0] = 1;
-        for m in 1..=pits {
-            // Spreads of n over m pits: the last pit's share v, the rest (n - v) over
-            // m - 1, summed over v: a running sum of the row before.
-            let mut sum = 0u64;
-            let fewer = compositions[m - 1].clone();
-            for (n, slot) in compositions[m].iter_mut().enumerate() {
-                sum = sum.saturating_add(fewer[n]);
-                *slot = sum;
-            }
-        }
-        let overture_values = if variant.rules().overture { 4 } else { 1 };
-        let first_move_values = if variant.has_first_move_flags() { 4 } else { 1 };
-        let lost_values = if variant.has_capture_win() { 2 } else { 1 };
-        let flag_values = overture_values * first_move_values * lost_values;
-        let size = compositions[pits][seeds].saturating_mul(flag_values);
-        Index {
-            pits,
-            lanes,
-            seeds,
-            overture_values,
-            first_move_values,
-            flag_values,
-            compositions,
-            size,
-        }
-    }
-
-    /// The number of `board`, and of its exchange.
-    fn of(&self, board: &Board) -> u32 {
-        let mover = board.to_move();
-        let sides = [board.pits(mover), board.pits(mover.opponent())];
-        let mut rank = 0u64;
-        let mut left = self.seeds;
-        for pit in 0..self.pits - 1 {
-            let here = sides[pit / self.lanes].seeds(pit % self.lanes) as usize;
-            let parts = self.pits - pit;
-            // The spreads whose pit `pit` holds fewer seeds come first.
-            rank += self.compositions[parts][left] - self.compositions[parts][left - here];
-            left -= here;
-        }
-        let overture = board.overture_flags_seen_by(mover) as u64 % self.overture_values;
-        let first_moves = board.first_move_flags_seen_by(mover) as u64;
-        let lost = board.ends_captured() as u64;
-        let flags = overture + (first_moves + lost * self.first_move_values) * self.overture_values;
-        (rank * self.flag_values + flags % self.flag_values) as u32
-    }
-
-    /// The position numbered `index`, South to move.
-    fn board(&self, index: u32) -> Board {
-        let index = index as u64;
-        let flags = index % self.flag_values;
-        let mut rank = index / self.flag_values;
-        let mut sides = [Pits::default(); 2];
-        let mut left = self.seeds;
-        for pit in 0..self.pits {
-            let parts = self.pits - pit;
-            let mut here = 0;
-            if parts == 1 {
-                here = left;
-            } else {
-                let all = self.compositions[parts][left];
-                while here < left && all - self.compositions[parts][left - here - 1] <= rank {
-                    here += 1;
-                }
-                rank -= all - self.compositions[parts][left - here];
-            }
-            let (side, lane) = (pit / self.lanes, pit % self.lanes);
-            sides[side] = sides[side].with_seeds(lane, here as u8);
-            left -= here;
-        }
-        let overture = flags % self.overture_values;
-        let rest = flags / self.overture_values;
-        let (first_moves, lost) = (rest % self.first_move_values, rest / self.first_move_values);
-        let flags = overture | first_moves << 2 | lost << 4;
-        Board::from_pits(sides, Side::South, flags as u8)
-    }
-}
-
 /// A bit per position of the index.
 struct Bits(Vec<u64>);
 
@@ -431,32 +328,13 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
     if variant.has_retreat() {
         return list_walked_moves(variant, index, position, out);
     }
-    // The shared list's positions (as `searched_moves` lists them), without building
-    // its moves' names.
-    let mut gen = move_generator();
     let mut children = Vec::new();
-    let board = index.board(position);
-    variant.visit_moves(
-        &board,
-        Variant::ALL_PITS,
-        isolo_rules::Listing::Results,
-        &mut gen,
-        |m| children.push(index.of(&m.child)),
-    );
-    let mut truncated = gen.truncated();
-    // A dead position the rules draw (`solve` refuses counted ones) moves only to
-    // itself, so no label ever reaches it. (A mover without a move has lost before any
-    // dead position is counted.)
-    if !children.is_empty() && dead_position_outcome(variant, &board).is_some() {
-        children = vec![position];
-        truncated = false;
-    }
-    children.sort_unstable();
-    children.dedup();
+    let truncated = distinct_children(variant, index, position as u64, &mut children);
     let count = children.len() as u32;
     let cut = if truncated { CUT_BIT } else { 0 };
     out.extend([position, count | cut]);
-    out.extend(children);
+    // (The analysis refuses an index past 2^32: every number fits.)
+    out.extend(children.iter().map(|&c| c as u32));
     // Repeated last, so the file can be read backwards.
     out.push(count);
 }
@@ -465,9 +343,9 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
 /// the children, then the move tree walked for the mover, each decision as its head
 /// (`MOVER_BIT`) and its options (`NODE_BIT`, or the child's place among the children).
 fn list_walked_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
-    let board = index.board(position);
+    let board = index.board(position as u64);
     let tree = MoveTree::walked(variant, &board, board.to_move());
-    let leaves: Vec<u32> = tree.leaves.iter().map(|b| index.of(b)).collect();
+    let leaves: Vec<u32> = tree.leaves.iter().map(|b| index.of(b) as u32).collect();
     let mut children = leaves.clone();
     children.sort_unstable();
     children.dedup();
@@ -790,7 +668,7 @@ pub fn solve(
         Backward::Sweeps(&listing.scratch.path)
     };
     let graph = &listing.graph;
-    let root = index.of(board);
+    let root = index.of(board) as u32;
     let labels = |pessimistic: bool, result: &mut IndexedResult| {
         if let Some(why) = stop.reason("before the labelling") {
             return Ok(Err(why));
@@ -959,7 +837,7 @@ fn list(
         cut_count: 0,
         retreat: variant.has_retreat(),
     };
-    let root = index.of(board);
+    let root = index.of(board) as u32;
     graph.reached.set(root);
     let mut level = vec![root];
     let mut edges = 0u64;
@@ -1123,24 +1001,4 @@ fn read_up_to(input: &mut impl Read, bytes: &mut [u8]) -> std::io::Result<usize>
         }
     }
     Ok(filled)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_index_names_the_board_that_names_it_and_its_exchange() {
-        let variant = Variant::load("isolo-boys").unwrap();
-        let index = Index::new(&variant, 3);
-        for i in (0..index.size as u32).step_by(7919) {
-            assert_eq!(index.of(&index.board(i)), i);
-            // A position and its exchange share their number.
-            assert_eq!(index.of(&index.board(i).swapped()), i);
-        }
-        assert_eq!(
-            index.of(&index.board(index.size as u32 - 1)),
-            index.size as u32 - 1
-        );
-    }
 }

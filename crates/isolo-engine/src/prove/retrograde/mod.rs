@@ -25,7 +25,9 @@
 //! unable to move. So a position outside both sides' pessimistic attractors is a draw
 //! however the game reached it, and such a proof holds whatever the game before it.
 
+pub mod distributed;
 pub mod indexed;
+mod spread;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};

@@ -1,0 +1,590 @@
+//! Retrograde analysis spread over ranks (threads of one process, or the processes of
+//! an MPI job), for boards whose index does not fit one machine.
+//!
+//! The positions are those of the indexed analysis (`spread`: every seed spread
+//! numbered, seen from the mover), with 64-bit numbers. Runs of `2^CHUNK_BITS`
+//! consecutive numbers (positions that mostly share the mover's half-board) are dealt
+//! to the ranks in turn; each rank keeps its positions' arrays alone. The analysis:
+//!
+//! 1. lists the reachable positions level by level: each rank lists its positions of
+//!    the level, and each child's number, with its parent's, goes to the child's owner
+//!    in batches (one exchange of all ranks with all ranks), who marks it reached, keeps
+//!    the parent and queues it for the next level;
+//! 2. labels the positions in synchronous rounds from those whose mover has no move
+//!    (lost in 0 plies): in round `r`, each position labelled in round `r - 1` tells its
+//!    parents' owners; a parent with a lost child is won in `r` plies, one whose every
+//!    child is now won is lost in `r` plies. The round of a label is the exact number of
+//!    plies to the end under best play (the winner hastening, the loser delaying), the
+//!    same however many ranks share the work.
+//!
+//! Cut move lists and dead positions the rules draw are treated as the indexed analysis
+//! treats them (a draw needs a second, pessimistic labelling where lists were cut).
+//! Results are bit for bit the same for any number of ranks: `digest` sums a hash of
+//! every labelled position's number and label.
+
+pub mod transport;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::spread::{distinct_children, SpreadIndex};
+use super::RetroVerdict;
+use isolo_rules::{Board, DeadPosition, Variant};
+use transport::{InProcess, Transport};
+
+/// Consecutive numbers dealt to one rank together (`2^CHUNK_BITS` of them).
+const CHUNK_BITS: u32 = 12;
+const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
+
+/// Positions a rank lists between two exchanges.
+const BATCH: usize = 1 << 14;
+
+/// The largest index the messages can carry (a number and a flag in 64 bits).
+const MOST_POSITIONS: u64 = 1 << 62;
+
+/// How far the analysis may go.
+#[derive(Clone, Debug, Default)]
+pub struct DistributedLimits {
+    /// Wall time.
+    pub time: Option<Duration>,
+    /// Set to stop early (Ctrl-C): the answer is then unknown.
+    pub interrupt: Option<&'static AtomicBool>,
+}
+
+/// The analysis' answer, the same on every rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DistributedResult {
+    /// What was proven (unknown when it stopped early: see `stopped`).
+    pub verdict: RetroVerdict,
+    /// Plies to the end under best play, for a win or a loss.
+    pub plies: Option<u32>,
+    /// Ranks that shared the work.
+    pub ranks: usize,
+    /// Positions in the index (a position and its exchange counted once).
+    pub index_size: u64,
+    /// Positions reachable from the root (all of them when the listing finished).
+    pub reached: u64,
+    /// Distinct moves listed.
+    pub edges: u64,
+    /// Reached positions whose move lists were cut short.
+    pub cut: u64,
+    /// Reached positions won for their mover (exact labels).
+    pub won: u64,
+    /// Reached positions lost for their mover (exact labels).
+    pub lost: u64,
+    /// Labelling rounds that added labels (the longest win or loss, in plies, plus 1).
+    pub rounds: u32,
+    /// A sum of a hash of every labelled position's number, label and plies: equal
+    /// results have equal digests, whatever the number of ranks.
+    pub digest: u64,
+    /// Why it stopped before a verdict, where it did.
+    pub stopped: Option<String>,
+}
+
+/// A stage reached, for a progress line (given on rank 0).
+#[derive(Clone, Debug)]
+pub struct DistributedProgress {
+    /// What is being done: "listing" or "labelling".
+    pub stage: &'static str,
+    /// The level listed, or the round labelled.
+    pub step: u32,
+    /// Positions reached, or labelled, so far (all ranks).
+    pub count: u64,
+    /// Wall time so far.
+    pub time: Duration,
+}
+
+/// Why the analysis cannot start.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DistributedError {
+    /// The index would number more positions than the messages can carry.
+    #[error("{0} positions in the index; the distributed analysis numbers at most 2^62")]
+    TooLarge(u64),
+    /// The rules count the seeds of a dead position, which the labels cannot hold.
+    #[error("the distributed analysis cannot count a dead position's seeds (dead_position = \"count\"): use the method retro")]
+    CountedDeadPositions,
+    /// The opponent's answers inside a move (the retreat) are not yet carried.
+    #[error(
+        "the distributed analysis does not take the retreat's answers yet: use the method indexed"
+    )]
+    Retreat,
+}
+
+/// Runs the analysis on `ranks` threads of this process.
+pub fn solve_in_process(
+    variant: &Variant,
+    board: &Board,
+    ranks: usize,
+    limits: &DistributedLimits,
+    progress: &(dyn Fn(&DistributedProgress) + Sync),
+) -> Result<DistributedResult, DistributedError> {
+    let group = InProcess::group(ranks);
+    let mut results: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = group
+            .iter()
+            .map(|transport| {
+                scope.spawn(move || solve(variant, board, transport, limits, progress))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("a rank panicked"))
+            .collect()
+    });
+    results.swap_remove(0)
+}
+
+/// This rank's part of the analysis of every position reachable from `board`; every
+/// rank of `transport` calls it with the same arguments.
+pub fn solve(
+    variant: &Variant,
+    board: &Board,
+    transport: &dyn Transport,
+    limits: &DistributedLimits,
+    progress: &(dyn Fn(&DistributedProgress) + Sync),
+) -> Result<DistributedResult, DistributedError> {
+    let started = Instant::now();
+    if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
+        return Err(DistributedError::CountedDeadPositions);
+    }
+    if variant.has_retreat() {
+        return Err(DistributedError::Retreat);
+    }
+    let index = SpreadIndex::of_board(variant, board);
+    if index.size > MOST_POSITIONS {
+        return Err(DistributedError::TooLarge(index.size));
+    }
+    let stop = Stop {
+        deadline: limits.time.map(|t| started + t),
+        interrupt: limits.interrupt,
+        transport,
+    };
+    let report = |stage, step, count| {
+        if transport.rank() == 0 {
+            progress(&DistributedProgress {
+                stage,
+                step,
+                count,
+                time: started.elapsed(),
+            })
+        }
+    };
+    let mut rank = Rank::new(variant, &index, transport);
+    let root = index.of(board);
+    let mut result = DistributedResult {
+        verdict: RetroVerdict::Unknown,
+        plies: None,
+        ranks: transport.ranks(),
+        index_size: index.size,
+        reached: 0,
+        edges: 0,
+        cut: 0,
+        won: 0,
+        lost: 0,
+        rounds: 0,
+        digest: 0,
+        stopped: None,
+    };
+    let listed = rank.list(root, &stop, &report);
+    result.reached = transport.sum(rank.reached_count);
+    result.edges = transport.sum(rank.edges);
+    result.cut = transport.sum(rank.cut_count);
+    if let Err(why) = listed {
+        result.stopped = Some(why);
+        return Ok(result);
+    }
+    rank.link_parents();
+    let exact = match rank.label(false, &stop, &report) {
+        Ok(rounds) => rounds,
+        Err(why) => {
+            result.stopped = Some(why);
+            return Ok(result);
+        }
+    };
+    result.rounds = exact;
+    let (won, lost, digest) = rank.tally();
+    result.won = transport.sum(won);
+    result.lost = transport.sum(lost);
+    result.digest = transport.sum(digest);
+    let label = transport.sum(rank.label_of(root).unwrap_or(0) as u64) as u32;
+    if label & WON != 0 {
+        result.verdict = RetroVerdict::Win;
+        result.plies = Some(label >> ROUND_SHIFT);
+    } else if label & LOST != 0 {
+        result.verdict = RetroVerdict::Loss;
+        result.plies = Some(label >> ROUND_SHIFT);
+    } else if result.cut == 0 {
+        result.verdict = RetroVerdict::Draw;
+    } else {
+        match rank.label(true, &stop, &report) {
+            Ok(_) => {
+                let label = transport.sum(rank.label_of(root).unwrap_or(0) as u64);
+                if label == 0 {
+                    result.verdict = RetroVerdict::Draw;
+                } else {
+                    result.stopped = Some("cut move lists leave the value open".into());
+                }
+            }
+            Err(why) => result.stopped = Some(why),
+        }
+    }
+    Ok(result)
+}
+
+/// When to stop before a verdict: past the time limit or when interrupted, on any rank
+/// (asked of all ranks at once).
+struct Stop<'a> {
+    deadline: Option<Instant>,
+    interrupt: Option<&'static AtomicBool>,
+    transport: &'a dyn Transport,
+}
+
+impl Stop<'_> {
+    /// Why every rank stops now, `when` it happens ("while listing"), if one must.
+    fn reason(&self, when: &str) -> Result<(), String> {
+        let interrupted = crate::raised(self.interrupt);
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        match self.transport.max(interrupted as u64 * 2 + late as u64) {
+            0 => Ok(()),
+            1 => Err(format!("the time ran out {when}")),
+            _ => Err(format!("interrupted {when}")),
+        }
+    }
+}
+
+/// A label's bits: won or lost for the mover, and the round it was given in above them.
+const WON: u32 = 1;
+const LOST: u32 = 2;
+const ROUND_SHIFT: u32 = 2;
+
+/// Which positions a rank owns, and where they are in its arrays.
+#[derive(Clone, Copy)]
+struct Owners {
+    ranks: u64,
+}
+
+impl Owners {
+    fn owner(self, position: u64) -> usize {
+        ((position >> CHUNK_BITS) % self.ranks) as usize
+    }
+
+    /// The place of `position` in its owner's arrays.
+    fn local(self, position: u64) -> usize {
+        (((position >> CHUNK_BITS) / self.ranks) << CHUNK_BITS | position & CHUNK_MASK) as usize
+    }
+
+    /// The position at `local` in `rank`'s arrays.
+    fn global(self, rank: usize, local: usize) -> u64 {
+        let chunk = (local as u64 >> CHUNK_BITS) * self.ranks + rank as u64;
+        chunk << CHUNK_BITS | local as u64 & CHUNK_MASK
+    }
+
+    /// The length of `rank`'s arrays over an index of `size` (whole chunks).
+    fn local_size(self, rank: usize, size: u64) -> usize {
+        let chunks = size.div_ceil(1 << CHUNK_BITS);
+        let mine = chunks / self.ranks + u64::from((rank as u64) < chunks % self.ranks);
+        (mine << CHUNK_BITS) as usize
+    }
+}
+
+/// A bit per local position.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(size: usize) -> Bits {
+        Bits(vec![0; size.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+    /// Sets the bit; whether it was clear.
+    fn set(&mut self, i: usize) -> bool {
+        let word = &mut self.0[i >> 6];
+        let bit = 1u64 << (i & 63);
+        let was_clear = *word & bit == 0;
+        *word |= bit;
+        was_clear
+    }
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w << 6 | bit
+                })
+            })
+        })
+    }
+}
+
+/// One rank's positions: what it has listed and labelled.
+struct Rank<'a> {
+    variant: &'a Variant,
+    index: &'a SpreadIndex,
+    transport: &'a dyn Transport,
+    owners: Owners,
+    reached: Bits,
+    cut: Bits,
+    /// Distinct moves of each listed position.
+    moves: Vec<u32>,
+    /// Each position's parents: `parents[starts[i]..starts[i + 1]]` (after
+    /// `link_parents`; before it, `arrivals` holds (child, parent) pairs).
+    starts: Vec<u64>,
+    parents: Vec<u64>,
+    arrivals: Vec<(u64, u64)>,
+    labels: Vec<u32>,
+    reached_count: u64,
+    cut_count: u64,
+    edges: u64,
+}
+
+impl<'a> Rank<'a> {
+    fn new(variant: &'a Variant, index: &'a SpreadIndex, transport: &'a dyn Transport) -> Self {
+        let owners = Owners {
+            ranks: transport.ranks() as u64,
+        };
+        let size = owners.local_size(transport.rank(), index.size);
+        Rank {
+            variant,
+            index,
+            transport,
+            owners,
+            reached: Bits::new(size),
+            cut: Bits::new(size),
+            moves: vec![0; size],
+            starts: Vec::new(),
+            parents: Vec::new(),
+            arrivals: Vec::new(),
+            labels: Vec::new(),
+            reached_count: 0,
+            cut_count: 0,
+            edges: 0,
+        }
+    }
+
+    fn ranks(&self) -> usize {
+        self.transport.ranks()
+    }
+
+    /// Stage 1: every position reachable from `root`, level by level.
+    fn list(
+        &mut self,
+        root: u64,
+        stop: &Stop,
+        report: &dyn Fn(&'static str, u32, u64),
+    ) -> Result<(), String> {
+        let mut level = Vec::new();
+        if self.owners.owner(root) == self.transport.rank() {
+            self.reached.set(self.owners.local(root));
+            self.reached_count += 1;
+            level.push(root);
+        }
+        let mut depth = 0;
+        loop {
+            let batches = self.transport.max(level.len().div_ceil(BATCH) as u64) as usize;
+            let mut next = Vec::new();
+            for b in 0..batches {
+                stop.reason("while listing")?;
+                let batch = level.chunks(BATCH).nth(b).unwrap_or(&[]);
+                let outgoing = self.list_batch(batch);
+                for words in self.transport.exchange(outgoing) {
+                    self.receive_children(&words, &mut next);
+                }
+            }
+            let reached = self.transport.sum(self.reached_count);
+            depth += 1;
+            report("listing", depth, reached);
+            if self.transport.sum(next.len() as u64) == 0 {
+                return Ok(());
+            }
+            level = next;
+        }
+    }
+
+    /// Lists the moves of `batch` (positions of this rank) on every core: their counts
+    /// are kept, each child goes to its owner as (child, parent).
+    fn list_batch(&mut self, batch: &[u64]) -> Vec<Vec<u64>> {
+        let (variant, index) = (self.variant, self.index);
+        let listed: Vec<(u64, bool, Vec<u64>)> = batch
+            .par_iter()
+            .map(|&position| {
+                let mut children = Vec::new();
+                let cut = distinct_children(variant, index, position, &mut children);
+                (position, cut, children)
+            })
+            .collect();
+        let mut outgoing = vec![Vec::new(); self.ranks()];
+        for (position, cut, children) in listed {
+            let local = self.owners.local(position);
+            self.moves[local] = children.len() as u32;
+            if cut {
+                self.cut.set(local);
+                self.cut_count += 1;
+            }
+            self.edges += children.len() as u64;
+            for child in children {
+                outgoing[self.owners.owner(child)].extend([child, position]);
+            }
+        }
+        outgoing
+    }
+
+    /// Takes in (child, parent) pairs from a rank: the parents kept, the children first
+    /// reached queued in `next`.
+    fn receive_children(&mut self, words: &[u64], next: &mut Vec<u64>) {
+        for pair in words.chunks_exact(2) {
+            let (child, parent) = (pair[0], pair[1]);
+            let local = self.owners.local(child);
+            self.arrivals.push((local as u64, parent));
+            if self.reached.set(local) {
+                self.reached_count += 1;
+                next.push(child);
+            }
+        }
+    }
+
+    /// Stage 2: the parents of each position in one array.
+    fn link_parents(&mut self) {
+        let size = self.moves.len();
+        let mut starts = vec![0u64; size + 1];
+        for &(child, _) in &self.arrivals {
+            starts[child as usize + 1] += 1;
+        }
+        for i in 0..size {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut parents = vec![0u64; self.arrivals.len()];
+        for &(child, parent) in &self.arrivals {
+            let slot = &mut fill[child as usize];
+            parents[*slot as usize] = parent;
+            *slot += 1;
+        }
+        self.arrivals = Vec::new();
+        self.starts = starts;
+        self.parents = parents;
+    }
+
+    fn parents_of(&self, local: usize) -> &[u64] {
+        &self.parents[self.starts[local] as usize..self.starts[local + 1] as usize]
+    }
+
+    /// The label of `position` if this rank owns it (0: none).
+    fn label_of(&self, position: u64) -> Option<u32> {
+        (self.owners.owner(position) == self.transport.rank())
+            .then(|| self.labels[self.owners.local(position)])
+    }
+
+    /// Stage 3: the labels, round by round (`pessimistic`: a cut list counts as won
+    /// for its mover, and as whole when the question is whether it is lost); the
+    /// rounds that added labels.
+    fn label(
+        &mut self,
+        pessimistic: bool,
+        stop: &Stop,
+        report: &dyn Fn(&'static str, u32, u64),
+    ) -> Result<u32, String> {
+        self.labels = vec![0; self.moves.len()];
+        let mut waiting = self.moves.clone();
+        // Positions labelled in the last round, each with the label it gained.
+        let mut newly: Vec<(usize, u32)> = Vec::new();
+        for i in self.reached.ones() {
+            let cut = self.cut.get(i);
+            if self.moves[i] == 0 && !cut {
+                self.labels[i] = LOST;
+                newly.push((i, LOST));
+            } else if pessimistic && cut {
+                self.labels[i] = WON;
+                newly.push((i, WON));
+            }
+        }
+        let mut round = 0;
+        let mut labelled = 0;
+        loop {
+            let added = self.transport.sum(newly.len() as u64);
+            if added == 0 {
+                return Ok(round);
+            }
+            labelled += added;
+            report("labelling", round, labelled);
+            stop.reason("while labelling")?;
+            round += 1;
+            let mut outgoing = vec![Vec::new(); self.ranks()];
+            for &(i, gained) in &newly {
+                let flag = u64::from(gained == LOST);
+                for &p in self.parents_of(i) {
+                    outgoing[self.owners.owner(p)].push(p << 1 | flag);
+                }
+            }
+            let incoming = self.transport.exchange(outgoing);
+            newly.clear();
+            let label = round << ROUND_SHIFT;
+            // A lost child makes a parent won; then the won children count down.
+            for message in incoming.iter().flatten().filter(|&&m| m & 1 == 1) {
+                let p = self.owners.local(message >> 1);
+                if self.labels[p] & WON == 0 {
+                    self.labels[p] |= WON | if self.labels[p] == 0 { label } else { 0 };
+                    newly.push((p, WON));
+                }
+            }
+            for message in incoming.iter().flatten().filter(|&&m| m & 1 == 0) {
+                let p = self.owners.local(message >> 1);
+                if self.labels[p] & LOST == 0 {
+                    waiting[p] -= 1;
+                    if waiting[p] == 0 && (pessimistic || !self.cut.get(p)) {
+                        self.labels[p] |= LOST | if self.labels[p] == 0 { label } else { 0 };
+                        newly.push((p, LOST));
+                    }
+                }
+            }
+        }
+    }
+
+    /// This rank's positions won and lost for their mover, and the sum of their hashes.
+    fn tally(&self) -> (u64, u64, u64) {
+        let rank = self.transport.rank();
+        let (mut won, mut lost, mut digest) = (0, 0, 0u64);
+        for (local, &label) in self.labels.iter().enumerate() {
+            if label == 0 {
+                continue;
+            }
+            won += u64::from(label & WON != 0);
+            lost += u64::from(label & LOST != 0);
+            let position = self.owners.global(rank, local);
+            digest = digest.wrapping_add(mix(position ^ (label as u64) << 40));
+        }
+        (won, lost, digest)
+    }
+}
+
+/// A 64-bit mix (SplitMix64's finaliser), for digests.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ x >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ x >> 31
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_place_every_position_once() {
+        for ranks in 1..=4u64 {
+            let owners = Owners { ranks };
+            let size = 5 * (1 << CHUNK_BITS) + 17;
+            let total: usize = (0..ranks as usize)
+                .map(|r| owners.local_size(r, size))
+                .sum();
+            assert!(total as u64 >= size);
+            for position in (0..size).step_by(97) {
+                let (rank, local) = (owners.owner(position), owners.local(position));
+                assert!(local < owners.local_size(rank, size));
+                assert_eq!(owners.global(rank, local), position);
+            }
+        }
+    }
+}
