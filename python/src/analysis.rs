@@ -254,9 +254,11 @@ pub fn review(
 
 fn method_of(name: &str) -> PyResult<Method> {
     Method::named(name).ok_or_else(|| {
+        let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         input_error(format!(
-            "method: '{}' is not one of auto, ab, dfpn, retro, indexed",
-            ranges::quote(name)
+            "method: '{}' is not one of {}",
+            ranges::quote(name),
+            names.join(", ")
         ))
     })
 }
@@ -295,8 +297,9 @@ fn refusal_text(refusal: Refusal) -> String {
 /// Proves the game's result and returns what `isolo-ai solve --json` prints (the
 /// method's report: its `result`, `plies`, the line, nodes and time...).
 ///
-/// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"` or `"indexed"`, as on the command
-/// line; `max_plies` the longest result looked for; `time_ms` the time for all of it.
+/// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"`, `"indexed"` or `"distributed"`
+/// (`threads` ranks as threads), as on the command line; `max_plies` the longest result
+/// looked for; `time_ms` the time for all of it.
 #[pyfunction]
 #[pyo3(
     signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false, cancel=None),

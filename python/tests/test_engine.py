@@ -87,6 +87,17 @@ def test_every_method_solves_under_the_retreat_as_the_command_line(cli, tmp_path
         assert ours["result"] == theirs["result"] == result, (ours, theirs)
 
 
+def test_the_distributed_analysis_solves_as_the_command_line(cli, tmp_path):
+    rules = 'base = "igisoro"\ncolumns = 3\nstart = "1,1,1/0,0,0/0,0,0/1,1,1"\n'
+    path = tmp_path / "igisoro-3x1.toml"
+    path.write_text(rules)
+    ours = isolo_ai.solve(Game(Variant.from_toml(rules)), method="distributed", threads=2)
+    theirs = cli("solve", "--variant", str(path), "--method", "distributed", "--threads", "2")
+    assert ours["result"] == theirs["result"] == "draw"
+    assert ours["ranks"] == theirs["ranks"] == 2
+    assert ours["digest"] == theirs["digest"] and ours["positions"] == theirs["positions"]
+
+
 def test_playouts_tally_their_games():
     variant = Variant.load("igisoro")
     summary = isolo_ai.playouts(variant, 200, seed=3)

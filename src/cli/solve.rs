@@ -12,10 +12,11 @@ use super::{emit, emit_json, CliError, CliResult, PositionArgs};
 use isolo_engine::prove::certificate::{CertificateFileError, CheckedProof};
 use isolo_engine::prove::dfpn::{DfpnProgress, Sought};
 use isolo_engine::prove::pipeline::{
-    self, plies_text, AbReport, CertificateReport, DfpnReport, IndexedReport, Method, ProofSetting,
-    ProvenResult, Refusal, RetroReport, Root, SolveError, SolveEvent, SolveReport, SolveSettings,
-    NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
+    self, plies_text, AbReport, CertificateReport, DfpnReport, DistributedReport, IndexedReport,
+    Method, ProofSetting, ProvenResult, Refusal, RetroReport, Root, SolveError, SolveEvent,
+    SolveReport, SolveSettings, NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
 };
+use isolo_engine::prove::retrograde::distributed::DistributedProgress;
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
 use isolo_engine::search::{Progress, Score};
 use isolo_rules::{Side, Variant};
@@ -33,7 +34,8 @@ pub struct SolveArgs {
     /// Give up after this many milliseconds (result unknown); 0: no time limit
     #[arg(long = "time-ms", default_value_t = pipeline::DEFAULT_TIME_MS, value_parser = super::ranges::SOLVE_TIME_MS)]
     pub time_ms: u64,
-    /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn)
+    /// Search threads (Lazy SMP for the alpha-beta prover, agents on one table for df-pn,
+    /// ranks for the distributed analysis)
     #[arg(long, default_value_t = 1, value_parser = super::ranges::THREADS)]
     pub threads: usize,
     /// Transposition table size in MB
@@ -47,7 +49,8 @@ pub struct SolveArgs {
     /// analysis of the reachable positions, as many as --hash holds: draws, and exact
     /// values of small games), indexed (the same over arrays indexed by seed
     /// distribution, a position and its exchange counted once: an eighth of retro's
-    /// memory a position or less, no certificate) or
+    /// memory a position or less, no certificate), distributed (the indexed positions
+    /// dealt to --threads ranks and labelled in rounds: exact lengths, no certificate) or
     /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
     #[arg(long, default_value = "auto", value_parser = methods())]
     pub method: Method,
@@ -84,6 +87,7 @@ fn methods() -> impl TypedValueParser<Value = Method> {
         Method::Dfpn => "Depth-first proof-number search",
         Method::Retro => "Retrograde analysis of the reachable positions (draws; small games exactly)",
         Method::Indexed => "Retrograde analysis over arrays indexed by every spread of the seeds: an eighth of retro's memory a position or less, --hash MB up to 7/8 of the memory, no certificate",
+        Method::Distributed => "The indexed positions dealt to --threads ranks, labelled in rounds: exact lengths of wins and losses, no certificate",
         Method::Auto => "Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde",
     }
     };
@@ -152,6 +156,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
             SolveReport::Dfpn(r) => dfpn_text(r, side, args.exact_length),
             SolveReport::Retro(r) => retro_text(r, side),
             SolveReport::Indexed(r) => indexed_text(r, side),
+            SolveReport::Distributed(r) => distributed_text(r, side),
         };
         emit(&text)?;
     }
@@ -199,7 +204,9 @@ fn refusal_text(refusal: Refusal) -> String {
         Refusal::NotForMethod { method, setting } => (method, setting),
     };
     match (method, setting) {
-        (Method::Indexed, setting) => format!("--method indexed takes no {}", flag(setting)),
+        (Method::Indexed | Method::Distributed, setting) => {
+            format!("--method {} takes no {}", method.name(), flag(setting))
+        }
         (Method::Ab, ProofSetting::Nodes | ProofSetting::ExactLength) => "--nodes and --exact-length are for df-pn (--method dfpn or auto); the alpha-beta prover's lengths are exact already".into(),
         (_, ProofSetting::Nodes) => {
             "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into()
@@ -240,6 +247,7 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::CertificateNotWritten(_) => format!("--certificate: {e}"),
         SolveError::Certificate(e) => certificate_error(e),
         SolveError::Indexed(e) => format!("--method indexed: {e}"),
+        SolveError::Distributed(e) => format!("--method distributed: {e}"),
         SolveError::Refused(refusal) => refusal_text(refusal),
     })
 }
@@ -261,6 +269,7 @@ fn show_event(event: SolveEvent) {
         SolveEvent::Depth(p) => show_depth(p),
         SolveEvent::Dfpn(p) => show_dfpn(p),
         SolveEvent::Indexed(p) => show_indexed(p),
+        SolveEvent::Distributed(p) => show_distributed(p),
         SolveEvent::Note(line) => eprintln!("{line}"),
     }
 }
@@ -302,6 +311,20 @@ fn show_indexed(p: &IndexedProgress) {
         p.stage,
         p.reached,
         p.edges,
+        p.time.as_secs_f64()
+    )
+}
+
+fn show_distributed(p: &DistributedProgress) {
+    let what = match p.stage {
+        "listing" => "positions reached",
+        _ => "positions labelled",
+    };
+    eprintln!(
+        "distributed retrograde: {} {}: {} {what}, {:.1} s",
+        p.stage,
+        p.step,
+        p.count,
         p.time.as_secs_f64()
     )
 }
@@ -459,6 +482,32 @@ fn indexed_text(r: &IndexedReport, side: Side) -> String {
     out.push_str(&format!(
         "{} positions reached of the index' {} (a position and its exchange counted once), {} moves listed  time {} ms\n",
         r.positions, r.index_size, r.moves_listed, r.time_ms
+    ));
+    out
+}
+
+fn distributed_text(r: &DistributedReport, side: Side) -> String {
+    let ranks = match r.ranks {
+        1 => "1 rank".to_string(),
+        n => format!("{n} ranks"),
+    };
+    let by = format!("proven by retrograde analysis on {ranks}");
+    let length =
+        |plies: Option<u32>| plies.map_or(String::new(), |p| format!(" in {}", plies_text(p)));
+    let mut out = match r.result {
+        ProvenResult::Win => format!("win for {side} (to move){}, {by}\n", length(r.plies)),
+        ProvenResult::Loss => format!("loss for {side} (to move){}, {by}\n", length(r.plies)),
+        ProvenResult::Draw => {
+            format!("draw: neither side can force a win (retrograde analysis on {ranks})\n")
+        }
+        ProvenResult::Unknown => format!(
+            "unknown: {}\n",
+            r.stopped.as_deref().unwrap_or("no verdict")
+        ),
+    };
+    out.push_str(&format!(
+        "{} positions reached of the index' {} (a position and its exchange counted once), {} moves listed, {} won and {} lost for their mover, {} rounds  digest {}  time {} ms\n",
+        r.positions, r.index_size, r.moves_listed, r.won_positions, r.lost_positions, r.rounds, r.digest, r.time_ms
     ));
     out
 }

@@ -21,10 +21,10 @@ fn on_ranks(variant: &Variant, board: &Board, ranks: usize) -> DistributedResult
     .unwrap()
 }
 
-/// The indexed analysis' result at `board`, where it can run.
-fn indexed(variant: &Variant, board: &Board) -> Option<indexed::IndexedResult> {
+/// The indexed analysis' result at `board`, where it can run in `memory` bytes.
+fn indexed(variant: &Variant, board: &Board, memory: u64) -> Option<indexed::IndexedResult> {
     let limits = IndexedLimits {
-        memory: 256 << 20,
+        memory,
         time: None,
         scratch: std::env::temp_dir(),
         sweeps_only: false,
@@ -60,7 +60,9 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
         }
         // (Games of millions of positions take seconds a run: they are left to the
         // Igisoro boards below and to `.ci/run`.)
-        let Some(expected) = indexed(&variant, &board).filter(|e| e.reached <= MOST_REACHED) else {
+        let Some(expected) =
+            indexed(&variant, &board, 256 << 20).filter(|e| e.reached <= MOST_REACHED)
+        else {
             continue;
         };
         let position = variant.format_position(&board);
@@ -126,7 +128,7 @@ fn igisoro_board(columns: u8, seeds: u8) -> (Variant, Board) {
 fn same_on_every_rank_count(columns: u8, seeds: u8, ranks: &[usize]) {
     let (variant, board) = igisoro_board(columns, seeds);
     let started = std::time::Instant::now();
-    let expected = indexed(&variant, &board).unwrap();
+    let expected = indexed(&variant, &board, 4 << 30).unwrap();
     println!("igisoro {columns}x{seeds}: indexed {:?}", started.elapsed());
     let started = std::time::Instant::now();
     let one = on_ranks(&variant, &board, 1);
@@ -161,4 +163,104 @@ fn igisoros_milestone_boards_are_the_same_on_one_two_and_four_ranks() {
     for (columns, seeds) in [(5, 1), (3, 3)] {
         same_on_every_rank_count(columns, seeds, &[2, 4]);
     }
+}
+
+/// `solve --method distributed` as a user runs it: the indexed analysis' draw and
+/// counts on any number of ranks (`--threads`), one digest, a win's exact length as the
+/// alpha-beta prover finds it, and clear refusals.
+#[test]
+fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_rest() {
+    use common::process::{json as isolo_json, run as isolo};
+    let dir = std::env::temp_dir().join(format!("isolo-distributed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("igisoro-w3-s1.toml");
+    let text = "base = \"igisoro\"\ncolumns = 3\nstart = \"1,1,1/0,0,0/0,0,0/1,1,1\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let rules = rules.display().to_string();
+    let solve = |method: &str, threads: &str| {
+        isolo_json(&[
+            "solve",
+            "--variant",
+            &rules,
+            "--method",
+            method,
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let indexed = solve("indexed", "1");
+    let one = solve("distributed", "1");
+    assert_eq!(one["result"], "draw", "{one}");
+    assert_eq!(one["method"], "distributed");
+    assert_eq!(one["ranks"], 1);
+    for field in ["positions", "moves_listed", "index_size", "cut_lists"] {
+        assert_eq!(one[field], indexed[field], "{field}: {one} {indexed}");
+    }
+    // (Threads beyond the cores are not started: 2 ranks on 2 cores.)
+    let two = solve("distributed", "2");
+    assert_eq!(two["ranks"], 2);
+    assert_eq!(two["digest"], one["digest"], "{two} {one}");
+    // A loss in 2 plies, as the alpha-beta prover finds it, over an index of a billion
+    // positions of which 3 are reached.
+    let position = "1,0,0,0,0,0,1,0/0,0,0,2,0,0,0,1/0,0,0,0,1,0,0,0/0,2,0,0,0,0,0,1 S";
+    let prove = |method: &str| {
+        isolo_json(&[
+            "solve",
+            "--variant",
+            "isolo-boys",
+            "--position",
+            position,
+            "--method",
+            method,
+            "--json",
+        ])
+    };
+    let (ab, distributed) = (prove("ab"), prove("distributed"));
+    assert_eq!(
+        (&distributed["result"], &distributed["plies"]),
+        (&ab["result"], &ab["plies"])
+    );
+    assert_eq!(
+        (&distributed["result"], &distributed["length_exact"]),
+        (&"loss".into(), &true.into())
+    );
+    let out = isolo(&[
+        "solve",
+        "--variant",
+        "isolo-boys",
+        "--position",
+        position,
+        "--method",
+        "distributed",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "loss for South (to move) in 2 plies, proven by retrograde analysis on 1 rank\n"
+        ),
+        "{text}"
+    );
+    for (args, expected) in [
+        (vec!["--variant", &rules, "--moves", "1"], "--method distributed takes no --moves"),
+        (vec!["--variant", &rules, "--nodes", "5"], "--method distributed takes no --nodes"),
+        (
+            vec!["--variant", "igisoro-retreat"],
+            "--method distributed: the distributed analysis does not take the retreat's answers yet",
+        ),
+        (
+            vec!["--variant", "igisoro"],
+            "--method distributed: more than 2^64 positions in the index; the distributed analysis numbers at most 2^62",
+        ),
+    ] {
+        let mut all = vec!["solve", "--method", "distributed"];
+        all.extend(args);
+        let out = isolo(&all);
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        common::assert_refused(&all, out.status.code(), &stdout, &stderr, expected);
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

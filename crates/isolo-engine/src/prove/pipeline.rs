@@ -21,6 +21,7 @@ use crate::prove::certificate::{
     write_checked, Certificate, CertificateFileError, CheckedProof, DrawCertificate, Proof,
 };
 use crate::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnResult, DfpnVerdict, Sought};
+use crate::prove::retrograde::distributed::{self, DistributedLimits, DistributedProgress};
 use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
 use crate::ranges::MAX_THREADS;
@@ -70,21 +71,26 @@ pub enum Method {
     Retro,
     /// Retrograde analysis over arrays indexed by every spread of the seeds.
     Indexed,
+    /// The indexed positions dealt to ranks (here `threads` threads of this process),
+    /// labelled in rounds: each win's and loss's exact length.
+    Distributed,
     /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
 }
 
 impl Method {
     /// Every method, in the order the command line lists them.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::Ab,
         Method::Dfpn,
         Method::Retro,
         Method::Indexed,
+        Method::Distributed,
         Method::Auto,
     ];
 
-    /// The method `name` names (`ab`, `dfpn`, `retro`, `indexed`, `auto`).
+    /// The method `name` names (`ab`, `dfpn`, `retro`, `indexed`, `distributed`,
+    /// `auto`).
     pub fn named(name: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == name)
     }
@@ -96,6 +102,7 @@ impl Method {
             Method::Dfpn => "dfpn",
             Method::Retro => "retro",
             Method::Indexed => "indexed",
+            Method::Distributed => "distributed",
             Method::Auto => "auto",
         }
     }
@@ -104,7 +111,9 @@ impl Method {
     pub fn most_plies(self) -> u32 {
         match self {
             Method::Ab => MAX_DEPTH,
-            Method::Dfpn | Method::Retro | Method::Indexed | Method::Auto => DFPN_MAX_PLIES,
+            Method::Dfpn | Method::Retro | Method::Indexed | Method::Distributed | Method::Auto => {
+                DFPN_MAX_PLIES
+            }
         }
     }
 }
@@ -231,6 +240,20 @@ impl SolveSettings {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Some(Refusal::Threads(self.threads));
         }
+        if method == Method::Distributed {
+            let unused = [
+                (self.nodes.is_some(), ProofSetting::Nodes),
+                (self.exact_length, ProofSetting::ExactLength),
+                (self.verify, ProofSetting::Verify),
+                (self.resume.is_some(), ProofSetting::Resume),
+                (self.certificate.is_some(), ProofSetting::Certificate),
+                (!root.moves.is_empty(), ProofSetting::Moves),
+            ];
+            return unused
+                .iter()
+                .find(|(given, _)| *given)
+                .and_then(|&(_, setting)| not_for(setting));
+        }
         if method == Method::Indexed {
             let most_mb = crate::search::tt::physical_memory_mb()
                 .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
@@ -349,6 +372,8 @@ pub enum SolveEvent<'a> {
     Dfpn(&'a DfpnProgress),
     /// The indexed analysis' progress.
     Indexed(&'a IndexedProgress),
+    /// The distributed analysis' progress (its first rank's).
+    Distributed(&'a DistributedProgress),
     /// A line for the user: a prover hands over to the next, a search is resumed or
     /// saved.
     Note(String),
@@ -385,6 +410,9 @@ pub enum SolveError {
     /// The indexed analysis could not run.
     #[error("{0}")]
     Indexed(String),
+    /// The distributed analysis could not run.
+    #[error(transparent)]
+    Distributed(#[from] distributed::DistributedError),
     /// The settings cannot be honoured ([`SolveSettings::refusal`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -606,6 +634,51 @@ pub struct IndexedReport {
     pub interrupted: bool,
 }
 
+/// What the distributed retrograde analysis established.
+#[derive(Clone, Debug, Serialize)]
+pub struct DistributedReport {
+    /// The result.
+    pub result: ProvenResult,
+    /// A win's or a loss's exact length (plies to the end under best play).
+    pub plies: Option<u32>,
+    /// True where `plies` is given.
+    pub length_exact: bool,
+    /// Always none (no strategy is kept).
+    #[serde(serialize_with = "move_as_text")]
+    pub best_move: Option<Move>,
+    /// Always empty.
+    #[serde(serialize_with = "moves_as_text")]
+    pub pv: Vec<Move>,
+    /// Positions reached (a position and its exchange counted once).
+    pub nodes: u64,
+    /// The same.
+    pub positions: u64,
+    /// Moves listed.
+    pub moves_listed: u64,
+    /// Positions the index numbers.
+    pub index_size: u64,
+    /// Move lists cut by the take/pass limit.
+    pub cut_lists: u64,
+    /// Reached positions won for their mover.
+    pub won_positions: u64,
+    /// Reached positions lost for their mover.
+    pub lost_positions: u64,
+    /// Labelling rounds (the longest win or loss in plies, plus 1).
+    pub rounds: u32,
+    /// Ranks that shared the work.
+    pub ranks: usize,
+    /// A digest of every label: equal for equal results, whatever the ranks.
+    pub digest: String,
+    /// Why it stopped early, if it did.
+    pub stopped: Option<String>,
+    /// Wall time.
+    pub time_ms: u64,
+    /// `distributed`.
+    pub method: &'static str,
+    /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
+    pub interrupted: bool,
+}
+
 /// The answer of [`solve`]: the report of the prover that answered. Serialises as
 /// `solve --json` prints it.
 #[derive(Clone, Debug, Serialize)]
@@ -619,6 +692,8 @@ pub enum SolveReport {
     Retro(RetroReport),
     /// The indexed retrograde analysis answered.
     Indexed(IndexedReport),
+    /// The distributed retrograde analysis answered.
+    Distributed(DistributedReport),
 }
 
 impl SolveReport {
@@ -629,6 +704,7 @@ impl SolveReport {
             SolveReport::Dfpn(r) => r.interrupted,
             SolveReport::Retro(r) => r.interrupted,
             SolveReport::Indexed(r) => r.interrupted,
+            SolveReport::Distributed(r) => r.interrupted,
         }
     }
 
@@ -639,6 +715,7 @@ impl SolveReport {
             SolveReport::Dfpn(r) => r.result,
             SolveReport::Retro(r) => r.result,
             SolveReport::Indexed(r) => r.result,
+            SolveReport::Distributed(r) => r.result,
         }
     }
 }
@@ -659,6 +736,9 @@ pub fn solve(
     }
     if settings.method == Method::Indexed {
         return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);
+    }
+    if settings.method == Method::Distributed {
+        return solve_distributed(variant, root, settings, events).map(SolveReport::Distributed);
     }
     let started = Instant::now();
     let time = settings.time;
@@ -1162,6 +1242,44 @@ fn solve_indexed(
         stopped: result.stopped,
         time_ms: result.time.as_millis() as u64,
         method: Method::Indexed.name(),
+        interrupted: interrupted(settings),
+    })
+}
+
+/// The distributed retrograde analysis' report, its ranks threads of this process.
+fn solve_distributed(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    events: Events,
+) -> Result<DistributedReport, SolveError> {
+    let started = Instant::now();
+    let limits = DistributedLimits {
+        time: settings.time,
+        interrupt: settings.interrupt,
+    };
+    let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
+    let ranks = settings.threads;
+    let result = distributed::solve_in_process(variant, &root.board, ranks, &limits, &report)?;
+    Ok(DistributedReport {
+        result: retro_outcome(result.verdict),
+        plies: result.plies,
+        length_exact: result.plies.is_some(),
+        best_move: None,
+        pv: Vec::new(),
+        nodes: result.reached,
+        positions: result.reached,
+        moves_listed: result.edges,
+        index_size: result.index_size,
+        cut_lists: result.cut,
+        won_positions: result.won,
+        lost_positions: result.lost,
+        rounds: result.rounds,
+        ranks: result.ranks,
+        digest: format!("{:016x}", result.digest),
+        stopped: result.stopped,
+        time_ms: started.elapsed().as_millis() as u64,
+        method: Method::Distributed.name(),
         interrupted: interrupted(settings),
     })
 }

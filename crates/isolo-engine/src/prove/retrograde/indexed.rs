@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::spread::{distinct_children, SpreadIndex as Index};
+use super::spread::{distinct_children, positions_text, SpreadIndex as Index};
 use super::RetroVerdict;
 use crate::prove::move_tree::{Kid, MoveTree};
 use isolo_rules::dead_position_outcome;
@@ -151,14 +151,6 @@ pub struct IndexedProgress {
     pub sweep: (u32, u64),
     /// Wall time so far.
     pub time: Duration,
-}
-
-/// A count of positions in words, where `u64::MAX` stands for a count that saturated.
-fn positions_text(count: u64) -> String {
-    match count {
-        u64::MAX => "more than 2^64 positions".to_string(),
-        n => format!("{n} positions"),
-    }
 }
 
 /// Why the analysis cannot start, or its scratch file failed it.

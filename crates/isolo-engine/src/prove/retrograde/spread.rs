@@ -11,6 +11,14 @@
 
 use isolo_rules::{dead_position_outcome, move_generator, Board, Listing, Pits, Side, Variant};
 
+/// A count of positions in words, where `u64::MAX` stands for a count that saturated.
+pub(crate) fn positions_text(count: u64) -> String {
+    match count {
+        u64::MAX => "more than 2^64 positions".to_string(),
+        n => format!("{n} positions"),
+    }
+}
+
 /// The numbering of every position with a given number of seeds, seen from its mover.
 pub(crate) struct SpreadIndex {
     /// Pits on the board (both rings), in order: the mover's lanes, then the other's.

@@ -24,12 +24,13 @@
 
 pub mod transport;
 
+use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::spread::{distinct_children, SpreadIndex};
+use super::spread::{distinct_children, positions_text, SpreadIndex};
 use super::RetroVerdict;
 use isolo_rules::{Board, DeadPosition, Variant};
 use transport::{InProcess, Transport};
@@ -37,6 +38,9 @@ use transport::{InProcess, Transport};
 /// Consecutive numbers dealt to one rank together (`2^CHUNK_BITS` of them).
 const CHUNK_BITS: u32 = 12;
 const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
+
+/// Time between two progress lines of one stage.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// Positions a rank lists between two exchanges.
 const BATCH: usize = 1 << 14;
@@ -99,8 +103,9 @@ pub struct DistributedProgress {
 /// Why the analysis cannot start.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DistributedError {
-    /// The index would number more positions than the messages can carry.
-    #[error("{0} positions in the index; the distributed analysis numbers at most 2^62")]
+    /// The index would number more positions than the messages can carry (`u64::MAX`:
+    /// the count itself passed 64 bits).
+    #[error("{} in the index; the distributed analysis numbers at most 2^62", positions_text(*.0))]
     TooLarge(u64),
     /// The rules count the seeds of a dead position, which the labels cannot hold.
     #[error("the distributed analysis cannot count a dead position's seeds (dead_position = \"count\"): use the method retro")]
@@ -160,8 +165,15 @@ pub fn solve(
         interrupt: limits.interrupt,
         transport,
     };
-    let report = |stage, step, count| {
-        if transport.rank() == 0 {
+    // (A line a level or round where they take long; else one at each stage's start
+    // and every `PROGRESS_EVERY`.)
+    let shown: Cell<Option<(&str, Instant)>> = Cell::new(None);
+    let report = |stage: &'static str, step, count| {
+        let due = shown
+            .get()
+            .is_none_or(|(last, at)| last != stage || at.elapsed() >= PROGRESS_EVERY);
+        if transport.rank() == 0 && due {
+            shown.set(Some((stage, Instant::now())));
             progress(&DistributedProgress {
                 stage,
                 step,
@@ -330,12 +342,13 @@ struct Rank<'a> {
     cut: Bits,
     /// Distinct moves of each listed position.
     moves: Vec<u32>,
-    /// Each position's parents: `parents[starts[i]..starts[i + 1]]` (after
-    /// `link_parents`; before it, `arrivals` holds (child, parent) pairs).
-    starts: Vec<u64>,
-    parents: Vec<u64>,
+    /// Each move as (child's place here, parent), sorted by child once listed (the
+    /// arrays over the index stay untouched where nothing is reached: the system
+    /// gives them zeroed, page by page, as they are written).
     arrivals: Vec<(u64, u64)>,
     labels: Vec<u32>,
+    /// Children won for their mover so far, per position.
+    won_children: Vec<u32>,
     reached_count: u64,
     cut_count: u64,
     edges: u64,
@@ -355,10 +368,9 @@ impl<'a> Rank<'a> {
             reached: Bits::new(size),
             cut: Bits::new(size),
             moves: vec![0; size],
-            starts: Vec::new(),
-            parents: Vec::new(),
             arrivals: Vec::new(),
             labels: Vec::new(),
+            won_children: Vec::new(),
             reached_count: 0,
             cut_count: 0,
             edges: 0,
@@ -446,30 +458,20 @@ impl<'a> Rank<'a> {
         }
     }
 
-    /// Stage 2: the parents of each position in one array.
+    /// Stage 2: the parents of each position together.
     fn link_parents(&mut self) {
-        let size = self.moves.len();
-        let mut starts = vec![0u64; size + 1];
-        for &(child, _) in &self.arrivals {
-            starts[child as usize + 1] += 1;
-        }
-        for i in 0..size {
-            starts[i + 1] += starts[i];
-        }
-        let mut fill = starts.clone();
-        let mut parents = vec![0u64; self.arrivals.len()];
-        for &(child, parent) in &self.arrivals {
-            let slot = &mut fill[child as usize];
-            parents[*slot as usize] = parent;
-            *slot += 1;
-        }
-        self.arrivals = Vec::new();
-        self.starts = starts;
-        self.parents = parents;
+        self.arrivals.par_sort_unstable();
     }
 
-    fn parents_of(&self, local: usize) -> &[u64] {
-        &self.parents[self.starts[local] as usize..self.starts[local + 1] as usize]
+    /// The parents of the position at `local` (as many times as they have moves to it:
+    /// once, the children being distinct).
+    fn parents_of(&self, local: usize) -> impl Iterator<Item = u64> + '_ {
+        let local = local as u64;
+        let start = self.arrivals.partition_point(|&(child, _)| child < local);
+        self.arrivals[start..]
+            .iter()
+            .take_while(move |&&(child, _)| child == local)
+            .map(|&(_, parent)| parent)
     }
 
     /// The label of `position` if this rank owns it (0: none).
@@ -488,7 +490,7 @@ impl<'a> Rank<'a> {
         report: &dyn Fn(&'static str, u32, u64),
     ) -> Result<u32, String> {
         self.labels = vec![0; self.moves.len()];
-        let mut waiting = self.moves.clone();
+        self.won_children = vec![0; self.moves.len()];
         // Positions labelled in the last round, each with the label it gained.
         let mut newly: Vec<(usize, u32)> = Vec::new();
         for i in self.reached.ones() {
@@ -515,7 +517,7 @@ impl<'a> Rank<'a> {
             let mut outgoing = vec![Vec::new(); self.ranks()];
             for &(i, gained) in &newly {
                 let flag = u64::from(gained == LOST);
-                for &p in self.parents_of(i) {
+                for p in self.parents_of(i) {
                     outgoing[self.owners.owner(p)].push(p << 1 | flag);
                 }
             }
@@ -533,8 +535,9 @@ impl<'a> Rank<'a> {
             for message in incoming.iter().flatten().filter(|&&m| m & 1 == 0) {
                 let p = self.owners.local(message >> 1);
                 if self.labels[p] & LOST == 0 {
-                    waiting[p] -= 1;
-                    if waiting[p] == 0 && (pessimistic || !self.cut.get(p)) {
+                    self.won_children[p] += 1;
+                    let all = self.won_children[p] == self.moves[p];
+                    if all && (pessimistic || !self.cut.get(p)) {
                         self.labels[p] |= LOST | if self.labels[p] == 0 { label } else { 0 };
                         newly.push((p, LOST));
                     }
@@ -547,7 +550,8 @@ impl<'a> Rank<'a> {
     fn tally(&self) -> (u64, u64, u64) {
         let rank = self.transport.rank();
         let (mut won, mut lost, mut digest) = (0, 0, 0u64);
-        for (local, &label) in self.labels.iter().enumerate() {
+        for local in self.reached.ones() {
+            let label = self.labels[local];
             if label == 0 {
                 continue;
             }
