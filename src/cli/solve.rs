@@ -42,6 +42,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = pipeline::DEFAULT_HASH_MB, value_parser = super::ranges::HASH_MB)]
     pub hash: usize,
     /// Replay the line and check every alternative defence, and that the length is exact
+    /// (--method distributed: check every label against its children's)
     #[arg(long)]
     pub verify: bool,
     /// The prover: ab (iterative-deepening alpha-beta: exact lengths), dfpn
@@ -509,6 +510,11 @@ fn distributed_text(r: &DistributedReport, side: Side) -> String {
         "{} positions reached of the index' {} (a position and its exchange counted once), {} moves listed, {} won and {} lost for their mover, {} rounds  digest {}  time {} ms\n",
         r.positions, r.index_size, r.moves_listed, r.won_positions, r.lost_positions, r.rounds, r.digest, r.time_ms
     ));
+    if let Some(checked) = r.checked_positions {
+        out.push_str(&format!(
+            "verified: every label checked against its children's, moves generated afresh ({checked} positions)\n"
+        ));
+    }
     out
 }
 

@@ -21,6 +21,20 @@ fn on_ranks(variant: &Variant, board: &Board, ranks: usize) -> DistributedResult
     .unwrap()
 }
 
+/// The same, every label checked against its children's.
+fn checked_on_ranks(variant: &Variant, board: &Board, ranks: usize) -> DistributedResult {
+    let limits = DistributedLimits {
+        check: true,
+        ..DistributedLimits::default()
+    };
+    let result = distributed::solve_in_process(variant, board, ranks, &limits, &|_| {}).unwrap();
+    assert_eq!(result.checked, Some(result.reached));
+    DistributedResult {
+        checked: None,
+        ..result
+    }
+}
+
 /// The indexed analysis' result at `board`, where it can run in `memory` bytes.
 fn indexed(variant: &Variant, board: &Board, memory: u64) -> Option<indexed::IndexedResult> {
     let limits = IndexedLimits {
@@ -79,7 +93,7 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
             "{position}"
         );
         for ranks in 2..=4 {
-            let many = on_ranks(&variant, &board, ranks);
+            let many = checked_on_ranks(&variant, &board, ranks);
             assert_eq!(
                 DistributedResult { ranks: 1, ..many },
                 one,
@@ -201,6 +215,23 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
     let two = solve("distributed", "2");
     assert_eq!(two["ranks"], 2);
     assert_eq!(two["digest"], one["digest"], "{two} {one}");
+    assert!(two["verified"].is_null(), "{two}");
+    let verified = isolo_json(&[
+        "solve",
+        "--variant",
+        &rules,
+        "--method",
+        "distributed",
+        "--threads",
+        "2",
+        "--verify",
+        "--json",
+    ]);
+    assert_eq!(verified["verified"], true, "{verified}");
+    assert_eq!(
+        verified["checked_positions"], one["positions"],
+        "{verified}"
+    );
     // A loss in 2 plies, as the alpha-beta prover finds it, over an index of a billion
     // positions of which 3 are reached.
     let position = "1,0,0,0,0,0,1,0/0,0,0,2,0,0,0,1/0,0,0,0,1,0,0,0/0,2,0,0,0,0,0,1 S";

@@ -244,7 +244,6 @@ impl SolveSettings {
             let unused = [
                 (self.nodes.is_some(), ProofSetting::Nodes),
                 (self.exact_length, ProofSetting::ExactLength),
-                (self.verify, ProofSetting::Verify),
                 (self.resume.is_some(), ProofSetting::Resume),
                 (self.certificate.is_some(), ProofSetting::Certificate),
                 (!root.moves.is_empty(), ProofSetting::Moves),
@@ -669,6 +668,11 @@ pub struct DistributedReport {
     pub ranks: usize,
     /// A digest of every label: equal for equal results, whatever the ranks.
     pub digest: String,
+    /// Whether every label was checked against its children's (`verify`): true once
+    /// checked, none where not asked (a failed check is an error).
+    pub verified: Option<bool>,
+    /// Positions whose labels the check confirmed.
+    pub checked_positions: Option<u64>,
     /// Why it stopped early, if it did.
     pub stopped: Option<String>,
     /// Wall time.
@@ -1257,6 +1261,7 @@ fn solve_distributed(
     let limits = DistributedLimits {
         time: settings.time,
         interrupt: settings.interrupt,
+        check: settings.verify,
     };
     let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
     let ranks = settings.threads;
@@ -1277,6 +1282,8 @@ fn solve_distributed(
         rounds: result.rounds,
         ranks: result.ranks,
         digest: format!("{:016x}", result.digest),
+        verified: result.checked.map(|_| true),
+        checked_positions: result.checked,
         stopped: result.stopped,
         time_ms: started.elapsed().as_millis() as u64,
         method: Method::Distributed.name(),

@@ -55,6 +55,8 @@ pub struct DistributedLimits {
     pub time: Option<Duration>,
     /// Set to stop early (Ctrl-C): the answer is then unknown.
     pub interrupt: Option<&'static AtomicBool>,
+    /// Check every label once the exact labels are in (`check`).
+    pub check: bool,
 }
 
 /// The analysis' answer, the same on every rank.
@@ -85,6 +87,8 @@ pub struct DistributedResult {
     pub digest: u64,
     /// Why it stopped before a verdict, where it did.
     pub stopped: Option<String>,
+    /// Positions whose labels the check confirmed (all those reached), where it ran.
+    pub checked: Option<u64>,
 }
 
 /// A stage reached, for a progress line (given on rank 0).
@@ -115,6 +119,9 @@ pub enum DistributedError {
         "the distributed analysis does not take the retreat's answers yet: use the method indexed"
     )]
     Retreat,
+    /// A label its children contradict (`check`): a fault of the analysis.
+    #[error("the check of the labels failed: {0}")]
+    CheckFailed(String),
 }
 
 /// Runs the analysis on `ranks` threads of this process.
@@ -197,6 +204,7 @@ pub fn solve(
         rounds: 0,
         digest: 0,
         stopped: None,
+        checked: None,
     };
     let listed = rank.list(root, &stop, &report);
     result.reached = transport.sum(rank.reached_count);
@@ -215,6 +223,16 @@ pub fn solve(
         }
     };
     result.rounds = exact;
+    if limits.check {
+        report("checking", 0, 0);
+        let fault = rank.check();
+        // (Every rank learns whether any found a fault; the first rank's is told.)
+        if transport.max(u64::from(fault.is_some())) == 1 {
+            let why = fault.unwrap_or_else(|| "on another rank".into());
+            return Err(DistributedError::CheckFailed(why));
+        }
+        result.checked = Some(result.reached);
+    }
     let (won, lost, digest) = rank.tally();
     result.won = transport.sum(won);
     result.lost = transport.sum(lost);
@@ -546,6 +564,69 @@ impl<'a> Rank<'a> {
         }
     }
 
+    /// Checks every label of this rank's positions against its children's, the moves
+    /// generated afresh and the children's labels asked of their owners: a win in `r`
+    /// plies has a child lost in `r - 1` and none lost sooner; a loss in `r` has only
+    /// children won, the latest in `r - 1`, and a whole move list; a position without a
+    /// label has no lost child, and a child not won or a cut list. The first fault
+    /// found, in words.
+    fn check(&self) -> Option<String> {
+        let rank = self.transport.rank();
+        let mine: Vec<u64> = self
+            .reached
+            .ones()
+            .map(|local| self.owners.global(rank, local))
+            .collect();
+        let batches = self.transport.max(mine.len().div_ceil(BATCH) as u64) as usize;
+        let mut fault = None;
+        for b in 0..batches {
+            let batch = mine.chunks(BATCH).nth(b).unwrap_or(&[]);
+            let (variant, index) = (self.variant, self.index);
+            let listed: Vec<(u64, bool, Vec<u64>)> = batch
+                .par_iter()
+                .map(|&position| {
+                    let mut children = Vec::new();
+                    let cut = distinct_children(variant, index, position, &mut children);
+                    (position, cut, children)
+                })
+                .collect();
+            let mut asked = vec![Vec::new(); self.ranks()];
+            for (_, _, children) in &listed {
+                for &child in children {
+                    asked[self.owners.owner(child)].push(child);
+                }
+            }
+            let questions = self.transport.exchange(asked);
+            let answers = questions
+                .iter()
+                .map(|children| {
+                    let label = |&c: &u64| self.labels[self.owners.local(c)] as u64;
+                    children.iter().map(label).collect()
+                })
+                .collect();
+            let answers = self.transport.exchange(answers);
+            let mut next = vec![0usize; self.ranks()];
+            for (position, cut, children) in &listed {
+                let labels: Vec<u32> = children
+                    .iter()
+                    .map(|&child| {
+                        let owner = self.owners.owner(child);
+                        next[owner] += 1;
+                        answers[owner][next[owner] - 1] as u32
+                    })
+                    .collect();
+                let label = self.labels[self.owners.local(*position)];
+                if fault.is_none() {
+                    fault = label_fault(label, *cut, &labels).map(|why| {
+                        let board = self.index.board(*position);
+                        format!("{} ({why})", self.variant.format_position(&board))
+                    });
+                }
+            }
+        }
+        fault
+    }
+
     /// This rank's positions won and lost for their mover, and the sum of their hashes.
     fn tally(&self) -> (u64, u64, u64) {
         let rank = self.transport.rank();
@@ -561,6 +642,50 @@ impl<'a> Rank<'a> {
             digest = digest.wrapping_add(mix(position ^ (label as u64) << 40));
         }
         (won, lost, digest)
+    }
+}
+
+/// What is wrong with a position's exact `label` given its children's and whether its
+/// move list was `cut`, if anything.
+fn label_fault(label: u32, cut: bool, children: &[u32]) -> Option<String> {
+    let round = |l: u32| l >> ROUND_SHIFT;
+    let first_lost = children
+        .iter()
+        .filter(|&&l| l & LOST != 0)
+        .map(|&l| round(l))
+        .min();
+    let all_won = children.iter().all(|&l| l & WON != 0);
+    if label & WON != 0 {
+        let r = round(label);
+        return match first_lost {
+            None => Some(format!("won in {r} plies without a lost child")),
+            Some(first) if first + 1 != r => {
+                Some(format!("won in {r} plies, a child lost in {first}"))
+            }
+            _ => None,
+        };
+    }
+    if label & LOST != 0 {
+        let r = round(label);
+        let latest = children.iter().map(|&l| round(l)).max();
+        return if cut {
+            Some("lost with a cut move list".into())
+        } else if !all_won {
+            Some(format!("lost in {r} plies with a child not won"))
+        } else if latest.map_or(r != 0, |l| l + 1 != r) {
+            Some(format!(
+                "lost in {r} plies, its latest child won in {latest:?}"
+            ))
+        } else {
+            None
+        };
+    }
+    if first_lost.is_some() {
+        Some("no label with a lost child".into())
+    } else if all_won && !cut {
+        Some("no label with every child won".into())
+    } else {
+        None
     }
 }
 
@@ -590,5 +715,48 @@ mod tests {
                 assert_eq!(owners.global(rank, local), position);
             }
         }
+    }
+
+    #[test]
+    fn the_check_confirms_the_labels_and_finds_a_flipped_one() {
+        let mut rules = Variant::load("igisoro").unwrap().rules().clone();
+        rules.columns = 2;
+        rules.start = isolo_rules::pattern_start("igisoro", 2, 2).unwrap();
+        let variant = Variant::new(rules).unwrap();
+        let board = variant.start();
+        let index = SpreadIndex::of_board(&variant, &board);
+        let group = InProcess::group(2);
+        let found: Vec<(Option<String>, Option<String>)> = std::thread::scope(|scope| {
+            let runs: Vec<_> = group
+                .iter()
+                .map(|transport| {
+                    let (variant, index) = (&variant, &index);
+                    scope.spawn(move || {
+                        let stop = Stop {
+                            deadline: None,
+                            interrupt: None,
+                            transport,
+                        };
+                        let mut rank = Rank::new(variant, index, transport);
+                        rank.list(index.of(&board), &stop, &|_, _, _| {}).unwrap();
+                        rank.link_parents();
+                        rank.label(false, &stop, &|_, _, _| {}).unwrap();
+                        let clean = rank.check();
+                        if transport.rank() == 0 {
+                            let lost = rank.reached.ones().find(|&i| rank.labels[i] & LOST != 0);
+                            rank.labels[lost.expect("a lost position")] ^= WON | LOST;
+                        }
+                        (clean, rank.check())
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert!(found.iter().all(|(clean, _)| clean.is_none()), "{found:?}");
+        let fault = found[0].1.as_deref().expect("the flip found");
+        assert!(
+            fault.contains("won in") && fault.contains("without a lost child"),
+            "{fault}"
+        );
     }
 }
