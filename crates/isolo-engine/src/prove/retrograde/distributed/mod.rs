@@ -437,15 +437,7 @@ impl<'a> Rank<'a> {
     /// Lists the moves of `batch` (positions of this rank) on every core: their counts
     /// are kept, each child goes to its owner as (child, parent).
     fn list_batch(&mut self, batch: &[u64]) -> Vec<Vec<u64>> {
-        let (variant, index) = (self.variant, self.index);
-        let listed: Vec<(u64, bool, Vec<u64>)> = batch
-            .par_iter()
-            .map(|&position| {
-                let mut children = Vec::new();
-                let cut = distinct_children(variant, index, position, &mut children);
-                (position, cut, children)
-            })
-            .collect();
+        let listed = list_on_every_core(self.variant, self.index, batch);
         let mut outgoing = vec![Vec::new(); self.ranks()];
         for (position, cut, children) in listed {
             let local = self.owners.local(position);
@@ -581,15 +573,7 @@ impl<'a> Rank<'a> {
         let mut fault = None;
         for b in 0..batches {
             let batch = mine.chunks(BATCH).nth(b).unwrap_or(&[]);
-            let (variant, index) = (self.variant, self.index);
-            let listed: Vec<(u64, bool, Vec<u64>)> = batch
-                .par_iter()
-                .map(|&position| {
-                    let mut children = Vec::new();
-                    let cut = distinct_children(variant, index, position, &mut children);
-                    (position, cut, children)
-                })
-                .collect();
+            let listed = list_on_every_core(self.variant, self.index, batch);
             let mut asked = vec![Vec::new(); self.ranks()];
             for (_, _, children) in &listed {
                 for &child in children {
@@ -643,6 +627,23 @@ impl<'a> Rank<'a> {
         }
         (won, lost, digest)
     }
+}
+
+/// The distinct children of each position of `batch`, with whether its list was cut,
+/// generated on every core.
+fn list_on_every_core(
+    variant: &Variant,
+    index: &SpreadIndex,
+    batch: &[u64],
+) -> Vec<(u64, bool, Vec<u64>)> {
+    batch
+        .par_iter()
+        .map(|&position| {
+            let mut children = Vec::new();
+            let cut = distinct_children(variant, index, position, &mut children);
+            (position, cut, children)
+        })
+        .collect()
 }
 
 /// What is wrong with a position's exact `label` given its children's and whether its
