@@ -232,6 +232,23 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         verified["checked_positions"], one["positions"],
         "{verified}"
     );
+    // Out of time it says so and proves nothing (2 seeds: 937,337 positions, a second
+    // and a half to list).
+    let two_seeds = dir.join("igisoro-w3-s2.toml");
+    let text = "base = \"igisoro\"\ncolumns = 3\nstart = \"2,2,2/0,0,0/0,0,0/2,2,2\"\n";
+    std::fs::write(&two_seeds, text).unwrap();
+    let late = isolo_json(&[
+        "solve",
+        "--variant",
+        &two_seeds.display().to_string(),
+        "--method",
+        "distributed",
+        "--time-ms",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(late["result"], "unknown", "{late}");
+    assert_eq!(late["stopped"], "the time ran out while listing", "{late}");
     // A loss in 2 plies, as the alpha-beta prover finds it, over an index of a billion
     // positions of which 3 are reached.
     let position = "1,0,0,0,0,0,1,0/0,0,0,2,0,0,0,1/0,0,0,0,1,0,0,0/0,2,0,0,0,0,0,1 S";

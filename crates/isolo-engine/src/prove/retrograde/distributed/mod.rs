@@ -45,6 +45,9 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// Positions a rank lists between two exchanges.
 const BATCH: usize = 1 << 14;
 
+/// What the ranks that did not find a fault of the check say of it.
+const FOUND_ELSEWHERE: &str = "found on rank";
+
 /// The largest index the messages can carry (a number and a flag in 64 bits).
 const MOST_POSITIONS: u64 = 1 << 62;
 
@@ -144,7 +147,11 @@ pub fn solve_in_process(
             .map(|run| run.join().expect("a rank panicked"))
             .collect()
     });
-    results.swap_remove(0)
+    // (A fault of the check is told by the rank that found it.)
+    let finder = results.iter().position(|r| {
+        matches!(r, Err(DistributedError::CheckFailed(why)) if !why.starts_with(FOUND_ELSEWHERE))
+    });
+    results.swap_remove(finder.unwrap_or(0))
 }
 
 /// This rank's part of the analysis of every position reachable from `board`; every
@@ -226,9 +233,10 @@ pub fn solve(
     if limits.check {
         report("checking", 0, 0);
         let fault = rank.check();
-        // (Every rank learns whether any found a fault; the first rank's is told.)
-        if transport.max(u64::from(fault.is_some())) == 1 {
-            let why = fault.unwrap_or_else(|| "on another rank".into());
+        // (Every rank learns which found a fault, the last of them if several.)
+        let finder = transport.max(fault.as_ref().map_or(0, |_| transport.rank() as u64 + 1));
+        if finder > 0 {
+            let why = fault.unwrap_or_else(|| format!("{FOUND_ELSEWHERE} {}", finder - 1));
             return Err(DistributedError::CheckFailed(why));
         }
         result.checked = Some(result.reached);
