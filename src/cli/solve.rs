@@ -147,6 +147,10 @@ pub fn run(args: &SolveArgs) -> CliResult {
         super::check_output("--resume", path)?;
     }
     let report = pipeline::solve(&variant, &root, &settings, &show_event).map_err(cli_error)?;
+    if matches!(&report, SolveReport::Distributed(r) if r.rank != 0) {
+        // (One of an MPI job's ranks: rank 0 prints the job's report.)
+        return Ok(());
+    }
     if args.json {
         let value = serde_json::to_value(&report).expect("a report is plain data");
         emit_json(&value)?;
@@ -317,17 +321,17 @@ fn show_indexed(p: &IndexedProgress) {
 }
 
 fn show_distributed(p: &DistributedProgress) {
-    let what = match p.stage {
-        "listing" => "positions reached",
-        _ => "positions labelled",
-    };
-    eprintln!(
-        "distributed retrograde: {} {}: {} {what}, {:.1} s",
-        p.stage,
-        p.step,
-        p.count,
-        p.time.as_secs_f64()
-    )
+    let seconds = p.time.as_secs_f64();
+    let (stage, step, count) = (p.stage, p.step, p.count);
+    match stage {
+        "listing" => eprintln!(
+            "distributed retrograde: listing level {step}: {count} positions reached, {seconds:.1} s"
+        ),
+        "labelling" => eprintln!(
+            "distributed retrograde: labelling round {step}: {count} positions labelled, {seconds:.1} s"
+        ),
+        _ => eprintln!("distributed retrograde: {stage}, {seconds:.1} s"),
+    }
 }
 
 /// The certificate's line: the file, its size and what its check established; or that

@@ -666,6 +666,9 @@ pub struct DistributedReport {
     pub rounds: u32,
     /// Ranks that shared the work.
     pub ranks: usize,
+    /// This process' rank (0 unless it is one of an MPI job's: only rank 0 reports).
+    #[serde(skip)]
+    pub rank: usize,
     /// A digest of every label: equal for equal results, whatever the ranks.
     pub digest: String,
     /// Whether every label was checked against its children's (`verify`): true once
@@ -1250,7 +1253,9 @@ fn solve_indexed(
     })
 }
 
-/// The distributed retrograde analysis' report, its ranks threads of this process.
+/// The distributed retrograde analysis' report: its ranks the processes of the MPI
+/// job this one was launched in (the `mpi` feature), else `threads` threads of this
+/// process.
 fn solve_distributed(
     variant: &Variant,
     root: &Root,
@@ -1264,8 +1269,23 @@ fn solve_distributed(
         check: settings.verify,
     };
     let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
-    let ranks = settings.threads;
-    let result = distributed::solve_in_process(variant, &root.board, ranks, &limits, &report)?;
+    #[cfg(feature = "mpi")]
+    let job = distributed::transport::Mpi::launched();
+    #[cfg(not(feature = "mpi"))]
+    let job: Option<distributed::transport::InProcess> = None;
+    let (result, rank) = match &job {
+        Some(transport) => {
+            use distributed::transport::Transport;
+            let result = distributed::solve(variant, &root.board, transport, &limits, &report);
+            (result?, transport.rank())
+        }
+        None => {
+            let ranks = settings.threads;
+            let board = &root.board;
+            let result = distributed::solve_in_process(variant, board, ranks, &limits, &report);
+            (result?, 0)
+        }
+    };
     Ok(DistributedReport {
         result: retro_outcome(result.verdict),
         plies: result.plies,
@@ -1281,6 +1301,7 @@ fn solve_distributed(
         lost_positions: result.lost,
         rounds: result.rounds,
         ranks: result.ranks,
+        rank,
         digest: format!("{:016x}", result.digest),
         verified: result.checked.map(|_| true),
         checked_positions: result.checked,

@@ -1,12 +1,13 @@
 //! How the ranks of a distributed analysis talk: every rank calls each collective in
 //! the same order (an all-to-all exchange of words, a sum, a maximum), as MPI's
 //! collectives are called. `InProcess` runs the ranks as threads of one process, for
-//! tests and for one machine's cores.
+//! tests and for one machine's cores; `Mpi` (the `mpi` feature) the processes of an MPI
+//! job.
 
 use std::sync::{Arc, Barrier, Mutex, PoisonError};
 
 /// The collectives the analysis needs. Every rank calls them in the same order.
-pub trait Transport: Sync {
+pub trait Transport {
     /// This rank's number, from 0.
     fn rank(&self) -> usize;
     /// How many ranks take part.
@@ -107,6 +108,95 @@ impl Transport for InProcess {
 
     fn max(&self, value: u64) -> u64 {
         self.gather(value).into_iter().max().unwrap_or(0)
+    }
+}
+
+/// The processes of the MPI job this one was launched in (by `mpirun` or `srun`), one
+/// rank each.
+#[cfg(feature = "mpi")]
+pub struct Mpi {
+    world: mpi::topology::SimpleCommunicator,
+    // (Finalises MPI when dropped, after the communicator.)
+    _universe: mpi::environment::Universe,
+}
+
+#[cfg(feature = "mpi")]
+impl Mpi {
+    /// The job's world, if this process was launched by an MPI launcher (its
+    /// environment says so) and MPI starts.
+    pub fn launched() -> Option<Mpi> {
+        const LAUNCHERS: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"];
+        if !LAUNCHERS.iter().any(|v| std::env::var_os(v).is_some()) {
+            return None;
+        }
+        let universe = mpi::initialize()?;
+        Some(Mpi {
+            world: universe.world(),
+            _universe: universe,
+        })
+    }
+}
+
+#[cfg(feature = "mpi")]
+impl Transport for Mpi {
+    fn rank(&self) -> usize {
+        use mpi::traits::Communicator;
+        self.world.rank() as usize
+    }
+
+    fn ranks(&self) -> usize {
+        use mpi::traits::Communicator;
+        self.world.size() as usize
+    }
+
+    fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<Vec<u64>> {
+        use mpi::datatype::{Partition, PartitionMut};
+        use mpi::traits::CommunicatorCollectives;
+        let counts: Vec<i32> = outgoing.iter().map(|b| b.len() as i32).collect();
+        let mut incoming = vec![0i32; counts.len()];
+        self.world.all_to_all_into(&counts[..], &mut incoming[..]);
+        let starts = |counts: &[i32]| -> Vec<i32> {
+            counts
+                .iter()
+                .scan(0, |at, &c| {
+                    let start = *at;
+                    *at += c;
+                    Some(start)
+                })
+                .collect()
+        };
+        let sent: Vec<u64> = outgoing.concat();
+        let mut received = vec![0u64; incoming.iter().map(|&c| c as usize).sum()];
+        let (send_starts, receive_starts) = (starts(&counts), starts(&incoming));
+        {
+            let send = Partition::new(&sent[..], &counts[..], &send_starts[..]);
+            let mut receive =
+                PartitionMut::new(&mut received[..], &incoming[..], &receive_starts[..]);
+            self.world.all_to_all_varcount_into(&send, &mut receive);
+        }
+        receive_starts
+            .iter()
+            .zip(&incoming)
+            .map(|(&start, &count)| received[start as usize..(start + count) as usize].to_vec())
+            .collect()
+    }
+
+    fn sum(&self, value: u64) -> u64 {
+        use mpi::collective::SystemOperation;
+        use mpi::traits::CommunicatorCollectives;
+        let mut total = 0u64;
+        self.world
+            .all_reduce_into(&value, &mut total, SystemOperation::sum());
+        total
+    }
+
+    fn max(&self, value: u64) -> u64 {
+        use mpi::collective::SystemOperation;
+        use mpi::traits::CommunicatorCollectives;
+        let mut most = 0u64;
+        self.world
+            .all_reduce_into(&value, &mut most, SystemOperation::max());
+        most
     }
 }
 
