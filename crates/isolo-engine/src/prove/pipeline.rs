@@ -71,8 +71,8 @@ pub enum Method {
     Retro,
     /// Retrograde analysis over arrays indexed by every spread of the seeds.
     Indexed,
-    /// The indexed positions dealt to ranks (here `threads` threads of this process),
-    /// labelled in rounds: each win's and loss's exact length.
+    /// The indexed positions dealt to ranks (`threads` threads of this process, or the
+    /// processes of an MPI job), labelled in rounds: each win's and loss's exact length.
     Distributed,
     /// Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde.
     Auto,
