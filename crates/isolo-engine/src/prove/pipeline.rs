@@ -240,34 +240,26 @@ impl SolveSettings {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Some(Refusal::Threads(self.threads));
         }
-        if method == Method::Distributed {
-            let unused = [
-                (self.nodes.is_some(), ProofSetting::Nodes),
-                (self.exact_length, ProofSetting::ExactLength),
-                (self.resume.is_some(), ProofSetting::Resume),
-                (self.certificate.is_some(), ProofSetting::Certificate),
-                (!root.moves.is_empty(), ProofSetting::Moves),
-            ];
-            return unused
-                .iter()
-                .find(|(given, _)| *given)
-                .and_then(|&(_, setting)| not_for(setting));
-        }
-        if method == Method::Indexed {
-            let most_mb = crate::search::tt::physical_memory_mb()
-                .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
-                .unwrap_or(crate::search::tt::max_table_mb() as u64);
-            if self.hash_mb == 0 || self.hash_mb as u64 > most_mb {
-                return Some(Refusal::IndexedHash {
-                    most_mb,
-                    given_mb: self.hash_mb,
-                });
+        if matches!(method, Method::Indexed | Method::Distributed) {
+            let indexed = method == Method::Indexed;
+            if indexed {
+                let most_mb = crate::search::tt::physical_memory_mb()
+                    .map(|mb| mb * INDEXED_MEMORY_SHARE.0 / INDEXED_MEMORY_SHARE.1)
+                    .unwrap_or(crate::search::tt::max_table_mb() as u64);
+                if self.hash_mb == 0 || self.hash_mb as u64 > most_mb {
+                    return Some(Refusal::IndexedHash {
+                        most_mb,
+                        given_mb: self.hash_mb,
+                    });
+                }
             }
+            // (The distributed analysis' threads are its ranks, and `verify` checks its
+            // labels; the indexed one has neither.)
             let unused = [
-                (self.threads != 1, ProofSetting::Threads),
+                (indexed && self.threads != 1, ProofSetting::Threads),
                 (self.nodes.is_some(), ProofSetting::Nodes),
                 (self.exact_length, ProofSetting::ExactLength),
-                (self.verify, ProofSetting::Verify),
+                (indexed && self.verify, ProofSetting::Verify),
                 (self.resume.is_some(), ProofSetting::Resume),
                 (self.certificate.is_some(), ProofSetting::Certificate),
                 (!root.moves.is_empty(), ProofSetting::Moves),

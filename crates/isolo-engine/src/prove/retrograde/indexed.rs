@@ -45,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::bits;
 use super::spread::{distinct_children, positions_text, SpreadIndex as Index};
 use super::RetroVerdict;
 use crate::prove::move_tree::{Kid, MoveTree};
@@ -184,36 +185,7 @@ pub enum IndexedError {
 }
 
 /// A bit per position of the index.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(size: u64) -> Bits {
-        Bits(vec![0; size.div_ceil(64) as usize])
-    }
-    fn get(&self, i: u32) -> bool {
-        self.0[i as usize >> 6] >> (i & 63) & 1 != 0
-    }
-    /// Sets the bit; whether it was clear.
-    fn set(&mut self, i: u32) -> bool {
-        let word = &mut self.0[i as usize >> 6];
-        let bit = 1u64 << (i & 63);
-        let was_clear = *word & bit == 0;
-        *word |= bit;
-        was_clear
-    }
-    fn ones(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    (w as u32) << 6 | bit
-                })
-            })
-        })
-    }
-}
+type Bits = bits::Bits<u32>;
 
 /// A count per position of the index, a byte each, the few large ones in a map.
 #[derive(Clone)]

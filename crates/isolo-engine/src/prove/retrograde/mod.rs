@@ -25,6 +25,7 @@
 //! unable to move. So a position outside both sides' pessimistic attractors is a draw
 //! however the game reached it, and such a proof holds whatever the game before it.
 
+mod bits;
 pub mod distributed;
 pub mod indexed;
 mod spread;

@@ -327,36 +327,7 @@ impl Owners {
 }
 
 /// A bit per local position.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(size: usize) -> Bits {
-        Bits(vec![0; size.div_ceil(64)])
-    }
-    fn get(&self, i: usize) -> bool {
-        self.0[i >> 6] >> (i & 63) & 1 != 0
-    }
-    /// Sets the bit; whether it was clear.
-    fn set(&mut self, i: usize) -> bool {
-        let word = &mut self.0[i >> 6];
-        let bit = 1u64 << (i & 63);
-        let was_clear = *word & bit == 0;
-        *word |= bit;
-        was_clear
-    }
-    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    w << 6 | bit
-                })
-            })
-        })
-    }
-}
+type Bits = super::bits::Bits<usize>;
 
 /// One rank's positions: what it has listed and labelled.
 struct Rank<'a> {
@@ -391,8 +362,8 @@ impl<'a> Rank<'a> {
             index,
             transport,
             owners,
-            reached: Bits::new(size),
-            cut: Bits::new(size),
+            reached: Bits::new(size as u64),
+            cut: Bits::new(size as u64),
             moves: vec![0; size],
             arrivals: Vec::new(),
             labels: Vec::new(),
