@@ -327,6 +327,15 @@ fn show_distributed(p: &DistributedProgress) {
         "listing" => eprintln!(
             "distributed retrograde: listing level {step}: {count} positions reached, {seconds:.1} s"
         ),
+        "plan" => {
+            let plan = p.plan.expect("the plan's stage has the plan");
+            let mb = |bytes: u64| bytes.div_ceil(1 << 20);
+            let allowed = plan.allowed.map_or(String::new(), |a| format!(" of the {} MB it may take", mb(a)));
+            eprintln!(
+                "distributed retrograde: memory plan: each rank {} MB{allowed} (arrays {} MB for {} numbers, buffers {} MB); disk: {} bytes a move while listing, then {}",
+                mb(plan.memory()), mb(plan.arrays), plan.places, mb(plan.buffers), plan.disk_per_move_listing, plan.disk_per_move
+            )
+        }
         "labelling" => eprintln!(
             "distributed retrograde: labelling round {step}: {count} positions labelled, {seconds:.1} s"
         ),

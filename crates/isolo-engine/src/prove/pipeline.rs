@@ -661,6 +661,10 @@ pub struct DistributedReport {
     /// This process' rank (0 unless it is one of an MPI job's: only rank 0 reports).
     #[serde(skip)]
     pub rank: usize,
+    /// Memory each rank was planned to take (its arrays and buffers), in MB.
+    pub planned_memory_mb: u64,
+    /// The parents files of all ranks, in MB.
+    pub parents_file_mb: u64,
     /// A digest of every label: equal for equal results, whatever the ranks.
     pub digest: String,
     /// Whether every label was checked against its children's (`verify`): true once
@@ -1259,6 +1263,7 @@ fn solve_distributed(
         time: settings.time,
         interrupt: settings.interrupt,
         check: settings.verify,
+        scratch: Some(settings.scratch.clone()),
     };
     let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
     #[cfg(feature = "mpi")]
@@ -1294,6 +1299,8 @@ fn solve_distributed(
         rounds: result.rounds,
         ranks: result.ranks,
         rank,
+        planned_memory_mb: result.plan.memory().div_ceil(1 << 20),
+        parents_file_mb: result.parents_bytes.div_ceil(1 << 20),
         digest: format!("{:016x}", result.digest),
         verified: result.checked.map(|_| true),
         checked_positions: result.checked,

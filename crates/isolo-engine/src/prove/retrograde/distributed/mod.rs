@@ -22,9 +22,12 @@
 //! Results are bit for bit the same for any number of ranks: `digest` sums a hash of
 //! every labelled position's number and label.
 
+mod parents;
 pub mod transport;
 
 use std::cell::Cell;
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -33,6 +36,7 @@ use rayon::prelude::*;
 use super::spread::{distinct_children, positions_text, SpreadIndex};
 use super::RetroVerdict;
 use isolo_rules::{Board, DeadPosition, Variant};
+use parents::{IoFault, ParentSpill, Parents};
 use transport::{InProcess, Transport};
 
 /// Consecutive numbers dealt to one rank together (`2^CHUNK_BITS` of them).
@@ -45,7 +49,10 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// Positions a rank lists between two exchanges.
 const BATCH: usize = 1 << 14;
 
-/// What the ranks that did not find a fault of the check say of it.
+/// Labelled positions a rank tells its parents of between two exchanges.
+const LABEL_BATCH: usize = 1 << 16;
+
+/// What the ranks that did not find a fault say of it.
 const FOUND_ELSEWHERE: &str = "found on rank";
 
 /// The largest index the messages can carry (a number and a flag in 64 bits).
@@ -60,6 +67,9 @@ pub struct DistributedLimits {
     pub interrupt: Option<&'static AtomicBool>,
     /// Check every label once the exact labels are in (`check`).
     pub check: bool,
+    /// The folder of each rank's parents files (`None`: the system's temporary folder);
+    /// on a cluster, a disk of each node's own.
+    pub scratch: Option<PathBuf>,
 }
 
 /// The analysis' answer, the same on every rank.
@@ -92,6 +102,10 @@ pub struct DistributedResult {
     pub stopped: Option<String>,
     /// Positions whose labels the check confirmed (all those reached), where it ran.
     pub checked: Option<u64>,
+    /// What each rank was planned to hold.
+    pub plan: MemoryPlan,
+    /// Bytes of the parents files of all ranks together.
+    pub parents_bytes: u64,
 }
 
 /// A stage reached, for a progress line (given on rank 0).
@@ -105,6 +119,35 @@ pub struct DistributedProgress {
     pub count: u64,
     /// Wall time so far.
     pub time: Duration,
+    /// The memory plan, at the stage "plan" (before anything else).
+    pub plan: Option<MemoryPlan>,
+}
+
+/// What a rank holds, worked out before the run from the index alone: the arrays over
+/// its numbers in memory, and its moves on its disk (their number is known once they
+/// are listed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryPlan {
+    /// Numbers the rank with the most owns.
+    pub places: u64,
+    /// Bytes of its arrays: two bits (reached, cut), two 16-bit counts (moves, children
+    /// won), a label and a parents' start, 32 bits each, for each number.
+    pub arrays: u64,
+    /// Bytes of its buffers: a batch's move lists and messages, estimated.
+    pub buffers: u64,
+    /// Bytes of memory a rank may take: 7/8 of the machine's shared by its ranks.
+    pub allowed: Option<u64>,
+    /// Bytes of disk a move takes while listing (its child's place and its parent).
+    pub disk_per_move_listing: u64,
+    /// Bytes of disk a move takes once the parents are sorted (its parent alone).
+    pub disk_per_move: u64,
+}
+
+impl MemoryPlan {
+    /// Bytes of memory the plan gives a rank.
+    pub fn memory(&self) -> u64 {
+        self.arrays + self.buffers
+    }
 }
 
 /// Why the analysis cannot start.
@@ -125,6 +168,19 @@ pub enum DistributedError {
     /// A label its children contradict (`check`): a fault of the analysis.
     #[error("the check of the labels failed: {0}")]
     CheckFailed(String),
+    /// A rank's arrays would not fit its share of the machine's memory.
+    #[error("each rank needs {} MB (arrays for {places} numbers and buffers) and may take {} MB here: use more ranks or machines", .needed >> 20, .allowed >> 20)]
+    Memory {
+        /// Numbers a rank owns.
+        places: u64,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes allowed.
+        allowed: u64,
+    },
+    /// A parents file failed a rank.
+    #[error("{0}")]
+    Scratch(String),
 }
 
 /// Runs the analysis on `ranks` threads of this process.
@@ -147,9 +203,12 @@ pub fn solve_in_process(
             .map(|run| run.join().expect("a rank panicked"))
             .collect()
     });
-    // (A fault of the check is told by the rank that found it.)
-    let finder = results.iter().position(|r| {
-        matches!(r, Err(DistributedError::CheckFailed(why)) if !why.starts_with(FOUND_ELSEWHERE))
+    // (A fault is told by the rank that found it.)
+    let finder = results.iter().position(|r| match r {
+        Err(DistributedError::CheckFailed(why) | DistributedError::Scratch(why)) => {
+            !why.starts_with(FOUND_ELSEWHERE)
+        }
+        _ => false,
     });
     results.swap_remove(finder.unwrap_or(0))
 }
@@ -174,6 +233,14 @@ pub fn solve(
     if index.size > MOST_POSITIONS {
         return Err(DistributedError::TooLarge(index.size));
     }
+    let plan = memory_plan(&index, transport);
+    if let Some(allowed) = plan.allowed.filter(|&allowed| plan.memory() > allowed) {
+        return Err(DistributedError::Memory {
+            places: plan.places,
+            needed: plan.memory(),
+            allowed,
+        });
+    }
     let stop = Stop {
         deadline: limits.time.map(|t| started + t),
         interrupt: limits.interrupt,
@@ -193,10 +260,13 @@ pub fn solve(
                 step,
                 count,
                 time: started.elapsed(),
+                plan: (stage == "plan").then_some(plan),
             })
         }
     };
-    let mut rank = Rank::new(variant, &index, transport);
+    report("plan", 0, 0);
+    let scratch = limits.scratch.clone().unwrap_or_else(std::env::temp_dir);
+    let mut rank = Rank::new(variant, &index, transport, &scratch);
     let root = index.of(board);
     let mut result = DistributedResult {
         verdict: RetroVerdict::Unknown,
@@ -212,31 +282,29 @@ pub fn solve(
         digest: 0,
         stopped: None,
         checked: None,
+        plan,
+        parents_bytes: 0,
     };
     let listed = rank.list(root, &stop, &report);
     result.reached = transport.sum(rank.reached_count);
     result.edges = transport.sum(rank.edges);
     result.cut = transport.sum(rank.cut_count);
-    if let Err(why) = listed {
-        result.stopped = Some(why);
-        return Ok(result);
+    if let Err(halt) = listed.and_then(|()| {
+        rank.link_parents();
+        stop.reason("while sorting the parents", &rank.fault)
+    }) {
+        return rank.halted(halt, result);
     }
-    rank.link_parents();
+    result.parents_bytes = transport.sum(rank.parents_bytes());
     let exact = match rank.label(false, &stop, &report) {
         Ok(rounds) => rounds,
-        Err(why) => {
-            result.stopped = Some(why);
-            return Ok(result);
-        }
+        Err(halt) => return rank.halted(halt, result),
     };
     result.rounds = exact;
     if limits.check {
         report("checking", 0, 0);
         let fault = rank.check();
-        // (Every rank learns which found a fault, the last of them if several.)
-        let finder = transport.max(fault.as_ref().map_or(0, |_| transport.rank() as u64 + 1));
-        if finder > 0 {
-            let why = fault.unwrap_or_else(|| format!("{FOUND_ELSEWHERE} {}", finder - 1));
+        if let Some(why) = rank.agree_on_fault(fault) {
             return Err(DistributedError::CheckFailed(why));
         }
         result.checked = Some(result.reached);
@@ -264,14 +332,53 @@ pub fn solve(
                     result.stopped = Some("cut move lists leave the value open".into());
                 }
             }
-            Err(why) => result.stopped = Some(why),
+            Err(halt) => return rank.halted(halt, result),
         }
     }
     Ok(result)
 }
 
-/// When to stop before a verdict: past the time limit or when interrupted, on any rank
-/// (asked of all ranks at once).
+/// Estimated messages of a listed move: its child's number and its parent's, in the
+/// outgoing and the incoming buffers, and the child in its parent's list.
+const BUFFER_WORDS_A_MOVE: u64 = 5;
+
+/// Moves a position is planned to have, for the buffers (Igisoro's 4x4 averages 16).
+const PLANNED_MOVES: u64 = 32;
+
+/// The memory plan of a rank of `transport` over `index`.
+fn memory_plan(index: &SpreadIndex, transport: &dyn Transport) -> MemoryPlan {
+    let owners = Owners {
+        ranks: transport.ranks() as u64,
+    };
+    let places = owners.local_size(0, index.size) as u64;
+    let layout = parents::Layout::new(places as usize, index.size);
+    let listing = BATCH as u64 * PLANNED_MOVES * BUFFER_WORDS_A_MOVE * 8;
+    let labelling = LABEL_BATCH as u64 * PLANNED_MOVES * 2 * 8;
+    let ranks_here = transport.ranks_here().max(1) as u64;
+    MemoryPlan {
+        places,
+        arrays: places * BYTES_A_PLACE + places.div_ceil(4),
+        buffers: listing.max(labelling),
+        allowed: crate::search::tt::physical_memory_mb().map(|mb| (mb << 20) / 8 * 7 / ranks_here),
+        disk_per_move_listing: layout.bucket_record() as u64,
+        disk_per_move: layout.width as u64,
+    }
+}
+
+/// Bytes of the arrays for each number a rank owns, its two bits aside: the counts of
+/// moves and of children won, the label and the start of its parents.
+const BYTES_A_PLACE: u64 = 2 + 2 + 4 + 4;
+
+/// Why the ranks stop before a verdict.
+enum Halt {
+    /// Past the time limit or interrupted: the reason.
+    Stopped(String),
+    /// A rank's parents file failed.
+    Fault,
+}
+
+/// When to stop before a verdict: past the time limit, when interrupted, or when a
+/// rank's file failed, on any rank (asked of all ranks at once).
 struct Stop<'a> {
     deadline: Option<Instant>,
     interrupt: Option<&'static AtomicBool>,
@@ -279,14 +386,17 @@ struct Stop<'a> {
 }
 
 impl Stop<'_> {
-    /// Why every rank stops now, `when` it happens ("while listing"), if one must.
-    fn reason(&self, when: &str) -> Result<(), String> {
+    /// Why every rank stops now, `when` it happens ("while listing"), if one must
+    /// (`fault`: this rank's failure).
+    fn reason(&self, when: &str, fault: &Option<IoFault>) -> Result<(), Halt> {
         let interrupted = crate::raised(self.interrupt);
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        match self.transport.max(interrupted as u64 * 2 + late as u64) {
+        let code = (fault.is_some() as u64) << 2 | (interrupted as u64) << 1 | late as u64;
+        match self.transport.max(code) {
             0 => Ok(()),
-            1 => Err(format!("the time ran out {when}")),
-            _ => Err(format!("interrupted {when}")),
+            1 => Err(Halt::Stopped(format!("the time ran out {when}"))),
+            2 | 3 => Err(Halt::Stopped(format!("interrupted {when}"))),
+            _ => Err(Halt::Fault),
         }
     }
 }
@@ -329,6 +439,45 @@ impl Owners {
 /// A bit per local position.
 type Bits = super::bits::Bits<usize>;
 
+/// A count for each place in 16 bits, the rare larger ones kept aside.
+struct Counts {
+    small: Vec<u16>,
+    large: HashMap<usize, u32>,
+}
+
+impl Counts {
+    fn new(places: usize) -> Counts {
+        Counts {
+            small: vec![0; places],
+            large: HashMap::new(),
+        }
+    }
+
+    fn get(&self, place: usize) -> u32 {
+        match self.small[place] {
+            u16::MAX => self.large[&place],
+            count => u32::from(count),
+        }
+    }
+
+    fn set(&mut self, place: usize, count: u32) {
+        match u16::try_from(count) {
+            Ok(small) if small < u16::MAX => self.small[place] = small,
+            _ => {
+                self.small[place] = u16::MAX;
+                self.large.insert(place, count);
+            }
+        }
+    }
+
+    /// Adds one; the count now.
+    fn add_one(&mut self, place: usize) -> u32 {
+        let count = self.get(place) + 1;
+        self.set(place, count);
+        count
+    }
+}
+
 /// One rank's positions: what it has listed and labelled.
 struct Rank<'a> {
     variant: &'a Variant,
@@ -338,25 +487,34 @@ struct Rank<'a> {
     reached: Bits,
     cut: Bits,
     /// Distinct moves of each listed position.
-    moves: Vec<u32>,
-    /// Each move as (child's place here, parent), sorted by child once listed (the
-    /// arrays over the index stay untouched where nothing is reached: the system
-    /// gives them zeroed, page by page, as they are written).
-    arrivals: Vec<(u64, u64)>,
+    moves: Counts,
+    /// The parents while listing, then sorted by child (the arrays over the index stay
+    /// untouched where nothing is reached: the system gives them zeroed, page by page,
+    /// as they are written).
+    spill: Option<ParentSpill>,
+    parents: Option<Parents>,
     labels: Vec<u32>,
     /// Children won for their mover so far, per position.
-    won_children: Vec<u32>,
+    won_children: Counts,
+    /// This rank's failed read or write, which stops every rank.
+    fault: Option<IoFault>,
     reached_count: u64,
     cut_count: u64,
     edges: u64,
 }
 
 impl<'a> Rank<'a> {
-    fn new(variant: &'a Variant, index: &'a SpreadIndex, transport: &'a dyn Transport) -> Self {
+    fn new(
+        variant: &'a Variant,
+        index: &'a SpreadIndex,
+        transport: &'a dyn Transport,
+        scratch: &std::path::Path,
+    ) -> Self {
         let owners = Owners {
             ranks: transport.ranks() as u64,
         };
         let size = owners.local_size(transport.rank(), index.size);
+        let tag = format!("rank{}", transport.rank());
         Rank {
             variant,
             index,
@@ -364,10 +522,12 @@ impl<'a> Rank<'a> {
             owners,
             reached: Bits::new(size as u64),
             cut: Bits::new(size as u64),
-            moves: vec![0; size],
-            arrivals: Vec::new(),
+            moves: Counts::new(size),
+            spill: Some(ParentSpill::new(scratch, &tag, size, index.size)),
+            parents: None,
             labels: Vec::new(),
-            won_children: Vec::new(),
+            won_children: Counts::new(0),
+            fault: None,
             reached_count: 0,
             cut_count: 0,
             edges: 0,
@@ -378,13 +538,49 @@ impl<'a> Rank<'a> {
         self.transport.ranks()
     }
 
+    /// The rank that found a fault tells it; the others say where it was found (every
+    /// rank learns which found one, the last of them if several).
+    fn agree_on_fault(&self, fault: Option<String>) -> Option<String> {
+        let mine = fault
+            .as_ref()
+            .map_or(0, |_| self.transport.rank() as u64 + 1);
+        match self.transport.max(mine) {
+            0 => None,
+            finder => Some(fault.unwrap_or_else(|| format!("{FOUND_ELSEWHERE} {}", finder - 1))),
+        }
+    }
+
+    /// The result of ranks that stopped early, or the fault that stopped them.
+    fn halted(
+        &mut self,
+        halt: Halt,
+        mut result: DistributedResult,
+    ) -> Result<DistributedResult, DistributedError> {
+        match halt {
+            Halt::Stopped(why) => {
+                result.stopped = Some(why);
+                Ok(result)
+            }
+            Halt::Fault => {
+                let fault = self.fault.take();
+                let why = self.agree_on_fault(fault);
+                Err(DistributedError::Scratch(why.unwrap_or_default()))
+            }
+        }
+    }
+
+    /// Bytes of this rank's parents file.
+    fn parents_bytes(&self) -> u64 {
+        self.parents.as_ref().map_or(0, Parents::bytes)
+    }
+
     /// Stage 1: every position reachable from `root`, level by level.
     fn list(
         &mut self,
         root: u64,
         stop: &Stop,
         report: &dyn Fn(&'static str, u32, u64),
-    ) -> Result<(), String> {
+    ) -> Result<(), Halt> {
         let mut level = Vec::new();
         if self.owners.owner(root) == self.transport.rank() {
             self.reached.set(self.owners.local(root));
@@ -396,7 +592,7 @@ impl<'a> Rank<'a> {
             let batches = self.transport.max(level.len().div_ceil(BATCH) as u64) as usize;
             let mut next = Vec::new();
             for b in 0..batches {
-                stop.reason("while listing")?;
+                stop.reason("while listing", &self.fault)?;
                 let batch = level.chunks(BATCH).nth(b).unwrap_or(&[]);
                 let outgoing = self.list_batch(batch);
                 for words in self.transport.exchange(outgoing) {
@@ -420,7 +616,7 @@ impl<'a> Rank<'a> {
         let mut outgoing = vec![Vec::new(); self.ranks()];
         for (position, cut, children) in listed {
             let local = self.owners.local(position);
-            self.moves[local] = children.len() as u32;
+            self.moves.set(local, children.len() as u32);
             if cut {
                 self.cut.set(local);
                 self.cut_count += 1;
@@ -436,10 +632,13 @@ impl<'a> Rank<'a> {
     /// Takes in (child, parent) pairs from a rank: the parents kept, the children first
     /// reached queued in `next`.
     fn receive_children(&mut self, words: &[u64], next: &mut Vec<u64>) {
+        let spill = self.spill.as_mut().expect("listing");
         for pair in words.chunks_exact(2) {
             let (child, parent) = (pair[0], pair[1]);
             let local = self.owners.local(child);
-            self.arrivals.push((local as u64, parent));
+            if self.fault.is_none() {
+                self.fault = spill.push(local, parent).err();
+            }
             if self.reached.set(local) {
                 self.reached_count += 1;
                 next.push(child);
@@ -447,20 +646,14 @@ impl<'a> Rank<'a> {
         }
     }
 
-    /// Stage 2: the parents of each position together.
+    /// Stage 2: the parents of each position together (a failure kept in `fault`).
     fn link_parents(&mut self) {
-        self.arrivals.par_sort_unstable();
-    }
-
-    /// The parents of the position at `local` (as many times as they have moves to it:
-    /// once, the children being distinct).
-    fn parents_of(&self, local: usize) -> impl Iterator<Item = u64> + '_ {
-        let local = local as u64;
-        let start = self.arrivals.partition_point(|&(child, _)| child < local);
-        self.arrivals[start..]
-            .iter()
-            .take_while(move |&&(child, _)| child == local)
-            .map(|&(_, parent)| parent)
+        if let Some(spill) = self.spill.take() {
+            match spill.finish() {
+                Ok(parents) => self.parents = Some(parents),
+                Err(why) => self.fault = self.fault.take().or(Some(why)),
+            }
+        }
     }
 
     /// The label of `position` if this rank owns it (0: none).
@@ -477,14 +670,15 @@ impl<'a> Rank<'a> {
         pessimistic: bool,
         stop: &Stop,
         report: &dyn Fn(&'static str, u32, u64),
-    ) -> Result<u32, String> {
-        self.labels = vec![0; self.moves.len()];
-        self.won_children = vec![0; self.moves.len()];
+    ) -> Result<u32, Halt> {
+        let places = self.moves.small.len();
+        self.labels = vec![0; places];
+        self.won_children = Counts::new(places);
         // Positions labelled in the last round, each with the label it gained.
         let mut newly: Vec<(usize, u32)> = Vec::new();
         for i in self.reached.ones() {
             let cut = self.cut.get(i);
-            if self.moves[i] == 0 && !cut {
+            if self.moves.get(i) == 0 && !cut {
                 self.labels[i] = LOST;
                 newly.push((i, LOST));
             } else if pessimistic && cut {
@@ -501,35 +695,61 @@ impl<'a> Rank<'a> {
             }
             labelled += added;
             report("labelling", round, labelled);
-            stop.reason("while labelling")?;
             round += 1;
-            let mut outgoing = vec![Vec::new(); self.ranks()];
-            for &(i, gained) in &newly {
-                let flag = u64::from(gained == LOST);
-                for p in self.parents_of(i) {
-                    outgoing[self.owners.owner(p)].push(p << 1 | flag);
-                }
+            newly.sort_unstable();
+            let batches = self.transport.max(newly.len().div_ceil(LABEL_BATCH) as u64);
+            let mut gained = Vec::new();
+            for b in 0..batches as usize {
+                stop.reason("while labelling", &self.fault)?;
+                let part = newly.chunks(LABEL_BATCH).nth(b).unwrap_or(&[]);
+                let incoming = self.transport.exchange(self.tell_parents(part));
+                self.take_news(&incoming, round, pessimistic, &mut gained);
             }
-            let incoming = self.transport.exchange(outgoing);
-            newly.clear();
-            let label = round << ROUND_SHIFT;
-            // A lost child makes a parent won; then the won children count down.
-            for message in incoming.iter().flatten().filter(|&&m| m & 1 == 1) {
-                let p = self.owners.local(message >> 1);
-                if self.labels[p] & WON == 0 {
-                    self.labels[p] |= WON | if self.labels[p] == 0 { label } else { 0 };
-                    newly.push((p, WON));
-                }
+            newly = gained;
+        }
+    }
+
+    /// The messages telling the parents of the positions of `part` (in place order)
+    /// what they gained: a parent's number and whether its child is lost, by owner.
+    fn tell_parents(&mut self, part: &[(usize, u32)]) -> Vec<Vec<u64>> {
+        let mut outgoing = vec![Vec::new(); self.ranks()];
+        let places: Vec<usize> = part.iter().map(|&(place, _)| place).collect();
+        let owners = self.owners;
+        let parents = self.parents.as_ref().expect("parents sorted");
+        let told = parents.for_each(&places, |k, parent| {
+            let flag = u64::from(part[k].1 == LOST);
+            outgoing[owners.owner(parent)].push(parent << 1 | flag);
+        });
+        if let Err(why) = told {
+            self.fault.get_or_insert(why);
+        }
+        outgoing
+    }
+
+    /// Labels the parents that `incoming` messages make won or lost in `round`, noted
+    /// in `gained`: a lost child makes a parent won; then the won children count down.
+    fn take_news(
+        &mut self,
+        incoming: &[Vec<u64>],
+        round: u32,
+        pessimistic: bool,
+        gained: &mut Vec<(usize, u32)>,
+    ) {
+        let label = round << ROUND_SHIFT;
+        for message in incoming.iter().flatten().filter(|&&m| m & 1 == 1) {
+            let p = self.owners.local(message >> 1);
+            if self.labels[p] & WON == 0 {
+                self.labels[p] |= WON | if self.labels[p] == 0 { label } else { 0 };
+                gained.push((p, WON));
             }
-            for message in incoming.iter().flatten().filter(|&&m| m & 1 == 0) {
-                let p = self.owners.local(message >> 1);
-                if self.labels[p] & LOST == 0 {
-                    self.won_children[p] += 1;
-                    let all = self.won_children[p] == self.moves[p];
-                    if all && (pessimistic || !self.cut.get(p)) {
-                        self.labels[p] |= LOST | if self.labels[p] == 0 { label } else { 0 };
-                        newly.push((p, LOST));
-                    }
+        }
+        for message in incoming.iter().flatten().filter(|&&m| m & 1 == 0) {
+            let p = self.owners.local(message >> 1);
+            if self.labels[p] & LOST == 0 {
+                let all = self.won_children.add_one(p) == self.moves.get(p);
+                if all && (pessimistic || !self.cut.get(p)) {
+                    self.labels[p] |= LOST | if self.labels[p] == 0 { label } else { 0 };
+                    gained.push((p, LOST));
                 }
             }
         }
@@ -717,10 +937,11 @@ mod tests {
                             interrupt: None,
                             transport,
                         };
-                        let mut rank = Rank::new(variant, index, transport);
-                        rank.list(index.of(&board), &stop, &|_, _, _| {}).unwrap();
+                        let scratch = std::env::temp_dir();
+                        let mut rank = Rank::new(variant, index, transport, &scratch);
+                        assert!(rank.list(index.of(&board), &stop, &|_, _, _| {}).is_ok());
                         rank.link_parents();
-                        rank.label(false, &stop, &|_, _, _| {}).unwrap();
+                        assert!(rank.label(false, &stop, &|_, _, _| {}).is_ok());
                         let clean = rank.check();
                         if transport.rank() == 0 {
                             let lost = rank.reached.ones().find(|&i| rank.labels[i] & LOST != 0);

@@ -12,6 +12,8 @@ pub trait Transport {
     fn rank(&self) -> usize;
     /// How many ranks take part.
     fn ranks(&self) -> usize;
+    /// How many of them share this machine's memory, this one included.
+    fn ranks_here(&self) -> usize;
     /// Sends `outgoing[k]` to rank `k` (one buffer for each rank, this one's included)
     /// and returns what each rank sent to this one, by rank.
     fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<Vec<u64>>;
@@ -80,6 +82,10 @@ impl Transport for InProcess {
         self.shared.ranks
     }
 
+    fn ranks_here(&self) -> usize {
+        self.shared.ranks
+    }
+
     fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<Vec<u64>> {
         assert_eq!(
             outgoing.len(),
@@ -116,6 +122,7 @@ impl Transport for InProcess {
 #[cfg(feature = "mpi")]
 pub struct Mpi {
     world: mpi::topology::SimpleCommunicator,
+    ranks_here: usize,
     // (Finalises MPI when dropped, after the communicator.)
     _universe: mpi::environment::Universe,
 }
@@ -129,9 +136,13 @@ impl Mpi {
         if !LAUNCHERS.iter().any(|v| std::env::var_os(v).is_some()) {
             return None;
         }
+        use mpi::traits::Communicator;
         let universe = mpi::initialize()?;
+        let world = universe.world();
+        let ranks_here = world.split_shared(world.rank()).size() as usize;
         Some(Mpi {
-            world: universe.world(),
+            world,
+            ranks_here,
             _universe: universe,
         })
     }
@@ -147,6 +158,10 @@ impl Transport for Mpi {
     fn ranks(&self) -> usize {
         use mpi::traits::Communicator;
         self.world.size() as usize
+    }
+
+    fn ranks_here(&self) -> usize {
+        self.ranks_here
     }
 
     fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<Vec<u64>> {

@@ -1,0 +1,334 @@
+//! Each rank's parents of its positions, kept on its own disk: the moves are the
+//! analysis' bulk (3.8 billion on Igisoro's 3 columns with 4 seeds), and a rank reads
+//! a position's parents once, when the position is labelled.
+//!
+//! While listing, each (child, parent) pair is appended to one of at most
+//! `MOST_BUCKETS` bucket files, by the child's place. Then each bucket in turn is read,
+//! sorted by child and written to the parents file as bare parent numbers of `width`
+//! bytes, the bucket deleted: memory holds one bucket at a time, and a start for each
+//! place. Labelling reads the parents of a round's labelled positions in place order,
+//! the reads of neighbours joined.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+/// At most this many bucket files a rank (more past 2^40 places, a bucket's places
+/// being numbered in 32 bits).
+const MOST_BUCKETS: usize = 256;
+
+/// Places of one bucket, at least (`2^MIN_SPAN_BITS`).
+const MIN_SPAN_BITS: u32 = 20;
+
+/// Records between two parents' ranges read in one read rather than two.
+const JOIN_GAP: u64 = 512;
+
+/// Buffer of each bucket file's writer.
+const BUCKET_BUFFER: usize = 1 << 16;
+
+/// Names the files of each store of this process apart.
+static NEXT_STORE: AtomicU64 = AtomicU64::new(0);
+
+/// A failed read or write, in words naming the file.
+pub(super) type IoFault = String;
+
+fn fault(path: &Path) -> impl Fn(std::io::Error) -> IoFault + '_ {
+    move |e| format!("the scratch file {}: {e}", path.display())
+}
+
+/// How the records of a rank's store are laid out.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    /// Bytes of a parent's number.
+    pub(super) width: usize,
+    /// Places a bucket covers (`2^span_bits`).
+    pub(super) span_bits: u32,
+    /// Buckets.
+    pub(super) buckets: usize,
+}
+
+impl Layout {
+    /// The layout for `places` places and numbers below `index_size`.
+    pub(super) fn new(places: usize, index_size: u64) -> Layout {
+        let bits = 64 - index_size.saturating_sub(1).leading_zeros();
+        let width = (bits as usize).div_ceil(8).max(1);
+        let needed = usize::BITS - places.saturating_sub(1).leading_zeros();
+        let span_bits = needed
+            .saturating_sub(MOST_BUCKETS.trailing_zeros())
+            .clamp(MIN_SPAN_BITS, u32::BITS);
+        let buckets = places.div_ceil(1 << span_bits).max(1);
+        Layout {
+            width,
+            span_bits,
+            buckets,
+        }
+    }
+
+    /// Bytes of a record in a bucket: the place within the bucket and the parent.
+    pub(super) fn bucket_record(self) -> usize {
+        4 + self.width
+    }
+}
+
+/// The parents of a rank's positions while they are being listed.
+pub(super) struct ParentSpill {
+    layout: Layout,
+    places: usize,
+    stem: PathBuf,
+    buckets: Vec<Option<BufWriter<File>>>,
+    record: Vec<u8>,
+}
+
+impl ParentSpill {
+    /// An empty store in `folder` for `places` places (`tag` names the rank).
+    pub(super) fn new(folder: &Path, tag: &str, places: usize, index_size: u64) -> ParentSpill {
+        let store = NEXT_STORE.fetch_add(1, Ordering::Relaxed);
+        let name = format!("isolo-ai-parents-{}-{store}-{tag}", std::process::id());
+        let layout = Layout::new(places, index_size);
+        ParentSpill {
+            layout,
+            places,
+            stem: folder.join(name),
+            buckets: (0..layout.buckets).map(|_| None).collect(),
+            record: Vec::with_capacity(layout.bucket_record()),
+        }
+    }
+
+    fn bucket_path(&self, bucket: usize) -> PathBuf {
+        self.stem.with_extension(format!("bucket{bucket}"))
+    }
+
+    /// Adds `parent` to the parents of the position at `place`.
+    pub(super) fn push(&mut self, place: usize, parent: u64) -> Result<(), IoFault> {
+        let bucket = place >> self.layout.span_bits;
+        if self.buckets[bucket].is_none() {
+            let path = self.bucket_path(bucket);
+            let file = File::create(&path).map_err(fault(&path))?;
+            self.buckets[bucket] = Some(BufWriter::with_capacity(BUCKET_BUFFER, file));
+        }
+        self.record.clear();
+        let within = (place & ((1 << self.layout.span_bits) - 1)) as u32;
+        self.record.extend_from_slice(&within.to_le_bytes());
+        self.record
+            .extend_from_slice(&parent.to_le_bytes()[..self.layout.width]);
+        let writer = self.buckets[bucket].as_mut().expect("opened above");
+        let written = writer.write_all(&self.record);
+        written.map_err(|e| fault(&self.bucket_path(bucket))(e))
+    }
+
+    /// Sorts every bucket into the parents file, one bucket at a time.
+    pub(super) fn finish(mut self) -> Result<Parents, IoFault> {
+        let layout = self.layout;
+        let path = self.stem.with_extension("parents");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .map_err(fault(&path))?;
+        let mut parents = Parents {
+            file,
+            path: path.clone(),
+            layout,
+            bucket_base: Vec::with_capacity(layout.buckets + 1),
+            starts: vec![0; self.places],
+        };
+        let mut out = BufWriter::with_capacity(
+            BUCKET_BUFFER,
+            parents.file.try_clone().map_err(fault(&path))?,
+        );
+        let mut written = 0u64;
+        for bucket in 0..layout.buckets {
+            parents.bucket_base.push(written);
+            let Some(writer) = self.buckets[bucket].take() else {
+                continue;
+            };
+            let bucket_path = self.bucket_path(bucket);
+            let mut records = read_bucket(writer, &bucket_path, layout)?;
+            std::fs::remove_file(&bucket_path).map_err(fault(&bucket_path))?;
+            records.par_sort_unstable();
+            let count = u32::try_from(records.len()).map_err(|_| {
+                format!("more than 2^32 moves into one bucket of {}", path.display())
+            })?;
+            let first = bucket << layout.span_bits;
+            let span = (1usize << layout.span_bits).min(self.places - first);
+            fill_starts(&records, &mut parents.starts[first..first + span]);
+            for &(_, parent) in &records {
+                out.write_all(&parent.to_le_bytes()[..layout.width])
+                    .map_err(fault(&path))?;
+            }
+            written += u64::from(count);
+        }
+        parents.bucket_base.push(written);
+        out.flush().map_err(fault(&path))?;
+        Ok(parents)
+    }
+}
+
+impl Drop for ParentSpill {
+    fn drop(&mut self) {
+        for bucket in 0..self.buckets.len() {
+            if self.buckets[bucket].take().is_some() {
+                let _ = std::fs::remove_file(self.bucket_path(bucket));
+            }
+        }
+    }
+}
+
+/// A bucket's records, as (place within the bucket, parent).
+fn read_bucket(
+    writer: BufWriter<File>,
+    path: &Path,
+    layout: Layout,
+) -> Result<Vec<(u32, u64)>, IoFault> {
+    drop(
+        writer
+            .into_inner()
+            .map_err(|e| fault(path)(e.into_error()))?,
+    );
+    let bytes = std::fs::read(path).map_err(fault(path))?;
+    let size = layout.bucket_record();
+    Ok(bytes
+        .chunks_exact(size)
+        .map(|r| {
+            let within = u32::from_le_bytes(r[..4].try_into().expect("4 bytes"));
+            (within, number(&r[4..]))
+        })
+        .collect())
+}
+
+/// A little-endian number of up to 8 bytes.
+fn number(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(word)
+}
+
+/// Each place's first record in a bucket's sorted `records`.
+fn fill_starts(records: &[(u32, u64)], starts: &mut [u32]) {
+    let mut at = 0usize;
+    for (within, start) in starts.iter_mut().enumerate() {
+        *start = at as u32;
+        while at < records.len() && records[at].0 as usize == within {
+            at += 1;
+        }
+    }
+}
+
+/// The parents of a rank's positions, sorted by child, on its disk; the file deleted
+/// when dropped.
+pub(super) struct Parents {
+    file: File,
+    path: PathBuf,
+    layout: Layout,
+    /// Records before each bucket (and all of them, last).
+    bucket_base: Vec<u64>,
+    /// Each place's first record, counted from its bucket's first.
+    starts: Vec<u32>,
+}
+
+impl Parents {
+    /// Bytes of the file.
+    pub(super) fn bytes(&self) -> u64 {
+        self.bucket_base.last().copied().unwrap_or(0) * self.layout.width as u64
+    }
+
+    /// The records of the parents of the position at `place`.
+    fn range(&self, place: usize) -> (u64, u64) {
+        let bucket = place >> self.layout.span_bits;
+        let base = self.bucket_base[bucket];
+        let next = place + 1;
+        let end = if next < self.starts.len() && next >> self.layout.span_bits == bucket {
+            base + u64::from(self.starts[next])
+        } else {
+            self.bucket_base[bucket + 1]
+        };
+        (base + u64::from(self.starts[place]), end)
+    }
+
+    /// Calls `each(k, parent)` for every parent of `places[k]`, `places` being in order.
+    pub(super) fn for_each(
+        &self,
+        places: &[usize],
+        mut each: impl FnMut(usize, u64),
+    ) -> Result<(), IoFault> {
+        let width = self.layout.width as u64;
+        let mut bytes = Vec::new();
+        let mut first = 0;
+        while first < places.len() {
+            // Join the next places' ranges while the gaps between them are short.
+            let (lo, mut hi) = self.range(places[first]);
+            let mut last = first + 1;
+            while last < places.len() {
+                let (next_lo, next_hi) = self.range(places[last]);
+                if next_lo > hi + JOIN_GAP {
+                    break;
+                }
+                hi = hi.max(next_hi);
+                last += 1;
+            }
+            bytes.resize(((hi - lo) * width) as usize, 0);
+            self.file
+                .read_exact_at(&mut bytes, lo * width)
+                .map_err(fault(&self.path))?;
+            for (k, &place) in places.iter().enumerate().take(last).skip(first) {
+                let (from, to) = self.range(place);
+                for record in from..to {
+                    let at = ((record - lo) * width) as usize;
+                    each(k, number(&bytes[at..at + width as usize]));
+                }
+            }
+            first = last;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Parents {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parent_comes_back_with_its_child() {
+        let places = 3 << MIN_SPAN_BITS;
+        let mut spill = ParentSpill::new(&std::env::temp_dir(), "test", places, 1 << 40);
+        let mut pairs = Vec::new();
+        for k in 0..20_000u64 {
+            let place = (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize % places;
+            let parent = k * 1_000_003 % (1 << 40);
+            pairs.push((place, parent));
+            spill.push(place, parent).unwrap();
+        }
+        let parents = spill.finish().unwrap();
+        let mut asked: Vec<usize> = pairs.iter().map(|&(c, _)| c).step_by(3).collect();
+        asked.extend([0, places - 1]);
+        asked.sort_unstable();
+        asked.dedup();
+        let mut found = Vec::new();
+        parents
+            .for_each(&asked, |k, parent| found.push((asked[k], parent)))
+            .unwrap();
+        let mut expected: Vec<_> = pairs
+            .iter()
+            .filter(|(c, _)| asked.binary_search(c).is_ok())
+            .copied()
+            .collect();
+        found.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(found, expected);
+        let path = parents.path.clone();
+        drop(parents);
+        assert!(!path.exists());
+    }
+}
