@@ -72,8 +72,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Keep df-pn's tables in FILE: continue the search saved there, and save it
-    /// there when this run ends (time, node limit or Ctrl-C) without a proof
-    #[arg(long, value_name = "FILE")]
+    /// there when this run ends (time, node limit or Ctrl-C) without a proof. With
+    /// --method distributed, a FOLDER every rank reaches: the labels are saved there
+    /// every 10 minutes and when stopped, and a run finding them there resumes
+    #[arg(long, value_name = "PATH")]
     pub resume: Option<PathBuf>,
     /// Print machine-readable JSON instead of text
     #[arg(long)]
@@ -143,8 +145,10 @@ pub fn run(args: &SolveArgs) -> CliResult {
     if let Some(path) = &args.certificate {
         super::check_output("--certificate", path)?;
     }
-    if let Some(path) = &args.resume {
-        super::check_output("--resume", path)?;
+    match &args.resume {
+        Some(folder) if args.method == Method::Distributed => checkpoint_folder(folder)?,
+        Some(path) => super::check_output("--resume", path)?,
+        None => {}
     }
     let report = pipeline::solve(&variant, &root, &settings, &show_event).map_err(cli_error)?;
     if matches!(&report, SolveReport::Distributed(r) if r.rank != 0) {
@@ -166,9 +170,40 @@ pub fn run(args: &SolveArgs) -> CliResult {
         emit(&text)?;
     }
     if report.interrupted() {
+        if let SolveReport::Distributed(r) = &report {
+            exit_interrupted_distributed(args, r);
+        }
         exit_interrupted(args);
     }
     Ok(())
+}
+
+/// `--resume`'s folder of checkpoints, made where missing.
+fn checkpoint_folder(folder: &std::path::Path) -> CliResult {
+    let shown = folder.display();
+    if folder.exists() && !folder.is_dir() {
+        return Err(CliError(format!(
+            "--resume: {shown} is not a folder (--method distributed keeps its checkpoints in a folder)"
+        )));
+    }
+    std::fs::create_dir_all(folder)
+        .map_err(|e| CliError(format!("--resume: cannot make the folder {shown}: {e}")))
+}
+
+/// After Ctrl-C or SIGTERM in the distributed analysis: what was saved, and the
+/// interrupted status.
+fn exit_interrupted_distributed(args: &SolveArgs, r: &DistributedReport) -> ! {
+    match (&args.resume, r.checkpoint_round) {
+        (Some(folder), Some(round)) => eprintln!(
+            "interrupted: the labels up to round {round} are saved in {}; the same command continues from there",
+            folder.display()
+        ),
+        (Some(_), None) => eprintln!(
+            "interrupted: nothing was saved (the labels were not begun); the same command starts again"
+        ),
+        (None, _) => eprintln!("interrupted: nothing was saved (give --resume FOLDER to save the labels)"),
+    }
+    std::process::exit(super::interrupt::exit_status())
 }
 
 /// After Ctrl-C (the report printed says what was proven before it): how to go on, and
@@ -217,7 +252,7 @@ fn refusal_text(refusal: Refusal) -> String {
             "--nodes limits df-pn; retrograde analysis is bounded by --hash and --time-ms".into()
         }
         (_, ProofSetting::Resume) => {
-            "--resume keeps df-pn's tables: it needs --method dfpn or auto".into()
+            "--resume keeps df-pn's tables or the distributed analysis' labels: it needs --method dfpn, auto or distributed".into()
         }
         (_, ProofSetting::Sought) => {
             "--prove win|loss chooses df-pn's search: it needs --method dfpn".into()
@@ -336,6 +371,9 @@ fn show_distributed(p: &DistributedProgress) {
                 mb(plan.memory()), mb(plan.arrays), plan.places, mb(plan.buffers), plan.disk_per_move_listing, plan.disk_per_move
             )
         }
+        "checkpoint" => eprintln!(
+            "distributed retrograde: checkpoint: the labels up to round {step} saved ({count} positions), {seconds:.1} s"
+        ),
         "labelling" => eprintln!(
             "distributed retrograde: labelling round {step}: {count} positions labelled, {seconds:.1} s"
         ),
@@ -523,6 +561,11 @@ fn distributed_text(r: &DistributedReport, side: Side) -> String {
         "{} positions reached of the index' {} (a position and its exchange counted once), {} moves listed, {} won and {} lost for their mover, {} rounds  digest {}  time {} ms\n",
         r.positions, r.index_size, r.moves_listed, r.won_positions, r.lost_positions, r.rounds, r.digest, r.time_ms
     ));
+    if let Some(round) = r.resumed_at_round {
+        out.push_str(&format!(
+            "resumed from the checkpoint of round {round} (the listing done again)\n"
+        ));
+    }
     if let Some(checked) = r.checked_positions {
         out.push_str(&format!(
             "verified: every label checked against its children's, moves generated afresh ({checked} positions)\n"

@@ -175,6 +175,64 @@ fn igisoro_on_three_columns_with_two_seeds_is_the_same_on_one_to_four_ranks() {
     same_on_every_rank_count(3, 2, &[3, 4]);
 }
 
+/// A run stopped while labelling (its checkpoints saved every round) resumes from its
+/// checkpoint on another number of ranks with the result of a run never stopped, bit
+/// for bit; a checkpoint of another position is refused.
+#[test]
+fn a_stopped_run_resumes_from_its_checkpoint_on_any_number_of_ranks() {
+    use distributed::{Checkpoints, DistributedProgress};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (variant, board) = igisoro_board(3, 2);
+    let whole = on_ranks(&variant, &board, 2);
+    assert!(whole.rounds > 5, "{whole:?}");
+    for (stopped_on, resumed_on, at) in [(2, 3, 4), (3, 1, 0), (1, 2, 1)] {
+        let folder = std::env::temp_dir().join(format!(
+            "isolo-checkpoints-{}-{stopped_on}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&folder);
+        let interrupt: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let limits = DistributedLimits {
+            interrupt: Some(interrupt),
+            checkpoints: Some(Checkpoints {
+                folder: folder.clone(),
+                every: std::time::Duration::ZERO,
+            }),
+            ..DistributedLimits::default()
+        };
+        let stop_at = |p: &DistributedProgress| {
+            if p.stage == "checkpoint" && p.step == at {
+                interrupt.store(true, Ordering::Relaxed);
+            }
+        };
+        let stopped =
+            distributed::solve_in_process(&variant, &board, stopped_on, &limits, &stop_at).unwrap();
+        assert_eq!(stopped.verdict, RetroVerdict::Unknown);
+        assert_eq!(stopped.saved_at, Some(at), "{stopped:?}");
+        interrupt.store(false, Ordering::Relaxed);
+        let resumed =
+            distributed::solve_in_process(&variant, &board, resumed_on, &limits, &|_| {}).unwrap();
+        assert_eq!(resumed.resumed_at, Some(at));
+        let resumed = DistributedResult {
+            resumed_at: None,
+            saved_at: None,
+            ..resumed
+        };
+        assert_eq!(
+            as_one_rank(resumed, &whole),
+            as_one_rank(whole.clone(), &whole)
+        );
+        // Another position's checkpoint is not taken.
+        let other = variant.parse_position("2,0,2/0,0,0/0,0,0/2,0,2 S").unwrap();
+        let refused = distributed::solve_in_process(&variant, &other, 1, &limits, &|_| {});
+        assert!(
+            matches!(&refused, Err(DistributedError::Checkpoint(why)) if why.contains("another game or position")),
+            "{refused:?}"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
+
 /// The milestones of docs/solving.md: 5 columns with 1 seed (16.7 M positions) and 3
 /// with 3 (23.7 M) on 1, 2 and 4 ranks. Minutes; run by hand.
 #[test]
@@ -317,4 +375,68 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         common::assert_refused(&all, out.status.code(), &stdout, &stderr, expected);
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// SIGTERM (what Slurm sends before it requeues a job) while labelling: the labels are
+/// saved in `--resume`'s folder, the exit status says so, and the same command on
+/// another number of ranks resumes there and ends with the digest of a run never
+/// stopped.
+#[test]
+fn sigterm_while_labelling_saves_the_labels_and_the_same_command_resumes() {
+    use common::process::{json as isolo_json, scratch, signal};
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = scratch("distributed-sigterm");
+    let rules = dir.join("igisoro-w3-s2.toml");
+    let text = "base = \"igisoro\"\ncolumns = 3\nstart = \"2,2,2/0,0,0/0,0,0/2,2,2\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let rules = rules.display().to_string();
+    let folder = dir.join("checkpoints").display().to_string();
+    let args = |threads: &'static str| {
+        let solve = ["solve", "--variant", &rules, "--method", "distributed"];
+        let mut args: Vec<String> = solve.iter().map(|a| a.to_string()).collect();
+        args.extend(["--threads", threads, "--time-ms", "0", "--json"].map(String::from));
+        args
+    };
+    let whole = isolo_json(&args("2").iter().map(String::as_str).collect::<Vec<_>>());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(args("1"))
+        .args(["--resume", &folder])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        seen.push(line.clone());
+        if line.contains("labelling round 0") {
+            // (Frozen first, so that the signal finds it at the first round.)
+            signal(child.id(), "-STOP");
+            signal(child.id(), "-TERM");
+            signal(child.id(), "-CONT");
+            break;
+        }
+    }
+    seen.extend(lines.map(Result::unwrap));
+    let stopped = child.wait_with_output().unwrap();
+    let stderr = seen.join("\n");
+    assert_eq!(stopped.status.code(), Some(128 + 15), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&stopped.stdout).unwrap();
+    assert_eq!(report["result"], "unknown", "{report}");
+    assert_eq!(report["stopped"], "interrupted while labelling", "{report}");
+    // (The round the signal found: the first, unless the rounds were quicker than it.)
+    let round = report["checkpoint_round"].as_u64().expect("a checkpoint");
+    assert!(
+        stderr.contains(&format!("the labels up to round {round} are saved in")),
+        "{stderr}"
+    );
+    let mut again = args("2");
+    again.extend(["--resume".to_string(), folder.clone()]);
+    let resumed = isolo_json(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(resumed["resumed_at_round"], round, "{resumed}");
+    for field in ["result", "digest", "positions", "rounds", "won_positions"] {
+        assert_eq!(resumed[field], whole[field], "{field}: {resumed} {whole}");
+    }
 }

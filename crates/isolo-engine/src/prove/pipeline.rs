@@ -142,7 +142,8 @@ pub struct SolveSettings {
     pub sought: Sought,
     /// Where to write the proof's certificate (checked once written).
     pub certificate: Option<PathBuf>,
-    /// Where df-pn's tables are kept across runs.
+    /// Where df-pn's tables are kept across runs (a file), or the distributed
+    /// analysis' checkpoints (a folder).
     pub resume: Option<PathBuf>,
     /// The folder of the indexed analysis' scratch file.
     pub scratch: PathBuf,
@@ -260,7 +261,7 @@ impl SolveSettings {
                 (self.nodes.is_some(), ProofSetting::Nodes),
                 (self.exact_length, ProofSetting::ExactLength),
                 (indexed && self.verify, ProofSetting::Verify),
-                (self.resume.is_some(), ProofSetting::Resume),
+                (indexed && self.resume.is_some(), ProofSetting::Resume),
                 (self.certificate.is_some(), ProofSetting::Certificate),
                 (!root.moves.is_empty(), ProofSetting::Moves),
             ];
@@ -661,6 +662,10 @@ pub struct DistributedReport {
     /// This process' rank (0 unless it is one of an MPI job's: only rank 0 reports).
     #[serde(skip)]
     pub rank: usize,
+    /// The round of the checkpoint this run resumed from (`resume`).
+    pub resumed_at_round: Option<u32>,
+    /// The round of the last checkpoint this run saved (`resume`).
+    pub checkpoint_round: Option<u32>,
     /// Memory each rank was planned to take (its arrays and buffers), in MB.
     pub planned_memory_mb: u64,
     /// The parents files of all ranks, in MB.
@@ -1264,6 +1269,13 @@ fn solve_distributed(
         interrupt: settings.interrupt,
         check: settings.verify,
         scratch: Some(settings.scratch.clone()),
+        checkpoints: settings
+            .resume
+            .as_ref()
+            .map(|folder| distributed::Checkpoints {
+                folder: folder.clone(),
+                every: distributed::CHECKPOINT_EVERY,
+            }),
     };
     let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
     #[cfg(feature = "mpi")]
@@ -1299,6 +1311,8 @@ fn solve_distributed(
         rounds: result.rounds,
         ranks: result.ranks,
         rank,
+        resumed_at_round: result.resumed_at,
+        checkpoint_round: result.saved_at,
         planned_memory_mb: result.plan.memory().div_ceil(1 << 20),
         parents_file_mb: result.parents_bytes.div_ceil(1 << 20),
         digest: format!("{:016x}", result.digest),

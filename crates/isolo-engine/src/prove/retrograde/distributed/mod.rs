@@ -22,6 +22,7 @@
 //! Results are bit for bit the same for any number of ranks: `digest` sums a hash of
 //! every labelled position's number and label.
 
+mod checkpoint;
 mod parents;
 pub mod transport;
 
@@ -70,7 +71,22 @@ pub struct DistributedLimits {
     /// The folder of each rank's parents files (`None`: the system's temporary folder);
     /// on a cluster, a disk of each node's own.
     pub scratch: Option<PathBuf>,
+    /// Where the exact labels are saved, to resume from (`None`: nowhere).
+    pub checkpoints: Option<Checkpoints>,
 }
+
+/// Where and how often a run saves its exact labels, and resumes from them.
+#[derive(Clone, Debug)]
+pub struct Checkpoints {
+    /// A folder every rank reaches: a run finding a checkpoint of the same problem there
+    /// resumes from it, on any number of ranks.
+    pub folder: PathBuf,
+    /// Time between two checkpoints (a run stopped while labelling saves one too).
+    pub every: Duration,
+}
+
+/// The time between two checkpoints the front ends ask for.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// The analysis' answer, the same on every rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +122,10 @@ pub struct DistributedResult {
     pub plan: MemoryPlan,
     /// Bytes of the parents files of all ranks together.
     pub parents_bytes: u64,
+    /// The round of the checkpoint the run resumed from.
+    pub resumed_at: Option<u32>,
+    /// The round of the last checkpoint the run saved.
+    pub saved_at: Option<u32>,
 }
 
 /// A stage reached, for a progress line (given on rank 0).
@@ -181,6 +201,9 @@ pub enum DistributedError {
     /// A parents file failed a rank.
     #[error("{0}")]
     Scratch(String),
+    /// The checkpoint to resume from cannot be used.
+    #[error("{0}")]
+    Checkpoint(String),
 }
 
 /// Runs the analysis on `ranks` threads of this process.
@@ -264,6 +287,22 @@ pub fn solve(
             })
         }
     };
+    let problem = crate::digest::fingerprint_of(&format!(
+        "distributed\n{}\n{}",
+        variant.rules().to_toml(),
+        variant.format_position(board)
+    ));
+    let resume = match &limits.checkpoints {
+        Some(c) => checkpoint::read_meta(&c.folder).map_err(DistributedError::Checkpoint)?,
+        None => None,
+    };
+    if let Some(meta) = resume.as_ref().filter(|m| m.problem != problem) {
+        return Err(DistributedError::Checkpoint(format!(
+            "the checkpoint in {} is of another game or position (problem {}, this one {problem})",
+            limits.checkpoints.as_ref().expect("read").folder.display(),
+            meta.problem
+        )));
+    }
     report("plan", 0, 0);
     let scratch = limits.scratch.clone().unwrap_or_else(std::env::temp_dir);
     let mut rank = Rank::new(variant, &index, transport, &scratch);
@@ -284,6 +323,8 @@ pub fn solve(
         checked: None,
         plan,
         parents_bytes: 0,
+        resumed_at: None,
+        saved_at: None,
     };
     let listed = rank.list(root, &stop, &report);
     result.reached = transport.sum(rank.reached_count);
@@ -296,7 +337,39 @@ pub fn solve(
         return rank.halted(halt, result);
     }
     result.parents_bytes = transport.sum(rank.parents_bytes());
-    let exact = match rank.label(false, &stop, &report) {
+    rank.saver = limits.checkpoints.as_ref().map(|checkpoints| Saver {
+        checkpoints,
+        meta: checkpoint::Meta {
+            problem: problem.clone(),
+            round: 0,
+            ranks: transport.ranks(),
+            reached: result.reached,
+            edges: result.edges,
+            cut: result.cut,
+        },
+        last: Instant::now(),
+    });
+    let from = match resume {
+        Some(meta) => {
+            let listing = (meta.reached, meta.edges, meta.cut);
+            if listing != (result.reached, result.edges, result.cut) {
+                return Err(DistributedError::Checkpoint(format!(
+                    "the checkpoint's listing (positions, moves, cut lists) {listing:?} is not this run's {:?}",
+                    (result.reached, result.edges, result.cut)
+                )));
+            }
+            let folder = &limits.checkpoints.as_ref().expect("read").folder;
+            if let Err(halt) = rank.restore(folder, &meta, &stop) {
+                return rank.halted(halt, result);
+            }
+            result.resumed_at = Some(meta.round);
+            Some(meta.round)
+        }
+        None => None,
+    };
+    let exact = rank.label(false, from, &stop, &report);
+    result.saved_at = rank.saved_at;
+    let exact = match exact {
         Ok(rounds) => rounds,
         Err(halt) => return rank.halted(halt, result),
     };
@@ -323,7 +396,7 @@ pub fn solve(
     } else if result.cut == 0 {
         result.verdict = RetroVerdict::Draw;
     } else {
-        match rank.label(true, &stop, &report) {
+        match rank.label(true, None, &stop, &report) {
             Ok(_) => {
                 let label = transport.sum(rank.label_of(root).unwrap_or(0) as u64);
                 if label == 0 {
@@ -368,6 +441,15 @@ fn memory_plan(index: &SpreadIndex, transport: &dyn Transport) -> MemoryPlan {
 /// Bytes of the arrays for each number a rank owns, its two bits aside: the counts of
 /// moves and of children won, the label and the start of its parents.
 const BYTES_A_PLACE: u64 = 2 + 2 + 4 + 4;
+
+/// How a rank saves the exact labels.
+struct Saver<'a> {
+    checkpoints: &'a Checkpoints,
+    /// The checkpoint being written (its round set when saved).
+    meta: checkpoint::Meta,
+    /// When the last was saved (or the labels began).
+    last: Instant,
+}
 
 /// Why the ranks stop before a verdict.
 enum Halt {
@@ -498,6 +580,10 @@ struct Rank<'a> {
     won_children: Counts,
     /// This rank's failed read or write, which stops every rank.
     fault: Option<IoFault>,
+    /// Saves the exact labels, where asked.
+    saver: Option<Saver<'a>>,
+    /// The round of the last checkpoint saved.
+    saved_at: Option<u32>,
     reached_count: u64,
     cut_count: u64,
     edges: u64,
@@ -528,6 +614,8 @@ impl<'a> Rank<'a> {
             labels: Vec::new(),
             won_children: Counts::new(0),
             fault: None,
+            saver: None,
+            saved_at: None,
             reached_count: 0,
             cut_count: 0,
             edges: 0,
@@ -663,31 +751,43 @@ impl<'a> Rank<'a> {
     }
 
     /// Stage 3: the labels, round by round (`pessimistic`: a cut list counts as won
-    /// for its mover, and as whole when the question is whether it is lost); the
-    /// rounds that added labels.
+    /// for its mover, and as whole when the question is whether it is lost), from the
+    /// labels of rounds up to `from` where they were restored; the rounds that added
+    /// labels. The exact labels are saved where asked, and when the ranks stop.
     fn label(
         &mut self,
         pessimistic: bool,
+        from: Option<u32>,
         stop: &Stop,
         report: &dyn Fn(&'static str, u32, u64),
     ) -> Result<u32, Halt> {
-        let places = self.moves.small.len();
-        self.labels = vec![0; places];
-        self.won_children = Counts::new(places);
         // Positions labelled in the last round, each with the label it gained.
         let mut newly: Vec<(usize, u32)> = Vec::new();
-        for i in self.reached.ones() {
-            let cut = self.cut.get(i);
-            if self.moves.get(i) == 0 && !cut {
-                self.labels[i] = LOST;
-                newly.push((i, LOST));
-            } else if pessimistic && cut {
-                self.labels[i] = WON;
-                newly.push((i, WON));
+        let mut round = from.unwrap_or(0);
+        if from.is_some() {
+            for i in self.reached.ones() {
+                let label = self.labels[i];
+                if label != 0 && label >> ROUND_SHIFT == round {
+                    newly.push((i, label & (WON | LOST)));
+                }
+            }
+        } else {
+            let places = self.moves.small.len();
+            self.labels = vec![0; places];
+            self.won_children = Counts::new(places);
+            for i in self.reached.ones() {
+                let cut = self.cut.get(i);
+                if self.moves.get(i) == 0 && !cut {
+                    self.labels[i] = LOST;
+                    newly.push((i, LOST));
+                } else if pessimistic && cut {
+                    self.labels[i] = WON;
+                    newly.push((i, WON));
+                }
             }
         }
-        let mut round = 0;
-        let mut labelled = 0;
+        let restored = self.labels.iter().filter(|&&l| l != 0).count() - newly.len();
+        let mut labelled = self.transport.sum(restored as u64);
         loop {
             let added = self.transport.sum(newly.len() as u64);
             if added == 0 {
@@ -695,18 +795,122 @@ impl<'a> Rank<'a> {
             }
             labelled += added;
             report("labelling", round, labelled);
+            if !pessimistic {
+                self.save_if_due(round, labelled, report)?;
+            }
             round += 1;
             newly.sort_unstable();
             let batches = self.transport.max(newly.len().div_ceil(LABEL_BATCH) as u64);
             let mut gained = Vec::new();
             for b in 0..batches as usize {
-                stop.reason("while labelling", &self.fault)?;
+                if let Err(halt) = stop.reason("while labelling", &self.fault) {
+                    if matches!(halt, Halt::Stopped(_)) && !pessimistic && self.saver.is_some() {
+                        // (The labels of the round under way are left out.)
+                        self.save(round - 1, labelled, report)?;
+                    }
+                    return Err(halt);
+                }
                 let part = newly.chunks(LABEL_BATCH).nth(b).unwrap_or(&[]);
                 let incoming = self.transport.exchange(self.tell_parents(part));
                 self.take_news(&incoming, round, pessimistic, &mut gained);
             }
             newly = gained;
         }
+    }
+
+    /// Saves the labels of rounds up to `round` (all there are) if the checkpoints'
+    /// time has come (on rank 0's clock).
+    fn save_if_due(
+        &mut self,
+        round: u32,
+        labelled: u64,
+        report: &dyn Fn(&'static str, u32, u64),
+    ) -> Result<(), Halt> {
+        let Some(saver) = &self.saver else {
+            return Ok(());
+        };
+        let due = saver.last.elapsed() >= saver.checkpoints.every;
+        if self
+            .transport
+            .max(u64::from(due && self.transport.rank() == 0))
+            == 1
+        {
+            self.save(round, labelled, report)?;
+        }
+        Ok(())
+    }
+
+    /// Saves the labels of rounds up to `round` (`labelled` of them, all ranks).
+    fn save(
+        &mut self,
+        round: u32,
+        labelled: u64,
+        report: &dyn Fn(&'static str, u32, u64),
+    ) -> Result<(), Halt> {
+        let (rank, ranks) = (self.transport.rank(), self.transport.ranks());
+        let saver = self.saver.as_mut().expect("asked to save");
+        saver.meta.round = round;
+        let folder = &saver.checkpoints.folder;
+        let owners = self.owners;
+        let labels = &self.labels;
+        let mine = self.reached.ones().filter_map(|i| {
+            let label = labels[i];
+            (label != 0 && label >> ROUND_SHIFT <= round).then(|| (owners.global(rank, i), label))
+        });
+        let mut written = checkpoint::write_part(folder, round, rank, ranks, mine);
+        if self.transport.max(u64::from(written.is_err())) == 0 && rank == 0 {
+            written = checkpoint::write_meta(folder, &saver.meta);
+        }
+        if let Err(why) = written {
+            self.fault.get_or_insert(why);
+        }
+        if self.transport.max(u64::from(self.fault.is_some())) != 0 {
+            return Err(Halt::Fault);
+        }
+        saver.last = Instant::now();
+        self.saved_at = Some(round);
+        report("checkpoint", round, labelled);
+        Ok(())
+    }
+
+    /// Takes in the labels of this rank's positions from the checkpoint `meta` in
+    /// `folder`, and counts each position's children won before its round.
+    fn restore(
+        &mut self,
+        folder: &std::path::Path,
+        meta: &checkpoint::Meta,
+        stop: &Stop,
+    ) -> Result<(), Halt> {
+        let places = self.moves.small.len();
+        self.labels = vec![0; places];
+        self.won_children = Counts::new(places);
+        let rank = self.transport.rank();
+        let (owners, labels) = (self.owners, &mut self.labels);
+        let read = checkpoint::read_parts(folder, meta, |number, label| {
+            if owners.owner(number) == rank {
+                labels[owners.local(number)] = label;
+            }
+        });
+        if let Err(why) = read {
+            self.fault.get_or_insert(why);
+        }
+        stop.reason("while restoring the checkpoint", &self.fault)?;
+        let won: Vec<(usize, u32)> = self
+            .reached
+            .ones()
+            .filter(|&i| self.labels[i] & WON != 0 && self.labels[i] >> ROUND_SHIFT < meta.round)
+            .map(|i| (i, WON))
+            .collect();
+        let batches = self.transport.max(won.len().div_ceil(LABEL_BATCH) as u64);
+        for b in 0..batches as usize {
+            stop.reason("while restoring the checkpoint", &self.fault)?;
+            let part = won.chunks(LABEL_BATCH).nth(b).unwrap_or(&[]);
+            let incoming = self.transport.exchange(self.tell_parents(part));
+            for message in incoming.iter().flatten() {
+                self.won_children.add_one(self.owners.local(message >> 1));
+            }
+        }
+        Ok(())
     }
 
     /// The messages telling the parents of the positions of `part` (in place order)
@@ -941,7 +1145,7 @@ mod tests {
                         let mut rank = Rank::new(variant, index, transport, &scratch);
                         assert!(rank.list(index.of(&board), &stop, &|_, _, _| {}).is_ok());
                         rank.link_parents();
-                        assert!(rank.label(false, &stop, &|_, _, _| {}).is_ok());
+                        assert!(rank.label(false, None, &stop, &|_, _, _| {}).is_ok());
                         let clean = rank.check();
                         if transport.rank() == 0 {
                             let lost = rank.reached.ones().find(|&i| rank.labels[i] & LOST != 0);
