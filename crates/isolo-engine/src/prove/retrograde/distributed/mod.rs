@@ -153,7 +153,8 @@ pub struct MemoryPlan {
     /// Bytes of its arrays: two bits (reached, cut), two 16-bit counts (moves, children
     /// won), a label and a parents' start, 32 bits each, for each number.
     pub arrays: u64,
-    /// Bytes of its buffers: a batch's move lists and messages, estimated.
+    /// Bytes of its buffers, the largest of: a batch's move lists and messages
+    /// (estimated), and the window of parents sorted at a time.
     pub buffers: u64,
     /// Bytes of memory a rank may take: 7/8 of the machine's shared by its ranks.
     pub allowed: Option<u64>,
@@ -431,7 +432,9 @@ fn memory_plan(index: &SpreadIndex, transport: &dyn Transport) -> MemoryPlan {
     MemoryPlan {
         places,
         arrays: places * BYTES_A_PLACE + places.div_ceil(4),
-        buffers: listing.max(labelling),
+        buffers: listing
+            .max(labelling)
+            .max(parents::SORT_WINDOW_BYTES as u64),
         allowed: crate::search::tt::physical_memory_mb().map(|mb| (mb << 20) / 8 * 7 / ranks_here),
         disk_per_move_listing: layout.bucket_record() as u64,
         disk_per_move: layout.width as u64,

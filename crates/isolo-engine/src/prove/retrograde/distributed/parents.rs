@@ -10,12 +10,10 @@
 //! the reads of neighbours joined.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use rayon::prelude::*;
 
 /// At most this many bucket files a rank (more past 2^40 places, a bucket's places
 /// being numbered in 32 bits).
@@ -29,6 +27,12 @@ const JOIN_GAP: u64 = 512;
 
 /// Buffer of each bucket file's writer.
 const BUCKET_BUFFER: usize = 1 << 16;
+
+/// Buffer of a bucket file's reader.
+const READ_BUFFER: usize = 1 << 20;
+
+/// Memory for the parents of one window of places while a bucket is sorted.
+pub(super) const SORT_WINDOW_BYTES: usize = 256 << 20;
 
 /// Names the files of each store of this process apart.
 static NEXT_STORE: AtomicU64 = AtomicU64::new(0);
@@ -120,8 +124,16 @@ impl ParentSpill {
         written.map_err(|e| fault(&self.bucket_path(bucket))(e))
     }
 
-    /// Sorts every bucket into the parents file, one bucket at a time.
-    pub(super) fn finish(mut self) -> Result<Parents, IoFault> {
+    /// Sorts every bucket into the parents file, one bucket at a time: a pass over the
+    /// bucket counts each place's parents, then each window of places whose parents fit
+    /// `SORT_WINDOW_BYTES` is filled by a pass and written (a bucket's places can be
+    /// far from even).
+    pub(super) fn finish(self) -> Result<Parents, IoFault> {
+        self.finish_in(SORT_WINDOW_BYTES)
+    }
+
+    /// The same with windows of `window_bytes`.
+    fn finish_in(mut self, window_bytes: usize) -> Result<Parents, IoFault> {
         let layout = self.layout;
         let path = self.stem.with_extension("parents");
         let file = std::fs::OpenOptions::new()
@@ -131,6 +143,8 @@ impl ParentSpill {
             .truncate(true)
             .open(&path)
             .map_err(fault(&path))?;
+        let mut out =
+            BufWriter::with_capacity(BUCKET_BUFFER, file.try_clone().map_err(fault(&path))?);
         let mut parents = Parents {
             file,
             path: path.clone(),
@@ -138,10 +152,6 @@ impl ParentSpill {
             bucket_base: Vec::with_capacity(layout.buckets + 1),
             starts: vec![0; self.places],
         };
-        let mut out = BufWriter::with_capacity(
-            BUCKET_BUFFER,
-            parents.file.try_clone().map_err(fault(&path))?,
-        );
         let mut written = 0u64;
         for bucket in 0..layout.buckets {
             parents.bucket_base.push(written);
@@ -149,20 +159,36 @@ impl ParentSpill {
                 continue;
             };
             let bucket_path = self.bucket_path(bucket);
-            let mut records = read_bucket(writer, &bucket_path, layout)?;
-            std::fs::remove_file(&bucket_path).map_err(fault(&bucket_path))?;
-            records.par_sort_unstable();
-            let count = u32::try_from(records.len()).map_err(|_| {
-                format!("more than 2^32 moves into one bucket of {}", path.display())
-            })?;
+            drop(
+                writer
+                    .into_inner()
+                    .map_err(|e| fault(&bucket_path)(e.into_error()))?,
+            );
             let first = bucket << layout.span_bits;
             let span = (1usize << layout.span_bits).min(self.places - first);
-            fill_starts(&records, &mut parents.starts[first..first + span]);
-            for &(_, parent) in &records {
-                out.write_all(&parent.to_le_bytes()[..layout.width])
-                    .map_err(fault(&path))?;
+            let starts = &mut parents.starts[first..first + span];
+            each_record(&bucket_path, layout, |within, _| starts[within] += 1)?;
+            let (total, windows) = count_to_starts(starts, window_bytes / layout.width)
+                .ok_or_else(|| {
+                    format!("more than 2^32 moves into one bucket of {}", path.display())
+                })?;
+            for (lo, hi) in windows {
+                let end = starts.get(hi).map_or(total, |&s| u64::from(s));
+                let base = u64::from(starts[lo]);
+                let mut buffer = vec![0u8; ((end - base) as usize) * layout.width];
+                let mut next: Vec<u32> = starts[lo..hi].to_vec();
+                each_record(&bucket_path, layout, |within, parent| {
+                    if (lo..hi).contains(&within) {
+                        let slot = &mut next[within - lo];
+                        let at = (u64::from(*slot) - base) as usize * layout.width;
+                        buffer[at..at + layout.width].copy_from_slice(parent);
+                        *slot += 1;
+                    }
+                })?;
+                out.write_all(&buffer).map_err(fault(&path))?;
             }
-            written += u64::from(count);
+            std::fs::remove_file(&bucket_path).map_err(fault(&bucket_path))?;
+            written += total;
         }
         parents.bucket_base.push(written);
         out.flush().map_err(fault(&path))?;
@@ -180,26 +206,61 @@ impl Drop for ParentSpill {
     }
 }
 
-/// A bucket's records, as (place within the bucket, parent).
-fn read_bucket(
-    writer: BufWriter<File>,
+/// Calls `each(place within the bucket, parent's bytes)` for every record of the bucket
+/// file at `path`, in the order written.
+fn each_record(
     path: &Path,
     layout: Layout,
-) -> Result<Vec<(u32, u64)>, IoFault> {
-    drop(
-        writer
-            .into_inner()
-            .map_err(|e| fault(path)(e.into_error()))?,
-    );
-    let bytes = std::fs::read(path).map_err(fault(path))?;
+    mut each: impl FnMut(usize, &[u8]),
+) -> Result<(), IoFault> {
+    let mut reader = BufReader::with_capacity(READ_BUFFER, File::open(path).map_err(fault(path))?);
     let size = layout.bucket_record();
-    Ok(bytes
-        .chunks_exact(size)
-        .map(|r| {
-            let within = u32::from_le_bytes(r[..4].try_into().expect("4 bytes"));
-            (within, number(&r[4..]))
-        })
-        .collect())
+    let mut block = vec![0u8; READ_BUFFER / size * size];
+    loop {
+        let got = read_full(&mut reader, &mut block).map_err(fault(path))?;
+        for record in block[..got].chunks_exact(size) {
+            let within = u32::from_le_bytes(record[..4].try_into().expect("4 bytes"));
+            each(within as usize, &record[4..]);
+        }
+        if got < block.len() {
+            return Ok(());
+        }
+    }
+}
+
+/// Reads until `block` is full or the file ends; the bytes read.
+fn read_full(reader: &mut impl Read, block: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < block.len() {
+        match reader.read(&mut block[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Turns each place's count of parents into its first record's place in the bucket;
+/// the bucket's records, and its windows of places (`lo..hi`) of at most `window`
+/// records each (or one place alone); `None` past 2^32 records.
+fn count_to_starts(starts: &mut [u32], window: usize) -> Option<(u64, Vec<(usize, usize)>)> {
+    let mut windows = Vec::new();
+    let (mut total, mut lo, mut in_window) = (0u64, 0, 0u64);
+    for (within, start) in starts.iter_mut().enumerate() {
+        let count = u64::from(*start);
+        if in_window > 0 && in_window + count > window as u64 {
+            windows.push((lo, within));
+            (lo, in_window) = (within, 0);
+        }
+        *start = u32::try_from(total).ok()?;
+        total += count;
+        in_window += count;
+    }
+    windows.push((lo, starts.len()));
+    u32::try_from(total).ok()?;
+    Some((total, windows))
 }
 
 /// A little-endian number of up to 8 bytes.
@@ -207,17 +268,6 @@ fn number(bytes: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word[..bytes.len()].copy_from_slice(bytes);
     u64::from_le_bytes(word)
-}
-
-/// Each place's first record in a bucket's sorted `records`.
-fn fill_starts(records: &[(u32, u64)], starts: &mut [u32]) {
-    let mut at = 0usize;
-    for (within, start) in starts.iter_mut().enumerate() {
-        *start = at as u32;
-        while at < records.len() && records[at].0 as usize == within {
-            at += 1;
-        }
-    }
 }
 
 /// The parents of a rank's positions, sorted by child, on its disk; the file deleted
@@ -310,7 +360,8 @@ mod tests {
             pairs.push((place, parent));
             spill.push(place, parent).unwrap();
         }
-        let parents = spill.finish().unwrap();
+        // (Windows of 100 parents: a bucket sorted in many passes.)
+        let parents = spill.finish_in(100 * 5).unwrap();
         let mut asked: Vec<usize> = pairs.iter().map(|&(c, _)| c).step_by(3).collect();
         asked.extend([0, places - 1]);
         asked.sort_unstable();
