@@ -74,7 +74,8 @@ pub struct SolveArgs {
     /// Keep df-pn's tables in FILE: continue the search saved there, and save it
     /// there when this run ends (time, node limit or Ctrl-C) without a proof. With
     /// --method distributed, a FOLDER every rank reaches: the labels are saved there
-    /// every 10 minutes and when stopped, and a run finding them there resumes
+    /// every 10 minutes, when stopped and once whole, and a run finding them there
+    /// resumes
     #[arg(long, value_name = "PATH")]
     pub resume: Option<PathBuf>,
     /// Print machine-readable JSON instead of text

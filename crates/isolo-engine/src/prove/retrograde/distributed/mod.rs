@@ -756,7 +756,8 @@ impl<'a> Rank<'a> {
     /// Stage 3: the labels, round by round (`pessimistic`: a cut list counts as won
     /// for its mover, and as whole when the question is whether it is lost), from the
     /// labels of rounds up to `from` where they were restored; the rounds that added
-    /// labels. The exact labels are saved where asked, and when the ranks stop.
+    /// labels. The exact labels are saved where asked: every `Checkpoints::every`, when
+    /// the ranks stop, and once whole.
     fn label(
         &mut self,
         pessimistic: bool,
@@ -794,6 +795,11 @@ impl<'a> Rank<'a> {
         loop {
             let added = self.transport.sum(newly.len() as u64);
             if added == 0 {
+                if !pessimistic && self.saver.is_some() {
+                    // (The exact labels whole: a later run, to check them say, needs
+                    // no labelling.)
+                    self.save(round, labelled, report)?;
+                }
                 return Ok(round);
             }
             labelled += added;
