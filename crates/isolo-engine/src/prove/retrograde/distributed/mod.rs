@@ -50,8 +50,8 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// Positions a rank lists between two exchanges.
 const BATCH: usize = 1 << 14;
 
-/// Labelled positions a rank tells its parents of between two exchanges.
-const LABEL_BATCH: usize = 1 << 16;
+/// Parents a rank tells of a label between two exchanges.
+const LABEL_BATCH: u64 = 1 << 22;
 
 /// What the ranks that did not find a fault say of it.
 const FOUND_ELSEWHERE: &str = "found on rank";
@@ -427,7 +427,8 @@ fn memory_plan(index: &SpreadIndex, transport: &dyn Transport) -> MemoryPlan {
     let places = owners.local_size(0, index.size) as u64;
     let layout = parents::Layout::new(places as usize, index.size);
     let listing = BATCH as u64 * PLANNED_MOVES * BUFFER_WORDS_A_MOVE * 8;
-    let labelling = LABEL_BATCH as u64 * PLANNED_MOVES * 2 * 8;
+    // (The messages out, sent as one, and in.)
+    let labelling = LABEL_BATCH * 8 * 3;
     let ranks_here = transport.ranks_here().max(1) as u64;
     MemoryPlan {
         places,
@@ -809,7 +810,8 @@ impl<'a> Rank<'a> {
             }
             round += 1;
             newly.sort_unstable();
-            let batches = self.transport.max(newly.len().div_ceil(LABEL_BATCH) as u64);
+            let parts = self.parents().batches(&places_of(&newly), LABEL_BATCH);
+            let batches = self.transport.max(parts.len() as u64);
             let mut gained = Vec::new();
             for b in 0..batches as usize {
                 if let Err(halt) = stop.reason("while labelling", &self.fault) {
@@ -819,8 +821,8 @@ impl<'a> Rank<'a> {
                     }
                     return Err(halt);
                 }
-                let part = newly.chunks(LABEL_BATCH).nth(b).unwrap_or(&[]);
-                let incoming = self.transport.exchange(self.tell_parents(part));
+                let part = parts.get(b).map_or(&[][..], Vec::as_slice);
+                let incoming = self.transport.exchange(self.tell_parents(&newly, part));
                 self.take_news(&incoming, round, pessimistic, &mut gained);
             }
             newly = gained;
@@ -910,11 +912,12 @@ impl<'a> Rank<'a> {
             .filter(|&i| self.labels[i] & WON != 0 && self.labels[i] >> ROUND_SHIFT < meta.round)
             .map(|i| (i, WON))
             .collect();
-        let batches = self.transport.max(won.len().div_ceil(LABEL_BATCH) as u64);
+        let parts = self.parents().batches(&places_of(&won), LABEL_BATCH);
+        let batches = self.transport.max(parts.len() as u64);
         for b in 0..batches as usize {
             stop.reason("while restoring the checkpoint", &self.fault)?;
-            let part = won.chunks(LABEL_BATCH).nth(b).unwrap_or(&[]);
-            let incoming = self.transport.exchange(self.tell_parents(part));
+            let part = parts.get(b).map_or(&[][..], Vec::as_slice);
+            let incoming = self.transport.exchange(self.tell_parents(&won, part));
             for message in incoming.iter().flatten() {
                 self.won_children.add_one(self.owners.local(message >> 1));
             }
@@ -922,21 +925,25 @@ impl<'a> Rank<'a> {
         Ok(())
     }
 
-    /// The messages telling the parents of the positions of `part` (in place order)
-    /// what they gained: a parent's number and whether its child is lost, by owner.
-    fn tell_parents(&mut self, part: &[(usize, u32)]) -> Vec<Vec<u64>> {
+    /// The messages telling parents what `labelled` (positions and the labels they
+    /// gained) gained, for the parents of `runs`: a parent's number and whether its
+    /// child is lost, by owner.
+    fn tell_parents(&mut self, labelled: &[(usize, u32)], runs: &[parents::Run]) -> Vec<Vec<u64>> {
         let mut outgoing = vec![Vec::new(); self.ranks()];
-        let places: Vec<usize> = part.iter().map(|&(place, _)| place).collect();
         let owners = self.owners;
-        let parents = self.parents.as_ref().expect("parents sorted");
-        let told = parents.for_each(&places, |k, parent| {
-            let flag = u64::from(part[k].1 == LOST);
+        let told = self.parents().for_each(runs, |k, parent| {
+            let flag = u64::from(labelled[k].1 == LOST);
             outgoing[owners.owner(parent)].push(parent << 1 | flag);
         });
         if let Err(why) = told {
             self.fault.get_or_insert(why);
         }
         outgoing
+    }
+
+    /// The parents, sorted by child once listed.
+    fn parents(&self) -> &Parents {
+        self.parents.as_ref().expect("parents sorted")
     }
 
     /// Labels the parents that `incoming` messages make won or lost in `round`, noted
@@ -1039,6 +1046,11 @@ impl<'a> Rank<'a> {
         }
         (won, lost, digest)
     }
+}
+
+/// The places of `labelled` positions.
+fn places_of(labelled: &[(usize, u32)]) -> Vec<usize> {
+    labelled.iter().map(|&(place, _)| place).collect()
 }
 
 /// The distinct children of each position of `batch`, with whether its list was cut,

@@ -301,42 +301,76 @@ impl Parents {
         (base + u64::from(self.starts[place]), end)
     }
 
-    /// Calls `each(k, parent)` for every parent of `places[k]`, `places` being in order.
+    /// The parents of `places` (in order) cut into batches of at most `most` parents
+    /// each, as runs (k, first record, end) of the parents of `places[k]`: a position
+    /// with vast numbers of parents (a game's end reached from everywhere) is told of
+    /// over several batches.
+    pub(super) fn batches(&self, places: &[usize], most: u64) -> Vec<Vec<Run>> {
+        let most = most.max(1);
+        let mut batches = vec![Vec::new()];
+        let mut in_batch = 0;
+        for (k, &place) in places.iter().enumerate() {
+            let (mut lo, hi) = self.range(place);
+            while lo < hi {
+                if in_batch == most {
+                    batches.push(Vec::new());
+                    in_batch = 0;
+                }
+                let end = hi.min(lo + (most - in_batch));
+                batches
+                    .last_mut()
+                    .expect("one at least")
+                    .push(Run { k, lo, hi: end });
+                in_batch += end - lo;
+                lo = end;
+            }
+        }
+        if batches.last().is_some_and(Vec::is_empty) {
+            batches.pop();
+        }
+        batches
+    }
+
+    /// Calls `each(k, parent)` for every parent of `runs` (in record order).
     pub(super) fn for_each(
         &self,
-        places: &[usize],
+        runs: &[Run],
         mut each: impl FnMut(usize, u64),
     ) -> Result<(), IoFault> {
         let width = self.layout.width as u64;
         let mut bytes = Vec::new();
         let mut first = 0;
-        while first < places.len() {
-            // Join the next places' ranges while the gaps between them are short.
-            let (lo, mut hi) = self.range(places[first]);
+        while first < runs.len() {
+            // Join the next runs while the gaps between them are short.
+            let (lo, mut hi) = (runs[first].lo, runs[first].hi);
             let mut last = first + 1;
-            while last < places.len() {
-                let (next_lo, next_hi) = self.range(places[last]);
-                if next_lo > hi + JOIN_GAP {
-                    break;
-                }
-                hi = hi.max(next_hi);
+            while last < runs.len() && runs[last].lo <= hi + JOIN_GAP {
+                hi = hi.max(runs[last].hi);
                 last += 1;
             }
             bytes.resize(((hi - lo) * width) as usize, 0);
             self.file
                 .read_exact_at(&mut bytes, lo * width)
                 .map_err(fault(&self.path))?;
-            for (k, &place) in places.iter().enumerate().take(last).skip(first) {
-                let (from, to) = self.range(place);
-                for record in from..to {
+            for run in &runs[first..last] {
+                for record in run.lo..run.hi {
                     let at = ((record - lo) * width) as usize;
-                    each(k, number(&bytes[at..at + width as usize]));
+                    each(run.k, number(&bytes[at..at + width as usize]));
                 }
             }
             first = last;
         }
         Ok(())
     }
+}
+
+/// Some of the parents of one position: records `lo..hi` of the parents file, those of
+/// the `k`-th position asked.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Run {
+    pub(super) k: usize,
+    lo: u64,
+    hi: u64,
 }
 
 impl Drop for Parents {
@@ -367,9 +401,12 @@ mod tests {
         asked.sort_unstable();
         asked.dedup();
         let mut found = Vec::new();
-        parents
-            .for_each(&asked, |k, parent| found.push((asked[k], parent)))
-            .unwrap();
+        for batch in parents.batches(&asked, 7) {
+            assert!(batch.iter().map(|r| r.hi - r.lo).sum::<u64>() <= 7);
+            parents
+                .for_each(&batch, |k, parent| found.push((asked[k], parent)))
+                .unwrap();
+        }
         let mut expected: Vec<_> = pairs
             .iter()
             .filter(|(c, _)| asked.binary_search(c).is_ok())
