@@ -3,8 +3,12 @@
 //! when missing), `scripts/slurm/submit.sh` submits the match as an array job and a
 //! dependent merge job, and the merged summary must equal a single process's.
 //!
+//! With the `mpi` feature, the distributed retrograde analysis runs there too, as an
+//! MPI job of 4 tasks under `srun --mpi=pmix` (`scripts/slurm/solve.sbatch`).
+//!
 //! Ignored by `cargo test` (it needs root, and the packages); `.ci/run` runs it with
-//! `cargo test --profile testing --test slurm -- --ignored`.
+//! `cargo test --profile testing --features mpi --test slurm -- --ignored`. The tests
+//! take turns (one cluster at a time on the machine's ports).
 
 mod common;
 
@@ -17,19 +21,27 @@ use common::process::{ok, scratch};
 /// How long a submitted job may take to finish before the test gives up.
 const JOB_DEADLINE: Duration = Duration::from_secs(180);
 
+/// Held by the test whose cluster is up.
+static ONE_CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The cluster, stopped when the test ends (passing or not).
 struct Cluster {
     dir: PathBuf,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Cluster {
     fn start(dir: &Path) -> Cluster {
+        let turn = ONE_CLUSTER
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let status = Command::new("tests/slurm/cluster.sh")
             .args(["start", dir.to_str().unwrap()])
             .status()
             .expect("cluster.sh runs");
         let cluster = Cluster {
             dir: dir.to_path_buf(),
+            _turn: turn,
         };
         assert!(status.success(), "the cluster did not start");
         cluster
@@ -83,6 +95,11 @@ impl Cluster {
 
     /// Waits for a job to leave the queue; returns its final state.
     fn wait(&self, job: &str) -> String {
+        self.wait_within(job, JOB_DEADLINE)
+    }
+
+    /// The same, the job taking up to `deadline`.
+    fn wait_within(&self, job: &str, deadline: Duration) -> String {
         let started = Instant::now();
         loop {
             let state = self.state(job);
@@ -92,8 +109,8 @@ impl Cluster {
                 return state;
             }
             assert!(
-                started.elapsed() < JOB_DEADLINE,
-                "job {job} still {state} after {JOB_DEADLINE:?}; logs in {}",
+                started.elapsed() < deadline,
+                "job {job} still {state} after {deadline:?}; logs in {}",
                 self.dir.display()
             );
             std::thread::sleep(Duration::from_millis(300));
@@ -166,4 +183,47 @@ fn a_sharded_match_runs_as_a_slurm_array_job_and_merges_to_the_single_run() {
     assert_eq!(cluster.wait(&array), "FAILED", "the array job");
     assert_eq!(cluster.wait(&merge), "CANCELLED", "the merge job");
     assert!(!broken.join("summary.txt").exists());
+}
+
+/// Igisoro's 3 columns with 3 seeds as an MPI job of 4 tasks on the one node (more
+/// tasks than CPUs: `--overcommit`): the draw, counts and digest one thread gives
+/// (docs/solving.md).
+#[cfg(feature = "mpi")]
+#[test]
+#[ignore = "starts a Slurm cluster: needs root, Debian's slurm-wlm, munge and OpenMPI (.ci/run runs it)"]
+fn the_distributed_analysis_runs_as_an_mpi_job_under_slurm() {
+    let dir = scratch("slurm-solve");
+    let cluster = Cluster::start(&dir.join("cluster"));
+    let rules = dir.join("igisoro3.toml");
+    let text = "base = \"igisoro\"\ncolumns = 3\nstart = \"3,3,3/0,0,0/0,0,0/3,3,3\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let run = dir.join("run");
+    let log = dir.join("solve.log");
+    let out = cluster
+        .client("sbatch")
+        .env("ISOLO_AI", env!("CARGO_BIN_EXE_isolo-ai"))
+        .args(["--parsable", "--ntasks=4", "--overcommit", "--output"])
+        .arg(&log)
+        .arg("scripts/slurm/solve.sbatch")
+        .arg(&run)
+        .args(["--variant", rules.to_str().unwrap(), "--time-ms", "0"])
+        .output()
+        .expect("sbatch runs");
+    assert!(
+        out.status.success(),
+        "sbatch: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let job = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let state = cluster.wait_within(&job, Duration::from_secs(600));
+    let log = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(state, "COMPLETED", "{log}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("result.json")).unwrap()).unwrap();
+    assert_eq!(report["result"], "draw", "{report}");
+    assert_eq!(report["ranks"], 4, "{report}");
+    assert_eq!(report["positions"], 23_730_712u64, "{report}");
+    assert_eq!(report["moves_listed"], 149_467_439u64, "{report}");
+    assert_eq!(report["digest"], "33ba72fd68b512b8", "{report}");
+    assert!(log.contains("memory plan"), "{log}");
 }

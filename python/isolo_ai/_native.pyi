@@ -1,5 +1,6 @@
 """Type stubs of isolo_ai._native, the Rust extension (re-exported by isolo_ai)."""
 
+import os
 from typing import Any, Optional
 
 import numpy as np
@@ -183,6 +184,7 @@ def solve(
     hash_mb: int = 256,
     nodes: Optional[int] = None,
     exact_length: bool = False,
+    checkpoints: Optional[str | os.PathLike[str]] = None,
     cancel: Optional[Cancel] = None,
 ) -> dict[str, Any]: ...
 def playouts(

@@ -299,11 +299,13 @@ fn refusal_text(refusal: Refusal) -> String {
 ///
 /// `method` is `"auto"`, `"ab"`, `"dfpn"`, `"retro"`, `"indexed"` or `"distributed"`
 /// (`threads` ranks as threads), as on the command line; `max_plies` the longest result
-/// looked for; `time_ms` the time for all of it.
+/// looked for; `time_ms` the time for all of it. `checkpoints` (method `"distributed"`)
+/// is a folder where the labels are saved every 10 minutes and when stopped, and from
+/// which a later call on the same game resumes, as `solve --resume FOLDER` does.
 #[pyfunction]
 #[pyo3(
-    signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false, cancel=None),
-    text_signature = "(game, method='auto', max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False, cancel=None)"
+    signature = (game, method="auto", max_plies=Whole::of(pipeline::DEFAULT_PROOF_PLIES as u64), time_ms=Whole::of(pipeline::DEFAULT_TIME_MS), threads=Whole::of(1), hash_mb=Whole::of(pipeline::DEFAULT_HASH_MB as u64), nodes=None, exact_length=false, checkpoints=None, cancel=None),
+    text_signature = "(game, method='auto', max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False, checkpoints=None, cancel=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
@@ -316,9 +318,24 @@ pub fn solve(
     hash_mb: Whole,
     nodes: Option<Whole>,
     exact_length: bool,
+    checkpoints: Option<std::path::PathBuf>,
     cancel: Option<PyRef<'_, Cancel>>,
 ) -> PyResult<Py<PyAny>> {
     let method = method_of(method)?;
+    if checkpoints.is_some() && method != Method::Distributed {
+        return Err(input_error(format!(
+            "checkpoints: method {} keeps none (only method distributed does)",
+            method.name()
+        )));
+    }
+    if let Some(folder) = &checkpoints {
+        std::fs::create_dir_all(folder).map_err(|e| {
+            input_error(format!(
+                "checkpoints: cannot make the folder {}: {e}",
+                folder.display()
+            ))
+        })?;
+    }
     let max_plies = max_plies.within("max_plies", &ranges::PROOF_PLIES)?;
     let time_ms = time_ms.within("time_ms", &ranges::SOLVE_TIME_MS)?;
     let threads = threads.within("threads", &ranges::THREADS)?;
@@ -336,6 +353,7 @@ pub fn solve(
         hash_mb,
         nodes,
         exact_length,
+        resume: checkpoints,
         ..SolveSettings::default()
     };
     if let Some(refusal) = settings.refusal(&root) {

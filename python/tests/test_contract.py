@@ -95,7 +95,7 @@ def test_every_signature_shows_its_real_defaults():
     assert shown > 30
     assert str(inspect.signature(isolo_ai.solve)).endswith(
         "max_plies=30, time_ms=60000, threads=1, hash_mb=256, nodes=None, exact_length=False, "
-        "cancel=None)"
+        "checkpoints=None, cancel=None)"
     )
     assert str(inspect.signature(isolo_ai.Engine)) == "(spec, seed=0)"
 

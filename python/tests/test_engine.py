@@ -98,6 +98,22 @@ def test_the_distributed_analysis_solves_as_the_command_line(cli, tmp_path):
     assert ours["digest"] == theirs["digest"] and ours["positions"] == theirs["positions"]
 
 
+def test_the_distributed_analysis_saves_its_labels_and_resumes_from_them(tmp_path):
+    rules = 'base = "igisoro"\ncolumns = 3\nstart = "1,1,1/0,0,0/0,0,0/1,1,1"\n'
+    game = Game(Variant.from_toml(rules))
+    folder = tmp_path / "checkpoints"
+    whole = isolo_ai.solve(game, method="distributed")
+    # The exact labels are saved once whole: the second run resumes after them.
+    first = isolo_ai.solve(game, method="distributed", checkpoints=folder)
+    assert folder.is_dir() and first["digest"] == whole["digest"]
+    assert first["resumed_at_round"] is None and first["checkpoint_round"] is not None
+    again = isolo_ai.solve(game, method="distributed", threads=2, checkpoints=str(folder))
+    assert again["resumed_at_round"] == first["checkpoint_round"]
+    assert again["digest"] == whole["digest"] and again["result"] == "draw"
+    with pytest.raises(InputError, match="checkpoints: method dfpn keeps none"):
+        isolo_ai.solve(game, method="dfpn", checkpoints=folder)
+
+
 def test_playouts_tally_their_games():
     variant = Variant.load("igisoro")
     summary = isolo_ai.playouts(variant, 200, seed=3)
