@@ -229,9 +229,11 @@ pub fn solve_in_process(
     });
     // (A fault is told by the rank that found it.)
     let finder = results.iter().position(|r| match r {
-        Err(DistributedError::CheckFailed(why) | DistributedError::Scratch(why)) => {
-            !why.starts_with(FOUND_ELSEWHERE)
-        }
+        Err(
+            DistributedError::CheckFailed(why)
+            | DistributedError::Scratch(why)
+            | DistributedError::Checkpoint(why),
+        ) => !why.starts_with(FOUND_ELSEWHERE),
         _ => false,
     });
     results.swap_remove(finder.unwrap_or(0))
@@ -258,11 +260,13 @@ pub fn solve(
         return Err(DistributedError::TooLarge(index.size));
     }
     let plan = memory_plan(&index, transport);
-    if let Some(allowed) = plan.allowed.filter(|&allowed| plan.memory() > allowed) {
+    // (Every rank refuses where one must: machines differ.)
+    let short = plan.allowed.filter(|&allowed| plan.memory() > allowed);
+    if transport.max(u64::from(short.is_some())) != 0 {
         return Err(DistributedError::Memory {
             places: plan.places,
             needed: plan.memory(),
-            allowed,
+            allowed: short.or(plan.allowed).unwrap_or(0),
         });
     }
     let stop = Stop {
@@ -293,17 +297,13 @@ pub fn solve(
         variant.rules().to_toml(),
         variant.format_position(board)
     ));
-    let resume = match &limits.checkpoints {
-        Some(c) => checkpoint::read_meta(&c.folder).map_err(DistributedError::Checkpoint)?,
-        None => None,
+    let resume = resumable(limits, &problem);
+    // (Every rank refuses where one must: a folder some ranks do not reach, say.)
+    let refused = resume.as_ref().err().cloned();
+    let resume = match agree_on(transport, refused) {
+        Some(why) => return Err(DistributedError::Checkpoint(why)),
+        None => resume.unwrap_or_default(),
     };
-    if let Some(meta) = resume.as_ref().filter(|m| m.problem != problem) {
-        return Err(DistributedError::Checkpoint(format!(
-            "the checkpoint in {} is of another game or position (problem {}, this one {problem})",
-            limits.checkpoints.as_ref().expect("read").folder.display(),
-            meta.problem
-        )));
-    }
     report("plan", 0, 0);
     let scratch = limits.scratch.clone().unwrap_or_else(std::env::temp_dir);
     let mut rank = Rank::new(variant, &index, transport, &scratch);
@@ -410,6 +410,34 @@ pub fn solve(
         }
     }
     Ok(result)
+}
+
+/// The checkpoint of `problem` to resume from in `limits`' folder, if there is one.
+fn resumable(
+    limits: &DistributedLimits,
+    problem: &str,
+) -> Result<Option<checkpoint::Meta>, String> {
+    let Some(checkpoints) = &limits.checkpoints else {
+        return Ok(None);
+    };
+    match checkpoint::read_meta(&checkpoints.folder)? {
+        Some(meta) if meta.problem != problem => Err(format!(
+            "the checkpoint in {} is of another game or position (problem {}, this one {problem})",
+            checkpoints.folder.display(),
+            meta.problem
+        )),
+        meta => Ok(meta),
+    }
+}
+
+/// The fault of the rank that found one, on every rank (the others say where it was
+/// found; the last rank's if several).
+fn agree_on(transport: &dyn Transport, fault: Option<String>) -> Option<String> {
+    let mine = fault.as_ref().map_or(0, |_| transport.rank() as u64 + 1);
+    match transport.max(mine) {
+        0 => None,
+        finder => Some(fault.unwrap_or_else(|| format!("{FOUND_ELSEWHERE} {}", finder - 1))),
+    }
 }
 
 /// Estimated messages of a listed move: its child's number and its parent's, in the
@@ -633,13 +661,7 @@ impl<'a> Rank<'a> {
     /// The rank that found a fault tells it; the others say where it was found (every
     /// rank learns which found one, the last of them if several).
     fn agree_on_fault(&self, fault: Option<String>) -> Option<String> {
-        let mine = fault
-            .as_ref()
-            .map_or(0, |_| self.transport.rank() as u64 + 1);
-        match self.transport.max(mine) {
-            0 => None,
-            finder => Some(fault.unwrap_or_else(|| format!("{FOUND_ELSEWHERE} {}", finder - 1))),
-        }
+        agree_on(self.transport, fault)
     }
 
     /// The result of ranks that stopped early, or the fault that stopped them.
