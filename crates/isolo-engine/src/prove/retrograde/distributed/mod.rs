@@ -378,7 +378,7 @@ pub fn solve(
     if limits.check {
         report("checking", 0, 0);
         let fault = rank.check();
-        if let Some(why) = rank.agree_on_fault(fault) {
+        if let Some(why) = agree_on(transport, fault) {
             return Err(DistributedError::CheckFailed(why));
         }
         result.checked = Some(result.reached);
@@ -658,12 +658,6 @@ impl<'a> Rank<'a> {
         self.transport.ranks()
     }
 
-    /// The rank that found a fault tells it; the others say where it was found (every
-    /// rank learns which found one, the last of them if several).
-    fn agree_on_fault(&self, fault: Option<String>) -> Option<String> {
-        agree_on(self.transport, fault)
-    }
-
     /// The result of ranks that stopped early, or the fault that stopped them.
     fn halted(
         &mut self,
@@ -677,7 +671,7 @@ impl<'a> Rank<'a> {
             }
             Halt::Fault => {
                 let fault = self.fault.take();
-                let why = self.agree_on_fault(fault);
+                let why = agree_on(self.transport, fault);
                 Err(DistributedError::Scratch(why.unwrap_or_default()))
             }
         }
@@ -791,11 +785,15 @@ impl<'a> Rank<'a> {
         // Positions labelled in the last round, each with the label it gained.
         let mut newly: Vec<(usize, u32)> = Vec::new();
         let mut round = from.unwrap_or(0);
+        // Labels of the rounds before `from`, restored.
+        let mut restored = 0;
         if from.is_some() {
             for i in self.reached.ones() {
                 let label = self.labels[i];
                 if label != 0 && label >> ROUND_SHIFT == round {
                     newly.push((i, label & (WON | LOST)));
+                } else if label != 0 {
+                    restored += 1;
                 }
             }
         } else {
@@ -813,8 +811,7 @@ impl<'a> Rank<'a> {
                 }
             }
         }
-        let restored = self.labels.iter().filter(|&&l| l != 0).count() - newly.len();
-        let mut labelled = self.transport.sum(restored as u64);
+        let mut labelled = self.transport.sum(restored);
         loop {
             let added = self.transport.sum(newly.len() as u64);
             if added == 0 {
@@ -832,20 +829,16 @@ impl<'a> Rank<'a> {
             }
             round += 1;
             newly.sort_unstable();
-            let parts = self.parents().batches(&places_of(&newly), LABEL_BATCH);
-            let batches = self.transport.max(parts.len() as u64);
             let mut gained = Vec::new();
-            for b in 0..batches as usize {
-                if let Err(halt) = stop.reason("while labelling", &self.fault) {
-                    if matches!(halt, Halt::Stopped(_)) && !pessimistic && self.saver.is_some() {
-                        // (The labels of the round under way are left out.)
-                        self.save(round - 1, labelled, report)?;
-                    }
-                    return Err(halt);
+            let told = self.tell_parents(&newly, "while labelling", stop, |rank, incoming| {
+                rank.take_news(incoming, round, pessimistic, &mut gained)
+            });
+            if let Err(halt) = told {
+                if matches!(halt, Halt::Stopped(_)) && !pessimistic && self.saver.is_some() {
+                    // (The labels of the round under way are left out.)
+                    self.save(round - 1, labelled, report)?;
                 }
-                let part = parts.get(b).map_or(&[][..], Vec::as_slice);
-                let incoming = self.transport.exchange(self.tell_parents(&newly, part));
-                self.take_news(&incoming, round, pessimistic, &mut gained);
+                return Err(halt);
             }
             newly = gained;
         }
@@ -934,33 +927,48 @@ impl<'a> Rank<'a> {
             .filter(|&i| self.labels[i] & WON != 0 && self.labels[i] >> ROUND_SHIFT < meta.round)
             .map(|i| (i, WON))
             .collect();
-        let parts = self.parents().batches(&places_of(&won), LABEL_BATCH);
-        let batches = self.transport.max(parts.len() as u64);
-        for b in 0..batches as usize {
-            stop.reason("while restoring the checkpoint", &self.fault)?;
-            let part = parts.get(b).map_or(&[][..], Vec::as_slice);
-            let incoming = self.transport.exchange(self.tell_parents(&won, part));
-            for message in incoming.iter().flatten() {
-                self.won_children.add_one(self.owners.local(message >> 1));
-            }
-        }
-        Ok(())
+        self.tell_parents(
+            &won,
+            "while restoring the checkpoint",
+            stop,
+            |rank, incoming| {
+                for message in incoming.iter().flatten() {
+                    rank.won_children.add_one(rank.owners.local(message >> 1));
+                }
+            },
+        )
     }
 
-    /// The messages telling parents what `labelled` (positions and the labels they
-    /// gained) gained, for the parents of `runs`: a parent's number and whether its
-    /// child is lost, by owner.
-    fn tell_parents(&mut self, labelled: &[(usize, u32)], runs: &[parents::Run]) -> Vec<Vec<u64>> {
-        let mut outgoing = vec![Vec::new(); self.ranks()];
-        let owners = self.owners;
-        let told = self.parents().for_each(runs, |k, parent| {
-            let flag = u64::from(labelled[k].1 == LOST);
-            outgoing[owners.owner(parent)].push(parent << 1 | flag);
-        });
-        if let Err(why) = told {
-            self.fault.get_or_insert(why);
+    /// Tells the parents of `labelled` positions (in place order, with the labels they
+    /// gained) what they gained, in batches of `LABEL_BATCH` parents, each exchanged and
+    /// given to `take` on arrival: a parent's number and whether its child is lost. The
+    /// ranks stop between batches where they must (`when`: "while labelling").
+    fn tell_parents(
+        &mut self,
+        labelled: &[(usize, u32)],
+        when: &str,
+        stop: &Stop,
+        mut take: impl FnMut(&mut Self, &[Vec<u64>]),
+    ) -> Result<(), Halt> {
+        let places: Vec<usize> = labelled.iter().map(|&(place, _)| place).collect();
+        let parts = self.parents().batches(&places, LABEL_BATCH);
+        let batches = self.transport.max(parts.len() as u64);
+        for b in 0..batches as usize {
+            stop.reason(when, &self.fault)?;
+            let runs = parts.get(b).map_or(&[][..], Vec::as_slice);
+            let mut outgoing = vec![Vec::new(); self.ranks()];
+            let owners = self.owners;
+            let told = self.parents().for_each(runs, |k, parent| {
+                let flag = u64::from(labelled[k].1 == LOST);
+                outgoing[owners.owner(parent)].push(parent << 1 | flag);
+            });
+            if let Err(why) = told {
+                self.fault.get_or_insert(why);
+            }
+            let incoming = self.transport.exchange(outgoing);
+            take(self, &incoming);
         }
-        outgoing
+        Ok(())
     }
 
     /// The parents, sorted by child once listed.
@@ -1068,11 +1076,6 @@ impl<'a> Rank<'a> {
         }
         (won, lost, digest)
     }
-}
-
-/// The places of `labelled` positions.
-fn places_of(labelled: &[(usize, u32)]) -> Vec<usize> {
-    labelled.iter().map(|&(place, _)| place).collect()
 }
 
 /// The distinct children of each position of `batch`, with whether its list was cut,
