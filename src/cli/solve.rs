@@ -16,7 +16,7 @@ use isolo_engine::prove::pipeline::{
     Method, ProofSetting, ProvenResult, Refusal, RetroReport, Root, SolveError, SolveEvent,
     SolveReport, SolveSettings, NOTHING_TO_VERIFY, PROOF_SIZE_CAP,
 };
-use isolo_engine::prove::retrograde::distributed::DistributedProgress;
+use isolo_engine::prove::retrograde::distributed::{DistributedError, DistributedProgress};
 use isolo_engine::prove::retrograde::indexed::IndexedProgress;
 use isolo_engine::search::{Progress, Score};
 use isolo_rules::{Side, Variant};
@@ -51,7 +51,8 @@ pub struct SolveArgs {
     /// values of small games), indexed (the same over arrays indexed by seed
     /// distribution, a position and its exchange counted once: an eighth of retro's
     /// memory a position or less, no certificate), distributed (the indexed positions
-    /// dealt to --threads ranks and labelled in rounds: exact lengths, no certificate) or
+    /// dealt to --threads ranks and labelled in rounds: exact lengths, certificates of
+    /// small boards) or
     /// auto (ab for a quarter of the time, df-pn to half of it, retro with the rest)
     #[arg(long, default_value = "auto", value_parser = methods())]
     pub method: Method,
@@ -68,7 +69,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Prove::Either)]
     pub prove: Prove,
     /// Write the proof to FILE (gzip-compressed if it ends in .gz) and check it, as
-    /// check-proof does
+    /// check-proof does (--method distributed: on an index of at most 2^22 positions)
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Keep df-pn's tables in FILE: continue the search saved there, and save it
@@ -91,7 +92,7 @@ fn methods() -> impl TypedValueParser<Value = Method> {
         Method::Dfpn => "Depth-first proof-number search",
         Method::Retro => "Retrograde analysis of the reachable positions (draws; small games exactly)",
         Method::Indexed => "Retrograde analysis over arrays indexed by every spread of the seeds: an eighth of retro's memory a position or less, --hash MB up to 7/8 of the memory, no certificate",
-        Method::Distributed => "The indexed positions dealt to --threads ranks, labelled in rounds: exact lengths of wins and losses, no certificate",
+        Method::Distributed => "The indexed positions dealt to --threads ranks, labelled in rounds: exact lengths of wins and losses, certificates of small boards",
         Method::Auto => "Alpha-beta for a quarter of the time, df-pn to half of it, then retrograde",
     }
     };
@@ -288,6 +289,9 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::CertificateNotWritten(_) => format!("--certificate: {e}"),
         SolveError::Certificate(e) => certificate_error(e),
         SolveError::Indexed(e) => format!("--method indexed: {e}"),
+        SolveError::Distributed(e @ DistributedError::ProofTooLarge(_)) => {
+            format!("--certificate: {e}")
+        }
         SolveError::Distributed(e) => format!("--method distributed: {e}"),
         SolveError::Refused(refusal) => refusal_text(refusal),
     })
@@ -572,6 +576,10 @@ fn distributed_text(r: &DistributedReport, side: Side) -> String {
             "verified: every label checked against its children's, moves generated afresh ({checked} positions)\n"
         ));
     }
+    if let Some(mv) = &r.best_move {
+        out.push_str(&format!("the winning move: {mv}\n"));
+    }
+    out.push_str(&certificate_text(&r.certificate, r.certificate_asked));
     out
 }
 

@@ -3,8 +3,9 @@
 //! ranks, the same labels bit for bit, and each win's and loss's exact length.
 
 use crate::common::{self, Known};
+use isolo_engine::prove::certificate::{self, Certificate, DrawCertificate};
 use isolo_engine::prove::retrograde::distributed::{
-    self, DistributedError, DistributedLimits, DistributedResult,
+    self, DistributedError, DistributedLimits, DistributedProof, DistributedResult,
 };
 use isolo_engine::prove::retrograde::indexed::{self, IndexedError, IndexedLimits};
 use isolo_engine::prove::retrograde::RetroVerdict;
@@ -21,10 +22,17 @@ fn on_ranks(variant: &Variant, board: &Board, ranks: usize) -> DistributedResult
     .unwrap()
 }
 
-/// The same, every label checked against its children's.
-fn checked_on_ranks(variant: &Variant, board: &Board, ranks: usize) -> DistributedResult {
+/// The same, every label checked against its children's, and the proof read from the
+/// labels where asked.
+fn checked_on_ranks(
+    variant: &Variant,
+    board: &Board,
+    ranks: usize,
+    proof: bool,
+) -> DistributedResult {
     let limits = DistributedLimits {
         check: true,
+        proof,
         ..DistributedLimits::default()
     };
     let result = distributed::solve_in_process(variant, board, ranks, &limits, &|_| {}).unwrap();
@@ -60,6 +68,43 @@ fn indexed(variant: &Variant, board: &Board, memory: u64) -> Option<indexed::Ind
     }
 }
 
+/// Checks `proof` of `result`'s value at `board` as `check-proof` does: a win's longest
+/// line is its exact length.
+fn check_certificate(
+    variant: &Variant,
+    board: &Board,
+    result: &DistributedResult,
+    proof: DistributedProof,
+) {
+    let position = variant.format_position(board);
+    match proof {
+        DistributedProof::Win { winner, strategy } => {
+            let certificate = Certificate {
+                rules: variant.rules().clone(),
+                start: *board,
+                moves: Vec::new(),
+                winner,
+                plies: result.plies,
+                strategy,
+            };
+            let checked =
+                certificate::check(&certificate).unwrap_or_else(|e| panic!("{position}: {e}"));
+            assert_eq!(Some(checked.depth), result.plies, "{position}");
+            assert_eq!(checked.unused, 0, "{position}");
+        }
+        DistributedProof::Draw(holds) => {
+            assert_eq!(result.verdict, RetroVerdict::Draw, "{position}");
+            let certificate = DrawCertificate {
+                rules: variant.rules().clone(),
+                start: *board,
+                moves: Vec::new(),
+                holds,
+            };
+            certificate::check_draw(&certificate).unwrap_or_else(|e| panic!("{position}: {e}"));
+        }
+    }
+}
+
 /// The most positions a random game of the comparison may reach.
 const MOST_REACHED: u64 = 300_000;
 
@@ -70,6 +115,7 @@ const HORIZON: u32 = 7;
 fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_ranks() {
     let mut compared = [0usize; 3];
     let mut lengths = 0;
+    let mut certified = 0;
     for (variant, board) in common::small_positions(80, 0xd157, 3) {
         if variant.has_retreat() {
             let refused = distributed::solve_in_process(
@@ -102,9 +148,19 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
             ),
             "{position}"
         );
+        let mut proofs = Vec::new();
+        let proof = one.index_size <= distributed::CERTIFICATE_INDEX;
         for ranks in 2..=4 {
-            let many = checked_on_ranks(&variant, &board, ranks);
+            let mut many = checked_on_ranks(&variant, &board, ranks, proof);
+            proofs.extend(many.proof.take());
             assert_eq!(as_one_rank(many, &one), one, "{position}: {ranks} ranks");
+        }
+        // The proof read from the labels is a certificate that checks, the same on every
+        // number of ranks.
+        assert!(proofs.windows(2).all(|w| w[0] == w[1]), "{position}");
+        if let Some(proof) = proofs.pop() {
+            check_certificate(&variant, &board, &one, proof);
+            certified += 1;
         }
         // A win's or a loss's length is minimax's, where minimax sees the end.
         if let Some(plies) = one.plies.filter(|&p| p <= HORIZON) {
@@ -128,9 +184,13 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
             _ => 2,
         }] += 1;
     }
-    println!("distributed retrograde: wins, losses, draws {compared:?}; lengths checked {lengths}");
+    println!("distributed retrograde: wins, losses, draws {compared:?}; lengths checked {lengths}; certified {certified}");
     assert!(compared.iter().all(|&n| n > 0), "{compared:?}");
     assert!(lengths > 5, "{lengths}");
+    assert!(
+        certified * 2 > compared.iter().sum::<usize>(),
+        "{certified}"
+    );
 }
 
 /// Igisoro's start on `columns` columns with `seeds` a pit of its pattern.
@@ -148,7 +208,7 @@ fn igisoro_board(columns: u8, seeds: u8) -> (Variant, Board) {
 fn same_on_every_rank_count(columns: u8, seeds: u8, ranks: &[usize]) {
     let (variant, board) = igisoro_board(columns, seeds);
     let started = std::time::Instant::now();
-    let expected = indexed(&variant, &board, 4 << 30).unwrap();
+    let expected = indexed(&variant, &board, 8 << 30).unwrap();
     println!("igisoro {columns}x{seeds}: indexed {:?}", started.elapsed());
     let started = std::time::Instant::now();
     let one = on_ranks(&variant, &board, 1);
@@ -243,6 +303,14 @@ fn igisoros_milestone_boards_are_the_same_on_one_two_and_four_ranks() {
     }
 }
 
+/// The largest milestone of docs/solving.md: 4 columns with 2 seeds (250 M positions)
+/// on 1, 2 and 4 ranks. Half an hour and 8 GB; run by hand.
+#[test]
+#[ignore]
+fn igisoros_four_columns_with_two_seeds_are_the_same_on_one_two_and_four_ranks() {
+    same_on_every_rank_count(4, 2, &[2, 4]);
+}
+
 /// `solve --method distributed` as a user runs it: the indexed analysis' draw and
 /// counts on any number of ranks (`--threads`), one digest, a win's exact length as the
 /// alpha-beta prover finds it, and clear refusals.
@@ -296,6 +364,28 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         verified["checked_positions"], one["positions"],
         "{verified}"
     );
+    // The draw's certificate, written by rank 0 of 2 and checked as check-proof checks it.
+    let proof = dir.join("draw.proof.gz").display().to_string();
+    let certified = isolo_json(&[
+        "solve",
+        "--variant",
+        &rules,
+        "--method",
+        "distributed",
+        "--threads",
+        "2",
+        "--certificate",
+        &proof,
+        "--json",
+    ]);
+    assert_eq!(certified["certificate"]["result"], "draw", "{certified}");
+    let checked = isolo_json(&["check-proof", &proof, "--json"]);
+    assert_eq!(
+        (&checked["valid"], &checked["result"]),
+        (&true.into(), &"draw".into()),
+        "{checked}"
+    );
+    assert_eq!(checked["holds"], certified["certificate"]["holds"]);
     // Out of time it says so and proves nothing (2 seeds: 937,337 positions, a second
     // and a half to list).
     let two_seeds = dir.join("igisoro-w3-s2.toml");
@@ -353,7 +443,12 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         ),
         "{text}"
     );
+    let certificate = dir.join("loss.proof").display().to_string();
     for (args, expected) in [
+        (
+            vec!["--variant", "isolo-boys", "--position", position, "--certificate", &certificate],
+            "--certificate: the index numbers 1",
+        ),
         (vec!["--variant", &rules, "--moves", "1"], "--method distributed takes no --moves"),
         (vec!["--variant", &rules, "--nodes", "5"], "--method distributed takes no --nodes"),
         (

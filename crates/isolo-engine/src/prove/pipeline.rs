@@ -21,7 +21,9 @@ use crate::prove::certificate::{
     write_checked, Certificate, CertificateFileError, CheckedProof, DrawCertificate, Proof,
 };
 use crate::prove::dfpn::{self, DfpnLimits, DfpnProgress, DfpnResult, DfpnVerdict, Sought};
-use crate::prove::retrograde::distributed::{self, DistributedLimits, DistributedProgress};
+use crate::prove::retrograde::distributed::{
+    self, DistributedLimits, DistributedProgress, DistributedProof,
+};
 use crate::prove::retrograde::indexed::{self, IndexedLimits, IndexedProgress};
 use crate::prove::retrograde::{self, Holding, RetroLimits, RetroResult, RetroVerdict};
 use crate::ranges::MAX_THREADS;
@@ -262,7 +264,10 @@ impl SolveSettings {
                 (self.exact_length, ProofSetting::ExactLength),
                 (indexed && self.verify, ProofSetting::Verify),
                 (indexed && self.resume.is_some(), ProofSetting::Resume),
-                (self.certificate.is_some(), ProofSetting::Certificate),
+                (
+                    indexed && self.certificate.is_some(),
+                    ProofSetting::Certificate,
+                ),
                 (!root.moves.is_empty(), ProofSetting::Moves),
             ];
             return unused
@@ -635,7 +640,8 @@ pub struct DistributedReport {
     pub plies: Option<u32>,
     /// True where `plies` is given.
     pub length_exact: bool,
-    /// Always none (no strategy is kept).
+    /// After a win with a certificate, the winner's first move in it; else none (no
+    /// strategy is kept).
     #[serde(serialize_with = "move_as_text")]
     pub best_move: Option<Move>,
     /// Always empty.
@@ -685,6 +691,11 @@ pub struct DistributedReport {
     pub method: &'static str,
     /// Whether Ctrl-C (the interrupt flag) ended the search before its limits.
     pub interrupted: bool,
+    /// The certificate written (by rank 0), if one was asked for.
+    pub certificate: Option<CertificateReport>,
+    /// Whether a certificate was asked for when the result was unknown.
+    #[serde(skip)]
+    pub certificate_asked: bool,
 }
 
 /// The answer of [`solve`]: the report of the prover that answered. Serialises as
@@ -1276,6 +1287,7 @@ fn solve_distributed(
                 folder: folder.clone(),
                 every: distributed::CHECKPOINT_EVERY,
             }),
+        proof: settings.certificate.is_some(),
     };
     let report = |p: &DistributedProgress| events(SolveEvent::Distributed(p));
     #[cfg(feature = "mpi")]
@@ -1295,11 +1307,15 @@ fn solve_distributed(
             (result?, 0)
         }
     };
+    let (certificate, best_move) = match (&settings.certificate, &result.proof) {
+        (Some(path), Some(proof)) => certify_distributed(path, variant, root, proof, result.plies)?,
+        _ => (None, None),
+    };
     Ok(DistributedReport {
         result: retro_outcome(result.verdict),
         plies: result.plies,
         length_exact: result.plies.is_some(),
-        best_move: None,
+        best_move,
         pv: Vec::new(),
         nodes: result.reached,
         positions: result.reached,
@@ -1322,7 +1338,39 @@ fn solve_distributed(
         time_ms: started.elapsed().as_millis() as u64,
         method: Method::Distributed.name(),
         interrupted: interrupted(settings),
+        certificate,
+        certificate_asked: settings.certificate.is_some() && rank == 0,
     })
+}
+
+/// Writes the certificate of the distributed analysis' proof and checks the file
+/// written; with the winner's first move after a win.
+fn certify_distributed(
+    path: &Path,
+    variant: &Variant,
+    root: &Root,
+    proof: &DistributedProof,
+    plies: Option<u32>,
+) -> Result<(Option<CertificateReport>, Option<Move>), SolveError> {
+    match proof {
+        DistributedProof::Win { winner, strategy } => {
+            let first = strategy.first().filter(|(board, _)| *board == root.board);
+            let best_move = first.map(|(_, mv)| mv.clone());
+            let report = certify(
+                path,
+                variant,
+                root,
+                Some(*winner),
+                plies,
+                Ok(strategy.clone()),
+            )?;
+            Ok((report, best_move))
+        }
+        DistributedProof::Draw(holds) => {
+            let report = certify_draw(path, variant, root, holds.clone())?;
+            Ok((Some(report), None))
+        }
+    }
 }
 
 /// Whether a retrograde win or loss (anything else passes) holds after the game

@@ -24,6 +24,7 @@
 
 mod checkpoint;
 mod parents;
+mod proof;
 pub mod transport;
 
 use std::cell::Cell;
@@ -39,6 +40,8 @@ use super::RetroVerdict;
 use isolo_rules::{Board, DeadPosition, Variant};
 use parents::{IoFault, ParentSpill, Parents};
 use transport::{InProcess, Transport};
+
+pub use proof::{DistributedProof, CERTIFICATE_INDEX};
 
 /// Consecutive numbers dealt to one rank together (`2^CHUNK_BITS` of them).
 const CHUNK_BITS: u32 = 12;
@@ -73,6 +76,9 @@ pub struct DistributedLimits {
     pub scratch: Option<PathBuf>,
     /// Where the exact labels are saved, to resume from (`None`: nowhere).
     pub checkpoints: Option<Checkpoints>,
+    /// Read the proof of a win, loss or draw from the labels, for a certificate (on
+    /// indexes of at most [`CERTIFICATE_INDEX`] numbers).
+    pub proof: bool,
 }
 
 /// Where and how often a run saves its exact labels, and resumes from them.
@@ -126,6 +132,8 @@ pub struct DistributedResult {
     pub resumed_at: Option<u32>,
     /// The round of the last checkpoint the run saved.
     pub saved_at: Option<u32>,
+    /// The proof of the value, where asked and proven (on rank 0 alone).
+    pub proof: Option<DistributedProof>,
 }
 
 /// A stage reached, for a progress line (given on rank 0).
@@ -205,6 +213,12 @@ pub enum DistributedError {
     /// The checkpoint to resume from cannot be used.
     #[error("{0}")]
     Checkpoint(String),
+    /// A proof was asked for on an index too large to gather on one rank.
+    #[error("the index numbers {0} positions, and proofs are read from indexes of at most {CERTIFICATE_INDEX}: use the method retro")]
+    ProofTooLarge(u64),
+    /// The labels give no proof: a fault of the analysis.
+    #[error("internal error (please report): the labels give no proof: {0}")]
+    NoProof(String),
 }
 
 /// Runs the analysis on `ranks` threads of this process.
@@ -258,6 +272,9 @@ pub fn solve(
     let index = SpreadIndex::of_board(variant, board);
     if index.size > MOST_POSITIONS {
         return Err(DistributedError::TooLarge(index.size));
+    }
+    if limits.proof && index.size > CERTIFICATE_INDEX {
+        return Err(DistributedError::ProofTooLarge(index.size));
     }
     let plan = memory_plan(&index, transport);
     // (Every rank refuses where one must: machines differ.)
@@ -326,6 +343,7 @@ pub fn solve(
         parents_bytes: 0,
         resumed_at: None,
         saved_at: None,
+        proof: None,
     };
     let listed = rank.list(root, &stop, &report);
     result.reached = transport.sum(rank.reached_count);
@@ -407,6 +425,17 @@ pub fn solve(
                 }
             }
             Err(halt) => return rank.halted(halt, result),
+        }
+    }
+    if limits.proof && result.verdict != RetroVerdict::Unknown {
+        if let Some(labels) = rank.gather_labels() {
+            let winner = match result.verdict {
+                RetroVerdict::Win => Some(board.to_move()),
+                RetroVerdict::Loss => Some(board.to_move().opponent()),
+                _ => None,
+            };
+            let proof = proof::read(variant, &index, board, &labels, winner);
+            result.proof = Some(proof.map_err(DistributedError::NoProof)?);
         }
     }
     Ok(result)
@@ -1058,6 +1087,22 @@ impl<'a> Rank<'a> {
             }
         }
         fault
+    }
+
+    /// Every reached position's label, gathered on rank 0 (`None` on the others).
+    fn gather_labels(&self) -> Option<proof::Labels> {
+        let rank = self.transport.rank();
+        let mut outgoing = vec![Vec::new(); self.ranks()];
+        outgoing[0] = self
+            .reached
+            .ones()
+            .flat_map(|local| [self.owners.global(rank, local), self.labels[local] as u64])
+            .collect();
+        let incoming = self.transport.exchange(outgoing);
+        (rank == 0).then(|| {
+            let pairs = incoming.iter().flat_map(|words| words.chunks_exact(2));
+            pairs.map(|pair| (pair[0], pair[1] as u32)).collect()
+        })
     }
 
     /// This rank's positions won and lost for their mover, and the sum of their hashes.
