@@ -14,6 +14,7 @@ use isolo_engine::matches::settings::{SearchSettings, SearcherKind, Setting};
 use isolo_engine::prove::pipeline::{
     self, Method, ProofSetting, Refusal, Root, SolveError, SolveSettings,
 };
+use isolo_engine::prove::retrograde::distributed::DistributedError;
 use isolo_engine::ranges;
 use isolo_engine::review::ReviewBudget;
 use isolo_engine::search::{finished_json, SearchRequest};
@@ -328,14 +329,6 @@ pub fn solve(
             method.name()
         )));
     }
-    if let Some(folder) = &checkpoints {
-        std::fs::create_dir_all(folder).map_err(|e| {
-            input_error(format!(
-                "checkpoints: cannot make the folder {}: {e}",
-                folder.display()
-            ))
-        })?;
-    }
     let max_plies = max_plies.within("max_plies", &ranges::PROOF_PLIES)?;
     let time_ms = time_ms.within("time_ms", &ranges::SOLVE_TIME_MS)?;
     let threads = threads.within("threads", &ranges::THREADS)?;
@@ -369,6 +362,9 @@ pub fn solve(
             .map(|report| serde_json::to_value(&report).expect("a report is plain data"))
             .map_err(|e| match e {
                 SolveError::Table(_) => format!("hash_mb: {e}"),
+                SolveError::Distributed(DistributedError::Checkpoint(_)) => {
+                    format!("checkpoints: {e}")
+                }
                 _ => e.to_string(),
             })
     })?

@@ -112,6 +112,10 @@ def test_the_distributed_analysis_saves_its_labels_and_resumes_from_them(tmp_pat
     assert again["digest"] == whole["digest"] and again["result"] == "draw"
     with pytest.raises(InputError, match="checkpoints: method dfpn keeps none"):
         isolo_ai.solve(game, method="dfpn", checkpoints=folder)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    with pytest.raises(InputError, match="checkpoints: .*a-file is not a folder"):
+        isolo_ai.solve(game, method="distributed", checkpoints=a_file)
 
 
 def test_playouts_tally_their_games():

@@ -148,7 +148,8 @@ pub fn run(args: &SolveArgs) -> CliResult {
         super::check_output("--certificate", path)?;
     }
     match &args.resume {
-        Some(folder) if args.method == Method::Distributed => checkpoint_folder(folder)?,
+        // (The distributed analysis makes and checks its folder itself.)
+        Some(_) if args.method == Method::Distributed => {}
         Some(path) => super::check_output("--resume", path)?,
         None => {}
     }
@@ -178,18 +179,6 @@ pub fn run(args: &SolveArgs) -> CliResult {
         exit_interrupted(args);
     }
     Ok(())
-}
-
-/// `--resume`'s folder of checkpoints, made where missing.
-fn checkpoint_folder(folder: &std::path::Path) -> CliResult {
-    let shown = folder.display();
-    if folder.exists() && !folder.is_dir() {
-        return Err(CliError(format!(
-            "--resume: {shown} is not a folder (--method distributed keeps its checkpoints in a folder)"
-        )));
-    }
-    std::fs::create_dir_all(folder)
-        .map_err(|e| CliError(format!("--resume: cannot make the folder {shown}: {e}")))
 }
 
 /// After Ctrl-C or SIGTERM in the distributed analysis: what was saved, and the
@@ -292,6 +281,7 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::Distributed(e @ DistributedError::ProofTooLarge(_)) => {
             format!("--certificate: {e}")
         }
+        SolveError::Distributed(e @ DistributedError::Checkpoint(_)) => format!("--resume: {e}"),
         SolveError::Distributed(e) => format!("--method distributed: {e}"),
         SolveError::Refused(refusal) => refusal_text(refusal),
     })

@@ -444,11 +444,13 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         "{text}"
     );
     let certificate = dir.join("loss.proof").display().to_string();
+    let not_a_folder = format!("--resume: {rules} is not a folder");
     for (args, expected) in [
         (
             vec!["--variant", "isolo-boys", "--position", position, "--certificate", &certificate],
             "--certificate: the index numbers 1",
         ),
+        (vec!["--variant", &rules, "--resume", &rules], &not_a_folder),
         (vec!["--variant", &rules, "--moves", "1"], "--method distributed takes no --moves"),
         (vec!["--variant", &rules, "--nodes", "5"], "--method distributed takes no --nodes"),
         (

@@ -441,7 +441,8 @@ pub fn solve(
     Ok(result)
 }
 
-/// The checkpoint of `problem` to resume from in `limits`' folder, if there is one.
+/// The checkpoint of `problem` to resume from in `limits`' folder, if there is one; the
+/// folder made where missing.
 fn resumable(
     limits: &DistributedLimits,
     problem: &str,
@@ -449,7 +450,16 @@ fn resumable(
     let Some(checkpoints) = &limits.checkpoints else {
         return Ok(None);
     };
-    match checkpoint::read_meta(&checkpoints.folder)? {
+    let folder = &checkpoints.folder;
+    if folder.exists() && !folder.is_dir() {
+        return Err(format!(
+            "{} is not a folder (the checkpoints are kept in a folder)",
+            folder.display()
+        ));
+    }
+    std::fs::create_dir_all(folder)
+        .map_err(|e| format!("cannot make the folder {}: {e}", folder.display()))?;
+    match checkpoint::read_meta(folder)? {
         Some(meta) if meta.problem != problem => Err(format!(
             "the checkpoint in {} is of another game or position (problem {}, this one {problem})",
             checkpoints.folder.display(),
