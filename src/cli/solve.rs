@@ -278,7 +278,9 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::CertificateNotWritten(_) => format!("--certificate: {e}"),
         SolveError::Certificate(e) => certificate_error(e),
         SolveError::Indexed(e) => format!("--method indexed: {e}"),
-        SolveError::Distributed(e @ DistributedError::ProofTooLarge(_)) => {
+        SolveError::Distributed(
+            e @ (DistributedError::ProofTooLarge(_) | DistributedError::RetreatProof),
+        ) => {
             format!("--certificate: {e}")
         }
         SolveError::Distributed(e @ DistributedError::Checkpoint(_)) => format!("--resume: {e}"),

@@ -474,6 +474,7 @@ fn dfpn_proofs_under_the_retreat_take_the_answers_as_the_opponents() {
 fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfpn() {
     use crate::search::{retreat_positions, RETREAT_HORIZON};
     use isolo_engine::prove::dfpn::{self, DfpnLimits, DfpnVerdict, Sought};
+    use isolo_engine::prove::retrograde::distributed::{self, DistributedLimits};
     use isolo_engine::prove::retrograde::indexed::{self, IndexedLimits};
     use isolo_engine::prove::retrograde::{self, RetroLimits, RetroVerdict};
     // (Most of these games reach 50,000 to 300,000 positions; the smaller are enough.)
@@ -500,7 +501,7 @@ fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfp
         sweeps_only: false,
         interrupt: None,
     };
-    let (mut complete, mut draws, mut by_dfpn) = (0, 0, 0);
+    let (mut complete, mut draws, mut by_dfpn, mut lengths) = (0, 0, 0, 0);
     for (variant, board) in retreat_positions(60, 0x7e7e) {
         let retro = retrograde::solve(&variant, &board, retro_limits);
         if !retro.complete {
@@ -524,6 +525,34 @@ fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfp
             found.verdict, retro.verdict,
             "{position}: indexed {found:?}"
         );
+        // The distributed analysis, walking a tree afresh whenever a child gains a label,
+        // on 1 and 3 ranks: the indexed analysis' value and counts, every label checked,
+        // the same labels on both, and the lengths of the walked brute force.
+        let on_ranks = |ranks| {
+            let limits = DistributedLimits {
+                check: true,
+                ..DistributedLimits::default()
+            };
+            distributed::solve_in_process(&variant, &board, ranks, &limits, &|_| {}).unwrap()
+        };
+        let (one, three) = (on_ranks(1), on_ranks(3));
+        assert_eq!(
+            (one.verdict, one.reached, one.edges, one.cut),
+            (found.verdict, found.reached, found.edges, found.cut),
+            "{position}"
+        );
+        assert_eq!(
+            (three.digest, three.won, three.lost, three.plies),
+            (one.digest, one.won, one.lost, one.plies),
+            "{position}"
+        );
+        match truth {
+            Known::Win(plies) | Known::Loss(plies) => {
+                assert_eq!(one.plies, Some(plies), "{position}");
+                lengths += 1;
+            }
+            Known::Open => assert!(one.plies.is_none_or(|p| p > RETREAT_HORIZON), "{position}"),
+        }
         let proof = dfpn::solve(&variant, &board, &[], dfpn_limits, &|_| {});
         let expected = match proof.verdict {
             DfpnVerdict::Win => Some(RetroVerdict::Win),
@@ -536,10 +565,10 @@ fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfp
         }
         draws += (retro.verdict == RetroVerdict::Draw) as usize;
     }
-    println!("{complete} analysed whole: {draws} draws, {by_dfpn} proven by df-pn too");
+    println!("{complete} analysed whole: {draws} draws, {by_dfpn} proven by df-pn too, {lengths} lengths by the distributed analysis");
     assert!(
-        complete >= 20 && draws >= 3 && by_dfpn >= 10,
-        "{complete} {draws} {by_dfpn}"
+        complete >= 20 && draws >= 3 && by_dfpn >= 10 && lengths >= 5,
+        "{complete} {draws} {by_dfpn} {lengths}"
     );
 }
 
@@ -602,6 +631,25 @@ fn solve_follows_the_retreat_with_every_prover() {
         ];
         let out = solve_json(&args);
         assert_eq!(out["result"], result, "indexed: {out}");
+        // The distributed analysis on 2 ranks, every label checked: the win with the
+        // alpha-beta prover's length.
+        let spread = solve_json(&[
+            "--variant",
+            variant,
+            "--method",
+            "distributed",
+            "--threads",
+            "2",
+            "--verify",
+            "--time-ms",
+            "0",
+        ]);
+        assert_eq!(spread["result"], result, "distributed: {spread}");
+        assert_eq!(spread["verified"], true, "distributed: {spread}");
+        if result == "win" {
+            let ab = solve_json(&["--variant", variant, "--method", "ab"]);
+            assert_eq!(spread["plies"], ab["plies"], "{spread} {ab}");
+        }
     }
 }
 

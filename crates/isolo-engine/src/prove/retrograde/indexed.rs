@@ -46,10 +46,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::bits;
-use super::spread::{distinct_children, positions_text, SpreadIndex as Index};
+use super::spread::{
+    distinct_children, forced, positions_text, walked_children, SpreadIndex as Index,
+};
 use super::RetroVerdict;
-use crate::prove::move_tree::{Kid, MoveTree};
-use isolo_rules::dead_position_outcome;
 use isolo_rules::{Board, DeadPosition, Pits, Side, Variant};
 
 /// Positions whose moves are generated between two merges (and looks at the clock).
@@ -251,12 +251,6 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 /// their count, the children and the position's move tree (under it).
 const CUT_BIT: u32 = 1 << 31;
 
-/// In a move tree's record, bit 31 of a decision's head: the mover decides there (the
-/// other bits count its options); of an option: a later decision (the other bits its
-/// number), else the option ends the move (the other bits: which child).
-const MOVER_BIT: u32 = 1 << 31;
-const NODE_BIT: u32 = 1 << 31;
-
 /// A record's distinct children, from the words after its head.
 fn children_of(payload: &[u32], retreat: bool) -> &[u32] {
     if retreat {
@@ -304,76 +298,18 @@ fn list_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32
 }
 
 /// `list_moves` under the retreat: the record holds the count of distinct children,
-/// the children, then the move tree walked for the mover, each decision as its head
-/// (`MOVER_BIT`) and its options (`NODE_BIT`, or the child's place among the children).
+/// the children, then the move tree walked for the mover (`walked_children`).
 fn list_walked_moves(variant: &Variant, index: &Index, position: u32, out: &mut Vec<u32>) {
-    let board = index.board(position as u64);
-    let tree = MoveTree::walked(variant, &board, board.to_move());
-    let leaves: Vec<u32> = tree.leaves.iter().map(|b| index.of(b) as u32).collect();
-    let mut children = leaves.clone();
-    children.sort_unstable();
-    children.dedup();
-    let mut payload = Vec::new();
-    let mut cut = tree.cut;
-    if !children.is_empty() && dead_position_outcome(variant, &board).is_some() {
-        // As in `list_moves`: a drawn dead position moves only to itself.
-        payload.extend([1, position, 1 | MOVER_BIT, 0]);
-        cut = false;
-    } else {
-        payload.push(children.len() as u32);
-        payload.extend_from_slice(&children);
-        for node in &tree.nodes {
-            let mover = if node.for_side { MOVER_BIT } else { 0 };
-            payload.push(node.kids.len() as u32 | mover);
-            for &(_, kid) in &node.kids {
-                payload.push(match kid {
-                    Kid::Leaf(i) => children.binary_search(&leaves[i]).expect("a child") as u32,
-                    Kid::Node(j) => NODE_BIT | j as u32,
-                });
-            }
-        }
-    }
+    let (mut children, mut tree) = (Vec::new(), Vec::new());
+    let cut = walked_children(variant, index, position as u64, &mut children, &mut tree);
+    let mut payload = vec![children.len() as u32];
+    // (The analysis refuses an index past 2^32: every number fits.)
+    payload.extend(children.iter().map(|&c| c as u32));
+    payload.extend(tree);
     let count = payload.len() as u32;
     out.extend([position, count | if cut { CUT_BIT } else { 0 }]);
     out.extend(payload);
     out.push(count);
-}
-
-/// Whether the mover (`for_mover`) or the other side can force the move tree `tree`
-/// (as `list_walked_moves` writes it) to end in a child `leaf` says yes to; `offsets`
-/// and `values` are scratch space.
-fn forced(
-    tree: &[u32],
-    for_mover: bool,
-    leaf: impl Fn(usize) -> bool,
-    offsets: &mut Vec<usize>,
-    values: &mut Vec<bool>,
-) -> bool {
-    offsets.clear();
-    let mut at = 0;
-    while at < tree.len() {
-        offsets.push(at);
-        at += 1 + (tree[at] & !MOVER_BIT) as usize;
-    }
-    values.clear();
-    values.resize(offsets.len(), false);
-    for id in (0..offsets.len()).rev() {
-        let head = tree[offsets[id]];
-        let options = &tree[offsets[id] + 1..offsets[id] + 1 + (head & !MOVER_BIT) as usize];
-        let value = |w: &u32| {
-            if w & NODE_BIT != 0 {
-                values[(w & !NODE_BIT) as usize]
-            } else {
-                leaf(*w as usize)
-            }
-        };
-        values[id] = if (head & MOVER_BIT != 0) == for_mover {
-            options.iter().any(value)
-        } else {
-            options.iter().all(value)
-        };
-    }
-    values.first().copied().unwrap_or(false)
 }
 
 /// The reachable graph, parents side.

@@ -9,6 +9,7 @@
 //! all spreads (the combinatorial number system of compositions), times the flags. The
 //! positions sharing the mover's half-board form one run of numbers.
 
+use crate::prove::move_tree::{Kid, MoveTree};
 use isolo_rules::{dead_position_outcome, move_generator, Board, Listing, Pits, Side, Variant};
 
 /// A count of positions in words, where `u64::MAX` stands for a count that saturated.
@@ -154,6 +155,88 @@ pub(crate) fn distinct_children(
     out.sort_unstable();
     out.dedup();
     truncated
+}
+
+/// In a walked move tree's words, bit 31 of a decision's head: the mover decides there
+/// (the other bits count its options); of an option: a later decision (the other bits
+/// its number), else the option ends the move (the other bits: which child).
+const MOVER_BIT: u32 = 1 << 31;
+const NODE_BIT: u32 = 1 << 31;
+
+/// `distinct_children` under the retreat: the distinct children of `position` in
+/// `children`, and in `tree` its moves walked for its mover, each decision as its head
+/// (`MOVER_BIT`) and its options (`NODE_BIT`, or the child's place among `children`);
+/// whether the tree was cut short.
+pub(crate) fn walked_children(
+    variant: &Variant,
+    index: &SpreadIndex,
+    position: u64,
+    children: &mut Vec<u64>,
+    tree: &mut Vec<u32>,
+) -> bool {
+    let board = index.board(position);
+    let walked = MoveTree::walked(variant, &board, board.to_move());
+    let leaves: Vec<u64> = walked.leaves.iter().map(|b| index.of(b)).collect();
+    children.clear();
+    children.extend_from_slice(&leaves);
+    children.sort_unstable();
+    children.dedup();
+    tree.clear();
+    if !children.is_empty() && dead_position_outcome(variant, &board).is_some() {
+        // As in `distinct_children`: a drawn dead position moves only to itself.
+        children.clear();
+        children.push(position);
+        tree.extend([1 | MOVER_BIT, 0]);
+        return false;
+    }
+    for node in &walked.nodes {
+        let mover = if node.for_side { MOVER_BIT } else { 0 };
+        tree.push(node.kids.len() as u32 | mover);
+        for &(_, kid) in &node.kids {
+            tree.push(match kid {
+                Kid::Leaf(i) => children.binary_search(&leaves[i]).expect("a child") as u32,
+                Kid::Node(j) => NODE_BIT | j as u32,
+            });
+        }
+    }
+    walked.cut
+}
+
+/// Whether the mover (`for_mover`) or the other side can force the move tree `tree`
+/// (as `walked_children` writes it) to end in a child `leaf` says yes to; `offsets`
+/// and `values` are scratch space.
+pub(crate) fn forced(
+    tree: &[u32],
+    for_mover: bool,
+    leaf: impl Fn(usize) -> bool,
+    offsets: &mut Vec<usize>,
+    values: &mut Vec<bool>,
+) -> bool {
+    offsets.clear();
+    let mut at = 0;
+    while at < tree.len() {
+        offsets.push(at);
+        at += 1 + (tree[at] & !MOVER_BIT) as usize;
+    }
+    values.clear();
+    values.resize(offsets.len(), false);
+    for id in (0..offsets.len()).rev() {
+        let head = tree[offsets[id]];
+        let options = &tree[offsets[id] + 1..offsets[id] + 1 + (head & !MOVER_BIT) as usize];
+        let value = |w: &u32| {
+            if w & NODE_BIT != 0 {
+                values[(w & !NODE_BIT) as usize]
+            } else {
+                leaf(*w as usize)
+            }
+        };
+        values[id] = if (head & MOVER_BIT != 0) == for_mover {
+            options.iter().any(value)
+        } else {
+            options.iter().all(value)
+        };
+    }
+    values.first().copied().unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -19,6 +19,10 @@
 //!
 //! Cut move lists and dead positions the rules draw are treated as the indexed analysis
 //! treats them (a draw needs a second, pessimistic labelling where lists were cut).
+//! Under the retreat (the other side answering inside a move) a parent told of a
+//! child's label walks its move tree afresh and asks its children's owners for their
+//! labels: won where its mover can force the move into a child lost, lost where the
+//! other side can force it into one won.
 //! Results are bit for bit the same for any number of ranks: `digest` sums a hash of
 //! every labelled position's number and label.
 
@@ -35,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::spread::{distinct_children, positions_text, SpreadIndex};
+use super::spread::{distinct_children, forced, positions_text, walked_children, SpreadIndex};
 use super::RetroVerdict;
 use isolo_rules::{Board, DeadPosition, Variant};
 use parents::{IoFault, ParentSpill, Parents};
@@ -189,11 +193,10 @@ pub enum DistributedError {
     /// The rules count the seeds of a dead position, which the labels cannot hold.
     #[error("the distributed analysis cannot count a dead position's seeds (dead_position = \"count\"): use the method retro")]
     CountedDeadPositions,
-    /// The opponent's answers inside a move (the retreat) are not yet carried.
-    #[error(
-        "the distributed analysis does not take the retreat's answers yet: use the method indexed"
-    )]
-    Retreat,
+    /// A proof under the retreat (its certificate holds the answers inside moves) is
+    /// not yet read from the labels.
+    #[error("the distributed analysis reads no proof under the retreat yet: use the method retro")]
+    RetreatProof,
     /// A label its children contradict (`check`): a fault of the analysis.
     #[error("the check of the labels failed: {0}")]
     CheckFailed(String),
@@ -266,8 +269,8 @@ pub fn solve(
     if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
         return Err(DistributedError::CountedDeadPositions);
     }
-    if variant.has_retreat() {
-        return Err(DistributedError::Retreat);
+    if limits.proof && variant.has_retreat() {
+        return Err(DistributedError::RetreatProof);
     }
     let index = SpreadIndex::of_board(variant, board);
     if index.size > MOST_POSITIONS {
@@ -761,7 +764,13 @@ impl<'a> Rank<'a> {
     fn list_batch(&mut self, batch: &[u64]) -> Vec<Vec<u64>> {
         let listed = list_on_every_core(self.variant, self.index, batch);
         let mut outgoing = vec![Vec::new(); self.ranks()];
-        for (position, cut, children) in listed {
+        for Listed {
+            position,
+            cut,
+            children,
+            ..
+        } in listed
+        {
             let local = self.owners.local(position);
             self.moves.set(local, children.len() as u32);
             if cut {
@@ -823,6 +832,7 @@ impl<'a> Rank<'a> {
     ) -> Result<u32, Halt> {
         // Positions labelled in the last round, each with the label it gained.
         let mut newly: Vec<(usize, u32)> = Vec::new();
+        let retreat = self.variant.has_retreat();
         let mut round = from.unwrap_or(0);
         // Labels of the rounds before `from`, restored.
         let mut restored = 0;
@@ -844,6 +854,10 @@ impl<'a> Rank<'a> {
                 if self.moves.get(i) == 0 && !cut {
                     self.labels[i] = LOST;
                     newly.push((i, LOST));
+                } else if pessimistic && cut && retreat {
+                    // (A tree cut short may miss either side's decisions.)
+                    self.labels[i] = WON | LOST;
+                    newly.extend([(i, WON), (i, LOST)]);
                 } else if pessimistic && cut {
                     self.labels[i] = WON;
                     newly.push((i, WON));
@@ -868,10 +882,21 @@ impl<'a> Rank<'a> {
             }
             round += 1;
             newly.sort_unstable();
-            let mut gained = Vec::new();
-            let told = self.tell_parents(&newly, "while labelling", stop, |rank, incoming| {
-                rank.take_news(incoming, round, pessimistic, &mut gained)
-            });
+            let (mut gained, mut touched) = (Vec::new(), Vec::new());
+            let told =
+                self.tell_parents(
+                    &newly,
+                    "while labelling",
+                    stop,
+                    |rank, incoming| match retreat {
+                        true => rank.touch(incoming, pessimistic, &mut touched),
+                        false => rank.take_news(incoming, round, pessimistic, &mut gained),
+                    },
+                );
+            let told = match retreat {
+                true => told.and_then(|()| self.settle_walked(touched, round, stop, &mut gained)),
+                false => told,
+            };
             if let Err(halt) = told {
                 if matches!(halt, Halt::Stopped(_)) && !pessimistic && self.saver.is_some() {
                     // (The labels of the round under way are left out.)
@@ -960,6 +985,10 @@ impl<'a> Rank<'a> {
             self.fault.get_or_insert(why);
         }
         stop.reason("while restoring the checkpoint", &self.fault)?;
+        if self.variant.has_retreat() {
+            // (Move trees are walked afresh as their children gain labels: no counts.)
+            return Ok(());
+        }
         let won: Vec<(usize, u32)> = self
             .reached
             .ones()
@@ -1044,6 +1073,74 @@ impl<'a> Rank<'a> {
         }
     }
 
+    /// Under the retreat: the parents named in `incoming` messages that may yet gain a
+    /// label, noted in `touched`.
+    fn touch(&self, incoming: &[Vec<u64>], pessimistic: bool, touched: &mut Vec<usize>) {
+        for message in incoming.iter().flatten() {
+            let p = self.owners.local(message >> 1);
+            let label = self.labels[p];
+            let open = match pessimistic {
+                true => label & (WON | LOST) != WON | LOST,
+                false => label == 0 && !self.cut.get(p),
+            };
+            if open {
+                touched.push(p);
+            }
+        }
+    }
+
+    /// Under the retreat: labels in `round` the `touched` positions their children's
+    /// labels (of the rounds before) now settle, noted in `gained`: won where the mover
+    /// can force its move into a child lost for its mover, lost where the other side can
+    /// force it into one won for its mover. Their moves are walked afresh, in batches,
+    /// and their children's labels asked of the owners.
+    fn settle_walked(
+        &mut self,
+        mut touched: Vec<usize>,
+        round: u32,
+        stop: &Stop,
+        gained: &mut Vec<(usize, u32)>,
+    ) -> Result<(), Halt> {
+        touched.sort_unstable();
+        touched.dedup();
+        let rank = self.transport.rank();
+        let numbers: Vec<u64> = touched
+            .iter()
+            .map(|&p| self.owners.global(rank, p))
+            .collect();
+        let batches = self.transport.max(numbers.len().div_ceil(BATCH) as u64) as usize;
+        let mut settled = Vec::new();
+        let (mut offsets, mut values) = (Vec::new(), Vec::new());
+        for b in 0..batches {
+            stop.reason("while labelling", &self.fault)?;
+            let batch = numbers.chunks(BATCH).nth(b).unwrap_or(&[]);
+            let listed = list_on_every_core(self.variant, self.index, batch);
+            let labels = self.children_labels(&listed);
+            for (moves, children) in listed.iter().zip(&labels) {
+                let place = self.owners.local(moves.position);
+                let label = self.labels[place];
+                let lost = |k: usize| children[k] & LOST != 0;
+                if label & WON == 0 && forced(&moves.tree, true, lost, &mut offsets, &mut values) {
+                    settled.push((place, WON));
+                }
+                let won = |k: usize| children[k] & WON != 0;
+                if label & LOST == 0
+                    && !moves.children.is_empty()
+                    && forced(&moves.tree, false, won, &mut offsets, &mut values)
+                {
+                    settled.push((place, LOST));
+                }
+            }
+        }
+        // (Given only now: every rank has answered with the labels of the rounds before.)
+        let label = round << ROUND_SHIFT;
+        for (p, gain) in settled {
+            self.labels[p] |= gain | if self.labels[p] == 0 { label } else { 0 };
+            gained.push((p, gain));
+        }
+        Ok(())
+    }
+
     /// Checks every label of this rank's positions against its children's, the moves
     /// generated afresh and the children's labels asked of their owners: a win in `r`
     /// plies has a child lost in `r - 1` and none lost sooner; a loss in `r` has only
@@ -1062,41 +1159,52 @@ impl<'a> Rank<'a> {
         for b in 0..batches {
             let batch = mine.chunks(BATCH).nth(b).unwrap_or(&[]);
             let listed = list_on_every_core(self.variant, self.index, batch);
-            let mut asked = vec![Vec::new(); self.ranks()];
-            for (_, _, children) in &listed {
-                for &child in children {
-                    asked[self.owners.owner(child)].push(child);
-                }
-            }
-            let questions = self.transport.exchange(asked);
-            let answers = questions
-                .iter()
-                .map(|children| {
-                    let label = |&c: &u64| self.labels[self.owners.local(c)] as u64;
-                    children.iter().map(label).collect()
-                })
-                .collect();
-            let answers = self.transport.exchange(answers);
-            let mut next = vec![0usize; self.ranks()];
-            for (position, cut, children) in &listed {
-                let labels: Vec<u32> = children
-                    .iter()
-                    .map(|&child| {
-                        let owner = self.owners.owner(child);
-                        next[owner] += 1;
-                        answers[owner][next[owner] - 1] as u32
-                    })
-                    .collect();
-                let label = self.labels[self.owners.local(*position)];
+            let labels = self.children_labels(&listed);
+            for (moves, children) in listed.iter().zip(&labels) {
+                let label = self.labels[self.owners.local(moves.position)];
+                let found = match self.variant.has_retreat() {
+                    true => walked_label_fault(label, moves.cut, children, &moves.tree),
+                    false => label_fault(label, moves.cut, children),
+                };
                 if fault.is_none() {
-                    fault = label_fault(label, *cut, &labels).map(|why| {
-                        let board = self.index.board(*position);
+                    fault = found.map(|why| {
+                        let board = self.index.board(moves.position);
                         format!("{} ({why})", self.variant.format_position(&board))
                     });
                 }
             }
         }
         fault
+    }
+
+    /// The labels of the children of every position of `listed`, asked of their owners
+    /// (every rank asks at once).
+    fn children_labels(&self, listed: &[Listed]) -> Vec<Vec<u32>> {
+        let mut asked = vec![Vec::new(); self.ranks()];
+        for moves in listed {
+            for &child in &moves.children {
+                asked[self.owners.owner(child)].push(child);
+            }
+        }
+        let questions = self.transport.exchange(asked);
+        let answers = questions
+            .iter()
+            .map(|children| {
+                let label = |&c: &u64| self.labels[self.owners.local(c)] as u64;
+                children.iter().map(label).collect()
+            })
+            .collect();
+        let answers = self.transport.exchange(answers);
+        let mut next = vec![0usize; self.ranks()];
+        let mut label_of = |child: &u64| {
+            let owner = self.owners.owner(*child);
+            next[owner] += 1;
+            answers[owner][next[owner] - 1] as u32
+        };
+        listed
+            .iter()
+            .map(|moves| moves.children.iter().map(&mut label_of).collect())
+            .collect()
     }
 
     /// Every reached position's label, gathered on rank 0 (`None` on the others).
@@ -1133,19 +1241,35 @@ impl<'a> Rank<'a> {
     }
 }
 
-/// The distinct children of each position of `batch`, with whether its list was cut,
-/// generated on every core.
-fn list_on_every_core(
-    variant: &Variant,
-    index: &SpreadIndex,
-    batch: &[u64],
-) -> Vec<(u64, bool, Vec<u64>)> {
+/// A position's moves, generated afresh.
+struct Listed {
+    position: u64,
+    /// Whether its moves were cut short.
+    cut: bool,
+    /// Its distinct children.
+    children: Vec<u64>,
+    /// Under the retreat, its moves walked for its mover, as `walked_children` writes
+    /// them (the leaves: places in `children`); else empty.
+    tree: Vec<u32>,
+}
+
+/// The moves of each position of `batch`, generated on every core.
+fn list_on_every_core(variant: &Variant, index: &SpreadIndex, batch: &[u64]) -> Vec<Listed> {
+    let retreat = variant.has_retreat();
     batch
         .par_iter()
         .map(|&position| {
-            let mut children = Vec::new();
-            let cut = distinct_children(variant, index, position, &mut children);
-            (position, cut, children)
+            let (mut children, mut tree) = (Vec::new(), Vec::new());
+            let cut = match retreat {
+                true => walked_children(variant, index, position, &mut children, &mut tree),
+                false => distinct_children(variant, index, position, &mut children),
+            };
+            Listed {
+                position,
+                cut,
+                children,
+                tree,
+            }
         })
         .collect()
 }
@@ -1194,6 +1318,50 @@ fn label_fault(label: u32, cut: bool, children: &[u32]) -> Option<String> {
     }
 }
 
+/// `label_fault` under the retreat, where `tree` (as `walked_children` writes it) gives
+/// the move's decisions: a win in `r` plies is one the mover can force into children
+/// lost within `r - 1` plies and not within `r - 2`; a loss the same for the other side
+/// into children won; a position without a label, one neither side can force at all.
+fn walked_label_fault(label: u32, cut: bool, children: &[u32], tree: &[u32]) -> Option<String> {
+    let (mut offsets, mut values) = (Vec::new(), Vec::new());
+    let round = |l: u32| l >> ROUND_SHIFT;
+    // Whether the mover (or the other side) can force a child labelled `bit` within
+    // `plies` (`None`: ever).
+    let mut forces = |mover: bool, bit: u32, plies: Option<u32>| {
+        let leaf =
+            |k: usize| children[k] & bit != 0 && plies.is_none_or(|p| round(children[k]) <= p);
+        forced(tree, mover, leaf, &mut offsets, &mut values)
+    };
+    let r = round(label);
+    if label & WON != 0 {
+        let sooner = r >= 2 && forces(true, LOST, Some(r - 2));
+        return match r >= 1 && forces(true, LOST, Some(r - 1)) && !sooner {
+            true => None,
+            false => Some(format!("won in {r} plies, not forced so")),
+        };
+    }
+    if label & LOST != 0 {
+        if cut {
+            return Some("lost with a cut move tree".into());
+        }
+        let exact = match r {
+            0 => children.is_empty(),
+            _ => {
+                let sooner = r >= 2 && forces(false, WON, Some(r - 2));
+                !children.is_empty() && forces(false, WON, Some(r - 1)) && !sooner
+            }
+        };
+        return (!exact).then(|| format!("lost in {r} plies, not forced so"));
+    }
+    if forces(true, LOST, None) {
+        Some("no label where the mover can force a lost child".into())
+    } else if !cut && (children.is_empty() || forces(false, WON, None)) {
+        Some("no label where the other side can force a won child".into())
+    } else {
+        None
+    }
+}
+
 /// A 64-bit mix (SplitMix64's finaliser), for digests.
 fn mix(mut x: u64) -> u64 {
     x = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -1224,7 +1392,23 @@ mod tests {
 
     #[test]
     fn the_check_confirms_the_labels_and_finds_a_flipped_one() {
-        let mut rules = Variant::load("igisoro").unwrap().rules().clone();
+        let fault = flipped_fault("igisoro");
+        assert!(
+            fault.contains("won in") && fault.contains("without a lost child"),
+            "{fault}"
+        );
+        // Under the retreat, the move trees walked.
+        let fault = flipped_fault("igisoro-retreat");
+        assert!(
+            fault.contains("won in") && fault.contains("not forced so"),
+            "{fault}"
+        );
+    }
+
+    /// The check's fault on Igisoro's 2x2 board under `rules` with a lost position's
+    /// label flipped to won, the check of the labels as found passing.
+    fn flipped_fault(rules: &str) -> String {
+        let mut rules = Variant::load(rules).unwrap().rules().clone();
         rules.columns = 2;
         rules.start = isolo_rules::pattern_start("igisoro", 2, 2).unwrap();
         let variant = Variant::new(rules).unwrap();
@@ -1259,10 +1443,6 @@ mod tests {
             runs.into_iter().map(|r| r.join().unwrap()).collect()
         });
         assert!(found.iter().all(|(clean, _)| clean.is_none()), "{found:?}");
-        let fault = found[0].1.as_deref().expect("the flip found");
-        assert!(
-            fault.contains("won in") && fault.contains("without a lost child"),
-            "{fault}"
-        );
+        found[0].1.clone().expect("the flip found")
     }
 }
