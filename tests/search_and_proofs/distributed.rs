@@ -529,3 +529,52 @@ fn sigterm_while_labelling_saves_the_labels_and_the_same_command_resumes() {
         assert_eq!(resumed[field], whole[field], "{field}: {resumed} {whole}");
     }
 }
+
+/// A run killed outright (SIGKILL: no handler runs) leaves its parents files behind;
+/// the next run on the machine removes them, as their process is gone.
+#[test]
+fn the_parents_files_of_a_killed_run_are_removed_by_the_next() {
+    use common::process::{scratch, signal};
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = scratch("distributed-sigkill");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let rules = dir.join("igisoro-w3-s2.toml");
+    let text = "base = \"igisoro\"\ncolumns = 3\nstart = \"2,2,2/0,0,0/0,0,0/2,2,2\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let solve = |stderr: Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+            .args(["solve", "--variant", rules.to_str().unwrap()])
+            .args(["--method", "distributed", "--time-ms", "0", "--json"])
+            .env("TMPDIR", &tmp)
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .unwrap()
+    };
+    let leftovers = || {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("isolo-ai-parents-")
+            })
+            .count()
+    };
+    let mut child = solve(Stdio::piped());
+    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines {
+        if line.unwrap().contains("labelling round 0") {
+            // (Frozen first, so that it cannot finish before the signal.)
+            signal(child.id(), "-STOP");
+            signal(child.id(), "-KILL");
+            break;
+        }
+    }
+    child.wait().unwrap();
+    assert!(leftovers() > 0, "the killed run's files");
+    let next = solve(Stdio::null()).wait().unwrap();
+    assert!(next.success());
+    assert_eq!(leftovers(), 0);
+}

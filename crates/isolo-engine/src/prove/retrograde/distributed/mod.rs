@@ -326,6 +326,7 @@ pub fn solve(
     };
     report("plan", 0, 0);
     let scratch = limits.scratch.clone().unwrap_or_else(std::env::temp_dir);
+    parents::sweep_leftovers(&scratch);
     let mut rank = Rank::new(variant, &index, transport, &scratch);
     let root = index.of(board);
     let mut result = DistributedResult {

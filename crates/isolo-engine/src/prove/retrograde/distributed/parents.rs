@@ -37,6 +37,42 @@ pub(super) const SORT_WINDOW_BYTES: usize = 256 << 20;
 /// Names the files of each store of this process apart.
 static NEXT_STORE: AtomicU64 = AtomicU64::new(0);
 
+/// The start of the name of this machine's parents files, before the process' number
+/// (the machine named, so that no run sweeps another machine's files on a shared disk).
+fn leftover_prefix() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname");
+    let host = host.as_deref().map_or("host", str::trim);
+    format!("isolo-ai-parents-{}-", host.replace(['-', '/', '.'], "_"))
+}
+
+/// Removes from `folder` the parents files that runs on this machine left when killed
+/// (SIGKILL, a job cancelled past its grace time): those of processes gone (Linux's
+/// `/proc` tells). The number of files removed.
+pub(super) fn sweep_leftovers(folder: &Path) -> usize {
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    let prefix = leftover_prefix();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let gone = pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists();
+        if gone && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// A failed read or write, in words naming the file.
 pub(super) type IoFault = String;
 
@@ -91,7 +127,7 @@ impl ParentSpill {
     /// An empty store in `folder` for `places` places (`tag` names the rank).
     pub(super) fn new(folder: &Path, tag: &str, places: usize, index_size: u64) -> ParentSpill {
         let store = NEXT_STORE.fetch_add(1, Ordering::Relaxed);
-        let name = format!("isolo-ai-parents-{}-{store}-{tag}", std::process::id());
+        let name = format!("{}{}-{store}-{tag}", leftover_prefix(), std::process::id());
         let layout = Layout::new(places, index_size);
         ParentSpill {
             layout,
@@ -382,6 +418,26 @@ impl Drop for Parents {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_runs_files_on_this_machine_are_swept_and_no_others() {
+        let folder = std::env::temp_dir().join(format!("isolo-sweep-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let prefix = leftover_prefix();
+        // (Past Linux's largest process number: a process gone.)
+        let gone = format!("{prefix}4294967-0-rank0.bucket3");
+        let mine = format!("{prefix}{}-0-rank1.parents", std::process::id());
+        let elsewhere = "isolo-ai-parents-another_machine-4294967-0-rank0.parents";
+        for name in [gone.as_str(), &mine, elsewhere, "notes.txt"] {
+            std::fs::write(folder.join(name), b"").unwrap();
+        }
+        assert_eq!(sweep_leftovers(&folder), 1);
+        assert!(!folder.join(&gone).exists());
+        for name in [mine.as_str(), elsewhere, "notes.txt"] {
+            assert!(folder.join(name).exists(), "{name}");
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 
     #[test]
     fn every_parent_comes_back_with_its_child() {
