@@ -278,9 +278,7 @@ fn cli_error(e: SolveError) -> CliError {
         SolveError::CertificateNotWritten(_) => format!("--certificate: {e}"),
         SolveError::Certificate(e) => certificate_error(e),
         SolveError::Indexed(e) => format!("--method indexed: {e}"),
-        SolveError::Distributed(
-            e @ (DistributedError::ProofTooLarge(_) | DistributedError::RetreatProof),
-        ) => {
+        SolveError::Distributed(e @ DistributedError::ProofTooLarge(_)) => {
             format!("--certificate: {e}")
         }
         SolveError::Distributed(e @ DistributedError::Checkpoint(_)) => format!("--resume: {e}"),

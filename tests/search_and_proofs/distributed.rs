@@ -70,7 +70,7 @@ fn indexed(variant: &Variant, board: &Board, memory: u64) -> Option<indexed::Ind
 
 /// Checks `proof` of `result`'s value at `board` as `check-proof` does: a win's longest
 /// line is its exact length.
-fn check_certificate(
+pub(crate) fn check_certificate(
     variant: &Variant,
     board: &Board,
     result: &DistributedResult,
@@ -138,9 +138,8 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
             "{position}"
         );
         let mut proofs = Vec::new();
-        // (Under the retreat no proof is read yet.)
         let retreat = variant.has_retreat();
-        let proof = one.index_size <= distributed::CERTIFICATE_INDEX && !retreat;
+        let proof = one.index_size <= distributed::CERTIFICATE_INDEX;
         for ranks in 2..=4 {
             let mut many = checked_on_ranks(&variant, &board, ranks, proof);
             proofs.extend(many.proof.take());
@@ -445,10 +444,6 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         (vec!["--variant", &rules, "--resume", &rules], &not_a_folder),
         (vec!["--variant", &rules, "--moves", "1"], "--method distributed takes no --moves"),
         (vec!["--variant", &rules, "--nodes", "5"], "--method distributed takes no --nodes"),
-        (
-            vec!["--variant", "igisoro-retreat", "--certificate", &certificate],
-            "--certificate: the distributed analysis reads no proof under the retreat yet",
-        ),
         (
             vec!["--variant", "igisoro"],
             "--method distributed: more than 2^64 positions in the index; the distributed analysis numbers at most 2^62",

@@ -528,14 +528,18 @@ fn retrograde_analyses_under_the_retreat_agree_with_a_walked_brute_force_and_dfp
         // The distributed analysis, walking a tree afresh whenever a child gains a label,
         // on 1 and 3 ranks: the indexed analysis' value and counts, every label checked,
         // the same labels on both, and the lengths of the walked brute force.
-        let on_ranks = |ranks| {
+        let on_ranks = |ranks, proof| {
             let limits = DistributedLimits {
                 check: true,
+                proof,
                 ..DistributedLimits::default()
             };
             distributed::solve_in_process(&variant, &board, ranks, &limits, &|_| {}).unwrap()
         };
-        let (one, three) = (on_ranks(1), on_ranks(3));
+        let (mut one, three) = (on_ranks(1, true), on_ranks(3, false));
+        // Its proof, the answers read from the move trees, is a certificate that checks.
+        let proof = one.proof.take().expect("a proof");
+        crate::distributed::check_certificate(&variant, &board, &one, proof);
         assert_eq!(
             (one.verdict, one.reached, one.edges, one.cut),
             (found.verdict, found.reached, found.edges, found.cut),
@@ -601,6 +605,8 @@ fn solve_follows_the_retreat_with_every_prover() {
         ("retro", rules, "win"),
         ("auto", rules, "win"),
         ("retro", drawn, "draw"),
+        ("distributed", rules, "win"),
+        ("distributed", drawn, "draw"),
     ];
     for (method, variant, result) in cases {
         let args = [

@@ -193,10 +193,6 @@ pub enum DistributedError {
     /// The rules count the seeds of a dead position, which the labels cannot hold.
     #[error("the distributed analysis cannot count a dead position's seeds (dead_position = \"count\"): use the method retro")]
     CountedDeadPositions,
-    /// A proof under the retreat (its certificate holds the answers inside moves) is
-    /// not yet read from the labels.
-    #[error("the distributed analysis reads no proof under the retreat yet: use the method retro")]
-    RetreatProof,
     /// A label its children contradict (`check`): a fault of the analysis.
     #[error("the check of the labels failed: {0}")]
     CheckFailed(String),
@@ -268,9 +264,6 @@ pub fn solve(
     let started = Instant::now();
     if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
         return Err(DistributedError::CountedDeadPositions);
-    }
-    if limits.proof && variant.has_retreat() {
-        return Err(DistributedError::RetreatProof);
     }
     let index = SpreadIndex::of_board(variant, board);
     if index.size > MOST_POSITIONS {

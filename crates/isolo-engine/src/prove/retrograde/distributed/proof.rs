@@ -5,13 +5,16 @@
 //! repeat). After a draw, each side's set: the positions the other side cannot force
 //! (its labels, pessimistic where lists were cut), the side's move at its own into the
 //! set, every move of the other's staying in it (the labels say so: a position whose
-//! child is lost for its mover is won for it).
+//! child is lost for its mover is won for it). Under the retreat each position's moves
+//! are walked as a tree (`MoveTree`), and a side's lines are its decisions in both
+//! sides' moves, as the certificates take them.
 
 use std::collections::{HashMap, HashSet};
 
 use super::super::spread::SpreadIndex;
 use super::super::Holding;
 use super::{LOST, ROUND_SHIFT, WON};
+use crate::prove::move_tree::MoveTree;
 use isolo_rules::{dead_position_outcome, searched_moves, Board, LegalMove, Move, Side, Variant};
 
 /// The largest index whose runs may write a certificate: rank 0 then holds every
@@ -56,13 +59,12 @@ impl Walk<'_> {
     fn visit(
         &self,
         root: &Board,
-        mut next: impl FnMut(&Board, Vec<LegalMove>) -> Result<Vec<Board>, String>,
+        mut next: impl FnMut(&Board) -> Result<Vec<Board>, String>,
     ) -> Result<(), String> {
         let mut seen = HashSet::from([*root]);
         let mut todo = vec![*root];
         while let Some(board) = todo.pop() {
-            let (moves, _) = searched_moves(self.variant, &board);
-            for child in next(&board, moves)? {
+            for child in next(&board)? {
                 if seen.insert(child) {
                     todo.push(child);
                 }
@@ -75,7 +77,21 @@ impl Walk<'_> {
     /// the loser's every move.
     fn strategy(&self, root: &Board, winner: Side) -> Result<Vec<(Board, Move)>, String> {
         let mut lines = Vec::new();
-        self.visit(root, |board, moves| {
+        let retreat = self.variant.has_retreat();
+        self.visit(root, |board| {
+            if retreat {
+                // (At the winner's least rounds: each line ends a ply sooner.)
+                let wins = |child: &Board| {
+                    let label = self.label(child);
+                    let bit = if child.to_move() == winner { WON } else { LOST };
+                    (label & bit != 0).then_some(u64::from(label >> ROUND_SHIFT))
+                };
+                let tree = MoveTree::walked(self.variant, board, board.to_move());
+                let text = || self.variant.format_position(board);
+                return decided(&tree, board, winner, wins, &mut lines)
+                    .ok_or_else(|| format!("{}: its winner cannot force its moves", text()));
+            }
+            let (moves, _) = searched_moves(self.variant, board);
             if board.to_move() != winner {
                 return Ok(moves.into_iter().map(|m| m.child).collect());
             }
@@ -113,7 +129,14 @@ impl Walk<'_> {
             let text = self.variant.format_position(board);
             format!("{text} in {side}'s set {why}")
         };
-        self.visit(root, |board, moves| {
+        let retreat = self.variant.has_retreat();
+        self.visit(root, |board| {
+            if retreat {
+                return self
+                    .held_walked(board, side, &mut holds)
+                    .ok_or_else(|| fault(board, "has a move its side cannot keep in it"));
+            }
+            let (moves, _) = searched_moves(self.variant, board);
             if moves.is_empty() || dead_position_outcome(self.variant, board).is_some() {
                 // (The other side without a move, or a dead position, drawn: an end.)
                 holds.push((*board, None));
@@ -134,6 +157,46 @@ impl Walk<'_> {
         })?;
         Ok(holds)
     }
+}
+
+impl Walk<'_> {
+    /// `holding` under the retreat at `board`: `side`'s decisions in the move walked
+    /// there, keeping it out of the positions the other side can force (a line `*`
+    /// where it decides nothing), pushed on `holds`; the positions the move may end in
+    /// (`None`: `side` cannot keep it out).
+    fn held_walked(&self, board: &Board, side: Side, holds: &mut Holding) -> Option<Vec<Board>> {
+        let tree = MoveTree::walked(self.variant, board, board.to_move());
+        if tree.is_empty() || dead_position_outcome(self.variant, board).is_some() {
+            // (The other side without a move, or a dead position, drawn: an end.)
+            holds.push((*board, None));
+            return Some(Vec::new());
+        }
+        let keep = |child: &Board| (!self.attacked(child, side)).then_some(0);
+        let mut lines = Vec::new();
+        let next = decided(&tree, board, side, keep, &mut lines)?;
+        if lines.is_empty() {
+            holds.push((*board, None));
+        }
+        holds.extend(lines.into_iter().map(|(b, mv)| (b, Some(mv))));
+        Some(next)
+    }
+}
+
+/// `side`'s decisions in the move `tree` walked at `board` by the least rank of the
+/// positions it ends in (`MoveTree::strategy`; `rank`: `None` where `side` must keep
+/// out), its lines pushed on `lines`; the positions they lead to, `None` where `side`
+/// cannot force the move into ranked positions.
+fn decided(
+    tree: &MoveTree,
+    board: &Board,
+    side: Side,
+    rank: impl Fn(&Board) -> Option<u64>,
+    lines: &mut Vec<(Board, Move)>,
+) -> Option<Vec<Board>> {
+    let ranks: Vec<Option<u64>> = tree.leaves.iter().map(rank).collect();
+    let (moves, leaves) = tree.strategy(board.to_move() == side, &ranks)?;
+    lines.extend(moves.into_iter().map(|mv| (*board, mv)));
+    Some(leaves.into_iter().map(|i| tree.leaves[i]).collect())
 }
 
 /// The proof of `verdict`'s value at `root` from every reached position's `labels`: a
