@@ -877,16 +877,11 @@ impl<'a> Rank<'a> {
             round += 1;
             newly.sort_unstable();
             let (mut gained, mut touched) = (Vec::new(), Vec::new());
-            let told =
-                self.tell_parents(
-                    &newly,
-                    "while labelling",
-                    stop,
-                    |rank, incoming| match retreat {
-                        true => rank.touch(incoming, pessimistic, &mut touched),
-                        false => rank.take_news(incoming, round, pessimistic, &mut gained),
-                    },
-                );
+            let take = |rank: &mut Self, incoming: &[Vec<u64>]| match retreat {
+                true => rank.touch(incoming, pessimistic, &mut touched),
+                false => rank.take_news(incoming, round, pessimistic, &mut gained),
+            };
+            let told = self.tell_parents(&newly, "while labelling", stop, take);
             let told = match retreat {
                 true => told.and_then(|()| self.settle_walked(touched, round, stop, &mut gained)),
                 false => told,
@@ -1139,7 +1134,8 @@ impl<'a> Rank<'a> {
     /// generated afresh and the children's labels asked of their owners: a win in `r`
     /// plies has a child lost in `r - 1` and none lost sooner; a loss in `r` has only
     /// children won, the latest in `r - 1`, and a whole move list; a position without a
-    /// label has no lost child, and a child not won or a cut list. The first fault
+    /// label has no lost child, and a child not won or a cut list (under the retreat,
+    /// the same forced through the move trees: `walked_label_fault`). The first fault
     /// found, in words.
     fn check(&self) -> Option<String> {
         let rank = self.transport.rank();

@@ -101,10 +101,7 @@ impl Walk<'_> {
             };
             let best = moves.into_iter().find(sooner).ok_or_else(|| {
                 let text = self.variant.format_position(board);
-                format!(
-                    "{text}, won in {round} plies, has no child lost in {}",
-                    round - 1
-                )
+                format!("{text}, won in {round} plies, has no child lost a ply sooner")
             })?;
             lines.push((*board, best.mv));
             Ok(vec![best.child])
