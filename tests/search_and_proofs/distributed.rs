@@ -339,17 +339,11 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
     assert_eq!(two["ranks"], 2);
     assert_eq!(two["digest"], one["digest"], "{two} {one}");
     assert!(two["verified"].is_null(), "{two}");
-    let verified = isolo_json(&[
-        "solve",
-        "--variant",
-        &rules,
-        "--method",
-        "distributed",
-        "--threads",
-        "2",
-        "--verify",
-        "--json",
-    ]);
+    let on_two_ranks = |extra: &[&str]| {
+        let solve = ["solve", "--variant", &rules, "--method", "distributed"];
+        isolo_json(&[&solve[..], &["--threads", "2", "--json"], extra].concat())
+    };
+    let verified = on_two_ranks(&["--verify"]);
     assert_eq!(verified["verified"], true, "{verified}");
     assert_eq!(
         verified["checked_positions"], one["positions"],
@@ -357,18 +351,7 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
     );
     // The draw's certificate, written by rank 0 of 2 and checked as check-proof checks it.
     let proof = dir.join("draw.proof.gz").display().to_string();
-    let certified = isolo_json(&[
-        "solve",
-        "--variant",
-        &rules,
-        "--method",
-        "distributed",
-        "--threads",
-        "2",
-        "--certificate",
-        &proof,
-        "--json",
-    ]);
+    let certified = on_two_ranks(&["--certificate", &proof]);
     assert_eq!(certified["certificate"]["result"], "draw", "{certified}");
     let checked = isolo_json(&["check-proof", &proof, "--json"]);
     assert_eq!(
