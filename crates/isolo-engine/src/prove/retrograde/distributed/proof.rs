@@ -154,9 +154,7 @@ impl Walk<'_> {
         })?;
         Ok(holds)
     }
-}
 
-impl Walk<'_> {
     /// `holding` under the retreat at `board`: `side`'s decisions in the move walked
     /// there, keeping it out of the positions the other side can force (a line `*`
     /// where it decides nothing), pushed on `holds`; the positions the move may end in
@@ -196,8 +194,8 @@ fn decided(
     Some(leaves.into_iter().map(|i| tree.leaves[i]).collect())
 }
 
-/// The proof of `verdict`'s value at `root` from every reached position's `labels`: a
-/// fault of the labels, in words, where they give none.
+/// The proof of the value at `root` (won by `winner`, or drawn where `None`) from every
+/// reached position's `labels`: a fault of the labels, in words, where they give none.
 pub(super) fn read(
     variant: &Variant,
     index: &SpreadIndex,
