@@ -1168,11 +1168,7 @@ fn solve_retro(
         result.verdict = RetroVerdict::Unknown;
         result.strategy = None;
     }
-    let winner = match result.verdict {
-        RetroVerdict::Win => Some(board.to_move()),
-        RetroVerdict::Loss => Some(board.to_move().opponent()),
-        RetroVerdict::Draw | RetroVerdict::Unknown => None,
-    };
+    let winner = result.verdict.winner(board.to_move());
     let length = match winner {
         Some(_) if settings.exact_length => exact_length(variant, root, settings, None)?,
         _ => None,
@@ -1376,10 +1372,8 @@ fn certify_distributed(
 /// Whether a retrograde win or loss (anything else passes) holds after the game
 /// before the root: its strategy, checked as a certificate would be.
 fn retro_win_holds(variant: &Variant, root: &Root, result: &RetroResult) -> bool {
-    let winner = match result.verdict {
-        RetroVerdict::Win => root.board.to_move(),
-        RetroVerdict::Loss => root.board.to_move().opponent(),
-        _ => return true,
+    let Some(winner) = result.verdict.winner(root.board.to_move()) else {
+        return true;
     };
     let strategy = result.strategy.clone().unwrap_or_default();
     crate::prove::certificate::check(&root.certificate(variant, winner, None, strategy)).is_ok()

@@ -72,6 +72,18 @@ pub enum RetroVerdict {
     Unknown,
 }
 
+impl RetroVerdict {
+    /// The side that wins, `mover` being the side to move at the position: none for a
+    /// draw or an unknown value.
+    pub fn winner(self, mover: Side) -> Option<Side> {
+        match self {
+            RetroVerdict::Win => Some(mover),
+            RetroVerdict::Loss => Some(mover.opponent()),
+            RetroVerdict::Draw | RetroVerdict::Unknown => None,
+        }
+    }
+}
+
 /// The positions one side keeps to, each with its move where it is to move.
 pub type Holding = Vec<(Board, Option<Move>)>;
 

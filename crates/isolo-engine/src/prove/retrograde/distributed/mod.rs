@@ -426,11 +426,7 @@ pub fn solve(
     }
     if limits.proof && result.verdict != RetroVerdict::Unknown {
         if let Some(labels) = rank.gather_labels() {
-            let winner = match result.verdict {
-                RetroVerdict::Win => Some(board.to_move()),
-                RetroVerdict::Loss => Some(board.to_move().opponent()),
-                _ => None,
-            };
+            let winner = result.verdict.winner(board.to_move());
             let proof = proof::read(variant, &index, board, &labels, winner);
             result.proof = Some(proof.map_err(DistributedError::NoProof)?);
         }
