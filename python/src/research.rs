@@ -646,7 +646,7 @@ pub fn tune(
     );
     let file = tuned.weights_file(&command);
     if let Some(path) = out {
-        std::fs::write(path, &file)
+        isolo_rules::write_bytes_whole(path.as_ref(), file.as_bytes())
             .map_err(|e| input_error(format!("out: cannot write {path}: {e}")))?;
     }
     let mut value = serde_json::to_value(&tuned.report).expect("reports serialise");

@@ -26,7 +26,15 @@ pub fn run(args: &CheckProofArgs) -> CliResult {
         CheckedProof::Win(c) => describe(c),
         CheckedProof::Draw(c) => describe_draw(c),
     };
-    emit(&format!("valid: {text}\n"))
+    let rules = checked.rules();
+    let warning = match rules.misnamed {
+        true => "; the proof is of these rules, not of the preset",
+        false => "",
+    };
+    emit(&format!(
+        "valid: {text}\nrules: {}{warning}\n",
+        rules.describe()
+    ))
 }
 
 /// One line saying what a checked draw's certificate proves.

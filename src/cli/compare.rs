@@ -103,7 +103,7 @@ impl Outputs<'_> {
 pub fn report(report: &CompareReport, outputs: &Outputs, notes: &Notes) -> CliResult {
     let stats = &report.variants;
     if let Some(path) = outputs.csv {
-        std::fs::write(path, csv(stats))
+        isolo_rules::write_bytes_whole(path.as_ref(), csv(stats).as_bytes())
             .map_err(|e| CliError(format!("--csv: cannot write {path}: {e}")))?;
     }
     #[cfg(feature = "plots")]

@@ -100,7 +100,7 @@ pub fn run(args: &OpeningsArgs) -> CliResult {
     }
     eprintln!("{summary}");
     let shown = match &args.out {
-        Some(path) => std::fs::write(path, &text)
+        Some(path) => isolo_rules::write_bytes_whole(path.as_ref(), text.as_bytes())
             .map_err(|e| CliError(format!("--out: cannot write {path}: {e}"))),
         None => emit(&text),
     };

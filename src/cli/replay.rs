@@ -78,7 +78,7 @@ fn what_is_proven(file: &CheckedRecords) -> &'static str {
     if file.chained {
         "every digest in its chain"
     } else {
-        "no digests (records format 1: a game replaced by another that replays is not detected)"
+        records::UNCHAINED_NOTE
     }
 }
 

@@ -251,7 +251,7 @@ pub fn run(args: &ResultsArgs) -> CliResult {
         ));
     }
     page.push_str(&kept_sections(&args.out));
-    std::fs::write(&args.out, page)
+    isolo_rules::write_bytes_whole(args.out.as_ref(), page.as_bytes())
         .map_err(|e| CliError(format!("--out: cannot write {}: {e}", args.out)))
 }
 

@@ -99,6 +99,9 @@ fn load_game(args: &ReviewArgs) -> Result<(Variant, Board, String, String), CliE
     .map_err(|e| CliError(e.in_file(path)))?
     .ok_or_else(|| CliError(format!("{path}: no records header")))?;
     let record = wanted.ok_or_else(|| CliError(format!("--game: no game {k} in {path}")))?;
+    if !file.chained {
+        eprintln!("{path}: {}", records::UNCHAINED_NOTE);
+    }
     let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
     let source = format!("{path}: game {k}");
     Ok((

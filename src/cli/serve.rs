@@ -77,12 +77,17 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
         });
     }
     let records = match &args.records {
-        Some(path) => Some(
-            // Checked as `replay` checks it: the page shows only legal games.
-            records::read_records(std::path::Path::new(path))
+        Some(path) => {
+            // Checked as `replay` checks it (the page shows only legal games), then
+            // read again a page at a time.
+            let pages = records::RecordsPages::open(std::path::Path::new(path))
                 .map_err(|e| CliError(format!("--records: {}", e.in_file(path))))?
-                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))?,
-        ),
+                .ok_or_else(|| CliError(format!("--records: {path}: no records header")))?;
+            if !pages.chained {
+                eprintln!("--records: {path}: {}", records::UNCHAINED_NOTE);
+            }
+            Some(pages)
+        }
         None => None,
     };
     Ok(AppState {

@@ -32,8 +32,11 @@ pub fn run(args: &ShowArgs) -> CliResult {
             flipped: args.flip,
             ..SvgOptions::default()
         };
-        std::fs::write(path, board_svg(&variant, &board, &options))
-            .map_err(|e| CliError(format!("--svg: cannot write {path}: {e}")))?;
+        isolo_rules::write_bytes_whole(
+            path.as_ref(),
+            board_svg(&variant, &board, &options).as_bytes(),
+        )
+        .map_err(|e| CliError(format!("--svg: cannot write {path}: {e}")))?;
     } else if args.flip {
         return Err(CliError("--flip draws the SVG: it needs --svg FILE".into()));
     }

@@ -72,6 +72,9 @@ pub struct SolveArgs {
     /// check-proof does (--method distributed: on an index of at most 2^22 positions)
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Replace the --certificate file where it exists (refused otherwise)
+    #[arg(long, requires = "certificate")]
+    pub overwrite: bool,
     /// Keep df-pn's tables in FILE: continue the search saved there, and save it
     /// there when this run ends (time, node limit or Ctrl-C) without a proof. With
     /// --method distributed, a FOLDER every rank reaches: the labels are saved there
@@ -146,6 +149,12 @@ pub fn run(args: &SolveArgs) -> CliResult {
     // Before the search, which may take hours, not after it.
     if let Some(path) = &args.certificate {
         super::check_output("--certificate", path)?;
+        if path.exists() && !args.overwrite {
+            return Err(CliError(format!(
+                "--certificate: {} exists (--overwrite replaces it)",
+                path.display()
+            )));
+        }
     }
     match &args.resume {
         // (The distributed analysis makes and checks its folder itself.)
@@ -178,7 +187,16 @@ pub fn run(args: &SolveArgs) -> CliResult {
         }
         exit_interrupted(args);
     }
-    Ok(())
+    match &report {
+        // (The result is printed above, and stands; the failure is the exit status.)
+        SolveReport::Distributed(DistributedReport {
+            checkpoint_failed: Some(why),
+            ..
+        }) => Err(CliError(format!(
+            "--resume: the labels, whole, could not be saved ({why}); the result above stands"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// After Ctrl-C or SIGTERM in the distributed analysis: what was saved, and the
@@ -235,6 +253,10 @@ fn refusal_text(refusal: Refusal) -> String {
         Refusal::NotForMethod { method, setting } => (method, setting),
     };
     match (method, setting) {
+        (Method::Indexed | Method::Distributed, ProofSetting::Sought) => format!(
+            "--method {} takes no --prove: it finds the value, whichever it is",
+            method.name()
+        ),
         (Method::Indexed | Method::Distributed, setting) => {
             format!("--method {} takes no {}", method.name(), flag(setting))
         }

@@ -140,11 +140,11 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
     let interrupted = super::interrupt::requested();
     let markdown = markdown(args, &base, &widths, &seeds, &cells);
     if let Some(path) = &args.out {
-        std::fs::write(path, &markdown)
+        isolo_rules::write_bytes_whole(path, markdown.as_bytes())
             .map_err(|e| CliError(format!("--out {}: {e}", path.display())))?;
     }
     if let Some(path) = &args.csv {
-        std::fs::write(path, csv(&cells))
+        isolo_rules::write_bytes_whole(path, csv(&cells).as_bytes())
             .map_err(|e| CliError(format!("--csv {}: {e}", path.display())))?;
     }
     let shown = if args.json {
@@ -237,7 +237,7 @@ fn write_certificate(args: &SolveTableArgs, cell: &Cell) -> CliResult {
             cell.columns,
             cell.seeds,
         ));
-        std::fs::write(&path, &certificate.gzip)
+        isolo_rules::write_bytes_whole(&path, &certificate.gzip)
             .map_err(|e| CliError(format!("--certificates {}: {e}", path.display())))?;
     }
     Ok(())

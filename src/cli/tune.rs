@@ -146,7 +146,7 @@ pub fn run(args: &TuneArgs) -> CliResult {
     let command = command_line(args, &start_name);
     let text = tuned.weights_file(&command);
     if let Some(path) = &args.out {
-        std::fs::write(path, &text)
+        isolo_rules::write_bytes_whole(path.as_ref(), text.as_bytes())
             .map_err(|e| CliError(format!("--out: cannot write {path}: {e}")))?;
     }
     let report = &tuned.report;

@@ -16,15 +16,19 @@ const SERIES: [(&str, RGBColor); 3] = [
     ("draws", RGBColor(120, 120, 120)),
 ];
 
-/// Writes the chart; the error says what failed.
+/// Writes the chart, whole or not at all; the error says what failed.
 pub fn write_svg(path: &str, stats: &[VariantStats]) -> Result<(), String> {
-    let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     let fail = |e: &dyn std::fmt::Display| format!("cannot draw {path}: {e}");
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let (left, right) = root.split_horizontally(WIDTH / 2);
-    win_rates(&left, stats).map_err(|e| fail(&e))?;
-    lengths(&right, stats).map_err(|e| fail(&e))?;
-    root.present().map_err(|e| fail(&e))
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(&e))?;
+        let (left, right) = root.split_horizontally(WIDTH / 2);
+        win_rates(&left, stats).map_err(|e| fail(&e))?;
+        lengths(&right, stats).map_err(|e| fail(&e))?;
+        root.present().map_err(|e| fail(&e))?;
+    }
+    isolo_rules::write_bytes_whole(path.as_ref(), svg.as_bytes()).map_err(|e| fail(&e))
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;

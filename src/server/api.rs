@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -26,6 +26,9 @@ use super::wire::{ApiError, HASH_MB};
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
 use isolo_engine::matches::engine::EngineKind;
+use isolo_engine::matches::records::{
+    RecordsError, RecordsPages, RECORDS_PAGE_DEFAULT, RECORDS_PAGE_MOST,
+};
 use isolo_engine::matches::schedule::game_seed;
 use isolo_engine::matches::settings::SearchSettings;
 use isolo_engine::ranges::{self, Range};
@@ -74,6 +77,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             whole_body,
         ))
         .layer(axum::middleware::from_fn(errors_as_json))
+        .layer(axum::middleware::from_fn(plain_requests))
         .with_state(state)
 }
 
@@ -141,6 +145,30 @@ async fn read_limited(body: Body) -> Result<Bytes, ApiError> {
 
 /// Every error answer as `{"error": ...}`, including those axum makes itself (a method
 /// a route does not take), which are plain text or empty.
+/// The most bytes a request's header fields may take together (names, values and their
+/// separators): more are refused with 431 here, whatever size the connection layer let
+/// through (its buffer, about 400 KB, depends on how the bytes arrive).
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// Refuses, before any route, a path with bytes that are not ASCII (400: a client must
+/// percent-encode them) and header fields over [`MAX_HEADER_BYTES`] (431).
+async fn plain_requests(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if !request.uri().path().is_ascii() {
+        let why = "the path holds bytes that are not ASCII: percent-encode them";
+        return ApiError::bad(why).into_response();
+    }
+    let fields = request.headers().iter();
+    let bytes: usize = fields
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    if bytes > MAX_HEADER_BYTES {
+        let status = StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE;
+        let why = format!("the header fields take {bytes} bytes, more than {MAX_HEADER_BYTES}");
+        return ApiError::new(status, why).into_response();
+    }
+    next.run(request).await
+}
+
 async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
@@ -203,7 +231,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
     ok(json!({
         "variants": list,
         "first_game": {"variant": first_variant, "level": FIRST_GAME_LEVEL},
-        "records": state.records.as_ref().map(|r| r.records.len()),
+        "records": state.records.as_ref().map(|r| r.games),
         "limits": {
             "max_time_ms": state.max_time.as_millis() as u64,
             "max_searches": state.max_searches,
@@ -796,9 +824,7 @@ async fn svg(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         .into_response())
 }
 
-fn records_file(
-    state: &AppState,
-) -> Result<&isolo_engine::matches::records::RecordsFile, ApiError> {
+fn records_file(state: &AppState) -> Result<&RecordsPages, ApiError> {
     state.records.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -807,37 +833,73 @@ fn records_file(
     })
 }
 
-async fn records(State(state): State<Arc<AppState>>) -> ApiResult {
-    let file = records_file(&state)?;
-    let games: Vec<Value> = file
-        .records
-        .iter()
-        .map(|r| {
-            json!({
-                "game": r.game, "south": r.south, "north": r.north,
-                "result": r.result.text(), "plies": r.moves.len(),
-            })
+/// Reads the records file off the async threads (a page is a few hundred lines).
+async fn read_records<T: Send + 'static>(
+    state: Arc<AppState>,
+    read: impl FnOnce(&RecordsPages) -> Result<T, RecordsError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+    tokio::task::spawn_blocking(move || {
+        let file = records_file(&state)?;
+        read(file).map_err(|e| internal(e.to_string()))
+    })
+    .await
+    .map_err(|e| internal(e.to_string()))?
+}
+
+/// A page of the records file's games: `offset` (from 0, in file order) and `limit`
+/// (1 to `RECORDS_PAGE_MOST`) from the query.
+async fn records(
+    State(state): State<Arc<AppState>>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> ApiResult {
+    let number = |key: &str, default: u64, range: std::ops::RangeInclusive<u64>| {
+        let Some(text) = query.get(key) else {
+            return Ok(default);
+        };
+        let given = text.parse::<u64>().ok().filter(|n| range.contains(n));
+        given.ok_or_else(|| {
+            let (least, most) = (range.start(), range.end());
+            let text = isolo_rules::quote(text);
+            ApiError::bad(format!(
+                "{key}: '{text}' is not a number from {least} to {most}"
+            ))
         })
-        .collect();
-    ok(json!({"variant": file.variant.name(), "games": games}))
+    };
+    let offset = number("offset", 0, 0..=u64::MAX)?;
+    let most = RECORDS_PAGE_MOST as u64;
+    let limit = number("limit", RECORDS_PAGE_DEFAULT as u64, 1..=most)?;
+    let file = records_file(&state)?;
+    let (variant, total, chained) = (file.variant.name().to_string(), file.games, file.chained);
+    let games = read_records(state, move |file| file.page(offset, limit as usize)).await?;
+    let end = offset.saturating_add(games.len() as u64);
+    ok(json!({
+        "variant": variant,
+        "total": total,
+        "chained": chained,
+        "offset": offset,
+        "limit": limit,
+        "next": (end < total).then_some(end),
+        "games": games,
+    }))
 }
 
 async fn record(State(state): State<Arc<AppState>>, Path(game): Path<String>) -> ApiResult {
-    let file = records_file(&state)?;
-    let number: u64 = game
-        .parse()
-        .map_err(|_| ApiError::bad(format!("game: '{game}' is not a game number")))?;
-    let record = file
-        .records
-        .iter()
-        .find(|r| r.game == number)
+    let number: u64 = game.parse().map_err(|_| {
+        ApiError::bad(format!(
+            "game: '{}' is not a game number",
+            isolo_rules::quote(&game)
+        ))
+    })?;
+    let variant = records_file(&state)?.variant.clone();
+    let record = read_records(state, move |file| file.game(number))
+        .await?
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!("game {number}: not in the records file"),
             )
         })?;
-    let variant = &file.variant;
     ok(json!({
         "game": record.game,
         "variant": variant.name(),

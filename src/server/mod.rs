@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use isolo_engine::matches::records::RecordsFile;
+use isolo_engine::matches::records::RecordsPages;
 use isolo_rules::Variant;
 
 /// Largest request body read, in bytes (a position, a game of moves, a rules file).
@@ -36,7 +36,8 @@ pub struct Choice {
 /// What every request may use.
 pub struct AppState {
     pub choices: Vec<Choice>,
-    pub records: Option<RecordsFile>,
+    /// The `--records` file, read a page at a time.
+    pub records: Option<RecordsPages>,
     pub searches: Arc<Semaphore>,
     pub max_searches: usize,
     pub max_time: Duration,

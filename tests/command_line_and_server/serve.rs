@@ -653,6 +653,72 @@ fn a_rules_text_plays_and_a_records_game_loads() {
     assert_eq!(get(&server, "api/records/x").0, 400);
 }
 
+/// A records file of 600 games served a page at a time: every page in file order,
+/// `next` to the end, any game by its number, bad pages refused.
+#[test]
+fn records_are_served_a_page_at_a_time() {
+    let dir = scratch("serve-pages");
+    let rules = dir.join("circles.toml");
+    let text = "base = \"isolo-women\"\ncolumns = 2\nmin_sow = 1\nstart = \"0,1/0,0/0,0/1,0\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let records = dir.join("games.jsonl");
+    let engines = ["--engine", "random", "--engine", "greedy", "--games", "600"];
+    let out = ["--max-plies", "4", "--out", records.to_str().unwrap()];
+    cli_ok(
+        &[
+            &["match", "--variant", rules.to_str().unwrap()],
+            &engines[..],
+            &out,
+        ]
+        .concat(),
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&records)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 600);
+    let server = Server::start(&["--records", records.to_str().unwrap()]);
+    let (status, first) = get(&server, "api/records");
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(
+        (first["total"].as_u64(), first["next"].as_u64()),
+        (Some(600), Some(100))
+    );
+    assert_eq!(first["games"].as_array().unwrap().len(), 100);
+    let mut seen = Vec::new();
+    let mut offset = Some(0);
+    while let Some(at) = offset {
+        let (status, page) = get(&server, &format!("api/records?offset={at}&limit=250"));
+        assert_eq!(status, 200, "{page}");
+        seen.extend(
+            page["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["game"].clone()),
+        );
+        offset = page["next"].as_u64();
+    }
+    let numbers: Vec<serde_json::Value> = lines.iter().map(|l| l["game"].clone()).collect();
+    assert_eq!(seen, numbers);
+    for line in [&lines[0], &lines[299], &lines[599]] {
+        let (status, game) = get(&server, &format!("api/records/{}", line["game"]));
+        assert_eq!(status, 200, "{game}");
+        assert_eq!(game["moves"], line["moves"], "{game} {line}");
+    }
+    let (_, end) = get(&server, "api/records?offset=600");
+    assert!(
+        end["games"].as_array().unwrap().is_empty() && end["next"].is_null(),
+        "{end}"
+    );
+    for bad in ["limit=0", "limit=1001", "offset=x", "limit=-1"] {
+        let (status, answer) = get(&server, &format!("api/records?{bad}"));
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
+}
+
 #[test]
 fn show_svg_draws_what_the_server_draws() {
     let dir = scratch("serve-svg");
@@ -741,6 +807,20 @@ fn raw(host: &str, bytes: &[u8]) -> String {
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
     answer
+}
+
+/// The answer to a whole request (`Connection: close`) sent without closing the
+/// writing side first: the server answers a request it has read whole only while the
+/// client still listens (hyper gives up on a half-closed connection).
+fn raw_request(host: &str, bytes: &[u8]) -> String {
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(bytes);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 fn malformed_requests() -> Vec<Vec<u8>> {
@@ -839,6 +919,31 @@ fn a_burst_of_malformed_requests_and_concurrent_analyses_leave_the_server_up() {
     );
     let answer = raw(&server.host(), b"GET /api/\xff HTTP/1.1\r\n\r\n");
     assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+    // A path in UTF-8 that the connection layer lets through: refused by the API, 400.
+    let answer = raw_request(
+        &server.host(),
+        "GET /café HTTP/1.1\r\nConnection: close\r\n\r\n".as_bytes(),
+    );
+    assert!(
+        answer.starts_with("HTTP/1.1 400 ") && answer.contains("percent-encode"),
+        "{answer}"
+    );
+    // Header fields over 64 KB: 431 every time, whether the API or the connection layer
+    // (past its buffer) refuses them.
+    for size in [70_000, 420_000, 500_000] {
+        for _ in 0..4 {
+            let big = format!(
+                "GET /api/variants HTTP/1.1\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+                "a".repeat(size)
+            );
+            let answer = raw_request(&server.host(), big.as_bytes());
+            assert!(
+                answer.starts_with("HTTP/1.1 431 "),
+                "{size}: {}",
+                isolo_rules::quote(&answer)
+            );
+        }
+    }
     assert!(
         server.interrupt().success(),
         "Ctrl-C stops the server cleanly"

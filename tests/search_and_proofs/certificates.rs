@@ -918,6 +918,7 @@ fn a_dfpn_search_resumes_across_runs_and_its_proof_certifies() {
             &state,
             "--certificate",
             &proof,
+            "--overwrite",
         ]
         .into_iter()
         .map(String::from)

@@ -427,6 +427,7 @@ fn solve_method_distributed_proves_values_with_their_lengths_and_refuses_the_res
         (vec!["--variant", &rules, "--resume", &rules], &not_a_folder),
         (vec!["--variant", &rules, "--moves", "1"], "--method distributed takes no --moves"),
         (vec!["--variant", &rules, "--nodes", "5"], "--method distributed takes no --nodes"),
+        (vec!["--variant", &rules, "--prove", "loss"], "--method distributed takes no --prove"),
         (
             vec!["--variant", "igisoro"],
             "--method distributed: more than 2^64 positions in the index; the distributed analysis numbers at most 2^62",

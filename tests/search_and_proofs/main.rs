@@ -6,6 +6,7 @@
 mod common;
 
 mod certificates;
+mod checkpoints;
 mod distributed;
 mod search;
 mod solve;

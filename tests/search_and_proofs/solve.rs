@@ -616,6 +616,7 @@ fn solve_follows_the_retreat_with_every_prover() {
             method,
             "--certificate",
             proof,
+            "--overwrite",
         ];
         let out = solve_json(&args);
         assert_eq!(out["result"], result, "{method}: {out}");
@@ -623,6 +624,16 @@ fn solve_follows_the_retreat_with_every_prover() {
         assert_eq!(checked["valid"], true, "{method}: {checked}");
         assert_eq!(checked["result"], result, "{method}: {checked}");
     }
+    // A certificate is replaced only when asked: the file stays as it was.
+    let before = std::fs::read(proof).unwrap();
+    let kept = common::process::run(&["solve", "--variant", rules, "--certificate", proof]);
+    assert_eq!(kept.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&kept.stderr);
+    assert!(
+        stderr.contains("exists (--overwrite replaces it)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(proof).unwrap(), before);
     let verified = solve_json(&["--variant", rules, "--method", "ab", "--verify"]);
     assert_eq!(verified["verified"], true, "{verified}");
     for (variant, result) in [(rules, "win"), (drawn, "draw")] {

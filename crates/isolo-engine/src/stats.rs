@@ -226,6 +226,11 @@ pub struct SprtState {
 /// the model's likelihoods underflow (and infinite or NaN bounds make no test).
 pub const SPRT_MOST_ELO: f64 = 1000.0;
 
+/// The smallest error rate an SPRT takes: below it (a subnormal number, say) the
+/// bounds' logarithms grow without use and, at the extreme, become infinite, so that a
+/// hypothesis could never be accepted.
+pub const SPRT_LEAST_ERROR: f64 = 1e-9;
+
 message_error! {
     /// An SPRT's bounds that do not parse or make no test (`elo0 >= elo1`, an error rate
     /// outside 0..0.5).
@@ -261,10 +266,12 @@ impl Sprt {
                 sprt.elo0, sprt.elo1
             )));
         }
-        if !(0.0 < sprt.alpha && sprt.alpha < 0.5 && 0.0 < sprt.beta && sprt.beta < 0.5) {
-            return Err(SprtError(
-                "alpha and beta must lie between 0 and 0.5".into(),
-            ));
+        let errors = SPRT_LEAST_ERROR..0.5;
+        if !(errors.contains(&sprt.alpha) && errors.contains(&sprt.beta)) {
+            return Err(SprtError(format!(
+                "alpha and beta must lie from {SPRT_LEAST_ERROR:e} up to 0.5, found '{}'",
+                isolo_rules::quote(text)
+            )));
         }
         Ok(sprt)
     }
@@ -636,9 +643,13 @@ mod tests {
             "NaN,5,0.05,0.05",
             "0,5,NaN,0.05",
             "-5000,0,0.05,0.05",
+            "0,10,1e-320,0.05",
+            "0,10,0.05,5e-324",
         ] {
             assert!(Sprt::parse(bounds).is_err(), "{bounds}");
         }
+        let least = Sprt::parse("0,10,1e-9,1e-9").unwrap();
+        assert!(least.upper().is_finite() && least.lower().is_finite());
     }
 
     #[test]

@@ -45,6 +45,8 @@ fn say(out: &Output, line: &str) {
 }
 
 fn error(out: &Output, message: &str) {
+    // (What the other side sent may hold control bytes: they are written as escapes.)
+    let message = isolo_rules::escape_controls(message);
     say(out, &format!("info string error: {message}"));
 }
 

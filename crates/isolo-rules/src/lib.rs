@@ -58,12 +58,14 @@ pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
     game_title, pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice,
     CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
-    DeadPosition, FirstMoveCaptures, Retreat, Rules, RulesError, SowOrigin, PRESETS, READINGS,
+    DeadPosition, FirstMoveCaptures, KeyDifference, PresetComparison, Retreat, Rules, RulesError,
+    SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;
 pub use text::{
-    open_regular_file, quote, read_text_file, toml_error_text, TextFileError, QUOTE_CHARS,
+    escape_controls, open_regular_file, quote, read_text_file, toml_error_text, write_bytes_whole,
+    write_file_whole, TextFileError, QUOTE_CHARS,
 };
 pub use trace::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 pub use variant::{

@@ -287,6 +287,64 @@ pub const READINGS: [&str; 5] = [
     "igisoro-clockwise",
 ];
 
+/// Rules held against the presets and readings (`Rules::against_presets`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetComparison {
+    /// The rules' own name.
+    pub name: String,
+    /// The preset or reading the name is, else the one with the fewest keys differing.
+    pub preset: String,
+    /// Each key (in `to_toml`'s order, the name aside) whose value is not the preset's.
+    pub differences: Vec<KeyDifference>,
+    /// The rules bear a preset's name but not all its values: a claim about that preset
+    /// would be false.
+    pub misnamed: bool,
+}
+
+/// A key whose value differs from a preset's, both as a rules file writes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyDifference {
+    /// The key.
+    pub key: String,
+    /// Its value in these rules.
+    pub value: String,
+    /// Its value in the preset.
+    pub preset_value: String,
+}
+
+impl PresetComparison {
+    /// One line: "isolo-boys" (the preset itself), "isolo-boys with min_sow = 18"
+    /// (named "mine"), or, where the name is a preset's but the keys differ, "named
+    /// isolo-boys but not that preset: min_sow = 18 (the preset's 2)".
+    pub fn describe(&self) -> String {
+        let changes = |with_preset: bool| -> String {
+            let each = self.differences.iter().map(|d| match with_preset {
+                true => format!("{} = {} (the preset's {})", d.key, d.value, d.preset_value),
+                false => format!("{} = {}", d.key, d.value),
+            });
+            each.collect::<Vec<_>>().join(", ")
+        };
+        if self.misnamed {
+            format!(
+                "named {} but not that preset: {}",
+                self.preset,
+                changes(true)
+            )
+        } else if self.differences.is_empty() && self.name == self.preset {
+            self.preset.clone()
+        } else if self.differences.is_empty() {
+            format!("the rules of {}, named {:?}", self.preset, self.name)
+        } else {
+            format!(
+                "{} with {} (named {:?})",
+                self.preset,
+                changes(false),
+                self.name
+            )
+        }
+    }
+}
+
 /// Every name `Rules::preset` knows: the presets, then the readings.
 pub fn preset_names() -> String {
     PRESETS
@@ -674,6 +732,46 @@ impl Rules {
         );
         line("retreat", quote(name_of(&Retreat::NAMES, self.retreat)));
         out
+    }
+
+    /// How these rules stand against the presets and readings: the one they are,
+    /// or are nearest to, and every key whose value differs from it.
+    pub fn against_presets(&self) -> PresetComparison {
+        let keys = |rules: &Rules| -> Vec<(String, String)> {
+            let text = rules.to_toml();
+            let pairs = text.lines().filter_map(|line| line.split_once(" = "));
+            let pairs = pairs.filter(|(key, _)| *key != "name");
+            pairs.map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        };
+        let mine = keys(self);
+        let differences = |preset: &Rules| -> Vec<KeyDifference> {
+            let theirs = keys(preset);
+            let pairs = mine.iter().zip(theirs);
+            let differing = pairs.filter(|((_, here), (_, there))| here != there);
+            differing
+                .map(|((key, here), (_, there))| KeyDifference {
+                    key: key.clone(),
+                    value: here.clone(),
+                    preset_value: there,
+                })
+                .collect()
+        };
+        let named = PRESETS.iter().chain(READINGS.iter()).copied();
+        let named_preset = named.clone().find(|p| *p == self.name);
+        // (A name that is a preset's is held to that preset; else the nearest one.)
+        let (preset, differences) = match named_preset {
+            Some(name) => (name, differences(&Rules::preset(name).expect("a preset"))),
+            None => named
+                .map(|name| (name, differences(&Rules::preset(name).expect("a preset"))))
+                .min_by_key(|(_, differences)| differences.len())
+                .expect("presets"),
+        };
+        PresetComparison {
+            name: self.name.clone(),
+            preset: preset.to_string(),
+            misnamed: named_preset.is_some() && !differences.is_empty(),
+            differences,
+        }
     }
 
     /// The game's name as players say it: a preset's or reading's title
@@ -1231,6 +1329,34 @@ mod tests {
         let mut own = Rules::preset("igisoro").unwrap();
         own.name = "my-igisoro".to_string();
         assert_eq!(own.title(), "my-igisoro");
+    }
+
+    #[test]
+    fn rules_say_which_preset_they_are_and_what_differs() {
+        for name in PRESETS.iter().chain(READINGS.iter()) {
+            let comparison = Rules::preset(name).unwrap().against_presets();
+            assert_eq!(comparison.describe(), *name);
+        }
+        let mut boys = Rules::preset("isolo-boys").unwrap();
+        boys.min_sow = 18;
+        let claimed = boys.against_presets();
+        assert!(claimed.misnamed);
+        assert_eq!(
+            claimed.describe(),
+            "named isolo-boys but not that preset: min_sow = 18 (the preset's 2)"
+        );
+        boys.name = "heavy-boys".into();
+        let own = boys.against_presets();
+        assert!(!own.misnamed);
+        assert_eq!(
+            own.describe(),
+            "isolo-boys with min_sow = 18 (named \"heavy-boys\")"
+        );
+        boys.min_sow = 2;
+        assert_eq!(
+            boys.against_presets().describe(),
+            "the rules of isolo-boys, named \"heavy-boys\""
+        );
     }
 
     #[test]

@@ -20,12 +20,33 @@ pub enum TextFileError {
 pub const QUOTE_CHARS: usize = 40;
 
 /// `text` as an error message quotes it: cut to [`QUOTE_CHARS`] characters, with how
-/// long it was.
+/// long it was, its control characters escaped ([`escape_controls`]).
 pub fn quote(text: &str) -> String {
     match text.char_indices().nth(QUOTE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => escape_controls(text),
+        Some((cut, _)) => format!(
+            "{}... ({} bytes)",
+            escape_controls(&text[..cut]),
+            text.len()
+        ),
     }
+}
+
+/// `text` with each control character (a newline, NUL, ESC...) written as an escape
+/// (`\n`, `\0`, `\u{1b}`): a message stays one line and sends no byte a terminal acts on.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Opens a file for reading once it is known to be a regular file: a folder, a named
@@ -64,5 +85,65 @@ pub fn toml_error_text(e: &toml::de::Error, text: &str) -> String {
             format!("line {line}, column {column}: {message}")
         }
         None => message,
+    }
+}
+
+/// Writes the file at `path` whole or not at all: `write` fills a file beside it (the
+/// same name with `.partial` and this process' number added), which is flushed to disk
+/// and renamed over `path`; on any failure (a full disk, say) the file beside it is
+/// removed and `path` is as it was.
+pub fn write_file_whole(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".partial{}", std::process::id()));
+    let aside = path.with_file_name(name);
+    let written = (|| {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&aside)?);
+        write(&mut out)?;
+        out.flush()?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&aside, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&aside);
+    }
+    written
+}
+
+/// [`write_file_whole`] of `bytes`.
+pub fn write_bytes_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_file_whole(path, |out| out.write_all(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_text_has_no_control_characters() {
+        assert_eq!(quote("posi\0tion"), "posi\\0tion");
+        assert_eq!(quote("a\nb\u{1b}[31m"), "a\\nb\\u{1b}[31m");
+        assert_eq!(escape_controls("café"), "café");
+    }
+
+    #[test]
+    fn a_file_is_written_whole_or_left_as_it_was() {
+        let folder = std::env::temp_dir().join(format!("isolo-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("out.txt");
+        write_bytes_whole(&path, b"first").unwrap();
+        let failed = write_file_whole(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("the disk is full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        let left: Vec<_> = std::fs::read_dir(&folder).unwrap().collect();
+        assert_eq!(left.len(), 1, "nothing beside the file: {left:?}");
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -25,6 +25,7 @@ const S = {
   flip: false, evals: [], busy: 0, skip: false, autoEngine: true, midMove: false, shownSteps: 0,
   begun: 0,       // counts moves begun taken back: a decision shown late is dropped
   seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
+  recordsNext: 0, // the offset of the records file's next page of games (null: none left)
 };
 
 function gameSpec(ply = S.ply) {
@@ -813,6 +814,20 @@ async function loadRecord() {
   refresh();
 }
 
+// The next page of the records file's games, added to the list (the server pages them:
+// a file of a million games is not sent whole).
+async function moreRecords() {
+  const page = await api(`/api/records?offset=${S.recordsNext}`);
+  for (const g of page.games) {
+    const option = document.createElement("option");
+    option.value = g.game;
+    option.textContent = `${g.game}: ${g.south} - ${g.north} ${g.result} (${g.plies} plies)`;
+    $("record-game").appendChild(option);
+  }
+  S.recordsNext = page.next;
+  $("more-records").hidden = page.next === null;
+}
+
 // The strength levels the engine offers (the server's limits.levels), each with its
 // name, the engine's default chosen.
 function fillLevels(levels) {
@@ -842,13 +857,7 @@ async function setup() {
   $("level").value = String(listed.first_game.level);
   if (listed.records) {
     $("records-box").hidden = false;
-    const games = await api("/api/records");
-    for (const g of games.games) {
-      const option = document.createElement("option");
-      option.value = g.game;
-      option.textContent = `${g.game}: ${g.south} - ${g.north} ${g.result} (${g.plies} plies)`;
-      $("record-game").appendChild(option);
-    }
+    await moreRecords();
   }
   $("board").addEventListener("click", clickPit);
   $("variant").addEventListener("change", () => { S.variantName = $("variant").value; S.rules = null; S.start = null; newGame(); });
@@ -896,6 +905,7 @@ async function setup() {
     loadLine(S.start, $("moves-input").value.split(/[\s,]+/).filter((m) => m.length > 0)));
   $("save-moves").addEventListener("click", () => { $("moves-input").value = S.moves.slice(0, S.ply).join(" "); });
   $("load-record").addEventListener("click", loadRecord);
+  $("more-records").addEventListener("click", () => moreRecords().catch((e) => say(e.message)));
   newGame();
 }
 

@@ -262,6 +262,7 @@ impl SolveSettings {
                 (indexed && self.threads != 1, ProofSetting::Threads),
                 (self.nodes.is_some(), ProofSetting::Nodes),
                 (self.exact_length, ProofSetting::ExactLength),
+                (self.sought != Sought::Either, ProofSetting::Sought),
                 (indexed && self.verify, ProofSetting::Verify),
                 (indexed && self.resume.is_some(), ProofSetting::Resume),
                 (
@@ -672,6 +673,9 @@ pub struct DistributedReport {
     pub resumed_at_round: Option<u32>,
     /// The round of the last checkpoint this run saved (`resume`).
     pub checkpoint_round: Option<u32>,
+    /// Why the checkpoint of every label could not be saved, where it could not (the
+    /// result stands; the folder keeps `checkpoint_round`'s).
+    pub checkpoint_failed: Option<String>,
     /// Memory each rank was planned to take (its arrays and buffers), in MB.
     pub planned_memory_mb: u64,
     /// The parents files of all ranks, in MB.
@@ -1325,6 +1329,7 @@ fn solve_distributed(
         rank,
         resumed_at_round: result.resumed_at,
         checkpoint_round: result.saved_at,
+        checkpoint_failed: result.unsaved,
         planned_memory_mb: result.plan.memory().div_ceil(1 << 20),
         parents_file_mb: result.parents_bytes.div_ceil(1 << 20),
         digest: format!("{:016x}", result.digest),

@@ -10,6 +10,10 @@ use crate::digest::fingerprint_of;
 /// The records format whose games carry a chained digest.
 pub const CHAINED_FORMAT: u32 = 2;
 
+/// What a reader says of a file of format 1, whose games carry no digest.
+pub const UNCHAINED_NOTE: &str =
+    "no digests (records format 1: a game replaced by another that replays is not detected)";
+
 /// The state of a file's chain: the last digest written or read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chain {

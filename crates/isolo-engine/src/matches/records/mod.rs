@@ -12,15 +12,17 @@
 mod chain;
 mod check;
 mod header;
+mod pages;
 mod reader;
 mod write;
 
-pub use chain::{is_chained, Chain, CHAINED_FORMAT};
+pub use chain::{is_chained, Chain, CHAINED_FORMAT, UNCHAINED_NOTE};
 pub use check::{check_game, check_job, SequenceCheck};
 pub use header::{fingerprint_of, EngineEntry, Header, OpeningsEntry};
+pub use pages::{GameSummary, RecordsPages, RECORDS_PAGE_DEFAULT, RECORDS_PAGE_MOST};
 pub(crate) use reader::Lines;
 pub use reader::{
-    check_records, kind_of, read_records, replay, CheckedRecords, RecordsFile, RecordsReader,
+    check_records, kind_of, read_records, replay, CheckedRecords, Place, RecordsFile, RecordsReader,
 };
 pub use write::{
     append, create, open_for_run, truncate_to, write_line, RecordsWriter, Resumed, RunRecordsError,

@@ -129,8 +129,12 @@ impl Lines {
     /// the end of the file. The caller `take`s it once it reads as it should.
     pub(crate) fn next_text(&mut self) -> Result<Option<(String, bool)>, RecordsError> {
         loop {
-            let Some((text, ended)) = read_line(&mut self.reader)
-                .map_err(|e| RecordsError::Io(format!("{}: {e}", self.name)))?
+            let read = read_line(&mut self.reader);
+            // (A line that is no text, or too long, is named by its number.)
+            let Some((text, ended)) = read.map_err(|e| {
+                self.line += 1;
+                self.error(e)
+            })?
             else {
                 return Ok(None);
             };
@@ -253,6 +257,45 @@ impl RecordsReader {
         self.lines.taken_bytes
     }
 
+    /// Where the next game will be read from: the file's byte, the number of the line
+    /// before it, and the chain before it (`Place::reopen` reads on from there).
+    pub fn place(&self) -> Place {
+        Place {
+            offset: self.lines.taken_bytes,
+            line: self.lines.line,
+            chain: self.chain.clone(),
+        }
+    }
+
+    /// The reader of a file opened before, at `place` (its header and variant those the
+    /// first reader read); the games from there are read, and checked against the
+    /// chain, again.
+    pub fn reopen(
+        path: &Path,
+        header: &Header,
+        variant: &Variant,
+        place: &Place,
+    ) -> Result<RecordsReader, RecordsError> {
+        use std::io::Seek;
+        let cannot =
+            |e: std::io::Error| RecordsError::Io(format!("{}: cannot read: {e}", path.display()));
+        let mut file = isolo_rules::open_regular_file(path).map_err(cannot)?;
+        file.seek(std::io::SeekFrom::Start(place.offset))
+            .map_err(cannot)?;
+        Ok(RecordsReader {
+            lines: Lines {
+                name: path.display().to_string(),
+                reader: BufReader::new(file),
+                line: place.line,
+                taken_bytes: place.offset,
+            },
+            header: header.clone(),
+            variant: variant.clone(),
+            cut_line: None,
+            chain: place.chain.clone(),
+        })
+    }
+
     /// The next record, `None` at the end of the file.
     pub fn next_record(&mut self) -> Result<Option<Record>, RecordsError> {
         if self.cut_line.is_some() {
@@ -282,6 +325,14 @@ impl RecordsReader {
             Err(message) => Err(self.lines.error(message)),
         }
     }
+}
+
+/// A place in a records file between two games, to read on from later.
+#[derive(Clone, Debug)]
+pub struct Place {
+    offset: u64,
+    line: usize,
+    chain: Option<Chain>,
 }
 
 /// A records file checked through by [`check_records`].

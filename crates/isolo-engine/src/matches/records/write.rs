@@ -42,10 +42,13 @@ impl RecordsWriter {
 /// A new records file holding `header`, its games to be chained from it.
 pub fn create(path: &Path, header: &Header) -> Result<RecordsWriter, RecordsError> {
     let shown = path.display();
-    let mut file =
-        File::create(path).map_err(|e| RecordsError::Io(format!("cannot create {shown}: {e}")))?;
-    write_line(&mut file, &header.to_line())
+    // (The header written whole or not at all: a full disk leaves no empty file.)
+    isolo_rules::write_bytes_whole(path, format!("{}\n", header.to_line()).as_bytes())
         .map_err(|e| RecordsError::Io(format!("cannot write {shown}: {e}")))?;
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| RecordsError::Io(format!("cannot open {shown}: {e}")))?;
     let chain = Chain::start(&header.fingerprint, header.shard.as_deref());
     Ok(RecordsWriter { file, chain })
 }

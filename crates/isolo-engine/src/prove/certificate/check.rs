@@ -23,9 +23,16 @@ pub struct Checked {
     pub depth: u32,
     /// The exact length the certificate states, if any (never more than `depth`).
     pub plies: Option<u32>,
-    /// Position lines the proof never reaches.
+    /// Position lines the proof never reaches (at most [`MOST_UNUSED_LINES`] more than
+    /// it uses).
     pub unused: usize,
+    /// The rules proven under, against the presets.
+    pub rules: PresetComparison,
 }
+
+/// Position lines a certificate may carry beyond those its proof reaches, on top of as
+/// many as it reaches: a certificate is a proof, not a store of positions.
+pub const MOST_UNUSED_LINES: usize = 1024;
 
 /// A node of the walk: on the current line, or done with the longest line below it.
 #[derive(Clone, Copy)]
@@ -115,6 +122,12 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
             "the certificate states a result in {plies} plies, but its proof wins within {depth}"
         ));
     }
+    let unused = strategy.len() - used;
+    if unused > used + MOST_UNUSED_LINES {
+        return Err(format!(
+            "{unused} position lines are never reached by the proof, which reaches {used}: at most {MOST_UNUSED_LINES} more than it reaches are allowed"
+        ));
+    }
     Ok(Checked {
         root,
         root_text: variant.format_position(&root),
@@ -124,7 +137,8 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
         winner_positions,
         depth,
         plies: certificate.plies,
-        unused: strategy.len() - used,
+        unused,
+        rules: certificate.rules.against_presets(),
     })
 }
 
@@ -284,6 +298,8 @@ pub struct CheckedDraw {
     pub root_text: String,
     /// The size of each side's set, South's first.
     pub positions: [usize; 2],
+    /// The rules proven under, against the presets.
+    pub rules: PresetComparison,
 }
 
 /// Checks a draw's certificate with the rules alone; the error names the position where
@@ -307,6 +323,7 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
             .holds
             .each_ref()
             .map(|holding| holding.iter().map(|(b, _)| b).collect::<HashSet<_>>().len()),
+        rules: certificate.rules.against_presets(),
     })
 }
 
@@ -467,9 +484,19 @@ pub fn check_proof(proof: &Proof) -> Result<CheckedProof, CertificateError> {
 }
 
 impl CheckedProof {
-    /// What the check established, as `check-proof --json` prints it.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The rules proven under, against the presets.
+    pub fn rules(&self) -> &PresetComparison {
         match self {
+            CheckedProof::Win(c) => &c.rules,
+            CheckedProof::Draw(c) => &c.rules,
+        }
+    }
+
+    /// What the check established, as `check-proof --json` prints it: `plies_shown`
+    /// says whether the proof bears the stated length out (its longest line is no
+    /// longer), `rules` what the proof is of.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut json = match self {
             CheckedProof::Win(c) => serde_json::json!({
                 "valid": true,
                 "position": c.root_text,
@@ -477,6 +504,7 @@ impl CheckedProof {
                 "winner": c.winner.letter().to_string(),
                 "depth": c.depth,
                 "plies": c.plies,
+                "plies_shown": c.plies.map(|p| p >= c.depth),
                 "positions": c.positions,
                 "winner_positions": c.winner_positions,
                 "unused_lines": c.unused,
@@ -489,6 +517,28 @@ impl CheckedProof {
                 "positions": c.positions[0] + c.positions[1],
                 "holds": {"S": c.positions[0], "N": c.positions[1]},
             }),
-        }
+        };
+        json["rules"] = rules_json(self.rules());
+        json
     }
+}
+
+/// The rules against the presets, as JSON.
+fn rules_json(rules: &PresetComparison) -> serde_json::Value {
+    let differences: serde_json::Map<String, serde_json::Value> = rules
+        .differences
+        .iter()
+        .map(|d| {
+            let pair = serde_json::json!({"value": d.value, "preset": d.preset_value});
+            (d.key.clone(), pair)
+        })
+        .collect();
+    serde_json::json!({
+        "name": rules.name,
+        "preset": rules.preset,
+        "is_preset": rules.differences.is_empty() && rules.name == rules.preset,
+        "misnamed": rules.misnamed,
+        "differences": differences,
+        "summary": rules.describe(),
+    })
 }

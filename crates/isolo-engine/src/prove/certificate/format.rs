@@ -281,18 +281,18 @@ impl Proof {
         Ok(proof)
     }
 
-    /// Writes the certificate to `path`, gzip-compressed where the name ends in `.gz`.
+    /// Writes the certificate to `path` whole or not at all, gzip-compressed where the
+    /// name ends in `.gz`.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let write = |out: &mut dyn Write| match self {
             Proof::Win(c) => c.write(out),
             Proof::Draw(c) => c.write(out),
         };
+        // (Written whole or not at all: a full disk leaves no empty certificate.)
         if path.extension().is_some_and(|e| e == "gz") {
-            return std::fs::write(path, gzip(write)?);
+            return isolo_rules::write_bytes_whole(path, &gzip(write)?);
         }
-        let mut out = BufWriter::new(File::create(path)?);
-        write(&mut out)?;
-        out.flush()
+        isolo_rules::write_file_whole(path, write)
     }
 }
 

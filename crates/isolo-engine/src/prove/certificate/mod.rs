@@ -58,11 +58,12 @@
 //! `format.rs` holds the certificates and their text; `check.rs` the checker.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
-use isolo_rules::{Board, Game, Move, MoveGen, Rules, Side, Variant, DRAW_REPETITIONS};
+use isolo_rules::{
+    Board, Game, Move, MoveGen, PresetComparison, Rules, Side, Variant, DRAW_REPETITIONS,
+};
 
 /// Why a certificate proves nothing: its text is not a certificate, or it reads but
 /// its check fails. The message names the line or the position at fault.
@@ -81,7 +82,9 @@ mod answers;
 mod check;
 mod format;
 
-pub use check::{check, check_draw, check_proof, Checked, CheckedDraw, CheckedProof};
+pub use check::{
+    check, check_draw, check_proof, Checked, CheckedDraw, CheckedProof, MOST_UNUSED_LINES,
+};
 pub use format::{Certificate, DrawCertificate, Proof, FORMAT_LINE};
 
 /// Why a certificate file could not be read, written or confirmed.

@@ -57,8 +57,9 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// Positions a rank lists between two exchanges.
 const BATCH: usize = 1 << 14;
 
-/// Parents a rank tells of a label between two exchanges.
-const LABEL_BATCH: u64 = 1 << 22;
+/// Parents a rank tells of a label between two exchanges (and two looks at the clock
+/// and the signals: a batch takes well under a quarter of a second).
+const LABEL_BATCH: u64 = 1 << 20;
 
 /// What the ranks that did not find a fault say of it.
 const FOUND_ELSEWHERE: &str = "found on rank";
@@ -136,6 +137,9 @@ pub struct DistributedResult {
     pub resumed_at: Option<u32>,
     /// The round of the last checkpoint the run saved.
     pub saved_at: Option<u32>,
+    /// Why the last checkpoint (every label, once the labelling ended) could not be
+    /// saved, where it could not: the result stands, the folder holds an earlier one.
+    pub unsaved: Option<String>,
     /// The proof of the value, where asked and proven (on rank 0 alone).
     pub proof: Option<DistributedProof>,
 }
@@ -310,7 +314,7 @@ pub fn solve(
         variant.rules().to_toml(),
         variant.format_position(board)
     ));
-    let resume = resumable(limits, &problem);
+    let resume = resumable(limits, &problem, index.size);
     // (Every rank refuses where one must: a folder some ranks do not reach, say.)
     let refused = resume.as_ref().err().cloned();
     let resume = match agree_on(transport, refused) {
@@ -340,6 +344,7 @@ pub fn solve(
         parents_bytes: 0,
         resumed_at: None,
         saved_at: None,
+        unsaved: None,
         proof: None,
     };
     let listed = rank.list(root, &stop, &report);
@@ -347,7 +352,7 @@ pub fn solve(
     result.edges = transport.sum(rank.edges);
     result.cut = transport.sum(rank.cut_count);
     if let Err(halt) = listed.and_then(|()| {
-        rank.link_parents();
+        rank.link_parents(&stop);
         stop.reason("while sorting the parents", &rank.fault)
     }) {
         return rank.halted(halt, result);
@@ -355,14 +360,12 @@ pub fn solve(
     result.parents_bytes = transport.sum(rank.parents_bytes());
     rank.saver = limits.checkpoints.as_ref().map(|checkpoints| Saver {
         checkpoints,
-        meta: checkpoint::Meta {
-            problem: problem.clone(),
-            round: 0,
-            ranks: transport.ranks(),
-            reached: result.reached,
-            edges: result.edges,
-            cut: result.cut,
-        },
+        meta: checkpoint::Meta::new(
+            &problem,
+            index.size,
+            transport.ranks(),
+            [result.reached, result.edges, result.cut],
+        ),
         last: Instant::now(),
     });
     let from = match resume {
@@ -376,7 +379,10 @@ pub fn solve(
             }
             let folder = &limits.checkpoints.as_ref().expect("read").folder;
             if let Err(halt) = rank.restore(folder, &meta, &stop) {
-                return rank.halted(halt, result);
+                return match rank.halted(halt, result) {
+                    Err(DistributedError::Scratch(why)) => Err(DistributedError::Checkpoint(why)),
+                    other => other,
+                };
             }
             result.resumed_at = Some(meta.round);
             Some(meta.round)
@@ -385,6 +391,7 @@ pub fn solve(
     };
     let exact = rank.label(false, from, &stop, &report);
     result.saved_at = rank.saved_at;
+    result.unsaved = rank.unsaved.take();
     let exact = match exact {
         Ok(rounds) => rounds,
         Err(halt) => return rank.halted(halt, result),
@@ -392,7 +399,10 @@ pub fn solve(
     result.rounds = exact;
     if limits.check {
         report("checking", 0, 0);
-        let fault = rank.check();
+        let fault = match rank.check(&stop) {
+            Ok(fault) => fault,
+            Err(halt) => return rank.halted(halt, result),
+        };
         if let Some(why) = agree_on(transport, fault) {
             return Err(DistributedError::CheckFailed(why));
         }
@@ -439,6 +449,7 @@ pub fn solve(
 fn resumable(
     limits: &DistributedLimits,
     problem: &str,
+    index_size: u64,
 ) -> Result<Option<checkpoint::Meta>, String> {
     let Some(checkpoints) = &limits.checkpoints else {
         return Ok(None);
@@ -457,6 +468,11 @@ fn resumable(
             "the checkpoint in {} is of another game or position (problem {}, this one {problem})",
             checkpoints.folder.display(),
             meta.problem
+        )),
+        Some(meta) if meta.index_size != index_size => Err(format!(
+            "the checkpoint in {} numbers {} positions, this run's index {index_size}",
+            checkpoints.folder.display(),
+            meta.index_size
         )),
         meta => Ok(meta),
     }
@@ -532,6 +548,12 @@ struct Stop<'a> {
 }
 
 impl Stop<'_> {
+    /// Whether this rank's clock or interrupt says stop, asked where the ranks work
+    /// apart (they agree at the next `reason`, which then stops them all).
+    fn due_here(&self) -> bool {
+        crate::raised(self.interrupt) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Why every rank stops now, `when` it happens ("while listing"), if one must
     /// (`fault`: this rank's failure).
     fn reason(&self, when: &str, fault: &Option<IoFault>) -> Result<(), Halt> {
@@ -648,6 +670,8 @@ struct Rank<'a> {
     saver: Option<Saver<'a>>,
     /// The round of the last checkpoint saved.
     saved_at: Option<u32>,
+    /// Why the labels, whole, could not be saved.
+    unsaved: Option<String>,
     reached_count: u64,
     cut_count: u64,
     edges: u64,
@@ -680,6 +704,7 @@ impl<'a> Rank<'a> {
             fault: None,
             saver: None,
             saved_at: None,
+            unsaved: None,
             reached_count: 0,
             cut_count: 0,
             edges: 0,
@@ -792,11 +817,12 @@ impl<'a> Rank<'a> {
         }
     }
 
-    /// Stage 2: the parents of each position together (a failure kept in `fault`).
-    fn link_parents(&mut self) {
+    /// Stage 2: the parents of each position together (a failure kept in `fault`),
+    /// unless this rank's clock or interrupt stops it (the ranks then agree to stop).
+    fn link_parents(&mut self, stop: &Stop) {
         if let Some(spill) = self.spill.take() {
-            match spill.finish() {
-                Ok(parents) => self.parents = Some(parents),
+            match spill.finish(&|| stop.due_here()) {
+                Ok(parents) => self.parents = parents,
                 Err(why) => self.fault = self.fault.take().or(Some(why)),
             }
         }
@@ -860,8 +886,11 @@ impl<'a> Rank<'a> {
             if added == 0 {
                 if !pessimistic && self.saver.is_some() {
                     // (The exact labels whole: a later run, to check them say, needs
-                    // no labelling.)
-                    self.save(round, labelled, report)?;
+                    // no labelling. Where they cannot be saved the labels stand, and
+                    // the failure is told beside the result.)
+                    if let Err(Halt::Fault) = self.save(round, labelled, true, report) {
+                        self.unsaved = agree_on(self.transport, self.fault.take());
+                    }
                 }
                 return Ok(round);
             }
@@ -885,7 +914,7 @@ impl<'a> Rank<'a> {
             if let Err(halt) = told {
                 if matches!(halt, Halt::Stopped(_)) && !pessimistic && self.saver.is_some() {
                     // (The labels of the round under way are left out.)
-                    self.save(round - 1, labelled, report)?;
+                    self.save(round - 1, labelled, false, report)?;
                 }
                 return Err(halt);
             }
@@ -910,31 +939,60 @@ impl<'a> Rank<'a> {
             .max(u64::from(due && self.transport.rank() == 0))
             == 1
         {
-            self.save(round, labelled, report)?;
+            self.save(round, labelled, false, report)?;
         }
         Ok(())
     }
 
-    /// Saves the labels of rounds up to `round` (`labelled` of them, all ranks).
+    /// Saves the labels of rounds up to `round` (`labelled` of them, all ranks;
+    /// `whole`: every exact label): each rank its part, then rank 0 the description
+    /// with every part's records and hash.
     fn save(
         &mut self,
         round: u32,
         labelled: u64,
+        whole: bool,
         report: &dyn Fn(&'static str, u32, u64),
     ) -> Result<(), Halt> {
         let (rank, ranks) = (self.transport.rank(), self.transport.ranks());
         let saver = self.saver.as_mut().expect("asked to save");
-        saver.meta.round = round;
         let folder = &saver.checkpoints.folder;
         let owners = self.owners;
         let labels = &self.labels;
-        let mine = self.reached.ones().filter_map(|i| {
+        let saved = |i: usize| {
             let label = labels[i];
             (label != 0 && label >> ROUND_SHIFT <= round).then(|| (owners.global(rank, i), label))
-        });
-        let mut written = checkpoint::write_part(folder, round, rank, ranks, mine);
-        if self.transport.max(u64::from(written.is_err())) == 0 && rank == 0 {
-            written = checkpoint::write_meta(folder, &saver.meta);
+        };
+        let mut digest = 0u64;
+        let mine = self
+            .reached
+            .ones()
+            .filter_map(saved)
+            .inspect(|&(n, label)| {
+                digest = digest.wrapping_add(checkpoint::label_hash(n, label));
+            });
+        let written = checkpoint::write_part(folder, round, rank, ranks, mine);
+        let part = written.as_ref().map_or([0, 0], |p| [p.records, p.hash]);
+        let mut written = written.map(|_| ());
+        let failed = self.transport.max(u64::from(written.is_err())) != 0;
+        let mut outgoing = vec![Vec::new(); ranks];
+        outgoing[0] = part.to_vec();
+        let parts = self.transport.exchange(outgoing);
+        let digest = self.transport.sum(digest);
+        if !failed && rank == 0 {
+            let meta = &mut saver.meta;
+            meta.round = round;
+            meta.whole = whole;
+            meta.parts = parts
+                .iter()
+                .map(|words| checkpoint::Part {
+                    records: words[0],
+                    hash: words[1],
+                })
+                .collect();
+            meta.labelled = meta.parts.iter().map(|p| p.records).sum();
+            meta.digest = format!("{digest:016x}");
+            written = checkpoint::write_meta(folder, meta);
         }
         if let Err(why) = written {
             self.fault.get_or_insert(why);
@@ -960,13 +1018,30 @@ impl<'a> Rank<'a> {
         self.labels = vec![0; places];
         self.won_children = Counts::new(places);
         let rank = self.transport.rank();
-        let (owners, labels) = (self.owners, &mut self.labels);
+        let (owners, labels, reached) = (self.owners, &mut self.labels, &self.reached);
+        let mut digest = 0u64;
         let read = checkpoint::read_parts(folder, meta, |number, label| {
-            if owners.owner(number) == rank {
-                labels[owners.local(number)] = label;
+            if owners.owner(number) != rank {
+                return Ok(());
             }
+            let local = owners.local(number);
+            if !reached.get(local) {
+                return Err(format!("position {number} is labelled but not reached"));
+            }
+            labels[local] = label;
+            digest = digest.wrapping_add(checkpoint::label_hash(number, label));
+            Ok(())
         });
         if let Err(why) = read {
+            self.fault.get_or_insert(why);
+        }
+        stop.reason("while restoring the checkpoint", &self.fault)?;
+        let digest = format!("{:016x}", self.transport.sum(digest));
+        if digest != meta.digest {
+            let why = format!(
+                "the checkpoint's labels sum to {digest}, not to its digest {}",
+                meta.digest
+            );
             self.fault.get_or_insert(why);
         }
         stop.reason("while restoring the checkpoint", &self.fault)?;
@@ -1132,8 +1207,8 @@ impl<'a> Rank<'a> {
     /// children won, the latest in `r - 1`, and a whole move list; a position without a
     /// label has no lost child, and a child not won or a cut list (under the retreat,
     /// the same forced through the move trees: `walked_label_fault`). The first fault
-    /// found, in words.
-    fn check(&self) -> Option<String> {
+    /// found, in words (the ranks stop between batches where they must).
+    fn check(&self, stop: &Stop) -> Result<Option<String>, Halt> {
         let rank = self.transport.rank();
         let mine: Vec<u64> = self
             .reached
@@ -1143,6 +1218,7 @@ impl<'a> Rank<'a> {
         let batches = self.transport.max(mine.len().div_ceil(BATCH) as u64) as usize;
         let mut fault = None;
         for b in 0..batches {
+            stop.reason("while checking the labels", &None)?;
             let batch = mine.chunks(BATCH).nth(b).unwrap_or(&[]);
             let listed = list_on_every_core(self.variant, self.index, batch);
             let labels = self.children_labels(&listed);
@@ -1160,7 +1236,7 @@ impl<'a> Rank<'a> {
                 }
             }
         }
-        fault
+        Ok(fault)
     }
 
     /// The labels of the children of every position of `listed`, asked of their owners
@@ -1221,7 +1297,7 @@ impl<'a> Rank<'a> {
             won += u64::from(label & WON != 0);
             lost += u64::from(label & LOST != 0);
             let position = self.owners.global(rank, local);
-            digest = digest.wrapping_add(mix(position ^ (label as u64) << 40));
+            digest = digest.wrapping_add(checkpoint::label_hash(position, label));
         }
         (won, lost, digest)
     }
@@ -1415,14 +1491,14 @@ mod tests {
                         let scratch = std::env::temp_dir();
                         let mut rank = Rank::new(variant, index, transport, &scratch);
                         assert!(rank.list(index.of(&board), &stop, &|_, _, _| {}).is_ok());
-                        rank.link_parents();
+                        rank.link_parents(&stop);
                         assert!(rank.label(false, None, &stop, &|_, _, _| {}).is_ok());
-                        let clean = rank.check();
+                        let clean = rank.check(&stop).ok().flatten();
                         if transport.rank() == 0 {
                             let lost = rank.reached.ones().find(|&i| rank.labels[i] & LOST != 0);
                             rank.labels[lost.expect("a lost position")] ^= WON | LOST;
                         }
-                        (clean, rank.check())
+                        (clean, rank.check(&stop).ok().flatten())
                     })
                 })
                 .collect();

@@ -164,12 +164,18 @@ impl ParentSpill {
     /// bucket counts each place's parents, then each window of places whose parents fit
     /// `SORT_WINDOW_BYTES` is filled by a pass and written (a bucket's places can be
     /// far from even).
-    pub(super) fn finish(self) -> Result<Parents, IoFault> {
-        self.finish_in(SORT_WINDOW_BYTES)
+    /// `stopped` is asked between blocks read: `None` once it says so (the files are
+    /// removed).
+    pub(super) fn finish(self, stopped: &dyn Fn() -> bool) -> Result<Option<Parents>, IoFault> {
+        self.finish_in(SORT_WINDOW_BYTES, stopped)
     }
 
     /// The same with windows of `window_bytes`.
-    fn finish_in(mut self, window_bytes: usize) -> Result<Parents, IoFault> {
+    fn finish_in(
+        mut self,
+        window_bytes: usize,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<Option<Parents>, IoFault> {
         let layout = self.layout;
         let path = self.stem.with_extension("parents");
         let file = std::fs::OpenOptions::new()
@@ -203,7 +209,13 @@ impl ParentSpill {
             let first = bucket << layout.span_bits;
             let span = (1usize << layout.span_bits).min(self.places - first);
             let starts = &mut parents.starts[first..first + span];
-            each_record(&bucket_path, layout, |within, _| starts[within] += 1)?;
+            let whole = each_record(&bucket_path, layout, stopped, |within, _| {
+                starts[within] += 1
+            })?;
+            if !whole {
+                let _ = std::fs::remove_file(&bucket_path);
+                return Ok(None);
+            }
             let (total, windows) = count_to_starts(starts, window_bytes / layout.width)
                 .ok_or_else(|| {
                     format!("more than 2^32 moves into one bucket of {}", path.display())
@@ -213,7 +225,7 @@ impl ParentSpill {
                 let base = u64::from(starts[lo]);
                 let mut buffer = vec![0u8; ((end - base) as usize) * layout.width];
                 let mut next: Vec<u32> = starts[lo..hi].to_vec();
-                each_record(&bucket_path, layout, |within, parent| {
+                let whole = each_record(&bucket_path, layout, stopped, |within, parent| {
                     if (lo..hi).contains(&within) {
                         let slot = &mut next[within - lo];
                         let at = (u64::from(*slot) - base) as usize * layout.width;
@@ -221,6 +233,10 @@ impl ParentSpill {
                         *slot += 1;
                     }
                 })?;
+                if !whole {
+                    let _ = std::fs::remove_file(&bucket_path);
+                    return Ok(None);
+                }
                 out.write_all(&buffer).map_err(fault(&path))?;
             }
             std::fs::remove_file(&bucket_path).map_err(fault(&bucket_path))?;
@@ -228,7 +244,7 @@ impl ParentSpill {
         }
         parents.bucket_base.push(written);
         out.flush().map_err(fault(&path))?;
-        Ok(parents)
+        Ok(Some(parents))
     }
 }
 
@@ -243,23 +259,28 @@ impl Drop for ParentSpill {
 }
 
 /// Calls `each(place within the bucket, parent's bytes)` for every record of the bucket
-/// file at `path`, in the order written.
+/// file at `path`, in the order written, unless `stopped` says so between two blocks:
+/// whether every record was read.
 fn each_record(
     path: &Path,
     layout: Layout,
+    stopped: &dyn Fn() -> bool,
     mut each: impl FnMut(usize, &[u8]),
-) -> Result<(), IoFault> {
+) -> Result<bool, IoFault> {
     let mut reader = BufReader::with_capacity(READ_BUFFER, File::open(path).map_err(fault(path))?);
     let size = layout.bucket_record();
     let mut block = vec![0u8; READ_BUFFER / size * size];
     loop {
+        if stopped() {
+            return Ok(false);
+        }
         let got = read_full(&mut reader, &mut block).map_err(fault(path))?;
         for record in block[..got].chunks_exact(size) {
             let within = u32::from_le_bytes(record[..4].try_into().expect("4 bytes"));
             each(within as usize, &record[4..]);
         }
         if got < block.len() {
-            return Ok(());
+            return Ok(true);
         }
     }
 }
@@ -451,7 +472,7 @@ mod tests {
             spill.push(place, parent).unwrap();
         }
         // (Windows of 100 parents: a bucket sorted in many passes.)
-        let parents = spill.finish_in(100 * 5).unwrap();
+        let parents = spill.finish_in(100 * 5, &|| false).unwrap().unwrap();
         let mut asked: Vec<usize> = pairs.iter().map(|&(c, _)| c).step_by(3).collect();
         asked.extend([0, places - 1]);
         asked.sort_unstable();
