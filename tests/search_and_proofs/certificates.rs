@@ -306,6 +306,93 @@ fn tampered_certificates_are_refused_with_the_reason() {
     }
 }
 
+/// A certificate may carry unused position lines, but at most
+/// `MOST_UNUSED_LINES` beyond as many as its proof uses: a file of thousands of lines
+/// the proof never reaches is refused, naming the count.
+#[test]
+fn a_certificate_carries_few_lines_beyond_its_proof() {
+    use isolo_engine::prove::certificate::MOST_UNUSED_LINES;
+    let boys = Variant::load("isolo-boys").unwrap();
+    let text = boys_certificate();
+    let checked = check_text(&text).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let end = lines.pop().unwrap();
+    let position_of = |line: &str| line.rsplit_once(' ').map(|(p, _)| p.to_string());
+    let mut given: std::collections::HashSet<String> =
+        lines.iter().filter_map(|l| position_of(l)).collect();
+    // Positions of random games with South to move, never in the proof.
+    let mut extra = Vec::new();
+    let mut seed = 7u64;
+    let wanted = checked.positions + MOST_UNUSED_LINES + 10;
+    while extra.len() < wanted {
+        let mut game = isolo_rules::Game::new(&boys, boys.start());
+        while game.outcome().is_none() && game.plies() < 60 {
+            let moves = boys.legal_moves(game.board());
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()].mv.clone();
+            game.play_move(&mv).unwrap();
+            let board = *game.board();
+            if board.to_move() == Side::South && game.outcome().is_none() {
+                let first = &boys.legal_moves(&board)[0].mv;
+                let position = boys.format_position(&board);
+                if given.insert(position.clone()) {
+                    extra.push(format!("{position} {first}"));
+                }
+            }
+        }
+    }
+    let count: usize = end.strip_prefix("end ").unwrap().parse().unwrap();
+    let with_extra = |n: usize| {
+        let mut all = lines.clone();
+        all.extend(extra[..n].iter().cloned());
+        all.push(format!("end {}", count + n));
+        all.join("\n") + "\n"
+    };
+    let few = check_text(&with_extra(100)).unwrap();
+    assert_eq!(few.unused, 100);
+    let refused = check_text(&with_extra(wanted)).unwrap_err();
+    assert!(refused.contains("never reached by the proof"), "{refused}");
+}
+
+/// `check-proof` names the rules a certificate proves: a preset's as the preset, and
+/// rules that bear a preset's name with other values as what they are.
+#[test]
+fn check_proof_says_which_rules_it_proves() {
+    let dir = common::process::scratch("proof-rules");
+    let rules = dir.join("boys18.toml");
+    std::fs::write(
+        &rules,
+        "name = \"isolo-boys\"\nbase = \"isolo-boys\"\nmin_sow = 18\n",
+    )
+    .unwrap();
+    let heavy = dir.join("heavy.proof").display().to_string();
+    let boys = dir.join("boys.proof").display().to_string();
+    for (variant, proof) in [(rules.to_str().unwrap(), &heavy), ("isolo-women", &boys)] {
+        let out = isolo(&["solve", "--variant", variant, "--certificate", proof]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = common::process::ok(&["check-proof", &heavy]);
+    assert!(
+        text.contains("\nrules: named isolo-boys but not that preset: min_sow = 18 (the preset's 2); the proof is of these rules, not of the preset\n"),
+        "{text}"
+    );
+    let json = isolo_json(&["check-proof", &heavy, "--json"]);
+    assert_eq!(json["rules"]["misnamed"], true, "{json}");
+    assert_eq!(
+        json["rules"]["differences"]["min_sow"]["value"], "18",
+        "{json}"
+    );
+    let json = isolo_json(&["check-proof", &boys, "--json"]);
+    assert_eq!(json["rules"]["is_preset"], true, "{json}");
+    assert_eq!(json["rules"]["summary"], "isolo-women", "{json}");
+}
+
 #[test]
 fn solve_writes_certificates_that_check_proof_accepts() {
     let dir = std::env::temp_dir().join(format!("isolo-certificates-{}", std::process::id()));
