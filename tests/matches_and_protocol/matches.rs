@@ -263,6 +263,11 @@ fn a_file_without_digests_is_read_and_not_resumed() {
         &[&args[..], &["--resume"]].concat(),
         "is in records format 1",
     );
+    // `review` says the same on stderr, and reviews the game.
+    let review = run(&["review", "--records", path, "--game", "1", "--nodes", "200"]);
+    let stderr = String::from_utf8_lossy(&review.stderr);
+    assert!(review.status.success(), "{stderr}");
+    assert!(stderr.contains("no digests (records format 1"), "{stderr}");
 }
 
 #[test]
@@ -930,6 +935,14 @@ fn records_errors_are_typed() {
     ));
     std::fs::write(&path, "").unwrap();
     assert!(matches!(read_records(&path), Ok(None)));
+    // A line that is no UTF-8 is named by its number.
+    std::fs::write(&path, b"\n\n\xff\xfe\n").unwrap();
+    let refused = read_records(&path).err().expect("refused");
+    assert!(
+        matches!(refused, RecordsError::Line { line: 3, .. }),
+        "{refused:?}"
+    );
+    assert!(refused.to_string().contains("not UTF-8"), "{refused}");
 }
 
 #[test]

@@ -204,6 +204,9 @@ fn bad_commands_are_answered_and_ignored() {
     let mut e = Engine::start();
     for (command, expected) in [
         ("bogus", "unknown command 'bogus'"),
+        // Control bytes sent are written back as escapes, never as themselves.
+        ("posi\0tion", "unknown command 'posi\\0tion'"),
+        ("go\u{1b}[31m", "unknown command 'go\\u{1b}[31m'"),
         (
             "go nodes x",
             "go: nodes: 'x' is not a whole number (at least 1)",

@@ -405,3 +405,41 @@ fn damage_as_the_issue(what: &str, folder: &Path, bytes: &[u8]) {
     }
     std::fs::write(part_of(folder), part).unwrap();
 }
+
+/// Where the labels, whole, cannot be saved at the end (here a folder stands where the
+/// last part would go), the result found is printed all the same, then the failure,
+/// exit 2; nothing half-written is left.
+#[test]
+fn a_result_is_printed_when_its_last_checkpoint_cannot_be_saved() {
+    use crate::common::process::{run, scratch};
+    let dir = scratch("unsaved-checkpoint");
+    let rules = dir.join("wc24.toml");
+    let text = "base = \"isolo-women-capture-ends\"\ncolumns = 2\nstart = \"4,4/4,4/4,4/4,4\"\n";
+    std::fs::write(&rules, text).unwrap();
+    let rules = rules.to_str().unwrap();
+    let folder = dir.join("checkpoints");
+    // (56 rounds: the labels, whole, are the checkpoint of round 56.)
+    std::fs::create_dir_all(folder.join("labels-56-0of1.bin")).unwrap();
+    let args = ["solve", "--variant", rules, "--method", "distributed"];
+    let out = run(&[&args[..], &["--resume", folder.to_str().unwrap()]].concat());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stdout.starts_with("win for South (to move) in 13 plies"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let last = stderr.trim_end().lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("error: --resume: the labels, whole, could not be saved")
+            && last.ends_with("the result above stands"),
+        "{last}"
+    );
+    let left: Vec<_> = files(&folder)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -204,7 +204,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
             // otherwise.
             let score = choice.score.filter(|_| played == plan).map(|s| {
                 let chances = wdl_of(&variant, s).chances_text();
-                format!(" ({} for it; its chances: {chances})", s.in_words())
+                let seeds = board.side_total(Side::South) + board.side_total(Side::North);
+                format!(" ({} for it; its chances: {chances})", s.in_words(seeds))
             });
             let sown = variant
                 .play_move(&board, &played)
@@ -271,7 +272,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 if let Some(choice) = choice {
                     let score = choice.score.map(|s| {
                         let chances = wdl_of(&variant, s).chances_text();
-                        format!(" ({} for you; your chances: {chances})", s.in_words())
+                        let seeds = board.side_total(Side::South) + board.side_total(Side::North);
+                        format!(" ({} for you; your chances: {chances})", s.in_words(seeds))
                     });
                     emit(&format!(
                         "Hint: {}{}\n",

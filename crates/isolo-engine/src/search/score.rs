@@ -140,19 +140,28 @@ pub fn plies_text(n: u32) -> String {
 }
 
 impl Score {
-    /// The score as a player reads it: "12.5 seeds ahead", "even", "a win in 7 plies",
-    /// "a draw".
-    pub fn in_words(&self) -> String {
+    /// The score as a player reads it, on a board of `seeds_in_play` seeds: "12.5 seeds
+    /// ahead", "even", "a win in 7 plies", "a draw". An evaluation worth more seeds
+    /// than there are (its terms beyond the seeds held) is not given as seeds: "far
+    /// ahead (evaluated at +111.2, more than the 64 seeds in play)".
+    pub fn in_words(&self, seeds_in_play: u32) -> String {
         match *self {
             Score::Win(p) => format!("a win in {}", plies_text(p)),
             Score::Loss(p) => format!("a loss in {}", plies_text(p)),
             Score::Draw => "a draw".to_string(),
             Score::Eval(0) => "even".to_string(),
-            Score::Eval(v) => format!(
-                "{:.1} seeds {}",
-                v.unsigned_abs() as f64 / 100.0,
-                if v > 0 { "ahead" } else { "behind" }
-            ),
+            Score::Eval(v) => {
+                let way = if v > 0 { "ahead" } else { "behind" };
+                let seeds = v.unsigned_abs() as f64 / 100.0;
+                if seeds > f64::from(seeds_in_play) {
+                    format!(
+                        "far {way} (evaluated at {:+.1}, more than the {seeds_in_play} seeds in play)",
+                        v as f64 / 100.0
+                    )
+                } else {
+                    format!("{seeds:.1} seeds {way}")
+                }
+            }
         }
     }
 }
@@ -210,12 +219,17 @@ mod tests {
 
     #[test]
     fn a_score_reads_as_words() {
-        assert_eq!(Score::Eval(1250).in_words(), "12.5 seeds ahead");
-        assert_eq!(Score::Eval(-40).in_words(), "0.4 seeds behind");
-        assert_eq!(Score::Eval(0).in_words(), "even");
-        assert_eq!(Score::Win(1).in_words(), "a win in 1 ply");
-        assert_eq!(Score::Loss(8).in_words(), "a loss in 8 plies");
-        assert_eq!(Score::Draw.in_words(), "a draw");
+        assert_eq!(Score::Eval(1250).in_words(64), "12.5 seeds ahead");
+        assert_eq!(Score::Eval(-40).in_words(64), "0.4 seeds behind");
+        assert_eq!(Score::Eval(0).in_words(64), "even");
+        assert_eq!(Score::Win(1).in_words(64), "a win in 1 ply");
+        assert_eq!(Score::Loss(8).in_words(64), "a loss in 8 plies");
+        assert_eq!(Score::Draw.in_words(64), "a draw");
+        assert_eq!(
+            Score::Eval(11120).in_words(64),
+            "far ahead (evaluated at +111.2, more than the 64 seeds in play)"
+        );
+        assert_eq!(Score::Eval(-6400).in_words(64), "64.0 seeds behind");
         let chances = crate::search::wdl::Wdl::per_mille(41, 955, 4);
         assert_eq!(chances.chances_text(), "win 4%, draw 96%, loss 0%");
         assert_eq!(chances.percent_text(), "W/D/L 4/96/0%");
