@@ -258,11 +258,13 @@ impl ComparedGame {
     }
 }
 
-/// Writes a comparison's records, buffered (a comparison is not resumed, so a line cut
-/// short by an interruption costs nothing).
+/// Writes a comparison's records, buffered, beside their file (a comparison is not
+/// resumed): `finish` renames them into place, so the file is whole or not there.
 pub struct CompareWriter {
     name: String,
-    out: BufWriter<File>,
+    path: std::path::PathBuf,
+    aside: std::path::PathBuf,
+    out: Option<BufWriter<File>>,
     chain: Chain,
 }
 
@@ -270,21 +272,24 @@ impl CompareWriter {
     /// A new file holding `header`; an existing file is refused.
     pub fn create(path: &Path, header: &CompareHeader) -> Result<CompareWriter, RecordsError> {
         let name = path.display().to_string();
+        if path.exists() {
+            return Err(RecordsError::Io(format!(
+                "{name} already exists: choose another file"
+            )));
+        }
+        let mut aside = path.file_name().unwrap_or_default().to_os_string();
+        aside.push(format!(".partial{}", std::process::id()));
+        let aside = path.with_file_name(aside);
         let file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(path)
-            .map_err(|e| {
-                RecordsError::Io(match e.kind() {
-                    std::io::ErrorKind::AlreadyExists => {
-                        format!("{name} already exists: choose another file")
-                    }
-                    _ => format!("cannot create {name}: {e}"),
-                })
-            })?;
+            .open(&aside)
+            .map_err(|e| RecordsError::Io(format!("cannot create {name}: {e}")))?;
         let mut writer = CompareWriter {
             name,
-            out: BufWriter::new(file),
+            path: path.to_path_buf(),
+            aside,
+            out: Some(BufWriter::new(file)),
             chain: Chain::start(&header.fingerprint, header.shard.as_deref()),
         };
         writer.line(&serde_json::to_string(header).expect("headers serialise"))?;
@@ -298,15 +303,27 @@ impl CompareWriter {
     }
 
     fn line(&mut self, text: &str) -> Result<(), RecordsError> {
-        writeln!(self.out, "{text}")
+        let out = self.out.as_mut().expect("open until finished");
+        writeln!(out, "{text}")
             .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
     }
 
-    /// Flushes the file.
+    /// Writes the file whole: flushed, then renamed into place.
     pub fn finish(mut self) -> Result<(), RecordsError> {
-        self.out
-            .flush()
-            .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
+        let out = self.out.take().expect("open until finished");
+        let done = (|| {
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            std::fs::rename(&self.aside, &self.path)
+        })();
+        done.map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
+    }
+}
+
+impl Drop for CompareWriter {
+    /// A comparison that failed leaves nothing half-written.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.aside);
     }
 }
 
