@@ -237,7 +237,11 @@ pub fn solve_in_process(
         let runs: Vec<_> = group
             .iter()
             .map(|transport| {
-                scope.spawn(move || solve(variant, board, transport, limits, progress))
+                scope.spawn(move || {
+                    // (A rank that panics must not leave the others waiting for it.)
+                    let _guard = transport.guard();
+                    solve(variant, board, transport, limits, progress)
+                })
             })
             .collect();
         runs.into_iter()

@@ -4,7 +4,7 @@
 //! tests and for one machine's cores; `Mpi` (the `mpi` feature) the processes of an MPI
 //! job.
 
-use std::sync::{Arc, Barrier, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 /// The collectives the analysis needs. Every rank calls them in the same order.
 pub trait Transport {
@@ -21,6 +21,77 @@ pub trait Transport {
     fn sum(&self, value: u64) -> u64;
     /// The largest of every rank's `value`, on every rank.
     fn max(&self, value: u64) -> u64;
+}
+
+/// Where the ranks of a group wait for each other; a rank that panics breaks it, and
+/// every rank waiting there, or coming to it, panics too: none waits for ever.
+struct Barrier {
+    ranks: usize,
+    state: Mutex<BarrierState>,
+    turned: Condvar,
+}
+
+struct BarrierState {
+    waiting: usize,
+    generation: u64,
+    broken: bool,
+}
+
+/// What a rank of a broken group says as it panics.
+const BROKEN: &str = "another rank of the analysis failed";
+
+impl Barrier {
+    fn new(ranks: usize) -> Barrier {
+        Barrier {
+            ranks,
+            state: Mutex::new(BarrierState {
+                waiting: 0,
+                generation: 0,
+                broken: false,
+            }),
+            turned: Condvar::new(),
+        }
+    }
+
+    fn wait(&self) {
+        let mut state = lock(&self.state);
+        let generation = state.generation;
+        if !state.broken {
+            state.waiting += 1;
+            if state.waiting == self.ranks {
+                state.waiting = 0;
+                state.generation += 1;
+                self.turned.notify_all();
+                return;
+            }
+        }
+        while state.generation == generation && !state.broken {
+            state = self
+                .turned
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.generation == generation {
+            drop(state);
+            panic!("{BROKEN}");
+        }
+    }
+
+    fn break_off(&self) {
+        lock(&self.state).broken = true;
+        self.turned.notify_all();
+    }
+}
+
+/// Breaks its rank's group if the rank panics while it is held (`InProcess::guard`).
+pub struct PanicGuard<'a>(&'a Shared);
+
+impl Drop for PanicGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.barrier.break_off();
+        }
+    }
 }
 
 /// What the threads of one in-process group share.
@@ -54,6 +125,12 @@ impl InProcess {
                 shared: shared.clone(),
             })
             .collect()
+    }
+
+    /// Held by the thread that runs this rank: if it panics, the other ranks stop
+    /// waiting for it (they panic too).
+    pub fn guard(&self) -> PanicGuard<'_> {
+        PanicGuard(&self.shared)
     }
 
     /// Every rank's `value`, once all have given theirs.
@@ -248,5 +325,29 @@ mod tests {
                 .collect();
             assert_eq!(got, &expected);
         }
+    }
+
+    /// A rank that panics stops the others: those waiting in a collective panic too,
+    /// where they would have waited for ever.
+    #[test]
+    fn a_rank_that_panics_stops_the_others() {
+        let group = InProcess::group(3);
+        let ended: Vec<bool> = std::thread::scope(|scope| {
+            let runs: Vec<_> = group
+                .iter()
+                .map(|t| {
+                    scope.spawn(move || {
+                        let _guard = t.guard();
+                        assert_eq!(t.sum(1), 3);
+                        if t.rank() == 1 {
+                            panic!("a fault of rank 1");
+                        }
+                        t.max(0)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().is_err()).collect()
+        });
+        assert_eq!(ended, [true, true, true]);
     }
 }
