@@ -20,6 +20,7 @@ mod distinct;
 mod fortresses;
 pub(crate) mod lap;
 mod path;
+mod play;
 mod position;
 mod stepwise;
 mod text;

@@ -1,11 +1,11 @@
 //! A variant's positions and moves as text (RULES.md 6 and 7): parsing, formatting and
-//! validating positions, reading moves and playing them by name.
+//! validating positions, reading moves (played by `play.rs`) with errors that list
+//! what was legal.
 
-use super::{LegalMove, Listing, MoveGen, MoveStep, MoveWalk, Variant};
+use super::{LegalMove, MoveGen, Variant};
 use crate::board::{Board, Pits, ENDS_CAPTURED};
 use crate::notation::{self, format_overture, format_rows, Move, NotationError};
 use crate::ring;
-use crate::rules_file::CaptureChoice;
 use crate::side::Side;
 
 /// A flags field of the position notation (RULES.md 6).
@@ -253,59 +253,6 @@ impl Variant {
             "move '{}' is not legal here ({label}: {legal})",
             crate::text::quote(text)
         )))
-    }
-
-    /// The legal move `mv`, or `None` if it is not legal here. Plays only that move's
-    /// choices, so it costs one move however many sequences the position has.
-    pub fn play_move(&self, board: &Board, mv: &Move) -> Option<LegalMove> {
-        let pit = mv
-            .pit
-            .checked_sub(1)
-            .filter(|&p| (p as usize) < self.pits())?;
-        if self.candidate_pits(board) & (1 << pit) == 0 {
-            return None;
-        }
-        if self.has_directions() {
-            // Few sequences a pit: find this one among them.
-            let mut found = None;
-            let listing = Listing::Sequences;
-            self.visit_moves(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
-                if m.choices != mv.choices.as_slice() {
-                    return true;
-                }
-                found = Some(m.to_legal_move());
-                false
-            });
-            return found;
-        }
-        match self.rules.capture_choice {
-            CaptureChoice::Optional => {
-                let MoveStep::End {
-                    child,
-                    laps,
-                    captured,
-                } = self.walk_choices(board, mv, &mut MoveWalk::new())?
-                else {
-                    return None;
-                };
-                Some(LegalMove {
-                    mv: mv.clone(),
-                    child,
-                    laps,
-                    captured,
-                })
-            }
-            CaptureChoice::Forced if mv.choices.is_empty() => {
-                let mut found = None;
-                let listing = Listing::Sequences;
-                self.visit_moves(board, 1 << pit, listing, &mut MoveGen::new(), |m| {
-                    found = Some(m.to_legal_move());
-                    false
-                });
-                found
-            }
-            CaptureChoice::Forced => None,
-        }
     }
 }
 
