@@ -21,6 +21,7 @@
 mod board;
 mod fortress;
 mod game;
+mod geometry;
 mod interrupt;
 mod keys;
 mod moves;

@@ -14,11 +14,10 @@
 
 use super::lap::{LapEnd, LapRules, LapState, Taken};
 use super::{MoveFrame, MoveGen, Turned, TurningPoint, Variant};
+use crate::geometry::CaptureSpot;
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{
-    CaptureChoice, CaptureSpot, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
-};
+use crate::rules_file::{CaptureChoice, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen};
 
 /// A lap about to be sown, in a move whose laps may turn.
 #[derive(Clone, Copy, Debug)]

@@ -23,9 +23,9 @@
 
 use super::lap::{LapEnd, LapRules, LapState, Taken};
 use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
+use crate::geometry::CaptureSpot;
 use crate::notation::Choice;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::CaptureSpot;
 
 /// The clockwise loop and the capture table were the move free to capture, for a move
 /// whose laps may turn (`Variant::may_sow_clockwise`).

@@ -14,8 +14,9 @@
 //! where a listing starts.
 
 use super::{MoveFrame, Variant};
+use crate::geometry::CaptureSpot;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureCondition, CaptureSpot, Rules, SowOrigin};
+use crate::rules_file::{CaptureCondition, Rules, SowOrigin};
 
 /// The rules one lap reads.
 pub(crate) trait LapRules: Copy {

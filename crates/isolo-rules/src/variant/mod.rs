@@ -4,14 +4,12 @@
 
 use super::board::{rings_of, Board, ENDS_CAPTURED};
 use super::fortress::Fortresses;
+use super::geometry::{CaptureSpot, Geometry, CAPTURE_BARRED, CAPTURE_OPEN, CAPTURE_PROTECTED};
 use super::interrupt::{Interrupt, LapPoll};
 use super::notation::Move;
 use super::notation::{Choice, MoveLetters};
 use super::ring::{self, LoopTable, Ring};
-use super::rules_file::{
-    CaptureChoice, CaptureSpot, CaptureWin, Geometry, Retreat, Rules, RulesError, CAPTURE_BARRED,
-    CAPTURE_OPEN, CAPTURE_PROTECTED,
-};
+use super::rules_file::{CaptureChoice, CaptureWin, Retreat, Rules, RulesError};
 use crate::side::Side;
 
 mod decision;
