@@ -143,8 +143,6 @@ async fn read_limited(body: Body) -> Result<Bytes, ApiError> {
     Ok(Bytes::from(bytes))
 }
 
-/// Every error answer as `{"error": ...}`, including those axum makes itself (a method
-/// a route does not take), which are plain text or empty.
 /// The most bytes a request's header fields may take together (names, values and their
 /// separators): more are refused with 431 here, whatever size the connection layer let
 /// through (its buffer, about 400 KB, depends on how the bytes arrive).
@@ -169,6 +167,8 @@ async fn plain_requests(request: axum::extract::Request, next: axum::middleware:
     next.run(request).await
 }
 
+/// Every error answer as `{"error": ...}`, including those axum makes itself (a method
+/// a route does not take), which are plain text or empty.
 async fn errors_as_json(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
