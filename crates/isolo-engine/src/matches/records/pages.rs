@@ -1,8 +1,8 @@
 //! A records file served a page at a time (the web server's `--records`): checked
 //! through once, a game at a time, as `replay` checks it, keeping only a place every
-//! [`GAMES_A_MARK`] games; a page or a game is read again from the file, from the
+//! `GAMES_A_MARK` (256) games; a page or a game is read again from the file, from the
 //! nearest place before it, its digests checked against the chain once more. Memory
-//! holds a place for every 256 games, never the games.
+//! holds the places, never the games.
 
 use super::*;
 
@@ -68,7 +68,7 @@ impl GameSummary {
 
 impl RecordsPages {
     /// Checks the records file at `path` through as `check_records` does, keeping a
-    /// place every [`GAMES_A_MARK`] games: `None` if it does not exist or holds no
+    /// place every `GAMES_A_MARK` (256) games: `None` if it does not exist or holds no
     /// header.
     pub fn open(path: &Path) -> Result<Option<RecordsPages>, RecordsError> {
         let Some(mut reader) = RecordsReader::open(path)? else {
