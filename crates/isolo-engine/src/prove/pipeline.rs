@@ -1100,18 +1100,8 @@ fn save_state(
         path: path.to_path_buf(),
         source,
     };
-    let partial = path.with_extension("partial");
-    let written = (|| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&partial)?);
-        state.save(&mut out, digest)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&partial, path)
-    })();
-    if let Err(source) = written {
-        // (A full disk: nothing half written is left behind.)
-        let _ = std::fs::remove_file(&partial);
-        return Err(fail(source));
-    }
+    // (A full disk: nothing half written is left behind.)
+    isolo_rules::write_file_whole(path, |out| state.save(out, digest)).map_err(fail)?;
     let next = match verdict {
         DfpnVerdict::Unknown => "; run the same command again to continue",
         _ => "",
