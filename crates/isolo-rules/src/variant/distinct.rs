@@ -21,15 +21,12 @@
 //! first listed sequence by sequence (duplicates dropped), and searched breadth first
 //! only when that would take more than `SMALL_LISTING_LAPS` laps.
 
-use super::lap::{LapEnd, LapRules, LapState, Taken};
-use super::{MoveEnd, MoveFrame, MoveGen, TurningPoint, Variant};
-use crate::geometry::CaptureSpot;
+use super::lap::{LapState, Taken};
+use super::machine::{LapEvent, MoveMachine};
+use super::rule_set::MoveRules;
+use super::{MoveEnd, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
-use crate::ring::{self, LoopTable, Ring};
-
-/// The clockwise loop and the capture table were the move free to capture, for a move
-/// whose laps may turn (`Variant::may_sow_clockwise`).
-pub(super) type Turns<'a> = (&'a LoopTable, &'a [CaptureSpot; ring::MAX_LANES]);
+use crate::ring::{self, Ring};
 
 /// How a turning point (or an end) was reached from the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,7 +372,7 @@ struct ListedEnd {
 const ENDS_BY_PAIRS: usize = 8;
 
 /// Laps of each sequence not checked for a return to a point of its path when only the
-/// positions are listed (see `Variant::play_optional`).
+/// positions are listed (see `Variant::play_sequences`).
 const UNCHECKED_LAPS: u32 = 64;
 
 /// Laps the sequence generator may sow for one pit before a distinct listing turns to
@@ -384,17 +381,14 @@ const UNCHECKED_LAPS: u32 = 64;
 pub(super) const SMALL_LISTING_LAPS: u64 = 1024;
 
 impl Variant {
-    /// Calls `visit` once for each distinct position the moves from `frame.pit` lead to,
-    /// with one move that reaches it (its choices are left empty unless
-    /// `with_choices`): from the sequences themselves when they are few, else the one of
-    /// fewest laps found first, take before pass, anticlockwise before clockwise. `turns`
-    /// is given where laps may turn. Returns false when `visit` asked to stop.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn play_distinct<K: LapRules>(
+    /// Calls `visit` once for each distinct position the moves of `m` lead to, with one
+    /// move that reaches it (its choices are left empty unless `with_choices`): from the
+    /// sequences themselves when they are few, else the one of fewest laps found first,
+    /// take before pass, anticlockwise before clockwise. Returns false when `visit`
+    /// asked to stop.
+    pub(super) fn play_distinct<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
-        turns: Option<Turns>,
+        m: &MoveMachine<K>,
         (mine, theirs): (Ring, Ring),
         gen: &mut MoveGen,
         with_choices: bool,
@@ -402,8 +396,7 @@ impl Variant {
         visit: &mut dyn FnMut(&MoveEnd) -> bool,
     ) -> bool {
         let rings = (mine, theirs);
-        if let Some(more) =
-            self.distinct_by_sequences(k, frame, turns, rings, gen, with_choices, template, visit)
+        if let Some(more) = self.distinct_by_sequences(m, rings, gen, with_choices, template, visit)
         {
             return more;
         }
@@ -412,11 +405,12 @@ impl Variant {
         search.points.clear();
         search.ends.clear();
         let theirs_total = ring::total(theirs);
+        let pit = m.frame.pit;
         let first = Lap {
-            mine: ring::clear_lane(mine, frame.pit),
+            mine: ring::clear_lane(mine, pit),
             theirs,
-            from: frame.pit,
-            seeds: ring::lane(mine, frame.pit) as u32,
+            from: pit,
+            seeds: ring::lane(mine, pit) as u32,
             laps: 1,
             step: Step::Relay,
             direction: None,
@@ -439,7 +433,7 @@ impl Variant {
                 ..*template
             })
         };
-        if !self.sow_either_way(k, frame, turns, first, gen, &mut ended) {
+        if !self.sow_either_way(m, first, gen, &mut ended) {
             return false;
         }
         let mut next = 0;
@@ -450,125 +444,97 @@ impl Variant {
             let point = node.point;
             let end = point.end as usize;
             let earlier_choice = node.latest_choice(at);
-            let spot = &frame.spots[end];
             let take = node.take;
             let laps = node.laps + 1;
             if laps > self.rules.max_laps {
                 continue;
             }
+            // The state after the lap that reached the point, before its choice.
+            let reached = LapState {
+                mine: point.mine,
+                theirs: point.theirs,
+                from: end,
+                seeds: 0,
+                laps: node.laps,
+                captured: 0,
+                turned: super::Turned::Not,
+            };
+            let lap_of = |state: LapState, step: Step| Lap {
+                mine: state.mine,
+                theirs: state.theirs,
+                from: state.from,
+                seeds: state.seeds,
+                laps,
+                step,
+                direction: None,
+                earlier_choice,
+            };
             if take > 0 {
-                let origin = point.origin as usize;
-                let mut state = LapState {
-                    mine: point.mine,
-                    theirs: point.theirs,
-                    from: origin,
-                    seeds: 0,
-                    laps: node.laps,
-                    captured: 0,
-                    turned: super::Turned::Not,
-                };
-                let taken = self.take_capture(k, frame, &mut state, (end, origin, take));
-                let taking = Lap {
-                    mine: state.mine,
-                    theirs: state.theirs,
-                    from: origin,
-                    seeds: state.seeds,
-                    laps,
-                    step: Step::Take,
-                    direction: None,
-                    earlier_choice,
-                };
+                let mut state = reached;
+                let taken = m.take(&mut state, (end, point.origin as usize, take));
+                let taking = lap_of(state, Step::Take);
                 let more = match taken {
                     Taken::Ended => ended(&taking, state.mine, gen),
-                    Taken::SowOn => self.sow_either_way(k, frame, turns, taking, gen, &mut ended),
+                    Taken::SowOn => self.sow_either_way(m, taking, gen, &mut ended),
                     Taken::TooLong => true,
                 };
                 if !more {
                     return false;
                 }
             }
-            let relay = Lap {
-                mine: ring::clear_lane(point.mine, end),
-                theirs: point.theirs,
-                from: end,
-                seeds: ring::lane(point.mine, end) as u32,
-                laps,
-                step: if take > 0 { Step::Pass } else { Step::Relay },
-                direction: None,
-                earlier_choice,
+            let (stay, retreat) = m.pass(&reached, end);
+            let answered = match retreat {
+                Some(retreat) if take > 0 => [
+                    Some(lap_of(retreat, Step::PassRetreat)),
+                    Some(lap_of(stay, Step::PassStay)),
+                ],
+                _ => [
+                    Some(lap_of(
+                        stay,
+                        if take > 0 { Step::Pass } else { Step::Relay },
+                    )),
+                    None,
+                ],
             };
-            let retreated = (take > 0)
-                .then(|| self.retreated(spot, end, point.theirs))
-                .flatten();
-            if let Some(theirs) = retreated {
-                let answered = [
-                    Lap {
-                        theirs,
-                        step: Step::PassRetreat,
-                        ..relay
-                    },
-                    Lap {
-                        step: Step::PassStay,
-                        ..relay
-                    },
-                ];
-                for lap in answered {
-                    if !self.sow_either_way(k, frame, turns, lap, gen, &mut ended) {
-                        return false;
-                    }
+            for lap in answered.into_iter().flatten() {
+                if !self.sow_either_way(m, lap, gen, &mut ended) {
+                    return false;
                 }
-            } else if !self.sow_either_way(k, frame, turns, relay, gen, &mut ended) {
-                return false;
             }
         }
         true
     }
 
-    /// Sows `lap` (`sow_lap`), anticlockwise then clockwise where it may turn.
-    fn sow_either_way<K: LapRules>(
+    /// Sows `lap`, anticlockwise then clockwise where it may turn.
+    fn sow_either_way<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
-        turns: Option<Turns>,
+        m: &MoveMachine<K>,
         lap: Lap,
         gen: &mut MoveGen,
         ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
     ) -> bool {
-        let Some((clockwise, facing)) = turns else {
-            return self.sow_distinct_lap(k, frame, None, lap, gen, ended);
-        };
-        let state = lap.state_before();
-        if !self.may_sow_clockwise(clockwise, [frame.spots, facing], &state) {
-            return self.sow_distinct_lap(k, frame, None, lap, gen, ended);
+        if !m.may_turn(&lap.state_before()) {
+            return self.sow_distinct_lap(m, false, lap, gen, ended);
         }
         let anticlockwise = Lap {
             direction: Some(Choice::Anticlockwise),
             ..lap
         };
-        self.sow_distinct_lap(k, frame, None, anticlockwise, gen, ended)
-            && self.sow_distinct_lap(
-                k,
-                frame,
-                Some(clockwise),
-                Lap {
-                    direction: Some(Choice::Clockwise),
-                    ..lap
-                },
-                gen,
-                ended,
-            )
+        let clockwise = Lap {
+            direction: Some(Choice::Clockwise),
+            ..lap
+        };
+        self.sow_distinct_lap(m, false, anticlockwise, gen, ended)
+            && self.sow_distinct_lap(m, true, clockwise, gen, ended)
     }
 
     /// Lists the pit's distinct results from its sequences (first sequence of each, take
     /// before pass) when that takes at most `gen.small_listing_laps` laps; `None` when
     /// it would take more (nothing has been visited then).
-    #[allow(clippy::too_many_arguments)]
-    fn distinct_by_sequences<K: LapRules>(
+    fn distinct_by_sequences<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
-        turns: Option<Turns>,
-        (mine, theirs): (Ring, Ring),
+        m: &MoveMachine<K>,
+        rings: (Ring, Ring),
         gen: &mut MoveGen,
         with_choices: bool,
         template: &MoveEnd,
@@ -582,7 +548,7 @@ impl Variant {
         // Without choices, first with the early laps unchecked; should the loops that
         // leaves in use up the budget, again with every lap checked, so the listing is
         // the one the checked sequences give whenever they fit the budget.
-        let attempts: &[u32] = if with_choices || turns.is_some() {
+        let attempts: &[u32] = if with_choices || m.turns.is_some() {
             &[0]
         } else {
             &[UNCHECKED_LAPS, 0]
@@ -607,12 +573,7 @@ impl Variant {
                 }
                 true
             };
-            match turns {
-                Some((clockwise, facing)) => {
-                    self.play_directed(k, frame, (clockwise, facing), (mine, theirs), gen, list)
-                }
-                None => self.play_optional(k, frame, (mine, theirs), unchecked_laps, gen, list),
-            };
+            self.play_sequences(m, rings, unchecked_laps, gen, list);
             gen.lap_budget = u64::MAX;
             complete = !gen.over_budget;
             gen.over_budget = false;
@@ -659,11 +620,10 @@ impl Variant {
 
     /// Sows one lap: the move ends (reported to `ended`), or a turning point not seen
     /// before joins the search. Returns false when `ended` asked to stop.
-    fn sow_distinct_lap<K: LapRules>(
+    fn sow_distinct_lap<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
-        clockwise: Option<&LoopTable>,
+        m: &MoveMachine<K>,
+        clockwise: bool,
         lap: Lap,
         gen: &mut MoveGen,
         ended: &mut dyn FnMut(&Lap, Ring, &mut MoveGen) -> bool,
@@ -671,15 +631,13 @@ impl Variant {
         if !gen.poll.lap() {
             return false;
         }
-        let table = clockwise.unwrap_or(frame.table);
         let mut state = lap.state_before();
-        let (end, origin, take) = match self.sow_lap(k, frame, table, &mut state) {
+        let (point, take) = match m.sow(&mut state, clockwise) {
             // (The search counts laps as it queues them: none is too long here.)
-            LapEnd::TooLong => return true,
-            LapEnd::Empty => return ended(&lap, state.mine, gen),
-            LapEnd::Turning { end, origin, take } => (end, origin, take),
+            LapEvent::TooLong => return true,
+            LapEvent::Ended => return ended(&lap, state.mine, gen),
+            LapEvent::Turning(at) => (at.point, at.take),
         };
-        let point = TurningPoint::at(&state, end, origin);
         let search = &mut gen.distinct;
         // The limit binds only once the pit has a move (unless strict), so a pit with
         // legal moves always lists one.

@@ -1,188 +1,20 @@
-//! The lap kernel: what one lap of a move does (RULES.md 3.3 to 3.6), written once for
-//! every walk of a move's laps (the forced walk here, the take/pass tree, the laps that
-//! may turn, the distinct search, the walk one decision at a time, the animation's trace).
+//! The lap kernel: what one lap of a move does (RULES.md 3.3 to 3.6), for the move
+//! machine (`machine.rs`), which every walk of a move drives.
 //!
 //! A lap is counted against `max_laps`, sown, and ends either in an empty pit (the move
 //! is over) or on seeds: a turning point, where the seeds facing it may be captured
 //! (`capture`) and sown on from the lap's origin (`capture_sow_from`), or else the pit
 //! is lifted and relayed. `capture_ends_move` ends the move with the captured seeds' lap.
-//! The walks differ only in what they do at a turning point: take, branch, stop and ask.
+//! What the move offers at a turning point the machine decides.
 //!
-//! The rules a lap reads are a type parameter ([`LapRules`]): the presets' combinations
-//! are zero-sized types, so the compiler fixes them inside the loop; any other rules file
-//! gets [`ReadLapRules`], which reads them. [`with_lap_rules`] picks the instance once,
-//! where a listing starts.
+//! The rules a lap reads are a type parameter ([`MoveRules`], `rule_set.rs`), fixed for
+//! the presets when compiled.
 
+use super::rule_set::MoveRules;
 use super::{MoveFrame, Variant};
 use crate::geometry::CaptureSpot;
 use crate::ring::{self, LoopTable, Ring};
-use crate::rules_file::{CaptureCondition, Rules, SowOrigin};
-
-/// The rules one lap reads.
-pub(crate) trait LapRules: Copy {
-    /// Which facing pits must hold seeds for a capture.
-    fn capture(self) -> CaptureCondition;
-    /// Where captured seeds are sown from.
-    fn sow_from(self) -> SowOrigin;
-    /// Whether the captured seeds' lap ends the move.
-    fn capture_ends_move(self) -> bool;
-}
-
-/// Lap rules read at run time: any rules file.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ReadLapRules {
-    capture: CaptureCondition,
-    sow_from: SowOrigin,
-    capture_ends_move: bool,
-}
-
-impl LapRules for ReadLapRules {
-    #[inline(always)]
-    fn capture(self) -> CaptureCondition {
-        self.capture
-    }
-    #[inline(always)]
-    fn sow_from(self) -> SowOrigin {
-        self.sow_from
-    }
-    #[inline(always)]
-    fn capture_ends_move(self) -> bool {
-        self.capture_ends_move
-    }
-}
-
-/// Lap rules fixed when compiled: `BOTH` for `capture = "both"`, `SOW_FROM` a
-/// `SowOrigin` by [`sow_origin_code`], `ENDS` for `capture_ends_move`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FixedLapRules<const BOTH: bool, const SOW_FROM: u8, const ENDS: bool>;
-
-/// The code of a `SowOrigin` in `FixedLapRules`.
-const fn sow_origin_code(origin: SowOrigin) -> u8 {
-    match origin {
-        SowOrigin::LapStart => 0,
-        SowOrigin::CapturePit => 1,
-        SowOrigin::TurnStart => 2,
-        SowOrigin::LapStartPit => 3,
-    }
-}
-
-impl<const BOTH: bool, const SOW_FROM: u8, const ENDS: bool> LapRules
-    for FixedLapRules<BOTH, SOW_FROM, ENDS>
-{
-    #[inline(always)]
-    fn capture(self) -> CaptureCondition {
-        if BOTH {
-            CaptureCondition::Both
-        } else {
-            CaptureCondition::Any
-        }
-    }
-    #[inline(always)]
-    fn sow_from(self) -> SowOrigin {
-        match SOW_FROM {
-            0 => SowOrigin::LapStart,
-            1 => SowOrigin::CapturePit,
-            2 => SowOrigin::TurnStart,
-            _ => SowOrigin::LapStartPit,
-        }
-    }
-    #[inline(always)]
-    fn capture_ends_move(self) -> bool {
-        ENDS
-    }
-}
-
-const LAP_START: u8 = sow_origin_code(SowOrigin::LapStart);
-const TURN_START: u8 = sow_origin_code(SowOrigin::TurnStart);
-const LAP_START_PIT: u8 = sow_origin_code(SowOrigin::LapStartPit);
-
-/// The Isolo games' laps.
-pub(crate) type IsoloLaps = FixedLapRules<false, LAP_START, false>;
-/// The deep readings of the Isolo games (`capture_ends_move`).
-pub(crate) type IsoloCaptureEndsLaps = FixedLapRules<false, LAP_START, true>;
-/// Igisoro's laps (and its retreat and clockwise readings').
-pub(crate) type IgisoroLaps = FixedLapRules<true, TURN_START, false>;
-/// Kubuguza's laps.
-pub(crate) type KubuguzaLaps = FixedLapRules<true, LAP_START, false>;
-/// Ikibuguzo's laps.
-pub(crate) type IkibuguzoLaps = FixedLapRules<true, LAP_START_PIT, false>;
-
-/// Which lap rules a variant's moves are walked with.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum LapKernel {
-    Isolo,
-    IsoloCaptureEnds,
-    Igisoro,
-    Kubuguza,
-    Ikibuguzo,
-    Read(ReadLapRules),
-}
-
-impl LapKernel {
-    /// The fixed instance for `rules`' combination where there is one.
-    pub(crate) fn for_rules(rules: &Rules) -> LapKernel {
-        let read = LapKernel::read(rules);
-        let fixed = [
-            (LapKernel::Isolo, parts(IsoloLaps {})),
-            (LapKernel::IsoloCaptureEnds, parts(IsoloCaptureEndsLaps {})),
-            (LapKernel::Igisoro, parts(IgisoroLaps {})),
-            (LapKernel::Kubuguza, parts(KubuguzaLaps {})),
-            (LapKernel::Ikibuguzo, parts(IkibuguzoLaps {})),
-        ];
-        fixed
-            .into_iter()
-            .find(|(_, rules)| *rules == parts(read))
-            .map_or(LapKernel::Read(read), |(kernel, _)| kernel)
-    }
-
-    /// The rules read at run time, whichever instance the variant has.
-    pub(crate) fn read(rules: &Rules) -> ReadLapRules {
-        ReadLapRules {
-            capture: rules.capture,
-            sow_from: rules.capture_sow_from,
-            capture_ends_move: rules.capture_ends_move,
-        }
-    }
-}
-
-/// The rules `k` fixes, to compare instances.
-fn parts(k: impl LapRules) -> (CaptureCondition, SowOrigin, bool) {
-    (k.capture(), k.sow_from(), k.capture_ends_move())
-}
-
-/// Evaluates `$body` with `$k` bound to `$kernel`'s lap rules: once per instance, each
-/// compiled with its rules fixed.
-macro_rules! with_lap_rules {
-    ($kernel:expr, $k:ident => $body:expr) => {
-        match $kernel {
-            $crate::variant::lap::LapKernel::Isolo => {
-                let $k = $crate::variant::lap::IsoloLaps {};
-                $body
-            }
-            $crate::variant::lap::LapKernel::IsoloCaptureEnds => {
-                let $k = $crate::variant::lap::IsoloCaptureEndsLaps {};
-                $body
-            }
-            $crate::variant::lap::LapKernel::Igisoro => {
-                let $k = $crate::variant::lap::IgisoroLaps {};
-                $body
-            }
-            $crate::variant::lap::LapKernel::Kubuguza => {
-                let $k = $crate::variant::lap::KubuguzaLaps {};
-                $body
-            }
-            $crate::variant::lap::LapKernel::Ikibuguzo => {
-                let $k = $crate::variant::lap::IkibuguzoLaps {};
-                $body
-            }
-            $crate::variant::lap::LapKernel::Read(read) => {
-                let $k = read;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_lap_rules;
+use crate::rules_file::{CaptureCondition, SowOrigin};
 
 /// The state at which a lap is about to be sown.
 #[derive(Clone, Copy, Debug)]
@@ -273,7 +105,7 @@ pub(crate) fn capture_origin<T>(sow_from: SowOrigin, from: T, end: T, pit: T) ->
 
 /// Seeds a lap ending at a mover's pit with capture spot `spot` captures (0: none).
 #[inline(always)]
-pub(crate) fn capturable(k: impl LapRules, spot: &CaptureSpot, theirs: Ring) -> u32 {
+pub(crate) fn capturable(k: impl MoveRules, spot: &CaptureSpot, theirs: Ring) -> u32 {
     let facing = theirs & spot.mask;
     // Most laps end facing nothing to take: one test, no lane read.
     if facing == 0 {
@@ -307,7 +139,7 @@ impl Variant {
     /// Counts and sows the lap `state` stands before, from `table` (the move's loop, or
     /// the loop sown clockwise), and says where it ended.
     #[inline(always)]
-    pub(super) fn sow_lap<K: LapRules>(
+    pub(super) fn sow_lap<K: MoveRules>(
         &self,
         k: K,
         frame: &MoveFrame,
@@ -331,7 +163,7 @@ impl Variant {
     /// Takes the `take` seeds facing `end` (the capture at a turning point) into hand,
     /// to be sown from `origin`; under `capture_ends_move` sows them, ending the move.
     #[inline(always)]
-    pub(super) fn take_capture<K: LapRules>(
+    pub(super) fn take_capture<K: MoveRules>(
         &self,
         k: K,
         frame: &MoveFrame,
@@ -358,36 +190,11 @@ impl Variant {
 /// are in hand, and how many there are. Under `lap-start-pit` the origin pit's own seeds
 /// are lifted with them.
 #[inline(always)]
-pub(crate) fn capture_lap(k: impl LapRules, mine: Ring, origin: usize, take: u32) -> (Ring, u32) {
+pub(crate) fn capture_lap(k: impl MoveRules, mine: Ring, origin: usize, take: u32) -> (Ring, u32) {
     if k.sow_from() == SowOrigin::LapStartPit {
         let held = ring::lane(mine, origin) as u32;
         (ring::clear_lane(mine, origin), take + held)
     } else {
         (mine, take)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::perft::perft;
-    use crate::rules_file::{PRESETS, READINGS};
-    use crate::variant::Variant;
-
-    /// Every preset and reading is walked by a fixed instance, and that instance counts
-    /// the moves the rules read at run time count.
-    #[test]
-    fn every_preset_has_a_fixed_instance_that_counts_as_the_read_rules() {
-        for name in PRESETS.iter().chain(READINGS.iter()) {
-            let fixed = Variant::load(name).unwrap();
-            assert!(!matches!(fixed.lap, LapKernel::Read(_)), "{name}");
-            let mut read = fixed.clone();
-            read.lap = LapKernel::Read(LapKernel::read(fixed.rules()));
-            let start = fixed.start();
-            assert_eq!(perft(&fixed, &start, 4), perft(&read, &start, 4), "{name}");
-        }
-        let mut other = Rules::preset("igisoro").unwrap();
-        other.capture_sow_from = SowOrigin::CapturePit;
-        assert!(matches!(LapKernel::for_rules(&other), LapKernel::Read(_)));
     }
 }

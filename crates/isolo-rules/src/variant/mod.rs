@@ -18,15 +18,19 @@ mod directed;
 mod distinct;
 mod fortresses;
 pub(crate) mod lap;
+mod machine;
 mod path;
 mod play;
 mod position;
+pub(crate) mod rule_set;
 mod stepwise;
 mod text;
 mod walks;
 
-use lap::{with_lap_rules, LapEnd, LapKernel, LapRules, LapState, Taken};
+use lap::{LapState, Taken};
+use machine::{LapEvent, MoveMachine, Offer};
 use path::{TurningPath, TurningPoint};
+use rule_set::{with_move_rules, MoveKernel, MoveRules};
 
 pub use decision::{Decision, DecisionKind};
 pub use position::Position;
@@ -42,8 +46,8 @@ pub struct Variant {
     clockwise: u32,
     /// The fortress table, built on first use (`fortresses`).
     fortresses: std::sync::OnceLock<Option<std::sync::Arc<Fortresses>>>,
-    /// The lap kernel's instance for these rules.
-    lap: LapKernel,
+    /// The instance of the move rules these rules are walked with.
+    kernel: MoveKernel,
 }
 
 /// Everything the generator reports about one legal move.
@@ -137,27 +141,27 @@ impl Turned {
     }
 }
 
-/// A capture opportunity whose pass branch is still to be explored.
+/// The second option of a decision, still to be explored by a depth-first walk: the lap
+/// it leads to, the choice that names it and the opponent's answer after it, and the
+/// path and choices before the decision.
 #[derive(Clone, Copy, Debug)]
-struct PendingPass {
-    /// The state after the capturing lap, before the choice.
+struct Branch {
     state: LapState,
-    end: usize,
+    /// Whether the lap goes clockwise (chosen already).
+    clockwise: bool,
+    choice: Choice,
+    answer: Option<Choice>,
     path_len: usize,
     choices_len: usize,
-    /// The pass's answer still to explore under `retreat`: `None` for the first pass
-    /// branch (retreat, where one is open), `Some(Stay)` for the second.
-    answer: Option<Choice>,
 }
 
 /// Reusable buffers for move generation (optional captures explore a tree of choices).
 #[derive(Debug)]
 pub struct MoveGen {
     path: TurningPath,
-    pending: Vec<PendingPass>,
     choices: Vec<Choice>,
-    /// Clockwise laps still to explore (moves whose laps may turn).
-    branches: Vec<directed::Branch>,
+    /// The second options still to explore, the latest last.
+    branches: Vec<Branch>,
     /// The ends a pit's moves reached so far, for a distinct listing of such moves.
     seen_ends: Vec<(Ring, Ring)>,
     distinct: distinct::DistinctSearch,
@@ -182,7 +186,6 @@ impl Default for MoveGen {
     fn default() -> Self {
         MoveGen {
             path: TurningPath::default(),
-            pending: Vec::new(),
             choices: Vec::new(),
             branches: Vec::new(),
             seen_ends: Vec::new(),
@@ -252,6 +255,20 @@ impl MoveGen {
         self.poll.stopped()
     }
 
+    /// Leaves the second option of a decision met now for later: the lap `state`
+    /// (`clockwise` or not) named by `choice`, and the opponent's `answer` after it.
+    #[inline(always)]
+    fn defer(&mut self, state: LapState, clockwise: bool, choice: Choice, answer: Option<Choice>) {
+        self.branches.push(Branch {
+            state,
+            clockwise,
+            choice,
+            answer,
+            path_len: self.path.len(),
+            choices_len: self.choices.len(),
+        });
+    }
+
     /// Back to a choice of the sequence being explored, where the path of turning
     /// points had `path_len` points and the choices `choices_len`, to take `other`.
     #[inline(always)]
@@ -275,6 +292,7 @@ struct MoveEnd<'a> {
 }
 
 /// The fixed facts of one move being generated.
+#[derive(Clone, Copy)]
 struct MoveFrame<'a> {
     table: &'a LoopTable,
     spots: &'a [CaptureSpot; ring::MAX_LANES],
@@ -360,7 +378,7 @@ impl Variant {
             .iter()
             .fold(0, |lanes, &pit| lanes | 1 << (pit - 1));
         Ok(Variant {
-            lap: LapKernel::for_rules(&rules),
+            kernel: MoveKernel::for_rules(&rules),
             rules,
             geo,
             clockwise,

@@ -16,12 +16,13 @@
 //! the path that led there. Walking every branch first option first gives exactly the
 //! moves of `Variant::legal_moves`, in its order.
 
-use super::lap::{LapEnd, LapKernel, LapState, Taken};
-use super::{Board, MoveFrame, MoveGen, TurningPath, TurningPoint, Variant};
+use super::lap::{LapState, Taken};
+use super::machine::{LapEvent, MoveMachine, Offer};
+use super::rule_set::{with_move_rules, MoveKernel, MoveRules, ReadMoveRules};
+use super::{Board, MoveFrame, MoveGen, TurningPath, Variant};
 use crate::interrupt::{Interrupt, LapPoll};
 use crate::notation::{Choice, Move};
 use crate::ring;
-use crate::rules_file::CaptureChoice;
 use crate::side::Side;
 
 /// What is decided at a choice point.
@@ -289,19 +290,17 @@ impl Variant {
             "another point takes `choose`"
         );
         walk.path.truncate(point.index as usize + 1);
-        let end = point.end as usize;
-        let state = point.state;
         if !take {
-            if self
-                .retreated(self.spot_at(point), end, state.theirs)
-                .is_some()
+            return match self
+                .read_machine(point)
+                .pass(&point.state, point.end as usize)
             {
-                return MoveStep::Answer(ChoicePoint {
+                (_, Some(_)) => MoveStep::Answer(ChoicePoint {
                     kind: PointKind::Answer,
                     ..*point
-                });
-            }
-            return self.sow_to_choice(point, state.relay(end), None, walk);
+                }),
+                (stay, None) => self.sow_to_choice(point, stay, None, walk),
+            };
         }
         self.sow_capture_on(point, walk)
     }
@@ -319,12 +318,30 @@ impl Variant {
     fn take_at_point(&self, point: &ChoicePoint) -> Result<LapState, MoveStep> {
         let mut state = point.state;
         let capture = (point.end as usize, point.origin as usize, point.take);
-        let k = LapKernel::read(&self.rules);
-        match self.take_capture(k, &self.point_frame(point), &mut state, capture) {
+        match self.read_machine(point).take(&mut state, capture) {
             Taken::SowOn => Ok(state),
             Taken::Ended => Err(self.ended(point, state)),
             Taken::TooLong => Err(MoveStep::Dead { repeated: None }),
         }
+    }
+
+    /// The move machine of `point`'s move, with the move rules `k`.
+    fn machine<K: MoveRules>(&self, k: K, point: &ChoicePoint) -> MoveMachine<'_, K> {
+        let turns = k.turns().then(|| {
+            let clockwise = self.clockwise_table(point.full_loop);
+            (clockwise, &self.geo.capture[point.facing as usize])
+        });
+        MoveMachine {
+            variant: self,
+            k,
+            frame: self.point_frame(point),
+            turns,
+        }
+    }
+
+    /// `machine` with the rules read at run time, for a decision (not a lap's loop).
+    fn read_machine(&self, point: &ChoicePoint) -> MoveMachine<'_, ReadMoveRules> {
+        self.machine(MoveKernel::read(&self.rules), point)
     }
 
     /// The fixed facts of `point`'s move.
@@ -344,14 +361,17 @@ impl Variant {
             "another point takes `choose`"
         );
         walk.path.truncate(point.index as usize + 1);
-        let end = point.end as usize;
-        let mut state = point.state;
-        if retreat {
-            state.theirs = self
-                .retreated(self.spot_at(point), end, state.theirs)
-                .expect("an answer point has a retreat open");
-        }
-        self.sow_to_choice(point, state.relay(end), None, walk)
+        let (stay, retreated) = self
+            .read_machine(point)
+            .pass(&point.state, point.end as usize);
+        let lap = match retreated {
+            Some(retreated) if retreat => retreated,
+            _ => {
+                debug_assert!(!retreat, "an answer point has a retreat open");
+                stay
+            }
+        };
+        self.sow_to_choice(point, lap, None, walk)
     }
 
     /// The capture spot of the pit where `point`'s lap ended.
@@ -429,21 +449,29 @@ impl Variant {
     fn sow_to_choice(
         &self,
         move_of: &ChoicePoint,
+        state: LapState,
+        turned: Option<bool>,
+        walk: &mut MoveWalk,
+    ) -> MoveStep {
+        with_move_rules!(self.kernel, k => {
+            let m = self.machine(k, move_of);
+            self.sow_to_choice_with(&m, move_of, state, turned, walk)
+        })
+    }
+
+    /// `sow_to_choice` by the move machine `m`.
+    fn sow_to_choice_with<K: MoveRules>(
+        &self,
+        m: &MoveMachine<K>,
+        move_of: &ChoicePoint,
         mut state: LapState,
         mut turned: Option<bool>,
         walk: &mut MoveWalk,
     ) -> MoveStep {
-        let frame = self.point_frame(move_of);
-        let k = LapKernel::read(&self.rules);
-        let facing = &self.geo.capture[move_of.facing as usize];
-        let clockwise_table = self.clockwise_table(move_of.full_loop);
-        let directions = self.has_directions();
         loop {
             let clockwise = match turned.take() {
                 Some(clockwise) => clockwise,
-                None if directions
-                    && self.may_sow_clockwise(clockwise_table, [frame.spots, facing], &state) =>
-                {
+                None if m.may_turn(&state) => {
                     return MoveStep::Choice(ChoicePoint {
                         state,
                         end: 0,
@@ -459,58 +487,34 @@ impl Variant {
             if !walk.poll.lap() {
                 return MoveStep::Dead { repeated: None };
             }
-            if clockwise
-                && self.rules.clockwise_laps == crate::rules_file::ClockwiseLaps::FirstSowing
-            {
-                state.turned = state.turned.after_clockwise(state.laps == 0);
-            }
-            let table = if clockwise {
-                clockwise_table
-            } else {
-                frame.table
+            let at = match m.sow(&mut state, clockwise) {
+                LapEvent::TooLong => return MoveStep::Dead { repeated: None },
+                LapEvent::Ended => return self.ended(move_of, state),
+                LapEvent::Turning(at) => at,
             };
-            let (end, origin, take) = match self.sow_lap(k, &frame, table, &mut state) {
-                LapEnd::TooLong => return MoveStep::Dead { repeated: None },
-                LapEnd::Empty => return self.ended(move_of, state),
-                LapEnd::Turning { end, origin, take } => (end, origin, take),
-            };
-            let point = TurningPoint::at(&state, end, origin);
-            if let Some(at) = walk.path.find_or_insert(point) {
+            if let Some(at) = walk.path.find_or_insert(at.point) {
                 return MoveStep::Dead { repeated: Some(at) };
             }
-            if take > 0 {
-                let point = ChoicePoint {
+            let decided = |kind| {
+                MoveStep::Choice(ChoicePoint {
                     state,
-                    end: end as u8,
-                    origin: origin as u8,
-                    take,
+                    end: at.end as u8,
+                    origin: at.origin as u8,
+                    take: at.take,
                     index: (walk.path.len() - 1) as u32,
-                    kind: PointKind::Capture,
+                    kind,
                     ..*move_of
-                };
-                if self.rules.capture_choice == CaptureChoice::Optional {
-                    return MoveStep::Choice(point);
-                }
-                let tables = [frame.spots, facing];
-                let spot = &frame.spots[end];
-                if clockwise
-                    && self
-                        .leave_lap(clockwise_table, tables, &state, spot, take)
-                        .is_some()
-                {
-                    return MoveStep::Choice(ChoicePoint {
-                        kind: PointKind::Leave,
-                        ..point
-                    });
-                }
-                // A forced capture is no decision: it is taken and the move goes on.
-                match self.take_at_point(&point) {
-                    Ok(next) => state = next,
-                    Err(step) => return step,
-                }
-                continue;
+                })
+            };
+            match at.offer {
+                Offer::TakeOrPass => return decided(PointKind::Capture),
+                Offer::SowOnOrLeave(_) => return decided(PointKind::Leave),
+                Offer::Relay | Offer::Take => match m.go_on(&mut state, &at) {
+                    Taken::SowOn => {}
+                    Taken::Ended => return self.ended(move_of, state),
+                    Taken::TooLong => return MoveStep::Dead { repeated: None },
+                },
             }
-            state = state.relay(end);
         }
     }
 }
@@ -609,24 +613,12 @@ impl Variant {
         if sow_on {
             return self.sow_capture_on(point, walk);
         }
-        let left = self
-            .leave_lap(
-                self.clockwise_table(point.full_loop),
-                self.point_tables(point),
-                &point.state,
-                self.spot_at(point),
-                point.take,
-            )
-            .expect("a leave point has the other pit's lap open");
+        let m = self.read_machine(point);
+        let Offer::SowOnOrLeave(left) = m.offer(&point.state, point.end as usize, point.take, true)
+        else {
+            unreachable!("a leave point has the other pit's lap open");
+        };
         self.sow_to_choice(point, left, Some(true), walk)
-    }
-
-    /// The capture tables a lap at `point` may turn on (`may_sow_clockwise`).
-    fn point_tables(&self, point: &ChoicePoint) -> [&[super::CaptureSpot; ring::MAX_LANES]; 2] {
-        [
-            &self.geo.capture[point.spots as usize],
-            &self.geo.capture[point.facing as usize],
-        ]
     }
 
     /// What taking and what passing at `point` lead to (`[take, pass]`; at an answer
@@ -661,6 +653,8 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules_file::CaptureChoice;
+    use crate::variant::TurningPoint;
     use crate::{LegalMove, Move};
 
     /// Every move by walking every branch, take first.

@@ -1,6 +1,6 @@
-//! The walks of a move over the lap kernel: the forced walk, the take/pass tree of
-//! optional captures (and the retreat's answers), the directed laps' sequences, and
-//! the listings built on them (`visit_moves` with a `Listing`: every sequence,
+//! The walks of a move over the move machine: the forced walk, every sequence of
+//! decisions depth first (take or pass and the retreat's answers, directions, sow on or
+//! leave), and the listings built on them (`visit_moves` with a `Listing`: every sequence,
 //! distinct positions with or without their choices, counts, the first move of each
 //! pit).
 
@@ -48,12 +48,12 @@ impl Variant {
         gen: &mut MoveGen,
         visit: impl FnMut(&MoveEnd) -> bool,
     ) {
-        with_lap_rules!(self.lap, k => self.for_each_result_with(k, board, pits, listing, gen, visit))
+        with_move_rules!(self.kernel, k => self.for_each_result_with(k, board, pits, listing, gen, visit))
     }
 
-    /// `for_each_result` with the lap rules `k`.
+    /// `for_each_result` with the move rules `k`.
     #[inline(always)]
-    pub(super) fn for_each_result_with<K: LapRules>(
+    pub(super) fn for_each_result_with<K: MoveRules>(
         &self,
         k: K,
         board: &Board,
@@ -83,7 +83,16 @@ impl Variant {
             lanes &= lanes - 1;
             let (full_loop, overture) = self.loop_of_move(board, me, pit);
             let table = self.loop_table(full_loop);
-            let frame = MoveFrame { table, spots, pit };
+            let turns = k.turns().then(|| {
+                let clockwise = self.clockwise_table(full_loop);
+                (clockwise, &self.geo.capture[self.facing_table(board, me)])
+            });
+            let m = MoveMachine {
+                variant: self,
+                k,
+                frame: MoveFrame { table, spots, pit },
+                turns,
+            };
             let template = MoveEnd {
                 pit: pit as u8 + 1,
                 choices: &[],
@@ -93,76 +102,44 @@ impl Variant {
                 laps: 0,
                 captured: 0,
             };
-            let turns = self.has_directions().then(|| {
-                let clockwise = self.clockwise_table(full_loop);
-                (clockwise, &self.geo.capture[self.facing_table(board, me)])
-            });
-            let distinct = listing.is_distinct();
-            let optional = self.rules.capture_choice == CaptureChoice::Optional;
-            if let Some(turns) = turns.filter(|_| !(optional && distinct)) {
+            let rings = (mine, theirs);
+            let more = if k.turns() && !(k.optional() && listing.is_distinct()) {
                 // Every sequence, or under forced captures the few a pit has, one by one.
-                let rings = (mine, theirs);
-                let directed = (&frame, turns, rings);
-                if !self.directed_results(k, directed, listing, gen, &template, &mut visit) {
-                    return;
+                self.directed_results(&m, rings, listing, gen, &template, &mut visit)
+            } else if !k.optional() {
+                match self.play_forced(&m, rings) {
+                    Some((mine, theirs, laps, captured)) => visit(&MoveEnd {
+                        mine,
+                        theirs,
+                        laps,
+                        captured,
+                        ..template
+                    }),
+                    None => true,
                 }
-                continue;
-            }
-            match self.rules.capture_choice {
-                CaptureChoice::Forced => {
-                    if let Some((mine, theirs, laps, captured)) =
-                        self.play_forced(k, &frame, mine, theirs)
-                    {
-                        let more = visit(&MoveEnd {
+            } else if listing.is_distinct() {
+                let with_choices = listing.with_choices();
+                self.play_distinct(&m, rings, gen, with_choices, &template, &mut visit)
+            } else {
+                self.play_sequences(
+                    &m,
+                    rings,
+                    0,
+                    gen,
+                    |mine, theirs, choices, laps, captured| {
+                        visit(&MoveEnd {
                             mine,
                             theirs,
+                            choices,
                             laps,
                             captured,
                             ..template
-                        });
-                        if !more {
-                            return;
-                        }
-                    }
-                }
-                CaptureChoice::Optional if listing.is_distinct() => {
-                    let with_choices = listing.with_choices();
-                    let more = self.play_distinct(
-                        k,
-                        &frame,
-                        turns,
-                        (mine, theirs),
-                        gen,
-                        with_choices,
-                        &template,
-                        &mut visit,
-                    );
-                    if !more {
-                        return;
-                    }
-                }
-                CaptureChoice::Optional => {
-                    let more = self.play_optional(
-                        k,
-                        &frame,
-                        (mine, theirs),
-                        0,
-                        gen,
-                        |mine, theirs, choices, laps, captured| {
-                            visit(&MoveEnd {
-                                mine,
-                                theirs,
-                                choices,
-                                laps,
-                                captured,
-                                ..template
-                            })
-                        },
-                    );
-                    if !more {
-                        return;
-                    }
-                }
+                        })
+                    },
+                )
+            };
+            if !more {
+                return;
             }
         }
     }
@@ -170,15 +147,10 @@ impl Variant {
     /// `for_each_result` for one pit of a variant whose laps may turn: every sequence,
     /// or for a distinct listing the first of each resulting position. False when `visit`
     /// asked to stop.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn directed_results<K: LapRules>(
+    pub(super) fn directed_results<K: MoveRules>(
         &self,
-        k: K,
-        (frame, (clockwise, facing), rings): (
-            &MoveFrame,
-            (&LoopTable, &[CaptureSpot; ring::MAX_LANES]),
-            (Ring, Ring),
-        ),
+        m: &MoveMachine<K>,
+        rings: (Ring, Ring),
         listing: Listing,
         gen: &mut MoveGen,
         template: &MoveEnd,
@@ -188,13 +160,8 @@ impl Variant {
         let with_choices = listing.with_choices();
         let mut seen = std::mem::take(&mut gen.seen_ends);
         seen.clear();
-        let more = self.play_directed(
-            k,
-            frame,
-            (clockwise, facing),
-            rings,
-            gen,
-            |mine, theirs, choices, laps, captured| {
+        let more =
+            self.play_sequences(m, rings, 0, gen, |mine, theirs, choices, laps, captured| {
                 if distinct {
                     if seen.contains(&(mine, theirs)) {
                         return true;
@@ -209,8 +176,7 @@ impl Variant {
                     captured,
                     ..*template
                 })
-            },
-        );
+            });
         gen.seen_ends = seen;
         more
     }
@@ -219,117 +185,67 @@ impl Variant {
     /// the rules read at run time (away from the lap loops).
     #[inline]
     pub(super) fn capturable(&self, spot: &CaptureSpot, theirs: Ring) -> u32 {
-        lap::capturable(LapKernel::read(&self.rules), spot, theirs)
+        lap::capturable(MoveKernel::read(&self.rules), spot, theirs)
     }
 
-    /// Plays a move with forced captures. A repeated turning point means the move can
-    /// never end; Brent's cycle check finds it with O(1) memory, from the
-    /// `UNCHECKED_FORCED_LAPS`th lap on (a move repeats its points forever once it
-    /// repeats one, so a late check misses none, and most moves end before it). Either
-    /// way an endless move would pass `max_laps`, so the check only makes the answer
-    /// come sooner. The first laps run in a loop of their own, with the least state.
+    /// Plays a move with no decisions: forced captures, no lap that may turn. A repeated
+    /// turning point means the move can never end; Brent's cycle check finds it with
+    /// O(1) memory, from the `UNCHECKED_FORCED_LAPS`th lap on (a move repeats its points
+    /// forever once it repeats one, so a late check misses none, and most moves end
+    /// before it). Either way an endless move would pass `max_laps`, so the check only
+    /// makes the answer come sooner. The first laps run in a loop of their own, with the
+    /// least state.
     #[inline(always)]
-    pub(super) fn play_forced<K: LapRules>(
+    pub(super) fn play_forced<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
-        mine: Ring,
-        theirs: Ring,
+        m: &MoveMachine<K>,
+        (mine, theirs): (Ring, Ring),
     ) -> Played {
-        let mut state = LapState::first(frame.pit, (mine, theirs));
+        let mut state = LapState::first(m.frame.pit, (mine, theirs));
         while state.laps < UNCHECKED_FORCED_LAPS {
-            match self.forced_lap(k, frame, &mut state) {
+            match forced_lap(m, &mut state) {
                 ForcedLap::Ended => return Some(state.outcome()),
                 ForcedLap::TooLong => return None,
                 ForcedLap::On(_) => {}
             }
         }
-        self.play_forced_checked(k, frame, state)
+        play_forced_checked(m, state)
     }
 
-    /// One lap of a move with forced captures.
-    #[inline(always)]
-    pub(super) fn forced_lap<K: LapRules>(
-        &self,
-        k: K,
-        frame: &MoveFrame,
-        state: &mut LapState,
-    ) -> ForcedLap {
-        let (end, origin, take) = match self.sow_lap(k, frame, frame.table, state) {
-            LapEnd::TooLong => return ForcedLap::TooLong,
-            LapEnd::Empty => return ForcedLap::Ended,
-            LapEnd::Turning { end, origin, take } => (end, origin, take),
-        };
-        let point = TurningPoint::at(state, end, origin);
-        if take == 0 {
-            *state = state.relay(end);
-            return ForcedLap::On(point);
-        }
-        match self.take_capture(k, frame, state, (end, origin, take)) {
-            Taken::SowOn => ForcedLap::On(point),
-            Taken::Ended => ForcedLap::Ended,
-            Taken::TooLong => ForcedLap::TooLong,
-        }
-    }
-
-    /// `play_forced` past its first laps, with Brent's cycle check.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn play_forced_checked<K: LapRules>(
-        &self,
-        k: K,
-        frame: &MoveFrame,
-        state: LapState,
-    ) -> Played {
-        let mut state = state;
-        let mut saved: Option<TurningPoint> = None;
-        let (mut power, mut steps) = (1u32, 0u32);
-        loop {
-            let point = match self.forced_lap(k, frame, &mut state) {
-                ForcedLap::Ended => return Some(state.outcome()),
-                ForcedLap::TooLong => return None,
-                ForcedLap::On(point) => point,
-            };
-            if saved == Some(point) {
-                return None;
-            }
-            steps += 1;
-            if steps == power {
-                saved = Some(point);
-                power *= 2;
-                steps = 0;
-            }
-        }
-    }
-
-    /// Explores every sequence of take/pass choices of a move with optional captures,
-    /// depth first with take before pass. A sequence that returns to a turning point on
-    /// its own path, or passes `max_laps`, is not a move. Returns false when `visit`
-    /// asked to stop.
+    /// Explores every sequence of decisions of a move depth first: take before pass (a
+    /// pass answered by a retreat, where one is open, before staying), anticlockwise
+    /// before clockwise, sow on before leave. A sequence that returns to a turning point
+    /// on its own path, or passes `max_laps`, is not a move. Returns false when `visit`
+    /// asked to stop; stops early, setting `gen.over_budget`, when the laps use up
+    /// `gen.lap_budget`.
     ///
     /// With `unchecked_laps` above 0 the first laps of each sequence are not checked for
     /// a return (each check hashes the point), for callers that want only the positions
-    /// moves reach: a sequence that came back to a point ends where the same sequence
-    /// without the loop ends (a loop takes nothing: a take leaves the opponent fewer
-    /// seeds for good), and that one is explored too, so the positions visited are
-    /// those of the legal moves; the loop repeats its points past `unchecked_laps`,
-    /// where it is caught.
-    pub(super) fn play_optional<K: LapRules>(
+    /// moves reach, under take/pass choices alone: a sequence that came back to a point
+    /// ends where the same sequence without the loop ends (a loop takes nothing: a take
+    /// leaves the opponent fewer seeds for good), and that one is explored too, so the
+    /// positions visited are those of the legal moves; the loop repeats its points past
+    /// `unchecked_laps`, where it is caught.
+    pub(super) fn play_sequences<K: MoveRules>(
         &self,
-        k: K,
-        frame: &MoveFrame,
+        m: &MoveMachine<K>,
         (mine, theirs): (Ring, Ring),
         unchecked_laps: u32,
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
     ) -> bool {
         gen.path.truncate(0);
-        gen.pending.clear();
+        gen.branches.clear();
         gen.choices.clear();
-        let mut state = LapState::first(frame.pit, (mine, theirs));
+        let mut state = LapState::first(m.frame.pit, (mine, theirs));
+        let mut clockwise = false;
         loop {
-            // 1. Sow laps until the move ends, dies, or meets a capture opportunity.
+            // Sow laps until the move ends or dies, leaving each second option for later.
             let finished = loop {
+                if !clockwise && m.may_turn(&state) {
+                    gen.defer(state, true, Choice::Clockwise, None);
+                    gen.choices.push(Choice::Anticlockwise);
+                }
                 gen.lap_budget -= 1;
                 if gen.lap_budget == 0 {
                     gen.over_budget = true;
@@ -338,29 +254,34 @@ impl Variant {
                 if !gen.poll.lap() {
                     return false;
                 }
-                let (end, origin, take) = match self.sow_lap(k, frame, frame.table, &mut state) {
-                    LapEnd::TooLong => break false,
-                    LapEnd::Empty => break true,
-                    LapEnd::Turning { end, origin, take } => (end, origin, take),
+                let at = match m.sow(&mut state, clockwise) {
+                    LapEvent::TooLong => break false,
+                    LapEvent::Ended => break true,
+                    LapEvent::Turning(at) => at,
                 };
-                let point = TurningPoint::at(&state, end, origin);
-                if state.laps > unchecked_laps && !gen.path.insert(point) {
+                clockwise = false;
+                if state.laps > unchecked_laps && !gen.path.insert(at.point) {
                     break false;
                 }
-                if take == 0 {
-                    state = state.relay(end);
-                    continue;
+                match at.offer {
+                    Offer::Relay | Offer::Take => {}
+                    Offer::TakeOrPass => {
+                        // Popped last deferred first: a retreat, then staying.
+                        match m.pass(&state, at.end) {
+                            (stay, Some(retreat)) => {
+                                gen.defer(stay, false, Choice::Pass, Some(Choice::Stay));
+                                gen.defer(retreat, false, Choice::Pass, Some(Choice::Retreat));
+                            }
+                            (stay, None) => gen.defer(stay, false, Choice::Pass, None),
+                        }
+                        gen.choices.push(Choice::Take);
+                    }
+                    Offer::SowOnOrLeave(left) => {
+                        gen.defer(left, true, Choice::Leave, None);
+                        gen.choices.push(Choice::SowOn);
+                    }
                 }
-                // 2. Take now; remember the pass for later.
-                gen.pending.push(PendingPass {
-                    state,
-                    end,
-                    path_len: gen.path.len(),
-                    choices_len: gen.choices.len(),
-                    answer: None,
-                });
-                gen.choices.push(Choice::Take);
-                match self.take_capture(k, frame, &mut state, (end, origin, take)) {
+                match m.go_on(&mut state, &at) {
                     Taken::SowOn => {}
                     Taken::Ended => break true,
                     Taken::TooLong => break false,
@@ -377,26 +298,12 @@ impl Variant {
             {
                 return false;
             }
-            // 3. Backtrack to the latest pass not yet explored: under `retreat`, first
-            // answered by a retreat where one is open, then by staying.
-            let Some(pass) = gen.pending.pop() else {
+            let Some(branch) = gen.branches.pop() else {
                 return true;
             };
-            gen.back_to(pass.path_len, pass.choices_len, Choice::Pass);
-            state = pass.state;
-            if let Some(answer) = pass.answer {
-                gen.choices.push(answer);
-            } else if let Some(retreated) =
-                self.retreated(&frame.spots[pass.end], pass.end, state.theirs)
-            {
-                gen.pending.push(PendingPass {
-                    answer: Some(Choice::Stay),
-                    ..pass
-                });
-                gen.choices.push(Choice::Retreat);
-                state.theirs = retreated;
-            }
-            state = state.relay(pass.end);
+            gen.back_to(branch.path_len, branch.choices_len, branch.choice);
+            gen.choices.extend(branch.answer);
+            (state, clockwise) = (branch.state, branch.clockwise);
         }
     }
 
@@ -504,5 +411,44 @@ impl Variant {
         gen.point_limit = limit;
         gen.truncated = false;
         firsts
+    }
+}
+
+/// One lap of a move without decisions.
+#[inline(always)]
+fn forced_lap<K: MoveRules>(m: &MoveMachine<K>, state: &mut LapState) -> ForcedLap {
+    match m.sow(state, false) {
+        LapEvent::TooLong => ForcedLap::TooLong,
+        LapEvent::Ended => ForcedLap::Ended,
+        LapEvent::Turning(at) => match m.go_on(state, &at) {
+            Taken::SowOn => ForcedLap::On(at.point),
+            Taken::Ended => ForcedLap::Ended,
+            Taken::TooLong => ForcedLap::TooLong,
+        },
+    }
+}
+
+/// `play_forced` past its first laps, with Brent's cycle check.
+#[cold]
+#[inline(never)]
+fn play_forced_checked<K: MoveRules>(m: &MoveMachine<K>, state: LapState) -> Played {
+    let mut state = state;
+    let mut saved: Option<TurningPoint> = None;
+    let (mut power, mut steps) = (1u32, 0u32);
+    loop {
+        let point = match forced_lap(m, &mut state) {
+            ForcedLap::Ended => return Some(state.outcome()),
+            ForcedLap::TooLong => return None,
+            ForcedLap::On(point) => point,
+        };
+        if saved == Some(point) {
+            return None;
+        }
+        steps += 1;
+        if steps == power {
+            saved = Some(point);
+            power *= 2;
+            steps = 0;
+        }
     }
 }
