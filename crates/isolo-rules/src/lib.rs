@@ -34,7 +34,6 @@ mod rules_file;
 mod setup;
 mod side;
 mod text;
-mod trace;
 mod variant;
 
 pub use board::{Board, Pits};
@@ -68,7 +67,7 @@ pub use text::{
     escape_controls, open_regular_file, quote, read_text_file, toml_error_text, write_bytes_whole,
     write_file_whole, TextFileError, QUOTE_CHARS,
 };
-pub use trace::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
+pub use variant::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 pub use variant::{
     ChoicePoint, Completion, Decision, DecisionKind, FirstLaps, GoOn, InvalidBoard, LegalMove,
     Listing, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position, Variant,

@@ -172,6 +172,11 @@ impl LoopTable {
         }
     }
 
+    /// The lane the `k`th seed (from 1) of a lap from `from_lane` falls into.
+    pub fn lane_after(&self, from_lane: usize, k: u32) -> usize {
+        self.end_lane[from_lane][(k % self.len as u32) as usize] as usize
+    }
+
     /// Where a lap of `seeds` (at least one) from `from_lane` would end, and how many
     /// seeds it would add to that pit, without sowing it: the pit then holds what it held
     /// (nothing if it is `from_lane`, emptied to sow) plus those.

@@ -68,16 +68,6 @@ impl Variant {
     /// next (`Variant::move_begun`); `None` where its letters are not legal so far, the
     /// move ends there, or no legal move goes on from it.
     pub fn decision_at(&self, board: &Board, half: &Move) -> Option<Decision> {
-        let mut decision = self.decision_without_lap_ends(board, half)?;
-        if decision.kind == DecisionKind::Direction {
-            decision.lap_ends = crate::trace::lap_ends(self, board, half);
-        }
-        Some(decision)
-    }
-
-    /// `decision_at`, its `lap_ends` left to the caller (`trace_to_decision` has them
-    /// from its own retelling).
-    pub(crate) fn decision_without_lap_ends(&self, board: &Board, half: &Move) -> Option<Decision> {
         match self.move_begun(board, half, &mut MoveWalk::new())? {
             MoveStep::Choice(point) | MoveStep::Answer(point) => Some(self.decision_of(&point)),
             MoveStep::End { .. } | MoveStep::Dead { .. } => None,
@@ -116,7 +106,7 @@ impl Variant {
             lap_pit: point.lap_pit(),
             stake,
             seeds,
-            lap_ends: None,
+            lap_ends: (kind == DecisionKind::Direction).then(|| self.lap_ends(point)),
             board,
         }
     }

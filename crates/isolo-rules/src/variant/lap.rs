@@ -95,7 +95,7 @@ pub(crate) enum Taken {
 /// The lane captured seeds are sown after, for a capture at `end` by a lap sown from
 /// `from` in a move begun at `pit` (lanes, or pit numbers: any one numbering).
 #[inline(always)]
-pub(crate) fn capture_origin<T>(sow_from: SowOrigin, from: T, end: T, pit: T) -> T {
+fn capture_origin<T>(sow_from: SowOrigin, from: T, end: T, pit: T) -> T {
     match sow_from {
         SowOrigin::LapStart | SowOrigin::LapStartPit => from,
         SowOrigin::CapturePit => end,
@@ -123,7 +123,7 @@ pub(crate) fn capturable(k: impl MoveRules, spot: &CaptureSpot, theirs: Ring) ->
 /// whether one of them holds seeds, `occupied` the set of those that do (asked only
 /// when needed), `facing` the set of them all.
 #[inline(always)]
-pub(crate) fn capture_met<S: PartialEq>(
+fn capture_met<S: PartialEq>(
     condition: CaptureCondition,
     any_occupied: bool,
     occupied: impl FnOnce() -> S,

@@ -17,7 +17,7 @@ mod decision;
 mod directed;
 mod distinct;
 mod fortresses;
-pub(crate) mod lap;
+mod lap;
 mod machine;
 mod path;
 mod play;
@@ -25,6 +25,7 @@ mod position;
 pub(crate) mod rule_set;
 mod stepwise;
 mod text;
+mod trace;
 mod walks;
 
 use lap::{LapState, Taken};
@@ -36,6 +37,7 @@ pub use decision::{Decision, DecisionKind};
 pub use position::Position;
 pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 pub use text::InvalidBoard;
+pub use trace::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 
 /// A rules set with the tables its fast board needs.
 #[derive(Clone, Debug)]

@@ -374,6 +374,16 @@ impl Variant {
         self.sow_to_choice(point, lap, None, walk)
     }
 
+    /// Where the last seed of the lap `point` stands before falls sown anticlockwise,
+    /// and sown clockwise (the mover's pits).
+    pub(super) fn lap_ends(&self, point: &ChoicePoint) -> [u8; 2] {
+        let tables = [
+            self.loop_table(point.full_loop),
+            self.clockwise_table(point.full_loop),
+        ];
+        tables.map(|table| table.lap_end(point.state.from, point.state.seeds).0 as u8 + 1)
+    }
+
     /// The capture spot of the pit where `point`'s lap ended.
     pub(super) fn spot_at(&self, point: &ChoicePoint) -> &super::CaptureSpot {
         &self.geo.capture[point.spots as usize][point.end as usize]

@@ -19,7 +19,8 @@ fn pits_of(variant: &Variant, board: &Board) -> [Vec<u32>; 2] {
 }
 
 /// Seeds lifted or taken equal seeds sown; captures and passes happen only under the
-/// rules that allow them; the retelling ends with `End`.
+/// rules that allow them; the retelling ends with `End` where the last lap's last seed
+/// fell (under `capture_ends_move` too).
 fn check_steps(steps: &[TraceStep], mv: &Move) {
     let (mut in_hand, mut passes, mut retreats) = (0u32, 0usize, 0usize);
     for step in steps {
@@ -40,7 +41,14 @@ fn check_steps(steps: &[TraceStep], mv: &Move) {
         }
     }
     assert_eq!(in_hand, 0, "every seed in hand is sown: {steps:?}");
-    assert!(matches!(steps.last(), Some(TraceStep::End { .. })));
+    let [.., TraceStep::Sow { pits }, TraceStep::End { at }] = steps else {
+        panic!("a retelling ends with a lap and its end: {steps:?}");
+    };
+    assert_eq!(
+        pits.last(),
+        Some(at),
+        "the move ends where its last seed falls"
+    );
     let passed = mv.choices.iter().filter(|&&c| c == Choice::Pass).count();
     assert_eq!(passes, passed, "one Pass per 'p' of {mv}");
     let retreated = mv.choices.iter().filter(|&&c| c == Choice::Retreat).count();
