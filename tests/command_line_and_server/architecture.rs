@@ -1,5 +1,5 @@
-//! ARCHITECTURE.md's invariants that the source text can show: no import circle between
-//! modules. Each source file's `crate::` and `super::` paths (in `use` declarations, braces
+//! ARCHITECTURE.md's claims that the source tree can show: its code map covers every
+//! source file and names only paths that exist, and no import circle between modules. Each source file's `crate::` and `super::` paths (in `use` declarations, braces
 //! expanded, and inline) are resolved to the file of the module they name; a module and
 //! the modules inside it count as one (a folder's `mod.rs` and its files share their
 //! items freely), and comments and the code of `#[cfg(test)] mod tests` are left out.
@@ -229,4 +229,105 @@ fn the_reader_of_imports_reads_what_rust_writes() {
     );
     assert_eq!(resolve("super::Y", &in_b, &modules), Some(vec!["a".into()]));
     assert_eq!(paths_in("let x = crate::a::f(1);"), ["crate::a::f"]);
+}
+
+/// The code map's section of each crate, by the heading that opens it.
+const CODE_MAP_SECTIONS: [(&str, &str); 3] = [
+    ("crates/isolo-rules/src", "### `crates/isolo-rules`"),
+    ("crates/isolo-engine/src", "### `crates/isolo-engine`"),
+    ("src", "### The binary, `src/`"),
+];
+
+/// The rows of the code map's section that `heading` opens: each row's first cell's
+/// paths (a file, or a folder ending in `/`) and the rest of its text.
+fn code_map_rows(map: &str, heading: &str) -> Vec<(Vec<String>, String)> {
+    let start = map
+        .find(heading)
+        .unwrap_or_else(|| panic!("no section {heading}"));
+    let section = &map[start + heading.len()..];
+    let end = section.find("\n#").unwrap_or(section.len());
+    section[..end]
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let mut cells = line.split('|').skip(1);
+            let first = cells.next().unwrap_or_default();
+            let paths = first
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect();
+            (paths, cells.collect::<Vec<_>>().join("|"))
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md's code map is true of the tree: every source file of the three
+/// crates lies in a row of its crate's map (its own, or its folder's), every path a row
+/// opens with exists, and every file or folder a folder's row names exists inside it.
+#[test]
+fn the_code_map_names_every_source_file_and_only_files_that_exist() {
+    let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let map = fs::read_to_string(repository.join("ARCHITECTURE.md")).unwrap();
+    for (root, heading) in CODE_MAP_SECTIONS {
+        let root = repository.join(root);
+        let rows = code_map_rows(&map, heading);
+        assert!(rows.len() >= 5, "{heading}: the rows were not read");
+        let mut files = Vec::new();
+        super::docs::sources(&root, &mut files);
+        for file in &files {
+            let relative = file.strip_prefix(&root).unwrap().to_string_lossy();
+            let covered = rows.iter().flat_map(|(paths, _)| paths).any(|path| {
+                *path == relative || (path.ends_with('/') && relative.starts_with(path.as_str()))
+            });
+            assert!(
+                covered,
+                "ARCHITECTURE.md's {heading} has no row for {relative}"
+            );
+        }
+        for (paths, text) in &rows {
+            for path in paths {
+                assert!(
+                    root.join(path).exists(),
+                    "{heading}: `{path}` does not exist"
+                );
+            }
+            let Some(folder) = paths.iter().find(|p| p.ends_with('/')) else {
+                continue;
+            };
+            let inside = every_path(&root.join(folder));
+            let named = text.split('`').skip(1).step_by(2);
+            for name in named.filter(|n| n.ends_with(".rs") || n.ends_with('/')) {
+                let found = root.join(name).exists()
+                    || repository.join(name).exists()
+                    || inside
+                        .iter()
+                        .any(|p| p == name || p.ends_with(&format!("/{name}")));
+                assert!(
+                    found,
+                    "{heading}: `{folder}`'s row names `{name}`, not in it"
+                );
+            }
+        }
+    }
+}
+
+/// Every file and folder under `dir`, as paths relative to it (a folder's ending in `/`).
+fn every_path(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(relative) = stack.pop() {
+        for entry in fs::read_dir(dir.join(&relative)).unwrap().flatten() {
+            let path = relative.join(entry.file_name());
+            let name = path.to_string_lossy().into_owned();
+            if entry.path().is_dir() {
+                out.push(format!("{name}/"));
+                stack.push(path);
+            } else {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
