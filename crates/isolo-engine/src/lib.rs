@@ -1,5 +1,6 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 //! isolo-engine: evaluation, search, provers, matches and research for Isolo (Sukuma,
 //! Tanzania) and Igisoro (Rwanda, Burundi), four-row mancala games, over the rules crate
 //! [`isolo_rules`] (which knows nothing of this one).

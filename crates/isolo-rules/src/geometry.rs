@@ -44,7 +44,7 @@ pub(crate) struct Geometry {
 
 impl Geometry {
     /// The tables for a board of `columns` columns.
-    pub fn new(columns: u8) -> Geometry {
+    pub(crate) fn new(columns: u8) -> Geometry {
         let w = columns as usize;
         let pits = 2 * w;
         let full: Vec<usize> = (0..pits).collect();

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// Laps sown between two checks of an interrupt: a check reads the clock, which costs
 /// about as much as a few laps, and 4,096 laps take tens of microseconds.
-pub const POLL_LAPS: u32 = 4096;
+pub(crate) const POLL_LAPS: u32 = 4096;
 
 /// A stop request shared between a generator and whoever may stop it.
 #[derive(Clone, Debug, Default)]

@@ -26,7 +26,7 @@ impl Hasher for HashIsKey {
 }
 
 /// What builds a `HashIsKey`.
-pub type KeyHashing = BuildHasherDefault<HashIsKey>;
+pub(crate) type KeyHashing = BuildHasherDefault<HashIsKey>;
 
 /// A map from position hashes.
 pub type KeyMap<V> = HashMap<u64, V, KeyHashing>;

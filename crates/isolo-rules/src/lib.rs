@@ -1,5 +1,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 //! isolo-rules: the rules of Isolo (Sukuma, Tanzania) and Igisoro (Rwanda, Burundi),
 //! four-row mancala games, and nothing else: a bit-packed board, exact move generation
 //! for every preset and rules file, the notation of `docs/RULES.md`, [`Game`] (history,

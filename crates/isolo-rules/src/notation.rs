@@ -9,7 +9,7 @@ use crate::side::Side;
 
 /// Most seeds a position may hold in all, so that no pit can pass 255 whatever captures
 /// move where.
-pub const MAX_SEEDS: u32 = 255;
+pub(crate) const MAX_SEEDS: u32 = 255;
 
 /// Position or move text that was refused, by what was wrong; each carries the message
 /// shown to the user.
@@ -170,7 +170,7 @@ pub fn parse_side(text: &str) -> Result<Side, NotationError> {
 }
 
 /// Parses the overture field: `-`, `S`, `N` or `SN` into a bit set (bit 0 South).
-pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
+pub(crate) fn parse_overture(text: &str) -> Result<u8, NotationError> {
     match text {
         "-" => Ok(0),
         "S" => Ok(1),
@@ -188,7 +188,7 @@ pub fn parse_overture(text: &str) -> Result<u8, NotationError> {
 
 /// Parses the first-move field (RULES.md 6): `-`, `S`, `N` or `SN`, the players whose
 /// first move, still to come, may not capture, into a bit set (bit 0 South).
-pub fn parse_first_moves(text: &str) -> Result<u8, NotationError> {
+pub(crate) fn parse_first_moves(text: &str) -> Result<u8, NotationError> {
     parse_overture(text).map_err(|_| {
         NotationError::Position(format!(
             "first moves to come must be '-', 'S', 'N' or 'SN', found '{}'",

@@ -7,17 +7,17 @@
 //! seeds in all.
 
 /// A side's pits, one 8-bit lane per pit, in that side's loop order.
-pub type Ring = u128;
+pub(crate) type Ring = u128;
 
 /// Most pits one side can have (two rows of eight).
-pub const MAX_LANES: usize = 16;
+pub(crate) const MAX_LANES: usize = 16;
 
 const LANE_BITS: u32 = 8;
 const LANE_MASK: u128 = 0xFF;
 /// 0x01 in every lane.
 const LANE_ONES: u128 = u128::MAX / 0xFF;
 /// 0x80 in every lane.
-pub const LANE_HIGHS: u128 = LANE_ONES << 7;
+pub(crate) const LANE_HIGHS: u128 = LANE_ONES << 7;
 
 /// `KEEP_OTHERS[i]`: every lane but `i`. A table lookup is cheaper than a variable
 /// 128-bit shift.
@@ -34,7 +34,7 @@ const KEEP_OTHERS: [Ring; MAX_LANES] = {
 /// The seeds in one lane: pick the 64-bit half, then a 64-bit shift (cheaper than a
 /// variable 128-bit shift).
 #[inline(always)]
-pub fn lane(ring: Ring, index: usize) -> u8 {
+pub(crate) fn lane(ring: Ring, index: usize) -> u8 {
     let half = if index < 8 {
         ring as u64
     } else {
@@ -45,24 +45,24 @@ pub fn lane(ring: Ring, index: usize) -> u8 {
 
 /// The ring with one lane emptied.
 #[inline(always)]
-pub fn clear_lane(ring: Ring, index: usize) -> Ring {
+pub(crate) fn clear_lane(ring: Ring, index: usize) -> Ring {
     ring & KEEP_OTHERS[index]
 }
 
 /// The ring with one lane set to `value`.
 #[inline(always)]
-pub fn set_lane(ring: Ring, index: usize, value: u8) -> Ring {
+pub(crate) fn set_lane(ring: Ring, index: usize, value: u8) -> Ring {
     clear_lane(ring, index) | ((value as u128) << (index as u32 * LANE_BITS))
 }
 
 /// A mask with 0xFF in lane `index`.
 #[inline(always)]
-pub fn lane_mask(index: usize) -> Ring {
+pub(crate) fn lane_mask(index: usize) -> Ring {
     LANE_MASK << (index as u32 * LANE_BITS)
 }
 
 /// Total seeds in the ring.
-pub fn total(ring: Ring) -> u32 {
+pub(crate) fn total(ring: Ring) -> u32 {
     (0..MAX_LANES).map(|i| lane(ring, i) as u32).sum()
 }
 
@@ -70,7 +70,7 @@ pub fn total(ring: Ring) -> u32 {
 /// lanes summed by one multiplication, which gathers them in its top byte without a
 /// carry while the sum fits in a byte.
 #[inline(always)]
-pub fn small_total(ring: Ring) -> u32 {
+pub(crate) fn small_total(ring: Ring) -> u32 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let sum = |word: u64| (word.wrapping_mul(ONES) >> 56) as u32;
     sum(ring as u64) + sum((ring >> 64) as u64)
@@ -81,7 +81,7 @@ pub fn small_total(ring: Ring) -> u32 {
 /// `(x | 0x80) - min` cannot borrow across lanes and keeps its high bit exactly when the
 /// low seven bits reach `min`; a lane of 128 or more always qualifies.
 #[inline(always)]
-pub fn lanes_at_least(ring: Ring, min: u8) -> Ring {
+pub(crate) fn lanes_at_least(ring: Ring, min: u8) -> Ring {
     debug_assert!((1..=128).contains(&min));
     let wanted = LANE_ONES * min as u128;
     (((ring | LANE_HIGHS) - wanted) | ring) & LANE_HIGHS
@@ -89,7 +89,7 @@ pub fn lanes_at_least(ring: Ring, min: u8) -> Ring {
 
 /// Turns a lane-high-bit mask into a bit set of lane indices (bit `i` = lane `i`).
 #[inline(always)]
-pub fn high_bits_to_lane_set(highs: Ring) -> u32 {
+pub(crate) fn high_bits_to_lane_set(highs: Ring) -> u32 {
     // One multiplication gathers a word's eight high bits into its top byte: the high
     // bit of byte i lands on bit 56 + i, and no two partial products overlap there.
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
@@ -118,7 +118,7 @@ pub(crate) struct LoopTable {
 
 impl LoopTable {
     /// A loop over `lanes`, visited in the order given.
-    pub fn new(lanes: &[usize]) -> Self {
+    pub(crate) fn new(lanes: &[usize]) -> Self {
         let len = lanes.len();
         assert!((1..=MAX_LANES).contains(&len), "a loop has 1..=16 pits");
         let mut table = LoopTable {
@@ -150,14 +150,14 @@ impl LoopTable {
     }
 
     /// Whether the loop visits `lane_index`.
-    pub fn contains(&self, lane_index: usize) -> bool {
+    pub(crate) fn contains(&self, lane_index: usize) -> bool {
         self.position_of[lane_index] != u8::MAX
     }
 
     /// Sows `seeds` (at least one) into the pits after `from_lane` and returns the ring
     /// and the lane where the last seed fell. `from_lane` must be in the loop.
     #[inline(always)]
-    pub fn sow(&self, ring: Ring, from_lane: usize, seeds: u32) -> (Ring, usize) {
+    pub(crate) fn sow(&self, ring: Ring, from_lane: usize, seeds: u32) -> (Ring, usize) {
         debug_assert!(seeds >= 1 && self.contains(from_lane));
         let len = self.len as u32;
         let extra = &self.extra[from_lane];
@@ -173,7 +173,7 @@ impl LoopTable {
     }
 
     /// The lane the `k`th seed (from 1) of a lap from `from_lane` falls into.
-    pub fn lane_after(&self, from_lane: usize, k: u32) -> usize {
+    pub(crate) fn lane_after(&self, from_lane: usize, k: u32) -> usize {
         self.end_lane[from_lane][(k % self.len as u32) as usize] as usize
     }
 
@@ -181,7 +181,7 @@ impl LoopTable {
     /// seeds it would add to that pit, without sowing it: the pit then holds what it held
     /// (nothing if it is `from_lane`, emptied to sow) plus those.
     #[inline(always)]
-    pub fn lap_end(&self, from_lane: usize, seeds: u32) -> (usize, u32) {
+    pub(crate) fn lap_end(&self, from_lane: usize, seeds: u32) -> (usize, u32) {
         debug_assert!(seeds >= 1 && self.contains(from_lane));
         let len = self.len as u32;
         let end = &self.end_lane[from_lane];

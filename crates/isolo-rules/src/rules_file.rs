@@ -255,17 +255,17 @@ fn name_of<T: PartialEq + Copy>(names: &[(&'static str, T)], value: T) -> &'stat
 }
 
 /// Smallest and largest board widths.
-pub const MIN_COLUMNS: u8 = 2;
+pub(crate) const MIN_COLUMNS: u8 = 2;
 /// The most columns a board may have.
-pub const MAX_COLUMNS: u8 = 8;
+pub(crate) const MAX_COLUMNS: u8 = 8;
 /// Largest `min_sow` (the lane comparison in `ring::lanes_at_least` needs <= 128).
-pub const MAX_MIN_SOW: u8 = 128;
+pub(crate) const MAX_MIN_SOW: u8 = 128;
 /// Largest `max_laps` a rules file may set.
-pub const MAX_MAX_LAPS: u32 = 1_000_000;
+pub(crate) const MAX_MAX_LAPS: u32 = 1_000_000;
 /// The largest rules file read (a file that never ends stops here).
 const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
 /// The default of `max_laps` (RULES.md 3.5).
-pub const DEFAULT_MAX_LAPS: u32 = 1000;
+pub(crate) const DEFAULT_MAX_LAPS: u32 = 1000;
 
 /// The preset names of RULES.md, in the order `variants` lists them.
 pub const PRESETS: [&str; 5] = [

@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::{Features, FEATURES};
 
 /// The most hidden units a net may have (each costs a dot product per evaluation).
-pub const MAX_HIDDEN: usize = 64;
+pub(crate) const MAX_HIDDEN: usize = 64;
 
 /// The largest magnitude of any number in a net: far beyond what training produces, and
 /// small enough that no sum of them overflows a float.
-pub const MAX_NET_VALUE: f32 = 1.0e6;
+pub(crate) const MAX_NET_VALUE: f32 = 1.0e6;
 
 /// A net's numbers as stored in a weights file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,7 +106,7 @@ impl Net {
 /// stored feature by feature so that one feature updates every hidden unit at once (the
 /// sums run side by side, not one long chain of dependent additions per unit).
 #[derive(Clone, Debug)]
-pub struct CompiledNet {
+pub(crate) struct CompiledNet {
     /// `input[i * hidden + j]`: feature `i`'s weight into unit `j`, times its scale.
     input: Vec<f32>,
     bias: Vec<f32>,
@@ -115,7 +115,7 @@ pub struct CompiledNet {
 
 impl CompiledNet {
     /// `net` (validated) ready to evaluate.
-    pub fn new(net: &Net) -> CompiledNet {
+    pub(crate) fn new(net: &Net) -> CompiledNet {
         let input = (0..FEATURES)
             .flat_map(|i| net.input.iter().map(move |row| row[i] * net.scale[i]))
             .collect();
@@ -127,7 +127,7 @@ impl CompiledNet {
     }
 
     /// The net's addition to the evaluation, in hundredths of a seed.
-    pub fn evaluate(&self, features: &Features) -> f32 {
+    pub(crate) fn evaluate(&self, features: &Features) -> f32 {
         // The shipped nets' width, fixed at compile time: the sums stay in registers.
         match self.bias.len() {
             16 => self.evaluate_fixed::<16>(features),

@@ -55,7 +55,7 @@ pub(crate) struct MoveTree<L = Board> {
 impl MoveTree {
     /// The listed moves' results as one decision of the mover's (rules without the
     /// retreat): `for_side` when the mover is the side the tree is for.
-    pub fn listed(moves: &[LegalMove], for_side: bool, cut: bool) -> MoveTree {
+    pub(super) fn listed(moves: &[LegalMove], for_side: bool, cut: bool) -> MoveTree {
         let kids = moves
             .iter()
             .enumerate()
@@ -71,7 +71,7 @@ impl MoveTree {
 
     /// `board`'s moves walked a decision at a time, for `side`. Depth first with a stack
     /// of its own: a move may hold as many decisions as `max_laps` allows.
-    pub fn walked(variant: &Variant, board: &Board, side: Side) -> MoveTree {
+    pub(super) fn walked(variant: &Variant, board: &Board, side: Side) -> MoveTree {
         let mover_is_side = board.to_move() == side;
         let mut tree = MoveTree {
             nodes: vec![Decision {
@@ -152,7 +152,7 @@ impl MoveTree {
     }
 
     /// The tree with each leaf as `f` maps it.
-    pub fn map_leaves<L>(self, f: impl FnMut(Board) -> L) -> MoveTree<L> {
+    pub(super) fn map_leaves<L>(self, f: impl FnMut(Board) -> L) -> MoveTree<L> {
         MoveTree {
             nodes: self.nodes,
             leaves: self.leaves.into_iter().map(f).collect(),
@@ -164,20 +164,20 @@ impl MoveTree {
 
 impl<L> MoveTree<L> {
     /// Whether the side to move has no legal move.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.nodes[0].kids.is_empty()
     }
 
     /// Which decisions are proven (the side the tree is for can force the move to end
     /// in a proven leaf from there), given which leaves are: an OR node by one option,
     /// an AND node by all.
-    pub fn proven(&self, leaf_proven: &[bool]) -> Vec<bool> {
+    pub(super) fn proven(&self, leaf_proven: &[bool]) -> Vec<bool> {
         self.proven_for(true, leaf_proven)
     }
 
     /// `proven` for the side the tree was walked for (`for_side`) or for its opponent:
     /// then the decisions of the tree's side are the AND nodes.
-    pub fn proven_for(&self, for_side: bool, leaf_proven: &[bool]) -> Vec<bool> {
+    pub(super) fn proven_for(&self, for_side: bool, leaf_proven: &[bool]) -> Vec<bool> {
         let mut proven = vec![false; self.nodes.len()];
         for id in (0..self.nodes.len()).rev() {
             let kid_proven = |&(_, kid): &(Letter, Kid)| match kid {
@@ -198,7 +198,7 @@ impl<L> MoveTree<L> {
     /// at each of its decisions on the way the option `mv` takes is proven, at each of
     /// the other side's every option is (so the other side's other moves and answers
     /// are answered too).
-    pub fn holds_along(&self, mv: &Move, leaf_proven: &[bool]) -> bool {
+    pub(super) fn holds_along(&self, mv: &Move, leaf_proven: &[bool]) -> bool {
         let proven = self.proven(leaf_proven);
         let letters = std::iter::once(Letter::Pit(mv.pit))
             .chain(mv.choices.iter().map(|&c| Letter::Choice(c)));
@@ -249,7 +249,7 @@ impl<L> MoveTree<L> {
     /// side's every option. Its lines (`certificate::answers`): a whole move for each
     /// leaf reached where the side moves, else the moves half made up to each decision
     /// of its, with its letter; and the leaves reached.
-    pub fn strategy(
+    pub(super) fn strategy(
         &self,
         for_side: bool,
         leaf_rank: &[Option<u64>],
@@ -305,7 +305,7 @@ impl<L> MoveTree<L> {
     /// A walked move along proven options from decision 0 (proven): the side's first
     /// proven option at each of its decisions, its opponent's first at each of its; and
     /// the leaf it ends in.
-    pub fn proven_line(&self, proven: &[bool], leaf_proven: &[bool]) -> (Move, usize) {
+    pub(super) fn proven_line(&self, proven: &[bool], leaf_proven: &[bool]) -> (Move, usize) {
         let kid_proven = |kid: Kid| match kid {
             Kid::Leaf(i) => leaf_proven[i],
             Kid::Node(j) => proven[j],

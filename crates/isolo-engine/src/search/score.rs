@@ -36,12 +36,12 @@ const PROVEN: i32 = WIN - MAX_MATE_PLIES;
 const _: () = assert!(EVAL_LIMIT < PROVEN);
 
 /// Whether a value is a proven win.
-pub fn is_win(value: i32) -> bool {
+pub(crate) fn is_win(value: i32) -> bool {
     value > PROVEN
 }
 
 /// Whether a value is a proven loss.
-pub fn is_loss(value: i32) -> bool {
+pub(crate) fn is_loss(value: i32) -> bool {
     value < -PROVEN
 }
 
@@ -180,7 +180,7 @@ impl fmt::Display for Score {
 /// The value of a child as seen from its parent, one ply further from the end (a win in
 /// N plies for the child's mover is a loss in N + 1 for the parent's, and so on); the
 /// infinities swap.
-pub fn from_child(value: i32) -> i32 {
+pub(crate) fn from_child(value: i32) -> i32 {
     match value {
         INFINITY => -INFINITY,
         v if v == -INFINITY => INFINITY,
@@ -192,7 +192,7 @@ pub fn from_child(value: i32) -> i32 {
 
 /// A value as the table stores it: proven values counted from the stored node, not the
 /// root (`ply` plies below it).
-pub fn to_table(value: i32, ply: usize) -> i32 {
+pub(crate) fn to_table(value: i32, ply: usize) -> i32 {
     if is_win(value) {
         value + ply as i32
     } else if is_loss(value) {
@@ -203,7 +203,7 @@ pub fn to_table(value: i32, ply: usize) -> i32 {
 }
 
 /// A table value back as a value at `ply` plies below the root.
-pub fn from_table(value: i32, ply: usize) -> i32 {
+pub(crate) fn from_table(value: i32, ply: usize) -> i32 {
     if is_win(value) {
         value - ply as i32
     } else if is_loss(value) {

@@ -19,7 +19,7 @@ use crate::side::Side;
 
 /// Seeds sown in one retelling before it stops (a move of thousands of laps is shown as
 /// its start and its result).
-pub const MAX_TRACED_SEEDS: usize = 20_000;
+pub(super) const MAX_TRACED_SEEDS: usize = 20_000;
 
 /// One step of a move.
 #[derive(Clone, Debug, PartialEq, Eq)]

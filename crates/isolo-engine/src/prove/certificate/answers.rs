@@ -17,7 +17,7 @@ use isolo_rules::{Board, Choice, Move, MoveStep, MoveWalk, Side, Variant};
 /// it may: the positions they end in (with repeats), or why the lines are no strategy
 /// (a decision they do not give, or give two ways, an option that is not one, or a
 /// move of theirs that cannot end).
-pub fn results_under(
+pub(super) fn results_under(
     variant: &Variant,
     board: &Board,
     side: Side,

@@ -38,15 +38,15 @@ const WORKER_COUNTERS: usize = 1 << 16;
 /// under it (6 bits), then the proof and disproof numbers (28 bits each) or a proof's
 /// rank (56 bits).
 mod data {
-    pub const KIND_SHIFT: u32 = 62;
-    pub const UNSOLVED: u64 = 0;
-    pub const DISPROVEN: u64 = 1;
-    pub const PROVEN: u64 = 2;
-    pub const WORK_SHIFT: u32 = 56;
-    pub const WORK_MASK: u64 = 0x3f;
-    pub const NUMBER_BITS: u32 = 28;
-    pub const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
-    pub const RANK_MASK: u64 = (1 << WORK_SHIFT) - 1;
+    pub(super) const KIND_SHIFT: u32 = 62;
+    pub(super) const UNSOLVED: u64 = 0;
+    pub(super) const DISPROVEN: u64 = 1;
+    pub(super) const PROVEN: u64 = 2;
+    pub(super) const WORK_SHIFT: u32 = 56;
+    pub(super) const WORK_MASK: u64 = 0x3f;
+    pub(super) const NUMBER_BITS: u32 = 28;
+    pub(super) const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
+    pub(super) const RANK_MASK: u64 = (1 << WORK_SHIFT) - 1;
 }
 
 /// A slot's content.
