@@ -107,13 +107,19 @@ impl LapPoll {
     }
 
     /// Counts a lap; false when the work must stop (and from then on, until `reset`).
+    /// A lap between looks costs one count and one test: once stopped, every lap looks.
     #[inline(always)]
     pub(crate) fn lap(&mut self) -> bool {
         self.left -= 1;
-        if self.left == 0 {
-            self.left = POLL_LAPS;
-            self.stopped = self.stopped || self.interrupt.raised();
-        }
+        self.left != 0 || self.look()
+    }
+
+    /// The look at the interrupt every `POLL_LAPS` laps: whether the work goes on.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self) -> bool {
+        self.stopped = self.stopped || self.interrupt.raised();
+        self.left = if self.stopped { 1 } else { POLL_LAPS };
         !self.stopped
     }
 
@@ -124,7 +130,10 @@ impl LapPoll {
 
     /// Forgets a stop: for work started anew (a new listing).
     pub(crate) fn reset(&mut self) {
-        self.stopped = false;
+        if self.stopped {
+            self.stopped = false;
+            self.left = POLL_LAPS;
+        }
     }
 }
 

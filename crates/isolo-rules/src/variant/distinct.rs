@@ -24,6 +24,7 @@
 use super::lap::{LapState, Taken};
 use super::machine::{LapEvent, MoveMachine};
 use super::rule_set::MoveRules;
+use super::walks::Bounded;
 use super::{MoveEnd, MoveGen, TurningPoint, Variant};
 use crate::notation::Choice;
 use crate::ring::{self, Ring};
@@ -446,7 +447,7 @@ impl Variant {
             let earlier_choice = node.latest_choice(at);
             let take = node.take;
             let laps = node.laps + 1;
-            if laps > self.rules.max_laps {
+            if laps > m.k.max_laps() {
                 continue;
             }
             // The state after the lap that reached the point, before its choice.
@@ -557,8 +558,7 @@ impl Variant {
         for &unchecked_laps in attempts {
             listed.clear();
             choices.clear();
-            gen.lap_budget = gen.small_listing_laps;
-            gen.over_budget = false;
+            let mut budget = Bounded::new(gen.small_listing_laps);
             let list = |mine, theirs, path: &[Choice], laps, captured| {
                 listed.push(ListedEnd {
                     mine,
@@ -573,10 +573,8 @@ impl Variant {
                 }
                 true
             };
-            self.play_sequences(m, rings, unchecked_laps, gen, list);
-            gen.lap_budget = u64::MAX;
-            complete = !gen.over_budget;
-            gen.over_budget = false;
+            self.play_sequences(m, rings, (unchecked_laps, &mut budget), gen, list);
+            complete = !budget.spent();
             if complete || gen.poll.stopped() {
                 break;
             }

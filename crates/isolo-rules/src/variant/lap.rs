@@ -147,7 +147,7 @@ impl Variant {
         state: &mut LapState,
     ) -> LapEnd {
         state.laps += 1;
-        if state.laps > self.rules.max_laps {
+        if state.laps > k.max_laps() {
             return LapEnd::TooLong;
         }
         let (sown, end) = table.sow(state.mine, state.from, state.seeds);
@@ -178,7 +178,7 @@ impl Variant {
             return Taken::SowOn;
         }
         state.laps += 1;
-        if state.laps > self.rules.max_laps {
+        if state.laps > k.max_laps() {
             return Taken::TooLong;
         }
         state.mine = frame.table.sow(state.mine, origin, state.seeds).0;

@@ -173,10 +173,6 @@ pub struct MoveGen {
     strict_limit: bool,
     /// Whether the last generation left turning points unexplored.
     truncated: bool,
-    /// Laps the sequence generator may still sow before it gives up (see
-    /// `distinct::SMALL_LISTING_LAPS`), and whether it did.
-    lap_budget: u64,
-    over_budget: bool,
     /// Laps a distinct listing may spend listing a pit's sequences before it searches
     /// breadth first instead.
     small_listing_laps: u64,
@@ -195,8 +191,6 @@ impl Default for MoveGen {
             point_limit: usize::MAX,
             strict_limit: false,
             truncated: false,
-            lap_budget: u64::MAX,
-            over_budget: false,
             small_listing_laps: distinct::SMALL_LISTING_LAPS,
             poll: LapPoll::default(),
         }

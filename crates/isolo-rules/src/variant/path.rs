@@ -24,8 +24,9 @@ const NO_POINT: u32 = u32::MAX;
 /// Igisoro's perft: its moves meet many points.)
 #[derive(Debug, Default)]
 pub(super) struct TurningPath {
-    /// Each point with the previous point of its bucket.
-    points: Vec<(TurningPoint, u32)>,
+    /// Each point with the previous point of its bucket, and its bucket (so that
+    /// truncation does not hash it again).
+    points: Vec<(TurningPoint, u32, u16)>,
     /// The latest point of each bucket; allocated by the first point (many generators
     /// are made for one listing, and most listings never meet a turning point).
     heads: Vec<u32>,
@@ -83,21 +84,21 @@ impl TurningPath {
         let bucket = point.bucket();
         let mut at = self.heads[bucket];
         while at != NO_POINT {
-            let (other, previous) = self.points[at as usize];
+            let (other, previous, _) = self.points[at as usize];
             if other == point {
                 return Some(at as usize);
             }
             at = previous;
         }
-        self.points.push((point, self.heads[bucket]));
+        self.points.push((point, self.heads[bucket], bucket as u16));
         self.heads[bucket] = (self.points.len() - 1) as u32;
         None
     }
 
     pub(super) fn truncate(&mut self, len: usize) {
         while self.points.len() > len {
-            let (point, previous) = self.points.pop().expect("longer than len");
-            self.heads[point.bucket()] = previous;
+            let (_, previous, bucket) = self.points.pop().expect("longer than len");
+            self.heads[bucket as usize] = previous;
         }
     }
 }

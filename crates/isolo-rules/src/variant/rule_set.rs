@@ -1,14 +1,16 @@
 //! The rule set a move reads in its loop, as a type parameter of every walk: what a lap
 //! captures and where captured seeds are sown from, whether the captured seeds' lap
-//! ends the move, whether captures are optional, whether laps may turn clockwise and
-//! whether the opponent may answer a pass by retreating.
+//! ends the move, whether captures are optional, whether laps may turn clockwise,
+//! whether the opponent may answer a pass by retreating, and the lap limit.
 //!
 //! The presets' and readings' rule sets are zero-sized types, so the compiler fixes
 //! their rules inside the loop and drops the branches they never take (a forced walk
 //! pays nothing for the retreat); any other rules file gets [`ReadMoveRules`], which
 //! reads them. [`with_move_rules`] picks the instance once, where a walk starts.
 
-use crate::rules_file::{CaptureChoice, CaptureCondition, Retreat, Rules, SowOrigin};
+use crate::rules_file::{
+    CaptureChoice, CaptureCondition, Retreat, Rules, SowOrigin, DEFAULT_MAX_LAPS,
+};
 
 /// The rules a move reads in its loop.
 pub(crate) trait MoveRules: Copy {
@@ -24,6 +26,8 @@ pub(crate) trait MoveRules: Copy {
     fn turns(self) -> bool;
     /// Whether the opponent may answer a pass by retreating (`retreat`).
     fn retreat(self) -> bool;
+    /// Laps after which a move is endless (`max_laps`).
+    fn max_laps(self) -> u32;
 }
 
 /// Move rules read at run time: any rules file.
@@ -35,6 +39,7 @@ pub(crate) struct ReadMoveRules {
     optional: bool,
     turns: bool,
     retreat: bool,
+    max_laps: u32,
 }
 
 impl MoveRules for ReadMoveRules {
@@ -61,6 +66,10 @@ impl MoveRules for ReadMoveRules {
     #[inline(always)]
     fn retreat(self) -> bool {
         self.retreat
+    }
+    #[inline(always)]
+    fn max_laps(self) -> u32 {
+        self.max_laps
     }
 }
 
@@ -128,6 +137,11 @@ impl<
     #[inline(always)]
     fn retreat(self) -> bool {
         RETREAT
+    }
+    /// Every preset's and reading's.
+    #[inline(always)]
+    fn max_laps(self) -> u32 {
+        DEFAULT_MAX_LAPS
     }
 }
 
@@ -197,6 +211,7 @@ impl MoveKernel {
             optional: rules.capture_choice == CaptureChoice::Optional,
             turns: !rules.clockwise_from.is_empty(),
             retreat: rules.retreat != Retreat::None,
+            max_laps: rules.max_laps,
         }
     }
 }
@@ -210,6 +225,7 @@ fn parts(k: impl MoveRules) -> ReadMoveRules {
         optional: k.optional(),
         turns: k.turns(),
         retreat: k.retreat(),
+        max_laps: k.max_laps(),
     }
 }
 

@@ -124,7 +124,7 @@ impl Variant {
                 self.play_sequences(
                     &m,
                     rings,
-                    0,
+                    (0, &mut Unbounded),
                     gen,
                     |mine, theirs, choices, laps, captured| {
                         visit(&MoveEnd {
@@ -160,8 +160,12 @@ impl Variant {
         let with_choices = listing.with_choices();
         let mut seen = std::mem::take(&mut gen.seen_ends);
         seen.clear();
-        let more =
-            self.play_sequences(m, rings, 0, gen, |mine, theirs, choices, laps, captured| {
+        let more = self.play_sequences(
+            m,
+            rings,
+            (0, &mut Unbounded),
+            gen,
+            |mine, theirs, choices, laps, captured| {
                 if distinct {
                     if seen.contains(&(mine, theirs)) {
                         return true;
@@ -176,7 +180,8 @@ impl Variant {
                     captured,
                     ..*template
                 })
-            });
+            },
+        );
         gen.seen_ends = seen;
         more
     }
@@ -216,8 +221,8 @@ impl Variant {
     /// pass answered by a retreat, where one is open, before staying), anticlockwise
     /// before clockwise, sow on before leave. A sequence that returns to a turning point
     /// on its own path, or passes `max_laps`, is not a move. Returns false when `visit`
-    /// asked to stop; stops early, setting `gen.over_budget`, when the laps use up
-    /// `gen.lap_budget`.
+    /// asked to stop; stops early (true) when the laps use up `budget`, which then says
+    /// so (`Unbounded`: a walk with no budget pays nothing for one).
     ///
     /// With `unchecked_laps` above 0 the first laps of each sequence are not checked for
     /// a return (each check hashes the point), for callers that want only the positions
@@ -226,11 +231,11 @@ impl Variant {
     /// leaves the opponent fewer seeds for good), and that one is explored too, so the
     /// positions visited are those of the legal moves; the loop repeats its points past
     /// `unchecked_laps`, where it is caught.
-    pub(super) fn play_sequences<K: MoveRules>(
+    pub(super) fn play_sequences<K: MoveRules, B: LapBudget>(
         &self,
         m: &MoveMachine<K>,
         (mine, theirs): (Ring, Ring),
-        unchecked_laps: u32,
+        (unchecked_laps, budget): (u32, &mut B),
         gen: &mut MoveGen,
         mut visit: impl FnMut(Ring, Ring, &[Choice], u32, u32) -> bool,
     ) -> bool {
@@ -246,9 +251,7 @@ impl Variant {
                     gen.defer(state, true, Choice::Clockwise, None);
                     gen.choices.push(Choice::Anticlockwise);
                 }
-                gen.lap_budget -= 1;
-                if gen.lap_budget == 0 {
-                    gen.over_budget = true;
+                if !budget.spend() {
                     return true;
                 }
                 if !gen.poll.lap() {
@@ -450,5 +453,45 @@ fn play_forced_checked<K: MoveRules>(m: &MoveMachine<K>, state: LapState) -> Pla
             power *= 2;
             steps = 0;
         }
+    }
+}
+
+/// Laps a depth-first walk may still sow.
+pub(super) trait LapBudget {
+    /// Counts a lap; false when the budget is spent (and the walk stops).
+    fn spend(&mut self) -> bool;
+}
+
+/// No budget: every lap may be sown.
+pub(super) struct Unbounded;
+
+impl LapBudget for Unbounded {
+    #[inline(always)]
+    fn spend(&mut self) -> bool {
+        true
+    }
+}
+
+/// A budget of laps: the walk stops on the lap that would spend its last.
+pub(super) struct Bounded {
+    left: u64,
+}
+
+impl Bounded {
+    pub(super) fn new(laps: u64) -> Bounded {
+        Bounded { left: laps }
+    }
+
+    /// Whether the walk stopped for want of laps.
+    pub(super) fn spent(&self) -> bool {
+        self.left == 0
+    }
+}
+
+impl LapBudget for Bounded {
+    #[inline(always)]
+    fn spend(&mut self) -> bool {
+        self.left -= 1;
+        self.left != 0
     }
 }
