@@ -415,51 +415,148 @@ pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Pits; 2]> 
     Some([pits, pits])
 }
 
-/// Every rule key of RULES.md sections 3-5 and 8.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rules {
-    /// The rules' name.
-    pub name: String,
-    /// Columns (W): each side has 2W pits in two rows.
-    pub columns: u8,
-    /// Start seeds, `[south, north]`, each in its own numbering.
-    #[serde(skip)]
-    pub start: [Pits; 2],
+/// The rule keys after `name`, `columns` and `start` (RULES.md section 8), each declared
+/// once: its field of `Rules` with its meaning, how a rules file's value is read, how it
+/// is written, and its value where neither the file nor its `base` gives one (`None`:
+/// the key is required). `to_toml`, the files' reading and their list of known keys all
+/// come from this block, in its order.
+macro_rules! rule_keys {
+    ($(
+        $(#[$meta:meta])*
+        $key:ident: $ty:ty = read $read:expr, write $write:expr, default $default:expr;
+    )*) => {
+        /// Every rule key of RULES.md sections 3-5 and 8.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct Rules {
+            /// The rules' name.
+            pub name: String,
+            /// Columns (W): each side has 2W pits in two rows.
+            pub columns: u8,
+            /// Start seeds, `[south, north]`, each in its own numbering.
+            #[serde(skip)]
+            pub start: [Pits; 2],
+            $(
+                $(#[$meta])*
+                pub $key: $ty,
+            )*
+        }
+
+        /// The keys `rule_keys!` declares, as a rules file gives them (each optional
+        /// until resolved against its base).
+        #[derive(Default)]
+        struct FileKeys {
+            $($key: Option<$ty>,)*
+        }
+
+        /// The names of the keys `rule_keys!` declares, in its order.
+        const DECLARED_KEYS: &[&str] = &[$(stringify!($key),)*];
+
+        impl FileKeys {
+            /// Reads the value of `key`; `Ok(false)` for a key not declared here.
+            fn read(&mut self, key: &str, value: &toml::Value) -> Result<bool, RulesError> {
+                match key {
+                    $(stringify!($key) => self.$key = Some(($read)(key, value)?),)*
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }
+
+            /// The rules, these keys taken from the file, else from `base`, else their
+            /// defaults.
+            fn into_rules(
+                self,
+                base: Option<&Rules>,
+                (name, columns, start): (String, u8, [Pits; 2]),
+            ) -> Result<Rules, RulesError> {
+                Ok(Rules {
+                    name,
+                    columns,
+                    start,
+                    $($key: {
+                        let default: Option<$ty> = $default;
+                        self.$key
+                            .or_else(|| base.map(|rules| rules.$key.clone()))
+                            .or(default)
+                            .ok_or_else(|| missing_key(stringify!($key)))?
+                    },)*
+                })
+            }
+        }
+
+        impl Rules {
+            /// Writes the declared keys as `key = value` lines, in order.
+            fn write_declared_keys(&self, line: &mut impl FnMut(&str, String)) {
+                $(line(stringify!($key), ($write)(&self.$key));)*
+            }
+        }
+    };
+}
+
+/// How an enumerated key is written: its name, quoted.
+fn write_name<T: PartialEq + Copy>(names: &'static [(&'static str, T)]) -> impl Fn(&T) -> String {
+    move |value| quote(name_of(names, *value))
+}
+
+/// How a key is written as TOML writes a number or a truth value.
+fn write_plain<T: ToString>(value: &T) -> String {
+    value.to_string()
+}
+
+rule_keys! {
     /// Seeds a pit needs to start a move.
-    pub min_sow: u8,
+    min_sow: u8 = read |k, v| as_integer(k, v, "1..=128"), write write_plain, default None;
     /// What makes a capture possible.
-    pub capture: CaptureCondition,
+    capture: CaptureCondition = read |k, v| as_enum(k, v, &CaptureCondition::NAMES),
+        write write_name(&CaptureCondition::NAMES), default None;
     /// Whether captures are forced or optional.
-    pub capture_choice: CaptureChoice,
+    capture_choice: CaptureChoice = read |k, v| as_enum(k, v, &CaptureChoice::NAMES),
+        write write_name(&CaptureChoice::NAMES), default None;
     /// Where captured seeds are sown from.
-    pub capture_sow_from: SowOrigin,
+    capture_sow_from: SowOrigin = read |k, v| as_enum(k, v, &SowOrigin::NAMES),
+        write write_name(&SowOrigin::NAMES), default None;
     /// Whether the game starts with an overture.
-    pub overture: bool,
+    overture: bool = read as_bool, write write_plain, default None;
     /// Whether the rightmost column cannot be captured during the owner's overture.
-    pub overture_protects: bool,
+    overture_protects: bool = read as_bool, write write_plain, default Some(true);
     /// Whether a capture ends the move.
-    pub capture_ends_move: bool,
+    capture_ends_move: bool = read as_bool, write write_plain, default Some(false);
     /// Laps after which a move is endless (and illegal).
-    pub max_laps: u32,
+    max_laps: u32 = read |k, v| as_integer(k, v, "1..=1000000"), write write_plain,
+        default Some(DEFAULT_MAX_LAPS);
     /// How a dead position ends the game.
-    pub dead_position: DeadPosition,
+    dead_position: DeadPosition = read |k, v| as_enum(k, v, &DeadPosition::NAMES),
+        write |v: &DeadPosition| quote(v.name()), default Some(DeadPosition::Draw);
     /// Which first moves may not capture.
-    pub first_move_captures: FirstMoveCaptures,
+    first_move_captures: FirstMoveCaptures =
+        read |k, v| as_enum(k, v, &FirstMoveCaptures::NAMES),
+        write write_name(&FirstMoveCaptures::NAMES), default Some(FirstMoveCaptures::Allowed);
     /// The pits (1-based, ascending) from which a lap may be sown clockwise when it
     /// captures; empty: every lap is sown anticlockwise.
-    pub clockwise_from: Vec<u8>,
+    clockwise_from: Vec<u8> = read as_pits, write write_pits, default Some(Vec::new());
     /// Which laps may be sown clockwise.
-    pub clockwise_laps: ClockwiseLaps,
+    clockwise_laps: ClockwiseLaps = read |k, v| as_enum(k, v, &ClockwiseLaps::NAMES),
+        write write_name(&ClockwiseLaps::NAMES), default Some(ClockwiseLaps::Any);
     /// Where a clockwise lap must end.
-    pub clockwise_when: ClockwiseWhen,
+    clockwise_when: ClockwiseWhen = read |k, v| as_enum(k, v, &ClockwiseWhen::NAMES),
+        write write_name(&ClockwiseWhen::NAMES), default Some(ClockwiseWhen::Captures);
     /// Which of its pits `clockwise_from` names: where a lap starts, or ends too.
-    pub clockwise_at: ClockwiseAt,
+    clockwise_at: ClockwiseAt = read |k, v| as_enum(k, v, &ClockwiseAt::NAMES),
+        write write_name(&ClockwiseAt::NAMES), default Some(ClockwiseAt::Start);
     /// Whether a clockwise capture's seeds may be left while the other pit sows.
-    pub clockwise_leave: ClockwiseLeave,
+    clockwise_leave: ClockwiseLeave = read |k, v| as_enum(k, v, &ClockwiseLeave::NAMES),
+        write write_name(&ClockwiseLeave::NAMES), default Some(ClockwiseLeave::None);
     /// Whether a capture can win the game at once.
-    pub capture_win: CaptureWin,
+    capture_win: CaptureWin = read |k, v| as_enum(k, v, &CaptureWin::NAMES),
+        write write_name(&CaptureWin::NAMES), default Some(CaptureWin::None);
     /// Whether the opponent may answer a passed capture by retreating its seeds.
-    pub retreat: Retreat,
+    retreat: Retreat = read |k, v| as_enum(k, v, &Retreat::NAMES),
+        write write_name(&Retreat::NAMES), default Some(Retreat::None);
+}
+
+/// How `clockwise_from` is written: a list of pit numbers.
+fn write_pits(pits: &[u8]) -> String {
+    let pits: Vec<String> = pits.iter().map(u8::to_string).collect();
+    format!("[{}]", pits.join(", "))
 }
 
 /// A preset or rules file that could not be loaded, by what was wrong; the message
@@ -686,51 +783,7 @@ impl Rules {
         line("name", quote(&self.name));
         line("columns", self.columns.to_string());
         line("start", quote(&format_rows(&self.start, self.columns)));
-        line("min_sow", self.min_sow.to_string());
-        line(
-            "capture",
-            quote(name_of(&CaptureCondition::NAMES, self.capture)),
-        );
-        line(
-            "capture_choice",
-            quote(name_of(&CaptureChoice::NAMES, self.capture_choice)),
-        );
-        line(
-            "capture_sow_from",
-            quote(name_of(&SowOrigin::NAMES, self.capture_sow_from)),
-        );
-        line("overture", self.overture.to_string());
-        line("overture_protects", self.overture_protects.to_string());
-        line("capture_ends_move", self.capture_ends_move.to_string());
-        line("max_laps", self.max_laps.to_string());
-        line("dead_position", quote(self.dead_position.name()));
-        line(
-            "first_move_captures",
-            quote(name_of(&FirstMoveCaptures::NAMES, self.first_move_captures)),
-        );
-        let pits: Vec<String> = self.clockwise_from.iter().map(u8::to_string).collect();
-        line("clockwise_from", format!("[{}]", pits.join(", ")));
-        line(
-            "clockwise_laps",
-            quote(name_of(&ClockwiseLaps::NAMES, self.clockwise_laps)),
-        );
-        line(
-            "clockwise_when",
-            quote(name_of(&ClockwiseWhen::NAMES, self.clockwise_when)),
-        );
-        line(
-            "clockwise_at",
-            quote(name_of(&ClockwiseAt::NAMES, self.clockwise_at)),
-        );
-        line(
-            "clockwise_leave",
-            quote(name_of(&ClockwiseLeave::NAMES, self.clockwise_leave)),
-        );
-        line(
-            "capture_win",
-            quote(name_of(&CaptureWin::NAMES, self.capture_win)),
-        );
-        line("retreat", quote(name_of(&Retreat::NAMES, self.retreat)));
+        self.write_declared_keys(&mut line);
         out
     }
 
@@ -952,48 +1005,16 @@ struct RulesFile {
     base: Option<String>,
     columns: Option<u8>,
     start: Option<String>,
-    min_sow: Option<u8>,
-    capture: Option<CaptureCondition>,
-    capture_choice: Option<CaptureChoice>,
-    capture_sow_from: Option<SowOrigin>,
-    overture: Option<bool>,
-    overture_protects: Option<bool>,
-    capture_ends_move: Option<bool>,
-    max_laps: Option<u32>,
-    dead_position: Option<DeadPosition>,
-    first_move_captures: Option<FirstMoveCaptures>,
-    clockwise_from: Option<Vec<u8>>,
-    clockwise_laps: Option<ClockwiseLaps>,
-    clockwise_when: Option<ClockwiseWhen>,
-    clockwise_at: Option<ClockwiseAt>,
-    clockwise_leave: Option<ClockwiseLeave>,
-    capture_win: Option<CaptureWin>,
-    retreat: Option<Retreat>,
+    declared: FileKeys,
 }
 
-const KEYS: [&str; 21] = [
-    "name",
-    "base",
-    "columns",
-    "start",
-    "min_sow",
-    "capture",
-    "capture_choice",
-    "capture_sow_from",
-    "overture",
-    "overture_protects",
-    "capture_ends_move",
-    "max_laps",
-    "dead_position",
-    "first_move_captures",
-    "clockwise_from",
-    "clockwise_laps",
-    "clockwise_when",
-    "clockwise_at",
-    "clockwise_leave",
-    "capture_win",
-    "retreat",
-];
+/// The keys `rule_keys!` does not declare, read and resolved by hand.
+const OWN_KEYS: [&str; 4] = ["name", "base", "columns", "start"];
+
+/// A required key neither the file nor its base gives.
+fn missing_key(key: &str) -> RulesError {
+    key_error(key, "missing (give it, or a `base` preset to take it from)")
+}
 
 fn key_error(key: &str, msg: impl fmt::Display) -> RulesError {
     RulesError::Key(format!("key `{key}`: {msg}"))
@@ -1070,42 +1091,13 @@ impl RulesFile {
                 "base" => file.base = Some(as_string(k, value)?),
                 "columns" => file.columns = Some(as_integer(k, value, "2..=8")?),
                 "start" => file.start = Some(as_string(k, value)?),
-                "min_sow" => file.min_sow = Some(as_integer(k, value, "1..=128")?),
-                "capture" => file.capture = Some(as_enum(k, value, &CaptureCondition::NAMES)?),
-                "capture_choice" => {
-                    file.capture_choice = Some(as_enum(k, value, &CaptureChoice::NAMES)?)
-                }
-                "capture_sow_from" => {
-                    file.capture_sow_from = Some(as_enum(k, value, &SowOrigin::NAMES)?)
-                }
-                "overture" => file.overture = Some(as_bool(k, value)?),
-                "overture_protects" => file.overture_protects = Some(as_bool(k, value)?),
-                "capture_ends_move" => file.capture_ends_move = Some(as_bool(k, value)?),
-                "max_laps" => file.max_laps = Some(as_integer(k, value, "1..=1000000")?),
-                "dead_position" => {
-                    file.dead_position = Some(as_enum(k, value, &DeadPosition::NAMES)?)
-                }
-                "first_move_captures" => {
-                    file.first_move_captures = Some(as_enum(k, value, &FirstMoveCaptures::NAMES)?)
-                }
-                "clockwise_from" => file.clockwise_from = Some(as_pits(k, value)?),
-                "clockwise_laps" => {
-                    file.clockwise_laps = Some(as_enum(k, value, &ClockwiseLaps::NAMES)?)
-                }
-                "clockwise_when" => {
-                    file.clockwise_when = Some(as_enum(k, value, &ClockwiseWhen::NAMES)?)
-                }
-                "clockwise_at" => file.clockwise_at = Some(as_enum(k, value, &ClockwiseAt::NAMES)?),
-                "clockwise_leave" => {
-                    file.clockwise_leave = Some(as_enum(k, value, &ClockwiseLeave::NAMES)?)
-                }
-                "capture_win" => file.capture_win = Some(as_enum(k, value, &CaptureWin::NAMES)?),
-                "retreat" => file.retreat = Some(as_enum(k, value, &Retreat::NAMES)?),
+                _ if file.declared.read(k, value)? => {}
                 _ => {
+                    let known: Vec<&str> = OWN_KEYS.iter().chain(DECLARED_KEYS).copied().collect();
                     return Err(RulesError::Key(format!(
                         "unknown key `{key}` (known keys: {})",
-                        KEYS.join(", ")
-                    )))
+                        known.join(", ")
+                    )));
                 }
             }
         }
@@ -1123,13 +1115,11 @@ impl RulesFile {
             })?),
             None => None,
         };
-        fn pick<T>(value: Option<T>, base: Option<T>, key: &str) -> Result<T, RulesError> {
-            value.or(base).ok_or_else(|| {
-                key_error(key, "missing (give it, or a `base` preset to take it from)")
-            })
-        }
         let b = base.as_ref();
-        let columns = pick(self.columns, b.map(|r| r.columns), "columns")?;
+        let columns = self
+            .columns
+            .or(b.map(|r| r.columns))
+            .ok_or_else(|| missing_key("columns"))?;
         if !(MIN_COLUMNS..=MAX_COLUMNS).contains(&columns) {
             return Err(key_error(
                 "columns",
@@ -1166,72 +1156,8 @@ impl RulesFile {
                 "missing, and the file's name, which stands for it, has a control character: give a `name`",
             ));
         }
-        let rules = Rules {
-            name: self.name.unwrap_or_else(|| default_name.to_owned()),
-            columns,
-            start,
-            min_sow: pick(self.min_sow, b.map(|r| r.min_sow), "min_sow")?,
-            capture: pick(self.capture, b.map(|r| r.capture), "capture")?,
-            capture_choice: pick(
-                self.capture_choice,
-                b.map(|r| r.capture_choice),
-                "capture_choice",
-            )?,
-            capture_sow_from: pick(
-                self.capture_sow_from,
-                b.map(|r| r.capture_sow_from),
-                "capture_sow_from",
-            )?,
-            overture: pick(self.overture, b.map(|r| r.overture), "overture")?,
-            overture_protects: self
-                .overture_protects
-                .or(b.map(|r| r.overture_protects))
-                .unwrap_or(true),
-            capture_ends_move: self
-                .capture_ends_move
-                .or(b.map(|r| r.capture_ends_move))
-                .unwrap_or(false),
-            max_laps: self
-                .max_laps
-                .or(b.map(|r| r.max_laps))
-                .unwrap_or(DEFAULT_MAX_LAPS),
-            dead_position: self
-                .dead_position
-                .or(b.map(|r| r.dead_position))
-                .unwrap_or(DeadPosition::Draw),
-            first_move_captures: self
-                .first_move_captures
-                .or(b.map(|r| r.first_move_captures))
-                .unwrap_or(FirstMoveCaptures::Allowed),
-            clockwise_from: self
-                .clockwise_from
-                .or(b.map(|r| r.clockwise_from.clone()))
-                .unwrap_or_default(),
-            clockwise_laps: self
-                .clockwise_laps
-                .or(b.map(|r| r.clockwise_laps))
-                .unwrap_or(ClockwiseLaps::Any),
-            clockwise_when: self
-                .clockwise_when
-                .or(b.map(|r| r.clockwise_when))
-                .unwrap_or(ClockwiseWhen::Captures),
-            clockwise_at: self
-                .clockwise_at
-                .or(b.map(|r| r.clockwise_at))
-                .unwrap_or(ClockwiseAt::Start),
-            clockwise_leave: self
-                .clockwise_leave
-                .or(b.map(|r| r.clockwise_leave))
-                .unwrap_or(ClockwiseLeave::None),
-            capture_win: self
-                .capture_win
-                .or(b.map(|r| r.capture_win))
-                .unwrap_or(CaptureWin::None),
-            retreat: self
-                .retreat
-                .or(b.map(|r| r.retreat))
-                .unwrap_or(Retreat::None),
-        };
+        let name = self.name.unwrap_or_else(|| default_name.to_owned());
+        let rules = self.declared.into_rules(b, (name, columns, start))?;
         rules.validate()?;
         Ok(rules)
     }
