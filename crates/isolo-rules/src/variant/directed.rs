@@ -10,7 +10,8 @@
 //! Here are the two questions of such laps, which the move machine (`machine.rs`) asks:
 //! whether a lap may turn, and which lap leaving a capture sows.
 
-use super::lap::LapState;
+use super::lap::{self, LapState};
+use super::rule_set::MoveRules;
 use super::{Turned, Variant};
 use crate::geometry::CaptureSpot;
 use crate::ring::{self, LoopTable};
@@ -23,8 +24,9 @@ impl Variant {
     /// `clockwise_when = "faces-seeds"`, in a front pit whose facing pits `facing`, the
     /// move's capture table were it free to capture, would take).
     #[inline]
-    pub(super) fn may_sow_clockwise(
+    pub(super) fn may_sow_clockwise<K: MoveRules>(
         &self,
+        k: K,
         clockwise: &LoopTable,
         tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
         lap: &LapState,
@@ -42,19 +44,20 @@ impl Variant {
             return false;
         }
         if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
-            return self.capturable(&facing[end], lap.theirs) > 0;
+            return lap::capturable(k, &facing[end], lap.theirs) > 0;
         }
         // A first or relay lap's pit is empty once lifted; a capture lap's keeps its seeds.
         let held = ring::lane(lap.mine, end) as u32;
-        held + added > 1 && self.capturable(&spots[end], lap.theirs) > 0
+        held + added > 1 && lap::capturable(k, &spots[end], lap.theirs) > 0
     }
 
     /// Under `clockwise_leave`, the lap that sows the other pit of `clockwise_from`
     /// clockwise when the mover leaves the seeds that `state`'s lap, sown clockwise from
     /// a pit of them, captures (`take` seeds at `spot`) in the pit it came from: if that
     /// lap captures (RULES.md 3.7). `state` is the lap as it ended, before the capture.
-    pub(super) fn leave_lap(
+    pub(super) fn leave_lap<K: MoveRules>(
         &self,
+        k: K,
         clockwise: &LoopTable,
         tables: [&[CaptureSpot; ring::MAX_LANES]; 2],
         state: &LapState,
@@ -80,7 +83,7 @@ impl Variant {
             seeds,
             ..*state
         };
-        self.may_sow_clockwise(clockwise, tables, &lap)
+        self.may_sow_clockwise(k, clockwise, tables, &lap)
             .then_some(lap)
     }
 }

@@ -90,7 +90,8 @@ impl<'a, K: MoveRules> MoveMachine<'a, K> {
         match self.turns {
             Some((clockwise, facing)) if self.k.turns() => {
                 let tables = [self.frame.spots, facing];
-                self.variant.may_sow_clockwise(clockwise, tables, state)
+                self.variant
+                    .may_sow_clockwise(self.k, clockwise, tables, state)
             }
             _ => false,
         }
@@ -135,7 +136,10 @@ impl<'a, K: MoveRules> MoveMachine<'a, K> {
         if let Some((table, facing)) = self.turns.filter(|_| clockwise && self.k.turns()) {
             let tables = [self.frame.spots, facing];
             let spot = &self.frame.spots[end];
-            if let Some(left) = self.variant.leave_lap(table, tables, state, spot, take) {
+            if let Some(left) = self
+                .variant
+                .leave_lap(self.k, table, tables, state, spot, take)
+            {
                 return Offer::SowOnOrLeave(left);
             }
         }

@@ -616,6 +616,11 @@ impl Variant {
     /// Where a pit's first lap may be sown clockwise (RULES.md 3.7), the pit captures if
     /// either way does, and takes the more of the two.
     pub fn first_laps(&self, board: &Board, side: Side) -> FirstLaps {
+        with_move_rules!(self.kernel, k => self.first_laps_with(k, board, side))
+    }
+
+    /// `first_laps` with the move rules `k`.
+    fn first_laps_with<K: MoveRules>(&self, k: K, board: &Board, side: Side) -> FirstLaps {
         let opp = side.opponent();
         let spots = &self.geo.capture[self.capture_table(board, side)];
         let (mine, theirs) = (board.ring(side), board.ring(opp));
@@ -632,9 +637,9 @@ impl Variant {
             let held = if end == pit { 0 } else { ring::lane(mine, end) };
             // `None`: the lap ends in an empty pit.
             let anticlockwise =
-                (held as u32 + added > 1).then(|| self.capturable(&spots[end], theirs));
-            let clockwise = if self.has_directions() {
-                self.clockwise_first_take(board, side, pit, full_loop, spots)
+                (held as u32 + added > 1).then(|| lap::capturable(k, &spots[end], theirs));
+            let clockwise = if k.turns() {
+                self.clockwise_first_take(k, board, side, (pit, full_loop), spots)
             } else {
                 0
             };
@@ -654,25 +659,25 @@ impl Variant {
 
     /// The seeds the first lap from `pit` takes when sown clockwise (0 where it may not
     /// be, or captures nothing), `spots` the move's capture table.
-    fn clockwise_first_take(
+    fn clockwise_first_take<K: MoveRules>(
         &self,
+        k: K,
         board: &Board,
         side: Side,
-        pit: usize,
-        full_loop: bool,
+        (pit, full_loop): (usize, bool),
         spots: &[CaptureSpot; ring::MAX_LANES],
     ) -> u32 {
         let rings = (board.ring(side), board.ring(side.opponent()));
         let lap = LapState::first(pit, rings);
         let clockwise = self.clockwise_table(full_loop);
         let facing = &self.geo.capture[self.facing_table(board, side)];
-        if !self.may_sow_clockwise(clockwise, [spots, facing], &lap) {
+        if !self.may_sow_clockwise(k, clockwise, [spots, facing], &lap) {
             return 0;
         }
         let (end, added) = clockwise.lap_end(pit, lap.seeds);
         // The lifted pit is empty: a lap ending there lands in an empty pit.
         if ring::lane(lap.mine, end) as u32 + added > 1 {
-            self.capturable(&spots[end], lap.theirs)
+            lap::capturable(k, &spots[end], lap.theirs)
         } else {
             0
         }

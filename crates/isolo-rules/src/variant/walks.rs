@@ -186,13 +186,6 @@ impl Variant {
         more
     }
 
-    /// Seeds a lap ending at a mover's pit with spot `spot` would capture (0: none), by
-    /// the rules read at run time (away from the lap loops).
-    #[inline]
-    pub(super) fn capturable(&self, spot: &CaptureSpot, theirs: Ring) -> u32 {
-        lap::capturable(MoveKernel::read(&self.rules), spot, theirs)
-    }
-
     /// Plays a move with no decisions: forced captures, no lap that may turn. A repeated
     /// turning point means the move can never end; Brent's cycle check finds it with
     /// O(1) memory, from the `UNCHECKED_FORCED_LAPS`th lap on (a move repeats its points
