@@ -226,7 +226,7 @@ impl MoveGen {
     }
 
     /// This generator with distinct listings that go breadth first at once (or after
-    /// `laps` laps of listing a pit's sequences, the default being 512): for tests and
+    /// `laps` laps of listing a pit's sequences, the default being 1,024): for tests and
     /// benchmarks of the two ways, which list the same positions.
     pub fn with_small_listing_laps(mut self, laps: u64) -> MoveGen {
         self.small_listing_laps = laps;
