@@ -32,9 +32,11 @@ impl Variant {
         lap: &LapState,
     ) -> bool {
         let from_a_pit = self.clockwise & (1 << lap.from) != 0;
-        let into_pits = self.rules.clockwise_at == ClockwiseAt::StartOrEnd;
+        let into_pits = k.clockwise_at() == ClockwiseAt::StartOrEnd;
         if !(from_a_pit || into_pits)
-            || !(self.rules.clockwise_laps).lap_may_turn(lap.laps, lap.turned == Turned::Once)
+            || !k
+                .clockwise_laps()
+                .lap_may_turn(lap.laps, lap.turned == Turned::Once)
         {
             return false;
         }
@@ -43,7 +45,7 @@ impl Variant {
         if !from_a_pit && self.clockwise & (1 << end) == 0 {
             return false;
         }
-        if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
+        if k.clockwise_when() == ClockwiseWhen::FacesSeeds {
             return lap::capturable(k, &facing[end], lap.theirs) > 0;
         }
         // A first or relay lap's pit is empty once lifted; a capture lap's keeps its seeds.
@@ -65,7 +67,7 @@ impl Variant {
         take: u32,
     ) -> Option<LapState> {
         let here = 1 << state.from;
-        if self.rules.clockwise_leave == ClockwiseLeave::None || self.clockwise & here == 0 {
+        if k.clockwise_leave() == ClockwiseLeave::None || self.clockwise & here == 0 {
             return None;
         }
         let other = (self.clockwise & !here).trailing_zeros() as usize;

@@ -103,7 +103,7 @@ impl<'a, K: MoveRules> MoveMachine<'a, K> {
     pub(super) fn sow(&self, state: &mut LapState, clockwise: bool) -> LapEvent {
         let table = match self.turns {
             Some((table, _)) if clockwise => {
-                if self.variant.rules.clockwise_laps == ClockwiseLaps::FirstSowing {
+                if self.k.clockwise_laps() == ClockwiseLaps::FirstSowing {
                     state.turned = state.turned.after_clockwise(state.laps == 0);
                 }
                 table

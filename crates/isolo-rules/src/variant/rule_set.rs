@@ -9,7 +9,8 @@
 //! reads them. [`with_move_rules`] picks the instance once, where a walk starts.
 
 use crate::rules_file::{
-    CaptureChoice, CaptureCondition, Retreat, Rules, SowOrigin, DEFAULT_MAX_LAPS,
+    CaptureChoice, CaptureCondition, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
+    Retreat, Rules, SowOrigin, DEFAULT_MAX_LAPS,
 };
 
 /// The rules a move reads in its loop.
@@ -28,6 +29,14 @@ pub(crate) trait MoveRules: Copy {
     fn retreat(self) -> bool;
     /// Laps after which a move is endless (`max_laps`).
     fn max_laps(self) -> u32;
+    /// Which laps may be sown clockwise (`clockwise_laps`).
+    fn clockwise_laps(self) -> ClockwiseLaps;
+    /// Where a clockwise lap must end (`clockwise_when`).
+    fn clockwise_when(self) -> ClockwiseWhen;
+    /// Which of its pits `clockwise_from` names (`clockwise_at`).
+    fn clockwise_at(self) -> ClockwiseAt;
+    /// Whether a clockwise capture may be left (`clockwise_leave`).
+    fn clockwise_leave(self) -> ClockwiseLeave;
 }
 
 /// Move rules read at run time: any rules file.
@@ -40,6 +49,10 @@ pub(crate) struct ReadMoveRules {
     turns: bool,
     retreat: bool,
     max_laps: u32,
+    clockwise_laps: ClockwiseLaps,
+    clockwise_when: ClockwiseWhen,
+    clockwise_at: ClockwiseAt,
+    clockwise_leave: ClockwiseLeave,
 }
 
 impl MoveRules for ReadMoveRules {
@@ -71,11 +84,29 @@ impl MoveRules for ReadMoveRules {
     fn max_laps(self) -> u32 {
         self.max_laps
     }
+    #[inline(always)]
+    fn clockwise_laps(self) -> ClockwiseLaps {
+        self.clockwise_laps
+    }
+    #[inline(always)]
+    fn clockwise_when(self) -> ClockwiseWhen {
+        self.clockwise_when
+    }
+    #[inline(always)]
+    fn clockwise_at(self) -> ClockwiseAt {
+        self.clockwise_at
+    }
+    #[inline(always)]
+    fn clockwise_leave(self) -> ClockwiseLeave {
+        self.clockwise_leave
+    }
 }
 
 /// Move rules fixed when compiled: `BOTH` for `capture = "both"`, `SOW_FROM` a
 /// `SowOrigin` by [`sow_origin_code`], `ENDS` for `capture_ends_move`, `OPTIONAL` for
-/// optional captures, `TURNS` where laps may turn, `RETREAT` for the retreat.
+/// optional captures, `TURNS` where laps may turn, `RETREAT` for the retreat, `AT_END`
+/// for `clockwise_at = "start-or-end"`; the lap limit and the other clockwise keys are
+/// every preset's.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FixedMoveRules<
     const BOTH: bool,
@@ -84,6 +115,7 @@ pub(crate) struct FixedMoveRules<
     const OPTIONAL: bool,
     const TURNS: bool,
     const RETREAT: bool,
+    const AT_END: bool,
 >;
 
 /// The code of a `SowOrigin` in `FixedMoveRules`.
@@ -103,7 +135,8 @@ impl<
         const OPTIONAL: bool,
         const TURNS: bool,
         const RETREAT: bool,
-    > MoveRules for FixedMoveRules<BOTH, SOW_FROM, ENDS, OPTIONAL, TURNS, RETREAT>
+        const AT_END: bool,
+    > MoveRules for FixedMoveRules<BOTH, SOW_FROM, ENDS, OPTIONAL, TURNS, RETREAT, AT_END>
 {
     #[inline(always)]
     fn capture(self) -> CaptureCondition {
@@ -143,6 +176,29 @@ impl<
     fn max_laps(self) -> u32 {
         DEFAULT_MAX_LAPS
     }
+    /// Every preset's and reading's.
+    #[inline(always)]
+    fn clockwise_laps(self) -> ClockwiseLaps {
+        ClockwiseLaps::Any
+    }
+    /// Every preset's and reading's.
+    #[inline(always)]
+    fn clockwise_when(self) -> ClockwiseWhen {
+        ClockwiseWhen::Captures
+    }
+    #[inline(always)]
+    fn clockwise_at(self) -> ClockwiseAt {
+        if AT_END {
+            ClockwiseAt::StartOrEnd
+        } else {
+            ClockwiseAt::Start
+        }
+    }
+    /// Every preset's and reading's.
+    #[inline(always)]
+    fn clockwise_leave(self) -> ClockwiseLeave {
+        ClockwiseLeave::None
+    }
 }
 
 const LAP_START: u8 = sow_origin_code(SowOrigin::LapStart);
@@ -150,19 +206,23 @@ const TURN_START: u8 = sow_origin_code(SowOrigin::TurnStart);
 const LAP_START_PIT: u8 = sow_origin_code(SowOrigin::LapStartPit);
 
 /// The Isolo games.
-pub(crate) type IsoloRules = FixedMoveRules<false, LAP_START, false, false, false, false>;
+pub(crate) type IsoloRules = FixedMoveRules<false, LAP_START, false, false, false, false, false>;
 /// The deep readings of the Isolo games (`capture_ends_move`).
-pub(crate) type IsoloCaptureEndsRules = FixedMoveRules<false, LAP_START, true, false, false, false>;
+pub(crate) type IsoloCaptureEndsRules =
+    FixedMoveRules<false, LAP_START, true, false, false, false, false>;
 /// Igisoro.
-pub(crate) type IgisoroRules = FixedMoveRules<true, TURN_START, false, true, false, false>;
+pub(crate) type IgisoroRules = FixedMoveRules<true, TURN_START, false, true, false, false, false>;
 /// Igisoro with the retreat.
-pub(crate) type IgisoroRetreatRules = FixedMoveRules<true, TURN_START, false, true, false, true>;
+pub(crate) type IgisoroRetreatRules =
+    FixedMoveRules<true, TURN_START, false, true, false, true, false>;
 /// Igisoro with clockwise captures.
-pub(crate) type IgisoroClockwiseRules = FixedMoveRules<true, TURN_START, false, true, true, false>;
+pub(crate) type IgisoroClockwiseRules =
+    FixedMoveRules<true, TURN_START, false, true, true, false, true>;
 /// Kubuguza.
-pub(crate) type KubuguzaRules = FixedMoveRules<true, LAP_START, false, false, true, false>;
+pub(crate) type KubuguzaRules = FixedMoveRules<true, LAP_START, false, false, true, false, false>;
 /// Ikibuguzo.
-pub(crate) type IkibuguzoRules = FixedMoveRules<true, LAP_START_PIT, false, false, true, false>;
+pub(crate) type IkibuguzoRules =
+    FixedMoveRules<true, LAP_START_PIT, false, false, true, false, false>;
 
 /// Which move rules a variant's moves are walked with.
 #[derive(Clone, Copy, Debug)]
@@ -212,6 +272,10 @@ impl MoveKernel {
             turns: !rules.clockwise_from.is_empty(),
             retreat: rules.retreat != Retreat::None,
             max_laps: rules.max_laps,
+            clockwise_laps: rules.clockwise_laps,
+            clockwise_when: rules.clockwise_when,
+            clockwise_at: rules.clockwise_at,
+            clockwise_leave: rules.clockwise_leave,
         }
     }
 }
@@ -226,6 +290,10 @@ fn parts(k: impl MoveRules) -> ReadMoveRules {
         turns: k.turns(),
         retreat: k.retreat(),
         max_laps: k.max_laps(),
+        clockwise_laps: k.clockwise_laps(),
+        clockwise_when: k.clockwise_when(),
+        clockwise_at: k.clockwise_at(),
+        clockwise_leave: k.clockwise_leave(),
     }
 }
 
