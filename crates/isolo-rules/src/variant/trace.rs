@@ -9,7 +9,7 @@
 
 use super::lap::{LapState, Taken};
 use super::machine::{LapEvent, MoveMachine, Offer, Turning};
-use super::rule_set::{MoveKernel, MoveRules, ReadMoveRules};
+use super::rule_set::{with_move_rules, MoveRules};
 use super::{Decision, DecisionKind, MoveFrame, Variant};
 use crate::board::Board;
 use crate::notation::{Choice, Move};
@@ -192,9 +192,19 @@ impl Variant {
         if lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0 {
             return None;
         }
+        with_move_rules!(self.kernel, k => self.retell_with(k, board, (lane, mv), stop_at))
+    }
+
+    /// `retell` with the move rules `k`, the move's pit at `lane`.
+    fn retell_with<K: MoveRules>(
+        &self,
+        k: K,
+        board: &Board,
+        (lane, mv): (usize, &Move),
+        stop_at: Option<DecisionKind>,
+    ) -> Option<Trace> {
         let me = board.to_move();
         let (full_loop, _) = self.loop_of_move(board, me, lane);
-        let k = MoveKernel::read(&self.rules);
         let m = MoveMachine {
             variant: self,
             k,
@@ -203,7 +213,7 @@ impl Variant {
                 spots: &self.geo.capture[self.capture_table(board, me)],
                 pit: lane,
             },
-            turns: self.has_directions().then(|| {
+            turns: k.turns().then(|| {
                 let clockwise = self.clockwise_table(full_loop);
                 (clockwise, &self.geo.capture[self.facing_table(board, me)])
             }),
@@ -236,9 +246,9 @@ impl Variant {
 
     /// Drives `m` from `state` through the teller's letters, telling each step; leaves
     /// `state` as the seeds stand where it stops. `None` for a move too long.
-    fn tell<'a>(
+    fn tell<'a, K: MoveRules>(
         &self,
-        m: &MoveMachine<ReadMoveRules>,
+        m: &MoveMachine<K>,
         state: &mut LapState,
         teller: &mut Teller<'a, impl Iterator<Item = &'a Choice>>,
     ) -> Option<Stop> {
@@ -337,9 +347,9 @@ impl Variant {
     }
 
     /// Tells the capture at `at`: the opponent's pits emptied, front pit first.
-    fn tell_take<'a>(
+    fn tell_take<'a, K: MoveRules>(
         &self,
-        m: &MoveMachine<ReadMoveRules>,
+        m: &MoveMachine<K>,
         state: &LapState,
         at: &Turning,
         teller: &mut Teller<'a, impl Iterator<Item = &'a Choice>>,
@@ -364,9 +374,9 @@ impl Variant {
     /// origin pit's seeds lifted with it (`lap-start-pit`), and under
     /// `capture_ends_move` the captured seeds' lap and the end. `None` where that lap
     /// would pass `MAX_TRACED_SEEDS`: nothing is told or taken then.
-    fn take_told<'a>(
+    fn take_told<'a, K: MoveRules>(
         &self,
-        m: &MoveMachine<ReadMoveRules>,
+        m: &MoveMachine<K>,
         state: &mut LapState,
         at: &Turning,
         teller: &mut Teller<'a, impl Iterator<Item = &'a Choice>>,
