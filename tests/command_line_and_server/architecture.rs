@@ -1,5 +1,6 @@
 //! ARCHITECTURE.md's claims that the source tree can show: its code map covers every
-//! source file and names only paths that exist, and no import circle between modules. Each source file's `crate::` and `super::` paths (in `use` declarations, braces
+//! source file and names only paths that exist, each rule of a move is decided in the
+//! move machine alone, and no import circle between modules. Each source file's `crate::` and `super::` paths (in `use` declarations, braces
 //! expanded, and inline) are resolved to the file of the module they name; a module and
 //! the modules inside it count as one (a folder's `mod.rs` and its files share their
 //! items freely), and comments and the code of `#[cfg(test)] mod tests` are left out.
@@ -330,4 +331,60 @@ fn every_path(dir: &Path) -> Vec<String> {
         }
     }
     out
+}
+
+/// ARCHITECTURE.md's move machine: what a lap's end offers, and the rules behind it,
+/// are decided in `variant/machine.rs` alone, which every walk drives, and a lap is
+/// sown by the lap kernel alone. Each call named here is found (outside comments and
+/// its own definition) in exactly the files listed beside it among the rules' sources.
+#[test]
+fn each_rule_of_a_move_is_decided_in_the_move_machine_alone() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/isolo-rules/src");
+    let mut files = Vec::new();
+    super::docs::sources(&root, &mut files);
+    let expected: [(&str, &[&str]); 7] = [
+        // The retreat's answer, the lap that leaving sows, a lap sown and its end,
+        // a capture taken: the machine's.
+        (".retreated(", &["variant/machine.rs"]),
+        (".leave_lap(", &["variant/machine.rs"]),
+        (".sow_lap(", &["variant/machine.rs"]),
+        (".take_capture(", &["variant/machine.rs"]),
+        // Whether a lap may turn: the machine's, the lap that leaving sows (asked of
+        // the other pit's lap), and the evaluation's view of each pit's first lap.
+        (
+            ".may_sow_clockwise(",
+            &[
+                "variant/machine.rs",
+                "variant/directed.rs",
+                "variant/mod.rs",
+            ],
+        ),
+        // Seeds sown over a loop: the lap kernel's laps, and the first lap of
+        // `has_legal_move`'s shortcut (one lap, no walk).
+        ("table.sow(", &["variant/lap.rs", "variant/mod.rs"]),
+        // What a lap's end offers, asked of the machine (the stepwise walk asks it again
+        // for the lap a leave point leaves to).
+        (".offer(", &["variant/machine.rs", "variant/stepwise.rs"]),
+    ];
+    for (call, allowed) in expected {
+        let mut found = BTreeSet::new();
+        for file in &files {
+            let text = fs::read_to_string(file).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            let calls = code
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .filter(|line| !line.contains(" fn "))
+                .any(|line| line.contains(call));
+            if calls {
+                let relative = file.strip_prefix(&root).unwrap();
+                found.insert(relative.to_string_lossy().into_owned());
+            }
+        }
+        let allowed: BTreeSet<String> = allowed.iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            found, allowed,
+            "`{call}` is called in the files found; the move machine's rules allow these"
+        );
+    }
 }
