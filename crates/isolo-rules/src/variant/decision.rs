@@ -6,7 +6,6 @@
 use super::stepwise::PointKind;
 use super::{Board, ChoicePoint, MoveStep, MoveWalk, Variant};
 use crate::notation::Move;
-use crate::ring;
 use crate::side::Side;
 
 /// What is decided at a point inside a move.
@@ -114,13 +113,7 @@ impl Variant {
     /// The opponent's pits (their numbering, front row first) facing the pit where
     /// `point`'s lap ended, as its capture table counts them.
     fn stake_of(&self, point: &ChoicePoint) -> Vec<u8> {
-        let mask = self.spot_at(point).mask;
-        let Some((front, back)) = self.facing_lanes(point.end_pit() as usize - 1) else {
-            return Vec::new();
-        };
-        [front, back]
-            .into_iter()
-            .filter(|&lane| mask & ring::lane_mask(lane) != 0)
+        self.capture_lanes(self.spot_at(point), point.end_pit() as usize - 1)
             .map(|lane| lane as u8 + 1)
             .collect()
     }

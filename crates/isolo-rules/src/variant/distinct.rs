@@ -483,19 +483,16 @@ impl Variant {
                     return false;
                 }
             }
-            let (stay, retreat) = m.pass(&reached, end);
-            let answered = match retreat {
-                Some(retreat) if take > 0 => [
-                    Some(lap_of(retreat, Step::PassRetreat)),
-                    Some(lap_of(stay, Step::PassStay)),
-                ],
-                _ => [
-                    Some(lap_of(
-                        stay,
-                        if take > 0 { Step::Pass } else { Step::Relay },
-                    )),
-                    None,
-                ],
+            // A relay passes nothing: only a passed capture may be answered.
+            let answered = match take {
+                0 => [Some(lap_of(reached.relay(end), Step::Relay)), None],
+                _ => match m.pass(&reached, end) {
+                    (stay, Some(retreat)) => [
+                        Some(lap_of(retreat, Step::PassRetreat)),
+                        Some(lap_of(stay, Step::PassStay)),
+                    ],
+                    (stay, None) => [Some(lap_of(stay, Step::Pass)), None],
+                },
             };
             for lap in answered.into_iter().flatten() {
                 if !self.sow_either_way(m, lap, gen, &mut ended) {

@@ -15,7 +15,7 @@
 
 use super::lap::{LapEnd, LapState, Taken};
 use super::rule_set::MoveRules;
-use super::{MoveFrame, TurningPoint, Variant};
+use super::{Board, MoveFrame, TurningPoint, Variant};
 use crate::geometry::CaptureSpot;
 use crate::ring::{self, LoopTable};
 use crate::rules_file::ClockwiseLaps;
@@ -80,6 +80,56 @@ pub(super) enum LapEvent {
     /// The last seed fell on seeds; the state stands after the lap, before whatever is
     /// offered there is done.
     Turning(Turning),
+}
+
+impl Variant {
+    /// The move machine of a move from lane `pit` under the rules `k`, sown round the
+    /// full loop or the overture's, with the capture tables `spots` (the move's) and
+    /// `facing` (were the move free to capture, asked where laps may turn), as
+    /// `Geometry::capture` numbers them.
+    #[inline(always)]
+    pub(super) fn machine<K: MoveRules>(
+        &self,
+        k: K,
+        pit: usize,
+        full_loop: bool,
+        (spots, facing): (usize, usize),
+    ) -> MoveMachine<'_, K> {
+        MoveMachine {
+            variant: self,
+            k,
+            frame: MoveFrame {
+                table: self.loop_table(full_loop),
+                spots: &self.geo.capture[spots],
+                pit,
+            },
+            turns: k
+                .turns()
+                .then(|| (self.clockwise_table(full_loop), &self.geo.capture[facing])),
+        }
+    }
+
+    /// The lane of `pit` (1-based) if the side to move at `board` may start a move
+    /// there (`candidate_pits`).
+    pub(super) fn starting_lane(&self, board: &Board, pit: u8) -> Option<usize> {
+        let lane = (pit as usize).checked_sub(1)?;
+        (lane < self.pits() && self.candidate_pits(board) >> lane & 1 != 0).then_some(lane)
+    }
+
+    /// The lanes of the opponent's pits that a capture at the mover's lane `end`, with
+    /// capture spot `spot`, would take from (those holding seeds or not), front pit first.
+    pub(super) fn capture_lanes(
+        &self,
+        spot: &CaptureSpot,
+        end: usize,
+    ) -> impl Iterator<Item = usize> {
+        let mask = spot.mask;
+        self.facing_lanes(end)
+            .map_or([None, None], |(front, back)| [Some(front), Some(back)])
+            .into_iter()
+            .flatten()
+            .filter(move |&lane| mask & ring::lane_mask(lane) != 0)
+    }
 }
 
 impl<'a, K: MoveRules> MoveMachine<'a, K> {

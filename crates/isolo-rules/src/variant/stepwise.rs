@@ -19,7 +19,7 @@
 use super::lap::{LapState, Taken};
 use super::machine::{LapEvent, MoveMachine, Offer};
 use super::rule_set::{with_move_rules, MoveKernel, MoveRules, ReadMoveRules};
-use super::{Board, MoveFrame, MoveGen, TurningPath, Variant};
+use super::{Board, MoveGen, TurningPath, Variant};
 use crate::interrupt::{Interrupt, LapPoll};
 use crate::notation::{Choice, Move};
 use crate::ring;
@@ -326,31 +326,14 @@ impl Variant {
     }
 
     /// The move machine of `point`'s move, with the move rules `k`.
-    fn machine<K: MoveRules>(&self, k: K, point: &ChoicePoint) -> MoveMachine<'_, K> {
-        let turns = k.turns().then(|| {
-            let clockwise = self.clockwise_table(point.full_loop);
-            (clockwise, &self.geo.capture[point.facing as usize])
-        });
-        MoveMachine {
-            variant: self,
-            k,
-            frame: self.point_frame(point),
-            turns,
-        }
+    fn point_machine<K: MoveRules>(&self, k: K, point: &ChoicePoint) -> MoveMachine<'_, K> {
+        let tables = (point.spots as usize, point.facing as usize);
+        self.machine(k, point.pit as usize, point.full_loop, tables)
     }
 
-    /// `machine` with the rules read at run time, for a decision (not a lap's loop).
+    /// `point_machine` with the rules read at run time, for a decision (not a lap's loop).
     fn read_machine(&self, point: &ChoicePoint) -> MoveMachine<'_, ReadMoveRules> {
-        self.machine(MoveKernel::read(&self.rules), point)
-    }
-
-    /// The fixed facts of `point`'s move.
-    fn point_frame(&self, point: &ChoicePoint) -> MoveFrame<'_> {
-        MoveFrame {
-            table: self.loop_table(point.full_loop),
-            spots: &self.geo.capture[point.spots as usize],
-            pit: point.pit as usize,
-        }
+        self.point_machine(MoveKernel::read(&self.rules), point)
     }
 
     /// The opponent's answer at `point` (a `MoveStep::Answer`): it retreats (`retreat`)
@@ -426,10 +409,7 @@ impl Variant {
     /// make a move one decision at a time). `None` if `mv` is whole, not legal, leads to
     /// no legal move, or begins from a pit that cannot start a move.
     pub fn move_begun(&self, board: &Board, mv: &Move, walk: &mut MoveWalk) -> Option<MoveStep> {
-        let lane = (mv.pit as usize).checked_sub(1)?;
-        if lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0 {
-            return None;
-        }
+        self.starting_lane(board, mv.pit)?;
         let (step, point) = match self.walk_choices(board, mv, walk)? {
             step @ (MoveStep::Choice(point) | MoveStep::Answer(point)) => (step, point),
             MoveStep::End { .. } | MoveStep::Dead { .. } => return None,
@@ -464,7 +444,7 @@ impl Variant {
         walk: &mut MoveWalk,
     ) -> MoveStep {
         with_move_rules!(self.kernel, k => {
-            let m = self.machine(k, move_of);
+            let m = self.point_machine(k, move_of);
             self.sow_to_choice_with(&m, move_of, state, turned, walk)
         })
     }

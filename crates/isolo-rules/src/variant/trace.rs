@@ -10,7 +10,7 @@
 use super::lap::{LapState, Taken};
 use super::machine::{LapEvent, MoveMachine, Offer, Turning};
 use super::rule_set::{with_move_rules, MoveRules};
-use super::{Decision, DecisionKind, MoveFrame, Variant};
+use super::{Decision, DecisionKind, Variant};
 use crate::board::Board;
 use crate::notation::{Choice, Move};
 use crate::ring::{self, LoopTable, Ring};
@@ -188,10 +188,7 @@ impl Variant {
     /// move machine, up to its end, a decision of `stop_at`'s kind once its letters are
     /// used up, or `MAX_TRACED_SEEDS`; `None` where its pit starts no move.
     fn retell(&self, board: &Board, mv: &Move, stop_at: Option<DecisionKind>) -> Option<Trace> {
-        let lane = (mv.pit as usize).checked_sub(1)?;
-        if lane >= self.pits() || self.candidate_pits(board) >> lane & 1 == 0 {
-            return None;
-        }
+        let lane = self.starting_lane(board, mv.pit)?;
         with_move_rules!(self.kernel, k => self.retell_with(k, board, (lane, mv), stop_at))
     }
 
@@ -205,19 +202,8 @@ impl Variant {
     ) -> Option<Trace> {
         let me = board.to_move();
         let (full_loop, _) = self.loop_of_move(board, me, lane);
-        let m = MoveMachine {
-            variant: self,
-            k,
-            frame: MoveFrame {
-                table: self.loop_table(full_loop),
-                spots: &self.geo.capture[self.capture_table(board, me)],
-                pit: lane,
-            },
-            turns: k.turns().then(|| {
-                let clockwise = self.clockwise_table(full_loop);
-                (clockwise, &self.geo.capture[self.facing_table(board, me)])
-            }),
-        };
+        let tables = (self.capture_table(board, me), self.facing_table(board, me));
+        let m = self.machine(k, lane, full_loop, tables);
         let mut teller = Teller {
             steps: Vec::new(),
             sown: 0,
@@ -354,12 +340,9 @@ impl Variant {
         at: &Turning,
         teller: &mut Teller<'a, impl Iterator<Item = &'a Choice>>,
     ) {
-        let mask = m.frame.spots[at.end].mask;
         let pits = self
-            .facing_lanes(at.end)
-            .map_or(Vec::new(), |(front, back)| vec![front, back])
-            .into_iter()
-            .filter(|&lane| mask & ring::lane_mask(lane) != 0 && ring::lane(state.theirs, lane) > 0)
+            .capture_lanes(&m.frame.spots[at.end], at.end)
+            .filter(|&lane| ring::lane(state.theirs, lane) > 0)
             .map(|lane| lane as u8 + 1)
             .collect();
         teller.steps.push(TraceStep::Capture {

@@ -64,7 +64,13 @@ impl Variant {
     ) {
         let me = board.to_move;
         let opp = me.opponent();
-        let spots = &self.geo.capture[self.capture_table(board, me)];
+        // (The table were the move free to capture is read where laps may turn alone.)
+        let facing = if k.turns() {
+            self.facing_table(board, me)
+        } else {
+            0
+        };
+        let tables = (self.capture_table(board, me), facing);
         let (mine, theirs) = (board.ring(me), board.ring(opp));
         gen.truncated = false;
         gen.poll.reset();
@@ -82,17 +88,7 @@ impl Variant {
             let pit = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
             let (full_loop, overture) = self.loop_of_move(board, me, pit);
-            let table = self.loop_table(full_loop);
-            let turns = k.turns().then(|| {
-                let clockwise = self.clockwise_table(full_loop);
-                (clockwise, &self.geo.capture[self.facing_table(board, me)])
-            });
-            let m = MoveMachine {
-                variant: self,
-                k,
-                frame: MoveFrame { table, spots, pit },
-                turns,
-            };
+            let m = self.machine(k, pit, full_loop, tables);
             let template = MoveEnd {
                 pit: pit as u8 + 1,
                 choices: &[],
