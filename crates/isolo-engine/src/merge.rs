@@ -5,8 +5,7 @@
 //! one process would have stopped. Every front end (the command line's `merge`,
 //! Python's `merge`) calls [`merge`] and only reports what it returns.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -19,6 +18,7 @@ use crate::matches::tally::{MatchTally, TournamentTally};
 use crate::research::compare::summaries::{CompareHeader, CompareReader};
 use crate::research::compare::{CompareReport, VariantTally};
 use crate::stats::Sprt;
+use isolo_rules::WholeFile;
 
 /// Why shards cannot be merged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -232,12 +232,11 @@ fn not_a_shard(path: &Path, run: &str) -> MergeError {
     ))
 }
 
-/// Writes `path` through a temporary file beside it, renamed into place only when the
-/// merge succeeds (and removed otherwise).
+/// Writes `path` whole ([`WholeFile`]): renamed into place only when the merge
+/// succeeds (the file beside it removed otherwise).
 struct MergedFile {
     path: PathBuf,
-    partial: PathBuf,
-    writer: BufWriter<File>,
+    file: WholeFile,
 }
 
 impl MergedFile {
@@ -248,39 +247,27 @@ impl MergedFile {
                 path.display()
             )));
         }
-        let mut partial = path.to_path_buf().into_os_string();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
-        let file = File::create(&partial)
-            .map_err(|e| MergeError::Output(format!("cannot create {}: {e}", partial.display())))?;
+        let file = WholeFile::create(path)
+            .map_err(|e| MergeError::Output(format!("cannot create {}: {e}", path.display())))?;
         let mut merged = MergedFile {
             path: path.to_path_buf(),
-            partial,
-            writer: BufWriter::new(file),
+            file,
         };
         merged.line(header_line)?;
         Ok(merged)
     }
 
     fn line(&mut self, text: &str) -> Result<(), MergeError> {
-        writeln!(self.writer, "{text}").map_err(|e| {
-            MergeError::Output(format!("cannot write {}: {e}", self.partial.display()))
+        writeln!(self.file, "{text}").map_err(|e| {
+            MergeError::Output(format!("cannot write {}: {e}", self.file.aside().display()))
         })
     }
 
-    fn finish(mut self) -> Result<(), MergeError> {
-        let fail = |e: std::io::Error| {
-            MergeError::Output(format!("cannot write {}: {e}", self.path.display()))
-        };
-        self.writer.flush().map_err(fail)?;
-        std::fs::rename(&self.partial, &self.path).map_err(fail)
-    }
-}
-
-impl Drop for MergedFile {
-    fn drop(&mut self) {
-        // After a successful rename there is nothing here to remove.
-        let _ = std::fs::remove_file(&self.partial);
+    fn finish(self) -> Result<(), MergeError> {
+        let path = self.path;
+        self.file
+            .finish()
+            .map_err(|e| MergeError::Output(format!("cannot write {}: {e}", path.display())))
     }
 }
 

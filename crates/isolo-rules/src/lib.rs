@@ -66,7 +66,7 @@ pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;
 pub use text::{
     escape_controls, open_regular_file, quote, read_text_file, toml_error_text, write_bytes_whole,
-    write_file_whole, TextFileError, QUOTE_CHARS,
+    write_file_whole, TextFileError, WholeFile, QUOTE_CHARS,
 };
 pub use variant::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 pub use variant::{

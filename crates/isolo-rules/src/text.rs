@@ -88,30 +88,81 @@ pub fn toml_error_text(e: &toml::de::Error, text: &str) -> String {
     }
 }
 
-/// Writes the file at `path` whole or not at all: `write` fills a file beside it (the
-/// same name with `.partial` and this process' number added), which is flushed to disk
-/// and renamed over `path`; on any failure (a full disk, say) the file beside it is
-/// removed and `path` is as it was.
+/// A file written whole or not at all, as it is written: what is written goes to a file
+/// beside `path` (the same name with `.partial` and this process' number added), which
+/// [`WholeFile::finish`] flushes to disk and renames over `path`. Dropped unfinished (a
+/// failure on the way: a full disk, say), the file beside it is removed and `path` is
+/// as it was.
+pub struct WholeFile {
+    path: std::path::PathBuf,
+    aside: std::path::PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    /// Whether the file beside `path` became `path`.
+    renamed: bool,
+}
+
+impl WholeFile {
+    /// Starts the file at `path` (the file beside it created, or emptied).
+    pub fn create(path: &std::path::Path) -> std::io::Result<WholeFile> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".partial{}", std::process::id()));
+        let aside = path.with_file_name(name);
+        let file = std::fs::File::create(&aside)?;
+        Ok(WholeFile {
+            path: path.to_path_buf(),
+            aside,
+            out: Some(std::io::BufWriter::new(file)),
+            renamed: false,
+        })
+    }
+
+    /// The file beside `path` being written.
+    pub fn aside(&self) -> &std::path::Path {
+        &self.aside
+    }
+
+    /// Flushes what was written to disk and renames it over `path`.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        let out = self.out.take().expect("open until finished");
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&self.aside, &self.path)?;
+        self.renamed = true;
+        Ok(())
+    }
+
+    fn out(&mut self) -> &mut std::io::BufWriter<std::fs::File> {
+        self.out.as_mut().expect("open until finished")
+    }
+}
+
+impl std::io::Write for WholeFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.out().write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out().flush()
+    }
+}
+
+impl Drop for WholeFile {
+    /// Unless it became `path`, the file beside it is removed.
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.aside);
+        }
+    }
+}
+
+/// Writes the file at `path` whole or not at all ([`WholeFile`]), `write` filling it.
 pub fn write_file_whole(
     path: &std::path::Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".partial{}", std::process::id()));
-    let aside = path.with_file_name(name);
-    let written = (|| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&aside)?);
-        write(&mut out)?;
-        out.flush()?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&aside, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&aside);
-    }
-    written
+    let mut file = WholeFile::create(path)?;
+    write(&mut file)?;
+    file.finish()
 }
 
 /// [`write_file_whole`] of `bytes`.

@@ -5,8 +5,7 @@
 //! of the digest). Each further line is one game as the statistics use it
 //! ([`GameSummary`]), variant by variant, game by game.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -16,7 +15,7 @@ use crate::matches::records::{
     fingerprint_of, is_chained, Chain, GameResult, Lines, RecordsError, FORMAT_VERSION,
 };
 use crate::matches::schedule::Shard;
-use isolo_rules::{EndReason, Side};
+use isolo_rules::{EndReason, Side, WholeFile};
 
 /// One compared variant, as the header names it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -262,9 +261,7 @@ impl ComparedGame {
 /// resumed): `finish` renames them into place, so the file is whole or not there.
 pub struct CompareWriter {
     name: String,
-    path: std::path::PathBuf,
-    aside: std::path::PathBuf,
-    out: Option<BufWriter<File>>,
+    out: WholeFile,
     chain: Chain,
 }
 
@@ -277,19 +274,11 @@ impl CompareWriter {
                 "{name} already exists: choose another file"
             )));
         }
-        let mut aside = path.file_name().unwrap_or_default().to_os_string();
-        aside.push(format!(".partial{}", std::process::id()));
-        let aside = path.with_file_name(aside);
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&aside)
+        let out = WholeFile::create(path)
             .map_err(|e| RecordsError::Io(format!("cannot create {name}: {e}")))?;
         let mut writer = CompareWriter {
             name,
-            path: path.to_path_buf(),
-            aside,
-            out: Some(BufWriter::new(file)),
+            out,
             chain: Chain::start(&header.fingerprint, header.shard.as_deref()),
         };
         writer.line(&serde_json::to_string(header).expect("headers serialise"))?;
@@ -303,27 +292,17 @@ impl CompareWriter {
     }
 
     fn line(&mut self, text: &str) -> Result<(), RecordsError> {
-        let out = self.out.as_mut().expect("open until finished");
-        writeln!(out, "{text}")
+        writeln!(self.out, "{text}")
             .map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
     }
 
-    /// Writes the file whole: flushed, then renamed into place.
-    pub fn finish(mut self) -> Result<(), RecordsError> {
-        let out = self.out.take().expect("open until finished");
-        let done = (|| {
-            let file = out.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            std::fs::rename(&self.aside, &self.path)
-        })();
-        done.map_err(|e| RecordsError::Io(format!("cannot write {}: {e}", self.name)))
-    }
-}
-
-impl Drop for CompareWriter {
-    /// A comparison that failed leaves nothing half-written.
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.aside);
+    /// Writes the file whole: flushed, then renamed into place. (A comparison that
+    /// fails, dropped unfinished, leaves nothing half-written.)
+    pub fn finish(self) -> Result<(), RecordsError> {
+        let name = self.name;
+        self.out
+            .finish()
+            .map_err(|e| RecordsError::Io(format!("cannot write {name}: {e}")))
     }
 }
 
