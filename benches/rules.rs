@@ -97,9 +97,9 @@ const MANY_SEQUENCES: [&str; 3] = [
 ];
 
 fn sequences_against_distinct(c: &mut Criterion) {
-    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap();
-    rules.capture_sow_from = isolo_rules::SowOrigin::CapturePit;
-    let variant = Variant::new(rules).unwrap();
+    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap().to_builder();
+    rules.capture_sow_from(isolo_rules::SowOrigin::CapturePit);
+    let variant = Variant::new(rules.build().unwrap()).unwrap();
     let positions: Vec<Board> = MANY_SEQUENCES
         .iter()
         .map(|p| variant.parse_position(p).unwrap())

@@ -105,7 +105,7 @@ impl ActionGame {
 
     /// Whether captures offer a take/pass choice in these rules.
     fn optional(&self) -> bool {
-        self.game.variant().rules().capture_choice == CaptureChoice::Optional
+        self.game.variant().rules().capture_choice() == CaptureChoice::Optional
     }
 
     /// Whether laps may turn clockwise in these rules, so moves choose directions.
@@ -334,7 +334,7 @@ impl ActionGame {
     #[getter]
     fn max_actions_per_move(&self) -> usize {
         if self.optional() || self.directed() {
-            1 + self.game.variant().rules().max_laps as usize
+            1 + self.game.variant().rules().max_laps() as usize
         } else {
             1
         }

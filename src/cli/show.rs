@@ -118,7 +118,7 @@ pub fn draw_for(
     out.push_str(&format!("Variant {}\n", variant.name()));
     out.push_str(&draw_pits_for(variant, board, bottom));
     for side in [Side::North, Side::South] {
-        let overture = if !rules.overture {
+        let overture = if !rules.overture() {
             String::new()
         } else if board.in_overture(side) {
             format!(", in overture (ng'hana is pit {w})")
@@ -131,7 +131,7 @@ pub fn draw_for(
         ));
     }
     out.push_str(&format!("To move: {}\n", board.to_move()));
-    if rules.overture {
+    if rules.overture() {
         out.push_str(&format!(
             "Overture: {}\n",
             format_overture(board.overture_flags())

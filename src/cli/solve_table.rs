@@ -78,8 +78,8 @@ pub fn run(args: &SolveTableArgs) -> CliResult {
             isolo_rules::preset_names()
         ))
     })?;
-    let family_start = isolo_rules::Rules::preset(family).map(|r| r.start);
-    let named = isolo_rules::Rules::preset(&args.preset).map(|r| r.start);
+    let family_start = isolo_rules::Rules::preset(family).map(|r| r.start());
+    let named = isolo_rules::Rules::preset(&args.preset).map(|r| r.start());
     if named != family_start {
         return Err(CliError(format!(
             "--preset: '{}' starts from its own array, not {family}'s pattern, which the table widens: use --preset {family}",
@@ -286,7 +286,7 @@ fn markdown(
     } else {
         format!(" with {}", args.set.join(", "))
     };
-    let per = match isolo_rules::preset_family(&base.name) {
+    let per = match isolo_rules::preset_family(base.name()) {
         Some("igisoro") => "a back-row pit",
         Some("kubuguza") => "a front-row pit",
         Some("ikibuguzo") => "a back-row pit, sown out by the opening turns",

@@ -30,7 +30,7 @@ pub fn run(args: &VariantsArgs) -> CliResult {
             .enumerate()
             .map(|(i, sentence)| format!("{}. {sentence}\n", i + 1))
             .collect();
-        return emit(&format!("{}: {}\n\n{told}", rules.name, rules.summary()));
+        return emit(&format!("{}: {}\n\n{told}", rules.name(), rules.summary()));
     }
     let mut out = String::new();
     for name in PRESETS {

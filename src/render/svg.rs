@@ -123,11 +123,11 @@ fn pit_svg(
     let seeds = board.seeds(side, pit) as u32;
     let (x, y) = pit_centre(w, row, col, options.flipped);
     let mut classes = vec!["pit"];
-    if variant.rules().overture && board.in_overture(side) && pit == w {
+    if variant.rules().overture() && board.in_overture(side) && pit == w {
         classes.push("nghana");
     }
     // A pit whose laps may turn clockwise (RULES.md 3.7) is ringed, and says so.
-    let clockwise = variant.rules().clockwise_from.contains(&(pit as u8));
+    let clockwise = variant.rules().clockwise_from().contains(&(pit as u8));
     if clockwise {
         classes.push("clockwise");
     }
@@ -192,7 +192,7 @@ pub const MANY_SEEDS: &str = "<text class=\"count\" y=\"8\">{n}</text>";
 
 fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
     let mut text = format!("{side}: {} seeds", board.side_total(side));
-    if variant.rules().overture {
+    if variant.rules().overture() {
         text.push_str(if board.in_overture(side) {
             ", in overture"
         } else {

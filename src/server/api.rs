@@ -216,7 +216,7 @@ async fn variants(State(state): State<Arc<AppState>>) -> ApiResult {
                 "summary": c.variant.rules().summary(),
                 "rules": c.variant.rules().to_toml(),
                 "start": c.variant.format_position(&c.variant.start()),
-                "optional_captures": c.variant.rules().capture_choice == CaptureChoice::Optional,
+                "optional_captures": c.variant.rules().capture_choice() == CaptureChoice::Optional,
                 "directions": c.variant.has_directions(),
             })
         })
@@ -295,11 +295,11 @@ fn state_json(game: &Game, flipped: bool) -> Value {
             .then(|| isolo_engine::prove::known::start_in_words(variant))
             .flatten(),
         "seeds": side_pair(|s| board.side_total(s)),
-        "overture": if rules.overture { side_pair(|s| board.in_overture(s)) } else { Value::Null },
+        "overture": if rules.overture() { side_pair(|s| board.in_overture(s)) } else { Value::Null },
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
-        "optional_captures": rules.capture_choice == CaptureChoice::Optional,
+        "optional_captures": rules.capture_choice() == CaptureChoice::Optional,
         "directions": variant.has_directions(),
-        "min_sow": rules.min_sow,
+        "min_sow": rules.min_sow(),
         "how_to_play": rules.how_to_play(),
         "levels": levels_json(variant),
         "svg": svg,
@@ -416,7 +416,7 @@ fn why_not_from(variant: &Variant, board: &Board, pit: u8) -> Option<String> {
         return None;
     }
     let seeds = board.seeds(board.to_move(), pit as usize);
-    let least = variant.rules().min_sow;
+    let least = variant.rules().min_sow();
     Some(if seeds < least {
         format!(
             "pit {pit} holds {seeds} seed{}: a move starts from a pit with at least {least}",

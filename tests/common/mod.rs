@@ -78,13 +78,17 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut rules = random_rules(&mut rng);
-        if rules.columns > max_columns
-            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 2
+        let rules = random_rules(&mut rng);
+        if rules.columns() > max_columns
+            || rules.capture_choice() == CaptureChoice::Optional && rules.columns() > 2
         {
             continue;
         }
-        rules.max_laps = rules.max_laps.max(20);
+        let rules = rules
+            .to_builder()
+            .max_laps(rules.max_laps().max(20))
+            .build()
+            .unwrap();
         let variant = Variant::new(rules).unwrap();
         let mut board = variant.start();
         for _ in 0..rng.below(6) {
@@ -96,7 +100,7 @@ pub fn small_positions(count: usize, seed: u64, max_columns: u8) -> Vec<(Variant
         }
         let moves = variant.count_moves_up_to(&board, &mut MoveGen::new(), MOST_SMALL_MOVES);
         let seeds = board.side_total(Side::South) + board.side_total(Side::North);
-        let optional = variant.rules().capture_choice == CaptureChoice::Optional;
+        let optional = variant.rules().capture_choice() == CaptureChoice::Optional;
         let most_seeds = if variant.has_directions() {
             MOST_TURNING_SEEDS
         } else {

@@ -1104,9 +1104,12 @@ fn retrograde_ends_dead_positions_as_the_rules_say() {
     use isolo_engine::prove::retrograde::{solve as retro, RetroLimits, RetroVerdict};
     use isolo_rules::{DeadPosition, Rules};
     let under = |ending| {
-        let mut rules = Rules::preset("igisoro").unwrap();
-        rules.dead_position = ending;
-        Variant::new(rules).unwrap()
+        let rules = Rules::preset("igisoro")
+            .unwrap()
+            .to_builder()
+            .dead_position(ending)
+            .build();
+        Variant::new(rules.unwrap()).unwrap()
     };
     let limits = RetroLimits {
         positions: 300_000,

@@ -186,10 +186,14 @@ fn distributed_retrograde_agrees_with_the_indexed_analysis_on_any_number_of_rank
 
 /// Igisoro's start on `columns` columns with `seeds` a pit of its pattern.
 fn igisoro_board(columns: u8, seeds: u8) -> (Variant, Board) {
-    let mut rules = Variant::load("igisoro").unwrap().rules().clone();
-    rules.columns = columns;
-    rules.start = pattern_start("igisoro", columns, seeds).unwrap();
-    let variant = Variant::new(rules).unwrap();
+    let rules = Variant::load("igisoro")
+        .unwrap()
+        .rules()
+        .to_builder()
+        .columns(columns)
+        .start(pattern_start("igisoro", columns, seeds).unwrap())
+        .build();
+    let variant = Variant::new(rules.unwrap()).unwrap();
     let board = variant.start();
     (variant, board)
 }

@@ -72,7 +72,7 @@ fn alpha_beta_proofs_match_brute_force_exactly() {
             depth: Some(HORIZON),
             ..Limits::default()
         };
-        let optional = variant.rules().capture_choice == CaptureChoice::Optional;
+        let optional = variant.rules().capture_choice() == CaptureChoice::Optional;
         let mut searchers = vec![alpha_beta()];
         if optional {
             // Choice points' own table entries, stored apart from the path, must keep
@@ -121,7 +121,7 @@ fn mcts_proofs_agree_with_brute_force_and_alpha_beta() {
             ..Limits::default()
         };
         let position = variant.format_position(&board);
-        let optional = variant.rules().capture_choice == CaptureChoice::Optional;
+        let optional = variant.rules().capture_choice() == CaptureChoice::Optional;
         let mut searchers = vec![mcts(1)];
         if optional {
             // Every pit walked choice by choice, each choice a node of its own.
@@ -461,9 +461,9 @@ fn a_tiny_budget_still_completes_the_first_iteration() {
 const VAST_POSITION: &str = "2,3,10,1,6,1,2,1/1,2,1,2,3,2,0,6/0,0,2,1,1,2,1,0/2,0,1,1,1,7,1,1 N";
 
 fn capture_pit_igisoro() -> Variant {
-    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap();
-    rules.capture_sow_from = isolo_rules::SowOrigin::CapturePit;
-    Variant::new(rules).unwrap()
+    let mut rules = isolo_rules::Rules::preset("igisoro").unwrap().to_builder();
+    rules.capture_sow_from(isolo_rules::SowOrigin::CapturePit);
+    Variant::new(rules.build().unwrap()).unwrap()
 }
 
 #[test]
@@ -737,20 +737,21 @@ pub(crate) fn retreat_positions(count: usize, seed: u64) -> Vec<(Variant, Board)
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut rules = Rules::preset("igisoro").unwrap();
-        rules.columns = 2;
-        rules.retreat = Retreat::FrontToBack;
-        rules.max_laps = 20;
-        rules.capture = rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]);
-        rules.capture_sow_from = rng.pick(&[SowOrigin::TurnStart, SowOrigin::LapStart]);
+        let mut rules = Rules::preset("igisoro").unwrap().to_builder();
+        rules
+            .columns(2)
+            .retreat(Retreat::FrontToBack)
+            .max_laps(20)
+            .capture(rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]))
+            .capture_sow_from(rng.pick(&[SowOrigin::TurnStart, SowOrigin::LapStart]));
         if rng.chance(50) {
             // Clockwise laps too, from one pit (with more, each answer and direction
             // doubling a turn's sequences, the brute force takes minutes).
-            rules.clockwise_from = vec![1 + rng.below(4) as u8];
+            rules.clockwise_from(vec![1 + rng.below(4) as u8]);
         }
         let rows = common::rows_text(2, |_, _| rng.below(4) as u32);
-        rules.start = isolo_rules::parse_rows(&rows, 2).unwrap();
-        let Ok(variant) = Variant::new(rules) else {
+        rules.start(isolo_rules::parse_rows(&rows, 2).unwrap());
+        let Ok(variant) = rules.build().and_then(Variant::new) else {
             continue;
         };
         let board = variant.start();

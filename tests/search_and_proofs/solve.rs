@@ -808,16 +808,20 @@ fn a_side_holding_a_fortress_is_never_lost_by_brute_force() {
     let (mut held, mut tried, mut decided, mut lost_outside) = (0, 0, 0, 0);
     let mut held_under_retreat = 0;
     while held < 400 {
-        let mut rules = random_rules(&mut rng);
-        if rules.capture != CaptureCondition::Both
-            || rules.overture
-            || rules.columns > 4
-            || rules.capture_choice == CaptureChoice::Optional && rules.columns > 3
+        let rules = random_rules(&mut rng);
+        if rules.capture() != CaptureCondition::Both
+            || rules.overture()
+            || rules.columns() > 4
+            || rules.capture_choice() == CaptureChoice::Optional && rules.columns() > 3
         {
             continue;
         }
-        rules.max_laps = rules.max_laps.max(20);
-        let columns = rules.columns as usize;
+        let rules = rules
+            .to_builder()
+            .max_laps(rules.max_laps().max(20))
+            .build()
+            .unwrap();
+        let columns = rules.columns() as usize;
         let variant = Variant::new(rules).unwrap();
         let table = Fortresses::of(&variant).unwrap();
         let owner = rng.pick(&[Side::South, Side::North]);

@@ -59,8 +59,8 @@ pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
     game_title, pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice,
     CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
-    DeadPosition, FirstMoveCaptures, KeyDifference, PresetComparison, Retreat, Rules, RulesError,
-    SowOrigin, PRESETS, READINGS,
+    DeadPosition, FirstMoveCaptures, KeyDifference, PresetComparison, Retreat, Rules, RulesBuilder,
+    RulesError, SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;

@@ -420,24 +420,112 @@ pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Pits; 2]> 
 /// is written, and its value where neither the file nor its `base` gives one (`None`:
 /// the key is required). `to_toml`, the files' reading and their list of known keys all
 /// come from this block, in its order.
+/// A key's reading method: a copy of the value, or (`as`) a borrow of it.
+macro_rules! key_reader {
+    ($(#[$meta:meta])* $key:ident: $ty:ty) => {
+        $(#[$meta])*
+        pub fn $key(&self) -> $ty {
+            self.$key
+        }
+    };
+    ($(#[$meta:meta])* $key:ident: $ty:ty as $read_as:ty) => {
+        $(#[$meta])*
+        pub fn $key(&self) -> $read_as {
+            &self.$key
+        }
+    };
+}
+
+/// Rules changed key by key from others (a reading, a narrower board), checked as a
+/// whole when built, as a rules file is.
+///
+/// ```
+/// use isolo_rules::{CaptureChoice, Rules};
+/// let igisoro = Rules::preset("igisoro").unwrap();
+/// let mut optional = igisoro.to_builder();
+/// optional.name("optional").capture_choice(CaptureChoice::Optional);
+/// assert_eq!(optional.build().unwrap().capture_choice(), CaptureChoice::Optional);
+/// ```
+///
+/// A key is never changed in place, so rules are checked wherever they were made:
+///
+/// ```compile_fail
+/// let mut rules = isolo_rules::Rules::preset("igisoro").unwrap();
+/// rules.min_sow = 0;
+/// ```
+#[derive(Clone, Debug)]
+pub struct RulesBuilder {
+    rules: Rules,
+}
+
+impl RulesBuilder {
+    /// Renames the rules.
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.rules.name = name.into();
+        self
+    }
+
+    /// Sets the board's width; `start` must follow for the start to fit it.
+    pub fn columns(&mut self, columns: u8) -> &mut Self {
+        self.rules.columns = columns;
+        self
+    }
+
+    /// Sets the start seeds, `[south, north]`.
+    pub fn start(&mut self, start: [Pits; 2]) -> &mut Self {
+        self.rules.start = start;
+        self
+    }
+
+    /// The rules as changed so far, unchecked.
+    pub fn so_far(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The rules, if they hold together (`Rules::validate`).
+    pub fn build(&self) -> Result<Rules, RulesError> {
+        self.rules.validate()?;
+        Ok(self.rules.clone())
+    }
+}
+
 macro_rules! rule_keys {
     ($(
         $(#[$meta:meta])*
-        $key:ident: $ty:ty = read $read:expr, write $write:expr, default $default:expr;
+        $key:ident: $ty:ty $(as $read_as:ty)? = read $read:expr, write $write:expr,
+            default $default:expr;
     )*) => {
-        /// Every rule key of RULES.md sections 3-5 and 8.
+        /// Every rule key of RULES.md sections 3-5 and 8, read through one method a key;
+        /// outside this crate rules are changed only through `RulesBuilder`, which checks
+        /// them as a whole.
         #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
         pub struct Rules {
             /// The rules' name.
-            pub name: String,
+            pub(crate) name: String,
             /// Columns (W): each side has 2W pits in two rows.
-            pub columns: u8,
+            pub(crate) columns: u8,
             /// Start seeds, `[south, north]`, each in its own numbering.
             #[serde(skip)]
-            pub start: [Pits; 2],
+            pub(crate) start: [Pits; 2],
             $(
                 $(#[$meta])*
-                pub $key: $ty,
+                pub(crate) $key: $ty,
+            )*
+        }
+
+        impl Rules {
+            $(
+                key_reader!($(#[$meta])* $key: $ty $(as $read_as)?);
+            )*
+        }
+
+        impl RulesBuilder {
+            $(
+                $(#[$meta])*
+                pub fn $key(&mut self, value: $ty) -> &mut Self {
+                    self.rules.$key = value;
+                    self
+                }
             )*
         }
 
@@ -532,7 +620,7 @@ rule_keys! {
         write write_name(&FirstMoveCaptures::NAMES), default Some(FirstMoveCaptures::Allowed);
     /// The pits (1-based, ascending) from which a lap may be sown clockwise when it
     /// captures; empty: every lap is sown anticlockwise.
-    clockwise_from: Vec<u8> = read as_pits, write write_pits, default Some(Vec::new());
+    clockwise_from: Vec<u8> as &[u8] = read as_pits, write write_pits, default Some(Vec::new());
     /// Which laps may be sown clockwise.
     clockwise_laps: ClockwiseLaps = read |k, v| as_enum(k, v, &ClockwiseLaps::NAMES),
         write write_name(&ClockwiseLaps::NAMES), default Some(ClockwiseLaps::Any);
@@ -898,6 +986,28 @@ impl Rules {
         )
     }
 
+    /// The rules' name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Columns (W): each side has 2W pits in two rows.
+    pub fn columns(&self) -> u8 {
+        self.columns
+    }
+
+    /// Start seeds, `[south, north]`, each in its own numbering.
+    pub fn start(&self) -> [Pits; 2] {
+        self.start
+    }
+
+    /// A builder starting from these rules, to change some of their keys.
+    pub fn to_builder(&self) -> RulesBuilder {
+        RulesBuilder {
+            rules: self.clone(),
+        }
+    }
+
     /// Pits on one side.
     pub fn pits(&self) -> usize {
         2 * self.columns as usize
@@ -1166,6 +1276,24 @@ impl RulesFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_builder_checks_the_rules_it_builds() {
+        let women = Rules::preset("isolo-women").unwrap();
+        let mut narrow = women.to_builder();
+        narrow.columns(9);
+        let refused = narrow.build().unwrap_err().to_string();
+        assert!(refused.contains("columns"), "{refused}");
+        narrow
+            .columns(4)
+            .start(pattern_start("isolo-women", 4, 2).unwrap());
+        let built = narrow.name("women on 4").build().unwrap();
+        assert_eq!(
+            (built.name(), built.columns(), built.pits()),
+            ("women on 4", 4, 8)
+        );
+        assert_eq!(built.min_sow(), women.min_sow());
+    }
 
     #[test]
     fn every_preset_and_reading_has_a_title() {

@@ -424,9 +424,9 @@ impl Evaluator {
             vector,
             net: weights.net.as_ref().map(CompiledNet::new),
             weights,
-            min_sow: rules.min_sow,
-            any: rules.capture == CaptureCondition::Any,
-            protects: rules.overture && rules.overture_protects,
+            min_sow: rules.min_sow(),
+            any: rules.capture() == CaptureCondition::Any,
+            protects: rules.overture() && rules.overture_protects(),
             rightmost: [w - 1, w],
             columns: [side_columns(Side::South), side_columns(Side::North)],
             fortresses: Fortresses::of(variant),
@@ -776,15 +776,14 @@ mod tests {
             assert_eq!(Weights::for_variant(&v), weights);
             // The same rules under another name get the same weights; other rules the
             // hand-set ones.
-            let mut renamed = v.rules().clone();
-            renamed.name = "mine".into();
+            let renamed = v.rules().to_builder().name("mine").build().unwrap();
             assert_eq!(
                 Weights::for_variant(&Variant::new(renamed).unwrap()),
                 weights
             );
         }
-        let mut other = Variant::load("igisoro").unwrap().rules().clone();
-        other.min_sow = 2;
+        let igisoro = Variant::load("igisoro").unwrap();
+        let other = igisoro.rules().to_builder().min_sow(2).build().unwrap();
         assert_eq!(
             Weights::for_variant(&Variant::new(other).unwrap()),
             Weights::default()
@@ -827,8 +826,7 @@ mod tests {
         let eval = Evaluator::for_config(&women, None);
         let board = women.parse_position(&format!("{lone} S")).unwrap();
         assert!(eval.evaluate(&board) < -1000);
-        let mut rules = igisoro.rules().clone();
-        rules.min_sow = 2;
+        let rules = igisoro.rules().to_builder().min_sow(2).build().unwrap();
         let stuck = Variant::new(rules).unwrap();
         let eval = Evaluator::for_config(&stuck, None);
         let board = stuck.parse_position(&format!("{lone} S")).unwrap();

@@ -14,7 +14,7 @@ use crate::research::compare::{
 use isolo_rules::pattern_start;
 use isolo_rules::{
     pattern_clockwise, CaptureChoice, CaptureCondition, CaptureWin, ClockwiseLaps, ClockwiseLeave,
-    ClockwiseWhen, FirstMoveCaptures, Rules, SowOrigin, Variant, PRESETS,
+    ClockwiseWhen, FirstMoveCaptures, Rules, RulesBuilder, SowOrigin, Variant, PRESETS,
 };
 
 /// Random plies before each sampled game, so a deterministic engine does not replay
@@ -40,10 +40,11 @@ pub fn readings() -> Vec<(String, Vec<Reading>)> {
 
 fn readings_of(preset: &str) -> Vec<Reading> {
     let base = Rules::preset(preset).expect("presets load");
-    let with = |name: String, change: &dyn Fn(&mut Rules)| {
-        let mut rules = base.clone();
+    let with = |name: String, change: &dyn Fn(&mut RulesBuilder)| {
+        let mut rules = base.to_builder();
         change(&mut rules);
-        rules.name = format!("{preset}, {name}");
+        rules.name(format!("{preset}, {name}"));
+        let rules = rules.build().expect("every reading holds together");
         Reading { name, rules }
     };
     let mut list = vec![with("as the preset".into(), &|_| {})];
@@ -52,54 +53,58 @@ fn readings_of(preset: &str) -> Vec<Reading> {
         SowOrigin::CapturePit,
         SowOrigin::TurnStart,
     ] {
-        if origin != base.capture_sow_from {
+        if origin != base.capture_sow_from() {
             list.push(with(
                 format!("capture_sow_from = {}", origin.name()),
-                &|r| r.capture_sow_from = origin,
+                &|r| {
+                    r.capture_sow_from(origin);
+                },
             ));
         }
     }
-    let (capture, capture_name) = match base.capture {
+    let (capture, capture_name) = match base.capture() {
         CaptureCondition::Any => (CaptureCondition::Both, "both"),
         _ => (CaptureCondition::Any, "any"),
     };
     list.push(with(format!("capture = {capture_name}"), &|r| {
-        r.capture = capture
+        r.capture(capture);
     }));
-    let (choice, choice_name) = match base.capture_choice {
+    let (choice, choice_name) = match base.capture_choice() {
         CaptureChoice::Forced => (CaptureChoice::Optional, "optional"),
         _ => (CaptureChoice::Forced, "forced"),
     };
     // Clockwise laps are played with forced captures that do not end the move (RULES.md
     // 3.7): a preset that sows clockwise changes its own keys instead.
-    if base.clockwise_from.is_empty() {
+    if base.clockwise_from().is_empty() {
         list.push(with(format!("capture_choice = {choice_name}"), &|r| {
-            r.capture_choice = choice
+            r.capture_choice(choice);
         }));
         list.push(with(
-            format!("capture_ends_move = {}", !base.capture_ends_move),
-            &|r| r.capture_ends_move = !base.capture_ends_move,
+            format!("capture_ends_move = {}", !base.capture_ends_move()),
+            &|r| {
+                r.capture_ends_move(!base.capture_ends_move());
+            },
         ));
     } else {
         list.extend(clockwise_readings(preset, &base, &with));
     }
     for columns in 4..=7u8 {
         list.push(with(format!("columns = {columns}"), &|r| {
-            r.columns = columns;
-            let seeds = if base.capture == CaptureCondition::Both {
+            r.columns(columns);
+            let seeds = if base.capture() == CaptureCondition::Both {
                 4
             } else {
                 2
             };
-            r.start = pattern_start(preset, columns, seeds).expect("presets have patterns");
-            r.clockwise_from = pattern_clockwise(preset, columns);
+            r.start(pattern_start(preset, columns, seeds).expect("presets have patterns"));
+            r.clockwise_from(pattern_clockwise(preset, columns));
         }));
     }
     list
 }
 
 /// A reading of the preset: its name and the change to the preset's rules.
-type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
+type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut RulesBuilder)) -> Reading + 'a;
 
 /// The readings of a preset that sows clockwise (Kubuguza, Ikibuguzo; RULES.md 5):
 /// without each of its own rules (clockwise laps, clockwise laps after the first, the
@@ -108,42 +113,44 @@ type ReadingOf<'a> = dyn Fn(String, &dyn Fn(&mut Rules)) -> Reading + 'a;
 /// allow it (`clockwise_leave`), and as the Ludii game library reads it.
 fn clockwise_readings(preset: &str, base: &Rules, with: &ReadingOf) -> Vec<Reading> {
     let mut list = vec![
-        with("clockwise_from = []".into(), &|r| r.clockwise_from.clear()),
+        with("clockwise_from = []".into(), &|r| {
+            r.clockwise_from(Vec::new());
+        }),
         with("clockwise_laps = first".into(), &|r| {
-            r.clockwise_laps = ClockwiseLaps::First
+            r.clockwise_laps(ClockwiseLaps::First);
         }),
         with("clockwise_laps = first-sowing".into(), &|r| {
-            r.clockwise_laps = ClockwiseLaps::FirstSowing
+            r.clockwise_laps(ClockwiseLaps::FirstSowing);
         }),
     ];
-    let leave = Rules {
-        clockwise_leave: ClockwiseLeave::OtherPit,
-        ..base.clone()
-    };
-    if leave.validate().is_ok() {
+    let leave = base
+        .to_builder()
+        .clockwise_leave(ClockwiseLeave::OtherPit)
+        .build();
+    if leave.is_ok() {
         list.push(with("clockwise_leave = other-pit".into(), &|r| {
-            r.clockwise_leave = ClockwiseLeave::OtherPit
+            r.clockwise_leave(ClockwiseLeave::OtherPit);
         }));
     }
-    if base.first_move_captures != FirstMoveCaptures::Allowed {
+    if base.first_move_captures() != FirstMoveCaptures::Allowed {
         list.push(with("first_move_captures = allowed".into(), &|r| {
-            r.first_move_captures = FirstMoveCaptures::Allowed
+            r.first_move_captures(FirstMoveCaptures::Allowed);
         }));
     }
-    if base.capture_win != CaptureWin::None {
+    if base.capture_win() != CaptureWin::None {
         list.push(with("capture_win = none".into(), &|r| {
-            r.capture_win = CaptureWin::None
+            r.capture_win(CaptureWin::None);
         }));
     }
     let kubuguza = preset == "kubuguza";
     list.push(with("Ludii's reading".into(), &|r| {
         if kubuguza {
-            r.start = pattern_start(preset, r.columns, 3).expect("a preset's pattern");
-            r.clockwise_from = LUDII_CLOCKWISE.to_vec();
+            r.start(pattern_start(preset, r.so_far().columns(), 3).expect("a preset's pattern"));
+            r.clockwise_from(LUDII_CLOCKWISE.to_vec());
         }
-        r.clockwise_when = ClockwiseWhen::FacesSeeds;
-        r.capture_sow_from = SowOrigin::LapStartPit;
-        r.capture_win = CaptureWin::None;
+        r.clockwise_when(ClockwiseWhen::FacesSeeds);
+        r.capture_sow_from(SowOrigin::LapStartPit);
+        r.capture_win(CaptureWin::None);
     }));
     list
 }

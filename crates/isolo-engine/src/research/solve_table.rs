@@ -141,16 +141,16 @@ pub fn solve_cell(
         interrupted: false,
     };
     let interrupted = || crate::raised(settings.interrupt);
-    let mut rules = base.clone();
-    rules.columns = columns;
-    rules.start = pattern_start(family, columns, seeds).expect("presets have patterns");
-    if !base.clockwise_from.is_empty() {
+    let mut rules = base.to_builder();
+    rules.columns(columns);
+    rules.start(pattern_start(family, columns, seeds).expect("presets have patterns"));
+    if !base.clockwise_from().is_empty() {
         // A reading may sow clockwise where its family does not (`igisoro-clockwise`).
         let named = base.same_as_preset().unwrap_or(family);
-        rules.clockwise_from = pattern_clockwise(named, columns);
+        rules.clockwise_from(pattern_clockwise(named, columns));
     }
-    rules.name = format!("{}, {columns} columns, {seeds} seeds", base.name);
-    let variant = match Variant::new(rules) {
+    rules.name(format!("{}, {columns} columns, {seeds} seeds", base.name()));
+    let variant = match rules.build().and_then(Variant::new) {
         Ok(v) => v,
         Err(e) => {
             cell.value = CellValue::Invalid(e.to_string());

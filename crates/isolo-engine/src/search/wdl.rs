@@ -366,8 +366,8 @@ mod tests {
             let variant = Variant::load(name).unwrap();
             assert_eq!(WdlModel::for_variant(&variant).0, *name);
         }
-        let mut rules = isolo_rules::Rules::preset("isolo-women").unwrap();
-        rules.min_sow = 3;
+        let women = isolo_rules::Rules::preset("isolo-women").unwrap();
+        let rules = women.to_builder().min_sow(3).build().unwrap();
         let other = Variant::new(rules).unwrap();
         assert_eq!(WdlModel::for_variant(&other).0, FALLBACK);
     }

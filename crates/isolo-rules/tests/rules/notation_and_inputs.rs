@@ -399,10 +399,10 @@ fn a_rules_file_overrides_its_base() {
     let text = "name = \"women-6\"\nbase = \"isolo-women\"\ncolumns = 6\nstart = \"2,2,2,2,2,2/2,2,2,2,2,2/2,2,2,2,2,2/2,2,2,2,2,2\"\ncapture_sow_from = \"capture-pit\"";
     let rules = Rules::from_toml(text, "x").unwrap();
     assert_eq!(
-        (rules.name.as_str(), rules.columns, rules.min_sow),
+        (rules.name(), rules.columns(), rules.min_sow()),
         ("women-6", 6, 2)
     );
-    assert_eq!(rules.capture_sow_from, isolo_rules::SowOrigin::CapturePit);
+    assert_eq!(rules.capture_sow_from(), isolo_rules::SowOrigin::CapturePit);
     let v = Variant::new(rules).unwrap();
     assert_eq!(v.legal_moves(&v.start()).len(), 12);
 }

@@ -2,7 +2,7 @@
 
 use crate::common;
 use isolo_rules::perft;
-use isolo_rules::{CaptureChoice, Retreat, Rules, SowOrigin, Variant};
+use isolo_rules::{CaptureChoice, Retreat, Rules, RulesBuilder, SowOrigin, Variant};
 
 fn check(variant: &Variant, expected: &[u64]) {
     let start = variant.start();
@@ -29,7 +29,7 @@ fn isolo_women_to_depth_4() {
 #[test]
 fn isolo_women_capture_pit_to_depth_4() {
     let capture_pit = preset_with("isolo-women", |r| {
-        r.capture_sow_from = SowOrigin::CapturePit
+        r.capture_sow_from(SowOrigin::CapturePit);
     });
     check(&capture_pit, &[16, 184, 2013, 16224]);
 }
@@ -65,16 +65,16 @@ fn igisoro_clockwise_to_depth_4() {
 }
 
 /// The preset `base` with `change` made to its rules.
-fn preset_with(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
-    let mut rules = Rules::preset(base).unwrap();
+fn preset_with(base: &str, change: impl FnOnce(&mut RulesBuilder)) -> Variant {
+    let mut rules = Rules::preset(base).unwrap().to_builder();
     change(&mut rules);
-    Variant::new(rules).unwrap()
+    Variant::new(rules.build().unwrap()).unwrap()
 }
 
 /// `base` with `clockwise_laps = "first-sowing"` (RULES.md 3.7).
 pub(crate) fn first_sowing(base: &str) -> Variant {
     preset_with(base, |r| {
-        r.clockwise_laps = isolo_rules::ClockwiseLaps::FirstSowing
+        r.clockwise_laps(isolo_rules::ClockwiseLaps::FirstSowing);
     })
 }
 
@@ -87,7 +87,7 @@ fn first_sowing_to_depth_5() {
 /// `base` with `clockwise_leave = "other-pit"` (RULES.md 3.7).
 pub(crate) fn leaving(base: &str) -> Variant {
     preset_with(base, |r| {
-        r.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit
+        r.clockwise_leave(isolo_rules::ClockwiseLeave::OtherPit);
     })
 }
 
@@ -110,8 +110,8 @@ fn clockwise_leave_to_depth_5() {
 /// letters are moves' letters, each sequence counted.
 fn with_the_retreat(base: &str) -> Variant {
     preset_with(base, |r| {
-        r.capture_choice = CaptureChoice::Optional;
-        r.retreat = Retreat::FrontToBack;
+        r.capture_choice(CaptureChoice::Optional);
+        r.retreat(Retreat::FrontToBack);
     })
 }
 

@@ -301,10 +301,11 @@ fn distinct_moves_match_the_sequences_where_igisoro_has_many() {
         (SowOrigin::TurnStart, vec![1, 8, 10, 15]),
     ];
     for (origin, clockwise_from) in readings {
-        let mut rules = Rules::preset("igisoro").unwrap();
-        rules.capture_sow_from = origin;
-        rules.clockwise_from = clockwise_from;
-        let variant = Variant::new(rules).unwrap();
+        let mut rules = Rules::preset("igisoro").unwrap().to_builder();
+        rules
+            .capture_sow_from(origin)
+            .clockwise_from(clockwise_from);
+        let variant = Variant::new(rules.build().unwrap()).unwrap();
         for _game in 0..6 {
             let mut board = variant.start();
             for _ply in 0..40 {

@@ -12,7 +12,7 @@
 
 use isolo_rules::{
     CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseWhen,
-    FirstMoveCaptures, LegalMove, Retreat, Rules, Side, SowOrigin, Variant,
+    FirstMoveCaptures, LegalMove, Retreat, Rules, RulesBuilder, Side, SowOrigin, Variant,
 };
 
 /// Rows notation from a drawing of four lines of seed counts.
@@ -28,12 +28,12 @@ fn rows(drawing: &str) -> String {
 }
 
 /// Four-column rules derived from a preset, adjusted by `change`.
-fn four_columns(base: &str, change: impl FnOnce(&mut Rules)) -> Variant {
-    let mut rules = Rules::preset(base).unwrap();
-    rules.columns = 4;
-    rules.start = isolo_rules::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4).unwrap();
+fn four_columns(base: &str, change: impl FnOnce(&mut RulesBuilder)) -> Variant {
+    let mut rules = Rules::preset(base).unwrap().to_builder();
+    rules.columns(4);
+    rules.start(isolo_rules::parse_rows(&rows("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0"), 4).unwrap());
     change(&mut rules);
-    Variant::new(rules).unwrap()
+    Variant::new(rules.build().unwrap()).unwrap()
 }
 
 /// Plays `mv` from the drawn position and checks the drawn result, laps and captures.
@@ -161,7 +161,9 @@ fn capture_both_needs_both_facing_pits_else_relays() {
         0 0 0 3
         0 1 1 0
         0 0 0 1";
-    let both = four_columns("isolo-women", |r| r.capture = CaptureCondition::Both);
+    let both = four_columns("isolo-women", |r| {
+        r.capture(CaptureCondition::Both);
+    });
     check(&both, before, "", "3", after, 2, 0);
 }
 
@@ -193,7 +195,9 @@ fn capture_sown_from_the_turn_start() {
         0 0 0 0
         0 0 0 2
         0 2 1 1";
-    let turn = four_columns("isolo-women", |r| r.capture_sow_from = SowOrigin::TurnStart);
+    let turn = four_columns("isolo-women", |r| {
+        r.capture_sow_from(SowOrigin::TurnStart);
+    });
     check(&turn, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
 }
 
@@ -206,7 +210,7 @@ fn capture_sown_from_the_capture_pit() {
         0 1 1 2
         0 1 0 1";
     let pit = four_columns("isolo-women", |r| {
-        r.capture_sow_from = SowOrigin::CapturePit
+        r.capture_sow_from(SowOrigin::CapturePit);
     });
     check(&pit, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
 }
@@ -242,7 +246,7 @@ fn capture_sown_from_the_lap_start_pit_lifts_its_seed_too() {
         3 1 3 0
         1 2 0 1";
     let pit = four_columns("isolo-women", |r| {
-        r.capture_sow_from = SowOrigin::LapStartPit
+        r.capture_sow_from(SowOrigin::LapStartPit);
     });
     check(&pit, LAP_ROUND_ITS_OWN_PIT, "", "4", after, 6, 2);
 }
@@ -256,15 +260,21 @@ fn capture_ends_move_stops_once_captured_seeds_are_sown() {
         0 0 0 0
         0 0 0 3
         0 1 0 2";
-    let ends = four_columns("isolo-women", |r| r.capture_ends_move = true);
+    let ends = four_columns("isolo-women", |r| {
+        r.capture_ends_move(true);
+    });
     check(&ends, RELAY_THEN_CAPTURE, "", "1", after, 3, 2);
 }
 
 #[test]
 fn max_laps_allows_exactly_that_many_laps() {
     let position = format!("{} S", rows(RELAY_THEN_CAPTURE));
-    let four = four_columns("isolo-women", |r| r.max_laps = 4);
-    let three = four_columns("isolo-women", |r| r.max_laps = 3);
+    let four = four_columns("isolo-women", |r| {
+        r.max_laps(4);
+    });
+    let three = four_columns("isolo-women", |r| {
+        r.max_laps(3);
+    });
     let moves = |v: &Variant| {
         let board = v.parse_position(&position).unwrap();
         v.legal_moves(&board)
@@ -299,7 +309,9 @@ fn a_move_that_returns_to_a_turning_point_is_endless_and_illegal() {
 /// Four-column boys' rules: South's overture loop is 1, 2, 3, 6, 7, 8; pit 4 is the
 /// ng'hana and pit 5 is out of play.
 fn boys4(protects: bool) -> Variant {
-    four_columns("isolo-boys", |r| r.overture_protects = protects)
+    four_columns("isolo-boys", |r| {
+        r.overture_protects(protects);
+    })
 }
 
 #[test]
@@ -379,8 +391,8 @@ fn protection_ends_with_the_owners_overture() {
 
 fn optional4() -> Variant {
     four_columns("igisoro", |r| {
-        r.capture_choice = CaptureChoice::Optional;
-        r.capture = CaptureCondition::Both;
+        r.capture_choice(CaptureChoice::Optional);
+        r.capture(CaptureCondition::Both);
     })
 }
 
@@ -432,7 +444,9 @@ fn a_passed_capture_may_be_answered_by_a_retreat() {
         0 0 0 3
         0 1 1 0
         0 0 0 1";
-    let v = four_columns("igisoro", |r| r.retreat = Retreat::FrontToBack);
+    let v = four_columns("igisoro", |r| {
+        r.retreat(Retreat::FrontToBack);
+    });
     check(&v, before, "", "3pr", retreated, 2, 0);
     check(&v, before, "", "3ps", stayed, 2, 0);
     let (board, listed) = moves_listed(&v, before);
@@ -468,8 +482,8 @@ fn a_retreat_is_open_only_where_the_front_pit_is_threatened() {
         0 0 0 1
         0 0 2 0";
     let v = four_columns("igisoro", |r| {
-        r.capture = CaptureCondition::Any;
-        r.retreat = Retreat::FrontToBack;
+        r.capture(CaptureCondition::Any);
+        r.retreat(Retreat::FrontToBack);
     });
     let (_, listed) = moves_listed(&v, before);
     assert_eq!(listed, ["3x", "3p", "5"]);
@@ -556,9 +570,9 @@ mod igisoro_lesson {
 /// sowing clockwise from `pits`, first moves free to capture.
 fn clockwise4(pits: &[u8], laps: ClockwiseLaps) -> Variant {
     four_columns("kubuguza", |r| {
-        r.clockwise_from = pits.to_vec();
-        r.clockwise_laps = laps;
-        r.first_move_captures = FirstMoveCaptures::Allowed;
+        r.clockwise_from(pits.to_vec());
+        r.clockwise_laps(laps);
+        r.first_move_captures(FirstMoveCaptures::Allowed);
     })
 }
 
@@ -703,9 +717,9 @@ fn first_sowing_lets_one_lap_turn_unless_the_first_did() {
     assert_eq!(moves_of(&any, drawing, 6), ["6a", "6caa", "6cac", "6cc"]);
     assert_eq!(moves_of(&first_sowing, drawing, 6), ["6a", "6c"]);
     // Read with forced captures only.
-    let mut optional = first_sowing.rules().clone();
-    optional.capture_choice = CaptureChoice::Optional;
-    let refused = Variant::new(optional).unwrap_err().to_string();
+    let mut optional = first_sowing.rules().to_builder();
+    optional.capture_choice(CaptureChoice::Optional);
+    let refused = optional.build().unwrap_err().to_string();
     assert!(refused.contains("clockwise_laps"), "{refused}");
 }
 
@@ -714,7 +728,7 @@ fn a_barred_first_move_relays_where_it_would_capture() {
     // The capture case above (3 -> 4, 5 facing North's 3 seeds), South's first move
     // still to come: pit 5's 2 seeds relay instead: 6, 7 (empty): end.
     let v = four_columns("isolo-women", |r| {
-        r.first_move_captures = FirstMoveCaptures::BarredEach;
+        r.first_move_captures(FirstMoveCaptures::BarredEach);
     });
     let before = rows(
         "
@@ -753,9 +767,9 @@ fn faces_seeds_lets_a_clockwise_lap_end_in_an_empty_pit() {
         0 0 0 0
         2 0 0 0";
     let mut faces = four_columns("kubuguza", |r| {
-        r.clockwise_from = vec![1];
-        r.first_move_captures = FirstMoveCaptures::Allowed;
-        r.clockwise_when = ClockwiseWhen::FacesSeeds;
+        r.clockwise_from(vec![1]);
+        r.first_move_captures(FirstMoveCaptures::Allowed);
+        r.clockwise_when(ClockwiseWhen::FacesSeeds);
     });
     let after = "
         0 1 0 0
@@ -779,9 +793,9 @@ fn faces_seeds_lets_a_clockwise_lap_end_in_an_empty_pit() {
         0,
     );
     // On a first move that may not capture, the same lap is still a choice.
-    let mut rules = faces.rules().clone();
-    rules.first_move_captures = FirstMoveCaptures::BarredEach;
-    faces = Variant::new(rules).unwrap();
+    let mut rules = faces.rules().to_builder();
+    rules.first_move_captures(FirstMoveCaptures::BarredEach);
+    faces = Variant::new(rules.build().unwrap()).unwrap();
     let board = faces
         .parse_position(&format!("{} S S", rows(before)))
         .unwrap();
@@ -799,9 +813,9 @@ const BOTH_ENDS_IN_ONE_TURN: &str = "
 /// The capture rules of `BOTH_ENDS_IN_ONE_TURN`, with `capture_win` as given.
 fn ends_rules(capture_win: CaptureWin) -> Variant {
     four_columns("isolo-women", |r| {
-        r.min_sow = 1;
-        r.capture = CaptureCondition::Both;
-        r.capture_win = capture_win;
+        r.min_sow(1);
+        r.capture(CaptureCondition::Both);
+        r.capture_win(capture_win);
     })
 }
 
@@ -902,8 +916,8 @@ fn a_lap_may_turn_into_a_clockwise_pit_where_the_rules_say_so() {
         0 1 1 0";
     let rules = |at: ClockwiseAt| {
         four_columns("kubuguza", |r| {
-            r.clockwise_from = vec![7];
-            r.clockwise_at = at;
+            r.clockwise_from(vec![7]);
+            r.clockwise_at(at);
         })
     };
     let into = rules(ClockwiseAt::StartOrEnd);
@@ -950,9 +964,9 @@ fn igisoro_clockwise_turns_from_or_into_its_pits_and_offers_the_capture() {
         1 0 0 0
         1 0 0 0";
     let reading = four_columns("igisoro-clockwise", |r| {
-        r.clockwise_from = isolo_rules::pattern_clockwise("igisoro-clockwise", 4);
+        r.clockwise_from(isolo_rules::pattern_clockwise("igisoro-clockwise", 4));
     });
-    assert_eq!(reading.rules().clockwise_from, [1, 4, 6, 7]);
+    assert_eq!(reading.rules().clockwise_from(), [1, 4, 6, 7]);
     check(&reading, before, "", "8cx", taken, 2, 2);
     check(&reading, before, "", "8cp", passed, 2, 0);
     let (_, listed) = moves_listed(&reading, before);
@@ -986,19 +1000,19 @@ fn ikibuguzo_may_leave_a_clockwise_capture_and_sow_the_other_pit() {
         2 2 1 2
         0 1 1 0";
     let leaving = four_columns("ikibuguzo", |r| {
-        r.clockwise_from = isolo_rules::pattern_clockwise("ikibuguzo", 4);
-        r.clockwise_leave = isolo_rules::ClockwiseLeave::OtherPit;
-        r.capture_win = isolo_rules::CaptureWin::None;
+        r.clockwise_from(isolo_rules::pattern_clockwise("ikibuguzo", 4));
+        r.clockwise_leave(isolo_rules::ClockwiseLeave::OtherPit);
+        r.capture_win(isolo_rules::CaptureWin::None);
     });
-    assert_eq!(leaving.rules().clockwise_from, [1, 7]);
+    assert_eq!(leaving.rules().clockwise_from(), [1, 7]);
     check(&leaving, before, "", "7co", sown_on, 3, 2);
     check(&leaving, before, "", "7cl", left, 3, 4);
     let (_, listed) = moves_listed(&leaving, before);
     assert_eq!(listed, ["7a", "7co", "7cl"]);
     // Without the key the capture is sown on, with no letter for it.
     let plain = four_columns("ikibuguzo", |r| {
-        r.clockwise_from = isolo_rules::pattern_clockwise("ikibuguzo", 4);
-        r.capture_win = isolo_rules::CaptureWin::None;
+        r.clockwise_from(isolo_rules::pattern_clockwise("ikibuguzo", 4));
+        r.capture_win(isolo_rules::CaptureWin::None);
     });
     check(&plain, before, "", "7c", sown_on, 3, 2);
     assert_eq!(moves_listed(&plain, before).1, ["7a", "7c"]);

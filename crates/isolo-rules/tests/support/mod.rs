@@ -93,55 +93,56 @@ pub fn random_rules(rng: &mut Rng) -> Rules {
     } else {
         Retreat::None
     };
-    let mut rules = Rules {
-        name: "random".into(),
-        columns,
-        start: isolo_rules::parse_rows(&start, columns).unwrap(),
-        min_sow: rng.pick(&[1, 1, 2, 2, 3]),
-        capture: rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]),
-        capture_choice,
-        capture_sow_from: rng.pick(&[
+    let mut rules = Rules::preset("isolo-women").unwrap().to_builder();
+    rules
+        .name("random")
+        .columns(columns)
+        .start(isolo_rules::parse_rows(&start, columns).unwrap())
+        .min_sow(rng.pick(&[1, 1, 2, 2, 3]))
+        .capture(rng.pick(&[CaptureCondition::Any, CaptureCondition::Both]))
+        .capture_choice(capture_choice)
+        .capture_sow_from(rng.pick(&[
             SowOrigin::LapStart,
             SowOrigin::CapturePit,
             SowOrigin::TurnStart,
             SowOrigin::LapStartPit,
-        ]),
-        overture,
-        overture_protects: rng.chance(70),
-        capture_ends_move,
-        max_laps: rng.pick(&[1, 2, 3, 5, 8, 20, 100, 1000]),
-        dead_position: isolo_rules::DeadPosition::Draw,
-        first_move_captures: rng.pick(&[
+        ]))
+        .overture(overture)
+        .overture_protects(rng.chance(70))
+        .capture_ends_move(capture_ends_move)
+        .max_laps(rng.pick(&[1, 2, 3, 5, 8, 20, 100, 1000]))
+        .dead_position(isolo_rules::DeadPosition::Draw)
+        .first_move_captures(rng.pick(&[
             FirstMoveCaptures::Allowed,
             FirstMoveCaptures::BarredFirst,
             FirstMoveCaptures::BarredEach,
-        ]),
-        clockwise_from,
-        clockwise_laps: match capture_choice {
-            // (`first-sowing` is read with forced captures only.)
+        ]))
+        .clockwise_from(clockwise_from)
+        // (`first-sowing` is read with forced captures only.)
+        .clockwise_laps(match capture_choice {
             CaptureChoice::Forced => rng.pick(&[
                 ClockwiseLaps::First,
                 ClockwiseLaps::Any,
                 ClockwiseLaps::FirstSowing,
             ]),
             CaptureChoice::Optional => rng.pick(&[ClockwiseLaps::First, ClockwiseLaps::Any]),
-        },
-        clockwise_when: rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]),
-        clockwise_at,
-        clockwise_leave: ClockwiseLeave::None,
-        capture_win: rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]),
-        retreat,
-    };
+        })
+        .clockwise_when(rng.pick(&[ClockwiseWhen::Captures, ClockwiseWhen::FacesSeeds]))
+        .clockwise_at(clockwise_at)
+        .clockwise_leave(ClockwiseLeave::None)
+        .capture_win(rng.pick(&[CaptureWin::None, CaptureWin::FrontEnds]))
+        .retreat(retreat);
     // From the draws above too: Ikibuguzo's leave wherever its reading applies, on
     // boards of an even number of columns.
-    let leave_reading = rules.capture_choice == CaptureChoice::Forced
-        && rules.capture_sow_from == SowOrigin::LapStartPit
-        && rules.clockwise_from.len() == 2
-        && rules.clockwise_at == ClockwiseAt::Start;
+    let drawn = rules.so_far();
+    let leave_reading = drawn.capture_choice() == CaptureChoice::Forced
+        && drawn.capture_sow_from() == SowOrigin::LapStartPit
+        && drawn.clockwise_from().len() == 2
+        && drawn.clockwise_at() == ClockwiseAt::Start;
     if leave_reading && columns.is_multiple_of(2) {
-        rules.clockwise_leave = ClockwiseLeave::OtherPit;
+        rules.clockwise_leave(ClockwiseLeave::OtherPit);
     }
-    rules
+    rules.build().expect("random rules hold together")
 }
 
 /// The reference's view of a library board.

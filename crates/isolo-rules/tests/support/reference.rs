@@ -60,15 +60,15 @@ impl RefPosition {
         let south_back = row(SOUTH, (1..=w).collect());
         let side = if self.to_move == SOUTH { "S" } else { "N" };
         let mut text = format!("{north_back}/{north_front}/{south_front}/{south_back} {side}");
-        if rules.overture {
+        if rules.overture() {
             text.push(' ');
             text.push_str(flags_text(self.in_overture));
         }
-        if rules.first_move_captures != isolo_rules::FirstMoveCaptures::Allowed {
+        if rules.first_move_captures() != isolo_rules::FirstMoveCaptures::Allowed {
             text.push(' ');
             text.push_str(flags_text(self.first_move));
         }
-        if rules.capture_win != CaptureWin::None {
+        if rules.capture_win() != CaptureWin::None {
             // The winner: the player who just moved.
             let winner = [
                 self.lost && self.to_move == NORTH,
@@ -136,10 +136,10 @@ fn start_of_move(
     } else {
         (1..=2 * w).collect()
     };
-    if !loop_pits.contains(&pit) || pos.pits[side][pit - 1] < rules.min_sow as u32 {
+    if !loop_pits.contains(&pit) || pos.pits[side][pit - 1] < rules.min_sow() as u32 {
         return None;
     }
-    let protected = if rules.overture_protects && pos.in_overture[1 - side] {
+    let protected = if rules.overture_protects() && pos.in_overture[1 - side] {
         vec![w, w + 1]
     } else {
         vec![]
@@ -246,7 +246,7 @@ impl Search<'_> {
         let w = result.w;
         let ends =
             |pits: &[Vec<u32>; 2]| [pits[1 - self.mover][w], pits[1 - self.mover][2 * w - 1]];
-        result.lost = self.rules.capture_win == CaptureWin::FrontEnds
+        result.lost = self.rules.capture_win() == CaptureWin::FrontEnds
             && ends(&self.start.pits).iter().all(|&n| n > 0)
             && ends(&board).iter().all(|&n| n == 0);
         result.pits = board;
@@ -305,24 +305,24 @@ impl Search<'_> {
         turns: &str,
         first_could_turn: bool,
     ) -> bool {
-        let from_a_pit = self.rules.clockwise_from.contains(&(from as u8));
+        let from_a_pit = self.rules.clockwise_from().contains(&(from as u8));
         let first_clockwise = first_could_turn && turns.starts_with('c');
-        let lap_may_turn = match self.rules.clockwise_laps {
+        let lap_may_turn = match self.rules.clockwise_laps() {
             ClockwiseLaps::First => laps == 0,
             ClockwiseLaps::Any => true,
             // After an anticlockwise first lap, one clockwise lap in all.
             ClockwiseLaps::FirstSowing => first_clockwise || !turns.contains('c'),
         };
-        if !(from_a_pit || self.rules.clockwise_at == ClockwiseAt::StartOrEnd) || !lap_may_turn {
+        if !(from_a_pit || self.rules.clockwise_at() == ClockwiseAt::StartOrEnd) || !lap_may_turn {
             return false;
         }
         let mut after = board.clone();
         let end = self.sow_way(&mut after, from, seeds, true);
         // Or into one of them (`clockwise_at = "start-or-end"`).
-        if !from_a_pit && !self.rules.clockwise_from.contains(&(end as u8)) {
+        if !from_a_pit && !self.rules.clockwise_from().contains(&(end as u8)) {
             return false;
         }
-        if self.rules.clockwise_when == ClockwiseWhen::FacesSeeds {
+        if self.rules.clockwise_when() == ClockwiseWhen::FacesSeeds {
             // Ludii's reading: facing seeds suffice, whatever the pit and the first move.
             return !self.facing_targets(&after, end).is_empty();
         }
@@ -349,7 +349,7 @@ impl Search<'_> {
             .filter(|p| !self.protected.contains(p))
             .collect();
         let opponent = &board[1 - self.mover];
-        let ok = match self.rules.capture {
+        let ok = match self.rules.capture() {
             CaptureCondition::Any => counted.iter().any(|&p| opponent[p - 1] > 0),
             CaptureCondition::Both => {
                 !counted.is_empty() && counted.iter().all(|&p| opponent[p - 1] > 0)
@@ -408,7 +408,7 @@ impl Search<'_> {
         clockwise: bool,
     ) {
         let laps = laps + 1;
-        if laps > self.rules.max_laps {
+        if laps > self.rules.max_laps() {
             return;
         }
         let end = self.sow_way(&mut board, from, seeds, clockwise);
@@ -416,7 +416,7 @@ impl Search<'_> {
         if here == 1 {
             return self.finish(board, laps, captured, choices);
         }
-        let origin = match self.rules.capture_sow_from {
+        let origin = match self.rules.capture_sow_from() {
             SowOrigin::LapStart | SowOrigin::LapStartPit => from,
             SowOrigin::CapturePit => end,
             SowOrigin::TurnStart => self.turn_pit,
@@ -431,7 +431,7 @@ impl Search<'_> {
         }
         path.push(point);
         let targets = self.capture_targets(&board, end);
-        let optional = self.rules.capture_choice == CaptureChoice::Optional;
+        let optional = self.rules.capture_choice() == CaptureChoice::Optional;
         if !targets.is_empty() {
             let mut taken = board.clone();
             let mut seeds_taken = 0;
@@ -441,7 +441,7 @@ impl Search<'_> {
             }
             // The captured seeds go into the lap's pit, which is lifted whole.
             let mut seeds_sown = seeds_taken;
-            if self.rules.capture_sow_from == SowOrigin::LapStartPit {
+            if self.rules.capture_sow_from() == SowOrigin::LapStartPit {
                 seeds_sown += std::mem::take(&mut taken[self.mover][origin - 1]);
             }
             let mut take_choices = if optional {
@@ -453,16 +453,16 @@ impl Search<'_> {
             // may stay in its pit while the other pit, lifted, sows clockwise and captures
             // (sown after sowing on, the first option).
             let mut leave = None;
-            let leave_from_here = self.rules.clockwise_leave == ClockwiseLeave::OtherPit
+            let leave_from_here = self.rules.clockwise_leave() == ClockwiseLeave::OtherPit
                 && clockwise
-                && self.rules.clockwise_from.contains(&(from as u8));
+                && self.rules.clockwise_from().contains(&(from as u8));
             if leave_from_here {
                 // (`taken` has the pit lifted already: it keeps all it held.)
                 let mut left = taken.clone();
                 left[self.mover][origin - 1] = seeds_sown;
                 let other = self
                     .rules
-                    .clockwise_from
+                    .clockwise_from()
                     .iter()
                     .find(|&&p| p as usize != from);
                 let other = *other.unwrap() as usize;
@@ -473,8 +473,8 @@ impl Search<'_> {
                     take_choices.push('o');
                 }
             }
-            if self.rules.capture_ends_move {
-                if laps < self.rules.max_laps {
+            if self.rules.capture_ends_move() {
+                if laps < self.rules.max_laps() {
                     self.sow(&mut taken, origin, seeds_sown);
                     self.finish(taken, laps + 1, captured + seeds_taken, take_choices);
                 }
@@ -509,7 +509,7 @@ impl Search<'_> {
         let w = self.start.w;
         let (front, back) = (3 * w + 1 - end, end - w);
         let threatened = targets.contains(&front) && board[1 - self.mover][front - 1] > 0;
-        if self.rules.retreat == Retreat::FrontToBack && threatened {
+        if self.rules.retreat() == Retreat::FrontToBack && threatened {
             let mut retreated = board.clone();
             let theirs = &mut retreated[1 - self.mover];
             theirs[back - 1] += std::mem::take(&mut theirs[front - 1]);

@@ -496,7 +496,7 @@ pub fn solve(
     progress: &dyn Fn(&IndexedProgress),
 ) -> Result<IndexedResult, IndexedError> {
     let started = Instant::now();
-    if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
+    if variant.rules().dead_position() == DeadPosition::Count && variant.fortresses().is_some() {
         return Err(IndexedError::CountedDeadPositions);
     }
     let seeds = (board.side_total(Side::South) + board.side_total(Side::North)) as usize;

@@ -56,7 +56,7 @@ impl SpreadIndex {
                 *slot = sum;
             }
         }
-        let overture_values = if variant.rules().overture { 4 } else { 1 };
+        let overture_values = if variant.rules().overture() { 4 } else { 1 };
         let first_move_values = if variant.has_first_move_flags() { 4 } else { 1 };
         let lost_values = if variant.has_capture_win() { 2 } else { 1 };
         let flag_values = overture_values * first_move_values * lost_values;
@@ -258,8 +258,8 @@ mod tests {
     #[test]
     fn numbers_past_32_bits_name_their_boards() {
         // Igisoro on 4 columns with 3 seeds a back pit: C(39, 15) = 2.5e10 spreads.
-        let mut rules = Variant::load("igisoro").unwrap().rules().clone();
-        rules.columns = 4;
+        let igisoro = Variant::load("igisoro").unwrap();
+        let rules = igisoro.rules().to_builder().columns(4).build().unwrap();
         let variant = Variant::new(rules).unwrap();
         let index = SpreadIndex::new(&variant, 24);
         assert!(index.size > 1 << 34, "{}", index.size);

@@ -40,7 +40,7 @@ pub(super) fn generate(
     history: &[i32; 16],
     list: &mut Vec<Child>,
 ) -> bool {
-    let optional = variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional;
+    let optional = variant.rules().capture_choice() == isolo_rules::CaptureChoice::Optional;
     let walkable = variant.walks_choices();
     let walk = walk.map(|w| w.for_variant(variant));
     let result = |pit: u8, child: Board, captured: u32| Child {

@@ -392,10 +392,10 @@ impl Searcher for AlphaBeta {
         let deadline = limits.time.map(|t| start + t);
         let shared = Shared {
             variant,
-            storable_laps: variant.rules().max_laps / 2,
+            storable_laps: variant.rules().max_laps() / 2,
             walk: self.config.walk,
-            optional: variant.rules().capture_choice == isolo_rules::CaptureChoice::Optional,
-            dead_ends: variant.rules().dead_position != isolo_rules::DeadPosition::PlayOn
+            optional: variant.rules().capture_choice() == isolo_rules::CaptureChoice::Optional,
+            dead_ends: variant.rules().dead_position() != isolo_rules::DeadPosition::PlayOn
                 && variant.fortresses().is_some(),
             most_walked_choices: self.most_walked_choices,
             eval: Evaluator::for_config(variant, self.config.weights.as_ref())

@@ -270,7 +270,7 @@ pub fn solve(
     progress: &(dyn Fn(&DistributedProgress) + Sync),
 ) -> Result<DistributedResult, DistributedError> {
     let started = Instant::now();
-    if variant.rules().dead_position == DeadPosition::Count && variant.fortresses().is_some() {
+    if variant.rules().dead_position() == DeadPosition::Count && variant.fortresses().is_some() {
         return Err(DistributedError::CountedDeadPositions);
     }
     let index = SpreadIndex::of_board(variant, board);
@@ -1474,9 +1474,11 @@ mod tests {
     /// The check's fault on Igisoro's 2x2 board under `rules` with a lost position's
     /// label flipped to won, the check of the labels as found passing.
     fn flipped_fault(rules: &str) -> String {
-        let mut rules = Variant::load(rules).unwrap().rules().clone();
-        rules.columns = 2;
-        rules.start = isolo_rules::pattern_start("igisoro", 2, 2).unwrap();
+        let rules = (Variant::load(rules).unwrap().rules().to_builder())
+            .columns(2)
+            .start(isolo_rules::pattern_start("igisoro", 2, 2).unwrap())
+            .build()
+            .unwrap();
         let variant = Variant::new(rules).unwrap();
         let board = variant.start();
         let index = SpreadIndex::of_board(&variant, &board);
