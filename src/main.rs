@@ -1,4 +1,5 @@
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 //! The `isolo-ai` binary: argument parsing and dispatch only.
 
 use std::process::ExitCode;

@@ -38,7 +38,7 @@ fn parallelism(word: &str) -> Result<Parallelism, String> {
 }
 
 #[derive(Args, Debug)]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first (their positions count for repetitions)
@@ -158,7 +158,7 @@ fn parse_multipv(text: &str, legal: usize) -> Result<usize, CliError> {
     }
 }
 
-pub fn run(args: &AnalyzeArgs) -> CliResult {
+pub(crate) fn run(args: &AnalyzeArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let game = args.position.game(&variant, args.moves.as_deref())?;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
@@ -259,7 +259,7 @@ fn progress_line(p: &Progress) -> String {
 }
 
 /// The summary after the search.
-pub fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
+pub(crate) fn result_text(variant: &Variant, board: &Board, result: &SearchResult) -> String {
     let mut out = String::new();
     let holders = isolo_rules::fortress_holders(variant, board);
     let held = !holders.is_empty();

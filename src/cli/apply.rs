@@ -7,7 +7,7 @@ use super::{emit, emit_json, side_letter, CliResult, PositionArgs};
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
-pub struct ApplyArgs {
+pub(crate) struct ApplyArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play, separated by spaces or commas
@@ -18,7 +18,7 @@ pub struct ApplyArgs {
     pub json: bool,
 }
 
-pub fn run(args: &ApplyArgs) -> CliResult {
+pub(crate) fn run(args: &ApplyArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let board = *args.position.game(&variant, Some(&args.moves))?.board();
     let text = variant.format_position(&board);

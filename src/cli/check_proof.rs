@@ -9,7 +9,7 @@ use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::prove::certificate::{self, Checked, CheckedDraw, CheckedProof};
 
 #[derive(Args, Debug)]
-pub struct CheckProofArgs {
+pub(crate) struct CheckProofArgs {
     /// The certificate (gzip-compressed or not)
     pub file: PathBuf,
     /// Print machine-readable JSON instead of text
@@ -17,7 +17,7 @@ pub struct CheckProofArgs {
     pub json: bool,
 }
 
-pub fn run(args: &CheckProofArgs) -> CliResult {
+pub(crate) fn run(args: &CheckProofArgs) -> CliResult {
     let checked = certificate::read_and_check(&args.file).map_err(|e| CliError(e.to_string()))?;
     if args.json {
         return emit_json(&checked.to_json());
@@ -38,7 +38,7 @@ pub fn run(args: &CheckProofArgs) -> CliResult {
 }
 
 /// One line saying what a checked draw's certificate proves.
-pub fn describe_draw(checked: &CheckedDraw) -> String {
+pub(crate) fn describe_draw(checked: &CheckedDraw) -> String {
     let [south, north] = checked.positions;
     format!(
         "draw at {}: South keeps to a set of {} and North to one of {}, never without a move, so neither side can force a win",
@@ -49,7 +49,7 @@ pub fn describe_draw(checked: &CheckedDraw) -> String {
 }
 
 /// One line saying what a checked certificate proves.
-pub fn describe(checked: &Checked) -> String {
+pub(crate) fn describe(checked: &Checked) -> String {
     let side = checked.root.to_move();
     let result = if checked.win_for_side_to_move {
         "win"

@@ -22,7 +22,7 @@ use isolo_engine::research::compare::{
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// A preset or rules file; give two or more
     #[arg(long = "variant", value_name = "NAME|FILE", required = true)]
     pub variants: Vec<String>,
@@ -69,7 +69,7 @@ fn openings_for(variant: &Variant, spec: &str) -> Result<Openings, CliError> {
 }
 
 /// Where compare's statistics go besides standard output.
-pub struct Outputs<'a> {
+pub(crate) struct Outputs<'a> {
     pub json: bool,
     pub csv: Option<&'a str>,
     pub plot: Option<&'a str>,
@@ -77,7 +77,7 @@ pub struct Outputs<'a> {
 
 impl Outputs<'_> {
     /// Checks the CSV and plot paths before any game is played.
-    pub fn check(&self) -> CliResult {
+    pub(crate) fn check(&self) -> CliResult {
         if let Some(path) = self.plot {
             if !cfg!(feature = "plots") {
                 return Err(CliError(
@@ -100,7 +100,7 @@ impl Outputs<'_> {
 
 /// The statistics, the first-player tests, the CSV and the plot: what `compare` prints
 /// and writes, and `merge` for a sharded comparison.
-pub fn report(report: &CompareReport, outputs: &Outputs, notes: &Notes) -> CliResult {
+pub(crate) fn report(report: &CompareReport, outputs: &Outputs, notes: &Notes) -> CliResult {
     let stats = &report.variants;
     if let Some(path) = outputs.csv {
         isolo_rules::write_bytes_whole(path.as_ref(), csv(stats).as_bytes())
@@ -139,7 +139,7 @@ fn labels(variants: &[Variant], given: &[String]) -> Vec<String> {
         .collect()
 }
 
-pub fn run(args: &CompareArgs) -> CliResult {
+pub(crate) fn run(args: &CompareArgs) -> CliResult {
     if args.variants.len() < 2 {
         return Err(CliError(format!(
             "compare needs at least two --variant, found {}",

@@ -9,7 +9,7 @@ use isolo_engine::research::wdl::{fit, self_play, WdlSettings};
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
-pub struct FitWdlArgs {
+pub(crate) struct FitWdlArgs {
     /// A preset or a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
@@ -42,7 +42,7 @@ pub struct FitWdlArgs {
     pub json: bool,
 }
 
-pub fn run(args: &FitWdlArgs) -> CliResult {
+pub(crate) fn run(args: &FitWdlArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
     let (threads, openings) =
         super::self_play_inputs(&variant, args.threads, args.games, args.openings.as_deref())?;

@@ -15,7 +15,7 @@ static INSTALLED: OnceLock<bool> = OnceLock::new();
 
 /// The flag the first Ctrl-C (or SIGTERM, as Slurm and `kill` send, or SIGHUP, as a
 /// closed terminal sends) sets, with the handler installed on first use.
-pub fn flag() -> &'static AtomicBool {
+pub(crate) fn flag() -> &'static AtomicBool {
     INSTALLED.get_or_init(|| {
         let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return false;
@@ -48,18 +48,18 @@ fn first_words(signal: i32) -> &'static str {
 
 /// The exit status of a job that a signal stopped: 128 + the signal's number (130 for
 /// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
-pub fn exit_status() -> i32 {
+pub(crate) fn exit_status() -> i32 {
     128 + SIGNAL.load(Ordering::SeqCst)
 }
 
 /// Whether Ctrl-C has asked the running job to stop.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     flag().load(Ordering::Relaxed)
 }
 
 /// Ends a job that Ctrl-C stopped, after its partial result was printed: `next` says on
 /// stderr what was kept and how to go on.
-pub fn exit(next: &str) -> ! {
+pub(crate) fn exit(next: &str) -> ! {
     eprintln!("interrupted: {next}");
     std::process::exit(exit_status())
 }

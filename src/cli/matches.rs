@@ -22,7 +22,7 @@ use isolo_rules::Variant;
 
 /// Options shared by `match` and `tournament`.
 #[derive(Args, Debug, Clone)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// A preset or a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
@@ -74,7 +74,7 @@ pub struct RunArgs {
 }
 
 /// The parsed, checked inputs of a run.
-pub struct Prepared {
+pub(crate) struct Prepared {
     pub variant: Variant,
     pub engines: Vec<EngineSpec>,
     pub schedule: Schedule,
@@ -91,7 +91,7 @@ impl Prepared {
     /// play and cores (warning when the engines' threads outnumber the cores); `on_record` sees each record, the resumed
     /// ones first, in game order (and the bar, for its message) and says whether to
     /// stop.
-    pub fn play(
+    pub(crate) fn play(
         self,
         run: &RunArgs,
         mut on_record: impl FnMut(&Record, &ProgressBar) -> bool + Send,
@@ -127,7 +127,11 @@ impl Prepared {
 
 impl RunArgs {
     /// Loads everything and checks the options and the records to resume. `kind` is `match` or `tournament`.
-    pub fn prepare(&self, kind: &str, pairings: Vec<(usize, usize)>) -> Result<Prepared, CliError> {
+    pub(crate) fn prepare(
+        &self,
+        kind: &str,
+        pairings: Vec<(usize, usize)>,
+    ) -> Result<Prepared, CliError> {
         let variant = Variant::load(&self.variant)?;
         let engines: Vec<EngineSpec> = self
             .engines
@@ -299,14 +303,14 @@ fn warn_oversubscription(concurrency: usize, engines: &[EngineSpec]) {
 }
 
 /// A progress bar of games on stderr (hidden when stderr is not a terminal).
-pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
+pub(crate) fn progress_bar(total: u64, done: u64) -> ProgressBar {
     let bar = super::progress(total, "games");
     bar.set_position(done);
     bar
 }
 
 #[derive(Args, Debug)]
-pub struct MatchArgs {
+pub(crate) struct MatchArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Stop when a GSPRT on pair outcomes decides: elo0,elo1,alpha,beta
@@ -315,7 +319,7 @@ pub struct MatchArgs {
 }
 
 /// `forfeits: b 2 (crash 1, time-forfeit 1)`, or nothing when no game was forfeited.
-pub fn forfeits_text(forfeits: &Forfeits) -> String {
+pub(crate) fn forfeits_text(forfeits: &Forfeits) -> String {
     if forfeits.is_empty() {
         return String::new();
     }
@@ -330,7 +334,7 @@ pub fn forfeits_text(forfeits: &Forfeits) -> String {
     format!("forfeits: {}\n", engines.join("; "))
 }
 
-pub fn run(args: &MatchArgs) -> CliResult {
+pub(crate) fn run(args: &MatchArgs) -> CliResult {
     let run = &args.run;
     if run.engines.len() != 2 {
         return Err(CliError(format!(
@@ -391,7 +395,7 @@ fn elo_text(elo: f64) -> String {
 
 /// After a Ctrl-C: says how many games were kept and how to continue, and ends the
 /// program with the interrupted status.
-pub fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
+pub(crate) fn exit_if_interrupted(outcome: &RunOutcome, run: &RunArgs) {
     if !outcome.interrupted {
         return;
     }
@@ -423,7 +427,7 @@ fn shell_quote(word: &str) -> String {
 }
 
 /// What a shard's run says after its summary.
-pub fn shard_note(shard: Option<Shard>, games: u64) -> Vec<String> {
+pub(crate) fn shard_note(shard: Option<Shard>, games: u64) -> Vec<String> {
     let Some(shard) = shard else {
         return Vec::new();
     };
@@ -434,12 +438,12 @@ pub fn shard_note(shard: Option<Shard>, games: u64) -> Vec<String> {
 }
 
 /// The shard a run played, as a JSON field (none for a whole run).
-pub fn shard_json(shard: Option<Shard>) -> Option<(&'static str, serde_json::Value)> {
+pub(crate) fn shard_json(shard: Option<Shard>) -> Option<(&'static str, serde_json::Value)> {
     shard.map(|s| ("shard", json!(s.to_string())))
 }
 
 /// What follows a summary: the playing rate (none when merged from shards) and notes.
-pub struct Notes {
+pub(crate) struct Notes {
     /// Games per minute of this run.
     pub games_per_minute: Option<f64>,
     /// Lines after the summary's text.
@@ -452,7 +456,7 @@ pub struct Notes {
 
 impl Notes {
     /// The playing rate and the note lines, as text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut out = String::new();
         if let Some(rate) = self.games_per_minute {
             out.push_str(&format!("{rate:.1} games per minute\n"));
@@ -469,7 +473,7 @@ impl Notes {
 
     /// The note's fields in a summary's JSON: its own field, and `"interrupted": true`
     /// after a Ctrl-C.
-    pub fn add_json(&self, value: &mut serde_json::Value) {
+    pub(crate) fn add_json(&self, value: &mut serde_json::Value) {
         if let Some((key, extra)) = &self.json {
             value[*key] = extra.clone();
         }
@@ -481,7 +485,12 @@ impl Notes {
 
 /// A match's result as text or JSON: what `match` prints, and `merge` for a sharded
 /// match.
-pub fn report_match(tally: &MatchTally, variant: &str, notes: &Notes, json: bool) -> CliResult {
+pub(crate) fn report_match(
+    tally: &MatchTally,
+    variant: &str,
+    notes: &Notes,
+    json: bool,
+) -> CliResult {
     if json {
         let mut value =
             serde_json::to_value(tally.report(notes.games_per_minute)).expect("reports serialise");

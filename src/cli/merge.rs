@@ -16,7 +16,7 @@ use isolo_engine::merge::{merge, MergeError, MergeOptions, MergeOutcome, Merged}
 use isolo_engine::stats::Sprt;
 
 #[derive(Args, Debug)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The merged records file to write (it must not exist yet)
     #[arg(value_name = "OUT")]
     pub out: String,
@@ -41,7 +41,7 @@ pub struct MergeArgs {
     pub plot: Option<String>,
 }
 
-pub fn run(args: &MergeArgs) -> CliResult {
+pub(crate) fn run(args: &MergeArgs) -> CliResult {
     let interrupt = super::interrupt::flag();
     let outputs = Outputs {
         json: args.json,

@@ -1,32 +1,32 @@
 //! The command line: one module per subcommand. Each turns its arguments into calls on
 //! the library and its results into text or JSON; errors become one line and exit 2.
 
-pub mod analyze;
-pub mod apply;
-pub mod bench;
-pub mod check_proof;
-pub mod compare;
-pub mod fit_wdl;
-pub mod interrupt;
-pub mod matches;
-pub mod merge;
-pub mod moves;
-pub mod openings;
-pub mod perft;
-pub mod play;
-pub mod ranges;
-pub mod replay;
-pub mod results;
-pub mod review;
+pub(crate) mod analyze;
+pub(crate) mod apply;
+pub(crate) mod bench;
+pub(crate) mod check_proof;
+pub(crate) mod compare;
+pub(crate) mod fit_wdl;
+pub(crate) mod interrupt;
+pub(crate) mod matches;
+pub(crate) mod merge;
+pub(crate) mod moves;
+pub(crate) mod openings;
+pub(crate) mod perft;
+pub(crate) mod play;
+pub(crate) mod ranges;
+pub(crate) mod replay;
+pub(crate) mod results;
+pub(crate) mod review;
 #[cfg(feature = "server")]
-pub mod serve;
-pub mod show;
-pub mod solve;
-pub mod solve_table;
-pub mod tournament;
-pub mod tune;
-pub mod ugi;
-pub mod variants;
+pub(crate) mod serve;
+pub(crate) mod show;
+pub(crate) mod solve;
+pub(crate) mod solve_table;
+pub(crate) mod tournament;
+pub(crate) mod tune;
+pub(crate) mod ugi;
+pub(crate) mod variants;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -41,7 +41,7 @@ use isolo_rules::{
 
 /// A user-facing error: printed as one line, exit code 2.
 #[derive(Debug)]
-pub struct CliError(pub String);
+pub(crate) struct CliError(pub String);
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -73,11 +73,11 @@ impl From<OpeningsError> for CliError {
     }
 }
 
-pub type CliResult = Result<(), CliError>;
+pub(crate) type CliResult = Result<(), CliError>;
 
 /// `--variant` and `--position`, shared by every command that takes a position.
 #[derive(Args, Debug, Clone)]
-pub struct PositionArgs {
+pub(crate) struct PositionArgs {
     /// A preset or named reading (`isolo-ai variants` lists them) or the path of a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
@@ -93,7 +93,7 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     /// The variant and the position (its start when none is given).
-    pub fn load(&self) -> Result<(Variant, Board), CliError> {
+    pub(crate) fn load(&self) -> Result<(Variant, Board), CliError> {
         let variant = Variant::load(&self.variant)?;
         let board = start_position(&variant, self.position.as_deref())?;
         Ok((variant, board))
@@ -102,7 +102,7 @@ impl PositionArgs {
     /// The game from the position (its start when none is given) after `moves`
     /// (`--moves`): an illegal move names itself, its index and the legal moves there,
     /// and no move is played once the game is over.
-    pub fn game<'v>(
+    pub(crate) fn game<'v>(
         &self,
         variant: &'v Variant,
         moves: Option<&str>,
@@ -114,7 +114,7 @@ impl PositionArgs {
 }
 
 /// `--position` read under `variant`, or its start when none is given.
-pub fn start_position(variant: &Variant, position: Option<&str>) -> Result<Board, CliError> {
+pub(crate) fn start_position(variant: &Variant, position: Option<&str>) -> Result<Board, CliError> {
     Setup::new(position, None)
         .start(variant)
         .map_err(setup_error)
@@ -131,7 +131,7 @@ fn setup_error(e: SetupError) -> CliError {
 
 /// A self-play command's games at once (`--threads`, clamped to the games; default the
 /// cores) and its openings (`--openings`, default the start): `tune`, `fit-wdl`.
-pub fn self_play_inputs(
+pub(crate) fn self_play_inputs(
     variant: &Variant,
     threads: Option<usize>,
     games: usize,
@@ -149,7 +149,7 @@ pub fn self_play_inputs(
 }
 
 /// Checks `--hash` against what this machine allows (its range is checked at parsing).
-pub fn check_hash(hash_mb: usize) -> CliResult {
+pub(crate) fn check_hash(hash_mb: usize) -> CliResult {
     isolo_engine::search::tt::check_table_mb(hash_mb).map_err(|e| CliError(format!("--hash: {e}")))
 }
 
@@ -157,7 +157,7 @@ pub fn check_hash(hash_mb: usize) -> CliResult {
 /// it is a regular file or none yet (a folder, a named pipe, which would wait for a
 /// reader, or a device is refused). Nothing is left behind: a file created to check is
 /// removed.
-pub fn check_output(flag: &str, path: impl AsRef<std::path::Path>) -> CliResult {
+pub(crate) fn check_output(flag: &str, path: impl AsRef<std::path::Path>) -> CliResult {
     let target = path.as_ref();
     let path = target.display();
     if target.is_dir() {
@@ -182,7 +182,7 @@ pub fn check_output(flag: &str, path: impl AsRef<std::path::Path>) -> CliResult 
 }
 
 /// A progress bar on stderr counting `what` (hidden when stderr is not a terminal).
-pub fn progress(total: u64, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn progress(total: u64, what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(total);
     let template = format!("{{bar:30}} {{pos}}/{{len}} {what}  {{msg}}  eta {{eta}}");
     bar.set_style(
@@ -194,12 +194,12 @@ pub fn progress(total: u64, what: &str) -> indicatif::ProgressBar {
 }
 
 /// "1 seed", "2 seeds".
-pub fn plural(count: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// `--shard K/N`, checked; a shard needs `--out`, the records merge combines.
-pub fn shard_option(
+pub(crate) fn shard_option(
     text: Option<&str>,
     has_out: bool,
 ) -> Result<Option<isolo_engine::matches::schedule::Shard>, CliError> {
@@ -218,13 +218,13 @@ pub fn shard_option(
 }
 
 /// "S" or "N".
-pub fn side_letter(side: Side) -> String {
+pub(crate) fn side_letter(side: Side) -> String {
     side.letter().to_string()
 }
 
 /// What a write to stdout comes to: a closed pipe (`| head`) ends output quietly, any
 /// other failure is an error.
-pub fn written(result: io::Result<()>) -> CliResult {
+pub(crate) fn written(result: io::Result<()>) -> CliResult {
     match result {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -233,14 +233,14 @@ pub fn written(result: io::Result<()>) -> CliResult {
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends output quietly.
-pub fn emit(text: &str) -> CliResult {
+pub(crate) fn emit(text: &str) -> CliResult {
     let mut out = io::stdout().lock();
     written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
 }
 
 /// A report as pretty JSON plus a newline, written as it is serialised (no value tree
 /// in between, so a large report takes no more memory than its text).
-pub fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
+pub(crate) fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = serde_json::to_writer_pretty(&mut out, report)
         .map_err(io::Error::from)
@@ -250,7 +250,7 @@ pub fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
 }
 
 /// Pretty JSON plus a newline.
-pub fn emit_json(value: &serde_json::Value) -> CliResult {
+pub(crate) fn emit_json(value: &serde_json::Value) -> CliResult {
     emit(&format!(
         "{}\n",
         serde_json::to_string_pretty(value).expect("JSON values serialise")

@@ -15,7 +15,7 @@ use isolo_engine::search::searched_moves;
 use isolo_rules::{Board, LegalMove, MoveGen, Variant};
 
 #[derive(Args, Debug)]
-pub struct MovesArgs {
+pub(crate) struct MovesArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first: the moves listed are those of the position they reach
@@ -30,7 +30,7 @@ pub struct MovesArgs {
     pub json: bool,
 }
 
-pub fn run(args: &MovesArgs) -> CliResult {
+pub(crate) fn run(args: &MovesArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let board = *args.position.game(&variant, args.moves.as_deref())?.board();
     if args.distinct {

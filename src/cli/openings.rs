@@ -11,7 +11,7 @@ use isolo_rules::Variant;
 const ATTEMPTS_PER_POSITION: usize = 200;
 
 #[derive(Args, Debug)]
-pub struct OpeningsArgs {
+pub(crate) struct OpeningsArgs {
     /// A preset or a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
@@ -41,7 +41,7 @@ pub struct OpeningsArgs {
     pub out: Option<String>,
 }
 
-pub fn run(args: &OpeningsArgs) -> CliResult {
+pub(crate) fn run(args: &OpeningsArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
     if let Some(path) = &args.out {
         super::check_output("--out", path)?;

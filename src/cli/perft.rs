@@ -13,7 +13,7 @@ use isolo_rules::{divide_until, Divided};
 const PROGRESS_DEPTH: u32 = 6;
 
 #[derive(Args, Debug)]
-pub struct PerftArgs {
+pub(crate) struct PerftArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Plies to count
@@ -30,7 +30,7 @@ pub struct PerftArgs {
     pub json: bool,
 }
 
-pub fn run(args: &PerftArgs) -> CliResult {
+pub(crate) fn run(args: &PerftArgs) -> CliResult {
     let (variant, board) = args.position.load()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(super::ranges::search_threads("--threads", args.threads))

@@ -11,7 +11,7 @@ use isolo_engine::matches::records::{self, CheckedRecords, Record};
 use isolo_rules::{describe, Game, Outcome, Side};
 
 #[derive(Args, Debug)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// A records file written by match or tournament (--out)
     pub file: String,
     /// Show this game (its "game" number) move by move
@@ -94,7 +94,7 @@ impl From<records::RecordsError> for Stop {
     }
 }
 
-pub fn run(args: &ReplayArgs) -> CliResult {
+pub(crate) fn run(args: &ReplayArgs) -> CliResult {
     let path = Path::new(&args.file);
     if !path.exists() {
         return Err(CliError(format!("{}: no such file", args.file)));

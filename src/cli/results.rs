@@ -15,7 +15,7 @@ use isolo_engine::research::readings::{
 use isolo_rules::{Variant, PRESETS};
 
 #[derive(Args, Debug)]
-pub struct ResultsArgs {
+pub(crate) struct ResultsArgs {
     /// Where to write the page
     #[arg(long, default_value = "docs/RESULTS.md")]
     pub out: String,
@@ -133,7 +133,7 @@ fn check_partial_page(args: &ResultsArgs) -> CliResult {
     )))
 }
 
-pub fn run(args: &ResultsArgs) -> CliResult {
+pub(crate) fn run(args: &ResultsArgs) -> CliResult {
     let engine = EngineSpec::parse(&args.engine).map_err(|e| CliError(format!("--engine: {e}")))?;
     let mut page = page_header(args);
     for name in &args.presets {

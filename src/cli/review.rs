@@ -15,7 +15,7 @@ use isolo_engine::review::{review, MoveClass, Review, ReviewBudget};
 use isolo_rules::{Board, Game, Side, Variant};
 
 #[derive(Args, Debug)]
-pub struct ReviewArgs {
+pub(crate) struct ReviewArgs {
     /// A preset or a rules file (not with --records, whose header names the rules)
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: Option<String>,
@@ -138,7 +138,7 @@ fn engine(args: &ReviewArgs) -> Result<EngineSpec, CliError> {
     })
 }
 
-pub fn run(args: &ReviewArgs) -> CliResult {
+pub(crate) fn run(args: &ReviewArgs) -> CliResult {
     let (variant, start, moves, source) = load_game(args)?;
     let mut game = Game::new(&variant, start);
     game.play_list(&moves)

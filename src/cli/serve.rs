@@ -15,7 +15,7 @@ use isolo_engine::matches::records;
 use isolo_rules::{Variant, PRESETS, READINGS};
 
 #[derive(Args, Debug)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Address to listen on (127.0.0.1: this machine only)
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
@@ -101,7 +101,7 @@ fn load_state(args: &ServeArgs) -> Result<AppState, CliError> {
     })
 }
 
-pub fn run(args: &ServeArgs) -> CliResult {
+pub(crate) fn run(args: &ServeArgs) -> CliResult {
     let state = Arc::new(load_state(args)?);
     let address = format!("{}:{}", args.host, args.port);
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -9,7 +9,7 @@ use isolo_rules::{format_overture, pit_at};
 use isolo_rules::{Board, Outcome, Side, Variant};
 
 #[derive(Args, Debug)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first, separated by spaces or commas
@@ -23,7 +23,7 @@ pub struct ShowArgs {
     pub flip: bool,
 }
 
-pub fn run(args: &ShowArgs) -> CliResult {
+pub(crate) fn run(args: &ShowArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let game = args.position.game(&variant, args.moves.as_deref())?;
     let (board, outcome) = (*game.board(), game.outcome());
@@ -84,7 +84,7 @@ fn seed_row(board: &Board, row: usize, columns: usize, label: &str, bottom: Side
 /// The four rows of pits with both players' pit numbers, alone (as a move stands half
 /// sown), for a player sitting at `bottom`'s side: that side's rows drawn nearest (at
 /// the bottom), the board turned half a turn for North.
-pub fn draw_pits_for(variant: &Variant, board: &Board, bottom: Side) -> String {
+pub(crate) fn draw_pits_for(variant: &Variant, board: &Board, bottom: Side) -> String {
     let w = variant.columns() as usize;
     let top = bottom.opponent();
     let mut out = number_row(0, w, top, bottom);
@@ -101,12 +101,12 @@ pub fn draw_pits_for(variant: &Variant, board: &Board, bottom: Side) -> String {
 
 /// The board with both players' pit numbers, seed totals, side to move, overture state
 /// and the result when the game is over.
-pub fn draw(variant: &Variant, board: &Board, outcome: Option<&Outcome>) -> String {
+pub(crate) fn draw(variant: &Variant, board: &Board, outcome: Option<&Outcome>) -> String {
     draw_for(variant, board, outcome, Side::South)
 }
 
 /// `draw` for a player sitting at `bottom`'s side (see `draw_pits_for`).
-pub fn draw_for(
+pub(crate) fn draw_for(
     variant: &Variant,
     board: &Board,
     outcome: Option<&Outcome>,

@@ -22,7 +22,7 @@ use isolo_engine::search::{Progress, Score};
 use isolo_rules::{Side, Variant};
 
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Moves to play first (their positions count for repetitions)
@@ -124,7 +124,7 @@ impl From<Prove> for Sought {
     }
 }
 
-pub fn run(args: &SolveArgs) -> CliResult {
+pub(crate) fn run(args: &SolveArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let game = args.position.game(&variant, args.moves.as_deref())?;
     let root = Root::of_game(&game);
@@ -310,7 +310,7 @@ fn cli_error(e: SolveError) -> CliError {
 }
 
 /// A certificate file's error, naming `--certificate`.
-pub fn certificate_error(e: CertificateFileError) -> String {
+pub(crate) fn certificate_error(e: CertificateFileError) -> String {
     match e {
         CertificateFileError::OtherKind { .. } => {
             format!("internal error (please report): --certificate {e}")

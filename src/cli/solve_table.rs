@@ -17,7 +17,7 @@ use isolo_rules::preset_family;
 use isolo_rules::Rules;
 
 #[derive(Args, Debug)]
-pub struct SolveTableArgs {
+pub(crate) struct SolveTableArgs {
     /// A preset or named reading (`isolo-ai variants` lists them)
     #[arg(long, value_name = "NAME")]
     pub preset: String,
@@ -69,7 +69,7 @@ const NOT_REACHED: &str = "not reached (interrupted)";
 /// Widths and seed counts a table may ask for.
 const SEEDS_RANGE: std::ops::RangeInclusive<u8> = 1..=8;
 
-pub fn run(args: &SolveTableArgs) -> CliResult {
+pub(crate) fn run(args: &SolveTableArgs) -> CliResult {
     let base = base_rules(args)?;
     let family = preset_family(&args.preset).ok_or_else(|| {
         CliError(format!(

@@ -9,7 +9,7 @@ use isolo_engine::matches::schedule::Pairing;
 use isolo_engine::matches::tally::{LadderStep, TournamentReport, TournamentTally};
 
 #[derive(Args, Debug)]
-pub struct TournamentArgs {
+pub(crate) struct TournamentArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// The first engine plays each of the others (instead of everyone playing everyone)
@@ -24,7 +24,7 @@ pub struct TournamentArgs {
     pub anchor: Option<String>,
 }
 
-pub fn run(args: &TournamentArgs) -> CliResult {
+pub(crate) fn run(args: &TournamentArgs) -> CliResult {
     let run = &args.run;
     let n = run.engines.len();
     if n < 3 {
@@ -66,7 +66,7 @@ pub fn run(args: &TournamentArgs) -> CliResult {
 
 /// A tournament's standings, crosstable and ratings as text or JSON: what `tournament`
 /// prints, and `merge` for a sharded one.
-pub fn report_tournament(
+pub(crate) fn report_tournament(
     report: &TournamentReport,
     variant: &str,
     notes: &Notes,

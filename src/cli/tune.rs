@@ -10,7 +10,7 @@ use isolo_engine::research::tune::{tune, TuneError, TuneObserver, TuneSettings, 
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
-pub struct TuneArgs {
+pub(crate) struct TuneArgs {
     /// A preset or a rules file
     #[arg(long, value_name = "NAME|FILE")]
     pub variant: String,
@@ -91,7 +91,7 @@ impl TuneObserver for Bars {
     }
 }
 
-pub fn run(args: &TuneArgs) -> CliResult {
+pub(crate) fn run(args: &TuneArgs) -> CliResult {
     let variant = Variant::load(&args.variant)?;
     if let Some(path) = &args.out {
         super::check_output("--out", path)?;

@@ -8,9 +8,9 @@ use super::CliResult;
 use isolo_engine::ugi;
 
 #[derive(Args, Debug)]
-pub struct UgiArgs {}
+pub(crate) struct UgiArgs {}
 
-pub fn run(_args: &UgiArgs) -> CliResult {
+pub(crate) fn run(_args: &UgiArgs) -> CliResult {
     let out: ugi::Output = Arc::new(Mutex::new(std::io::stdout()));
     ugi::run(std::io::stdin().lock(), out);
     Ok(())

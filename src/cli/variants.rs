@@ -7,7 +7,7 @@ use super::{emit, CliResult};
 use isolo_rules::{Rules, PRESETS, READINGS};
 
 #[derive(Args, Debug)]
-pub struct VariantsArgs {
+pub(crate) struct VariantsArgs {
     /// Print the complete rules of a preset or rules file as TOML
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "explain")]
     pub show: Option<String>,
@@ -17,7 +17,7 @@ pub struct VariantsArgs {
     pub explain: Option<String>,
 }
 
-pub fn run(args: &VariantsArgs) -> CliResult {
+pub(crate) fn run(args: &VariantsArgs) -> CliResult {
     if let Some(spec) = &args.show {
         let rules = Rules::load(spec)?;
         return emit(&rules.to_toml());

@@ -2,5 +2,5 @@
 //! (`compare --plot`).
 
 #[cfg(feature = "plots")]
-pub mod plot;
-pub mod svg;
+pub(crate) mod plot;
+pub(crate) mod svg;

@@ -17,7 +17,7 @@ const SERIES: [(&str, RGBColor); 3] = [
 ];
 
 /// Writes the chart, whole or not at all; the error says what failed.
-pub fn write_svg(path: &str, stats: &[VariantStats]) -> Result<(), String> {
+pub(crate) fn write_svg(path: &str, stats: &[VariantStats]) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot draw {path}: {e}");
     let mut svg = String::new();
     {

@@ -8,17 +8,17 @@ use isolo_rules::pit_at;
 use isolo_rules::{Board, Side, Variant};
 
 /// Width of one pit's cell, in SVG units.
-pub const CELL: f64 = 64.0;
+pub(crate) const CELL: f64 = 64.0;
 /// Height of one pit's cell: the pit with its number above it and its count below.
-pub const ROW: f64 = 92.0;
+pub(crate) const ROW: f64 = 92.0;
 /// Radius of a pit.
-pub const PIT_RADIUS: f64 = 26.0;
+pub(crate) const PIT_RADIUS: f64 = 26.0;
 /// Counts up to this are also drawn as dots.
-pub const MOST_DOTS: u32 = 12;
+pub(crate) const MOST_DOTS: u32 = 12;
 /// Spacing of the dots' spiral.
-pub const DOT_SPACING: f64 = 5.5;
+pub(crate) const DOT_SPACING: f64 = 5.5;
 /// The golden angle, in radians: the dots' spiral turns by it from one dot to the next.
-pub const GOLDEN_ANGLE: f64 = 2.399_963;
+pub(crate) const GOLDEN_ANGLE: f64 = 2.399_963;
 const MARGIN: f64 = 20.0;
 const HEADER: f64 = 40.0;
 const DIVIDER: f64 = 14.0;
@@ -45,7 +45,7 @@ const STYLE: &str = "\
 
 /// How to draw.
 #[derive(Clone, Debug, Default)]
-pub struct SvgOptions {
+pub(crate) struct SvgOptions {
     /// North at the bottom instead of South.
     pub flipped: bool,
     /// Pits to highlight (class `lit`), as (owner, pit number).
@@ -53,14 +53,14 @@ pub struct SvgOptions {
 }
 
 /// Where the dot `index` of a pit's dots sits, relative to the pit's centre.
-pub fn dot_offset(index: u32) -> (f64, f64) {
+pub(crate) fn dot_offset(index: u32) -> (f64, f64) {
     let r = DOT_SPACING * (index as f64 + 0.5).sqrt();
     let angle = index as f64 * GOLDEN_ANGLE;
     (r * angle.cos(), r * angle.sin())
 }
 
 /// The board as a standalone SVG document.
-pub fn board_svg(variant: &Variant, board: &Board, options: &SvgOptions) -> String {
+pub(crate) fn board_svg(variant: &Variant, board: &Board, options: &SvgOptions) -> String {
     let w = variant.columns() as usize;
     let width = 2.0 * MARGIN + w as f64 * CELL;
     let height = 2.0 * HEADER + 4.0 * ROW + DIVIDER;
@@ -163,13 +163,13 @@ fn pit_svg(
 
 /// A pit's seeds: dots for small counts and the count (below the pit, dark on the
 /// board, when there are dots; large and light in the hole otherwise).
-pub fn seeds_svg(seeds: u32) -> String {
+pub(crate) fn seeds_svg(seeds: u32) -> String {
     format!("<g class=\"seeds\">{}</g>", seeds_markup(seeds))
 }
 
 /// The inside of a pit's `seeds` group (what the page draws while it animates a move:
 /// `/api/variants` sends it for every count up to [`MOST_DOTS`] + 1).
-pub fn seeds_markup(seeds: u32) -> String {
+pub(crate) fn seeds_markup(seeds: u32) -> String {
     let mut out = String::new();
     if seeds <= MOST_DOTS {
         for i in 0..seeds {
@@ -188,7 +188,7 @@ pub fn seeds_markup(seeds: u32) -> String {
 }
 
 /// The seeds of a pit holding more than [`MOST_DOTS`]: their count, `{n}`.
-pub const MANY_SEEDS: &str = "<text class=\"count\" y=\"8\">{n}</text>";
+pub(crate) const MANY_SEEDS: &str = "<text class=\"count\" y=\"8\">{n}</text>";
 
 fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
     let mut text = format!("{side}: {} seeds", board.side_total(side));
@@ -220,7 +220,7 @@ fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
 }
 
 /// Text made safe for SVG/XML.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

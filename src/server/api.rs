@@ -47,9 +47,9 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 /// Most moves one `/api/moves` answer lists (`complete` says when more exist).
-pub const MOST_MOVES_LISTED: usize = 2_000;
+pub(crate) const MOST_MOVES_LISTED: usize = 2_000;
 
-pub fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(|| async { assets::page("index.html") }))
         .route("/app.js", get(|| async { assets::page("app.js") }))
@@ -146,7 +146,7 @@ async fn read_limited(body: Body) -> Result<Bytes, ApiError> {
 /// The most bytes a request's header fields may take together (names, values and their
 /// separators): more are refused with 431 here, whatever size the connection layer let
 /// through (its buffer, about 400 KB, depends on how the bytes arrive).
-pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_HEADER_BYTES: usize = 64 * 1024;
 
 /// Refuses, before any route, a path with bytes that are not ASCII (400: a client must
 /// percent-encode them) and header fields over [`MAX_HEADER_BYTES`] (431).

@@ -7,7 +7,7 @@ const INDEX: &str = include_str!("web/index.html");
 const STYLE: &str = include_str!("web/style.css");
 
 /// The page's ES modules, by name: `app.js` imports the others.
-pub const MODULES: [(&str, &str); 6] = [
+pub(crate) const MODULES: [(&str, &str); 6] = [
     ("app.js", include_str!("web/app.js")),
     ("api.js", include_str!("web/api.js")),
     ("clock.js", include_str!("web/clock.js")),
@@ -20,7 +20,7 @@ pub const MODULES: [(&str, &str); 6] = [
 const POLICY: &str = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 /// One of the page's files, by name.
-pub fn page(name: &str) -> Response {
+pub(crate) fn page(name: &str) -> Response {
     let module = MODULES.iter().find(|(file, _)| *file == name);
     let (kind, text) = match (name, module) {
         (_, Some((_, script))) => ("text/javascript; charset=utf-8", *script),

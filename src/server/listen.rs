@@ -35,7 +35,7 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// What a connection may take.
 #[derive(Clone, Copy, Debug)]
-pub struct ConnectionLimits {
+pub(crate) struct ConnectionLimits {
     /// A request's header must arrive within this, counted from the moment the server
     /// waits for it: a keep-alive connection idle this long is closed too.
     pub request_timeout: Duration,
@@ -48,7 +48,7 @@ pub struct ConnectionLimits {
 
 /// Serves `router` on `listener` until `shutdown` completes, then lets the requests in
 /// progress finish for a short grace.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,

@@ -7,11 +7,11 @@
 //! the connections open at once, closes connections that are slow to send or to read,
 //! and answers a bad request with an error, never by stopping.
 
-pub mod api;
-pub mod assets;
+pub(crate) mod api;
+pub(crate) mod assets;
 #[cfg(test)]
 mod fuzz;
-pub mod listen;
+pub(crate) mod listen;
 mod wire;
 
 use std::sync::Arc;
@@ -23,10 +23,10 @@ use isolo_engine::matches::records::RecordsPages;
 use isolo_rules::Variant;
 
 /// Largest request body read, in bytes (a position, a game of moves, a rules file).
-pub const MAX_BODY_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
 
 /// A variant the page may choose, by name.
-pub struct Choice {
+pub(crate) struct Choice {
     pub name: String,
     /// `preset`, `reading` or `file`.
     pub kind: &'static str,
@@ -34,7 +34,7 @@ pub struct Choice {
 }
 
 /// What every request may use.
-pub struct AppState {
+pub(crate) struct AppState {
     pub choices: Vec<Choice>,
     /// The `--records` file, read a page at a time.
     pub records: Option<RecordsPages>,
@@ -52,7 +52,7 @@ const REVIEW_CAP_SEARCHES: u32 = 20;
 
 impl AppState {
     /// The longest a review takes on this server.
-    pub fn review_time_cap(&self) -> Duration {
+    pub(crate) fn review_time_cap(&self) -> Duration {
         self.max_time * REVIEW_CAP_SEARCHES
     }
 }

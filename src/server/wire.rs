@@ -17,10 +17,10 @@ use isolo_engine::TimeControl;
 use isolo_rules::{Game, Rules, Setup, SetupError, Variant};
 
 /// Table size of each search, in MB.
-pub const HASH_MB: usize = 32;
+pub(super) const HASH_MB: usize = 32;
 
 /// An error answer: a status and one line (`{"error": "..."}`).
-pub struct ApiError {
+pub(super) struct ApiError {
     status: StatusCode,
     message: String,
 }

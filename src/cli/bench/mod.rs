@@ -16,7 +16,7 @@ use isolo_engine::search::{nodes_per_second, Limits, SearchRequest, Searcher};
 use isolo_rules::Variant;
 
 /// The bench positions: each preset's start and positions reached by random plies.
-pub const POSITIONS: [(&str, &str); 24] = [
+pub(crate) const POSITIONS: [(&str, &str); 24] = [
     (
         "isolo-women",
         "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S",
@@ -116,12 +116,12 @@ pub const POSITIONS: [(&str, &str); 24] = [
 ];
 
 /// Depth each position is searched to.
-pub const DEFAULT_DEPTH: u32 = 8;
+pub(crate) const DEFAULT_DEPTH: u32 = 8;
 /// Table size for each bench search, in MB.
 const BENCH_HASH_MB: usize = 16;
 
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Depth to search each position to
     #[arg(long, default_value_t = DEFAULT_DEPTH, conflicts_with = "playouts", value_parser = crate::cli::ranges::DEPTH)]
     pub depth: u32,
@@ -202,7 +202,7 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> SetR
     run
 }
 
-pub fn run(args: &BenchArgs) -> CliResult {
+pub(crate) fn run(args: &BenchArgs) -> CliResult {
     let threads = crate::cli::ranges::search_threads("--threads", args.threads);
     if args.playouts {
         return playouts::run(&playouts::PlayoutBench {

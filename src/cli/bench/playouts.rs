@@ -45,7 +45,7 @@ impl Tally {
 }
 
 /// How the random games are played.
-pub struct PlayoutBench<'a> {
+pub(super) struct PlayoutBench<'a> {
     pub variants: &'a [String],
     pub games: u64,
     pub max_plies: u32,
@@ -83,7 +83,7 @@ fn per_second(count: u64, time: Duration) -> f64 {
     count as f64 / time.as_secs_f64().max(1e-9)
 }
 
-pub fn run(bench: &PlayoutBench) -> CliResult {
+pub(super) fn run(bench: &PlayoutBench) -> CliResult {
     let names: Vec<String> = if bench.variants.is_empty() {
         PRESETS
             .iter()

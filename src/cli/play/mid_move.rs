@@ -65,7 +65,7 @@ const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture
 
 impl<'a> MidMove<'a> {
     /// Asking each side inside the move from `board` (`history`: the positions before it).
-    pub fn new(
+    pub(super) fn new(
         variant: &'a Variant,
         board: Board,
         history: &'a [u64],
@@ -85,7 +85,7 @@ impl<'a> MidMove<'a> {
     /// The engine's move `plan`, its answers only what it expects, as the human
     /// answers each of its passes; where the human answers otherwise the engine goes on
     /// from there.
-    pub fn settle_engine_move(&mut self, plan: Move) -> Result<Move, Stop> {
+    pub(super) fn settle_engine_move(&mut self, plan: Move) -> Result<Move, Stop> {
         let (variant, board) = (self.variant, self.board);
         settle_answers(variant, &board, plan, &mut |partial, answering| {
             if answering {
@@ -103,7 +103,7 @@ impl<'a> MidMove<'a> {
     /// The human's move begun as `typed` (a whole move, or one half made), the engine
     /// asked for each answer to its passes, the human for the rest of the move wherever
     /// it is not yet whole.
-    pub fn settle_human_move(&mut self, mut typed: Move) -> Result<Move, Stop> {
+    pub(super) fn settle_human_move(&mut self, mut typed: Move) -> Result<Move, Stop> {
         let mut settled = 0;
         loop {
             let planned = (typed.choices.iter().skip(settled))

@@ -22,7 +22,7 @@ mod mid_move;
 use mid_move::{MidMove, Seats, Stop};
 
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// The engine to play against (random, greedy, ab:time-ms=1000, mcts:iters=20000, ...)
@@ -56,7 +56,7 @@ const HELP: &str = "Type a pit number to move (with x/p letters for capture choi
 
 const RETREAT_HELP: &str = "Under the retreat, type your move up to a pass (7p) or with the answers you expect (7ps): the engine answers each pass, and where it answers otherwise you go on from there. You are asked for your answer to each of the engine's passes.\n";
 
-pub fn run(args: &PlayArgs) -> CliResult {
+pub(crate) fn run(args: &PlayArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let mut game = args.position.game(&variant, args.moves.as_deref())?;
     let human = match args.side.to_ascii_uppercase().as_str() {
