@@ -309,7 +309,7 @@ pub const CONCURRENCY: Range<usize> =
 pub const GAME_PLIES: Range<usize> =
     Range::defaulting("max-plies", 1, MAX_GAME_PLIES, "plies", DEFAULT_GAME_PLIES);
 /// The longest result a prover looks for (the alpha-beta prover takes at most
-/// [`MAX_DEPTH`]: [`crate::prove::pipeline::Method::most_plies`]).
+/// [`MAX_DEPTH`]: `Method::most_plies`).
 pub const PROOF_PLIES: Range<u32> =
     Range::defaulting("max-plies", 1, DFPN_MAX_PLIES, "plies", DEFAULT_PROOF_PLIES);
 /// Plies of a random playout.

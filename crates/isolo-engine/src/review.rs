@@ -129,7 +129,7 @@ impl MoveClass {
     }
 
     /// The class of a move that is not forced nor the best, by the win chance it lost.
-    pub fn of_loss(loss: f64) -> MoveClass {
+    pub(crate) fn of_loss(loss: f64) -> MoveClass {
         if loss >= BLUNDER {
             MoveClass::Blunder
         } else if loss >= MISTAKE {
@@ -226,7 +226,8 @@ pub struct ReviewBudget {
 
 impl ReviewBudget {
     /// `position` a position, without a total.
-    pub fn per_position(position: Limits) -> ReviewBudget {
+    #[cfg(test)]
+    pub(crate) fn per_position(position: Limits) -> ReviewBudget {
         ReviewBudget {
             position,
             total: None,
@@ -526,12 +527,12 @@ fn counted(
 }
 
 /// The accuracy of one move that was not forced, from 0 to 100.
-pub fn move_accuracy(loss: f64) -> f64 {
+pub(crate) fn move_accuracy(loss: f64) -> f64 {
     100.0 * (-(loss * 100.0) / ACCURACY_DECAY).exp()
 }
 
 impl Review {
-    /// A side's accuracy: the mean of [`move_accuracy`] over its moves that were not
+    /// A side's accuracy: the mean of `move_accuracy` over its moves that were not
     /// forced; `None` without such a move.
     pub fn accuracy(&self, side: Side) -> Option<f64> {
         let own: Vec<f64> = self

@@ -32,7 +32,7 @@ pub type Pentanomial = [u64; 5];
 /// The Wilson 95% interval of a rate `p` observed over `n` trials (`[0, 1]` without
 /// trials). For a score with draws (points per game) it is conservative: a draw varies
 /// less than a win or a loss, so the true interval is narrower.
-pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
+pub(crate) fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
     if n == 0 {
         return [0.0, 1.0];
     }
@@ -44,17 +44,17 @@ pub fn wilson_interval(p: f64, n: u64) -> [f64; 2] {
 }
 
 /// The score (0..=1) of a logistic Elo difference.
-pub fn score_of_elo(elo: f64) -> f64 {
+pub(crate) fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 /// The logistic Elo difference of a score (infinite at 0 and 1).
-pub fn elo_of_score(score: f64) -> f64 {
+pub(crate) fn elo_of_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
 /// The standard normal distribution function.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
@@ -122,7 +122,7 @@ impl EloCaveat {
 
 /// The mean and variance of the normalised pair score (0, 1/4, 1/2, 3/4, 1) over the
 /// pairs counted in `p` (which must not be all zero).
-pub fn pair_mean_and_variance(p: &Pentanomial) -> (f64, f64) {
+pub(crate) fn pair_mean_and_variance(p: &Pentanomial) -> (f64, f64) {
     const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
     let n = p.iter().sum::<u64>() as f64;
     let mu = p

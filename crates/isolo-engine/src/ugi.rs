@@ -926,7 +926,7 @@ fn review_lines(review: &crate::review::Review) -> Vec<String> {
 }
 
 /// `score seeds +3.40`, `score win 5`, `score loss 4` or `score draw`.
-pub fn score_text(score: Score) -> String {
+pub(crate) fn score_text(score: Score) -> String {
     match score {
         Score::Win(n) => format!("win {n}"),
         Score::Loss(n) => format!("loss {n}"),

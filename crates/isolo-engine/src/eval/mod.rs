@@ -221,7 +221,7 @@ impl Weights {
     }
 
     /// Every weight in feature order (`Features`).
-    pub fn vector(&self) -> Features {
+    pub(crate) fn vector(&self) -> Features {
         let mut v = [0; FEATURES];
         v[..SCALAR_FEATURES.len()].copy_from_slice(&[
             self.seeds,
@@ -269,7 +269,7 @@ impl Weights {
 
     /// Checks that every weight lies within `±MAX_WEIGHT` and that the pit table has at
     /// most one weight per pit, naming the first problem.
-    pub fn validate(&self) -> Result<(), InvalidWeights> {
+    pub(crate) fn validate(&self) -> Result<(), InvalidWeights> {
         if self.pits.len() > Pits::MAX {
             return Err(InvalidWeights(format!(
                 "`pits` has {} weights; a side has at most {} pits",
@@ -435,7 +435,7 @@ impl Evaluator {
     }
 
     /// An evaluator with `weights`, or the variant's own (`Weights::for_variant`).
-    pub fn for_config(variant: &Variant, weights: Option<&Weights>) -> Evaluator {
+    pub(crate) fn for_config(variant: &Variant, weights: Option<&Weights>) -> Evaluator {
         let weights = weights
             .cloned()
             .unwrap_or_else(|| Weights::for_variant(variant));
@@ -451,7 +451,7 @@ impl Evaluator {
     /// engine plays) and `+contempt` to its opponent: so the engine takes a fortress only
     /// when clearly behind, rather than a draw at the first small deficit, and never
     /// counts on a win against one. Draws by repetition stay at 0.
-    pub fn with_contempt(mut self, side: Side, contempt: i32) -> Evaluator {
+    pub(crate) fn with_contempt(mut self, side: Side, contempt: i32) -> Evaluator {
         let contempt = contempt.clamp(0, EVAL_LIMIT);
         self.fortress_draw[side as usize] = -contempt;
         self.fortress_draw[side.opponent() as usize] = contempt;
@@ -461,7 +461,7 @@ impl Evaluator {
     /// What a draw in a fortress (or a dead position) is worth to `side`, to move: 0
     /// without contempt, else `-contempt` to the engine's side and `+contempt` to its
     /// opponent (`with_contempt`).
-    pub fn fortress_draw(&self, side: Side) -> i32 {
+    pub(crate) fn fortress_draw(&self, side: Side) -> i32 {
         self.fortress_draw[side as usize]
     }
 
@@ -477,7 +477,7 @@ impl Evaluator {
     /// `evaluate`, leaving in `laps` the side to move's first laps where the evaluation
     /// looked at them (`Variant::first_laps`): a quiescence search reads them next, and
     /// need not sow them again.
-    pub fn evaluate_keeping_laps(&self, board: &Board, laps: &mut Option<FirstLaps>) -> i32 {
+    pub(crate) fn evaluate_keeping_laps(&self, board: &Board, laps: &mut Option<FirstLaps>) -> i32 {
         let me = board.to_move();
         let held = self.fortresses.as_ref().map_or([false; 2], |f| {
             [f.holds(board, me), f.holds(board, me.opponent())]

@@ -38,7 +38,7 @@ impl Net {
 
     /// Checks the shapes and that every number is finite and within `±MAX_NET_VALUE`,
     /// naming the first problem.
-    pub fn validate(&self) -> Result<(), super::InvalidWeights> {
+    pub(crate) fn validate(&self) -> Result<(), super::InvalidWeights> {
         let hidden = self.hidden();
         if !(1..=MAX_HIDDEN).contains(&hidden) {
             return Err(super::InvalidWeights(format!(

@@ -63,7 +63,7 @@ pub struct EngineSpec {
     pub text: String,
     /// The engine and its settings.
     pub kind: EngineKind,
-    /// Its limits per move, as given (see [`EngineSpec::move_limits`]).
+    /// Its limits per move, as given (see `EngineSpec::move_limits`).
     pub limits: Limits,
     /// Its own clock (`tc=`), which a match's `--tc` does not replace.
     pub clock: Option<TimeControl>,
@@ -378,7 +378,10 @@ impl EngineSpec {
 
     /// An engine from its name and options (`("depth", "6")`...), each checked as in a
     /// spec; no default limit is added. The label and text are the options written out.
-    pub fn from_options(name: &str, pairs: &[(&str, &str)]) -> Result<EngineSpec, SpecError> {
+    pub(crate) fn from_options(
+        name: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<EngineSpec, SpecError> {
         let mut kind = match name {
             "" => return Err(SpecError::NoEngine),
             "random" => EngineKind::Random(RandomPick::Move),
@@ -450,7 +453,7 @@ impl EngineSpec {
 
     /// The limits a move is searched with off the clock: as given, or
     /// `DEFAULT_MOVE_TIME` for a searching engine given none.
-    pub fn move_limits(&self) -> Limits {
+    pub(crate) fn move_limits(&self) -> Limits {
         let mut limits = self.limits;
         if limits.is_unbounded() && self.searches() {
             limits.time = Some(DEFAULT_MOVE_TIME);
@@ -459,7 +462,7 @@ impl EngineSpec {
     }
 
     /// Whether this engine is a program outside this one.
-    pub fn is_external(&self) -> bool {
+    pub(crate) fn is_external(&self) -> bool {
         matches!(self.kind, EngineKind::External(_))
     }
 
@@ -485,7 +488,7 @@ impl EngineSpec {
     }
 
     /// Sets the evaluation weights of a searching engine (`None`: the variant's own).
-    pub fn with_weights(mut self, weights: Option<Weights>) -> EngineSpec {
+    pub(crate) fn with_weights(mut self, weights: Option<Weights>) -> EngineSpec {
         match &mut self.kind {
             EngineKind::AlphaBeta(c) => c.weights = weights,
             EngineKind::Mcts(c) => c.weights = weights,
@@ -572,7 +575,7 @@ impl Bot {
 
     /// Makes the bot play its next game as `spec.bot(seed)` would, where it keeps no
     /// search state between games (random, greedy); says whether it could.
-    pub fn reseed(&mut self, seed: u64) -> bool {
+    pub(crate) fn reseed(&mut self, seed: u64) -> bool {
         if self.searcher.is_some() {
             return false;
         }

@@ -141,7 +141,7 @@ impl Drop for ExternalEngine {
 
 /// Where an engine's logs go: `DIR/LABEL-SLOT.log` for its standard error and
 /// `DIR/LABEL-SLOT.ugi.log` for the protocol both ways.
-pub fn log_paths(dir: &Path, label: &str, slot: usize) -> (PathBuf, PathBuf) {
+pub(crate) fn log_paths(dir: &Path, label: &str, slot: usize) -> (PathBuf, PathBuf) {
     let safe: String = label
         .chars()
         .map(|c| {
@@ -356,12 +356,12 @@ impl ExternalEngine {
     }
 
     /// Whether `new_game` has been sent for the game in progress.
-    pub fn in_game(&self) -> bool {
+    pub(crate) fn in_game(&self) -> bool {
         self.in_game
     }
 
     /// Marks the game over, so the next one starts with `uginewgame`.
-    pub fn end_game(&mut self) {
+    pub(crate) fn end_game(&mut self) {
         self.in_game = false;
     }
 

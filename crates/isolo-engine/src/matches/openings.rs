@@ -53,7 +53,11 @@ pub enum OpeningsError {
 
 /// Reads a suite: one position a line; `#` starts a comment (a whole line or after the
 /// position). A bad line is an error naming its number.
-pub fn parse_suite(variant: &Variant, text: &str, name: &str) -> Result<Vec<Board>, OpeningsError> {
+pub(crate) fn parse_suite(
+    variant: &Variant,
+    text: &str,
+    name: &str,
+) -> Result<Vec<Board>, OpeningsError> {
     let suite = || name.to_string();
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -211,7 +215,8 @@ fn judge(
 }
 
 /// Builds a suite of distinct positions reached by `plies` random plies from the start.
-pub fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
+#[cfg(test)]
+pub(crate) fn generate_suite(variant: &Variant, request: &SuiteRequest) -> SuiteReport {
     generate_suite_reporting(variant, request, &mut |_| {}, None)
 }
 

@@ -158,7 +158,7 @@ impl Turn<'_> {
     }
 
     /// The clock of the side that decides.
-    pub fn own_clock(&self) -> Option<Clock> {
+    pub(crate) fn own_clock(&self) -> Option<Clock> {
         self.clocks[self.decider() as usize]
     }
 }

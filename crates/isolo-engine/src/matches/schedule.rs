@@ -74,7 +74,7 @@ impl Pairing {
 }
 
 /// Everyone against everyone: the pairings `(i, j)`, `i < j`, of `n` engines.
-pub fn round_robin(n: usize) -> Vec<(usize, usize)> {
+pub(crate) fn round_robin(n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .collect()
@@ -124,7 +124,7 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Whether this is the whole run.
-    pub fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         self.count == 1
     }
 }
@@ -208,7 +208,7 @@ impl Schedule {
     }
 
     /// The shard, of `count`, that plays game `index`.
-    pub fn shard_of(&self, index: u64, count: u64) -> u64 {
+    pub(crate) fn shard_of(&self, index: u64, count: u64) -> u64 {
         self.pair_of(index) % count
     }
 
@@ -271,7 +271,7 @@ impl Schedule {
     }
 
     /// Games of each pairing.
-    pub fn games_per_pairing(&self) -> u64 {
+    pub(crate) fn games_per_pairing(&self) -> u64 {
         self.games_per_pairing
     }
 

@@ -6,10 +6,8 @@
 
 use crate::eval::{Weights, WeightsError};
 use crate::matches::engine::{EngineKind, EngineSpec};
-pub use crate::matches::words::{
-    parallel_name, parallel_named, quiescence_moves_name, quiescence_moves_named, walk_name,
-    walk_named,
-};
+pub(crate) use crate::matches::words::{parallel_name, quiescence_moves_name, walk_name};
+pub use crate::matches::words::{parallel_named, quiescence_moves_named, walk_named};
 use crate::ranges::{self, Number, Range, RangeError};
 use crate::search::alphabeta::{AlphaBetaConfig, QuiescenceMoves};
 use crate::search::clock::TimeControl;

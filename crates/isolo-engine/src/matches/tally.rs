@@ -193,7 +193,7 @@ impl Tally {
 }
 
 /// Points (0, 1/2, 1 in halves) of `label` in a record it played.
-pub fn half_points(record: &Record, label: &str) -> u64 {
+pub(crate) fn half_points(record: &Record, label: &str) -> u64 {
     let side = if record.south == label {
         Side::South
     } else {

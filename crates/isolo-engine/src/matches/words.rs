@@ -34,7 +34,7 @@ pub fn parallel_named(word: &str) -> Option<Parallelism> {
 }
 
 /// `qmoves=`'s word for `moves`.
-pub fn quiescence_moves_name(moves: QuiescenceMoves) -> &'static str {
+pub(crate) fn quiescence_moves_name(moves: QuiescenceMoves) -> &'static str {
     match moves {
         QuiescenceMoves::AllCaptures => "all",
         QuiescenceMoves::FirstLap => "first-lap",
@@ -42,7 +42,7 @@ pub fn quiescence_moves_name(moves: QuiescenceMoves) -> &'static str {
 }
 
 /// `walk=`'s word for `walk`.
-pub fn walk_name(walk: ChoiceWalk) -> &'static str {
+pub(crate) fn walk_name(walk: ChoiceWalk) -> &'static str {
     match walk {
         ChoiceWalk::Vast => "vast",
         ChoiceWalk::All => "all",
@@ -50,7 +50,7 @@ pub fn walk_name(walk: ChoiceWalk) -> &'static str {
 }
 
 /// `parallel=`'s word for `parallel`.
-pub fn parallel_name(parallel: Parallelism) -> &'static str {
+pub(crate) fn parallel_name(parallel: Parallelism) -> &'static str {
     match parallel {
         Parallelism::Root => "root",
         Parallelism::Tree => "tree",

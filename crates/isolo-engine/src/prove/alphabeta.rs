@@ -113,7 +113,7 @@ impl<'v> Prover<'v> {
     }
 
     /// `solve`, calling `report` after each completed depth.
-    pub fn solve_reporting(
+    pub(crate) fn solve_reporting(
         &mut self,
         board: &Board,
         history: &[u64],

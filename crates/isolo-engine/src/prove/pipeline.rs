@@ -110,7 +110,7 @@ impl Method {
     }
 
     /// The longest `max_plies` the method takes.
-    pub fn most_plies(self) -> u32 {
+    pub(crate) fn most_plies(self) -> u32 {
         match self {
             Method::Ab => MAX_DEPTH,
             Method::Dfpn | Method::Retro | Method::Indexed | Method::Distributed | Method::Auto => {

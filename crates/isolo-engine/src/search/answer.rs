@@ -1,9 +1,9 @@
 //! Moves half made under the retreat (RULES.md 3.4): the opponent answers a pass in
 //! the middle of the mover's move, so a move is decided by both sides in turn. Here an
 //! engine completes a move begun as `partial`, whichever side decides next: the
-//! answerer's answer (`best_answer`, for the page when a person passes against the
-//! engine) or the mover's letters after an answer it did not expect (`complete_move`,
-//! for matches and UGI).
+//! answerer's answer or the mover's letters after an answer it did not expect
+//! (`complete_move`, for matches and UGI; `settle_answers` settles a whole move's
+//! answers side by side).
 //!
 //! A completion is minimax over the rest of the move, walked a choice at a time
 //! (`Variant::half_made`): the mover's choices at their best for the mover, the
@@ -13,9 +13,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use isolo_rules::{
-    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
-};
+#[cfg(test)]
+use isolo_rules::Choice;
+use isolo_rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 use rand::Rng;
 
 use super::{loss_in, Limits, SearchRequest, Searcher};
@@ -42,11 +42,13 @@ pub enum AnswerError {
     NotHalfMade(String),
 }
 
-/// The answer (`Choice::Retreat` or `Choice::Stay`) that leaves the mover least, for the
+/// The answer (`Choice::Retreat` or `Choice::Stay`) that leaves the mover least (the
+/// tests' view of `complete_move` from the answerer's side), for the
 /// move begun as `partial` from `board` (it must stop at an answer), each position the
 /// move can end in searched by `searcher` within `limits` (with `history`, the game's
 /// positions before `board`, for repetitions).
-pub fn best_answer(
+#[cfg(test)]
+pub(crate) fn best_answer(
     searcher: &mut dyn Searcher,
     variant: &Variant,
     board: &Board,
@@ -60,7 +62,7 @@ pub fn best_answer(
 }
 
 /// Whether `partial`, from `board`, stops where the opponent answers a pass.
-pub fn stops_at_answer(
+pub(crate) fn stops_at_answer(
     variant: &Variant,
     board: &Board,
     partial: &Move,
@@ -77,7 +79,7 @@ pub fn stops_at_answer(
 /// search of one ply each, and each stopped once `stop` is set), with `history` for
 /// repetitions. Past `MOST_WALKED_STEPS`, each decision searches one ply from the first
 /// completion of each option.
-pub fn complete_move(
+pub(crate) fn complete_move(
     searcher: &mut dyn Searcher,
     variant: &Variant,
     board: &Board,
@@ -112,7 +114,7 @@ pub struct EndSearch<'a> {
 /// decisions by `own_pick(first, second)`, its values of the two options (whether it
 /// takes the first): `a >= b` is its best, a weaker player may draw. The other side's
 /// decisions in the rest are taken at their best.
-pub fn complete_move_picking(
+pub(crate) fn complete_move_picking(
     variant: &Variant,
     board: &Board,
     partial: &Move,
@@ -205,7 +207,7 @@ fn best_pick(point: &ChoicePoint, a: i32, b: i32) -> bool {
 /// in for the answerer (the side to move there): the greedy bot's completion, with the
 /// answerer's seeds as the value. Past `MOST_WALKED_STEPS`, each decision compares the
 /// first completion of each option.
-pub fn complete_move_by(
+pub(crate) fn complete_move_by(
     variant: &Variant,
     board: &Board,
     partial: &Move,
@@ -245,7 +247,7 @@ fn complete_within(
 
 /// `partial` completed by options drawn at random from `rng` among those a legal move
 /// follows: the random bot's completion.
-pub fn complete_move_at_random(
+pub(crate) fn complete_move_at_random(
     variant: &Variant,
     board: &Board,
     partial: &Move,

@@ -247,7 +247,7 @@ impl Level {
     /// Its measured score in percent against the level below (level 1: against the
     /// capture-greedy player) under alpha-beta, on `variant` where it is a preset or a
     /// reading.
-    pub fn measured_score(self, variant: &Variant) -> Option<u8> {
+    pub(crate) fn measured_score(self, variant: &Variant) -> Option<u8> {
         let preset = variant.rules().same_as_preset()?;
         let (_, scores) = MEASURED.iter().find(|(name, _)| *name == preset)?;
         Some(scores[usize::from(self.0 - LOWEST_LEVEL)])

@@ -21,9 +21,8 @@ use std::time::Duration;
 use isolo_rules::describe;
 use isolo_rules::{Board, Move, Outcome, Side, SideResult, Variant};
 
-pub use score::{
-    is_proven, loss_in, plies_text, win_in, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN,
-};
+pub use score::{is_proven, plies_text, Score, DRAW, INFINITY, MAX_MATE_PLIES, WIN};
+pub(crate) use score::{loss_in, win_in};
 
 pub use isolo_rules::{move_generator, searched_moves, POINTS_PER_PIT};
 
@@ -70,7 +69,7 @@ pub struct Limits {
 
 impl Limits {
     /// Whether no limit is set.
-    pub fn is_unbounded(&self) -> bool {
+    pub(crate) fn is_unbounded(&self) -> bool {
         self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
     }
 }
@@ -142,7 +141,7 @@ pub fn finished_json(variant: &Variant, board: &Board, outcome: &Outcome) -> ser
 /// `isolo_rules::fortress_holders`) and what it decides, in words: `{"holders":
 /// ["N"], "text": "North's 2 seeds can never be captured: South cannot win"}`; `null`
 /// where no side holds one.
-pub fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
+pub(crate) fn fortress_json(board: &Board, holders: &[Side]) -> serde_json::Value {
     match isolo_rules::fortress_in_words(board, holders) {
         None => serde_json::Value::Null,
         Some(text) => {
@@ -181,7 +180,7 @@ fn reads_as_fortress_draw(score: Score, fortress_held: bool) -> bool {
 
 /// The seeds on each side of `board`, with the lead in words: `{"S": 59, "N": 5,
 /// "text": "South leads by 54 seeds (59 to 5)"}`.
-pub fn material_json(board: &Board) -> serde_json::Value {
+pub(crate) fn material_json(board: &Board) -> serde_json::Value {
     serde_json::json!({
         "S": board.side_total(isolo_rules::Side::South),
         "N": board.side_total(isolo_rules::Side::North),
@@ -193,8 +192,8 @@ impl SearchResult {
     /// The fields of `analyze --json` for a search of `board`: `best_move`, `score`,
     /// `wdl` (the win/draw/loss chances of `variant`'s model, per mille), `pv`, `lines`
     /// (each `move`, `score`, `wdl`, `pv`), `depth`, `nodes`, `nps`, `time_ms`,
-    /// `engine`, `material` (the seeds on each side, [`material_json`]), `fortress`
-    /// ([`fortress_json`]).
+    /// `engine`, `material` (the seeds on each side, `material_json`), `fortress`
+    /// (`fortress_json`).
     pub fn to_json(&self, variant: &Variant, board: &Board) -> serde_json::Value {
         let strings = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
         let (_, model) = wdl::WdlModel::for_variant(variant);
@@ -313,7 +312,7 @@ pub struct SearchRequest<'a> {
 
 impl SearchRequest<'_> {
     /// Whether the caller has asked the search to stop.
-    pub fn stop_requested(&self) -> bool {
+    pub(crate) fn stop_requested(&self) -> bool {
         crate::raised(self.stop)
     }
 }
@@ -331,7 +330,7 @@ pub trait Searcher {
 /// Names the moves of a line given as the positions it reaches from `board`, stopping
 /// where a position is not reached by a legal move, or by one `listed_move` can name
 /// (a pit too vast to list within its bound).
-pub fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Vec<Move> {
+pub(crate) fn moves_of_boards(variant: &Variant, board: &Board, boards: &[Board]) -> Vec<Move> {
     let mut board = *board;
     let mut line = Vec::new();
     for next in boards {

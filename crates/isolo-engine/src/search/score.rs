@@ -20,12 +20,12 @@ pub const INFINITY: i32 = WIN + 1;
 pub const DRAW: i32 = 0;
 
 /// The value of a win in `plies`.
-pub const fn win_in(plies: i32) -> i32 {
+pub(crate) const fn win_in(plies: i32) -> i32 {
     WIN - plies
 }
 
 /// The value of a loss in `plies`.
-pub const fn loss_in(plies: i32) -> i32 {
+pub(crate) const fn loss_in(plies: i32) -> i32 {
     -(WIN - plies)
 }
 
@@ -66,7 +66,7 @@ pub enum Score {
 
 impl Score {
     /// The score of a finished game's last position for its mover: its result in 0 plies.
-    pub fn at_end(result: isolo_rules::SideResult) -> Score {
+    pub(crate) fn at_end(result: isolo_rules::SideResult) -> Score {
         match result {
             isolo_rules::SideResult::Win => Score::Win(0),
             isolo_rules::SideResult::Draw => Score::Draw,
@@ -75,7 +75,7 @@ impl Score {
     }
 
     /// The score of a search value.
-    pub fn from_value(value: i32) -> Score {
+    pub(crate) fn from_value(value: i32) -> Score {
         if is_win(value) {
             Score::Win((WIN - value) as u32)
         } else if is_loss(value) {

@@ -57,7 +57,7 @@ impl StopFlag {
 
     /// Runs `work` with the caller's `outer` flag forwarded to this one as soon as it is
     /// raised (no watcher where there is no outer flag).
-    pub fn forwarding<R>(&self, outer: Option<&AtomicBool>, work: impl FnOnce() -> R) -> R {
+    pub(crate) fn forwarding<R>(&self, outer: Option<&AtomicBool>, work: impl FnOnce() -> R) -> R {
         match outer {
             Some(outer) => watching(|| outer.load(Ordering::Relaxed), || self.raise(), work),
             None => work(),

@@ -168,14 +168,14 @@ pub enum TableError {
 }
 
 /// The largest table this machine allows, in MB: half its physical memory.
-pub fn max_table_mb() -> usize {
+pub(crate) fn max_table_mb() -> usize {
     physical_memory_mb()
         .map(|mb| (mb / MAX_MEMORY_SHARE) as usize)
         .unwrap_or(FALLBACK_MAX_MB)
 }
 
 /// `MemTotal` of `/proc/meminfo`, where there is one.
-pub fn physical_memory_mb() -> Option<u64> {
+pub(crate) fn physical_memory_mb() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -247,7 +247,7 @@ impl TranspositionTable {
     }
 
     /// Starts a new search: older entries give way more easily.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -261,7 +261,7 @@ impl TranspositionTable {
 
     /// Lets more of the table in use (`GROWTH` times the slots) once the active slots'
     /// sample is `GROW_AT_PERMILLE` full; any search thread may call it now and then.
-    pub fn grow_when_full(&self) {
+    pub(crate) fn grow_when_full(&self) {
         let active = self.active.load(Ordering::Relaxed);
         if active < self.slots.len() && self.used_permille(|_| true) >= GROW_AT_PERMILLE {
             let grown = (active * GROWTH).min(self.slots.len());
@@ -289,7 +289,7 @@ impl TranspositionTable {
     }
 
     /// The entry stored for `key`, if any.
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let (check, data) = (
             slot[0].load(Ordering::Relaxed),
@@ -322,7 +322,7 @@ impl TranspositionTable {
 
     /// Permille of the table holding entries of the current search (the UCI convention
     /// for `hashfull`): of the first thousand slots, scaled by the share in use.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let generation = self.generation();
         let active = self.active.load(Ordering::Relaxed);
         let permille = self.used_permille(|g| g == generation);

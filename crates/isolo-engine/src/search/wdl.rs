@@ -62,7 +62,7 @@ impl Wdl {
     }
 
     /// The chances of win and loss given as probabilities, the draw taking the rest.
-    pub fn from_chances(win: f64, loss: f64) -> Wdl {
+    pub(crate) fn from_chances(win: f64, loss: f64) -> Wdl {
         let to_per_mille = |p: f64| (p.clamp(0.0, 1.0) * 1000.0).round() as u16;
         let win = to_per_mille(win);
         let loss = to_per_mille(loss).min(1000 - win);

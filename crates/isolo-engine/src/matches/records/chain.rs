@@ -55,7 +55,7 @@ impl Chain {
 
 /// Whether a file of records format `version` chains its games; an error for a format
 /// this version does not read.
-pub fn is_chained(version: u32) -> Result<bool, String> {
+pub(crate) fn is_chained(version: u32) -> Result<bool, String> {
     match version {
         1 => Ok(false),
         CHAINED_FORMAT => Ok(true),

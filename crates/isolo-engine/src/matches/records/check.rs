@@ -44,7 +44,11 @@ impl<'a> SequenceCheck<'a> {
 
 /// Checks that a record was played by the engines, from the opening and with the seed
 /// that its schedule gives its game.
-pub fn check_job(r: &Record, schedule: &Schedule, engines: &[String]) -> Result<(), RecordsError> {
+pub(crate) fn check_job(
+    r: &Record,
+    schedule: &Schedule,
+    engines: &[String],
+) -> Result<(), RecordsError> {
     job_as_scheduled(r, schedule, engines).map_err(RecordsError::Sequence)
 }
 
@@ -62,7 +66,7 @@ fn job_as_scheduled(r: &Record, schedule: &Schedule, engines: &[String]) -> Resu
 
 /// Checks that a record holds game `expected` of the schedule's shard, coming after game
 /// `previous`; the error names what is wrong.
-pub fn check_game(
+pub(crate) fn check_game(
     r: &Record,
     expected: u64,
     previous: Option<u64>,

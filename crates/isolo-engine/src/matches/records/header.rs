@@ -148,7 +148,7 @@ impl Header {
     }
 
     /// The header's line (no newline).
-    pub fn to_line(&self) -> String {
+    pub(crate) fn to_line(&self) -> String {
         serde_json::to_string(self).expect("headers serialise")
     }
 

@@ -16,17 +16,17 @@ mod pages;
 mod reader;
 mod write;
 
-pub use chain::{is_chained, Chain, CHAINED_FORMAT, UNCHAINED_NOTE};
-pub use check::{check_game, check_job, SequenceCheck};
+pub(crate) use chain::is_chained;
+pub use chain::{Chain, CHAINED_FORMAT, UNCHAINED_NOTE};
+pub use check::SequenceCheck;
+pub(crate) use check::{check_game, check_job};
 pub use header::{fingerprint_of, EngineEntry, Header, OpeningsEntry};
 pub use pages::{GameSummary, RecordsPages, RECORDS_PAGE_DEFAULT, RECORDS_PAGE_MOST};
 pub(crate) use reader::Lines;
 pub use reader::{
     check_records, kind_of, read_records, replay, CheckedRecords, Place, RecordsFile, RecordsReader,
 };
-pub use write::{
-    append, create, open_for_run, truncate_to, write_line, RecordsWriter, Resumed, RunRecordsError,
-};
+pub use write::{append, create, open_for_run, RecordsWriter, Resumed, RunRecordsError};
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -112,7 +112,7 @@ pub enum GameResult {
 
 impl GameResult {
     /// The result of a game won by `winner` (`None`: a draw).
-    pub fn of_winner(winner: Option<Side>) -> GameResult {
+    pub(crate) fn of_winner(winner: Option<Side>) -> GameResult {
         match winner {
             Some(Side::South) => GameResult::SouthWins,
             Some(Side::North) => GameResult::NorthWins,
@@ -204,7 +204,7 @@ pub(crate) struct ReadRecord {
 
 impl Record {
     /// The record's line (no newline), its digest the next of `chain`.
-    pub fn sealed_line(&self, variant: &Variant, chain: &mut Chain) -> String {
+    pub(crate) fn sealed_line(&self, variant: &Variant, chain: &mut Chain) -> String {
         let mut line = self.line(variant);
         line.digest = Some(chain.seal(&serialised(&line)));
         serialised(&line)

@@ -235,7 +235,7 @@ impl RecordsReader {
     /// run the header was found to describe) played as scheduled, and that it replays.
     /// `each` sees every game once it has passed, with the game replayed, and may stop
     /// the reading with an error. The games read.
-    pub fn check_rest<E: From<RecordsError>>(
+    pub(crate) fn check_rest<E: From<RecordsError>>(
         &mut self,
         schedule: &Schedule,
         mut each: impl FnMut(&Record, &Game<'_>) -> Result<(), E>,
@@ -253,7 +253,7 @@ impl RecordsReader {
     }
 
     /// Bytes up to the end of the last whole line read.
-    pub fn valid_bytes(&self) -> u64 {
+    pub(crate) fn valid_bytes(&self) -> u64 {
         self.lines.taken_bytes
     }
 
@@ -270,7 +270,7 @@ impl RecordsReader {
     /// The reader of a file opened before, at `place` (its header and variant those the
     /// first reader read); the games from there are read, and checked against the
     /// chain, again.
-    pub fn reopen(
+    pub(crate) fn reopen(
         path: &Path,
         header: &Header,
         variant: &Variant,

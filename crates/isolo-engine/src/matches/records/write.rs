@@ -4,7 +4,7 @@
 use super::*;
 
 /// Drops a cut last line from the file, so appended records start on a line of their own.
-pub fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), RecordsError> {
+pub(crate) fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), RecordsError> {
     let io = |e: std::io::Error| {
         RecordsError::Io(format!(
             "{}: cannot drop the cut last line: {e}",
@@ -16,7 +16,7 @@ pub fn truncate_to(path: &Path, valid_bytes: u64) -> Result<(), RecordsError> {
 }
 
 /// Writes one line and flushes it, so an interruption loses at most the line in flight.
-pub fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
+pub(crate) fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
     file.write_all(format!("{line}\n").as_bytes())?;
     file.flush()
 }

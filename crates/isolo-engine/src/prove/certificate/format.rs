@@ -43,7 +43,7 @@ impl Certificate {
     }
 
     /// The certificate gzip-compressed, as a `.gz` file holds it.
-    pub fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
+    pub(crate) fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
         gzip(|out| self.write(out))
     }
 
@@ -198,7 +198,7 @@ impl DrawCertificate {
     }
 
     /// The certificate gzip-compressed, as a `.gz` file holds it.
-    pub fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
+    pub(crate) fn to_gzip(&self) -> std::io::Result<Vec<u8>> {
         gzip(|out| self.write(out))
     }
 }

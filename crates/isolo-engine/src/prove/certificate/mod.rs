@@ -139,7 +139,10 @@ pub fn read_and_check(path: &Path) -> Result<CheckedProof, CertificateFileError>
 
 /// Writes `proof` to `path` (gzip-compressed where the name ends in `.gz`) and checks
 /// the file written, as `check-proof` would: what it proves, of the kind written.
-pub fn write_checked(path: &Path, proof: &Proof) -> Result<CheckedProof, CertificateFileError> {
+pub(crate) fn write_checked(
+    path: &Path,
+    proof: &Proof,
+) -> Result<CheckedProof, CertificateFileError> {
     proof
         .save(path)
         .map_err(|source| CertificateFileError::Unwritable {

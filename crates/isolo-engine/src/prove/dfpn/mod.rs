@@ -970,7 +970,7 @@ pub fn solve(
 /// `solve`, starting from the tables in `state` (a search of the same position, rules,
 /// history and `max_depth` saved before) and leaving its tables there, so that a long
 /// proof can go on in another run.
-pub fn solve_from(
+pub(crate) fn solve_from(
     variant: &Variant,
     board: &Board,
     history: &[u64],

@@ -129,7 +129,7 @@ const ORDERED_CHUNK_PER_THREAD: usize = 32;
 /// Plays `games` (indices, in order) on `pool` a chunk at a time and hands each result
 /// to `consume` in index order, holding no more than a chunk of results; `consume`
 /// says whether to go on.
-pub fn play_in_order<T: Send>(
+pub(crate) fn play_in_order<T: Send>(
     pool: &rayon::ThreadPool,
     games: impl Iterator<Item = u64>,
     play: impl Fn(u64) -> T + Sync,
@@ -259,7 +259,7 @@ pub fn opening(variant: &Variant, openings: &Openings, index: u64, seed: u64) ->
 
 /// Plays one game of `engine` against itself and gathers its facts by replaying it;
 /// `None` if `interrupt` was raised before the game ended.
-pub fn play_compared(
+pub(crate) fn play_compared(
     variant: &Variant,
     engine: &EngineSpec,
     start: Board,
@@ -345,7 +345,7 @@ pub struct Proportion {
 }
 
 /// The Wilson score interval (Wilson 1927) for `count` successes in `n` trials.
-pub fn wilson(count: u64, n: u64) -> Proportion {
+pub(crate) fn wilson(count: u64, n: u64) -> Proportion {
     if n == 0 {
         return Proportion {
             count,
@@ -649,7 +649,7 @@ impl CompareReport {
 }
 
 /// The pooled two-proportion z-test of the first player's win rate under `a` and `b`.
-pub fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
+pub(crate) fn first_player_test(a: &VariantStats, b: &VariantStats) -> AdvantageTest {
     let (x1, n1) = (a.first_player_wins.count as f64, a.games as f64);
     let (x2, n2) = (b.first_player_wins.count as f64, b.games as f64);
     let (p1, p2) = (x1 / n1.max(1.0), x2 / n2.max(1.0));

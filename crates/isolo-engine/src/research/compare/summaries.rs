@@ -197,7 +197,7 @@ pub struct ComparedGame {
 
 impl ComparedGame {
     /// The game's line (no newline), its digest the next of `chain`.
-    pub fn sealed_line(&self, chain: &mut Chain) -> String {
+    pub(crate) fn sealed_line(&self, chain: &mut Chain) -> String {
         let mut line = self.line();
         line.digest = Some(chain.seal(&serialised(&line)));
         serialised(&line)

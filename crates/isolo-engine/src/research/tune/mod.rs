@@ -304,7 +304,7 @@ fn result_for(winner: Option<Side>, side: Side) -> f32 {
 /// Whether resolving the captures in reach over `plies` plies (stand on the evaluation or
 /// take a capture, as the alpha-beta quiescence search does) leaves the static
 /// evaluation as it is.
-pub fn is_quiet(
+pub(crate) fn is_quiet(
     variant: &Variant,
     eval: &Evaluator,
     gen: &mut MoveGen,
@@ -430,7 +430,7 @@ impl Fit {
 
     /// The scale `k` that best fits `weights` to the training results (golden-section
     /// search over log k).
-    pub fn fit_scale(&self, weights: &Weights) -> f64 {
+    pub(crate) fn fit_scale(&self, weights: &Weights) -> f64 {
         let w = as_floats(weights);
         let error = |log_k: f64| Fit::error(&self.train, &w, log_k.exp());
         let (mut lo, mut hi) = ((1e-6f64).ln(), (1.0f64).ln());

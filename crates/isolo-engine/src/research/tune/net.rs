@@ -82,7 +82,7 @@ impl Fit {
     /// `progress(epoch, validation error)` after each epoch. `None` when no epoch's net
     /// predicts the validation games better than the linear weights alone. Raising
     /// `stop` ends the training after the epoch under way (its net is judged too).
-    pub fn train_net<'a>(
+    pub(crate) fn train_net<'a>(
         &'a self,
         linear: &Weights,
         k: f64,

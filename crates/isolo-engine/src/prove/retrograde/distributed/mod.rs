@@ -29,7 +29,7 @@
 mod checkpoint;
 mod parents;
 mod proof;
-pub mod transport;
+pub(crate) mod transport;
 
 use std::cell::Cell;
 use std::collections::HashMap;

@@ -84,7 +84,7 @@ impl Barrier {
 }
 
 /// Breaks its rank's group if the rank panics while it is held (`InProcess::guard`).
-pub struct PanicGuard<'a>(&'a Shared);
+pub(crate) struct PanicGuard<'a>(&'a Shared);
 
 impl Drop for PanicGuard<'_> {
     fn drop(&mut self) {
@@ -104,14 +104,14 @@ struct Shared {
 }
 
 /// One rank of a group of threads.
-pub struct InProcess {
+pub(crate) struct InProcess {
     rank: usize,
     shared: Arc<Shared>,
 }
 
 impl InProcess {
     /// The ranks of a group of `ranks` (at least 1), one for each thread.
-    pub fn group(ranks: usize) -> Vec<InProcess> {
+    pub(crate) fn group(ranks: usize) -> Vec<InProcess> {
         let ranks = ranks.max(1);
         let shared = Arc::new(Shared {
             ranks,
@@ -129,7 +129,7 @@ impl InProcess {
 
     /// Held by the thread that runs this rank: if it panics, the other ranks stop
     /// waiting for it (they panic too).
-    pub fn guard(&self) -> PanicGuard<'_> {
+    pub(crate) fn guard(&self) -> PanicGuard<'_> {
         PanicGuard(&self.shared)
     }
 
@@ -197,7 +197,7 @@ impl Transport for InProcess {
 /// The processes of the MPI job this one was launched in (by `mpirun` or `srun`), one
 /// rank each.
 #[cfg(feature = "mpi")]
-pub struct Mpi {
+pub(crate) struct Mpi {
     world: mpi::topology::SimpleCommunicator,
     ranks_here: usize,
     // (Finalises MPI when dropped, after the communicator.)
@@ -208,7 +208,7 @@ pub struct Mpi {
 impl Mpi {
     /// The job's world, if this process was launched by an MPI launcher (its
     /// environment says so) and MPI starts.
-    pub fn launched() -> Option<Mpi> {
+    pub(crate) fn launched() -> Option<Mpi> {
         const LAUNCHERS: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"];
         if !LAUNCHERS.iter().any(|v| std::env::var_os(v).is_some()) {
             return None;
