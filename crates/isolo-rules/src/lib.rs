@@ -27,6 +27,7 @@ mod interrupt;
 mod keys;
 mod moves;
 mod notation;
+mod patterns;
 mod perft;
 mod plain;
 mod playout;
@@ -54,13 +55,14 @@ pub use notation::{
     format_overture, format_rows, parse_rows, parse_side, pit_at, split_moves, Choice, Move,
     MoveLetters, NotationError,
 };
+pub use patterns::{pattern_clockwise, pattern_start};
 pub use perft::{divide, divide_until, perft, perft_until, Divided, MAX_PERFT_DEPTH};
 pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
-    game_title, pattern_clockwise, pattern_start, preset_family, preset_names, CaptureChoice,
-    CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen,
-    DeadPosition, FirstMoveCaptures, KeyDifference, PresetComparison, Retreat, Rules, RulesBuilder,
-    RulesError, SowOrigin, PRESETS, READINGS,
+    game_title, preset_family, preset_names, CaptureChoice, CaptureCondition, CaptureWin,
+    ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition, FirstMoveCaptures,
+    KeyDifference, PresetComparison, Retreat, Rules, RulesBuilder, RulesError, SowOrigin, PRESETS,
+    READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;

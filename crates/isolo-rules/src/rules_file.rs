@@ -1,5 +1,6 @@
-//! Rules of a variant: the presets of RULES.md section 5, rules files (section 8), and
-//! the tables the fast board derives from them.
+//! Rules of a variant: every rule key (RULES.md sections 3-5), the presets and readings
+//! of section 5, rules files (section 8), and the builder that changes rules outside
+//! this crate.
 
 use std::fmt;
 use std::path::Path;
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::board::Pits;
 use super::notation::{format_rows, parse_rows};
 use super::ring::MAX_LANES;
+use crate::patterns::{pattern_clockwise, pattern_start};
 use crate::side::Side;
 use crate::text::toml_error_text;
 
@@ -382,39 +384,6 @@ pub fn game_title(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The start of `family` (a preset) on `columns` columns with `seeds` where the preset
-/// has 2 (Isolo) or 4 (the Igisoro family), following the preset's pattern: the women's
-/// game fills every pit; Igisoro the back rows; Kubuguza the front rows; Ikibuguzo the
-/// back rows, then sows each back-row pit out from the right (its opening turns); the
-/// boys' game alternates `seeds` and 0 in the back row, keeps 17 in the ng'hana (pit W)
-/// and 1 in pit W+2, and alternates 0 and `seeds` along the rest of the front row, as on
-/// the 8-column board. `None` for a name that is not a preset.
-pub fn pattern_start(family: &str, columns: u8, seeds: u8) -> Option<[Pits; 2]> {
-    let w = columns as usize;
-    let k = seeds;
-    let ring: Vec<u8> = match family {
-        "isolo-women" => vec![k; 2 * w],
-        "igisoro" => (1..=2 * w).map(|p| if p <= w { k } else { 0 }).collect(),
-        "kubuguza" => (1..=2 * w).map(|p| if p > w { k } else { 0 }).collect(),
-        "ikibuguzo" => ikibuguzo_opening(w, k),
-        "isolo-boys" => (1..=2 * w)
-            .map(|p| match p {
-                p if p == w => 17,
-                p if p < w => [k, 0][(p - 1) % 2],
-                p if p == w + 1 => 0,
-                p if p == w + 2 => 1,
-                p => [0, k][(p - w) % 2],
-            })
-            .collect(),
-        _ => return None,
-    };
-    let pits = ring
-        .iter()
-        .enumerate()
-        .fold(Pits::default(), |pits, (lane, &n)| pits.with_seeds(lane, n));
-    Some([pits, pits])
-}
-
 /// The rule keys after `name`, `columns` and `start` (RULES.md section 8), each declared
 /// once: its field of `Rules` with its meaning, how a rules file's value is read, how it
 /// is written, and its value where neither the file nor its `base` gives one (`None`:
@@ -685,43 +654,6 @@ const KUBUGUZA_START: &str = "0,0,0,0,0,0,0,0/4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4/0,
 /// Ikibuguzo's first opening array once its scripted turns are played (RULES.md 5).
 const IKIBUGUZO_OPENING_1: &str =
     "17,0,0,0,0,0,6,0/0,0,2,1,2,1,2,1/1,2,1,2,1,2,0,0/0,6,0,0,0,0,0,17";
-/// Ikibuguzo's start on `w` columns (RULES.md 5): `seeds` in each back-row pit, then
-/// each back-row pit from the right sown out in turn, two seeds into the next pit and
-/// one into each after (the opening turns, which leave no choice).
-fn ikibuguzo_opening(w: usize, seeds: u8) -> Vec<u8> {
-    let mut ring = vec![0; 2 * w];
-    ring[..w].fill(seeds);
-    for lane in (0..w).rev() {
-        let lifted = std::mem::take(&mut ring[lane]);
-        let mut to = lane;
-        for dropped in 0..lifted {
-            // The second seed goes into the first pit too.
-            if dropped != 1 {
-                to = (to + 1) % (2 * w);
-            }
-            ring[to] += 1;
-        }
-    }
-    ring
-}
-
-/// The clockwise pits of `name` (a preset or reading) on `columns` columns, following
-/// its pattern: Kubuguza's (and `igisoro-clockwise`'s) are the back row's two ends and
-/// the front row's second pit from each end (RULES.md 5: 1, 8, 10 and 15 on 8 columns);
-/// Ikibuguzo's the back row's left end and the front row's second pit from the left (1
-/// and 15); the others have none.
-pub fn pattern_clockwise(name: &str, columns: u8) -> Vec<u8> {
-    let w = columns;
-    let mut pits = match name {
-        "kubuguza" | "igisoro-clockwise" => vec![1, w, w + 2, 2 * w - 1],
-        "ikibuguzo" | "ikibuguzo-opening-1" => vec![1, 2 * w - 1],
-        _ => return Vec::new(),
-    };
-    pits.sort_unstable();
-    pits.dedup();
-    pits
-}
-
 impl Rules {
     /// A preset by name.
     pub fn preset(name: &str) -> Option<Rules> {
