@@ -384,11 +384,6 @@ pub fn game_title(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The rule keys after `name`, `columns` and `start` (RULES.md section 8), each declared
-/// once: its field of `Rules` with its meaning, how a rules file's value is read, how it
-/// is written, and its value where neither the file nor its `base` gives one (`None`:
-/// the key is required). `to_toml`, the files' reading and their list of known keys all
-/// come from this block, in its order.
 /// A key's reading method: a copy of the value, or (`as`) a borrow of it.
 macro_rules! key_reader {
     ($(#[$meta:meta])* $key:ident: $ty:ty) => {
@@ -458,6 +453,13 @@ impl RulesBuilder {
     }
 }
 
+/// The rule keys after `name`, `columns` and `start` (RULES.md section 8), each declared
+/// once: its field of `Rules` with its meaning, its reader (`as`: a borrow), how a rules
+/// file's value is read, how it is written, and its value where neither the file nor
+/// its `base` gives one (`None`: the key is required). `Rules`' readers, `RulesBuilder`'s
+/// setters, `to_toml`, the files' reading and their list of known keys all come from
+/// this block, in its order. Tests hold each key to its row in RULES.md section 8 and to
+/// a sentence of How to play (`plain.rs`, where one sentence may tell several keys).
 macro_rules! rule_keys {
     ($(
         $(#[$meta:meta])*
@@ -1225,6 +1227,65 @@ mod tests {
             ("women on 4", 4, 8)
         );
         assert_eq!(built.min_sow(), women.min_sow());
+    }
+
+    /// Each key's sentence in How to play (`plain.rs`; a sentence may tell several keys):
+    /// on some preset, some other value of the key changes what the page tells.
+    #[test]
+    fn every_rule_key_is_told_in_how_to_play() {
+        fn quoted<T>(names: &[(&str, T)]) -> Vec<String> {
+            names
+                .iter()
+                .map(|(name, _)| format!("\"{name}\""))
+                .collect()
+        }
+        let mut values: Vec<String> = ["true", "false", "1", "2", "3", "7", "[1]", "[1, 8]"]
+            .map(String::from)
+            .to_vec();
+        for names in [
+            quoted(&CaptureCondition::NAMES),
+            quoted(&CaptureChoice::NAMES),
+            quoted(&SowOrigin::NAMES),
+            quoted(&DeadPosition::NAMES),
+            quoted(&FirstMoveCaptures::NAMES),
+            quoted(&ClockwiseLaps::NAMES),
+            quoted(&ClockwiseWhen::NAMES),
+            quoted(&ClockwiseAt::NAMES),
+            quoted(&ClockwiseLeave::NAMES),
+            quoted(&CaptureWin::NAMES),
+            quoted(&Retreat::NAMES),
+        ] {
+            values.extend(names);
+        }
+        for key in DECLARED_KEYS {
+            let told = PRESETS.iter().any(|base| {
+                let plain = Rules::preset(base).unwrap().how_to_play();
+                values.iter().any(|value| {
+                    let file = format!("base = \"{base}\"\nname = \"x\"\n{key} = {value}\n");
+                    Rules::from_toml(&file, "x").is_ok_and(|r| r.how_to_play() != plain)
+                })
+            });
+            assert!(told, "How to play tells nothing of `{key}`");
+        }
+    }
+
+    /// Each key has its row in RULES.md section 8's table and its line in the example
+    /// rules file there.
+    #[test]
+    fn every_rule_key_has_its_row_in_rules_md() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/RULES.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let files = &text[text.find("## 8. Rules files").unwrap()..];
+        for key in OWN_KEYS.iter().chain(DECLARED_KEYS) {
+            assert!(
+                files.contains(&format!("| `{key}` |")),
+                "no row for `{key}`"
+            );
+            assert!(
+                files.contains(&format!("\n    {key} = ")),
+                "no example of `{key}`"
+            );
+        }
     }
 
     #[test]
