@@ -20,6 +20,7 @@ fn start_to_depth(variant: &Variant, depth: u32) -> SearchRequest<'_> {
         variant,
         board: variant.start(),
         history: Vec::new(),
+        quiet_plies: 0,
         limits: Limits {
             depth: Some(depth),
             ..Limits::default()

@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         variant: &boys,
         board: *game.board(),
         history: game.history(),
+        quiet_plies: 0,
         limits: Limits {
             time: Some(Duration::from_secs(1)),
             ..Limits::default()

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use serde_json::json;
 
 use crate::args::{within, Whole};
-use crate::game::Game;
+use crate::game::{Game, Searched};
 use crate::stopping::Cancel;
 use crate::variant::AnyVariant;
 use crate::{cut_short, input_error, interruptible_by, to_python};
@@ -155,7 +155,13 @@ pub fn analyze(
         ))
     })?;
     let spec = analysis_spec(SearchSettings::analysing(searcher), budget, seed)?;
-    let (variant, board, history, over) = game.borrow().searched();
+    let Searched {
+        variant,
+        board,
+        history,
+        quiet_plies,
+        over,
+    } = game.borrow().searched();
     let token = cancel.map(|c| c.token.clone());
     let value = interruptible_by(py, token.as_ref(), move |stop| {
         if let Some(outcome) = &over {
@@ -169,6 +175,7 @@ pub fn analyze(
             variant: &variant,
             board,
             history,
+            quiet_plies,
             limits: spec.limits,
             multipv,
             pv_lines: usize::MAX,

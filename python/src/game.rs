@@ -277,18 +277,31 @@ impl Game {
         f(self.game())
     }
 
-    /// What a search of the position needs, copied: the variant, the board, the hashes
-    /// of the earlier positions and the outcome if the game is over. A search works on
-    /// these with the GIL released, so the game stays free to change meanwhile.
-    pub fn searched(
-        &self,
-    ) -> (
-        Arc<isolo_rules::Variant>,
-        Board,
-        Vec<u64>,
-        Option<isolo_rules::Outcome>,
-    ) {
-        let (board, history, over) = self.with_game(|g| (*g.board(), g.history(), g.outcome()));
-        (self.variant_arc(), board, history, over)
+    /// What a search of the position needs, copied. A search works on it with the GIL
+    /// released, so the game stays free to change meanwhile.
+    pub fn searched(&self) -> Searched {
+        let (board, history, quiet_plies, over) =
+            self.with_game(|g| (*g.board(), g.history(), g.quiet_plies(), g.outcome()));
+        Searched {
+            variant: self.variant_arc(),
+            board,
+            history,
+            quiet_plies,
+            over,
+        }
     }
+}
+
+/// A game's position as a search needs it (`Game::searched`).
+pub struct Searched {
+    /// The rules.
+    pub variant: Arc<isolo_rules::Variant>,
+    /// The position.
+    pub board: Board,
+    /// The hashes of the earlier positions.
+    pub history: Vec<u64>,
+    /// Plies in a row without a capture up to the position (the long-game rule).
+    pub quiet_plies: u32,
+    /// The outcome, if the game is over.
+    pub over: Option<isolo_rules::Outcome>,
 }

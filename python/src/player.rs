@@ -8,9 +8,10 @@ use pyo3::prelude::*;
 
 use isolo_engine::matches::engine::{Bot, EngineSpec};
 use isolo_engine::ranges;
+use isolo_engine::search::Past;
 
 use crate::args::Whole;
-use crate::game::Game;
+use crate::game::{Game, Searched};
 use crate::stopping::Token;
 use crate::{input_error, interruptible_by, research, IllegalMove};
 
@@ -91,12 +92,17 @@ impl Engine {
     /// `KeyboardInterrupt`.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<String> {
         let mut bot = self.in_use()?;
-        let (variant, board, history) = going_on(game)?;
+        let searched = going_on(game)?;
         let bot: &mut Bot = &mut bot;
         self.stopper.reset();
         let chosen = interruptible_by(py, Some(&self.stopper), move |stop| {
             bot.stop_on(stop);
-            bot.choose(&variant, &board, &history, None, &mut |_| {})
+            let past = Past {
+                hashes: &searched.history,
+                quiet_plies: searched.quiet_plies,
+            };
+            let (variant, board) = (&searched.variant, &searched.board);
+            bot.choose(variant, board, past, None, &mut |_| {})
                 .map(|choice| choice.played.mv.to_string())
         })?;
         chosen.ok_or_else(|| IllegalMove::new_err("the side to move has no legal move"))
@@ -109,7 +115,12 @@ impl Engine {
     /// made; `InputError` if it is not a move's text.
     fn complete(&self, py: Python<'_>, game: &Bound<'_, Game>, partial: &str) -> PyResult<String> {
         let mut bot = self.in_use()?;
-        let (variant, board, history) = going_on(game)?;
+        let Searched {
+            variant,
+            board,
+            history,
+            ..
+        } = going_on(game)?;
         let partial = variant
             .parse_move(partial)
             .map_err(|e| input_error(format!("partial: {e}")))?;
@@ -151,19 +162,13 @@ impl Engine {
 }
 
 /// The game's rules, position and history for a move, or `IllegalMove` once it is over.
-fn going_on(
-    game: &Bound<'_, Game>,
-) -> PyResult<(
-    std::sync::Arc<isolo_rules::Variant>,
-    isolo_rules::Board,
-    Vec<u64>,
-)> {
-    let (variant, board, history, over) = game.borrow().searched();
-    match over {
+fn going_on(game: &Bound<'_, Game>) -> PyResult<Searched> {
+    let searched = game.borrow().searched();
+    match searched.over {
         Some(outcome) => Err(IllegalMove::new_err(format!(
             "the game is over: {}",
             isolo_rules::describe(&outcome)
         ))),
-        None => Ok((variant, board, history)),
+        None => Ok(searched),
     }
 }

@@ -162,6 +162,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> CliResult {
     let variant = Variant::load(&args.position.variant)?;
     let game = args.position.game(&variant, args.moves.as_deref())?;
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
+    let quiet_plies = game.quiet_plies();
     let legal = searched_moves(&variant, &board).0.len();
     let multipv = parse_multipv(&args.multipv, legal)?;
     let spec = engine_of_flags(args)?;
@@ -193,6 +194,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> CliResult {
         variant: &variant,
         board,
         history,
+        quiet_plies,
         limits,
         multipv,
         pv_lines: usize::MAX,

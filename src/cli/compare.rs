@@ -369,6 +369,7 @@ fn text(
             ("ended: ply limit", pct(&s.end_ply_limit)),
             ("ended: dead position", pct(&s.end_dead_position)),
             ("ended: front-row ends captured", pct(&s.end_ends_captured)),
+            ("ended: long game, no capture", pct(&s.end_long_game)),
         ];
         for (name, value) in rows {
             out.push_str(&format!("  {name:<32} {value}\n"));
@@ -391,14 +392,14 @@ fn text(
 /// One CSV row per variant.
 fn csv(stats: &[VariantStats]) -> String {
     let mut out = String::from(
-        "variant,games,south_win_rate,south_lo,south_hi,north_win_rate,north_lo,north_hi,draw_rate,draw_lo,draw_hi,first_player_win_rate,first_lo,first_hi,plies_mean,plies_lo,plies_hi,plies_median,plies_sd,branching,laps_per_move,endless_share,captured_per_move,end_no_moves,end_repetition,end_ply_limit,end_dead_position,end_ends_captured\n",
+        "variant,games,south_win_rate,south_lo,south_hi,north_win_rate,north_lo,north_hi,draw_rate,draw_lo,draw_hi,first_player_win_rate,first_lo,first_hi,plies_mean,plies_lo,plies_hi,plies_median,plies_sd,branching,laps_per_move,endless_share,captured_per_move,end_no_moves,end_repetition,end_ply_limit,end_dead_position,end_ends_captured,end_long_game\n",
     );
     for s in stats {
         let p = |x: &isolo_engine::research::compare::Proportion| {
             format!("{:.6},{:.6},{:.6}", x.rate, x.ci95[0], x.ci95[1])
         };
         out.push_str(&format!(
-            "{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.6},{:.4},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{:.6},{:.4},{},{},{},{},{},{}\n",
             csv_field(&s.variant),
             s.games,
             p(&s.south_wins),
@@ -419,6 +420,7 @@ fn csv(stats: &[VariantStats]) -> String {
             s.end_ply_limit.count,
             s.end_dead_position.count,
             s.end_ends_captured.count,
+            s.end_long_game.count,
         ));
     }
     out

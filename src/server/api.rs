@@ -743,6 +743,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let spec = request.spec(&state)?;
     let multipv = ranged("multipv", &request.multipv, &ranges::MULTIPV)?.unwrap_or(1);
     let (board, history, over) = (*game.board(), game.history(), game.outcome());
+    let quiet_plies = game.quiet_plies();
     let plies = game.plies() as u64;
     let draw_seed = request.seed()?.unwrap_or(0);
     let permit = search_slot(&state)?;
@@ -776,6 +777,7 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
                 variant: &variant,
                 board,
                 history,
+                quiet_plies,
                 limits,
                 multipv,
                 pv_lines: usize::MAX,

@@ -112,10 +112,12 @@ fn every_dfpn_proof_on_small_boards_writes_a_certificate_that_checks() {
 }
 
 /// The boys' game with `capture = both` on 7 columns, a long df-pn win whose proof once
-/// lost a position to a bucket of proofs while the table was still growing.
+/// lost a position to a bucket of proofs while the table was still growing (its lines,
+/// up to 323 plies, are proved without the long-game rule: under it the check refuses
+/// them).
 #[test]
 fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate() {
-    let rules = "base = \"isolo-boys\"\ncapture = \"both\"\ncolumns = 7\nstart = \"17,0,2,0,2,0,2/0,1,2,0,2,0,2/2,0,2,0,2,1,0/2,0,2,0,2,0,17\"\n";
+    let rules = "base = \"isolo-boys\"\nlong_game_plies = 0\ncapture = \"both\"\ncolumns = 7\nstart = \"17,0,2,0,2,0,2/0,1,2,0,2,0,2/2,0,2,0,2,1,0/2,0,2,0,2,0,17\"\n";
     let variant =
         Variant::new(isolo_rules::Rules::from_toml(rules, "boys-capture-both-w7").unwrap())
             .unwrap();
@@ -133,8 +135,18 @@ fn a_proof_found_while_the_table_grows_keeps_every_position_of_its_certificate()
     let result = solve(&variant, &board, &[], limits, &|_| {});
     assert_eq!(result.verdict, DfpnVerdict::Win);
     let strategy = result.strategy.unwrap().expect("the whole proof is kept");
-    let checked = check(&certificate(&variant, &board, Side::South, None, strategy)).unwrap();
-    assert!(checked.win_for_side_to_move);
+    let checked = check(&certificate(
+        &variant,
+        &board,
+        Side::South,
+        None,
+        strategy.clone(),
+    ));
+    assert!(checked.unwrap().win_for_side_to_move);
+    let mut ruled = variant.rules().to_builder();
+    let ruled = Variant::new(ruled.long_game_plies(100).build().unwrap()).unwrap();
+    let refused = check(&certificate(&ruled, &board, Side::South, None, strategy)).unwrap_err();
+    assert!(refused.to_string().contains("long-game rule"), "{refused}");
 }
 
 #[test]

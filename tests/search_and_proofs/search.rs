@@ -21,6 +21,7 @@ fn search(
         variant,
         board,
         history: Vec::new(),
+        quiet_plies: 0,
         limits,
         multipv: 1,
         pv_lines: usize::MAX,
@@ -319,6 +320,7 @@ fn lines_past_pv_lines_carry_their_move_alone() {
         variant: &women,
         board: women.start(),
         history: Vec::new(),
+        quiet_plies: 0,
         limits,
         multipv: 16,
         pv_lines,
@@ -348,6 +350,7 @@ fn multipv_scores_every_move_exactly() {
         variant: &women,
         board: women.start(),
         history: Vec::new(),
+        quiet_plies: 0,
         limits: Limits {
             depth: Some(5),
             ..Limits::default()
@@ -685,6 +688,7 @@ fn every_multipv_line_starts_with_its_move() {
                 variant: &variant,
                 board,
                 history: Vec::new(),
+                quiet_plies: 0,
                 limits,
                 multipv: usize::MAX,
                 pv_lines: usize::MAX,
@@ -818,4 +822,47 @@ fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
         differs > 2,
         "the answers mattered in only {differs} positions"
     );
+}
+
+/// Alpha-beta ends a line where the long-game rule ends the game (RULES.md 3.6): one
+/// ply before the limit every move of North's lone-seed position ends it, drawn, or
+/// counted for South; with the count far from the limit the search evaluates.
+#[test]
+fn alpha_beta_sees_the_long_game_rule_end_the_game() {
+    use isolo_rules::{DeadPosition, LongGameEnding, Rules};
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    for (ending, near) in [
+        (LongGameEnding::Draw, Score::Draw),
+        (LongGameEnding::Count, Score::Eval(EVAL_LIMIT)),
+    ] {
+        let mut rules = Rules::preset("igisoro").unwrap().to_builder();
+        rules
+            .dead_position(DeadPosition::PlayOn)
+            .long_game_plies(6)
+            .long_game_ending(ending);
+        let variant = Variant::new(rules.build().unwrap()).unwrap();
+        let board = variant.parse_position(lone).unwrap();
+        let score = |quiet_plies| {
+            let request = SearchRequest {
+                variant: &variant,
+                board,
+                history: Vec::new(),
+                quiet_plies,
+                limits: Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+                multipv: 1,
+                pv_lines: usize::MAX,
+                stop: None,
+            };
+            best_score(&alpha_beta().search(&request, &mut |_| {}))
+        };
+        assert_eq!(score(5), near, "{ending:?}");
+        let far = score(0);
+        assert!(
+            matches!(far, Score::Eval(v) if v.abs() < EVAL_LIMIT),
+            "{ending:?}: {far:?}"
+        );
+    }
 }

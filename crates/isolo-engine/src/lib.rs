@@ -30,6 +30,7 @@
 //!     variant: &boys,
 //!     board: *game.board(),
 //!     history: game.history(),
+//!     quiet_plies: game.quiet_plies(),
 //!     limits: Limits { depth: Some(4), ..Limits::default() },
 //!     multipv: 1,
 //!     pv_lines: usize::MAX,

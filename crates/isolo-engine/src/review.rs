@@ -296,6 +296,7 @@ pub fn review(
                     variant,
                     board: *replay.board(),
                     history: replay.history(),
+                    quiet_plies: replay.quiet_plies(),
                     limits,
                     multipv: 1,
                     pv_lines: usize::MAX,
@@ -835,6 +836,7 @@ mod tests {
                     variant: &women,
                     board: *game.board(),
                     history: game.history(),
+                    quiet_plies: game.quiet_plies(),
                     limits: Limits {
                         depth: Some(12),
                         ..Limits::default()
@@ -937,6 +939,7 @@ mod noise {
                 variant,
                 board: *game.board(),
                 history: game.history(),
+                quiet_plies: game.quiet_plies(),
                 limits,
                 multipv: 1,
                 pv_lines: 1,

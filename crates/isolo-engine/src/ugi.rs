@@ -98,6 +98,8 @@ struct Session {
     board: Board,
     /// Hashes of the positions before `board`, for repetitions.
     history: Vec<u64>,
+    /// Plies in a row without a capture up to `board`, for the long-game rule.
+    quiet_plies: u32,
     /// The game `position` set: its start and moves (`board` is where they lead), for
     /// `review`.
     game_start: Board,
@@ -122,6 +124,7 @@ pub fn run(input: impl BufRead, out: Output) {
         out,
         board: variant.start(),
         history: Vec::new(),
+        quiet_plies: 0,
         game_start: variant.start(),
         game_moves: Vec::new(),
         half: None,
@@ -380,6 +383,7 @@ impl Session {
         self.half = half;
         self.board = *game.board();
         self.history = game.history();
+        self.quiet_plies = game.quiet_plies();
         self.game_start = start;
         self.game_moves = game.into_moves();
         Ok(())
@@ -389,6 +393,7 @@ impl Session {
     fn back_to_start(&mut self) {
         self.board = self.settings.variant.start();
         self.history.clear();
+        self.quiet_plies = 0;
         self.game_start = self.board;
         self.game_moves.clear();
         self.half = None;
@@ -479,7 +484,9 @@ impl Session {
     /// How the game stands by the rules, for `query`.
     fn outcome(&self) -> Option<isolo_rules::Outcome> {
         let history = self.history.iter().copied();
-        isolo_rules::rules_outcome(&self.settings.variant, &self.board, history)
+        let variant = &self.settings.variant;
+        isolo_rules::rules_outcome(variant, &self.board, history)
+            .or_else(|| isolo_rules::long_game_outcome(variant, &self.board, self.quiet_plies))
     }
 
     /// `query gameover|p1turn|result`.
@@ -640,6 +647,7 @@ impl Session {
             variant: Arc::clone(&self.settings.variant),
             board: self.board,
             history: self.history.clone(),
+            quiet_plies: self.quiet_plies,
             half: self.half.as_ref().map(|(mv, _)| mv.clone()),
             limits,
             clocked,
@@ -715,6 +723,7 @@ struct SearchJob {
     variant: Arc<Variant>,
     board: Board,
     history: Vec<u64>,
+    quiet_plies: u32,
     /// A move half made from `board`, to be completed rather than a move searched.
     half: Option<Move>,
     limits: Limits,
@@ -773,6 +782,7 @@ impl SearchJob {
             variant: &self.variant,
             board: self.board,
             history: self.history.clone(),
+            quiet_plies: self.quiet_plies,
             limits: self.limits,
             multipv: self.multipv,
             pv_lines: usize::MAX,

@@ -9,7 +9,7 @@ use std::fmt;
 use super::board::Board;
 use super::keys::KeyMap;
 use super::notation::{self, Move, NotationError};
-use super::rules_file::DeadPosition;
+use super::rules_file::{DeadPosition, LongGameEnding};
 use super::variant::{LegalMove, MoveGen, Variant};
 use crate::side::Side;
 
@@ -36,6 +36,9 @@ pub enum EndReason {
     /// The side to move lost both its front row's end pits to the last turn's captures
     /// (`capture_win`).
     EndsCaptured,
+    /// `long_game_plies` plies in a row without a capture (drawn, or counted under
+    /// `long_game_ending = "count"`).
+    LongGame,
 }
 
 impl EndReason {
@@ -47,6 +50,7 @@ impl EndReason {
             EndReason::PlyLimit => "ply-limit",
             EndReason::DeadPosition => "dead-position",
             EndReason::EndsCaptured => "ends-captured",
+            EndReason::LongGame => "long-game",
         }
     }
 }
@@ -114,6 +118,8 @@ pub struct Game<'v> {
     hashes: Vec<u64>,
     /// How often each hash occurs in `hashes`.
     occurrences: KeyMap<u32>,
+    /// Plies in a row without a capture up to each position (`quiet_plies`).
+    quiet: Vec<u32>,
     /// How often the current position has occurred, this time included.
     seen_now: u32,
     moves: Vec<Move>,
@@ -128,6 +134,7 @@ impl<'v> Game<'v> {
             positions: vec![start],
             hashes: vec![start.hash()],
             occurrences: [(start.hash(), 1)].into_iter().collect(),
+            quiet: vec![0],
             seen_now: 1,
             moves: Vec::new(),
             max_plies: None,
@@ -141,6 +148,7 @@ impl<'v> Game<'v> {
         let room = max_plies.min(RESERVED_PLIES);
         self.positions.reserve(room);
         self.hashes.reserve(room);
+        self.quiet.reserve(room);
         self.moves.reserve(room);
         self.occurrences.reserve(room);
         self
@@ -155,6 +163,7 @@ impl<'v> Game<'v> {
             positions: self.positions.clone(),
             hashes: self.hashes.clone(),
             occurrences: self.occurrences.clone(),
+            quiet: self.quiet.clone(),
             seen_now: self.seen_now,
             moves: self.moves.clone(),
             max_plies: self.max_plies,
@@ -217,10 +226,28 @@ impl<'v> Game<'v> {
         self.seen_now as usize
     }
 
+    /// Plies in a row without a capture up to now (the game's start counts as a
+    /// capture): the long-game rule ends the game when they reach `long_game_plies`.
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet[self.quiet.len() - 1]
+    }
+
+    /// Plies left before the long-game rule ends the game, if the rules have it.
+    pub fn long_game_plies_left(&self) -> Option<u32> {
+        let limit = self.variant.rules().long_game_plies;
+        (limit > 0).then(|| limit.saturating_sub(self.quiet_plies()))
+    }
+
     /// How the game has ended, or `None` while it goes on. A side without a legal move
     /// has lost even on the ply cap: the rules' result comes before adjudication.
     pub fn outcome(&self) -> Option<Outcome> {
-        outcome_after(self.variant, self.board(), self.repetitions()).or_else(|| {
+        outcome_after(self.variant, self.board(), self.repetitions())
+            .or_else(|| self.long_game_or_cap())
+    }
+
+    /// The long-game rule's end, else the ply cap's, where either has come.
+    fn long_game_or_cap(&self) -> Option<Outcome> {
+        long_game_outcome(self.variant, self.board(), self.quiet_plies()).or_else(|| {
             self.max_plies
                 .filter(|&cap| self.plies() >= cap)
                 .map(|_| Outcome {
@@ -241,8 +268,8 @@ impl<'v> Game<'v> {
     }
 
     /// How the game has ended if the side to move has a legal move: a dead position, a
-    /// third repetition or the ply cap; `None` while it goes on. (`outcome` also looks
-    /// for a legal move.)
+    /// third repetition, the long-game rule or the ply cap; `None` while it goes on.
+    /// (`outcome` also looks for a legal move.)
     pub fn outcome_if_moves(&self) -> Option<Outcome> {
         if let Some(outcome) = dead_position_outcome(self.variant, self.board()) {
             return Some(outcome);
@@ -253,12 +280,7 @@ impl<'v> Game<'v> {
                 reason: EndReason::Repetition,
             });
         }
-        self.max_plies
-            .filter(|&cap| self.plies() >= cap)
-            .map(|_| Outcome {
-                winner: None,
-                reason: EndReason::PlyLimit,
-            })
+        self.long_game_or_cap()
     }
 
     /// Plays `mv` if it is legal here and the game goes on.
@@ -311,6 +333,12 @@ impl<'v> Game<'v> {
                 .map(|m| m.child),
             Some(played.child)
         );
+        let quiet =
+            match played.child.side_total(Side::South) == self.board().side_total(Side::South) {
+                true => self.quiet_plies() + 1,
+                false => 0,
+            };
+        self.quiet.push(quiet);
         self.moves.push(played.mv.clone());
         self.positions.push(played.child);
         let hash = played.child.hash();
@@ -324,6 +352,7 @@ impl<'v> Game<'v> {
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.quiet.pop();
         let hash = self.hashes.pop().expect("a hash a position");
         if let Some(count) = self.occurrences.get_mut(&hash) {
             *count -= 1;
@@ -373,6 +402,34 @@ fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcom
     })
 }
 
+/// The long-game rule's end at `board`, reached after `quiet` plies in a row without a
+/// capture (RULES.md 3.6): a draw, or the side holding more seeds wins; `None` before
+/// `long_game_plies` or where the rules have no such rule.
+pub fn long_game_outcome(variant: &Variant, board: &Board, quiet: u32) -> Option<Outcome> {
+    let rules = variant.rules();
+    if rules.long_game_plies == 0 || quiet < rules.long_game_plies {
+        return None;
+    }
+    let winner = match rules.long_game_ending {
+        LongGameEnding::Draw => None,
+        LongGameEnding::Count => counted_winner(board),
+    };
+    Some(Outcome {
+        winner,
+        reason: EndReason::LongGame,
+    })
+}
+
+/// The side holding more seeds at `board`; `None` where they hold as many.
+fn counted_winner(board: &Board) -> Option<Side> {
+    let [south, north] = Side::BOTH.map(|side| board.side_total(side));
+    (south != north).then_some(if south > north {
+        Side::South
+    } else {
+        Side::North
+    })
+}
+
 /// The end of a dead position (`Variant::dead_side`) under the rules' `dead_position`:
 /// a draw, or the side holding more seeds wins; `None` where the position is not dead
 /// or the rules play on.
@@ -383,14 +440,7 @@ pub fn dead_position_outcome(variant: &Variant, board: &Board) -> Option<Outcome
     }
     variant.dead_side(board)?;
     let winner = match ending {
-        DeadPosition::Count => {
-            let [south, north] = Side::BOTH.map(|side| board.side_total(side));
-            (south != north).then_some(if south > north {
-                Side::South
-            } else {
-                Side::North
-            })
-        }
+        DeadPosition::Count => counted_winner(board),
         _ => None,
     };
     Some(Outcome {
@@ -432,6 +482,7 @@ pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
         (EndReason::Repetition, _) => "The same position came up a third time: a draw".to_string(),
         (EndReason::PlyLimit, _) => "The game reached its move limit: a draw".to_string(),
         (EndReason::DeadPosition, winner) => dead_in_words(variant, board, winner),
+        (EndReason::LongGame, winner) => long_game_in_words(variant, board, winner),
         (EndReason::EndsCaptured, Some(winner)) => {
             format!(
                 "{winner} took both end pits of {to_move}'s front row in one turn: {winner} wins"
@@ -439,6 +490,26 @@ pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
         }
         (EndReason::EndsCaptured, None) => describe(outcome),
         (EndReason::NoMoves, None) => describe(outcome),
+    }
+}
+
+/// "100 plies without a capture: a draw"; counted, "...; South counts 40 seeds to
+/// North's 24: South wins".
+fn long_game_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> String {
+    let quiet = format!(
+        "{} plies without a capture",
+        variant.rules().long_game_plies
+    );
+    let counts = Side::BOTH.map(|side| board.side_total(side));
+    match (winner, variant.rules().long_game_ending) {
+        (Some(w), _) => format!(
+            "{quiet}; {w} counts {} seeds to {}'s {}: {w} wins",
+            counts[w as usize],
+            w.opponent(),
+            counts[w.opponent() as usize]
+        ),
+        (None, LongGameEnding::Count) => format!("{quiet}; the seeds count even: a draw"),
+        (None, LongGameEnding::Draw) => format!("{quiet}: a draw"),
     }
 }
 
@@ -566,6 +637,50 @@ pub fn describe(outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// North's lone seed can never be captured nor capture, so no ply captures: the
+    /// long-game rule ends the game after its plies, drawn or counted; a capture, or
+    /// taking a ply back, resets the count.
+    #[test]
+    fn the_long_game_rule_ends_a_game_without_captures() {
+        let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+        let mut rules = crate::Rules::preset("igisoro").unwrap();
+        rules.dead_position = DeadPosition::PlayOn;
+        rules.long_game_plies = 6;
+        for (ending, winner) in [
+            (LongGameEnding::Draw, None),
+            (LongGameEnding::Count, Some(Side::South)),
+        ] {
+            rules.long_game_ending = ending;
+            let v = Variant::new(rules.clone()).unwrap();
+            let mut game = Game::new(&v, v.parse_position(lone).unwrap());
+            assert_eq!(game.long_game_plies_left(), Some(6));
+            while game.outcome().is_none() {
+                let first = v.legal_moves(game.board())[0].clone();
+                game.play_generated(&first);
+                assert_eq!(game.quiet_plies() as usize, game.plies());
+            }
+            let outcome = game.outcome().unwrap();
+            assert_eq!(
+                (outcome.reason, outcome.winner),
+                (EndReason::LongGame, winner)
+            );
+            assert_eq!((game.plies(), game.long_game_plies_left()), (6, Some(0)));
+            let words = in_words(&outcome, &v, game.board());
+            assert!(words.starts_with("6 plies without a capture"), "{words}");
+            game.undo();
+            assert_eq!((game.quiet_plies(), game.outcome()), (5, None));
+        }
+        // From the start, Igisoro's first capture resets the count.
+        let igisoro = Variant::load("igisoro").unwrap();
+        let mut game = Game::new(&igisoro, igisoro.start());
+        while game.quiet_plies() as usize == game.plies() && game.plies() < 40 {
+            let first = igisoro.legal_moves(game.board())[0].clone();
+            game.play_generated(&first);
+        }
+        assert_eq!(game.quiet_plies(), 0, "a capture came within 40 plies");
+        assert_eq!(game.long_game_plies_left(), Some(100));
+    }
 
     #[test]
     fn a_dead_position_ends_the_game_as_its_rules_say() {

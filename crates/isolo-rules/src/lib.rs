@@ -42,8 +42,8 @@ pub use board::{Board, Pits};
 pub use fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 pub use game::{
     dead_position_outcome, describe, fortress_holders, fortress_in_words, in_words,
-    material_in_words, rules_outcome, sealed_in_words, EndReason, Game, GameError, Outcome,
-    SideResult, DRAW_REPETITIONS, RESERVED_PLIES,
+    long_game_outcome, material_in_words, rules_outcome, sealed_in_words, EndReason, Game,
+    GameError, Outcome, SideResult, DRAW_REPETITIONS, RESERVED_PLIES,
 };
 pub use interrupt::Interrupt;
 pub use keys::{KeyMap, KeySet};
@@ -61,8 +61,8 @@ pub use playout::{random_game, RandomGame, RandomMove, RandomMover};
 pub use rules_file::{
     game_title, preset_family, preset_names, CaptureChoice, CaptureCondition, CaptureWin,
     ClockwiseAt, ClockwiseLaps, ClockwiseLeave, ClockwiseWhen, DeadPosition, FirstMoveCaptures,
-    KeyDifference, PresetComparison, Retreat, Rules, RulesBuilder, RulesError, SowOrigin, PRESETS,
-    READINGS,
+    KeyDifference, LongGameEnding, PresetComparison, Retreat, Rules, RulesBuilder, RulesError,
+    SowOrigin, PRESETS, READINGS,
 };
 pub use setup::{Setup, SetupError, SetupField};
 pub use side::Side;

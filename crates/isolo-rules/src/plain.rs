@@ -4,7 +4,7 @@
 
 use crate::rules_file::{
     CaptureChoice, CaptureCondition, CaptureWin, ClockwiseAt, ClockwiseLaps, ClockwiseLeave,
-    ClockwiseWhen, DeadPosition, FirstMoveCaptures, Retreat, Rules, SowOrigin,
+    ClockwiseWhen, DeadPosition, FirstMoveCaptures, LongGameEnding, Retreat, Rules, SowOrigin,
 };
 
 impl Rules {
@@ -146,6 +146,20 @@ impl Rules {
              time is a draw.",
             self.max_laps
         ));
+        if self.long_game_plies > 0 {
+            lines.push(format!(
+                "If {} moves in a row, counting both players' moves, capture nothing, the \
+                 game ends{}",
+                self.long_game_plies,
+                match self.long_game_ending {
+                    LongGameEnding::Draw => ": a draw.",
+                    LongGameEnding::Count => {
+                        " and each player counts the seeds on their side: more seeds win \
+                         (equal counts draw)."
+                    }
+                }
+            ));
+        }
         if self.capture_win == CaptureWin::FrontEnds {
             lines.push(
                 "A turn that captures the seeds of both the opponent's front-row end pits \

@@ -65,6 +65,26 @@ pub enum DeadPosition {
     PlayOn,
 }
 
+/// How the long-game rule ends a game (`long_game_plies` plies in a row without a
+/// capture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LongGameEnding {
+    /// The game is drawn.
+    Draw,
+    /// Each side counts the seeds on its side: more wins, equal draws.
+    Count,
+}
+
+impl LongGameEnding {
+    const NAMES: [(&'static str, Self); 2] = [("draw", Self::Draw), ("count", Self::Count)];
+
+    /// The name rules files give it.
+    pub fn name(self) -> &'static str {
+        name_of(&Self::NAMES, self)
+    }
+}
+
 /// Which moves may not capture at the start of a game (a lap that would capture relays
 /// instead).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -266,6 +286,10 @@ pub(crate) const MAX_MIN_SOW: u8 = 128;
 pub(crate) const MAX_MAX_LAPS: u32 = 1_000_000;
 /// The largest rules file read (a file that never ends stops here).
 const MAX_RULES_FILE_BYTES: u64 = 64 * 1024;
+/// Largest `long_game_plies` a rules file may set.
+pub(crate) const MAX_LONG_GAME_PLIES: u32 = 100_000;
+/// The presets' `long_game_plies` (RULES.md 3.6): 50 moves a side without a capture.
+pub(crate) const PRESET_LONG_GAME_PLIES: u32 = 100;
 /// The default of `max_laps` (RULES.md 3.5).
 pub(crate) const DEFAULT_MAX_LAPS: u32 = 1000;
 
@@ -585,6 +609,14 @@ rule_keys! {
     /// How a dead position ends the game.
     dead_position: DeadPosition = read |k, v| as_enum(k, v, &DeadPosition::NAMES),
         write |v: &DeadPosition| quote(v.name()), default Some(DeadPosition::Draw);
+    /// Plies in a row without a capture after which the game ends (the long-game rule,
+    /// RULES.md 3.6); 0: no such rule. A ply without a capture leaves each side's seeds
+    /// as they were.
+    long_game_plies: u32 = read |k, v| as_integer(k, v, "0..=100000"), write write_plain,
+        default Some(0);
+    /// How the long-game rule ends the game.
+    long_game_ending: LongGameEnding = read |k, v| as_enum(k, v, &LongGameEnding::NAMES),
+        write write_name(&LongGameEnding::NAMES), default Some(LongGameEnding::Draw);
     /// Which first moves may not capture.
     first_move_captures: FirstMoveCaptures =
         read |k, v| as_enum(k, v, &FirstMoveCaptures::NAMES),
@@ -672,6 +704,8 @@ impl Rules {
             capture_ends_move: false,
             max_laps: DEFAULT_MAX_LAPS,
             dead_position: DeadPosition::Draw,
+            long_game_plies: PRESET_LONG_GAME_PLIES,
+            long_game_ending: LongGameEnding::Draw,
             first_move_captures: FirstMoveCaptures::Allowed,
             clockwise_from: Vec::new(),
             clockwise_laps: ClockwiseLaps::Any,
@@ -965,6 +999,12 @@ impl Rules {
                 format!("must be 1..=1000000, found {}", self.max_laps),
             );
         }
+        if self.long_game_plies > MAX_LONG_GAME_PLIES {
+            return bad(
+                "long_game_plies",
+                format!("must be 0..=100000, found {}", self.long_game_plies),
+            );
+        }
         let pits = self.pits() as u8;
         if let Some(&pit) = self
             .clockwise_from
@@ -1247,6 +1287,7 @@ mod tests {
             quoted(&CaptureChoice::NAMES),
             quoted(&SowOrigin::NAMES),
             quoted(&DeadPosition::NAMES),
+            quoted(&LongGameEnding::NAMES),
             quoted(&FirstMoveCaptures::NAMES),
             quoted(&ClockwiseLaps::NAMES),
             quoted(&ClockwiseWhen::NAMES),

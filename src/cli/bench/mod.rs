@@ -184,6 +184,7 @@ fn run_set_reporting(depth: u32, threads: usize, done: &mut dyn FnMut()) -> SetR
             variant: &variant,
             board,
             history: Vec::new(),
+            quiet_plies: 0,
             limits,
             multipv: 1,
             pv_lines: usize::MAX,

@@ -15,7 +15,7 @@ use isolo_engine::channel::{self, Line};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::level::Level;
-use isolo_engine::search::{searched_moves, Progress};
+use isolo_engine::search::{searched_moves, Past, Progress};
 use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
 
 mod mid_move;
@@ -174,7 +174,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             let choice = seats.bot.choose(
                 &variant,
                 &board,
-                &game.history(),
+                Past::of(&game),
                 own.as_ref(),
                 &mut |_: &Progress| {},
             );
@@ -263,12 +263,12 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             "help" | "?" => emit(HELP)?,
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {
-                let history = game.history();
                 // (A hint is the engine's best, whatever level it plays at.)
+                let past = Past::of(&game);
                 let choice =
                     seats
                         .hinter
-                        .choose(&variant, &board, &history, None, &mut |_: &Progress| {});
+                        .choose(&variant, &board, past, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
                     let score = choice.score.map(|s| {
                         let chances = wdl_of(&variant, s).chances_text();

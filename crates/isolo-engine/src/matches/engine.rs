@@ -22,7 +22,9 @@ use crate::search::level::Level;
 use crate::search::mcts::{Mcts, MctsConfig, Playout};
 use crate::search::score::Score;
 use crate::search::tt::TableError;
-use crate::search::{searched_moves, Limits, Progress, SearchRequest, SearchResult, Searcher};
+use crate::search::{
+    searched_moves, Limits, Past, Progress, SearchRequest, SearchResult, Searcher,
+};
 use isolo_rules::{Board, LegalMove, Move, Variant};
 
 /// Time per move of a searching engine whose spec gives no limit.
@@ -588,15 +590,15 @@ impl Bot {
         &self.spec
     }
 
-    /// Picks a move in a position with at least one legal move; `history` holds the
-    /// hashes of the game's earlier positions. On a `clock` a search takes the time
+    /// Picks a move in a position with at least one legal move; `past` holds what the
+    /// search needs of the game before it. On a `clock` a search takes the time
     /// management's limits (capped by the spec's), and the only legal move is played at
     /// once.
     pub fn choose(
         &mut self,
         variant: &Variant,
         board: &Board,
-        history: &[u64],
+        past: Past<'_>,
         clock: Option<&Clock>,
         report: &mut dyn FnMut(&Progress),
     ) -> Option<Choice> {
@@ -653,7 +655,8 @@ impl Bot {
                 let request = SearchRequest {
                     variant,
                     board: *board,
-                    history: history.to_vec(),
+                    history: past.hashes.to_vec(),
+                    quiet_plies: past.quiet_plies,
                     limits: match clock {
                         Some(clock) => clock.limits(self.spec.limits),
                         None => self.spec.move_limits(),
@@ -774,7 +777,7 @@ impl Player for Bot {
         let choice = self.choose(
             game.variant(),
             game.board(),
-            game.earlier_hashes(),
+            Past::of(game),
             turn.own_clock().as_ref(),
             &mut |_| {},
         );
@@ -825,7 +828,8 @@ mod tests {
             let mut board = variant.start();
             for _ in 0..30 {
                 let expected = mover.choose(&variant, &board, &mut rng, None);
-                let Some(choice) = bot.choose(&variant, &board, &[], None, &mut |_| {}) else {
+                let Some(choice) = bot.choose(&variant, &board, Past::default(), None, &mut |_| {})
+                else {
                     assert_eq!(expected, isolo_rules::RandomMove::NoMove);
                     break;
                 };

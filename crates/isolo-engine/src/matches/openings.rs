@@ -192,6 +192,7 @@ fn judge(
             variant,
             board,
             history: Vec::new(),
+            quiet_plies: 0,
             limits: Limits {
                 depth: Some(depth),
                 ..Limits::default()

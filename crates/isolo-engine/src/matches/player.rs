@@ -29,6 +29,8 @@ pub enum Termination {
     DeadPosition,
     /// The side to move lost both its front row's end pits in the last turn.
     EndsCaptured,
+    /// The long-game rule: `long_game_plies` plies without a capture (drawn, or counted).
+    LongGame,
     /// The side to move answered a move that is not legal here.
     IllegalMove,
     /// Its engine ended (or could not be started or written to).
@@ -51,6 +53,7 @@ impl Termination {
             Termination::PlyLimit => "ply-limit",
             Termination::DeadPosition => "dead-position",
             Termination::EndsCaptured => "ends-captured",
+            Termination::LongGame => "long-game",
             Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::TimeForfeit => "time-forfeit",
@@ -67,6 +70,7 @@ impl Termination {
             Termination::PlyLimit => Some(EndReason::PlyLimit),
             Termination::DeadPosition => Some(EndReason::DeadPosition),
             Termination::EndsCaptured => Some(EndReason::EndsCaptured),
+            Termination::LongGame => Some(EndReason::LongGame),
             _ => None,
         }
     }
@@ -85,6 +89,7 @@ impl From<EndReason> for Termination {
             EndReason::PlyLimit => Termination::PlyLimit,
             EndReason::DeadPosition => Termination::DeadPosition,
             EndReason::EndsCaptured => Termination::EndsCaptured,
+            EndReason::LongGame => Termination::LongGame,
         }
     }
 }

@@ -8,6 +8,7 @@
 //! repeats one of the game or the search path counts as a draw, never a proof, so a
 //! proven win holds however the loser tries to repeat.
 
+use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -49,7 +50,9 @@ pub struct Solution {
 
 /// A prover for one variant.
 pub struct Prover<'v> {
-    variant: &'v Variant,
+    /// The rules proved: the game without the long-game rule (RULES.md 3.6), whose
+    /// positions carry no count of plies without a capture.
+    variant: Cow<'v, Variant>,
     searcher: AlphaBeta,
     /// Nodes searched by this prover, its checks included.
     pub nodes: u64,
@@ -74,6 +77,10 @@ impl<'v> Prover<'v> {
             quiescence: 0,
             ..AlphaBetaConfig::default()
         })?;
+        let variant = match variant.without_long_game() {
+            Some(without) => Cow::Owned(without),
+            None => Cow::Borrowed(variant),
+        };
         Ok(Prover {
             variant,
             searcher,
@@ -138,9 +145,10 @@ impl<'v> Prover<'v> {
             };
         }
         let request = SearchRequest {
-            variant: self.variant,
+            variant: &self.variant,
             board: *board,
             history: history.to_vec(),
+            quiet_plies: 0,
             limits: Limits {
                 depth: Some(max_plies.max(1)),
                 time,
@@ -241,7 +249,7 @@ impl<'v> Prover<'v> {
                     ));
                 }
             } else {
-                let (moves, truncated) = searched_moves(self.variant, &board);
+                let (moves, truncated) = searched_moves(&self.variant, &board);
                 if truncated {
                     return Err(format!(
                         "after move {i}, the defences reach too many positions to check them all"
@@ -356,7 +364,7 @@ impl<'v> Prover<'v> {
         if walk.seen.len() > walk.cap {
             return false;
         }
-        let (moves, truncated) = searched_moves(self.variant, board);
+        let (moves, truncated) = searched_moves(&self.variant, board);
         if moves.is_empty() || plies == 0 {
             return true;
         }
@@ -437,7 +445,7 @@ impl Prover<'_> {
         } else {
             board.to_move().opponent()
         };
-        let tree = MoveTree::walked(self.variant, board, winner);
+        let tree = MoveTree::walked(&self.variant, board, winner);
         if tree.cut {
             return None;
         }

@@ -757,6 +757,20 @@ pub fn solve(
     if let Some(refusal) = settings.refusal(root) {
         return Err(refusal.into());
     }
+    let report = solve_by_method(variant, root, settings, events)?;
+    if variant.rules().long_game_plies() > 0 {
+        events(SolveEvent::Note(without_long_game_note(variant.rules())));
+    }
+    Ok(report)
+}
+
+/// `solve` by the method the settings name, its settings checked.
+fn solve_by_method(
+    variant: &Variant,
+    root: &Root,
+    settings: &SolveSettings,
+    events: Events,
+) -> Result<SolveReport, SolveError> {
     if settings.method == Method::Indexed {
         return solve_indexed(variant, root, settings, events).map(SolveReport::Indexed);
     }
@@ -1042,6 +1056,22 @@ fn solve_dfpn(
         ),
         certificate_asked: settings.certificate.is_some(),
     }))
+}
+
+/// What a proof of the game without the long-game rule says of the game with it
+/// (RULES.md 3.6): under a draw, a draw holds, and a win or loss within fewer plies
+/// than are left before the rule (no streak of plies without a capture can reach it).
+fn without_long_game_note(rules: &isolo_rules::Rules) -> String {
+    let plies = rules.long_game_plies();
+    let holds = match rules.long_game_ending() {
+        isolo_rules::LongGameEnding::Draw => "a draw holds under it, and",
+        isolo_rules::LongGameEnding::Count => "under it (counted), only",
+    };
+    format!(
+        "the provers play without the long-game rule ({plies} plies without a capture): \
+         {holds} a win or loss within fewer plies than are left before it; a certificate \
+         is checked under the rule"
+    )
 }
 
 /// What a saved df-pn search was searching: its rules, position, game and line limit.

@@ -469,6 +469,7 @@ fn end_value(
         variant,
         board: *child,
         history: history.to_vec(),
+        quiet_plies: 0,
         limits,
         multipv: 1,
         pv_lines: usize::MAX,

@@ -1334,6 +1334,7 @@ mod tests {
             variant: &variant,
             board,
             history: Vec::new(),
+            quiet_plies: 0,
             limits: Limits::default(),
             multipv: 64,
             pv_lines: usize::MAX,

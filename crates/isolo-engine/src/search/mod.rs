@@ -294,6 +294,9 @@ pub struct SearchRequest<'a> {
     pub board: Board,
     /// Hashes of the earlier positions of the game, oldest first, for repetitions.
     pub history: Vec<u64>,
+    /// Plies in a row without a capture before the position (`Game::quiet_plies`), for
+    /// the long-game rule (RULES.md 3.6); 0 for a position read alone.
+    pub quiet_plies: u32,
     /// When to stop.
     pub limits: Limits,
     /// How many root moves to score exactly (1 = just the best).
@@ -314,6 +317,27 @@ impl SearchRequest<'_> {
     /// Whether the caller has asked the search to stop.
     pub(crate) fn stop_requested(&self) -> bool {
         crate::raised(self.stop)
+    }
+}
+
+/// What a search needs of the game before its position: the earlier positions' hashes
+/// (repetitions) and the plies in a row without a capture (the long-game rule, RULES.md
+/// 3.6). `Past::default()`: a position read alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Past<'a> {
+    /// Hashes of the earlier positions, oldest first.
+    pub hashes: &'a [u64],
+    /// Plies in a row without a capture up to the position.
+    pub quiet_plies: u32,
+}
+
+impl<'a> Past<'a> {
+    /// The past of `game`'s current position.
+    pub fn of(game: &'a isolo_rules::Game) -> Past<'a> {
+        Past {
+            hashes: game.earlier_hashes(),
+            quiet_plies: game.quiet_plies(),
+        }
     }
 }
 

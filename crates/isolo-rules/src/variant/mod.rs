@@ -409,6 +409,18 @@ impl Variant {
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+
+    /// The same game without the long-game rule (`long_game_plies = 0`, RULES.md 3.6),
+    /// where these rules have it: what the provers solve, whose positions carry no
+    /// count of plies without a capture.
+    pub fn without_long_game(&self) -> Option<Variant> {
+        if self.rules.long_game_plies == 0 {
+            return None;
+        }
+        let mut rules = self.rules.clone();
+        rules.long_game_plies = 0;
+        Some(Variant::new(rules).expect("the rules less a rule hold together"))
+    }
     /// The rules' name.
     pub fn name(&self) -> &str {
         &self.rules.name

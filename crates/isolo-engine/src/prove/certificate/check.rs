@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::prove::certificate::answers;
-use isolo_rules::Listing;
+use isolo_rules::{Listing, LongGameEnding};
 
 /// What a certificate that checks proves.
 #[derive(Clone, Debug)]
@@ -120,6 +120,18 @@ fn check_win_text(certificate: &Certificate) -> Result<Checked, String> {
     if let Some(plies) = certificate.plies.filter(|&p| p > depth) {
         return Err(format!(
             "the certificate states a result in {plies} plies, but its proof wins within {depth}"
+        ));
+    }
+    // The walk plays the game without the long-game rule (RULES.md 3.6); a win within
+    // the plies left before it holds under it too, since no streak of plies without a
+    // capture can reach the rule sooner (and at the last ply the rules' result comes
+    // first).
+    if let Some(left) = game.long_game_plies_left().filter(|&left| depth > left) {
+        return Err(format!(
+            "its lines run up to {depth} plies, but the long-game rule ends a game after {} \
+             plies without a capture ({left} left at the proven position): this proof is of \
+             the game without it (long_game_plies = 0)",
+            variant.rules().long_game_plies()
         ));
     }
     let unused = strategy.len() - used;
@@ -312,6 +324,17 @@ fn check_draw_text(certificate: &DrawCertificate) -> Result<CheckedDraw, String>
     let variant = Variant::new(certificate.rules.clone()).map_err(|e| format!("rules: {e}"))?;
     let game = replayed(&variant, certificate.start, &certificate.moves)?;
     let root = *game.board();
+    // Each side's set holds without the long-game rule (RULES.md 3.6); the rule's draw
+    // takes neither side below a draw, but its count could decide the game.
+    let rules = variant.rules();
+    if rules.long_game_plies() > 0 && rules.long_game_ending() == LongGameEnding::Count {
+        return Err(
+            "a draw is not proven under long_game_ending = \"count\", where the count at the \
+             long-game rule could decide it: this proof is of the game without the rule \
+             (long_game_plies = 0)"
+                .into(),
+        );
+    }
     for side in Side::BOTH {
         check_holds(&variant, &root, side, &certificate.holds[side as usize])?;
     }

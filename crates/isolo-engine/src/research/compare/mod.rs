@@ -491,6 +491,8 @@ pub struct VariantStats {
     pub end_dead_position: Proportion,
     /// Games won by taking both of the opponent's front-row end pits (`capture_win`).
     pub end_ends_captured: Proportion,
+    /// Games ended by the long-game rule (`long_game_plies` plies without a capture).
+    pub end_long_game: Proportion,
     /// How many games had each length, for plots.
     #[serde(skip)]
     pub length_counts: BTreeMap<u32, u64>,
@@ -511,7 +513,7 @@ pub struct VariantTally {
     north_wins: u64,
     first_wins: u64,
     second_wins: u64,
-    reasons: [u64; 5],
+    reasons: [u64; 6],
     plies: RunningMean,
     length_counts: BTreeMap<u32, u64>,
     branching: RunningMean,
@@ -584,6 +586,7 @@ impl VariantTally {
             end_ply_limit: wilson(self.reasons[reason_index(EndReason::PlyLimit)], n),
             end_dead_position: wilson(self.reasons[reason_index(EndReason::DeadPosition)], n),
             end_ends_captured: wilson(self.reasons[reason_index(EndReason::EndsCaptured)], n),
+            end_long_game: wilson(self.reasons[reason_index(EndReason::LongGame)], n),
             length_counts: counts.clone(),
         }
     }
@@ -596,6 +599,7 @@ fn reason_index(reason: EndReason) -> usize {
         EndReason::PlyLimit => 2,
         EndReason::DeadPosition => 3,
         EndReason::EndsCaptured => 4,
+        EndReason::LongGame => 5,
     }
 }
 

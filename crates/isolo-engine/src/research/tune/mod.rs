@@ -248,6 +248,7 @@ pub(crate) fn play_out<'v>(
             variant,
             board: *game.board(),
             history: game.history(),
+            quiet_plies: game.quiet_plies(),
             limits: Limits {
                 nodes: Some(nodes),
                 ..Limits::default()

@@ -118,6 +118,7 @@ pub(super) fn complete_proven_line(
             variant,
             board,
             history: path,
+            quiet_plies: 0,
             limits: Limits {
                 depth: Some(left),
                 ..Limits::default()

@@ -24,7 +24,8 @@ use super::{
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use isolo_rules::dedup_by_position;
 use isolo_rules::{
-    Board, Choice, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant,
+    Board, Choice, ChoicePoint, Completion, LongGameEnding, Move, MoveGen, MoveStep, MoveWalk,
+    Side, Variant,
 };
 
 pub use super::ChoiceWalk;
@@ -221,9 +222,30 @@ struct Shared<'a> {
     /// Plies of captures past the horizon.
     quiescence: u32,
     quiescence_moves: QuiescenceMoves,
+    /// The long-game rule (RULES.md 3.6): its plies and ending, where the rules have it.
+    long_game: Option<(u32, LongGameEnding)>,
+    /// Plies in a row without a capture up to the root, and South's seeds there.
+    root_quiet: (u32, u32),
 }
 
 impl Shared<'_> {
+    /// The score of a root value: a win or loss in as many plies as are left before the
+    /// long-game rule, or more, is an estimate, not a proof (RULES.md 3.6): the table's
+    /// values do not carry the count of plies without a capture, so the rule may end
+    /// such a line first.
+    fn score_of(&self, value: i32) -> Score {
+        let score = Score::from_value(value);
+        let Some((limit, _)) = self.long_game else {
+            return score;
+        };
+        let left = limit.saturating_sub(self.root_quiet.0);
+        match score {
+            Score::Win(p) if p >= left => Score::Eval(EVAL_LIMIT),
+            Score::Loss(p) if p >= left => Score::Eval(-EVAL_LIMIT),
+            score => score,
+        }
+    }
+
     fn out_of_budget(&self, nodes: u64) -> bool {
         self.limits.nodes.is_some_and(|n| nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -254,6 +276,9 @@ struct Worker<'a> {
     root_choices: Vec<Choice>,
     /// The choices of the root pit's latest result that raised alpha.
     root_best: Option<Vec<Choice>>,
+    /// Plies in a row without a capture up to each ply's position, and South's seeds
+    /// there (set as each node is entered; the root's from the request).
+    quiet: Vec<(u32, u32)>,
 }
 
 /// A turn searched a choice at a time.
@@ -339,6 +364,7 @@ impl<'a> Worker<'a> {
             scratch: Vec::new(),
             root_choices: Vec::new(),
             root_best: None,
+            quiet: vec![shared.root_quiet; MAX_DEPTH as usize + 2],
         }
     }
 
@@ -411,6 +437,11 @@ impl Searcher for AlphaBeta {
             external_stop: request.stop,
             quiescence: self.config.quiescence,
             quiescence_moves: self.config.quiescence_moves,
+            long_game: (variant.rules().long_game_plies() > 0).then(|| {
+                let rules = variant.rules();
+                (rules.long_game_plies(), rules.long_game_ending())
+            }),
+            root_quiet: (request.quiet_plies, root.side_total(Side::South)),
         };
         let multipv = request.multipv.clamp(1, root_moves.len().max(1));
         let threads = self.config.threads.max(1);
@@ -442,7 +473,7 @@ impl Searcher for AlphaBeta {
                 if i >= request.pv_lines {
                     return Line {
                         mv: m.mv.clone(),
-                        score: Score::from_value(m.value),
+                        score: shared.score_of(m.value),
                         pv: vec![m.mv.clone()],
                     };
                 }
@@ -458,7 +489,7 @@ impl Searcher for AlphaBeta {
                 }
                 Line {
                     mv: m.mv.clone(),
-                    score: Score::from_value(m.value),
+                    score: shared.score_of(m.value),
                     pv: line_moves(variant, &root, &m.mv, &boards),
                 }
             })
@@ -534,6 +565,7 @@ mod tests {
                 variant: &variant,
                 board,
                 history: Vec::new(),
+                quiet_plies: 0,
                 limits: Limits {
                     depth: Some(4),
                     ..Limits::default()

@@ -29,6 +29,33 @@ impl Worker<'_> {
         }
     }
 
+    /// Counts the plies without a capture up to `board` at `ply` (its parent's count
+    /// at `ply - 1`), and values the position where the long-game rule ends the game
+    /// there (RULES.md 3.6) and the side to move has a move (else it has lost first): a
+    /// draw, or under a count the seeds' verdict as an evaluation, not a proof, since
+    /// the count's history is not in the table's key.
+    fn long_game_end(&mut self, board: &Board, ply: usize) -> Option<i32> {
+        let (limit, ending) = self.shared.long_game?;
+        if ply > 0 {
+            let south = board.side_total(Side::South);
+            let (quiet, parent_south) = self.quiet[ply - 1];
+            let quiet = if south == parent_south { quiet + 1 } else { 0 };
+            self.quiet[ply] = (quiet, south);
+        }
+        if self.quiet[ply].0 < limit || !self.shared.variant.has_legal_move(board, &mut self.gen) {
+            return None;
+        }
+        let value = match ending {
+            LongGameEnding::Draw => DRAW,
+            LongGameEnding::Count => {
+                let mine = board.side_total(board.to_move()) as i32;
+                let theirs = board.side_total(board.to_move().opponent()) as i32;
+                (mine - theirs).signum() * EVAL_LIMIT
+            }
+        };
+        Some(value)
+    }
+
     /// Negamax with alpha-beta and PVS; values are from the side to move at `board`.
     pub(super) fn negamax(
         &mut self,
@@ -42,6 +69,10 @@ impl Worker<'_> {
         // 1. Draw by repetition of a position of the game or the path.
         if self.path.contains(&board.hash()) {
             return DRAW;
+        }
+        // 1a. The long-game rule ends the line.
+        if let Some(value) = self.long_game_end(board, ply) {
+            return value;
         }
         // 1b. A dead position the rules end (a side with moves is not stuck there).
         if self.shared.dead_ends {

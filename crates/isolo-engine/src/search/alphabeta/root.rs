@@ -262,7 +262,7 @@ impl Worker<'_> {
                 let best = &moves[0];
                 let progress = Progress {
                     depth,
-                    score: Score::from_value(best.value),
+                    score: self.shared.score_of(best.value),
                     pv: line_moves(self.shared.variant, root, &best.mv, &best.pv),
                     nodes: self.shared.nodes.load(Ordering::Relaxed) + self.pending_nodes,
                     time: self.shared.start.elapsed(),
