@@ -697,6 +697,65 @@ fn play_through_stdin() {
     assert_eq!(text.matches("Position: ").count(), 6, "{text}");
 }
 
+/// A draw offered is accepted where the engine expects no more (South wins the women's
+/// game by force) and declined where it does; a resignation ends the game with the
+/// review command.
+#[test]
+fn play_offers_a_draw_and_resigns() {
+    let women = ["--variant", "isolo-women", "--engine", "ab:depth=3"];
+    let (text, ok) = play_session(&women, b"draw\n");
+    assert!(ok);
+    assert!(
+        text.contains("The engine accepts your draw offer (its chances: win "),
+        "{text}"
+    );
+    assert!(text.contains("a draw by agreement."), "{text}");
+    let as_north = [&women[..], &["--as", "N"]].concat();
+    let (text, ok) = play_session(&as_north, b"draw\nresign\n");
+    assert!(ok);
+    assert!(
+        text.contains("The engine declines your draw offer: it expects more"),
+        "{text}"
+    );
+    assert!(text.contains("You resign: South wins.\nMoves: "), "{text}");
+    assert!(
+        text.contains("Review it: isolo-ai review --variant isolo-women"),
+        "{text}"
+    );
+}
+
+/// The terminal says where the long-game rule nears, and ends the game by it in words.
+#[test]
+fn play_warns_of_the_long_game_rule_and_ends_by_it() {
+    let dir = common::process::scratch("long-game");
+    let rules = dir.join("short.toml");
+    let text =
+        "base = \"igisoro\"\nname = \"short\"\ndead_position = \"play-on\"\nlong_game_plies = 2\n";
+    std::fs::write(&rules, text).unwrap();
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    let args = [
+        "--variant",
+        rules.to_str().unwrap(),
+        "--position",
+        lone,
+        "--engine",
+        "ab:depth=2",
+        "--as",
+        "N",
+    ];
+    // North's lone seed has one move at most a ply; after South's and North's moves
+    // two plies have passed without a capture.
+    // (Each pit is typed in turn: the one legal move is played, the rest refused.)
+    let pits: String = (1..=16).map(|p| format!("{p}\n")).collect();
+    let (text, ok) = play_session(&args, pits.as_bytes());
+    assert!(ok);
+    let warned = "Note: 2 more moves without a capture, either player's, end the game: a draw.";
+    assert!(text.contains(warned), "{text}");
+    let near = "Note: 1 more move without a capture";
+    assert!(text.contains(near), "{text}");
+    assert!(text.contains("2 plies without a capture: a draw"), "{text}");
+}
+
 /// Input that is not text, or a line too long to hold, is answered and the game goes
 /// on: the moves after it are played.
 #[test]

@@ -19,6 +19,10 @@ pub const RESERVED_PLIES: usize = 128;
 /// Occurrences of a position, same side to move, that draw the game (RULES.md 3.6).
 pub const DRAW_REPETITIONS: usize = 3;
 
+/// Plies before the long-game rule ends a game from which players are told it nears
+/// (`Game::long_game_warning`): ten moves each.
+pub const LONG_GAME_WARNING_PLIES: u32 = 20;
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -236,6 +240,24 @@ impl<'v> Game<'v> {
     pub fn long_game_plies_left(&self) -> Option<u32> {
         let limit = self.variant.rules().long_game_plies;
         (limit > 0).then(|| limit.saturating_sub(self.quiet_plies()))
+    }
+
+    /// Where the long-game rule nears (`LONG_GAME_WARNING_PLIES` plies or fewer left,
+    /// the game going on), what players are told: "12 more moves without a capture,
+    /// either player's, end the game: a draw".
+    pub fn long_game_warning(&self) -> Option<String> {
+        let left = self.long_game_plies_left()?;
+        if left == 0 || left > LONG_GAME_WARNING_PLIES || self.outcome().is_some() {
+            return None;
+        }
+        let end = match self.variant.rules().long_game_ending {
+            LongGameEnding::Draw => "a draw",
+            LongGameEnding::Count => "the seeds on each side are counted",
+        };
+        let moves = if left == 1 { "move" } else { "moves" };
+        Some(format!(
+            "{left} more {moves} without a capture, either player's, end the game: {end}"
+        ))
     }
 
     /// How the game has ended, or `None` while it goes on. A side without a legal move
@@ -668,8 +690,14 @@ mod tests {
             assert_eq!((game.plies(), game.long_game_plies_left()), (6, Some(0)));
             let words = in_words(&outcome, &v, game.board());
             assert!(words.starts_with("6 plies without a capture"), "{words}");
+            assert_eq!(game.long_game_warning(), None, "over: no warning");
             game.undo();
             assert_eq!((game.quiet_plies(), game.outcome()), (5, None));
+            let warning = game.long_game_warning().unwrap();
+            assert!(
+                warning.starts_with("1 more move without a capture"),
+                "{warning}"
+            );
         }
         // From the start, Igisoro's first capture resets the count.
         let igisoro = Variant::load("igisoro").unwrap();

@@ -1,6 +1,6 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
-use isolo_engine::search::wdl::wdl_of;
+use isolo_engine::search::wdl::{answer_draw_offer, wdl_of};
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -52,7 +52,7 @@ pub(crate) struct PlayArgs {
     pub left: Option<String>,
 }
 
-const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional, a/c for a lap's direction where laps may turn), or: moves, hint, undo, quit\n";
+const HELP: &str = "Type a pit number to move (with x/p letters for capture choices where they are optional, a/c for a lap's direction where laps may turn), or: moves, hint, undo, draw (offer one), resign, quit\n";
 
 const RETREAT_HELP: &str = "Under the retreat, type your move up to a pass (7p) or with the answers you expect (7ps): the engine answers each pass, and where it answers otherwise you go on from there. You are asked for your answer to each of the engine's passes.\n";
 
@@ -152,6 +152,9 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             // (A game that ended there says why in its own words.)
             let sealed = game.outcome().is_none().then(|| game.sealed_by_last_move());
             if let Some(words) = sealed.flatten() {
+                emit(&format!("Note: {words}.\n"))?;
+            }
+            if let Some(words) = game.long_game_warning() {
                 emit(&format!("Note: {words}.\n"))?;
             }
         }
@@ -260,6 +263,24 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "q" => return ended(args, &game, "Game abandoned."),
+            "resign" => {
+                let words = format!("You resign: {} wins.", human.opponent());
+                return ended(args, &game, &words);
+            }
+            "draw" => {
+                // The engine's own chances decide, searched as a hint is.
+                let past = Past::of(&game);
+                let choice = (seats.hinter).choose(&variant, &board, past, None, &mut |_| {});
+                let Some(score) = choice.and_then(|c| c.score) else {
+                    emit("The engine declines your draw offer.\n")?;
+                    continue;
+                };
+                let answer = answer_draw_offer(&variant, score);
+                if answer.accepted {
+                    return ended(args, &game, &answer.words);
+                }
+                emit(&format!("{}\n", answer.words))?;
+            }
             "help" | "?" => emit(HELP)?,
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {

@@ -304,9 +304,54 @@ pub fn wdl_of(variant: &Variant, score: Score) -> Wdl {
     WdlModel::for_variant(variant).1.wdl(score)
 }
 
+/// The most an engine may expect of a position (a win 1, a draw 1/2) and still accept a
+/// draw offered there: it accepts where playing on is worth no more to it than a draw.
+pub const DRAW_ACCEPTED_UP_TO: f64 = 0.5;
+
+/// An engine's answer to a draw offered by the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawAnswer {
+    /// Whether the engine accepts.
+    pub accepted: bool,
+    /// The answer in words, with the engine's chances.
+    pub words: String,
+}
+
+/// The engine's answer to a draw offered by the side to move, whose position the
+/// engine's own search scores `offerer` for that side: accepted where the engine expects
+/// no more than `DRAW_ACCEPTED_UP_TO` from playing on.
+pub fn answer_draw_offer(variant: &Variant, offerer: Score) -> DrawAnswer {
+    let engine = wdl_of(variant, offerer).flipped();
+    let accepted = engine.expected() <= DRAW_ACCEPTED_UP_TO;
+    let chances = engine.chances_text();
+    let words = if accepted {
+        format!("The engine accepts your draw offer (its chances: {chances}): a draw by agreement.")
+    } else {
+        format!("The engine declines your draw offer: it expects more from playing on (its chances: {chances}).")
+    };
+    DrawAnswer { accepted, words }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_engine_accepts_a_draw_only_where_it_expects_no_more() {
+        let igisoro = Variant::load("igisoro").unwrap();
+        // The offerer far ahead: the engine gladly takes a draw.
+        assert!(answer_draw_offer(&igisoro, Score::Eval(3000)).accepted);
+        assert!(answer_draw_offer(&igisoro, Score::Win(9)).accepted);
+        assert!(answer_draw_offer(&igisoro, Score::Draw).accepted);
+        // The offerer behind: the engine plays on, and says why.
+        let declined = answer_draw_offer(&igisoro, Score::Eval(-3000));
+        assert!(!declined.accepted);
+        assert!(
+            declined.words.contains("its chances: win "),
+            "{}",
+            declined.words
+        );
+    }
 
     #[test]
     fn proven_results_are_certain_and_chances_sum_to_a_thousand() {
