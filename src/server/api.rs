@@ -290,6 +290,8 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "end": outcome.as_ref().map(describe),
         "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
         "sealed": game.sealed_by_last_move(),
+        // Where the long-game rule nears: how many moves without a capture are left.
+        "long_game": game.long_game_warning(),
         // What is proven of the game's start, where it is the variant's own.
         "verdict": (game.start() == &variant.start())
             .then(|| isolo_engine::prove::known::start_in_words(variant))

@@ -300,6 +300,7 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     assert_eq!(state["result"], Value::Null);
     assert_eq!(state["end"], Value::Null);
     assert_eq!(state["sealed"], Value::Null);
+    assert_eq!(state["long_game"], Value::Null);
     assert_eq!(state["verdict"], Value::Null);
     // What is proven of a preset's start is said before the first move.
     let (_, women) = post(

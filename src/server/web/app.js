@@ -156,6 +156,8 @@ function showState(st) {
   if (C.on && st.plies === 0 && !C.fallen) status += " \u00b7 the clocks start with the first move";
   // (A move that sealed seeds for good: said as it is made.)
   if (st.sealed && !st.end) status += ` \u00b7 ${st.sealed}`;
+  // (Where the long-game rule nears: the moves without a capture left.)
+  if (st.long_game) status += ` \u00b7 ${st.long_game}`;
   $("status").textContent = status;
   drawWho();
   drawEvalBar();
