@@ -191,8 +191,8 @@ impl Game {
     }
 
     /// Why the game ended, as records and JSON name it: `"no-moves"` (the side to move
-    /// has none and loses), `"repetition"`, `"ply-limit"`, `"dead-position"` or
-    /// `"ends-captured"` (RULES.md 3.6); `None` while it goes on.
+    /// has none and loses), `"repetition"`, `"ply-limit"`, `"dead-position"`,
+    /// `"ends-captured"` or `"long-game"` (RULES.md 3.6); `None` while it goes on.
     #[getter]
     fn end(&self) -> Option<&'static str> {
         Some(self.game().outcome()?.reason.name())

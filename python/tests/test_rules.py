@@ -121,7 +121,7 @@ def test_outcome_no_move_and_ply_cap():
     game = random_game(boys, 1, 2000)
     assert game.outcome() in ("S", "N", "draw")
     assert game.legal_moves() == [] or game.outcome() == "draw"
-    assert game.end in ("no-moves", "repetition", "ply-limit")
+    assert game.end in ("no-moves", "repetition", "long-game", "ply-limit")
     capped = Game(boys, max_plies=3)
     for _ in range(3):
         capped.play(capped.legal_moves()[0])
