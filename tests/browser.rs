@@ -869,6 +869,48 @@ async fn a_dead_position_ends_the_game(client: &Client) -> TestResult {
     screenshot(client, "dead-position.png").await
 }
 
+/// The person ends the game: a draw offered at the women's start, which South wins by
+/// force, is accepted by the engine (North); taken back, the game goes on; a
+/// resignation ends it.
+async fn a_draw_agreed_and_a_resignation(client: &Client) -> TestResult {
+    set_value(client, "variant", "isolo-women").await?;
+    set_value(client, "side", "S").await?;
+    click(client, "new-game").await?;
+    wait_idle(client).await?;
+    click(client, "offer-draw").await?;
+    wait_idle(client).await?;
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
+    assert!(
+        status.starts_with("Game over: The engine accepts your draw offer (its chances: win ")
+            && status.ends_with("): a draw by agreement"),
+        "{status}"
+    );
+    click_pit(client, "S", 1).await?;
+    wait_idle(client).await?;
+    let message = script(
+        client,
+        "return document.getElementById('message').textContent",
+    )
+    .await?;
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .starts_with("The game is over: The engine accepts"),
+        "{message}"
+    );
+    click(client, "undo").await?;
+    wait_idle(client).await?;
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
+    assert!(!status.starts_with("Game over"), "{status}");
+    click(client, "resign").await?;
+    wait_idle(client).await?;
+    let status = shown(client).await?["status"].as_str().unwrap().to_string();
+    assert_eq!(status, "Game over: South resigns: North wins");
+    click(client, "new-game").await?;
+    wait_idle(client).await
+}
+
 /// How to play: the rules in plain words, and an example move animated, after which the
 /// game on the board is back.
 async fn how_to_play(client: &Client, server: &Server) -> TestResult {
@@ -1076,6 +1118,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     cancel_takes_a_move_back(client).await?;
     you_answer_the_engines_pass(client).await?;
     a_dead_position_ends_the_game(client).await?;
+    a_draw_agreed_and_a_resignation(client).await?;
     let moves = play_a_game_by_clicks(client, server, false).await?;
     eprintln!("game by clicks on a phone: {} plies", moves.len());
     opens_the_review(client, &moves).await

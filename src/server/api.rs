@@ -20,7 +20,7 @@ use tokio_stream::StreamExt;
 
 use super::wire::{
     parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, DecisionRequest,
-    MovesRequest, PlayRequest, ReviewRequest, Tagged, ViewRequest,
+    MovesRequest, OfferRequest, PlayRequest, ReviewRequest, Tagged, ViewRequest,
 };
 use super::wire::{ApiError, HASH_MB};
 use super::{assets, AppState, MAX_BODY_BYTES};
@@ -38,9 +38,9 @@ use isolo_engine::search::level::{
     Level, FIRST_GAME_LEVEL, FIRST_GAME_VARIANT, LOWEST_LEVEL, TOP_LEVEL,
 };
 use isolo_engine::search::stopping::watching;
-use isolo_engine::search::wdl::WdlModel;
+use isolo_engine::search::wdl::{answer_draw_offer, WdlModel};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::{describe, in_words};
+use isolo_rules::{describe, in_words, resignation_in_words};
 use isolo_rules::{trace_move, trace_to_decision, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
@@ -64,6 +64,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/moves", post(moves))
         .route("/api/play", post(play))
         .route("/api/analyse", post(analyse))
+        .route("/api/offer", post(offer))
         .route("/api/decision", post(decision))
         .route("/api/answer", post(answer))
         .route("/api/complete", post(complete))
@@ -810,6 +811,70 @@ async fn analyse(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
         });
     }
     ndjson(rx)
+}
+
+/// The side to move resigns, or offers a draw: `{"accepted", "words"}`. A draw is
+/// answered by the engine's full-strength search of the position (`answer_draw_offer`),
+/// in a search slot; a resignation is always accepted.
+async fn offer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
+    let request: OfferRequest = parse_body(&body)?;
+    let variant = request.game.variant(&state)?;
+    let game = request.game.game(&variant)?;
+    if let Some(outcome) = game.outcome() {
+        let words = in_words(&outcome, &variant, game.board());
+        return Err(ApiError::bad(format!("the game is over: {words}")));
+    }
+    let offerer = game.board().to_move();
+    match request.offer.as_str() {
+        "resign" => {
+            return ok(json!({"accepted": true, "words": resignation_in_words(offerer)}));
+        }
+        "draw" => {}
+        other => {
+            let other = ranges::quote(other);
+            return Err(ApiError::bad(format!(
+                "offer: '{other}' is neither 'draw' nor 'resign'"
+            )));
+        }
+    }
+    let analyse = AnalyseRequest {
+        game: request.game,
+        engine: None,
+        time_ms: request.time_ms,
+        depth: None,
+        nodes: None,
+        tc: None,
+        multipv: None,
+        seed: None,
+        level: None,
+    };
+    let spec = analyse.spec(&state)?;
+    let (board, history, quiet_plies) = (*game.board(), game.history(), game.quiet_plies());
+    let permit = search_slot(&state)?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut searcher = match spec.searcher() {
+            Ok(Some(searcher)) => searcher,
+            _ => return Err(ApiError::bad("engine: no searcher")),
+        };
+        let search = SearchRequest {
+            variant: &variant,
+            board,
+            history,
+            quiet_plies,
+            limits: spec.limits,
+            multipv: 1,
+            pv_lines: 1,
+            stop: None,
+        };
+        let result = searcher.search(&search, &mut |_| {});
+        let score = result.best().map(|line| line.score);
+        let score = score.ok_or_else(|| ApiError::bad("the side to move has no legal move"))?;
+        Ok(answer_draw_offer(&variant, score))
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    ok(json!({"accepted": answer.accepted, "words": answer.words}))
 }
 
 /// The position drawn as `show --svg` draws it.

@@ -191,6 +191,17 @@ pub(super) struct AnswerRequest {
     pub(super) seed: Option<Value>,
 }
 
+/// `/api/offer`: the side to move resigns, or offers a draw that the engine answers
+/// from its own search of the position (`time_ms` as in `/api/analyse`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct OfferRequest {
+    pub(super) game: GameSpec,
+    /// `draw` or `resign`.
+    pub(super) offer: String,
+    pub(super) time_ms: Option<Value>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AnalyseRequest {

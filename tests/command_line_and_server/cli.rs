@@ -717,7 +717,10 @@ fn play_offers_a_draw_and_resigns() {
         text.contains("The engine declines your draw offer: it expects more"),
         "{text}"
     );
-    assert!(text.contains("You resign: South wins.\nMoves: "), "{text}");
+    assert!(
+        text.contains("North resigns: South wins.\nMoves: "),
+        "{text}"
+    );
     assert!(
         text.contains("Review it: isolo-ai review --variant isolo-women"),
         "{text}"

@@ -329,6 +329,46 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     }
 }
 
+/// The side to move resigns, or offers a draw the engine answers from its own search:
+/// accepted where it expects no more (South wins the women's game by force), with its
+/// chances in words; a finished game or an unknown offer is refused.
+#[test]
+fn a_person_resigns_or_offers_a_draw() {
+    let server = Server::start(&[]);
+    let igisoro = json!({"variant": "igisoro"});
+    let (status, answer) = post(
+        &server,
+        "api/offer",
+        &json!({"game": igisoro, "offer": "resign"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer,
+        json!({"accepted": true, "words": "South resigns: North wins"})
+    );
+    let women = json!({"variant": "isolo-women"});
+    let body = json!({"game": women, "offer": "draw", "time_ms": 300});
+    let (status, answer) = post(&server, "api/offer", &body);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["accepted"], true, "{answer}");
+    let words = answer["words"].as_str().unwrap();
+    assert!(
+        words.starts_with("The engine accepts your draw offer (its chances: win "),
+        "{words}"
+    );
+    let over = json!({"game": {"variant": "isolo-women", "start": ENDED}, "offer": "draw"});
+    let (status, text) = post_text(&server, "api/offer", &over);
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("the game is over"), "{text}");
+    let odd = json!({"game": igisoro, "offer": "adjourn"});
+    let (status, text) = post_text(&server, "api/offer", &odd);
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains("offer: 'adjourn' is neither 'draw' nor 'resign'"),
+        "{text}"
+    );
+}
+
 #[test]
 fn analyses_carry_win_draw_loss_and_a_review_streams_the_command_lines() {
     let server = Server::start(&[]);

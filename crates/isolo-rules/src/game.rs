@@ -495,6 +495,11 @@ pub enum GameError {
     },
 }
 
+/// A resignation in words: "North resigns: South wins".
+pub fn resignation_in_words(side: Side) -> String {
+    format!("{side} resigns: {} wins", side.opponent())
+}
+
 /// How the game ended, said in words for a player: `North has no legal move: South
 /// wins`; `board` is the last position.
 pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {

@@ -16,7 +16,7 @@ use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::level::Level;
 use isolo_engine::search::{searched_moves, Past, Progress};
-use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
+use isolo_rules::{resignation_in_words, Board, Game, Move, MoveWalk, Outcome, Side, Variant};
 
 mod mid_move;
 use mid_move::{MidMove, Seats, Stop};
@@ -264,7 +264,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             "" => continue,
             "quit" | "q" => return ended(args, &game, "Game abandoned."),
             "resign" => {
-                let words = format!("You resign: {} wins.", human.opponent());
+                let words = format!("{}.", resignation_in_words(human));
                 return ended(args, &game, &words);
             }
             "draw" => {

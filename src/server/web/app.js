@@ -12,7 +12,7 @@ import {
   MARKED, NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted,
   delayPerSeed as speedDelay, captionHold, sownClockwise,
   endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
-  southChances, timeControl, whoText,
+  sentence, southChances, timeControl, whoText,
 } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +26,7 @@ const S = {
   begun: 0,       // counts moves begun taken back: a decision shown late is dropped
   seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
   recordsNext: 0, // the offset of the records file's next page of games (null: none left)
+  agreed: "",     // the words of a game ended by a resignation or a draw agreed
 };
 
 function gameSpec(ply = S.ply) {
@@ -149,7 +150,8 @@ function showState(st) {
   $("position-text").textContent = st.position;
   const side = sideName;
   let status;
-  if (C.fallen) status = `Game over: ${timeOut}`;
+  if (S.agreed) status = `Game over: ${S.agreed}`;
+  else if (C.fallen) status = `Game over: ${timeOut}`;
   else if (st.end) status = `Game over: ${st.end_words}`;
   else if (st.plies === 0 && st.to_move === humanSide()) status = firstVisitLine(humanSide(), S.flip);
   else status = `${side(st.to_move)} to move` + (enginesTurn() ? " (engine)" : "") + ` \u00b7 ply ${st.plies}`;
@@ -297,7 +299,7 @@ async function refresh() {
 // What happens once a position is shown: the engine's move, or analysis.
 async function afterPosition() {
   // (A game's clocks start with its first move: the first mover's stands till then.)
-  if (S.state && S.state.result === null && S.state.plies > 0) startClock(S.state.to_move);
+  if (S.state && S.state.result === null && S.state.plies > 0 && !S.agreed) startClock(S.state.to_move);
   else C.running = null; // (a finished game's clocks stand still)
   if (enginesTurn() && S.autoEngine) return engineMove();
   if ($("analyse").checked && S.state && S.state.result === null) analyse(3, 300, false);
@@ -549,7 +551,7 @@ async function engineOnHalfMove(path, half) {
 }
 
 async function engineMove() {
-  if (!S.state || S.state.result !== null || C.fallen) return;
+  if (!S.state || S.state.result !== null || C.fallen || S.agreed) return;
   const ply = S.ply, toMove = S.state.to_move;
   busy(+1);
   let result;
@@ -650,8 +652,33 @@ async function analyse(multipv, timeMs, hint) {
   } catch (e) { say(e.message); } finally { busy(-1); }
 }
 
+// ---- ending the game by agreement ----
+
+// The person to move resigns, or offers a draw that the engine answers from its own
+// search (/api/offer); the game then ends where it stands, its clocks stopped, until a
+// move is taken back or a new game begins.
+async function offerEnd(offer) {
+  const st = S.state;
+  if (!st || st.result !== null || C.fallen || S.agreed) return say("The game is over.");
+  if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
+  hideChoice();
+  busy(+1);
+  try {
+    const answer = await api("/api/offer", { game: gameSpec(), offer, time_ms: 1000 });
+    if (st !== S.state) return; // (the game moved on meanwhile)
+    if (answer.accepted) {
+      S.agreed = answer.words.replace(/\.$/, "");
+      C.running = null;
+      showState(S.state);
+      drawClocks();
+    }
+    say(sentence(answer.words));
+  } catch (e) { say(e.message); } finally { busy(-1); }
+}
+
 function jumpTo(ply) {
   S.ply = Math.max(0, Math.min(ply, S.moves.length));
+  S.agreed = ""; // (a move taken back or replayed goes on from there)
   S.autoEngine = false;
   caption("");
   say(""); // (what a tap was told belongs to the position left)
@@ -761,6 +788,7 @@ async function clickPit(event) {
   const name = sideName;
   if (st.result !== null) return say(`The game is over: ${st.end_words}.`);
   if (C.fallen) return say("The game is over: a clock ran out.");
+  if (S.agreed) return say(`The game is over: ${S.agreed}.`);
   if (humanSide() !== "both" && st.to_move !== humanSide()) return say("Wait: it is the engine's move.");
   if (side !== st.to_move) return say(`That pit is ${name(side)}'s; it is ${name(st.to_move)}'s move: tap one of ${name(st.to_move)}'s pits.`);
   S.autoEngine = true;
@@ -781,7 +809,7 @@ function chosenVariant() { return S.variants.find((v) => v.name === S.variantNam
 
 function newGame() {
   hideChoice();
-  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; resetClocks();
+  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; S.agreed = ""; resetClocks();
   $("analysis").innerHTML = ""; $("thinking").textContent = ""; caption(""); say("");
   refresh();
 }
@@ -890,6 +918,8 @@ async function setup() {
   $("skip").addEventListener("click", () => { S.skip = true; });
   $("choice-cancel").addEventListener("click", hideChoice);
   $("hint").addEventListener("click", () => analyse(1, 1000, true));
+  $("offer-draw").addEventListener("click", () => offerEnd("draw"));
+  $("resign").addEventListener("click", () => offerEnd("resign"));
   $("analyse").addEventListener("change", () => refresh());
   $("undo").addEventListener("click", () => {
     let ply = S.ply - 1;

@@ -40,6 +40,11 @@ export function firstVisitLine(human, flipped) {
   return `You are ${sideName(human)}: tap a pit in your two rows (the ${lower ? "lower" : "upper"} two) to sow its seeds.`;
 }
 
+// `text` as one sentence: its own final full stop, or one added.
+export function sentence(text) {
+  return text.endsWith(".") ? text : `${text}.`;
+}
+
 // Who plays what, beside the board: the game's name, your side and the engine's level
 // (`human`: "S", "N" or "both").
 export function whoText(title, human, level) {

@@ -6,8 +6,13 @@ import { readFileSync } from "node:fs";
 
 import {
   DEFAULT_SPEED, NOT_EVALUATED, barText, captionHold, sownClockwise, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
-  firstVisitLine, levelLabel, reviewNote, reviewSummary, sideName, southChances, timeControl, whoText,
+  firstVisitLine, levelLabel, reviewNote, reviewSummary, sentence, sideName, southChances, timeControl, whoText,
 } from "../texts.js";
+
+test("the engine's words end as one sentence", () => {
+  assert.equal(sentence("South resigns: North wins"), "South resigns: North wins.");
+  assert.equal(sentence("a draw by agreement."), "a draw by agreement.");
+});
 
 test("sides and chances are turned to South's view", () => {
   assert.equal(sideName("S"), "South");
