@@ -191,7 +191,10 @@ pub(crate) fn seeds_markup(seeds: u32) -> String {
 pub(crate) const MANY_SEEDS: &str = "<text class=\"count\" y=\"8\">{n}</text>";
 
 fn side_info(variant: &Variant, board: &Board, side: Side, y: f64) -> String {
-    let mut text = format!("{side}: {} seeds", board.side_total(side));
+    let mut text = format!(
+        "{side}: {}",
+        crate::cli::plural(board.side_total(side).into(), "seed", "seeds")
+    );
     if variant.rules().overture() {
         text.push_str(if board.in_overture(side) {
             ", in overture"

@@ -1072,7 +1072,7 @@ fn play_ends_a_dead_position_at_once_in_words() {
     );
     assert!(ok, "{text}");
     assert!(
-        text.contains("Game over. North's last seed can never be captured, nor capture: no seed can change hands again, a draw (counted instead, as dead_position = \"count\" reads it, South would win, 63 seeds to 1).\nMoves: none\n"),
+        text.contains("Game over. North's last seed can never be captured, nor capture: no seed can change hands again, a draw (had the seeds been counted, as some players end such games, South would have won, 63 seeds to 1).\nMoves: none\n"),
         "{text}"
     );
 }

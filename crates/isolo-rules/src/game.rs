@@ -558,8 +558,8 @@ fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> Stri
                 Side::North
             };
             format!(
-                "{dead}, a draw (counted instead, as dead_position = \"count\" reads it, \
-                 {more} would win, {} seeds to {})",
+                "{dead}, a draw (had the seeds been counted, as some players end such games, \
+                 {more} would have won, {} seeds to {})",
                 counts[more as usize],
                 counts[more.opponent() as usize]
             )
@@ -742,8 +742,8 @@ mod tests {
                 } else {
                     // The drawn reading offers the counted one where it would decide.
                     assert!(words.ends_with(
-                        "a draw (counted instead, as dead_position = \"count\" reads it, \
-                         South would win, 63 seeds to 1)"
+                        "a draw (had the seeds been counted, as some players end such games, \
+                         South would have won, 63 seeds to 1)"
                     ));
                 }
             }

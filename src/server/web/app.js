@@ -496,7 +496,7 @@ function drawClocks() {
   const box = $("clocks");
   box.hidden = !C.on;
   if (!C.on) return;
-  const side = (s) => `${sideName(s)} ${clockText(C.leftOf(s))}${C.running === s ? " \u23f3" : ""}`;
+  const side = (s) => `${sideName(s)} ${clockText(C.leftOf(s))}${C.running === s ? " (running)" : ""}`;
   box.textContent = `${side("S")} \u00b7 ${side("N")}`;
 }
 
