@@ -22,6 +22,21 @@ impl Standing {
 }
 
 impl Worker<'_> {
+    /// `value` drawn toward a draw as the long-game rule's draw nears (RULES.md 3.6):
+    /// past half its plies without a capture, in proportion to the plies left, so that
+    /// the side ahead seeks a capture while there is time (and the side behind runs).
+    fn toward_long_game_draw(&self, value: i32, ply: usize) -> i32 {
+        let Some((limit, LongGameEnding::Draw)) = self.shared.long_game else {
+            return value;
+        };
+        let (quiet, half) = (self.quiet[ply].0, limit / 2);
+        if quiet <= half {
+            return value;
+        }
+        let left = i64::from(limit.saturating_sub(quiet));
+        (i64::from(value) * left / i64::from(limit - half)) as i32
+    }
+
     /// The evaluation once captures are played out, up to `plies` deep: the side to move
     /// may stand on the evaluation or take a capture (a capture changes the material the
     /// evaluation counts most, so an evaluation just before one misleads). Values stay
@@ -37,6 +52,12 @@ impl Worker<'_> {
     ) -> i32 {
         let mut laps = None;
         let stand = self.shared.eval.evaluate_keeping_laps(board, &mut laps);
+        // (At the horizon's node, whose count of plies without a capture is known; past
+        // it only captures are searched, which start the count again.)
+        let stand = match plies == self.shared.quiescence {
+            true => self.toward_long_game_draw(stand, ply),
+            false => stand,
+        };
         if plies == 0 || stand >= beta || ply + 1 >= self.pv.len() {
             return stand;
         }
