@@ -238,6 +238,95 @@ pub(crate) fn emit(text: &str) -> CliResult {
     written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
 }
 
+/// Columns assumed where stdout is not a terminal.
+const DEFAULT_WIDTH: usize = 80;
+/// The narrowest width prose is wrapped to, however narrow the terminal says it is.
+const MIN_WIDTH: usize = 20;
+
+/// The terminal's width in columns; where stdout is no terminal, `COLUMNS` if set (as
+/// `ls` reads it), else `DEFAULT_WIDTH`.
+pub(crate) fn terminal_width() -> usize {
+    let columns = console::Term::stdout()
+        .size_checked()
+        .map(|(_, c)| usize::from(c));
+    let told = || std::env::var("COLUMNS").ok()?.parse::<usize>().ok();
+    columns
+        .or_else(told)
+        .unwrap_or(DEFAULT_WIDTH)
+        .max(MIN_WIDTH)
+}
+
+/// `text` with each line longer than `width` broken at word ends; a continued line
+/// keeps the line's indent, and a word longer than a line keeps a line of its own.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width.max(1));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.chars().count() <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent = &line[..line.len() - line.trim_start_matches(' ').len()];
+        let mut used = 0;
+        for (j, word) in line[indent.len()..].split(' ').enumerate() {
+            let length = word.chars().count();
+            if j == 0 || used + 1 + length > width {
+                if j > 0 {
+                    out.push('\n');
+                }
+                out.push_str(indent);
+                out.push_str(word);
+                used = indent.len() + length;
+            } else {
+                out.push(' ');
+                out.push_str(word);
+                used += 1 + length;
+            }
+        }
+    }
+    out
+}
+
+/// Prose written to stdout wrapped at word ends to the terminal's width.
+pub(crate) fn emit_prose(text: &str) -> CliResult {
+    emit(&wrap(text, terminal_width()))
+}
+
+/// A shell command broken at its spaces into lines of at most `width` columns where
+/// its words allow, each but the last ending in ` \`: the shell joins them again, also
+/// inside double quotes (a long list of moves), never inside single quotes, where it
+/// does not break.
+pub(crate) fn wrap_command(command: &str, width: usize) -> String {
+    let room = width.saturating_sub(2).max(MIN_WIDTH);
+    let mut pieces = vec![String::new()];
+    let mut single = false;
+    for c in command.chars() {
+        if c == ' ' && !single {
+            pieces.push(String::new());
+            continue;
+        }
+        single ^= c == '\'';
+        pieces.last_mut().expect("a piece").push(c);
+    }
+    let mut out = String::with_capacity(command.len() + command.len() / room);
+    let mut used = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        let length = piece.chars().count();
+        if i > 0 && used + 1 + length > room {
+            out.push_str(" \\\n");
+            used = 0;
+        } else if i > 0 {
+            out.push(' ');
+            used += 1;
+        }
+        out.push_str(piece);
+        used += length;
+    }
+    out
+}
+
 /// A report as pretty JSON plus a newline, written as it is serialised (no value tree
 /// in between, so a large report takes no more memory than its text).
 pub(crate) fn emit_serialized(report: &impl serde::Serialize) -> CliResult {
@@ -255,4 +344,44 @@ pub(crate) fn emit_json(value: &serde_json::Value) -> CliResult {
         "{}\n",
         serde_json::to_string_pretty(value).expect("JSON values serialise")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_breaks_at_word_ends_and_keeps_its_indent() {
+        let line =
+            "Lap 1 ends in your pit 12: take North's pits 13 and 4 (7 seeds), or pass and relay?";
+        let wrapped = wrap(line, 40);
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 40),
+            "{wrapped}"
+        );
+        assert_eq!(wrapped.replace('\n', " "), line);
+        assert_eq!(wrap("  one two three", 9), "  one two\n  three");
+        assert_eq!(wrap("short\n\nlines stay", 80), "short\n\nlines stay");
+        assert_eq!(wrap("Your move (South): ", 80), "Your move (South): ");
+    }
+
+    #[test]
+    fn a_command_breaks_where_the_shell_joins_it_again() {
+        let moves: Vec<String> = (1..60).map(|i| (i % 16 + 1).to_string()).collect();
+        let command = format!(
+            "isolo-ai review --variant igisoro --position '6,1,0,6/0,0,0,0/1,1,1,1/4,4,4,4 S' --moves \"{}\"",
+            moves.join(" ")
+        );
+        let wrapped = wrap_command(&command, 40);
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 40),
+            "{wrapped}"
+        );
+        // The shell's reading: a backslash-newline is removed, also inside double quotes.
+        assert_eq!(wrapped.replace(" \\\n", " "), command);
+        assert!(
+            wrapped.contains("'6,1,0,6/0,0,0,0/1,1,1,1/4,4,4,4 S'"),
+            "{wrapped}"
+        );
+    }
 }

@@ -656,9 +656,11 @@ fn bench_playouts_counts_random_games_the_same_on_any_threads() {
 
 /// Runs `play` with `input` on its standard input; its standard output and whether it
 /// exited successfully. (Input it did not read is no error: the game may end first.)
+/// Its prose is wrapped to 1,000 columns, so that a line is found whole.
 fn play_session(args: &[&str], input: &[u8]) -> (String, bool) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
         .arg("play")
         .args(args)
         .stdin(std::process::Stdio::piped())
@@ -695,6 +697,46 @@ fn play_through_stdin() {
     // after the undo, after 3 and the reply; the list of moves, the refused 99 and the
     // hint stay under the board they are about.
     assert_eq!(text.matches("Position: ").count(), 6, "{text}");
+}
+
+/// In 80 columns (stdout no terminal, `COLUMNS` unset) prose breaks at word ends (the
+/// review command's continuation lines have a unit test of their own).
+#[test]
+fn play_wraps_its_prose_at_80_columns() {
+    let out = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .args([
+            "play",
+            "--variant",
+            "igisoro-retreat",
+            "--engine",
+            "ab:depth=3",
+        ])
+        .env_remove("COLUMNS")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let _ = child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"hint\n1\n2\nresign\n");
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // (A prompt shares its line with what follows here, where no typed line ends it.)
+    let long: Vec<&str> = (text.lines())
+        .map(|l| l.strip_prefix("Your move (South): ").unwrap_or(l))
+        .filter(|l| l.chars().count() > 80 && !l.starts_with("Position: "))
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+    assert!(
+        text.contains("\nUnder the retreat, type your move up to a pass (7p) or with"),
+        "{text}"
+    );
+    assert!(!text.contains("rel\nay"), "{text}");
 }
 
 /// A draw offered is accepted where the engine expects no more (South wins the women's
@@ -922,6 +964,7 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     use std::io::{Read, Write};
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
         .args([
             "play",
             "--variant",
@@ -994,6 +1037,7 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     // One second on the clock and no move typed (stdin left open).
     let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
         .args([
             "play",
             "--variant",

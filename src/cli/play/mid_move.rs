@@ -14,7 +14,7 @@ use isolo_engine::search::clock::Clock;
 use isolo_rules::{Board, Choice, Decision, DecisionKind, Move, MoveStep, MoveWalk, Side, Variant};
 
 use super::{next_line, Typed};
-use crate::cli::{emit, CliError};
+use crate::cli::{emit, emit_prose, CliError};
 
 /// Why a move was not settled: the game stops there.
 pub(super) enum Stop {
@@ -125,7 +125,7 @@ impl<'a> MidMove<'a> {
                 choices: typed.choices[..at].to_vec(),
             };
             let answer = self.engine_completes(&partial, true)?.choices[at];
-            emit(&format!(
+            emit_prose(&format!(
                 "The engine {} (after {partial}).\n",
                 if answer == Choice::Retreat {
                     "retreats: its front pit's seeds go to the pit behind it"
@@ -197,7 +197,7 @@ impl<'a> MidMove<'a> {
                 "the engine's move {partial} does not stop at an answer"
             ))));
         };
-        emit(&format!(
+        emit_prose(&format!(
             "The engine's move so far, {partial}; the board as sown so far:\n"
         ))?;
         self.show_decision(&decision)?;
@@ -217,7 +217,7 @@ impl<'a> MidMove<'a> {
                         None => emit("No hint.\n")?,
                     }
                 }
-                _ => emit(ANSWER_HELP)?,
+                _ => emit_prose(ANSWER_HELP)?,
             }
         }
     }
@@ -231,7 +231,7 @@ impl<'a> MidMove<'a> {
             board,
             self.human,
         ))?;
-        emit(&format!("{}\n", decision.question()))?;
+        emit_prose(&format!("{}\n", decision.question()))?;
         Ok(())
     }
 
@@ -246,7 +246,7 @@ impl<'a> MidMove<'a> {
     /// from `partial`.
     fn human_goes_on(&mut self, partial: &Move) -> Result<Move, Stop> {
         if let Some(decision) = self.variant.decision_at(&self.board, partial) {
-            emit(&format!(
+            emit_prose(&format!(
                 "Your move so far, {partial}; the board as sown so far:\n"
             ))?;
             self.show_decision(&decision)?;
@@ -271,7 +271,7 @@ impl<'a> MidMove<'a> {
             let typed = match self.variant.parse_move(&text) {
                 Ok(typed) => typed,
                 Err(e) => {
-                    emit(&format!("{e}. {REST_HELP}"))?;
+                    emit_prose(&format!("{e}. {REST_HELP}"))?;
                     continue;
                 }
             };
@@ -280,7 +280,7 @@ impl<'a> MidMove<'a> {
             if typed.goes_on_from(partial) && legal {
                 return Ok(typed);
             }
-            emit(&format!(
+            emit_prose(&format!(
                 "{typed} does not go on legally from {partial}. {REST_HELP}"
             ))?;
         }

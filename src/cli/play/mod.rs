@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{emit, CliError, CliResult, PositionArgs};
+use super::{emit, emit_prose, terminal_width, wrap_command};
+use super::{CliError, CliResult, PositionArgs};
 use std::time::Instant;
 
 use isolo_engine::channel::{self, Line};
@@ -122,15 +123,15 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
     let on_clock = control
         .map(|c| format!(", {c} s on each clock"))
         .unwrap_or_default();
-    emit(&format!(
+    emit_prose(&format!(
         "You play {human} against {spec}{at_level}{on_clock}. {HELP}"
     ))?;
     if answers {
-        emit(RETREAT_HELP)?;
+        emit_prose(RETREAT_HELP)?;
     }
     if game.plies() == 0 && game.start() == &variant.start() {
         if let Some(words) = isolo_engine::prove::known::start_in_words(&variant) {
-            emit(&format!("Note: {words}.\n"))?;
+            emit_prose(&format!("Note: {words}.\n"))?;
         }
     }
     let mut thinking = Instant::now();
@@ -152,10 +153,10 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             // (A game that ended there says why in its own words.)
             let sealed = game.outcome().is_none().then(|| game.sealed_by_last_move());
             if let Some(words) = sealed.flatten() {
-                emit(&format!("Note: {words}.\n"))?;
+                emit_prose(&format!("Note: {words}.\n"))?;
             }
             if let Some(words) = game.long_game_warning() {
-                emit(&format!("Note: {words}.\n"))?;
+                emit_prose(&format!("Note: {words}.\n"))?;
             }
         }
         // (While the player thinks their clock runs: a line after a hint shows it; a
@@ -213,7 +214,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             let sown = variant
                 .play_move(&board, &played)
                 .map(|m| sown_words(m.laps, m.captured));
-            emit(&format!(
+            emit_prose(&format!(
                 "Engine plays {played}{}{}\n",
                 score.unwrap_or_default(),
                 sown.unwrap_or_default()
@@ -243,7 +244,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
         ) {
             Typed::Line(line) => line,
             Typed::Dropped(problem) => {
-                emit(&format!("{problem}. Try again.\n"))?;
+                emit_prose(&format!("{problem}. Try again.\n"))?;
                 continue;
             }
             Typed::End => return ended(args, &game, "\nEnd of input: game abandoned."),
@@ -272,16 +273,16 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 let past = Past::of(&game);
                 let choice = (seats.hinter).choose(&variant, &board, past, None, &mut |_| {});
                 let Some(score) = choice.and_then(|c| c.score) else {
-                    emit("The engine declines your draw offer.\n")?;
+                    emit_prose("The engine declines your draw offer.\n")?;
                     continue;
                 };
                 let answer = answer_draw_offer(&variant, score);
                 if answer.accepted {
                     return ended(args, &game, &answer.words);
                 }
-                emit(&format!("{}\n", answer.words))?;
+                emit_prose(&format!("{}\n", answer.words))?;
             }
-            "help" | "?" => emit(HELP)?,
+            "help" | "?" => emit_prose(HELP)?,
             "moves" => emit(&list_moves(&variant, &board))?,
             "hint" => {
                 // (A hint is the engine's best, whatever level it plays at.)
@@ -296,7 +297,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                         let seeds = board.side_total(Side::South) + board.side_total(Side::North);
                         format!(" ({} for you; your chances: {chances})", s.in_words(seeds))
                     });
-                    emit(&format!(
+                    emit_prose(&format!(
                         "Hint: {}{}\n",
                         choice.played.mv,
                         score.unwrap_or_default()
@@ -317,13 +318,13 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                     };
                     let answering = mid.answering_time;
                     if whole != typed {
-                        emit(&format!("You play {whole}\n"))?;
+                        emit_prose(&format!("You play {whole}\n"))?;
                     }
                     game.play_move(&whole)
                         .map_err(|e| CliError(format!("your move {whole}: {e}")))?;
                     answering
                 } else if let Err(e) = game.play_text(text) {
-                    emit(&format!("{e}. Try again.\n"))?;
+                    emit_prose(&format!("{e}. Try again.\n"))?;
                     continue;
                 } else {
                     Duration::ZERO
@@ -429,12 +430,14 @@ fn ended(args: &PlayArgs, game: &Game, words: &str) -> CliResult {
     let review = if game.plies() == 0 {
         String::new()
     } else {
-        format!(
-            "Review it: isolo-ai review --variant {}{start} --moves \"{moves}\"\n",
+        let command = format!(
+            "Review it: isolo-ai review --variant {}{start} --moves \"{moves}\"",
             shell_quote(&args.position.variant),
-        )
+        );
+        format!("{}\n", wrap_command(&command, terminal_width()))
     };
-    emit(&format!("{words}\nMoves: {moves}\n{review}"))
+    emit_prose(&format!("{words}\nMoves: {moves}\n"))?;
+    emit(&review)
 }
 
 /// What a move sowed, for the line that reports it: `: 3 laps, 5 seeds captured`.
@@ -535,12 +538,13 @@ fn continue_command(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -
 
 /// After Ctrl-C: the game so far, and how to go on from it; the interrupted status.
 fn interrupted(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -> CliResult {
-    emit(&format!(
-        "\nGame interrupted after {}. Moves: {}\nContinue with: {}\n",
+    emit_prose(&format!(
+        "\nGame interrupted after {}. Moves: {}\n",
         super::plural(game.plies() as u64, "ply", "plies"),
         moves_text(game),
-        continue_command(args, game, clocks),
     ))?;
+    let command = format!("Continue with: {}", continue_command(args, game, clocks));
+    emit(&format!("{}\n", wrap_command(&command, terminal_width())))?;
     std::process::exit(super::interrupt::exit_status())
 }
 
@@ -647,5 +651,5 @@ fn undo(game: &mut Game, human: Side) -> CliResult {
     }
     taken.reverse();
     let taken: Vec<String> = taken.iter().map(|m| m.to_string()).collect();
-    emit(&format!("Took back: {}\n", taken.join(" ")))
+    emit_prose(&format!("Took back: {}\n", taken.join(" ")))
 }

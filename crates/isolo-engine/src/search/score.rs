@@ -149,7 +149,8 @@ impl Score {
             Score::Win(p) => format!("a win in {}", plies_text(p)),
             Score::Loss(p) => format!("a loss in {}", plies_text(p)),
             Score::Draw => "a draw".to_string(),
-            Score::Eval(0) => "even".to_string(),
+            // (What rounds to 0.0 seeds is even: "0.0 seeds behind" says nothing.)
+            Score::Eval(v) if v.abs() < 5 => "even".to_string(),
             Score::Eval(v) => {
                 let way = if v > 0 { "ahead" } else { "behind" };
                 let seeds = v.unsigned_abs() as f64 / 100.0;
@@ -222,6 +223,8 @@ mod tests {
         assert_eq!(Score::Eval(1250).in_words(64), "12.5 seeds ahead");
         assert_eq!(Score::Eval(-40).in_words(64), "0.4 seeds behind");
         assert_eq!(Score::Eval(0).in_words(64), "even");
+        assert_eq!(Score::Eval(-4).in_words(64), "even");
+        assert_eq!(Score::Eval(5).in_words(64), "0.1 seeds ahead");
         assert_eq!(Score::Win(1).in_words(64), "a win in 1 ply");
         assert_eq!(Score::Loss(8).in_words(64), "a loss in 8 plies");
         assert_eq!(Score::Draw.in_words(64), "a draw");
