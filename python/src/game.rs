@@ -256,6 +256,20 @@ impl Game {
         self.game().repetitions()
     }
 
+    /// Plies in a row without a capture up to now: the long-game rule ends the game
+    /// when they reach the rules' `long_game_plies` (RULES.md 3.6).
+    #[getter]
+    fn plies_without_capture(&self) -> u32 {
+        self.game().quiet_plies()
+    }
+
+    /// Where the long-game rule nears, what a player is told ("12 more moves without a
+    /// capture, either player's, end the game: a draw"); `None` until then.
+    #[getter]
+    fn long_game_warning(&self) -> Option<String> {
+        self.game().long_game_warning()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Game({:?}, position={:?}, plies={})",

@@ -115,6 +115,19 @@ def test_undo_clone_and_copy_are_independent():
     assert game.plies == 0 and game.position == variant.start
 
 
+def test_the_long_game_rule_counts_plies_without_a_capture():
+    lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S"
+    rules = 'base = "igisoro"\ndead_position = "play-on"\nlong_game_plies = 2\n'
+    game = Game(Variant.from_toml(rules), position=lone)
+    assert game.plies_without_capture == 0
+    assert game.long_game_warning.startswith("2 more moves without a capture")
+    game.play(game.legal_moves()[0])
+    assert game.plies_without_capture == 1
+    game.play(game.legal_moves()[0])
+    assert game.outcome() == "draw" and game.end == "long-game"
+    assert game.long_game_warning is None
+
+
 def test_outcome_no_move_and_ply_cap():
     boys = Variant.load("isolo-boys")
     # The boys' game from the seeds' rules ends fast under random play.
