@@ -991,6 +991,18 @@ async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult 
         status,
         "Game over: North's clock ran out: South wins on time"
     );
+    // The bar follows the result the flag gave, not the chances before it.
+    let bar = script(
+        client,
+        "return document.getElementById('evalbar-text').textContent",
+    )
+    .await?;
+    assert!(
+        bar.as_str()
+            .unwrap()
+            .starts_with("Game over: South wins 100%"),
+        "{bar}"
+    );
     click_pit(client, "S", 1).await?;
     let message = shown(client).await?["message"]
         .as_str()

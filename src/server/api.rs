@@ -40,7 +40,8 @@ use isolo_engine::search::level::{
 use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::{answer_draw_offer, WdlModel};
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
-use isolo_rules::{describe, in_words, resignation_in_words};
+use isolo_rules::{describe, flag_fall_in_words, flag_fall_winner};
+use isolo_rules::{in_words, resignation_in_words};
 use isolo_rules::{trace_move, trace_to_decision, Trace, TraceStep};
 use isolo_rules::{Board, CaptureChoice, Game, MoveGen, Side, Variant};
 use rand::rngs::SmallRng;
@@ -287,12 +288,18 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "position": variant.format_position(board),
         "to_move": board.to_move().letter().to_string(),
         // "S" or "N" (the winner), "draw", or null while the game goes on.
-        "result": outcome.as_ref().map(|o| o.winner.map_or("draw".to_string(), |s| s.letter().to_string())),
+        "result": outcome.as_ref().map(|o| result_letter(o.winner)),
         "end": outcome.as_ref().map(describe),
         "end_words": outcome.as_ref().map(|o| in_words(o, variant, board)),
         "sealed": game.sealed_by_last_move(),
         // Where the long-game rule nears: how many moves without a capture are left.
         "long_game": game.long_game_warning(),
+        // What each side's flag falling here would decide (a draw against a side that
+        // can never win), for the page's clocks.
+        "flag_fall": side_pair(|s| json!({
+            "words": flag_fall_in_words(variant, board, s),
+            "result": result_letter(flag_fall_winner(variant, board, s)),
+        })),
         // What is proven of the game's start, where it is the variant's own.
         "verdict": (game.start() == &variant.start())
             .then(|| isolo_engine::prove::known::start_in_words(variant))
@@ -307,6 +314,11 @@ fn state_json(game: &Game, flipped: bool) -> Value {
         "levels": levels_json(variant),
         "svg": svg,
     })
+}
+
+/// A result as the page reads it: the winner's letter, or `draw`.
+fn result_letter(winner: Option<Side>) -> String {
+    winner.map_or("draw".to_string(), |s| s.letter().to_string())
 }
 
 /// Each level in words under each searcher: `{"ab": [...], "mcts": [...]}`, level 1
@@ -827,7 +839,8 @@ async fn offer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     let offerer = game.board().to_move();
     match request.offer.as_str() {
         "resign" => {
-            return ok(json!({"accepted": true, "words": resignation_in_words(offerer)}));
+            let (words, result) = (resignation_in_words(offerer), offerer.opponent().letter());
+            return ok(json!({"accepted": true, "words": words, "result": result.to_string()}));
         }
         "draw" => {}
         other => {
@@ -874,7 +887,8 @@ async fn offer(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult {
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
-    ok(json!({"accepted": answer.accepted, "words": answer.words}))
+    let result = answer.accepted.then_some("draw");
+    ok(json!({"accepted": answer.accepted, "words": answer.words, "result": result}))
 }
 
 /// The position drawn as `show --svg` draws it.

@@ -1062,7 +1062,7 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     assert!(child.wait().unwrap().success());
     drop(input);
     assert!(
-        text.contains("The engine wins on time: your clock ran out."),
+        text.contains("South's clock ran out: North wins on time."),
         "{text}"
     );
     assert!(started.elapsed().as_secs() < 10, "the flag fell late");

@@ -301,6 +301,12 @@ fn an_analysis_streams_progress_then_the_answer_of_analyze() {
     assert_eq!(state["end"], Value::Null);
     assert_eq!(state["sealed"], Value::Null);
     assert_eq!(state["long_game"], Value::Null);
+    let flag = &state["flag_fall"]["S"];
+    assert_eq!(
+        flag["words"], "South's clock ran out: North wins on time",
+        "{state}"
+    );
+    assert_eq!(flag["result"], "N", "{state}");
     assert_eq!(state["verdict"], Value::Null);
     // What is proven of a preset's start is said before the first move.
     let (_, women) = post(
@@ -342,15 +348,16 @@ fn a_person_resigns_or_offers_a_draw() {
         &json!({"game": igisoro, "offer": "resign"}),
     );
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(
-        answer,
-        json!({"accepted": true, "words": "South resigns: North wins"})
-    );
+    let resigned = json!({"accepted": true, "words": "South resigns: North wins", "result": "N"});
+    assert_eq!(answer, resigned);
     let women = json!({"variant": "isolo-women"});
     let body = json!({"game": women, "offer": "draw", "time_ms": 300});
     let (status, answer) = post(&server, "api/offer", &body);
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["accepted"], true, "{answer}");
+    assert_eq!(
+        (&answer["accepted"], &answer["result"]),
+        (&json!(true), &json!("draw"))
+    );
     let words = answer["words"].as_str().unwrap();
     assert!(
         words.starts_with("The engine accepts your draw offer (its chances: win "),

@@ -495,6 +495,34 @@ pub enum GameError {
     },
 }
 
+/// The winner when `flagged`'s clock runs out at `board`: its opponent, unless that
+/// side can never win there, and then `None`, a draw (as chess draws a flag fall
+/// against a side that cannot mate): where `flagged`'s seeds can never be captured (a
+/// fortress, `fortress_holders`) and no count the rules may end the game with would
+/// give the opponent the game.
+pub fn flag_fall_winner(variant: &Variant, board: &Board, flagged: Side) -> Option<Side> {
+    let opponent = flagged.opponent();
+    let rules = variant.rules();
+    let counted = rules.dead_position == DeadPosition::Count
+        || (rules.long_game_plies > 0 && rules.long_game_ending == LongGameEnding::Count);
+    let count_wins = counted && board.side_total(opponent) > board.side_total(flagged);
+    let safe = fortress_holders(variant, board).contains(&flagged);
+    (count_wins || !safe).then_some(opponent)
+}
+
+/// A flag fall in words: "South's clock ran out: North wins on time", or where North
+/// can never win, "South's clock ran out, but South's 2 seeds can never be captured:
+/// North cannot win, a draw".
+pub fn flag_fall_in_words(variant: &Variant, board: &Board, flagged: Side) -> String {
+    match flag_fall_winner(variant, board, flagged) {
+        Some(winner) => format!("{flagged}'s clock ran out: {winner} wins on time"),
+        None => {
+            let fortress = fortress_in_words(board, &[flagged]).unwrap_or_default();
+            format!("{flagged}'s clock ran out, but {fortress}, a draw")
+        }
+    }
+}
+
 /// A resignation in words: "North resigns: South wins".
 pub fn resignation_in_words(side: Side) -> String {
     format!("{side} resigns: {} wins", side.opponent())
@@ -664,6 +692,35 @@ pub fn describe(outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flag fall loses, except against a side that can never win: North's lone seed
+    /// can never be captured, so South cannot win, and North's flag falling draws.
+    #[test]
+    fn a_flag_fall_against_a_side_that_cannot_win_draws() {
+        let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 N";
+        let mut rules = crate::Rules::preset("igisoro").unwrap();
+        rules.dead_position = DeadPosition::PlayOn;
+        let v = Variant::new(rules.clone()).unwrap();
+        let board = v.parse_position(lone).unwrap();
+        assert_eq!(flag_fall_winner(&v, &board, Side::North), None);
+        assert_eq!(flag_fall_winner(&v, &board, Side::South), Some(Side::North));
+        let words = flag_fall_in_words(&v, &board, Side::North);
+        assert_eq!(
+            words,
+            "North's clock ran out, but North's last seed can never be captured: South \
+             cannot win, a draw"
+        );
+        // Under a count South, far ahead, still wins on time.
+        rules.long_game_ending = LongGameEnding::Count;
+        let counted = Variant::new(rules).unwrap();
+        assert_eq!(
+            flag_fall_winner(&counted, &board, Side::North),
+            Some(Side::South)
+        );
+        let women = Variant::load("isolo-women").unwrap();
+        let words = flag_fall_in_words(&women, &women.start(), Side::South);
+        assert_eq!(words, "South's clock ran out: North wins on time");
+    }
 
     /// North's lone seed can never be captured nor capture, so no ply captures: the
     /// long-game rule ends the game after its plies, drawn or counted; a capture, or

@@ -41,10 +41,10 @@ mod variant;
 pub use board::{Board, Pits};
 pub use fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 pub use game::{
-    dead_position_outcome, describe, fortress_holders, fortress_in_words, in_words,
-    long_game_outcome, material_in_words, resignation_in_words, rules_outcome, sealed_in_words,
-    EndReason, Game, GameError, Outcome, SideResult, DRAW_REPETITIONS, LONG_GAME_WARNING_PLIES,
-    RESERVED_PLIES,
+    dead_position_outcome, describe, flag_fall_in_words, flag_fall_winner, fortress_holders,
+    fortress_in_words, in_words, long_game_outcome, material_in_words, resignation_in_words,
+    rules_outcome, sealed_in_words, EndReason, Game, GameError, Outcome, SideResult,
+    DRAW_REPETITIONS, LONG_GAME_WARNING_PLIES, RESERVED_PLIES,
 };
 pub use interrupt::Interrupt;
 pub use keys::{KeyMap, KeySet};

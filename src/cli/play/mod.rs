@@ -17,7 +17,8 @@ use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::search::clock::{Clock, TimeControl};
 use isolo_engine::search::level::Level;
 use isolo_engine::search::{searched_moves, Past, Progress};
-use isolo_rules::{resignation_in_words, Board, Game, Move, MoveWalk, Outcome, Side, Variant};
+use isolo_rules::{flag_fall_in_words, resignation_in_words};
+use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
 
 mod mid_move;
 use mid_move::{MidMove, Seats, Stop};
@@ -195,14 +196,14 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                 match mid.settle_engine_move(plan.clone()) {
                     Ok(played) => (played, mid.answering_time),
-                    Err(stop) => return stopped(args, &game, &seats.clocks, stop, human),
+                    Err(stop) => return stopped(args, &game, &seats.clocks, stop),
                 }
             } else {
                 (plan.clone(), Duration::ZERO)
             };
             let spent = started.elapsed().saturating_sub(answering);
             if !charge(&mut seats.clocks, board.to_move(), spent) {
-                return ended(args, &game, "You win on time: the engine's clock ran out.");
+                return flag_fell(args, &game, &board, board.to_move());
             }
             // The score is the engine's plan's: under the retreat you may answer
             // otherwise.
@@ -249,13 +250,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             }
             Typed::End => return ended(args, &game, "\nEnd of input: game abandoned."),
             Typed::Error(e) => return Err(CliError(format!("cannot read input: {e}"))),
-            Typed::FlagFell => {
-                return ended(
-                    args,
-                    &game,
-                    "\nThe engine wins on time: your clock ran out.",
-                )
-            }
+            Typed::FlagFell => return flag_fell(args, &game, &board, human),
             Typed::Interrupted => {
                 let clocks = clocks_now(&seats.clocks, human, thinking);
                 return interrupted(args, &game, &clocks);
@@ -314,7 +309,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                     let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
                     let whole = match mid.settle_human_move(typed.clone()) {
                         Ok(whole) => whole,
-                        Err(stop) => return stopped(args, &game, &seats.clocks, stop, human),
+                        Err(stop) => return stopped(args, &game, &seats.clocks, stop),
                     };
                     let answering = mid.answering_time;
                     if whole != typed {
@@ -331,7 +326,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 };
                 let spent = thinking.elapsed().saturating_sub(answering);
                 if !charge(&mut seats.clocks, human, spent) {
-                    return ended(args, &game, "The engine wins on time: your clock ran out.");
+                    return flag_fell(args, &game, &board, human);
                 }
             }
         }
@@ -572,21 +567,19 @@ fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
     .then_some(typed)
 }
 
+/// The end of a game whose `side` ran out of time at `board`: a loss, or a draw where
+/// the other side could never win there (`flag_fall_in_words`).
+fn flag_fell(args: &PlayArgs, game: &Game, board: &Board, side: Side) -> CliResult {
+    let words = flag_fall_in_words(game.variant(), board, side);
+    ended(args, game, &format!("\n{words}."))
+}
+
 /// How a game stopped in the middle of a move ends.
-fn stopped(
-    args: &PlayArgs,
-    game: &Game,
-    clocks: &[Option<Clock>; 2],
-    stop: Stop,
-    human: Side,
-) -> CliResult {
+fn stopped(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2], stop: Stop) -> CliResult {
     match stop {
         Stop::Quit => ended(args, game, "Game abandoned."),
         Stop::End => ended(args, game, "\nEnd of input: game abandoned."),
-        Stop::FlagFell(side) if side == human => {
-            ended(args, game, "\nThe engine wins on time: your clock ran out.")
-        }
-        Stop::FlagFell(_) => ended(args, game, "You win on time: the engine's clock ran out."),
+        Stop::FlagFell(side) => flag_fell(args, game, game.board(), side),
         Stop::Interrupted => interrupted(args, game, clocks),
         Stop::Failed(e) => Err(e),
     }

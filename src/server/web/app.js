@@ -27,6 +27,7 @@ const S = {
   seeds: null,    // the server's drawings of a pit's seeds (SeedDrawings)
   recordsNext: 0, // the offset of the records file's next page of games (null: none left)
   agreed: "",     // the words of a game ended by a resignation or a draw agreed
+  agreedResult: null, // and its result ("S", "N" or "draw")
 };
 
 function gameSpec(ply = S.ply) {
@@ -101,9 +102,11 @@ function drawEvalBar() {
   const bar = $("evalbar"), text = $("evalbar-text");
   const st = S.state;
   // At the end of the game the chances are certain.
-  const over = st && st.result !== null && S.ply === S.moves.length;
+  // (A game ended by a flag or an agreement has the result they gave.)
+  const result = st && (st.result ?? (C.fallen ? fallResult : null) ?? S.agreedResult);
+  const over = result != null && S.ply === S.moves.length;
   if (ply < 0 && !over) { bar.hidden = true; text.textContent = NOT_EVALUATED; return; }
-  const c = over ? endChances(st.result) : S.evals[ply];
+  const c = over ? endChances(result) : S.evals[ply];
   bar.hidden = false;
   $("evalbar-south").style.width = `${c.win / 10}%`;
   $("evalbar-draw").style.width = `${c.draw / 10}%`;
@@ -469,10 +472,12 @@ function recordEval(result, ply, toMove) {
 
 let C = new Clocks(null);
 let timeOut = ""; // the words of a flag that fell
+let fallResult = null; // and its result: the other side's win, or a draw against a side that could never win
 
 function resetClocks() {
   C = new Clocks(timeControl($("strength").value));
   timeOut = "";
+  fallResult = null;
   drawClocks();
 }
 
@@ -486,8 +491,12 @@ function chargeClock(side) {
 }
 
 function flagFell(side) {
-  timeOut = `${sideName(side)}'s clock ran out: ${sideName(otherSide(side))} wins on time`;
+  // (The server's words for this position: a draw where the other side could never win.)
+  const told = S.state && S.state.flag_fall ? S.state.flag_fall[side] : null;
+  timeOut = told ? told.words : `${sideName(side)}'s clock ran out: ${sideName(otherSide(side))} wins on time`;
+  fallResult = told ? told.result : otherSide(side);
   $("status").textContent = `Game over: ${timeOut}`;
+  drawEvalBar();
   say(timeOut + ".");
   drawClocks();
 }
@@ -668,6 +677,7 @@ async function offerEnd(offer) {
     if (st !== S.state) return; // (the game moved on meanwhile)
     if (answer.accepted) {
       S.agreed = answer.words.replace(/\.$/, "");
+      S.agreedResult = answer.result;
       C.running = null;
       showState(S.state);
       drawClocks();
@@ -678,7 +688,7 @@ async function offerEnd(offer) {
 
 function jumpTo(ply) {
   S.ply = Math.max(0, Math.min(ply, S.moves.length));
-  S.agreed = ""; // (a move taken back or replayed goes on from there)
+  S.agreed = ""; S.agreedResult = null; // (a move taken back or replayed goes on from there)
   S.autoEngine = false;
   caption("");
   say(""); // (what a tap was told belongs to the position left)
@@ -809,7 +819,7 @@ function chosenVariant() { return S.variants.find((v) => v.name === S.variantNam
 
 function newGame() {
   hideChoice();
-  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; S.agreed = ""; resetClocks();
+  S.moves = []; S.ply = 0; S.evals = []; S.autoEngine = true; S.agreed = ""; S.agreedResult = null; resetClocks();
   $("analysis").innerHTML = ""; $("thinking").textContent = ""; caption(""); say("");
   refresh();
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::matches::player::{Forfeit, HalfMove, Player, Reply, Termination, Turn};
 use crate::search::answer::settle_answers;
 use crate::search::clock::{Clock, TimeControl};
-use isolo_rules::{Board, Game, LegalMove, Move, Side, Variant};
+use isolo_rules::{flag_fall_winner, Board, Game, LegalMove, Move, Side, Variant};
 
 pub use crate::ranges::DEFAULT_GAME_PLIES;
 /// How far past its clock a reply may come before it loses on time, by default.
@@ -122,7 +122,7 @@ pub fn play_game(
                 match asking.settle_answers(players, &mut clocks, reply, legal) {
                     Err((side, f)) if side != mover => {
                         return Some(ended(
-                            Some(mover),
+                            forfeit_winner(&game, side, &f),
                             f.reason,
                             Some(f.detail),
                             move_ms,
@@ -151,7 +151,7 @@ pub fn play_game(
             }
             Ok(None) => return None,
             Err((_, f)) => {
-                let winner = Some(mover.opponent());
+                let winner = forfeit_winner(&game, mover, &f);
                 return Some(ended(
                     winner,
                     f.reason,
@@ -174,6 +174,16 @@ pub fn play_game(
         }
         // Judged legal, and the game was going on: played as judged, not replayed.
         game.play_generated(&legal);
+    }
+}
+
+/// Who wins when `side` forfeits at the game's position: its opponent, except that
+/// running out of time against a side that can never win there draws
+/// (`flag_fall_winner`).
+fn forfeit_winner(game: &Game, side: Side, forfeit: &Forfeit) -> Option<Side> {
+    match forfeit.reason {
+        Termination::TimeForfeit => flag_fall_winner(game.variant(), game.board(), side),
+        _ => Some(side.opponent()),
     }
 }
 
