@@ -277,6 +277,8 @@ pub(crate) fn result_text(variant: &Variant, board: &Board, result: &SearchResul
         out.push_str(&format!("pv {}\n", line_text(&best.pv)));
         if let Some(words) = isolo_rules::fortress_in_words(board, &holders) {
             out.push_str(&format!("fortress: {words}\n"));
+        } else if let Some(why) = isolo_engine::search::wdl::chances_reason(variant, best.score) {
+            out.push_str(&format!("chances: {why}\n"));
         }
     }
     if result.lines.len() > 1 {

@@ -699,6 +699,18 @@ fn play_through_stdin() {
     assert_eq!(text.matches("Position: ").count(), 6, "{text}");
 }
 
+/// Chances of mostly a draw beside a lead say why (Igisoro's engine games are drawn
+/// unless a side is far ahead); the women's game, without such a band, says nothing.
+#[test]
+fn analyze_says_why_its_chances_are_a_draw_beside_a_lead() {
+    let text = stdout_of(&["analyze", "--variant", "igisoro", "--depth", "6"]);
+    let why = "chances: in engine games of these rules a side has even chances of a win only \
+               about 93 seeds ahead\n";
+    assert!(text.contains(why), "{text}");
+    let women = stdout_of(&["analyze", "--variant", "isolo-women", "--depth", "4"]);
+    assert!(!women.contains("chances: "), "{women}");
+}
+
 /// In 80 columns (stdout no terminal, `COLUMNS` unset) prose breaks at word ends (the
 /// review command's continuation lines have a unit test of their own).
 #[test]

@@ -1,6 +1,6 @@
 //! `isolo-ai play`: a human plays the engine in the terminal.
 
-use isolo_engine::search::wdl::{answer_draw_offer, wdl_of};
+use isolo_engine::search::wdl::{answer_draw_offer, chances_reason, wdl_of};
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -208,7 +208,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             // The score is the engine's plan's: under the retreat you may answer
             // otherwise.
             let score = choice.score.filter(|_| played == plan).map(|s| {
-                let chances = wdl_of(&variant, s).chances_text();
+                let chances = chances_with_reason(&variant, s);
                 let seeds = board.side_total(Side::South) + board.side_total(Side::North);
                 format!(" ({} for it; its chances: {chances})", s.in_words(seeds))
             });
@@ -288,7 +288,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                         .choose(&variant, &board, past, None, &mut |_: &Progress| {});
                 if let Some(choice) = choice {
                     let score = choice.score.map(|s| {
-                        let chances = wdl_of(&variant, s).chances_text();
+                        let chances = chances_with_reason(&variant, s);
                         let seeds = board.side_total(Side::South) + board.side_total(Side::North);
                         format!(" ({} for you; your chances: {chances})", s.in_words(seeds))
                     });
@@ -565,6 +565,16 @@ fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
             .move_begun(board, &typed, &mut MoveWalk::new())
             .is_some())
     .then_some(typed)
+}
+
+/// The chances of a score in words, with why where they say a draw beside a lead
+/// (`chances_reason`): "win 0%, draw 100%, loss 0%: in engine games of these rules...".
+fn chances_with_reason(variant: &Variant, score: isolo_engine::search::Score) -> String {
+    let chances = wdl_of(variant, score).chances_text();
+    match chances_reason(variant, score) {
+        Some(reason) => format!("{chances}: {reason}"),
+        None => chances,
+    }
 }
 
 /// The end of a game whose `side` ran out of time at `board`: a loss, or a draw where

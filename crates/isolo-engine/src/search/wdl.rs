@@ -304,6 +304,28 @@ pub fn wdl_of(variant: &Variant, score: Score) -> Wdl {
     WdlModel::for_variant(variant).1.wdl(score)
 }
 
+/// The share of draws (per mille) from which chances beside a clear lead in seeds say
+/// why (`chances_reason`).
+const DRAWISH_PER_MILLE: u16 = 900;
+
+/// Why chances of mostly a draw stand beside a lead of a seed or more, in words, where
+/// they do: the model of these rules, fitted to engine games, gives a side even chances
+/// of a win only far ahead ("in engine games of these rules a side has even chances of
+/// a win only about 93 seeds ahead"). `None` where the chances need no reason.
+pub fn chances_reason(variant: &Variant, score: Score) -> Option<String> {
+    let Score::Eval(v) = score else {
+        return None;
+    };
+    let (_, model) = WdlModel::for_variant(variant);
+    let drawish = wdl_of(variant, score).draw >= DRAWISH_PER_MILLE;
+    (drawish && v.abs() >= 100).then(|| {
+        format!(
+            "in engine games of these rules a side has even chances of a win only about {:.0} seeds ahead",
+            model.offset / 100.0
+        )
+    })
+}
+
 /// The most an engine may expect of a position (a win 1, a draw 1/2) and still accept a
 /// draw offered there: it accepts where playing on is worth no more to it than a draw.
 pub const DRAW_ACCEPTED_UP_TO: f64 = 0.5;
@@ -335,6 +357,27 @@ pub fn answer_draw_offer(variant: &Variant, offerer: Score) -> DrawAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drawn_chances_beside_a_lead_say_why() {
+        let igisoro = Variant::load("igisoro").unwrap();
+        let reason = chances_reason(&igisoro, Score::Eval(770)).unwrap();
+        assert!(
+            reason.ends_with("a win only about 93 seeds ahead"),
+            "{reason}"
+        );
+        assert_eq!(
+            chances_reason(&igisoro, Score::Eval(40)),
+            None,
+            "under a seed"
+        );
+        let women = Variant::load("isolo-women").unwrap();
+        assert_eq!(
+            chances_reason(&women, Score::Eval(770)),
+            None,
+            "no drawish band"
+        );
+    }
 
     #[test]
     fn the_engine_accepts_a_draw_only_where_it_expects_no_more() {
