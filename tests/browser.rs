@@ -140,6 +140,15 @@ async fn shown(client: &Client) -> TestResult<Value> {
     .await
 }
 
+/// The evaluation bar's words.
+async fn bar_text(client: &Client) -> TestResult<String> {
+    let text = script(
+        client,
+        "return document.getElementById('evalbar-text').textContent",
+    );
+    Ok(text.await?.as_str().unwrap_or_default().to_string())
+}
+
 /// The caption under the board.
 async fn caption_text(client: &Client) -> TestResult<String> {
     let caption = script(
@@ -855,15 +864,9 @@ async fn a_dead_position_ends_the_game(client: &Client) -> TestResult {
         "Game over: North's last seed can never be captured, nor capture: no seed can change hands again, \
          a draw (had the seeds been counted, as some players end such games, South would have won, 5 seeds to 1)"
     );
-    let bar = script(
-        client,
-        "return document.getElementById('evalbar-text').textContent",
-    )
-    .await?;
+    let bar = bar_text(client).await?;
     assert!(
-        bar.as_str()
-            .unwrap()
-            .starts_with("Game over: South wins 0% \u{b7} draw 100%"),
+        bar.starts_with("Game over: South wins 0% \u{b7} draw 100%"),
         "{bar}"
     );
     screenshot(client, "dead-position.png").await
@@ -992,17 +995,8 @@ async fn clocks_and_a_flag_fall(client: &Client, server: &Server) -> TestResult 
         "Game over: North's clock ran out: South wins on time"
     );
     // The bar follows the result the flag gave, not the chances before it.
-    let bar = script(
-        client,
-        "return document.getElementById('evalbar-text').textContent",
-    )
-    .await?;
-    assert!(
-        bar.as_str()
-            .unwrap()
-            .starts_with("Game over: South wins 100%"),
-        "{bar}"
-    );
+    let bar = bar_text(client).await?;
+    assert!(bar.starts_with("Game over: South wins 100%"), "{bar}");
     click_pit(client, "S", 1).await?;
     let message = shown(client).await?["message"]
         .as_str()
