@@ -548,6 +548,16 @@ pub fn in_words(outcome: &Outcome, variant: &Variant, board: &Board) -> String {
     }
 }
 
+/// "South counts 60 seeds to North's 1: South wins": `winner`'s win by a count.
+fn counted_win_in_words(board: &Board, winner: Side) -> String {
+    let loser = winner.opponent();
+    format!(
+        "{winner} counts {} seeds to {loser}'s {}: {winner} wins",
+        board.side_total(winner),
+        board.side_total(loser)
+    )
+}
+
 /// "100 plies without a capture: a draw"; counted, "...; South counts 40 seeds to
 /// North's 24: South wins".
 fn long_game_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> String {
@@ -555,14 +565,8 @@ fn long_game_in_words(variant: &Variant, board: &Board, winner: Option<Side>) ->
         "{} plies without a capture",
         variant.rules().long_game_plies
     );
-    let counts = Side::BOTH.map(|side| board.side_total(side));
     match (winner, variant.rules().long_game_ending) {
-        (Some(w), _) => format!(
-            "{quiet}; {w} counts {} seeds to {}'s {}: {w} wins",
-            counts[w as usize],
-            w.opponent(),
-            counts[w.opponent() as usize]
-        ),
+        (Some(w), _) => format!("{quiet}; {}", counted_win_in_words(board, w)),
         (None, LongGameEnding::Count) => format!("{quiet}; the seeds count even: a draw"),
         (None, LongGameEnding::Draw) => format!("{quiet}: a draw"),
     }
@@ -593,12 +597,7 @@ fn dead_in_words(variant: &Variant, board: &Board, winner: Option<Side>) -> Stri
             )
         }
         None => format!("{dead}, a draw"),
-        Some(w) => format!(
-            "{dead}; {w} counts {} seeds to {}'s {}: {w} wins",
-            counts[w as usize],
-            w.opponent(),
-            counts[w.opponent() as usize]
-        ),
+        Some(w) => format!("{dead}; {}", counted_win_in_words(board, w)),
     }
 }
 
