@@ -204,7 +204,7 @@ fn review_text(variant: &Variant, game: &Game, engine: &str, review: &Review) ->
             m.score.to_string(),
             m.best_score.to_string(),
             m.loss * 100.0,
-            m.loss_seeds.map_or("-".to_string(), |s| format!("{s:.2}")),
+            m.loss_seeds.map_or("-".to_string(), |s| format!("{s:.1}")),
             m.class.name(),
             m.turning_point
                 .map(|t| format!("  ({})", t.text()))

@@ -400,12 +400,19 @@ fn analyze_reports_a_proven_win_in_json() {
             "time_ms",
             "engine",
             "material",
-            "fortress"
+            "fortress",
+            "chances_why"
         ]
     );
     assert_eq!(
         json["score"],
-        serde_json::json!({"type": "win", "plies": 5, "text": "win in 5"})
+        serde_json::json!({"type": "win", "plies": 5, "text": "win in 5",
+                           "words": "a win in 5 plies"})
+    );
+    assert_eq!(
+        json["chances_why"],
+        serde_json::Value::Null,
+        "a proven score needs no reason"
     );
     assert_eq!(
         json["material"],
@@ -704,8 +711,8 @@ fn play_through_stdin() {
 #[test]
 fn analyze_says_why_its_chances_are_a_draw_beside_a_lead() {
     let text = stdout_of(&["analyze", "--variant", "igisoro", "--depth", "6"]);
-    let why = "chances: in engine games of these rules a side has even chances of a win only \
-               about 93 seeds ahead\n";
+    let why = "chances: in the engine's games under these rules a lead like this mostly ends \
+               in a draw (even chances of a win come only at an evaluation of about 93)\n";
     assert!(text.contains(why), "{text}");
     let women = stdout_of(&["analyze", "--variant", "isolo-women", "--depth", "4"]);
     assert!(!women.contains("chances: "), "{women}");
@@ -870,7 +877,8 @@ fn play_splits_a_move_between_the_sides_under_the_retreat() {
     assert!(ok, "{text}");
     for expected in [
         "Your move so far, 7; the board as sown so far:",
-        "Lap 1 ends in your pit 12: take North's pits 13 and 4 (5 seeds), or pass and relay?",
+        "Lap 1 ends in your pit 12: take North's pits 13 and 4 (5 seeds), or pass and relay \
+         (North may then retreat pit 13's seeds out of reach)?",
         "Your move goes on from 7: 3 does not go on legally from 7.",
         "Your move goes on from 7: Hint: 7",
         "The engine retreats: its front pit's seeds go to the pit behind it (after 7p).",
@@ -1046,7 +1054,8 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     let (again, ok) = play_session(&args, b"quit\n");
     assert!(ok, "{again}");
     assert!(again.contains("Game abandoned.\nMoves: 1 "), "{again}");
-    // One second on the clock and no move typed (stdin left open).
+    // One second on the clock and no move typed (stdin left open): the engine's first
+    // move is free (the clocks start with the game's first move), then North's runs.
     let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
         .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
@@ -1058,6 +1067,8 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
             "random",
             "--tc",
             "1+0",
+            "--as",
+            "N",
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -1074,10 +1085,72 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
     assert!(child.wait().unwrap().success());
     drop(input);
     assert!(
-        text.contains("South's clock ran out: North wins on time."),
+        text.contains("Clocks: South 0:01.0, North 0:01.0 (they start with the first move)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("North's clock ran out: South wins on time."),
         "{text}"
     );
     assert!(started.elapsed().as_secs() < 10, "the flag fell late");
+}
+
+/// Inside a decision the human's clock runs on from its turn's start: the clock line
+/// stands over the question, and Ctrl-C there keeps the time spent in the continue
+/// command.
+#[test]
+fn play_keeps_the_clock_inside_a_decision() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .env("COLUMNS", "1000")
+        .args([
+            "play",
+            "--variant",
+            "igisoro",
+            "--engine",
+            "ab:depth=2",
+            "--moves",
+            "4 3",
+            "--tc",
+            "300+0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // Pit 1 may take or pass: the move stops at that decision.
+    input.write_all(b"1\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    common::process::ctrl_c(&child);
+    let mut text = String::new();
+    (child.stdout.take().unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{text}");
+    drop(input);
+    let asked = text
+        .split("Your move so far, 1;")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        asked.contains("Clocks: South ") && asked.contains("Your move goes on from 1: "),
+        "the clock line over the question: {text}"
+    );
+    let left: f64 = text
+        .split(" --left ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        left < 299.0 && left > 290.0,
+        "South's clock ran in the decision: {text}"
+    );
 }
 
 #[test]
@@ -1591,6 +1664,9 @@ fn play_on_a_clock_shows_both_clocks_and_the_engine_manages_its_time() {
             "60+1",
             "--as",
             "N",
+            // (Two moves in: the clocks run from the game's first move.)
+            "--moves",
+            "1 9",
         ],
         b"quit\n",
     );
@@ -1606,8 +1682,8 @@ fn play_on_a_clock_shows_both_clocks_and_the_engine_manages_its_time() {
     );
     for expected in [
         "You play North against ab, 60+1 s on each clock",
-        "Clocks: South 1:00.0, North 1:00.0",
-        "Engine plays 12",
+        "Clocks: South 1:00.0, North 1:00.0\n",
+        "Engine plays ",
         "Game abandoned.",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");

@@ -83,3 +83,74 @@ fn a_level_is_an_engine_key_in_range() {
         .unwrap()
         .is_deterministic());
 }
+
+/// Every game ends by the rules (RULES.md 3.6: no move, repetition, a dead position,
+/// the long-game rule), never by a ply cap: level 8 against level 1, both ways, on
+/// every preset and reading, the cap set far beyond any game.
+#[test]
+fn every_game_ends_by_the_rules_at_any_level() {
+    use isolo_engine::matches::player::Termination;
+    let names = isolo_rules::PRESETS
+        .iter()
+        .chain(isolo_rules::READINGS.iter());
+    for name in names {
+        let variant = Variant::load(name).unwrap();
+        for (south, north) in [
+            ("ab:nodes=3000", "ab:level=1,nodes=3000"),
+            ("ab:level=1,nodes=3000", "ab:nodes=3000"),
+        ] {
+            let record = ended_game(&variant, variant.start(), south, north);
+            assert_ne!(
+                record.reason,
+                Termination::PlyLimit,
+                "{name}: {south} against {north}"
+            );
+        }
+    }
+}
+
+/// At 58 seeds to 6 single seeds (igisoro-retreat, as a player met it), level 8 with the
+/// seeds converts them against a side that runs with its few, and with the few seeds
+/// itself it runs until the long-game rule ends the game.
+#[test]
+fn level_8_converts_a_lead_against_a_runner_and_the_runner_is_stopped_by_the_rule() {
+    use isolo_engine::matches::player::Termination;
+    let variant = Variant::load("igisoro-retreat").unwrap();
+    let start = variant
+        .parse_position("1,0,1,0,1,0,1,0/0,1,0,0,0,1,0,0/4,4,4,4,4,4,4,4/3,3,3,3,3,3,4,4 S")
+        .unwrap();
+    let converted = ended_game(&variant, start, "ab:nodes=20000", "ab:depth=2");
+    assert_eq!(
+        (converted.winner, converted.reason),
+        (Some(Side::South), Termination::NoMoves),
+        "{:?}",
+        converted.moves
+    );
+    // The weaker side holding the seeds, level 8 running with North's six: the game
+    // still ends, by a capture's result or by the long-game rule.
+    let ran = ended_game(&variant, start, "ab:depth=2", "ab:nodes=20000");
+    assert_ne!(ran.reason, Termination::PlyLimit);
+    let quiet = variant.rules().long_game_plies() as usize;
+    assert!(quiet > 0, "igisoro-retreat has the long-game rule");
+}
+
+/// A game from `start`, `south` against `north` (specs, seeded alike), with a ply cap
+/// no game reaches.
+fn ended_game(
+    variant: &Variant,
+    start: isolo_rules::Board,
+    south: &str,
+    north: &str,
+) -> isolo_engine::matches::game_loop::GameRecord {
+    let mut a = EngineSpec::parse(south).unwrap().bot(7).unwrap();
+    let mut b = EngineSpec::parse(north).unwrap().bot(8).unwrap();
+    play_game(
+        variant,
+        start,
+        [&mut a, &mut b],
+        1_000_000,
+        &TimeControls::default(),
+        None,
+    )
+    .expect("a game off the clock ends")
+}

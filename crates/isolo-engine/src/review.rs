@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::search::score::from_child;
 use crate::search::wdl::{Wdl, WdlModel};
+use crate::search::{chances_why, score_in_plain_words};
 use crate::search::{searched_moves, Limits, Score, SearchRequest, Searcher};
 use isolo_rules::{Board, Game, Move, Side};
 
@@ -200,10 +201,17 @@ pub struct ReviewedMove {
     pub class: MoveClass,
     /// The proven result it changed, if any.
     pub turning_point: Option<TurningPoint>,
+    /// Why the chances of the position it was played from stand apart from its seeds
+    /// (`search::chances_why`), which its reason gives where it lost seeds while the
+    /// chances stayed flat.
+    pub chances_why: Option<String>,
+    /// The engine's best move's score and chances in a player's words: "5.2 seeds
+    /// ahead (win 74%, draw 0%, loss 26%)".
+    pub best_in_words: String,
 }
 
 /// A position's score and chances, from its mover's view.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PositionScore {
     /// The side to move there.
     pub side: Side,
@@ -211,6 +219,9 @@ pub struct PositionScore {
     pub score: Score,
     /// The chances of its score.
     pub wdl: Wdl,
+    /// Why those chances stand apart from the seeds, where they do
+    /// (`search::chances_why`).
+    pub chances_why: Option<String>,
 }
 
 /// What a review may spend: each position's search, and the whole review's time.
@@ -333,6 +344,7 @@ pub fn review(
             side: board.to_move(),
             score: s.score,
             wdl: model.wdl(s.score),
+            chances_why: chances_why(variant, board, s.score),
         })
         .collect();
     Review {
@@ -422,6 +434,12 @@ fn review_move(
     } else {
         MoveClass::of_loss(counted_loss)
     };
+    let held = !isolo_rules::fortress_holders(variant, board).is_empty();
+    let best_in_words = format!(
+        "{} ({})",
+        score_in_plain_words(best_score, board, held),
+        best_wdl.chances_text()
+    );
     ReviewedMove {
         ply: index + 1,
         side: board.to_move(),
@@ -438,15 +456,19 @@ fn review_move(
         measure,
         class,
         turning_point,
+        chances_why: chances_why(variant, board, best_score),
+        best_in_words,
     }
 }
 
 impl ReviewedMove {
-    /// Why the move has its class, in words: "lost 35% win chance (3.00 seeds)", "lost
-    /// 26.80 seeds, the chances flat (a draw 99%)", "threw away a win in 9", "the
-    /// engine's best", "lost 4.10 seeds, within the evaluation's noise".
+    /// Why the move has its class, in words, by what it changed: "the chances fell from
+    /// win 60%, draw 10%, loss 30% to win 35%, draw 10%, loss 55% (3.0 seeds behind the
+    /// engine's best)"; "26.8 seeds behind the engine's best while the chances barely
+    /// move (win 1%, draw 99%, loss 0%): REASON"; "threw away a win in 9"; "the engine's
+    /// best"; "4.1 seeds behind the engine's best, within the evaluation's noise".
     pub fn reason(&self) -> String {
-        let seeds = |s: f64| format!("{s:.2} seeds");
+        let behind = |s: f64| format!("{} behind the engine's best", seeds_text(s));
         match (self.class, self.measure) {
             (MoveClass::Forced, _) => "the only legal move".to_string(),
             (MoveClass::Best, _) => "the engine's best".to_string(),
@@ -454,30 +476,37 @@ impl ReviewedMove {
                 .turning_point
                 .map(TurningPoint::text)
                 .unwrap_or_default(),
-            (_, Some(Measure::Seeds)) => format!(
-                "lost {}, the chances flat (a draw {}%)",
-                seeds(self.loss_seeds.unwrap_or(0.0)),
-                self.wdl.draw / 10
-            ),
+            (_, Some(Measure::Seeds)) => {
+                let flat = format!(
+                    "{} while the chances barely move ({})",
+                    behind(self.loss_seeds.unwrap_or(0.0)),
+                    self.wdl.chances_text()
+                );
+                match &self.chances_why {
+                    Some(why) => format!("{flat}: {why}"),
+                    None => flat,
+                }
+            }
             (_, Some(Measure::WinChance)) => {
-                let also = self.loss_seeds.map(|s| format!(" ({})", seeds(s)));
+                let also = self.loss_seeds.map(|s| format!(" ({})", behind(s)));
                 format!(
-                    "lost {} win chance{}",
-                    percent(self.loss),
+                    "the chances fell from {} to {}{}",
+                    self.best_wdl.chances_text(),
+                    self.wdl.chances_text(),
                     also.unwrap_or_default()
                 )
             }
             (_, None) => match self.loss_seeds {
                 Some(s) if s > 0.0 => {
-                    format!("lost {}, within the evaluation's noise", seeds(s))
+                    format!("{}, within the evaluation's noise", behind(s))
                 }
-                _ => "lost nothing the engine can measure".to_string(),
+                _ => "nothing lost that the engine can measure".to_string(),
             },
         }
     }
 
-    /// The move's line in a review: "ply 14, North 4: blunder, lost 35% win chance (3.00
-    /// seeds); better 7".
+    /// The move's line in a review: "ply 14, North 4: blunder, the chances fell from
+    /// ... to ...; better 7".
     pub fn note(&self) -> String {
         format!(
             "ply {}, {} {}: {}, {}; better {}",
@@ -491,12 +520,15 @@ impl ReviewedMove {
     }
 }
 
-/// A chance lost in whole percent, "under 1%" where it is above 0 but rounds to 0.
-fn percent(chance: f64) -> String {
-    if chance > 0.0 && chance < 0.005 {
-        "under 1%".to_string()
+/// Seeds to one decimal: "26.8 seeds", "1 seed".
+pub fn seeds_text(seeds: f64) -> String {
+    let tenths = (seeds * 10.0).round() / 10.0;
+    if tenths == 1.0 {
+        "1 seed".to_string()
+    } else if tenths.fract() == 0.0 {
+        format!("{tenths:.0} seeds")
     } else {
-        format!("{:.0}%", chance * 100.0)
+        format!("{tenths:.1} seeds")
     }
 }
 
@@ -563,10 +595,10 @@ impl Review {
     /// The review as `review --json` writes it: `moves` (each `ply`, `move`, `side`,
     /// `best`, `best_line`, `best_score`, `score`, `best_wdl`, `wdl`, `loss`,
     /// `loss_seeds`, `counted_loss`, `measure`, `class`, `turning_point`, `reason`,
-    /// `note`), `accuracy` (`S`, `N`), `classes` (per
-    /// side, each class's count), `positions` (each position's `side` to move, `score`
-    /// and `wdl`), `nodes`, `time_ms`, `interrupted`, `out_of_time`. Serialised straight
-    /// from the review, so writing it takes no more memory than its text.
+    /// `note`, `best_in_words`), `accuracy` (`S`, `N`), `classes` (per side, each
+    /// class's count), `positions` (each position's `side` to move, `score`, `wdl` and
+    /// `chances_why`), `nodes`, `time_ms`, `interrupted`, `out_of_time`. Serialised
+    /// straight from the review, so writing it takes no more memory than its text.
     pub fn report(&self) -> ReviewReport<'_> {
         let round = |a: Option<f64>| a.map(|a| (a * 10.0).round() / 10.0);
         let classes = |side| {
@@ -632,14 +664,16 @@ fn positions_report<S: serde::Serializer>(
         side: p.side.letter(),
         score: p.score,
         wdl: p.wdl,
+        chances_why: p.chances_why.as_deref(),
     }))
 }
 
 #[derive(Serialize)]
-struct PositionReport {
+struct PositionReport<'a> {
     side: char,
     score: Score,
     wdl: Wdl,
+    chances_why: Option<&'a str>,
 }
 
 /// The moves, serialised one at a time.
@@ -671,6 +705,7 @@ struct MoveReport {
     turning_point: Option<String>,
     reason: String,
     note: String,
+    best_in_words: String,
 }
 
 impl MoveReport {
@@ -693,6 +728,7 @@ impl MoveReport {
             turning_point: m.turning_point.map(TurningPoint::text),
             reason: m.reason(),
             note: m.note(),
+            best_in_words: m.best_in_words.clone(),
         }
     }
 }
@@ -768,9 +804,16 @@ mod tests {
             assert!(note.starts_with(&format!("ply {}, {} {}: ", m.ply, m.side, m.mv)));
             match m.measure {
                 Some(Measure::Seeds) => {
-                    assert!(m.loss_seeds.unwrap() > SEED_NOISE && note.contains("seeds"))
+                    assert!(m.loss_seeds.unwrap() > SEED_NOISE);
+                    assert!(note.contains("while the chances barely move"), "{note}");
+                    // The flat chances say why, where the engine has a reason.
+                    if let Some(why) = &m.chances_why {
+                        assert!(note.contains(why.as_str()), "{note}");
+                    }
                 }
-                Some(Measure::WinChance) => assert!(note.contains("win chance"), "{note}"),
+                Some(Measure::WinChance) => {
+                    assert!(note.contains("the chances fell from win "), "{note}")
+                }
                 Some(Measure::Proven) => assert!(m.turning_point.is_some()),
                 None => assert!(!marked, "{note}"),
             }
@@ -809,6 +852,14 @@ mod tests {
         let json = cut.to_json();
         assert_eq!(json["out_of_time"], true);
         assert_eq!(json["moves"].as_array().unwrap().len(), cut.moves.len());
+    }
+
+    #[test]
+    fn seeds_are_told_to_a_tenth_or_whole() {
+        assert_eq!(seeds_text(26.8049), "26.8 seeds");
+        assert_eq!(seeds_text(5.0), "5 seeds");
+        assert_eq!(seeds_text(0.96), "1 seed");
+        assert_eq!(seeds_text(0.04), "0 seeds");
     }
 
     #[test]

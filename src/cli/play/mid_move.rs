@@ -24,8 +24,8 @@ pub(super) enum Stop {
     End,
     /// This side's clock ran out.
     FlagFell(Side),
-    /// Ctrl-C.
-    Interrupted,
+    /// Ctrl-C, with the clocks as they stood.
+    Interrupted([Option<Clock>; 2]),
     /// The engine failed, or output or input did.
     Failed(CliError),
 }
@@ -44,6 +44,17 @@ pub(super) struct Seats {
     pub clocks: [Option<Clock>; 2],
     pub lines: Receiver<io::Result<Line>>,
     pub interrupt: &'static AtomicBool,
+    /// Whether the clock line above a prompt is redrawn while the human thinks (a
+    /// terminal, on a clock).
+    pub live_clock: bool,
+}
+
+/// The turn a move is made in: when it began, and whether the clocks run (from the
+/// game's first move on).
+#[derive(Clone, Copy)]
+pub(super) struct Turn {
+    pub started: Instant,
+    pub timed: bool,
 }
 
 /// What asking each side inside a move needs: the position the move is made from and
@@ -54,6 +65,7 @@ pub(super) struct MidMove<'a> {
     history: &'a [u64],
     human: Side,
     seats: &'a mut Seats,
+    turn: Turn,
     /// The time the side not to move spent answering, which the mover's clock does
     /// not pay.
     pub answering_time: Duration,
@@ -64,13 +76,15 @@ const ANSWER_HELP: &str = "Type r to retreat (your front pit's seeds go to the p
 const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, o/l to sow a clockwise capture on or leave it; under the retreat r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
 
 impl<'a> MidMove<'a> {
-    /// Asking each side inside the move from `board` (`history`: the positions before it).
+    /// Asking each side inside the move from `board` (`history`: the positions before
+    /// it), made in `turn`.
     pub(super) fn new(
         variant: &'a Variant,
         board: Board,
         history: &'a [u64],
         human: Side,
         seats: &'a mut Seats,
+        turn: Turn,
     ) -> MidMove<'a> {
         MidMove {
             variant,
@@ -78,6 +92,7 @@ impl<'a> MidMove<'a> {
             history,
             human,
             seats,
+            turn,
             answering_time: Duration::ZERO,
         }
     }
@@ -165,9 +180,9 @@ impl<'a> MidMove<'a> {
             clock.as_ref(),
         );
         if self.seats.interrupt.load(Ordering::Relaxed) {
-            return Err(Stop::Interrupted);
+            return Err(Stop::Interrupted(self.seats.clocks));
         }
-        if answering {
+        if answering && self.turn.timed {
             self.spend_answering(engine, started.elapsed())?;
         }
         whole.ok_or_else(|| {
@@ -203,8 +218,8 @@ impl<'a> MidMove<'a> {
         self.show_decision(&decision)?;
         let started = Instant::now();
         loop {
-            emit("Your answer (r/s): ")?;
-            let line = self.read_line(started)?;
+            self.prompt("Your answer (r/s): ", Some(started))?;
+            let line = self.read_line(Some(started))?;
             match line.as_str() {
                 "r" | "retreat" => break self.answered(started, Choice::Retreat),
                 "s" | "stay" => break self.answered(started, Choice::Stay),
@@ -237,8 +252,38 @@ impl<'a> MidMove<'a> {
 
     /// `answer`, its time since `started` taken off the human's clock.
     fn answered(&mut self, started: Instant, answer: Choice) -> Result<Choice, Stop> {
-        self.spend_answering(self.human, started.elapsed())?;
+        if self.turn.timed {
+            self.spend_answering(self.human, started.elapsed())?;
+        }
         Ok(answer)
+    }
+
+    /// The clocks as they stand now inside the move: the human's running since the
+    /// answer it gives was asked (`answer_asked`), else since its turn began, less the
+    /// engine's answers meanwhile; as they stood before the game's first move.
+    fn clocks_now(&self, answer_asked: Option<Instant>) -> [Option<Clock>; 2] {
+        let mut clocks = self.seats.clocks;
+        if let (true, Some(clock)) = (self.turn.timed, clocks[self.human as usize].as_mut()) {
+            let spent = match answer_asked {
+                Some(asked) => asked.elapsed(),
+                None => (self.turn.started.elapsed()).saturating_sub(self.answering_time),
+            };
+            clock.left = clock.left.saturating_sub(spent).max(super::LEAST_LEFT);
+        }
+        clocks
+    }
+
+    /// `text` asked, under the clocks' line where there are clocks (redrawn while the
+    /// human thinks, in a terminal).
+    fn prompt(&self, text: &str, answer_asked: Option<Instant>) -> Result<(), Stop> {
+        if self.seats.clocks[0].is_some() {
+            emit(&super::clock_line(
+                &self.clocks_now(answer_asked),
+                self.turn.timed,
+            ))?;
+        }
+        emit(text)?;
+        Ok(())
     }
 
     /// The human's move from `partial` on, typed as its remaining letters or as the
@@ -251,10 +296,9 @@ impl<'a> MidMove<'a> {
             ))?;
             self.show_decision(&decision)?;
         }
-        let started = Instant::now();
         loop {
-            emit(&format!("Your move goes on from {partial}: "))?;
-            let line = self.read_line(started)?;
+            self.prompt(&format!("Your move goes on from {partial}: "), None)?;
+            let line = self.read_line(None)?;
             if line == "hint" {
                 match self.hint(partial) {
                     Some(whole) => emit(&format!("Hint: {whole}\n"))?,
@@ -291,17 +335,38 @@ impl<'a> MidMove<'a> {
         (self.seats.hinter).complete(self.variant, &self.board, self.history, partial, None)
     }
 
-    /// The human's next line, lower-cased and trimmed, its clock running from
-    /// `started`; blank and dropped lines are asked again.
-    fn read_line(&mut self, started: Instant) -> Result<String, Stop> {
+    /// The human's next line, lower-cased and trimmed, its clock running since the
+    /// answer was asked (`answer_asked`), else since its turn began (less the engine's
+    /// answers); blank and dropped lines are asked again.
+    fn read_line(&mut self, answer_asked: Option<Instant>) -> Result<String, Stop> {
         loop {
-            let clock = self.seats.clocks[self.human as usize];
+            // (The clock at the turn's start, and the time that does not count added.)
+            let clock = self.seats.clocks[self.human as usize]
+                .filter(|_| self.turn.timed)
+                .map(|mut c| {
+                    if answer_asked.is_none() {
+                        c.left += self.answering_time;
+                    }
+                    c
+                });
+            let since = answer_asked.unwrap_or(self.turn.started);
+            let mut shown = String::new();
+            let live = self.seats.live_clock && self.turn.timed;
+            let mut tick = || {
+                if live {
+                    let now = super::clock_line(&self.clocks_now(answer_asked), true);
+                    if now != shown {
+                        super::redraw_line_above(&now);
+                        shown = now;
+                    }
+                }
+            };
             match next_line(
                 &self.seats.lines,
                 self.seats.interrupt,
                 clock,
-                started,
-                &mut || {},
+                since,
+                &mut tick,
             ) {
                 Typed::Line(line) => {
                     let line = line.trim().to_ascii_lowercase();
@@ -311,13 +376,13 @@ impl<'a> MidMove<'a> {
                         _ => return Ok(line),
                     }
                 }
-                Typed::Dropped(problem) => emit(&format!("{problem}. Try again: "))?,
+                Typed::Dropped(problem) => emit_prose(&format!("{problem}. Try again.\n"))?,
                 Typed::End => return Err(Stop::End),
                 Typed::Error(e) => {
                     return Err(Stop::Failed(CliError(format!("cannot read input: {e}"))))
                 }
                 Typed::FlagFell => return Err(Stop::FlagFell(self.human)),
-                Typed::Interrupted => return Err(Stop::Interrupted),
+                Typed::Interrupted => return Err(Stop::Interrupted(self.clocks_now(answer_asked))),
             }
         }
     }

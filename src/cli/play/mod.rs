@@ -21,7 +21,7 @@ use isolo_rules::{flag_fall_in_words, resignation_in_words};
 use isolo_rules::{Board, Game, Move, MoveWalk, Outcome, Side, Variant};
 
 mod mid_move;
-use mid_move::{MidMove, Seats, Stop};
+use mid_move::{MidMove, Seats, Stop, Turn};
 
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
@@ -118,6 +118,9 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
         clocks,
         lines: read_lines_in_background(),
         interrupt,
+        // In a terminal the clock line above the prompt is redrawn while the player
+        // thinks.
+        live_clock: control.is_some() && io::stdout().is_terminal(),
     };
     // Under the retreat each side is asked for its answers inside the other's move.
     let answers = variant.move_letters().answers;
@@ -139,10 +142,11 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
     // The board is drawn once a position: a hint, a list of moves or a refused move
     // stays on the screen under it.
     let mut drawn_at = None;
-    // In a terminal the clock line above the prompt is redrawn while the player thinks.
-    let live_clock = control.is_some() && io::stdout().is_terminal();
     loop {
         let board = *game.board();
+        // (The clocks start with the game's first move, as on the page: the first
+        // mover's stands till then.)
+        let timed = game.plies() > 0;
         if drawn_at != Some(game.plies()) {
             drawn_at = Some(game.plies());
             emit(&super::show::draw_for(
@@ -162,13 +166,13 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
         }
         // (While the player thinks their clock runs: a line after a hint shows it; a
         // clock just started shows what it started with.)
-        let clocks = if board.to_move() == human && thinking.elapsed() >= INPUT_POLL {
+        let clocks = if timed && board.to_move() == human && thinking.elapsed() >= INPUT_POLL {
             clocks_now(&seats.clocks, human, thinking)
         } else {
             seats.clocks
         };
         if control.is_some() {
-            emit(&clock_line(&clocks))?;
+            emit(&clock_line(&clocks, timed))?;
         }
         if let Some(outcome) = game.outcome() {
             return finished(args, &variant, &game, &outcome, human);
@@ -184,7 +188,11 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 &mut |_: &Progress| {},
             );
             if interrupt.load(Ordering::Relaxed) {
-                let clocks = clocks_now(&seats.clocks, board.to_move(), started);
+                let clocks = if timed {
+                    clocks_now(&seats.clocks, board.to_move(), started)
+                } else {
+                    seats.clocks
+                };
                 return interrupted(args, &game, &clocks);
             }
             let Some(choice) = choice else {
@@ -193,16 +201,17 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             let plan = choice.played.mv.clone();
             let (played, answering) = if answers {
                 let history = game.history();
-                let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
+                let turn = Turn { started, timed };
+                let mut mid = MidMove::new(&variant, board, &history, human, &mut seats, turn);
                 match mid.settle_engine_move(plan.clone()) {
                     Ok(played) => (played, mid.answering_time),
-                    Err(stop) => return stopped(args, &game, &seats.clocks, stop),
+                    Err(stop) => return stopped(args, &game, stop),
                 }
             } else {
                 (plan.clone(), Duration::ZERO)
             };
             let spent = started.elapsed().saturating_sub(answering);
-            if !charge(&mut seats.clocks, board.to_move(), spent) {
+            if timed && !charge(&mut seats.clocks, board.to_move(), spent) {
                 return flag_fell(args, &game, &board, board.to_move());
             }
             // The score is the engine's plan's: under the retreat you may answer
@@ -226,10 +235,11 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             continue;
         }
         emit(&format!("Your move ({human}): "))?;
-        let mut shown = clock_line(&clocks);
+        let mut shown = clock_line(&clocks, timed);
+        let live_clock = seats.live_clock && timed;
         let mut tick = || {
             if live_clock {
-                let now = clock_line(&clocks_now(&seats.clocks, human, thinking));
+                let now = clock_line(&clocks_now(&seats.clocks, human, thinking), timed);
                 if now != shown {
                     redraw_line_above(&now);
                     shown = now;
@@ -239,7 +249,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
         let line = match next_line(
             &seats.lines,
             interrupt,
-            seats.clocks[human as usize],
+            seats.clocks[human as usize].filter(|_| timed),
             thinking,
             &mut tick,
         ) {
@@ -252,7 +262,11 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             Typed::Error(e) => return Err(CliError(format!("cannot read input: {e}"))),
             Typed::FlagFell => return flag_fell(args, &game, &board, human),
             Typed::Interrupted => {
-                let clocks = clocks_now(&seats.clocks, human, thinking);
+                let clocks = if timed {
+                    clocks_now(&seats.clocks, human, thinking)
+                } else {
+                    seats.clocks
+                };
                 return interrupted(args, &game, &clocks);
             }
         };
@@ -306,10 +320,14 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 let split = begun_move(&variant, &board, text);
                 let answering = if let Some(typed) = split {
                     let history = game.history();
-                    let mut mid = MidMove::new(&variant, board, &history, human, &mut seats);
+                    let turn = Turn {
+                        started: thinking,
+                        timed,
+                    };
+                    let mut mid = MidMove::new(&variant, board, &history, human, &mut seats, turn);
                     let whole = match mid.settle_human_move(typed.clone()) {
                         Ok(whole) => whole,
-                        Err(stop) => return stopped(args, &game, &seats.clocks, stop),
+                        Err(stop) => return stopped(args, &game, stop),
                     };
                     let answering = mid.answering_time;
                     if whole != typed {
@@ -325,7 +343,7 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                     Duration::ZERO
                 };
                 let spent = thinking.elapsed().saturating_sub(answering);
-                if !charge(&mut seats.clocks, human, spent) {
+                if timed && !charge(&mut seats.clocks, human, spent) {
                     return flag_fell(args, &game, &board, human);
                 }
             }
@@ -543,13 +561,16 @@ fn interrupted(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2]) -> Cli
     std::process::exit(super::interrupt::exit_status())
 }
 
+/// The least a clock shows as left when a game is cut: a tenth of a second, which a
+/// continued game can start with.
+const LEAST_LEFT: Duration = Duration::from_millis(100);
+
 /// The clocks as they stand `since` the side to move began thinking: its running time
-/// taken off (never below a tenth of a second, which a continued game can start with).
+/// taken off (never below `LEAST_LEFT`).
 fn clocks_now(clocks: &[Option<Clock>; 2], to_move: Side, since: Instant) -> [Option<Clock>; 2] {
     let mut now = *clocks;
     if let Some(clock) = now[to_move as usize].as_mut() {
-        let floor = Duration::from_millis(100);
-        clock.left = clock.left.saturating_sub(since.elapsed()).max(floor);
+        clock.left = clock.left.saturating_sub(since.elapsed()).max(LEAST_LEFT);
     }
     now
 }
@@ -568,7 +589,7 @@ fn begun_move(variant: &Variant, board: &Board, text: &str) -> Option<Move> {
 }
 
 /// The chances of a score in words, with why where they say a draw beside a lead
-/// (`chances_reason`): "win 0%, draw 100%, loss 0%: in engine games of these rules...".
+/// (`chances_reason`): "win 0%, draw 100%, loss 0%: in the engine's games under these rules...".
 fn chances_with_reason(variant: &Variant, score: isolo_engine::search::Score) -> String {
     let chances = wdl_of(variant, score).chances_text();
     match chances_reason(variant, score) {
@@ -585,12 +606,12 @@ fn flag_fell(args: &PlayArgs, game: &Game, board: &Board, side: Side) -> CliResu
 }
 
 /// How a game stopped in the middle of a move ends.
-fn stopped(args: &PlayArgs, game: &Game, clocks: &[Option<Clock>; 2], stop: Stop) -> CliResult {
+fn stopped(args: &PlayArgs, game: &Game, stop: Stop) -> CliResult {
     match stop {
         Stop::Quit => ended(args, game, "Game abandoned."),
         Stop::End => ended(args, game, "\nEnd of input: game abandoned."),
         Stop::FlagFell(side) => flag_fell(args, game, game.board(), side),
-        Stop::Interrupted => interrupted(args, game, clocks),
+        Stop::Interrupted(clocks) => interrupted(args, game, &clocks),
         Stop::Failed(e) => Err(e),
     }
 }
@@ -608,14 +629,20 @@ fn charge(clocks: &mut [Option<Clock>; 2], side: Side, spent: Duration) -> bool 
     true
 }
 
-/// `Clocks: South 4:58.2, North 5:00.0`.
-fn clock_line(clocks: &[Option<Clock>; 2]) -> String {
+/// `Clocks: South 4:58.2, North 5:00.0`, and before the game's first move (`timed`
+/// false) that they start with it.
+fn clock_line(clocks: &[Option<Clock>; 2], timed: bool) -> String {
     let shown = |c: &Option<Clock>| {
         let tenths = c.map_or(0, |c| c.left.as_millis() / 100);
         format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
     };
+    let waiting = if timed {
+        ""
+    } else {
+        " (they start with the first move)"
+    };
     format!(
-        "Clocks: South {}, North {}\n",
+        "Clocks: South {}, North {}{waiting}\n",
         shown(&clocks[0]),
         shown(&clocks[1])
     )

@@ -162,6 +162,24 @@ pub fn score_in_words(score: Score, fortress_held: bool) -> String {
     score.to_string()
 }
 
+/// Why the chances of `score` on `board` are what they are, where they disagree with the
+/// seeds, in words: the fortress a side holds there ("North's 2 seeds can never be
+/// captured: South cannot win"), else the model's reason for mostly a draw beside a lead
+/// (`wdl::chances_reason`); `None` where the chances need no reason.
+pub fn chances_why(variant: &Variant, board: &Board, score: Score) -> Option<String> {
+    let holders = isolo_rules::fortress_holders(variant, board);
+    isolo_rules::fortress_in_words(board, &holders).or_else(|| wdl::chances_reason(variant, score))
+}
+
+/// A score in a player's words on `board` ("5.2 seeds ahead", "a win in 7 plies"), a
+/// fortress's draw as one (see [`score_in_words`]).
+pub fn score_in_plain_words(score: Score, board: &Board, fortress_held: bool) -> String {
+    if reads_as_fortress_draw(score, fortress_held) {
+        return "a draw (a fortress)".to_string();
+    }
+    score.in_words(board.side_total(Side::South) + board.side_total(Side::North))
+}
+
 /// The win/draw/loss chances of `score` under `model` as they go beside
 /// [`score_in_words`]: a certain draw where the words say "draw (a fortress)", so that
 /// the words and the chances never disagree.
@@ -204,6 +222,7 @@ impl SearchResult {
         let score = |score: Score| {
             let mut json = score.to_json();
             json["text"] = score_in_words(score, held).into();
+            json["words"] = score_in_plain_words(score, board, held).into();
             json
         };
         let lines: Vec<_> = self
@@ -228,6 +247,7 @@ impl SearchResult {
             "engine": self.engine,
             "material": material_json(board),
             "fortress": fortress_json(board, &holders),
+            "chances_why": best.and_then(|b| chances_why(variant, board, b.score)),
         })
     }
 

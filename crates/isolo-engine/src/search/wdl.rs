@@ -310,8 +310,10 @@ const DRAWISH_PER_MILLE: u16 = 900;
 
 /// Why chances of mostly a draw stand beside a lead of a seed or more, in words, where
 /// they do: the model of these rules, fitted to engine games, gives a side even chances
-/// of a win only far ahead ("in engine games of these rules a side has even chances of
-/// a win only about 93 seeds ahead"). `None` where the chances need no reason.
+/// of a win only far ahead, an evaluation that may be more than the seeds in play ("in
+/// the engine's games under these rules a lead like this mostly ends in a draw (even
+/// chances of a win come only at an evaluation of about 93)"). `None` where the chances
+/// need no reason.
 pub fn chances_reason(variant: &Variant, score: Score) -> Option<String> {
     let Score::Eval(v) = score else {
         return None;
@@ -320,7 +322,8 @@ pub fn chances_reason(variant: &Variant, score: Score) -> Option<String> {
     let drawish = wdl_of(variant, score).draw >= DRAWISH_PER_MILLE;
     (drawish && v.abs() >= 100).then(|| {
         format!(
-            "in engine games of these rules a side has even chances of a win only about {:.0} seeds ahead",
+            "in the engine's games under these rules a lead like this mostly ends in a draw \
+             (even chances of a win come only at an evaluation of about {:.0})",
             model.offset / 100.0
         )
     })
@@ -363,7 +366,7 @@ mod tests {
         let igisoro = Variant::load("igisoro").unwrap();
         let reason = chances_reason(&igisoro, Score::Eval(770)).unwrap();
         assert!(
-            reason.ends_with("a win only about 93 seeds ahead"),
+            reason.ends_with("come only at an evaluation of about 93)"),
             "{reason}"
         );
         assert_eq!(

@@ -58,6 +58,9 @@ pub struct Decision {
     /// At a direction, the mover's pits where the lap's last seed falls sown
     /// anticlockwise, and sown clockwise.
     pub lap_ends: Option<[u8; 2]>,
+    /// At a capture, whether a pass lets the opponent answer by retreating its front
+    /// pit's seeds out of reach (`retreat`, RULES.md 3.4).
+    pub pass_answered: bool,
     /// The position as sown up to the decision, the mover still to move.
     pub board: Board,
 }
@@ -106,6 +109,7 @@ impl Variant {
             stake,
             seeds,
             lap_ends: (kind == DecisionKind::Direction).then(|| self.lap_ends(point)),
+            pass_answered: kind == DecisionKind::Capture && self.has_retreat(),
             board,
         }
     }
@@ -127,10 +131,19 @@ impl Decision {
         let stake = pits_words(&self.stake);
         let seeds = seeds_words(self.seeds);
         match self.kind {
-            DecisionKind::Capture => format!(
-                "Lap {lap} ends in your pit {}: take {other}'s {stake} ({seeds}), or pass and relay?",
-                self.end_pit
-            ),
+            DecisionKind::Capture => {
+                let answered = match (self.pass_answered, self.stake.first()) {
+                    (true, Some(front)) => {
+                        format!(" ({other} may then retreat pit {front}'s seeds out of reach)")
+                    }
+                    _ => String::new(),
+                };
+                format!(
+                    "Lap {lap} ends in your pit {}: take {other}'s {stake} ({seeds}), or pass \
+                     and relay{answered}?",
+                    self.end_pit
+                )
+            }
             DecisionKind::Direction => {
                 let (usual, turned) = match self.lap_ends {
                     Some([a, c]) => (format!(" (to pit {a})"), format!(" (to pit {c})")),
@@ -250,6 +263,25 @@ mod tests {
             "{q}"
         );
         assert!(q.contains(&format!("Retreat pit {front}'s seeds")), "{q}");
+    }
+
+    #[test]
+    fn a_pass_under_the_retreat_warns_of_the_answer() {
+        let position = "2,0,4,0,0,0,7,1/1,3,1,0,0,3,0,0/1,1,5,2,0,3,1,4/3,1,1,1,1,6,0,12 N";
+        let d = decision("igisoro-retreat", position, "9");
+        assert_eq!(d.kind, DecisionKind::Capture);
+        assert!(d.pass_answered);
+        let front = d.stake[0];
+        assert!(
+            d.question().ends_with(&format!(
+                "or pass and relay (South may then retreat pit {front}'s seeds out of reach)?"
+            )),
+            "{}",
+            d.question()
+        );
+        // Without the retreat a pass is answered by nothing.
+        let plain = decision("igisoro", position, "9");
+        assert!(!plain.pass_answered && plain.question().ends_with("or pass and relay?"));
     }
 
     #[test]
