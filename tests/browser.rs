@@ -6,9 +6,9 @@
 //! clockwise capture made and a pass answered by the other player's retreat, each
 //! decision shown before it is asked (the move played up to it, its pits lit and named,
 //! a lap's two ends ringed) on a phone's screen, and Cancel taking a move back; the
-//! move list, undo and redo; clocks that start with the first move; screenshots of the
-//! start, a mid-game analysis and a relay animation frame (into `$ISOLO_SCREENSHOTS`
-//! when set: `docs/screenshots`).
+//! move list, undo and redo; clocks that start with the first move; a phone's screen
+//! either way up; screenshots of the start, a mid-game analysis, a relay animation
+//! frame and a phone both ways (into `$ISOLO_SCREENSHOTS` when set: `docs/screenshots`).
 //!
 //! Ignored by `cargo test` (it needs root for the packages and a browser); `.ci/run`
 //! runs it with `cargo test --profile testing --test browser -- --ignored`.
@@ -544,9 +544,7 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
     set_value(client, "side", "S").await?;
     let who = client.find(Locator::Id("who")).await?.text().await?;
     assert!(
-        who.starts_with(
-            "Igisoro with the retreat \u{b7} you are South \u{b7} the engine plays at level"
-        ),
+        who.starts_with("Igisoro with the retreat \u{b7} you are South \u{b7} engine: level"),
         "{who}"
     );
     let choice = client.find(Locator::Id("choice")).await?;
@@ -840,7 +838,91 @@ async fn fits_a_phone(client: &Client, server: &Server) -> TestResult {
         number("textRight") <= number("right"),
         "no text cut off: {layout}"
     );
+    // The game's settings come before the analysis, and the line under the board
+    // fits in two lines.
+    let order = script(
+        client,
+        "const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+         const who = document.getElementById('who');
+         return {level: top('level'), strength: top('strength'), analysis: top('analysis-panel'),
+                 notes: top('review-notes'), who: who.getBoundingClientRect().height,
+                 line: parseFloat(getComputedStyle(who).lineHeight) ||
+                       1.2 * parseFloat(getComputedStyle(who).fontSize)};",
+    )
+    .await?;
+    let at = |key: &str| order[key].as_f64().unwrap();
+    assert!(
+        at("level") < at("analysis") && at("strength") < at("analysis"),
+        "level and time above the analysis: {order}"
+    );
+    assert!(
+        at("notes") < at("analysis"),
+        "the review's notes by the board: {order}"
+    );
+    assert!(
+        at("who") <= 2.5 * at("line"),
+        "who plays what in two lines: {order}"
+    );
     screenshot(client, "phone.png").await
+}
+
+/// A phone on its side (844 x 390): the board wholly on screen with your rows, no
+/// scroll to move, the status and settings beside it; scrolled down to the settings,
+/// the board stays in view.
+async fn fits_a_phone_on_its_side(client: &Client, server: &Server) -> TestResult {
+    client.set_window_size(PHONE.1, PHONE.0).await?;
+    client.goto(&server.url).await?;
+    wait_idle(client).await?;
+    let measure = "const board = document.querySelector('#board svg').getBoundingClientRect();
+         const pits = [...document.querySelectorAll('#board g.pit.to-move')]
+           .map((g) => g.getBoundingClientRect());
+         const status = document.getElementById('status').getBoundingClientRect();
+         return {view: window.innerWidth, height: window.innerHeight,
+                 page: document.documentElement.scrollWidth,
+                 top: board.top, bottom: board.bottom, left: board.left, right: board.right,
+                 pits: pits.length,
+                 pitsIn: pits.every((p) => p.top >= 0 && p.bottom <= window.innerHeight
+                                       && p.left >= 0 && p.right <= window.innerWidth),
+                 pit: Math.min(...pits.map((p) => Math.min(p.width, p.height))),
+                 statusLeft: status.left};";
+    let layout = script(client, measure).await?;
+    let number = |layout: &Value, key: &str| layout[key].as_f64().unwrap();
+    assert!(
+        number(&layout, "page") <= number(&layout, "view"),
+        "nothing scrolls sideways: {layout}"
+    );
+    assert!(
+        number(&layout, "top") >= 0.0 && number(&layout, "bottom") <= number(&layout, "height"),
+        "the board wholly on screen: {layout}"
+    );
+    assert!(
+        number(&layout, "pits") > 0.0 && layout["pitsIn"] == true,
+        "{layout}"
+    );
+    assert!(
+        number(&layout, "pit") >= 30.0,
+        "pits large enough to tap: {layout}"
+    );
+    assert!(
+        number(&layout, "statusLeft") >= number(&layout, "right"),
+        "the status beside the board: {layout}"
+    );
+    screenshot(client, "phone-landscape.png").await?;
+    // Scrolled down to the analysis, the board is still wholly on screen.
+    script(
+        client,
+        "document.getElementById('analysis-panel').scrollIntoView(); return null;",
+    )
+    .await?;
+    let scrolled = script(client, measure).await?;
+    assert!(
+        number(&scrolled, "top") >= 0.0
+            && number(&scrolled, "bottom") <= number(&scrolled, "height")
+            && scrolled["pitsIn"] == true,
+        "the board held in view: {scrolled}"
+    );
+    client.set_window_size(PHONE.0, PHONE.1).await?;
+    Ok(())
 }
 
 /// Igisoro at phone size, played into a dead position: South takes two of North's
@@ -1116,6 +1198,7 @@ async fn scenario(client: &Client, server: &Server) -> TestResult {
     catch_a_relay(client).await?;
     how_to_play(client, server).await?;
     clocks_and_a_flag_fall(client, server).await?;
+    fits_a_phone_on_its_side(client, server).await?;
     fits_a_phone(client, server).await?;
     // Decisions on the phone's screen.
     choose_take_then_pass(client).await?;

@@ -18,11 +18,11 @@ use std::time::Duration;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 
+use super::wire::ApiError;
 use super::wire::{
     parse_body, ranged, setting_refused, AnalyseRequest, AnswerRequest, DecisionRequest,
     MovesRequest, OfferRequest, PlayRequest, ReviewRequest, Tagged, ViewRequest,
 };
-use super::wire::{ApiError, HASH_MB};
 use super::{assets, AppState, MAX_BODY_BYTES};
 use crate::render::svg::{self, board_svg, SvgOptions};
 use isolo_engine::matches::engine::EngineKind;
@@ -673,10 +673,10 @@ async fn review_game(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResu
     let cap = state.review_time_cap();
     let total = ranged("total_ms", &request.total_ms, &ranges::REVIEW_TOTAL_MS)?
         .map_or(cap, |ms| Duration::from_millis(ms).min(cap));
+    // The review command's settings (one thread, its table), so that the page and the
+    // terminal class a game's moves alike.
     let settings = SearchSettings {
         nodes: Some(nodes),
-        hash_mb: Some(HASH_MB),
-        threads: Some(state.threads),
         ..SearchSettings::reviewing()
     };
     let spec = settings.spec().map_err(setting_refused)?;

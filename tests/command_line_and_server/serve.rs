@@ -437,10 +437,10 @@ fn analyses_carry_win_draw_loss_and_a_review_streams_the_command_lines() {
         "1 9 4",
         "--nodes",
         "20000",
-        "--hash",
-        "32",
         "--json",
     ]);
+    // The page reviews as the command does by default: the same classes, notes and
+    // scores.
     for field in ["moves", "accuracy", "classes", "positions"] {
         assert_eq!(result[field], cli[field], "{field}");
     }

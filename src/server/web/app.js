@@ -9,16 +9,16 @@ import { settleAnswers } from "./answers.js";
 import { Clocks } from "./clock.js";
 import { SeedDrawings } from "./seeds.js";
 import {
-  MARKED, NOT_EVALUATED, barText, choicePrompt, choicesAfter, clockText, counted,
+  MARKED, NOT_EVALUATED, barChances, barText, chancesWords, choicePrompt, choicesAfter, clockText, counted,
   delayPerSeed as speedDelay, captionHold, sownClockwise,
-  endChances, expected, firstVisitLine, levelLabel, otherSide, reviewNote, reviewSummary, sideName,
+  endChances, expected, firstVisitLine, levelLabel, levelName, otherSide, reviewNote, reviewSummary, sideName,
   sentence, southChances, timeControl, whoText,
 } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 
 const S = {
-  variants: [], variantName: null, rules: null, start: null,
+  variants: [], variantName: null, rules: null, start: null, levels: null,
   moves: [],      // every move of the game line (redo keeps those after `ply`)
   ply: 0,         // moves played to reach the shown position
   state: null,    // the server's state of the shown position
@@ -138,13 +138,14 @@ function drawMoveList() {
   $("review-game").hidden = S.moves.length === 0 || review !== null;
 }
 
-// The line under the board: the game, your side, the engine's level (and what is
-// proven of the start).
+// The line under the board: the game, your side, the engine's level by name (and what
+// is proven of the start); the level's measured strength under the level choice.
 function drawWho() {
   if (!S.state) return;
-  const level = S.state.levels[$("engine").value][Number($("level").value) - 1];
-  $("who").textContent = whoText(S.state.title, humanSide(), level) +
+  const n = Number($("level").value);
+  $("who").textContent = whoText(S.state.title, humanSide(), levelName(n, S.levels)) +
     (S.state.verdict ? ` \u00b7 ${S.state.verdict}` : "");
+  $("level-words").textContent = S.state.levels[$("engine").value][n - 1];
 }
 
 function showState(st) {
@@ -246,7 +247,7 @@ async function reviewGame() {
       (p) => { $("review-summary").textContent = `Reviewing the game\u2026 ${p.done}/${p.total} positions`; }, slotWait);
     if (S.moves.join(" ") !== key) return; // the game moved on meanwhile
     R.review = result; R.key = key;
-    result.positions.forEach((p, ply) => { S.evals[ply] = southChances(p.wdl, p.side); });
+    result.positions.forEach((p, ply) => { S.evals[ply] = barChances(p.wdl, p.side, p.chances_why); });
     showReview();
     drawMoveList();
     drawGraph();
@@ -275,7 +276,7 @@ async function showBetter(m) {
   if (S.busy > 0) return;
   S.ply = m.ply - 1; S.autoEngine = false;
   await demonstrate(m.ply - 1, m.best, (played) =>
-    `Better than ${m.move} (${m.class}): ${played.move}, ${scoreText(m.best_score)} ${wdlText(m.best_wdl)} for ${sideName(m.side)}`);
+    `Better than ${m.move} (${m.class}): ${played.move}, ${m.best_in_words} for ${sideName(m.side)}`);
 }
 
 // Dots on the graph at the marked moves.
@@ -463,7 +464,7 @@ function showLines(result) {
 
 function recordEval(result, ply, toMove) {
   if (result && result.wdl) {
-    S.evals[ply] = southChances(result.wdl, toMove);
+    S.evals[ply] = barChances(result.wdl, toMove, result.chances_why);
     drawGraph();
   }
 }
@@ -530,7 +531,7 @@ function engineLimits() {
 async function engineAnswer(prefix) {
   const engine = otherSide(S.state.to_move);
   const { answer } = await onAnswerersClock(engine, () => engineOnHalfMove("/api/answer", prefix));
-  caption(`${sideName(engine)} ${answer === "r" ? "retreats" : "stays"}`);
+  caption(`${sideName(engine)} ${answer === "r" ? "retreats: its front pit's seeds go to the pit behind it" : "stays"} (after ${prefix})`);
   return answer;
 }
 
@@ -581,7 +582,7 @@ async function engineMove() {
     .catch((e) => { say(e.message); return null; });
   if (settled === null || ply !== S.ply) return;
   const best = settled === result.best_move && result.wdl;
-  await playMove(settled, best ? southChances(result.wdl, toMove) : null);
+  await playMove(settled, best ? barChances(result.wdl, toMove, result.chances_why) : null);
 }
 
 // The engine's move with your answers to its passes under the retreat (answers.js):
@@ -652,7 +653,7 @@ async function analyse(multipv, timeMs, hint) {
     recordEval(result, ply, toMove);
     if (hint && result.best_move) {
       say("");
-      caption(`Hint: ${result.best_move} (${scoreText(result.score)}, ${wdlText(result.wdl)} for ${sideName(toMove)})`);
+      caption(`Hint: ${result.best_move} (${result.score.words}, ${chancesWords(result.wdl)} for ${sideName(toMove)})`);
       const pit = parseInt(result.best_move, 10);
       unlightAll();
       const g = pitElement(toMove, pit);
@@ -768,9 +769,16 @@ function askChoices(pit, moves) {
     }
     const met = prefix.length - String(pit).length + 1;
     if ((options.retreat || options.stay) && humanSide() !== "both") {
-      // The engine answers its opponent's pass itself.
+      // The engine answers its opponent's pass itself: said while it thinks, and its
+      // answer held long enough to read before the move goes on.
       closeChoice();
-      return engineAnswer(prefix).then((letter) => { prefix += letter; next(); }, (e) => say(e.message));
+      const mover = S.state.to_move;
+      $("status").textContent = `${sideName(mover)} plays ${prefix}\u2026 \u00b7 ${sideName(otherSide(mover))} answers the pass`;
+      return engineAnswer(prefix).then(async (letter) => {
+        await sleep(holdCaption());
+        prefix += letter;
+        next();
+      }, (e) => say(e.message));
     }
     const question = await showDecision(prefix,
       () => choicePrompt(pit, met, options, S.state.to_move));
@@ -781,8 +789,9 @@ function askChoices(pit, moves) {
     for (const [letter, option, id = option] of letters) {
       const button = $(`choice-${id}`);
       button.hidden = !options[option];
-      // (Not while the next decision is fetched: one letter a decision.)
-      button.onclick = () => { if (S.busy === 0) { prefix += letter; next(); } };
+      // (Not while the next decision is fetched: one letter a decision. The question
+      // goes as it is answered, not left standing while the move goes on.)
+      button.onclick = () => { if (S.busy === 0) { box.hidden = true; prefix += letter; next(); } };
     }
     $("choice-cancel").hidden = false;
     box.hidden = false;
@@ -833,7 +842,8 @@ async function loadLine(start, moves) {
   try {
     await api("/api/state", { game });
     S.start = start; S.moves = moves; S.ply = moves.length; S.evals = []; S.autoEngine = false;
-    say("");
+    S.agreed = ""; S.agreedResult = null;
+    say(""); caption(""); // (the words of the game left)
   } catch (e) { say(e.message); busy(-1); return; }
   busy(-1);
   refresh();
@@ -883,6 +893,7 @@ function fillLevels(levels) {
 async function setup() {
   const listed = await api("/api/variants");
   fillLevels(listed.limits.levels);
+  S.levels = listed.limits.levels;
   S.seeds = new SeedDrawings(listed.seeds);
   S.variants = listed.variants;
   for (const v of S.variants) {
@@ -926,7 +937,8 @@ async function setup() {
   $("engine-move").addEventListener("click", () => { S.autoEngine = true; engineMove(); });
   $("flip").addEventListener("click", () => { S.flip = !S.flip; refresh(); });
   $("skip").addEventListener("click", () => { S.skip = true; });
-  $("choice-cancel").addEventListener("click", hideChoice);
+  // (Cancel takes the move back, and what was said of it.)
+  $("choice-cancel").addEventListener("click", () => { hideChoice(); caption(""); });
   $("hint").addEventListener("click", () => analyse(1, 1000, true));
   $("offer-draw").addEventListener("click", () => offerEnd("draw"));
   $("resign").addEventListener("click", () => offerEnd("resign"));

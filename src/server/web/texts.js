@@ -1,6 +1,7 @@
 // The page's words and numbers that need no page: who is who, chances, clocks, review
-// summaries. The engine's own texts (a score, W/D/L) come from the server's JSON
-// (`score.text`, `wdl.text`); this module only arranges them.
+// summaries. The engine's own texts (a score, its words, W/D/L, the reasons) come from
+// the server's JSON (`score.text`, `score.words`, `wdl.text`, `chances_why`); this module
+// only arranges them.
 
 export const sideName = (side) => (side === "S" ? "South" : "North");
 export const otherSide = (side) => (side === "S" ? "N" : "S");
@@ -10,17 +11,36 @@ export function southChances(wdl, toMove) {
   return toMove === "S" ? wdl : { win: wdl.loss, draw: wdl.draw, loss: wdl.win };
 }
 
+// South's chances as the bar keeps them: `southChances`, with the reason they stand
+// apart from the seeds where the engine gives one (`chances_why`).
+export function barChances(wdl, toMove, why) {
+  return { ...southChances(wdl, toMove), why: why || null };
+}
+
+// Chances in words, from the side whose they are: "win 74%, draw 0%, loss 26%" (whole
+// percents summing to 100, rounded as the bar rounds them).
+export function chancesWords(wdl) {
+  const [win, draw, loss] = percents(wdl);
+  return `win ${win}%, draw ${draw}%, loss ${loss}%`;
+}
+
+// Win, draw and loss in whole percents that sum to 100, as the engine rounds them: the
+// draw takes what the rounded win and loss leave.
+function percents(chances) {
+  const win = Math.round(chances.win / 10);
+  const loss = Math.min(Math.round(chances.loss / 10), 100 - win);
+  return [win, 100 - win - loss, loss];
+}
+
 // South's expected result (a win 1, a draw 1/2) from its chances, 0 to 1.
 export const expected = (chances) => (chances.win + chances.draw / 2) / 1000;
 
-// The evaluation bar's words for South's chances at `ply` (shown at `shown`).
-// (Whole percents that sum to 100, as the engine's W/D/L text rounds them: the draw
-// takes what the rounded win and loss leave.)
+// The evaluation bar's words for South's chances at `ply` (shown at `shown`), with
+// their reason where they have one (`barChances`).
 export function barText(chances, ply, shown) {
-  const win = Math.round(chances.win / 10);
-  const loss = Math.min(Math.round(chances.loss / 10), 100 - win);
-  return `South wins ${win}% \u00b7 draw ${100 - win - loss}% \u00b7 North wins ${loss}%` +
-    (ply === shown ? "" : ` (at ply ${ply})`);
+  const [win, draw, loss] = percents(chances);
+  return `South wins ${win}% \u00b7 draw ${draw}% \u00b7 North wins ${loss}%` +
+    (ply === shown ? "" : ` (at ply ${ply})`) + (chances.why ? `: ${chances.why}` : "");
 }
 
 // The bar's words before any position is evaluated.
@@ -49,7 +69,7 @@ export function sentence(text) {
 // (`human`: "S", "N" or "both").
 export function whoText(title, human, level) {
   if (human === "both") return `${title} \u00b7 you play both sides`;
-  return `${title} \u00b7 you are ${sideName(human)} \u00b7 the engine plays at ${level}`;
+  return `${title} \u00b7 you are ${sideName(human)} \u00b7 engine: ${level}`;
 }
 
 // `m:ss.s`, the tenths cut (as a clock shows what is left), never rounded up to 60.
@@ -79,6 +99,12 @@ export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : man
 // A level's label in the level choice: its number and name (`4 \u00b7 improver`).
 export function levelLabel(n, levels) {
   return `${n} \u00b7 ${levels.names[n - levels.least]}`;
+}
+
+// A level as the line under the board names it, short enough for a phone's line:
+// `level 4, improver` (its measured strength goes under the level choice).
+export function levelName(n, levels) {
+  return `level ${n}, ${levels.names[n - levels.least]}`;
 }
 
 // The moves a review marks, worst last.

@@ -5,8 +5,8 @@ import { test } from "node:test";
 import { readFileSync } from "node:fs";
 
 import {
-  DEFAULT_SPEED, NOT_EVALUATED, barText, captionHold, sownClockwise, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
-  firstVisitLine, levelLabel, reviewNote, reviewSummary, sentence, sideName, southChances, timeControl, whoText,
+  DEFAULT_SPEED, NOT_EVALUATED, barChances, barText, chancesWords, captionHold, sownClockwise, choicePrompt, choicesAfter, clockText, counted, delayPerSeed, endChances, expected,
+  firstVisitLine, levelLabel, levelName, reviewNote, reviewSummary, sentence, sideName, southChances, timeControl, whoText,
 } from "../texts.js";
 
 test("the engine's words end as one sentence", () => {
@@ -29,6 +29,19 @@ test("sides and chances are turned to South's view", () => {
     "South wins 61% \u00b7 draw 0% \u00b7 North wins 39%");
   assert.equal(barText({ win: 5, draw: 990, loss: 5 }, 1, 1),
     "South wins 1% \u00b7 draw 98% \u00b7 North wins 1%");
+});
+
+test("chances apart from the seeds carry their reason to the bar", () => {
+  const why = "North's 2 seeds can never be captured: South cannot win";
+  const chances = barChances({ win: 0, draw: 1000, loss: 0 }, "N", why);
+  assert.deepEqual(chances, { win: 0, draw: 1000, loss: 0, why });
+  assert.equal(barText(chances, 4, 4), `South wins 0% \u00b7 draw 100% \u00b7 North wins 0%: ${why}`);
+  assert.equal(barChances({ win: 700, draw: 200, loss: 100 }, "N", undefined).why, null);
+});
+
+test("chances beside the board are words, not W/D/L", () => {
+  assert.equal(chancesWords({ win: 740, draw: 0, loss: 260 }), "win 74%, draw 0%, loss 26%");
+  assert.equal(chancesWords({ win: 605, draw: 0, loss: 395 }), "win 61%, draw 0%, loss 39%");
 });
 
 test("a clock shows the tenths left, cut, never 60 seconds", () => {
@@ -110,8 +123,14 @@ test("a newcomer is told which side and rows are theirs", () => {
 });
 
 test("the game, your side and the level are named beside the board", () => {
-  assert.equal(whoText("Igisoro", "N", "level 3, casual"), "Igisoro \u00b7 you are North \u00b7 the engine plays at level 3, casual");
+  assert.equal(whoText("Igisoro", "N", "level 3, casual"), "Igisoro \u00b7 you are North \u00b7 engine: level 3, casual");
   assert.equal(whoText("Kubuguza", "both", "8"), "Kubuguza \u00b7 you play both sides");
+});
+
+test("the line under the board names the level short, for a phone's line", () => {
+  const levels = { least: 1, most: 8, default: 3, names: ["beginner", "novice", "casual", "improver", "club", "strong", "expert", "full strength"] };
+  assert.equal(levelName(4, levels), "level 4, improver");
+  assert.ok(whoText("Igisoro with the retreat", "S", levelName(8, levels)).length <= 80);
 });
 
 test("the animation's pace: captions held a second by default, clockwise laps told", () => {
