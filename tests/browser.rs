@@ -398,7 +398,8 @@ async fn choose_take_then_pass(client: &Client) -> TestResult {
 }
 
 /// The page shows `decision` before asking it: its question, its pits lit (the lap's
-/// end and the pits at stake, or at a direction the lap's pit), the board as sown.
+/// end and the pits at stake, or at a direction the lap's pit and what either way
+/// captures), the board as sown.
 async fn check_decision(client: &Client, decision: &isolo_rules::Decision) -> TestResult {
     let question = client
         .find(Locator::Id("choice-text"))
@@ -414,7 +415,17 @@ async fn check_decision(client: &Client, decision: &isolo_rules::Decision) -> Te
     .await?;
     let (mover, other) = (decision.mover.letter(), decision.mover.opponent().letter());
     let mut wanted: Vec<Value> = match decision.kind {
-        isolo_rules::DecisionKind::Direction => vec![json!([mover.to_string(), decision.lap_pit])],
+        // (At a direction, the lap's pit and the opponent's pits either way captures.)
+        isolo_rules::DecisionKind::Direction => {
+            let stakes = decision
+                .lap_outcomes
+                .iter()
+                .flatten()
+                .flat_map(|o| o.stake());
+            std::iter::once(json!([mover.to_string(), decision.lap_pit]))
+                .chain(stakes.map(|p| json!([other.to_string(), p])))
+                .collect()
+        }
         _ => std::iter::once(json!([mover.to_string(), decision.end_pit]))
             .chain(decision.stake.iter().map(|p| json!([other.to_string(), p])))
             .collect(),

@@ -119,6 +119,7 @@ impl Engine {
             variant,
             board,
             history,
+            quiet_plies,
             ..
         } = going_on(game)?;
         let partial = variant
@@ -129,7 +130,11 @@ impl Engine {
         self.stopper.reset();
         let whole = interruptible_by(py, Some(&self.stopper), move |stop| {
             bot.stop_on(stop);
-            bot.complete(&variant, &board, &history, &asked, None)
+            let past = Past {
+                hashes: &history,
+                quiet_plies,
+            };
+            bot.complete(&variant, &board, past, &asked, None)
                 .map(|mv| mv.to_string())
         })?;
         whole.ok_or_else(|| {

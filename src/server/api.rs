@@ -39,6 +39,7 @@ use isolo_engine::search::level::{
 };
 use isolo_engine::search::stopping::watching;
 use isolo_engine::search::wdl::{answer_draw_offer, WdlModel};
+use isolo_engine::search::Past;
 use isolo_engine::search::{searched_moves, Progress, SearchRequest};
 use isolo_rules::{describe, flag_fall_in_words, flag_fall_winner};
 use isolo_rules::{in_words, resignation_in_words};
@@ -516,6 +517,9 @@ async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
     let lap_ends = d
         .lap_ends
         .map(|[a, c]| json!({"anticlockwise": a, "clockwise": c}));
+    // (The opponent's pits each way's lap would capture, lit beside the lap's ends.)
+    let lap_stakes = (d.lap_outcomes.as_ref())
+        .map(|[a, c]| json!({"anticlockwise": a.stake(), "clockwise": c.stake()}));
     let board = d.board;
     ok(json!({
         "kind": d.kind.name(),
@@ -528,6 +532,7 @@ async fn decision(State(state): State<Arc<AppState>>, body: Bytes) -> ApiResult 
         "seeds": d.seeds,
         "question": d.question(),
         "lap_ends": lap_ends,
+        "lap_stakes": lap_stakes,
         "trace": trace,
         "pits": side_pair(|s| (1..=variant.pits()).map(|p| board.seeds(s, p)).collect::<Vec<_>>()),
     }))
@@ -594,6 +599,7 @@ async fn half_move_search(
         .parse_move(&request.mv)
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let (board, history, plies) = (*game.board(), game.history(), game.plies() as u64);
+    let quiet_plies = game.quiet_plies();
     let analyse = AnalyseRequest {
         game: request.game,
         engine: request.engine,
@@ -625,7 +631,10 @@ async fn half_move_search(
             partial: &partial,
             search: EndSearch {
                 searcher: searcher.as_mut(),
-                history: &history,
+                past: Past {
+                    hashes: &history,
+                    quiet_plies,
+                },
                 limits: spec.limits,
                 stop: None,
             },

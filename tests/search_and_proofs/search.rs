@@ -873,3 +873,37 @@ fn alpha_beta_sees_the_long_game_rule_end_the_game() {
         );
     }
 }
+
+/// MCTS ends a line where the long-game rule ends the game, as alpha-beta does: one ply
+/// before the limit every move of South's ends it drawn (North's lone seed can never be
+/// captured), so the root is solved a draw; with the count far from the limit it is not.
+#[test]
+fn mcts_sees_the_long_game_rule_end_the_game() {
+    use isolo_rules::{DeadPosition, LongGameEnding, Rules};
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    let mut rules = Rules::preset("igisoro").unwrap().to_builder();
+    rules
+        .dead_position(DeadPosition::PlayOn)
+        .long_game_plies(6)
+        .long_game_ending(LongGameEnding::Draw);
+    let variant = Variant::new(rules.build().unwrap()).unwrap();
+    let board = variant.parse_position(lone).unwrap();
+    let score = |quiet_plies| {
+        let request = SearchRequest {
+            variant: &variant,
+            board,
+            history: Vec::new(),
+            quiet_plies,
+            limits: Limits {
+                nodes: Some(2_000),
+                ..Limits::default()
+            },
+            multipv: 1,
+            pv_lines: usize::MAX,
+            stop: None,
+        };
+        best_score(&mcts(1).search(&request, &mut |_| {}))
+    };
+    assert_eq!(score(5), Score::Draw);
+    assert_ne!(score(0), Score::Draw);
+}

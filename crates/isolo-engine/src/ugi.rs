@@ -849,7 +849,10 @@ impl SearchJob {
         };
         let search = EndSearch {
             searcher,
-            history: &self.history,
+            past: crate::search::Past {
+                hashes: &self.history,
+                quiet_plies: self.quiet_plies,
+            },
             limits,
             stop: Some(&self.stop),
         };

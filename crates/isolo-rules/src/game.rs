@@ -355,11 +355,7 @@ impl<'v> Game<'v> {
                 .map(|m| m.child),
             Some(played.child)
         );
-        let quiet =
-            match played.child.side_total(Side::South) == self.board().side_total(Side::South) {
-                true => self.quiet_plies() + 1,
-                false => 0,
-            };
+        let quiet = quiet_plies_after(self.board(), &played.child, self.quiet_plies());
         self.quiet.push(quiet);
         self.moves.push(played.mv.clone());
         self.positions.push(played.child);
@@ -422,6 +418,17 @@ fn outcome_after(variant: &Variant, board: &Board, seen: usize) -> Option<Outcom
         winner: None,
         reason: EndReason::Repetition,
     })
+}
+
+/// Plies in a row without a capture after the ply from `before` to `after`, `quiet`
+/// before it: a ply captures when it changes the seeds on each side (RULES.md 3.6; the
+/// seeds in all never change, so one side's count tells).
+pub fn quiet_plies_after(before: &Board, after: &Board, quiet: u32) -> u32 {
+    if after.side_total(Side::South) == before.side_total(Side::South) {
+        quiet + 1
+    } else {
+        0
+    }
 }
 
 /// The long-game rule's end at `board`, reached after `quiet` plies in a row without a

@@ -42,9 +42,9 @@ pub use board::{Board, Pits};
 pub use fortress::{Fortresses, MAX_FORTRESS_SEEDS};
 pub use game::{
     dead_position_outcome, describe, flag_fall_in_words, flag_fall_winner, fortress_holders,
-    fortress_in_words, in_words, long_game_outcome, material_in_words, resignation_in_words,
-    rules_outcome, sealed_in_words, EndReason, Game, GameError, Outcome, SideResult,
-    DRAW_REPETITIONS, LONG_GAME_WARNING_PLIES, RESERVED_PLIES,
+    fortress_in_words, in_words, long_game_outcome, material_in_words, quiet_plies_after,
+    resignation_in_words, rules_outcome, sealed_in_words, EndReason, Game, GameError, Outcome,
+    SideResult, DRAW_REPETITIONS, LONG_GAME_WARNING_PLIES, RESERVED_PLIES,
 };
 pub use interrupt::Interrupt;
 pub use keys::{KeyMap, KeySet};
@@ -73,6 +73,6 @@ pub use text::{
 };
 pub use variant::{trace_move, trace_to_decision, Trace, TraceStep, TracedDecision};
 pub use variant::{
-    ChoicePoint, Completion, Decision, DecisionKind, FirstLaps, GoOn, InvalidBoard, LegalMove,
-    Listing, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position, Variant,
+    ChoicePoint, Completion, Decision, DecisionKind, FirstLaps, GoOn, InvalidBoard, LapEnd,
+    LegalMove, Listing, MoveGen, MoveOutcome, MoveStep, MoveWalk, Position, Variant,
 };

@@ -11,6 +11,7 @@ use isolo_engine::channel::Line;
 use isolo_engine::matches::engine::Bot;
 use isolo_engine::search::answer::settle_answers;
 use isolo_engine::search::clock::Clock;
+use isolo_engine::search::Past;
 use isolo_rules::{Board, Choice, Decision, DecisionKind, Move, MoveStep, MoveWalk, Side, Variant};
 
 use super::{next_line, Typed};
@@ -62,7 +63,7 @@ pub(super) struct Turn {
 pub(super) struct MidMove<'a> {
     variant: &'a Variant,
     board: Board,
-    history: &'a [u64],
+    past: Past<'a>,
     human: Side,
     seats: &'a mut Seats,
     turn: Turn,
@@ -76,12 +77,12 @@ const ANSWER_HELP: &str = "Type r to retreat (your front pit's seeds go to the p
 const REST_HELP: &str = "Type the rest of your move's letters (x/p for a capture, a/c for a lap's direction, o/l to sow a clockwise capture on or leave it; under the retreat r/s for the engine's answers you expect), or the whole move, or: hint, quit\n";
 
 impl<'a> MidMove<'a> {
-    /// Asking each side inside the move from `board` (`history`: the positions before
-    /// it), made in `turn`.
+    /// Asking each side inside the move from `board` (`past`: the game before it), made
+    /// in `turn`.
     pub(super) fn new(
         variant: &'a Variant,
         board: Board,
-        history: &'a [u64],
+        past: Past<'a>,
         human: Side,
         seats: &'a mut Seats,
         turn: Turn,
@@ -89,7 +90,7 @@ impl<'a> MidMove<'a> {
         MidMove {
             variant,
             board,
-            history,
+            past,
             human,
             seats,
             turn,
@@ -175,7 +176,7 @@ impl<'a> MidMove<'a> {
         let whole = self.seats.bot.complete(
             self.variant,
             &self.board,
-            self.history,
+            self.past,
             partial,
             clock.as_ref(),
         );
@@ -332,7 +333,7 @@ impl<'a> MidMove<'a> {
 
     /// The engine's completion of `partial` at full strength, for a hint.
     fn hint(&mut self, partial: &Move) -> Option<Move> {
-        (self.seats.hinter).complete(self.variant, &self.board, self.history, partial, None)
+        (self.seats.hinter).complete(self.variant, &self.board, self.past, partial, None)
     }
 
     /// The human's next line, lower-cased and trimmed, its clock running since the

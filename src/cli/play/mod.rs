@@ -200,9 +200,9 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
             };
             let plan = choice.played.mv.clone();
             let (played, answering) = if answers {
-                let history = game.history();
                 let turn = Turn { started, timed };
-                let mut mid = MidMove::new(&variant, board, &history, human, &mut seats, turn);
+                let mut mid =
+                    MidMove::new(&variant, board, Past::of(&game), human, &mut seats, turn);
                 match mid.settle_engine_move(plan.clone()) {
                     Ok(played) => (played, mid.answering_time),
                     Err(stop) => return stopped(args, &game, stop),
@@ -319,12 +319,12 @@ pub(crate) fn run(args: &PlayArgs) -> CliResult {
                 // with the engine's answers).
                 let split = begun_move(&variant, &board, text);
                 let answering = if let Some(typed) = split {
-                    let history = game.history();
                     let turn = Turn {
                         started: thinking,
                         timed,
                     };
-                    let mut mid = MidMove::new(&variant, board, &history, human, &mut seats, turn);
+                    let mut mid =
+                        MidMove::new(&variant, board, Past::of(&game), human, &mut seats, turn);
                     let whole = match mid.settle_human_move(typed.clone()) {
                         Ok(whole) => whole,
                         Err(stop) => return stopped(args, &game, stop),

@@ -720,7 +720,9 @@ async function showDecision(prefix, fallback) {
   unlightAll();
   drawPits(d.pits);
   const opponent = otherSide(d.mover);
-  const lit = d.kind === "direction" ? [[d.mover, d.lap_pit]]
+  // (At a direction, the lap's pit and what either way would capture.)
+  const stakes = d.lap_stakes ? [...d.lap_stakes.anticlockwise, ...d.lap_stakes.clockwise] : [];
+  const lit = d.kind === "direction" ? [[d.mover, d.lap_pit], ...stakes.map((p) => [opponent, p])]
     : [[d.mover, d.end], ...d.stake.map((p) => [opponent, p])];
   for (const [side, p] of lit) pitElement(side, p)?.classList.add("lit");
   const ends = d.lap_ends ? [d.lap_ends.anticlockwise, d.lap_ends.clockwise] : [];

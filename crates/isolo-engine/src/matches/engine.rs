@@ -701,7 +701,7 @@ impl Bot {
         &mut self,
         variant: &Variant,
         board: &Board,
-        history: &[u64],
+        past: Past,
         partial: &Move,
         clock: Option<&Clock>,
     ) -> Option<Move> {
@@ -724,7 +724,7 @@ impl Bot {
                     .expect("searching engines have a searcher");
                 let search = EndSearch {
                     searcher: searcher.as_mut(),
-                    history,
+                    past,
                     limits,
                     stop: self.stop.map(|flag| flag as &AtomicBool),
                 };
@@ -740,11 +740,10 @@ impl Bot {
     fn play_on(&mut self, turn: &Turn, half: &HalfMove) -> Result<Option<Reply>, Forfeit> {
         let game = turn.game;
         let clock = turn.own_clock();
-        let history = game.earlier_hashes();
         let whole = self.complete(
             game.variant(),
             game.board(),
-            history,
+            Past::of(game),
             &half.mv,
             clock.as_ref(),
         );

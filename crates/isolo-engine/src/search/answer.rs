@@ -18,7 +18,7 @@ use isolo_rules::Choice;
 use isolo_rules::{Board, ChoicePoint, Completion, Move, MoveGen, MoveStep, MoveWalk, Variant};
 use rand::Rng;
 
-use super::{loss_in, Limits, SearchRequest, Searcher};
+use super::{loss_in, Limits, Past, Score, SearchRequest, Searcher};
 
 /// Most positions the rest of a move may reach for each of them to be searched; past
 /// it they are evaluated by a search of one ply each.
@@ -57,7 +57,11 @@ pub(crate) fn best_answer(
     limits: Limits,
 ) -> Result<Choice, AnswerError> {
     stops_at_answer(variant, board, partial)?;
-    let whole = complete_move(searcher, variant, board, history, partial, limits, None)?;
+    let past = Past {
+        hashes: history,
+        quiet_plies: 0,
+    };
+    let whole = complete_move(searcher, variant, board, past, partial, limits, None)?;
     Ok(whole.choices[partial.choices.len()])
 }
 
@@ -76,21 +80,21 @@ pub(crate) fn stops_at_answer(
 /// The whole move that `partial`, half made from `board`, becomes when both sides
 /// decide the rest at their best: each position it can end in searched by `searcher`
 /// within `limits` (a time limit shared among them; past `MOST_SEARCHED_ENDS` of them a
-/// search of one ply each, and each stopped once `stop` is set), with `history` for
-/// repetitions. Past `MOST_WALKED_STEPS`, each decision searches one ply from the first
-/// completion of each option.
+/// search of one ply each, and each stopped once `stop` is set), with `past` (the game
+/// before `board`) for repetitions and the long-game rule. Past `MOST_WALKED_STEPS`,
+/// each decision searches one ply from the first completion of each option.
 pub(crate) fn complete_move(
     searcher: &mut dyn Searcher,
     variant: &Variant,
     board: &Board,
-    history: &[u64],
+    past: Past,
     partial: &Move,
     limits: Limits,
     stop: Option<&AtomicBool>,
 ) -> Result<Move, AnswerError> {
     let search = EndSearch {
         searcher,
-        history,
+        past,
         limits,
         stop,
     };
@@ -102,8 +106,9 @@ pub(crate) fn complete_move(
 pub struct EndSearch<'a> {
     /// The searcher.
     pub searcher: &'a mut dyn Searcher,
-    /// The game's positions before the move's, for repetitions.
-    pub history: &'a [u64],
+    /// The game before the move's position: the earlier positions (repetitions) and the
+    /// plies without a capture (the long-game rule).
+    pub past: Past<'a>,
     /// The limits of the whole completion (a time limit is shared among the ends).
     pub limits: Limits,
     /// Stops each end's search once set.
@@ -123,14 +128,15 @@ pub(crate) fn complete_move_picking(
 ) -> Result<Move, AnswerError> {
     let EndSearch {
         searcher,
-        history,
+        past,
         limits,
         stop,
     } = search;
+    let before = (board, past.quiet_plies);
     let mut walk = MoveWalk::new();
     let step = half_made(variant, board, partial, &mut walk)?;
     let mut pick = picker(matches!(step, MoveStep::Answer(_)), own_pick);
-    let mut history = history.to_vec();
+    let mut history = past.hashes.to_vec();
     history.push(board.hash());
     let depth_one = Limits {
         depth: Some(1),
@@ -140,7 +146,7 @@ pub(crate) fn complete_move_picking(
     let mut steps = MOST_WALKED_STEPS;
     if !collect_ends(variant, step, &mut walk, &mut ends, &mut steps) {
         let mut value_of =
-            |end: &Board| end_value(searcher, variant, &history, depth_one, stop, end);
+            |end: &Board| end_value(searcher, variant, (&history, before), depth_one, stop, end);
         return Ok(follow_first_completions(
             variant,
             partial,
@@ -165,7 +171,7 @@ pub(crate) fn complete_move_picking(
     // Each end searched once, in the order of their hashes (for the lookups below).
     let values: Vec<i32> = ends
         .iter()
-        .map(|end| end_value(searcher, variant, &history, each, stop, end))
+        .map(|end| end_value(searcher, variant, (&history, before), each, stop, end))
         .collect();
     let value_of = |child: &Board| {
         let at = ends.binary_search_by_key(&child.hash(), Board::hash);
@@ -452,11 +458,13 @@ fn walked_value(
     }
 }
 
-/// The value of a position the move ends in, for the answerer (to move there).
+/// The value of a position the move ends in, for the answerer (to move there): searched
+/// with `history` (the positions up to the move's) and the plies without a capture
+/// after it, from the move's position `before` and its count.
 fn end_value(
     searcher: &mut dyn Searcher,
     variant: &Variant,
-    history: &[u64],
+    (history, before): (&[u64], (&Board, u32)),
     limits: Limits,
     stop: Option<&AtomicBool>,
     child: &Board,
@@ -465,11 +473,15 @@ fn end_value(
     if over {
         return loss_in(0);
     }
+    let quiet_plies = isolo_rules::quiet_plies_after(before.0, child, before.1);
+    if let Some(end) = isolo_rules::long_game_outcome(variant, child, quiet_plies) {
+        return Score::at_end(end.for_side(child.to_move())).value();
+    }
     let request = SearchRequest {
         variant,
         board: *child,
         history: history.to_vec(),
-        quiet_plies: 0,
+        quiet_plies,
         limits,
         multipv: 1,
         pv_lines: usize::MAX,
@@ -539,7 +551,7 @@ mod tests {
                             &mut searcher,
                             &variant,
                             &board,
-                            &[],
+                            Past::default(),
                             &answered,
                             limits,
                             None,

@@ -433,6 +433,7 @@ fn weighed(value: i32) -> f64 {
 mod tests {
     use super::*;
     use crate::search::score::Score;
+    use crate::search::Past;
     use rand::rngs::SmallRng;
     use rand::SeedableRng;
 
@@ -686,7 +687,15 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        let top = complete_move(&mut searcher, &variant, &board, &[], &partial, limits, None);
+        let top = complete_move(
+            &mut searcher,
+            &variant,
+            &board,
+            Past::default(),
+            &partial,
+            limits,
+            None,
+        );
         let top = top.unwrap();
         let mut answers = std::collections::BTreeSet::new();
         for level in [LOWEST_LEVEL, TOP_LEVEL] {
@@ -694,7 +703,7 @@ mod tests {
                 let mut rng = SmallRng::seed_from_u64(seed);
                 let search = EndSearch {
                     searcher: &mut searcher,
-                    history: &[],
+                    past: Past::default(),
                     limits,
                     stop: None,
                 };
@@ -715,7 +724,7 @@ mod tests {
         assert_eq!(answers.len(), 2, "level 1 answers both ways: {answers:?}");
         let search = EndSearch {
             searcher: &mut searcher,
-            history: &[],
+            past: Past::default(),
             limits,
             stop: None,
         };

@@ -161,6 +161,9 @@ struct Node {
     /// The pit of the move into this node (0 at the root), so naming it lists that pit
     /// alone.
     pit: u8,
+    /// Plies in a row without a capture before this position (a choice node: before
+    /// its turn's), for the long-game rule (RULES.md 3.6).
+    quiet: u32,
 }
 
 const NOT_WALKED: u32 = u32::MAX;
@@ -203,6 +206,7 @@ impl Node {
             prior: 0.0,
             walk: NOT_WALKED,
             pit: 0,
+            quiet: 0,
         }
     }
 
@@ -270,6 +274,12 @@ impl<'a> Tree<'a> {
             walks: Vec::new(),
             walker: MoveWalk::new(),
         }
+    }
+
+    /// The same tree, its root `quiet` plies without a capture (`SearchRequest::quiet_plies`).
+    fn with_quiet_plies(mut self, quiet: u32) -> Tree<'a> {
+        self.nodes[0].quiet = quiet;
+        self
     }
 
     /// The same tree, its move listings and walks stopped by `interrupt` (the search's
@@ -601,25 +611,30 @@ impl<'a> Tree<'a> {
                 self.nodes.push(Node {
                     prior: 0.5,
                     walk,
+                    quiet: self.nodes[parent].quiet,
                     ..Node::fresh(turn, parent as u32)
                 });
             }
         }
     }
 
-    /// Adds a position child, solved at once if repeated or without moves.
+    /// Adds a position child, solved at once if repeated, without moves, dead or ended
+    /// by the long-game rule.
     fn add_position(&mut self, parent: usize, child: Board, pit: u8, walk: u32) {
         let turn = self.nodes[parent].board;
         let repeated = child.hash() == turn.hash()
             || self.path_hashes.contains(&child.hash())
             || self.history.contains(&child.hash());
+        let quiet = isolo_rules::quiet_plies_after(&turn, &child, self.nodes[parent].quiet);
         let (pess, opt) = if repeated {
             (DRAW, DRAW)
         } else if !self.variant.has_legal_move(&child, &mut self.gen) {
             (loss_in(0), loss_in(0))
-        } else if let Some(dead) = isolo_rules::dead_position_outcome(self.variant, &child) {
-            // A dead position the rules end: drawn, or counted.
-            let value = match dead.winner {
+        } else if let Some(end) = isolo_rules::dead_position_outcome(self.variant, &child)
+            .or_else(|| isolo_rules::long_game_outcome(self.variant, &child, quiet))
+        {
+            // A dead position or a long game the rules end: drawn, or counted.
+            let value = match end.winner {
                 None => DRAW,
                 Some(side) if side == child.to_move() => win_in(0),
                 Some(_) => loss_in(0),
@@ -639,6 +654,7 @@ impl<'a> Tree<'a> {
             prior,
             walk,
             pit,
+            quiet,
             ..Node::fresh(child, parent as u32)
         });
     }
@@ -955,6 +971,7 @@ impl Searcher for Mcts {
                 &request.history,
                 seed_of(id),
             )
+            .with_quiet_plies(request.quiet_plies)
             .with_interrupt(interrupt.clone());
             tree.playouts.deadline = deadline;
             let mut report = report;
@@ -1023,6 +1040,7 @@ impl Searcher for Mcts {
                         &request.history,
                         self.config.seed,
                     )
+                    .with_quiet_plies(request.quiet_plies)
                     .with_interrupt(interrupt.clone()),
                 );
                 let grow = |id: usize, report: Option<&mut dyn FnMut(&Progress)>| {

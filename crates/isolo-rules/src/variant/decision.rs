@@ -4,9 +4,33 @@
 //! where it stopped.
 
 use super::stepwise::PointKind;
-use super::{Board, ChoicePoint, MoveStep, MoveWalk, Variant};
-use crate::notation::Move;
+use super::trace::{trace_move, TraceStep};
+use super::{Board, ChoicePoint, Completion, MoveStep, MoveWalk, Variant};
+use crate::notation::{Choice, Move};
 use crate::side::Side;
+
+/// Choices tried in finding a whole move that goes on from a direction, to tell what
+/// its lap does (nearly always the first sequence tried ends the move).
+const LAP_END_BUDGET: usize = 64;
+
+/// What a lap sown one way does where it ends, as a direction's question tells it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LapEnd {
+    /// It captures the opponent's `pits` (their numbering), `seeds` in all;
+    /// `optional`: the mover may pass instead.
+    Captures {
+        /// The opponent's pits emptied.
+        pits: Vec<u8>,
+        /// Seeds taken.
+        seeds: u32,
+        /// Whether the mover may pass instead.
+        optional: bool,
+    },
+    /// Its last seed falls on seeds: the mover lifts them and sows on.
+    Relays,
+    /// The move ends there.
+    Ends,
+}
 
 /// What is decided at a point inside a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +82,9 @@ pub struct Decision {
     /// At a direction, the mover's pits where the lap's last seed falls sown
     /// anticlockwise, and sown clockwise.
     pub lap_ends: Option<[u8; 2]>,
+    /// At a direction, what the lap does where it ends sown anticlockwise, and sown
+    /// clockwise (`None` where it cannot be told).
+    pub lap_outcomes: Option<[LapEnd; 2]>,
     /// At a capture, whether a pass lets the opponent answer by retreating its front
     /// pit's seeds out of reach (`retreat`, RULES.md 3.4).
     pub pass_answered: bool,
@@ -70,9 +97,88 @@ impl Variant {
     /// next (`Variant::move_begun`); `None` where its letters are not legal so far, the
     /// move ends there, or no legal move goes on from it.
     pub fn decision_at(&self, board: &Board, half: &Move) -> Option<Decision> {
-        match self.move_begun(board, half, &mut MoveWalk::new())? {
-            MoveStep::Choice(point) | MoveStep::Answer(point) => Some(self.decision_of(&point)),
-            MoveStep::End { .. } | MoveStep::Dead { .. } => None,
+        let mut decision = match self.move_begun(board, half, &mut MoveWalk::new())? {
+            MoveStep::Choice(point) | MoveStep::Answer(point) => self.decision_of(&point),
+            MoveStep::End { .. } | MoveStep::Dead { .. } => return None,
+        };
+        if decision.kind == DecisionKind::Direction {
+            let each = [Choice::Anticlockwise, Choice::Clockwise]
+                .map(|way| self.lap_end(board, half, way, decision.laps + 1));
+            decision.lap_outcomes = match each {
+                [Some(a), Some(c)] => Some([a, c]),
+                _ => None,
+            };
+        }
+        Some(decision)
+    }
+
+    /// What lap `lap` of the move `half` does where it ends, sown `way` (`half` stops
+    /// at that lap's direction): an optional capture met there, else what a whole move
+    /// going on that way retells after the lap's sowing.
+    fn lap_end(&self, board: &Board, half: &Move, way: Choice, lap: u32) -> Option<LapEnd> {
+        let mut turned = half.clone();
+        turned.choices.push(way);
+        let mut walk = MoveWalk::new();
+        let whole = if self.play_move(board, &turned).is_some() {
+            turned
+        } else {
+            match self.going_on(board, turned, lap, &mut walk) {
+                Ok(whole) => whole,
+                Err(told) => return told,
+            }
+        };
+        let trace = trace_move(self, board, &whole)?;
+        let mut sown = 0;
+        let mut steps = trace.steps.iter();
+        for step in steps.by_ref() {
+            if matches!(step, TraceStep::Sow { .. }) {
+                sown += 1;
+                if sown == lap {
+                    break;
+                }
+            }
+        }
+        match steps.next()? {
+            TraceStep::Capture { pits, seeds, .. } => Some(LapEnd::Captures {
+                pits: pits.clone(),
+                seeds: *seeds,
+                optional: false,
+            }),
+            TraceStep::Lift { .. } => Some(LapEnd::Relays),
+            TraceStep::End { .. } => Some(LapEnd::Ends),
+            _ => None,
+        }
+    }
+
+    /// A whole move going on from `turned`, a move begun whose lap `lap` was just given
+    /// its direction, to be retold; `Err` where the answer needs no retelling: what an
+    /// optional capture where that lap ends would take, or `None` where nothing goes on.
+    fn going_on(
+        &self,
+        board: &Board,
+        mut turned: Move,
+        lap: u32,
+        walk: &mut MoveWalk,
+    ) -> Result<Move, Option<LapEnd>> {
+        match self.move_begun(board, &turned, walk).ok_or(None)? {
+            MoveStep::Choice(p) if p.kind() == PointKind::Capture && p.laps() == lap => {
+                Err(Some(LapEnd::Captures {
+                    pits: self.stake_of(&p),
+                    seeds: p.capturable(),
+                    optional: true,
+                }))
+            }
+            MoveStep::End { .. } => Ok(turned),
+            MoveStep::Dead { .. } => Err(None),
+            MoveStep::Choice(p) | MoveStep::Answer(p) => {
+                match self.first_completion(&p, walk, LAP_END_BUDGET) {
+                    Completion::Found(rest, _) => {
+                        turned.choices.extend(rest);
+                        Ok(turned)
+                    }
+                    Completion::None | Completion::Unknown => Err(None),
+                }
+            }
         }
     }
 
@@ -109,6 +215,7 @@ impl Variant {
             stake,
             seeds,
             lap_ends: (kind == DecisionKind::Direction).then(|| self.lap_ends(point)),
+            lap_outcomes: None,
             pass_answered: kind == DecisionKind::Capture && self.has_retreat(),
             board,
         }
@@ -145,10 +252,16 @@ impl Decision {
                 )
             }
             DecisionKind::Direction => {
-                let (usual, turned) = match self.lap_ends {
-                    Some([a, c]) => (format!(" (to pit {a})"), format!(" (to pit {c})")),
-                    None => Default::default(),
+                let told = |i: usize| {
+                    let end = self.lap_ends.map(|ends| format!("to pit {}", ends[i]));
+                    let does = (self.lap_outcomes.as_ref()).map(|o| o[i].words(other));
+                    match (end, does) {
+                        (Some(end), Some(does)) => format!(" ({end}: {does})"),
+                        (Some(end), None) => format!(" ({end})"),
+                        _ => String::new(),
+                    }
                 };
+                let (usual, turned) = (told(0), told(1));
                 format!(
                     "Lap {} from your pit {}: sow it anticlockwise as usual{usual}, or \
                      clockwise{turned}?",
@@ -168,6 +281,35 @@ impl Decision {
                      Retreat pit {front}'s seeds into the pit behind it, or stay?"
                 )
             }
+        }
+    }
+}
+
+impl LapEnd {
+    /// What the lap does, in words, against `other`: "it captures North's pits 16 and 1,
+    /// 6 seeds", "it may capture ...", "it relays", "the move ends".
+    pub fn words(&self, other: Side) -> String {
+        match self {
+            LapEnd::Captures {
+                pits,
+                seeds,
+                optional,
+            } => format!(
+                "it {} {other}'s {}, {}",
+                if *optional { "may capture" } else { "captures" },
+                pits_words(pits),
+                seeds_words(*seeds)
+            ),
+            LapEnd::Relays => "it relays".to_string(),
+            LapEnd::Ends => "the move ends".to_string(),
+        }
+    }
+
+    /// The opponent's pits the lap would capture (none where it captures nothing).
+    pub fn stake(&self) -> &[u8] {
+        match self {
+            LapEnd::Captures { pits, .. } => pits,
+            LapEnd::Relays | LapEnd::Ends => &[],
         }
     }
 }
@@ -263,6 +405,39 @@ mod tests {
             "{q}"
         );
         assert!(q.contains(&format!("Retreat pit {front}'s seeds")), "{q}");
+    }
+
+    /// Kubuguza after "9 10": South's pit 15 may sow anticlockwise or clockwise; each
+    /// way is told by what its lap does where it ends, checked against the whole move's
+    /// retelling.
+    #[test]
+    fn a_direction_says_what_each_way_does() {
+        let v = Variant::load("kubuguza").unwrap();
+        let board = ["9", "10"]
+            .iter()
+            .fold(v.start(), |b, m| v.play_text(&b, m).unwrap().child);
+        let half = v.parse_move("15").unwrap();
+        let d = v.decision_at(&board, &half).unwrap();
+        assert_eq!(d.kind, DecisionKind::Direction);
+        let outcomes = d.lap_outcomes.clone().expect("both ways told");
+        // The clockwise lap captures (the browser test plays it: 15c).
+        let LapEnd::Captures { pits, seeds, .. } = &outcomes[1] else {
+            panic!("{outcomes:?}");
+        };
+        let theirs = board.pits(Side::North);
+        let held: u32 = pits
+            .iter()
+            .map(|&p| u32::from(theirs.seeds(p as usize - 1)))
+            .sum();
+        assert_eq!(held, *seeds, "{outcomes:?}");
+        let q = d.question();
+        let [a, c] = d.lap_ends.unwrap();
+        assert!(
+            q.contains(&format!("clockwise (to pit {c}: it captures North's ")),
+            "{q}"
+        );
+        assert!(q.contains(&format!("as usual (to pit {a}: ")), "{q}");
+        assert_eq!(outcomes[1].stake(), pits.as_slice());
     }
 
     #[test]

@@ -33,7 +33,7 @@ use machine::{LapEvent, MoveMachine, Offer};
 use path::{TurningPath, TurningPoint};
 use rule_set::{with_move_rules, MoveKernel, MoveRules};
 
-pub use decision::{Decision, DecisionKind};
+pub use decision::{Decision, DecisionKind, LapEnd};
 pub use position::Position;
 pub use stepwise::{ChoicePoint, Completion, MoveStep, MoveWalk};
 pub use text::InvalidBoard;

@@ -267,13 +267,16 @@ pub(crate) fn play_out<'v>(
         let mv = if variant.has_retreat() {
             let board = *game.board();
             let mut complete = |half: &isolo_rules::Move, _answering: bool| {
-                let history = &request.history;
+                let past = crate::search::Past {
+                    hashes: &request.history,
+                    quiet_plies: request.quiet_plies,
+                };
                 let limits = request.limits;
                 crate::search::answer::complete_move(
                     &mut searcher,
                     variant,
                     &board,
-                    history,
+                    past,
                     half,
                     limits,
                     stop,

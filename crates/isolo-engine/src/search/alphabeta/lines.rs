@@ -89,16 +89,17 @@ pub(super) fn extend_from_table(
 const LINE_HASH_MB: usize = 1;
 
 /// Completes a proven line cut short (its table entries overwritten): the position at its
-/// end is itself proven to end within the plies left, so a search to that depth finds how.
+/// end is itself proven to end within the plies left, so a search to that depth finds how
+/// (with `past`, the game before `root`: its positions and plies without a capture).
 pub(super) fn complete_proven_line(
     variant: &Variant,
     root: &Board,
-    history: &[u64],
+    past: Past,
     line: &mut Vec<Board>,
     wanted: usize,
 ) {
     while line.len() < wanted {
-        let mut path = history.to_vec();
+        let mut path = past.hashes.to_vec();
         path.push(root.hash());
         path.extend(
             line[..line.len().saturating_sub(1)]
@@ -114,11 +115,17 @@ pub(super) fn complete_proven_line(
         }) else {
             return; // No memory for a 1 MB table: the line stays as long as it is.
         };
+        let quiet_plies = std::iter::once(root)
+            .chain(line.iter())
+            .zip(line.iter())
+            .fold(past.quiet_plies, |quiet, (before, after)| {
+                isolo_rules::quiet_plies_after(before, after, quiet)
+            });
         let request = SearchRequest {
             variant,
             board,
             history: path,
-            quiet_plies: 0,
+            quiet_plies,
             limits: Limits {
                 depth: Some(left),
                 ..Limits::default()

@@ -18,8 +18,8 @@ use super::score::{from_table, to_table};
 use super::stopping::StopFlag;
 use super::tt::{Bound, Entry, TableError, TranspositionTable, NO_MOVE};
 use super::{
-    is_proven, loss_in, move_generator, moves_of_boards, win_in, Limits, Line, Progress, Score,
-    SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
+    is_proven, loss_in, move_generator, moves_of_boards, win_in, Limits, Line, Past, Progress,
+    Score, SearchRequest, SearchResult, Searcher, DRAW, INFINITY, UNSETTLED_STRETCH,
 };
 use crate::eval::{Evaluator, Weights, EVAL_LIMIT};
 use isolo_rules::dedup_by_position;
@@ -485,7 +485,11 @@ impl Searcher for AlphaBeta {
                 let mode = self.config.walk;
                 extend_from_table(&self.tt, variant, mode, &root, &mut boards, wanted);
                 if is_proven(m.value) && boards.len() < wanted {
-                    complete_proven_line(variant, &root, &request.history, &mut boards, wanted);
+                    let past = Past {
+                        hashes: &request.history,
+                        quiet_plies: request.quiet_plies,
+                    };
+                    complete_proven_line(variant, &root, past, &mut boards, wanted);
                 }
                 Line {
                     mv: m.mv.clone(),
