@@ -78,6 +78,7 @@ pub(crate) fn interruptible_by<T: Send>(
     let slot = stopping::Slot::take();
     let _watch = cancel.map(|token| token.watch(&slot));
     let stop = slot.flag();
+    let active = &stopping::Active::begin();
     let (answer, answered) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
         scope.spawn(move || {
@@ -85,9 +86,13 @@ pub(crate) fn interruptible_by<T: Send>(
         });
         let mut answered = answered;
         loop {
-            // (A receiver is not Sync: it goes into the GIL-free closure and back.)
-            let (received, back) =
-                py.detach(move || (answered.recv_timeout(SIGNAL_POLL), answered));
+            // (A receiver is not Sync: it goes into the GIL-free closure and back. At
+            // the interpreter's exit the thread stays out: `Active::before_python`.)
+            let (received, back) = py.detach(move || {
+                let received = answered.recv_timeout(SIGNAL_POLL);
+                active.before_python();
+                (received, answered)
+            });
             answered = back;
             match received {
                 Ok(value) => return Ok(value),
@@ -99,7 +104,10 @@ pub(crate) fn interruptible_by<T: Send>(
             if let Err(signal) = py.check_signals() {
                 stopping::stop_all();
                 // (The scope waits for the work to stop, with the GIL released.)
-                py.detach(move || while answered.recv().is_ok() {});
+                py.detach(move || {
+                    while answered.recv().is_ok() {}
+                    active.before_python();
+                });
                 return Err(signal);
             }
         }
@@ -157,6 +165,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<player::Engine>()?;
     m.add_class::<stopping::Cancel>()?;
     stopping::hook_ctrl_c();
+    // (At exit, running calls are stopped and their threads kept off the GIL.)
+    let stop_for_exit = wrap_pyfunction!(stopping::stop_for_exit, m)?;
+    m.add_function(stop_for_exit.clone())?;
+    py.import("atexit")?
+        .call_method1("register", (stop_for_exit,))?;
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::perft, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;

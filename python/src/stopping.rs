@@ -7,8 +7,10 @@
 //! [`PRIVATE_SLOTS`] calls at once the rest share the last, which a `Cancel` then stops
 //! together.
 
+use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex, Once, OnceLock};
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
@@ -64,18 +66,116 @@ pub(crate) fn stop_all() {
     }
 }
 
+/// Python's SIGINT action when the hook was installed, which the hook hands the signal
+/// on to.
+static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
+
+/// The hook: every running call's flag raised, then the signal handed to Python's own
+/// handler as before.
+extern "C" fn on_sigint(signal: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
+    stop_all();
+    let Some(previous) = PREVIOUS.get() else {
+        return;
+    };
+    let handler = previous.sa_sigaction;
+    if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
+        return;
+    }
+    if previous.sa_flags & libc::SA_SIGINFO != 0 {
+        // SAFETY: a handler installed with SA_SIGINFO takes these three arguments.
+        let chained: extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) =
+            unsafe { std::mem::transmute(handler) };
+        chained(signal, info, context);
+    } else {
+        // SAFETY: a handler installed without SA_SIGINFO takes the signal alone.
+        let chained: extern "C" fn(c_int) = unsafe { std::mem::transmute(handler) };
+        chained(signal);
+    }
+}
+
 /// Lets Ctrl-C stop the calls running in every thread, not only a call in the main
 /// thread (which alone sees Python's `KeyboardInterrupt`): a SIGINT handler that raises
-/// every flag, before Python's own handler runs as before.
+/// every flag, then runs Python's own handler as before. It keeps Python's flags (no
+/// SA_RESTART where Python had none, so that a blocking call returns EINTR and Python's
+/// handler raises `KeyboardInterrupt` there), and leaves an ignored SIGINT ignored (a
+/// job started so) and a default one as it is (Ctrl-C then ends the process, its calls
+/// with it).
 pub(crate) fn hook_ctrl_c() {
     static HOOKED: Once = Once::new();
     HOOKED.call_once(|| {
-        // SAFETY: the action only stores to atomics (async-signal-safe); signal-hook
-        // calls the handler installed before it (Python's) afterwards.
-        let hooked =
-            unsafe { signal_hook::low_level::register(signal_hook::consts::SIGINT, stop_all) };
-        // (Without the hook only a call in the main thread stops on Ctrl-C.)
-        drop(hooked);
+        // SAFETY: reading the current action into a zeroed struct of the right type.
+        let mut previous: libc::sigaction = unsafe { std::mem::zeroed() };
+        // SAFETY: `previous` is a valid out-pointer; no action is set.
+        if unsafe { libc::sigaction(libc::SIGINT, std::ptr::null(), &mut previous) } != 0 {
+            return;
+        }
+        if previous.sa_sigaction == libc::SIG_IGN || previous.sa_sigaction == libc::SIG_DFL {
+            return;
+        }
+        let previous = *PREVIOUS.get_or_init(|| previous);
+        // SAFETY: a zeroed action, filled in below.
+        let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+        action.sa_sigaction = on_sigint as *const () as usize;
+        action.sa_mask = previous.sa_mask;
+        action.sa_flags = (previous.sa_flags & !libc::SA_RESETHAND) | libc::SA_SIGINFO;
+        // SAFETY: the handler only stores to atomics and calls the handler that was
+        // installed before it, as the kernel would have (async-signal-safe as that one
+        // is); `action` is fully initialised.
+        unsafe { libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) };
+    });
+}
+
+/// Whether the interpreter is exiting (`stop_for_exit` ran): a call ending now does
+/// not take the GIL back.
+static EXITING: AtomicBool = AtomicBool::new(false);
+/// Calls whose thread may still take the GIL back: the interpreter's exit waits for
+/// them.
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// How long the interpreter's exit waits for running calls to stop.
+const EXIT_WAIT: Duration = Duration::from_secs(10);
+
+/// A running call, counted in `ACTIVE` while it lasts.
+pub(crate) struct Active;
+
+impl Active {
+    pub(crate) fn begin() -> Active {
+        ACTIVE.fetch_add(1, Ordering::SeqCst);
+        Active
+    }
+
+    /// Where the call would take the GIL back (its work answered, or a look for
+    /// signals due), without the GIL: once the interpreter is exiting the thread never
+    /// does, but waits here for the process to end (a daemon thread taking the GIL
+    /// during finalization would abort the process).
+    pub(crate) fn before_python(&self) {
+        if EXITING.load(Ordering::SeqCst) {
+            ACTIVE.fetch_sub(1, Ordering::SeqCst);
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// At the interpreter's exit (an `atexit` hook): every running call stopped, and the
+/// threads that run them (daemon threads) held off the GIL, waited for up to
+/// `EXIT_WAIT` with the GIL released; then the interpreter finalizes without them.
+#[pyfunction]
+pub(crate) fn stop_for_exit(py: Python<'_>) {
+    EXITING.store(true, Ordering::SeqCst);
+    stop_all();
+    py.detach(|| {
+        let started = Instant::now();
+        while ACTIVE.load(Ordering::SeqCst) > 0 && started.elapsed() < EXIT_WAIT {
+            std::thread::sleep(Duration::from_millis(5));
+        }
     });
 }
 
