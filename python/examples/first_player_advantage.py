@@ -12,31 +12,18 @@ Each variant is a preset, a named reading or a rules file; the games are those
 from __future__ import annotations
 
 import argparse
-import math
 
 import isolo_ai
 
 READINGS = ["isolo-women", "isolo-boys", "igisoro", "isolo-women-capture-ends",
             "isolo-boys-capture-ends"]
-Z95 = 1.959964
-
-
-def wilson(count: int, n: int) -> tuple[float, float, float]:
-    """The share `count / n` with its Wilson 95% interval."""
-    if n == 0:
-        return 0.0, 0.0, 1.0
-    p = count / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return p, max(0.0, centre - half), min(1.0, centre + half)
-
 
 def advantage(rows: list[dict], variant: str) -> dict:
     """The first player's wins, the draws and the game lengths of one variant's rows."""
     games = [r for r in rows if r["variant"] == variant]
     first_wins = sum(r["result"] == r["first"] for r in games)
     draws = sum(r["result"] == "draw" for r in games)
-    share, low, high = wilson(first_wins, len(games))
+    share, low, high = isolo_ai.wilson(first_wins, len(games))
     plies = sorted(r["plies"] for r in games)
     return {"variant": variant, "games": len(games), "first_wins": share, "low": low,
             "high": high, "draws": draws / max(1, len(games)),

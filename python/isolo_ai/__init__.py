@@ -40,6 +40,7 @@ from ._native import (
     review,
     solve,
     variants,
+    wilson,
 )
 from ._native import compare as _compare
 from ._native import match as _match
@@ -70,7 +71,16 @@ __all__ = [
     "tournament",
     "tune",
     "variants",
+    "wilson",
 ]
+
+
+class ComparedRows(list):
+    """``compare``'s rows as a list (``frame=False``), with the comparison's ``summary``
+    (what ``compare --json`` prints) and the games ``resumed`` from its records."""
+
+    summary: dict
+    resumed: int
 
 
 def compare(
@@ -82,6 +92,8 @@ def compare(
     max_plies: int = 1000,
     concurrency: int = 1,
     frame: bool | None = None,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
     cancel: Cancel | None = None,
 ):
     """Games of one engine against itself under each variant, as ``isolo-ai compare``
@@ -94,20 +106,53 @@ def compare(
     ``"start"``, ``"random:K"`` or a suite file's path. Game ``i`` of each variant has
     the seed ``compare --seed`` gives it, so the rows are the command line's games.
     The rows come as a pandas ``DataFrame`` when pandas is installed (``frame=None``),
-    or always (``True``), or as a list of dicts (``False``). ``cancel`` (a ``Cancel``)
-    stops it from another thread: ``Cancelled`` is raised (rows cannot say they were
-    cut short)."""
+    or always (``True``), or as a list of dicts (``False``, a ``ComparedRows``).
+
+    The comparison's summary, as ``compare --json`` prints it (each variant's South,
+    North, first-player and draw rates as ``{"count", "rate", "ci95"}`` with Wilson 95%
+    intervals, game lengths with their interval, endless-move shares, end reasons, and
+    the first player's advantage tested between every two variants), comes with the
+    rows: ``frame.attrs["summary"]`` (or ``rows.summary``); ``wilson(count, n)`` gives
+    the same interval for any share.
+
+    ``out`` records the games as ``compare --out`` does, for ``merge``; with
+    ``resume=True`` a file already there is continued: its games are kept and the rest
+    played (``attrs["resumed"]`` counts those read back). Ctrl-C, or ``cancel`` (a
+    ``Cancel``) from another thread, stops it: ``KeyboardInterrupt`` or ``Cancelled`` is
+    raised with the games played attached (``error.rows``, ``error.summary``), and
+    recorded in ``out``, which ``resume=True`` continues."""
     loaded = [_variant(v, "variants") for v in _names(variants)]
-    rows = _compare(loaded, games, engine, seed, openings, max_plies, concurrency, cancel)
-    if frame is False:
-        return rows
-    try:
-        import pandas
-    except ImportError:
-        if frame:
-            raise
-        return rows
-    return pandas.DataFrame(rows)
+    path = None if out is None else os.fspath(out)
+    result = _compare(loaded, games, engine, seed, openings, max_plies, concurrency,
+                      path, resume, cancel)
+    table = _compare_rows(result, frame)
+    if result["cut"] is not None:
+        kind = Cancelled if result["cut"] == "cancelled" else KeyboardInterrupt
+        error = kind(result["message"])
+        error.rows = table
+        error.summary = result["summary"]
+        raise error
+    return table
+
+
+def _compare_rows(result: dict, frame: bool | None):
+    """The rows of a comparison's ``result`` as ``compare`` hands them out, with its
+    summary attached."""
+    if frame is not False:
+        try:
+            import pandas
+        except ImportError:
+            if frame:
+                raise
+        else:
+            table = pandas.DataFrame(result["rows"])
+            table.attrs["summary"] = result["summary"]
+            table.attrs["resumed"] = result["resumed"]
+            return table
+    rows = ComparedRows(result["rows"])
+    rows.summary = result["summary"]
+    rows.resumed = result["resumed"]
+    return rows
 
 
 def match(

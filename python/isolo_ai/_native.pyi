@@ -207,8 +207,11 @@ def compare(
     openings: str = "random:2",
     max_plies: int = 1000,
     concurrency: int = 1,
+    out: Optional[str] = None,
+    resume: bool = False,
     cancel: Optional[Cancel] = None,
-) -> list[dict[str, Any]]: ...
+) -> dict[str, Any]: ...
+def wilson(count: int, n: int) -> tuple[float, float, float]: ...
 def match(
     engine_a: str,
     engine_b: str,

@@ -24,6 +24,7 @@ game with reward -1 for the agent that made it.
 
 from __future__ import annotations
 
+import copy
 import sys
 import types
 from typing import Any
@@ -106,6 +107,21 @@ class raw_env(AECEnv, EzPickle):
             for agent in AGENTS
         }
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in AGENTS}
+
+    #: What a game in progress holds besides its rules (`reset` sets them).
+    _EPISODE = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations",
+                "infos", "agent_selection")
+
+    def __deepcopy__(self, memo: dict) -> "raw_env":
+        """The environment as it stands, its game and episode copied (pickling, through
+        `EzPickle`, makes it again from its arguments instead)."""
+        copied = raw_env(*self._ezpickle_args, **self._ezpickle_kwargs)
+        memo[id(self)] = copied
+        copied.game = self.game.clone()
+        for name in self._EPISODE:
+            if hasattr(self, name):
+                setattr(copied, name, copy.deepcopy(getattr(self, name), memo))
+        return copied
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

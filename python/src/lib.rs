@@ -75,6 +75,19 @@ pub(crate) fn interruptible_by<T: Send>(
     cancel: Option<&Arc<stopping::Token>>,
     work: impl FnOnce(&'static AtomicBool) -> T + Send,
 ) -> PyResult<T> {
+    match interruptible_keeping(py, cancel, work)? {
+        (value, None) => Ok(value),
+        (_, Some(signal)) => Err(signal),
+    }
+}
+
+/// `interruptible_by`, whose work's result is kept on Ctrl-C too, beside the signal's
+/// exception (for a caller that hands back what was done before raising it).
+pub(crate) fn interruptible_keeping<T: Send>(
+    py: Python<'_>,
+    cancel: Option<&Arc<stopping::Token>>,
+    work: impl FnOnce(&'static AtomicBool) -> T + Send,
+) -> PyResult<(T, Option<PyErr>)> {
     let slot = stopping::Slot::take();
     let _watch = cancel.map(|token| token.watch(&slot));
     let stop = slot.flag();
@@ -95,7 +108,7 @@ pub(crate) fn interruptible_by<T: Send>(
             });
             answered = back;
             match received {
-                Ok(value) => return Ok(value),
+                Ok(value) => return Ok((value, None)),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(PyRuntimeError::new_err("the engine failed"))
@@ -103,12 +116,16 @@ pub(crate) fn interruptible_by<T: Send>(
             }
             if let Err(signal) = py.check_signals() {
                 stopping::stop_all();
-                // (The scope waits for the work to stop, with the GIL released.)
-                py.detach(move || {
-                    while answered.recv().is_ok() {}
+                // (The work stops and answers with what it has, the GIL released.)
+                let value = py.detach(move || {
+                    let value = answered.recv();
                     active.before_python();
+                    value
                 });
-                return Err(signal);
+                return match value {
+                    Ok(value) => Ok((value, Some(signal))),
+                    Err(_) => Err(signal),
+                };
             }
         }
     })
@@ -178,6 +195,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::playouts, m)?)?;
     m.add_class::<research::Records>()?;
     m.add_function(wrap_pyfunction!(research::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(research::wilson, m)?)?;
     m.add_function(wrap_pyfunction!(research::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(research::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(research::merge, m)?)?;

@@ -11,8 +11,9 @@ use serde_json::Value;
 
 use crate::args::{within, Whole};
 use crate::stopping::Cancel;
+use crate::to_python;
 use crate::variant::{AnyVariant, Variant};
-use crate::{cut_short, input_error, interruptible, interruptible_by, to_python};
+use crate::{cut_short, input_error, interruptible, interruptible_by, interruptible_keeping};
 use isolo_engine::eval::Weights;
 use isolo_engine::matches::engine::{EngineKind, EngineSpec};
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
@@ -24,8 +25,9 @@ use isolo_engine::matches::tally::{MatchTally, TournamentTally};
 use isolo_engine::matches::workers;
 use isolo_engine::merge::{MergeOptions, Merged};
 use isolo_engine::ranges;
-use isolo_engine::research::compare::summaries::{CompareReader, ComparedGame};
-use isolo_engine::research::compare::{Openings, VariantGames};
+use isolo_engine::research::compare::run::{CompareOut, CompareRun};
+use isolo_engine::research::compare::summaries::CompareReader;
+use isolo_engine::research::compare::Openings;
 use isolo_engine::research::{self, tune::TuneSettings};
 use isolo_engine::stats::Sprt;
 
@@ -50,16 +52,21 @@ pub(crate) fn engine_spec(argument: &str, spec: &str) -> PyResult<EngineSpec> {
 }
 
 /// Games of the same engine against itself under each variant, as `isolo-ai compare`
-/// plays them: one row per game (a dict with the fields of a `compare --out` line, its
-/// `variant` the variant's name).
+/// plays them (the engine's `CompareRun`): a dict of `rows` (one per game, a dict with
+/// the fields of a `compare --out` line, its `variant` the variant's name), `summary`
+/// (what `compare --json` prints: each variant's rates with 95% intervals, lengths,
+/// and the first player's advantage tested between variants), `resumed` (games read
+/// back from `out`), and `cut` (`None`, or `"cancelled"` / `"interrupted"` with
+/// `message`) where the run was stopped before its last game, the rows those played.
 ///
 /// Game `i` of each variant starts from `openings` (`"start"`, `"random:K"` or a suite
 /// file's path) with the seed `compare --seed` gives it, so the rows are the command
-/// line's games. `concurrency` games are played at once (at most the cores). `cancel`
-/// (a `Cancel`) stops it from another thread: `Cancelled` is raised (rows cannot say
-/// they were cut).
+/// line's games. `concurrency` games are played at once (at most the cores). `out`
+/// records the games as `compare --out` does; with `resume` a file already there is
+/// continued (its games kept, the rest played). `cancel` (a `Cancel`) stops it from
+/// another thread.
 #[pyfunction]
-#[pyo3(signature = (variants, games=Whole::of(100), engine="ab:depth=3", seed=Whole::of(0), openings="random:2", max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), cancel=None))]
+#[pyo3(signature = (variants, games=Whole::of(100), engine="ab:depth=3", seed=Whole::of(0), openings="random:2", max_plies=Whole::of(DEFAULT_GAME_PLIES as u64), concurrency=Whole::of(1), out=None, resume=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -70,57 +77,87 @@ pub fn compare(
     openings: &str,
     max_plies: Whole,
     concurrency: Whole,
+    out: Option<PathBuf>,
+    resume: bool,
     cancel: Option<PyRef<'_, Cancel>>,
-) -> PyResult<Vec<Py<PyAny>>> {
+) -> PyResult<Py<PyAny>> {
     if variants.is_empty() {
         return Err(input_error("variants: give at least one"));
+    }
+    if resume && out.is_none() {
+        return Err(input_error("resume: it continues the out file: give one"));
     }
     let games = games.within("games", &ranges::GAMES)?;
     let seed = seed.within("seed", &ranges::SEED)?;
     let max_plies = max_plies.within("max_plies", &ranges::GAME_PLIES)?;
     let concurrency = concurrency.within("concurrency", &ranges::CONCURRENCY)?;
-    let engine = engine_spec("engine", engine)?;
+    let spec = engine;
+    let engine = engine_spec("engine", spec)?;
     let rules: Vec<Arc<isolo_rules::Variant>> = variants.iter().map(|v| v.inner.clone()).collect();
     let starts: Vec<Openings> = rules
         .iter()
         .map(|v| Openings::parse(v, openings).map_err(|e| input_error(format!("openings: {e}"))))
         .collect::<PyResult<_>>()?;
+    let run = CompareRun {
+        variants: rules.iter().map(|v| v.as_ref()).collect(),
+        labels: rules.iter().map(|v| v.name().to_string()).collect(),
+        engine: &engine,
+        engine_spec: spec,
+        games,
+        openings: starts,
+        openings_spec: openings,
+        seed,
+        max_plies,
+        shard: None,
+    };
     let threads = workers(concurrency, games);
     let token = cancel.map(|c| c.token.clone());
-    let lines = interruptible_by(py, token.as_ref(), |interrupt| -> PyResult<Vec<Value>> {
+    let out = out.as_deref().map(|path| CompareOut { path, resume });
+    let (compared, signal) = interruptible_keeping(py, token.as_ref(), |interrupt| {
         let pool = game_pool(threads)?;
-        let mut lines = Vec::new();
-        for (v, (variant, openings)) in rules.iter().zip(&starts).enumerate() {
-            let played = VariantGames {
-                variant,
-                engine: &engine,
-                openings,
-                seed,
-                max_plies,
-            };
-            played
-                .play(&pool, 0..games, Some(interrupt), |game| {
-                    let mut row = ComparedGame {
-                        variant: v,
-                        game: game.game,
-                        seed: game.seed,
-                        summary: game.summary,
-                    }
-                    .to_value();
-                    row["variant"] = Value::from(variant.name());
-                    lines.push(row);
-                    true
-                })
-                .map_err(|e| input_error(format!("engine: {e}")))?;
-        }
-        // (A list of rows cannot say it was cut: it raises.)
-        if isolo_engine::raised(Some(interrupt)) {
-            let played = lines.len();
-            return Err(cut_short(token.as_ref(), &format!("{played} games played")));
-        }
-        Ok(lines)
-    })??;
-    lines.iter().map(|line| to_python(py, line)).collect()
+        run.run(&pool, out, Some(interrupt), &mut |_| {})
+            .map_err(|e| input_error(e.to_string()))
+    })?;
+    let compared = compared?;
+    let rows: Vec<Value> = (compared.games.iter())
+        .map(|game| {
+            let mut row = game.to_value();
+            row["variant"] = Value::from(rules[game.variant].name());
+            row
+        })
+        .collect();
+    let played = compared.games.len();
+    // (Rows cannot say they were cut: the wrapper raises with them attached.)
+    let cut = (compared.interrupted || signal.is_some()).then(|| {
+        let error = cut_short(token.as_ref(), &format!("{played} games played"));
+        let kind = if token.as_ref().is_some_and(|t| t.is_cancelled()) {
+            "cancelled"
+        } else {
+            "interrupted"
+        };
+        (kind, error.value(py).to_string())
+    });
+    let result = serde_json::json!({
+        "rows": rows,
+        "summary": compared.report,
+        "resumed": compared.resumed,
+        "cut": cut.as_ref().map(|(kind, _)| *kind),
+        "message": cut.as_ref().map(|(_, message)| message.clone()),
+    });
+    to_python(py, &result)
+}
+
+/// The share `count / n` with its Wilson 95% interval, as `compare` gives its rates:
+/// `(rate, low, high)`.
+#[pyfunction]
+pub fn wilson(count: Whole, n: Whole) -> PyResult<(f64, f64, f64)> {
+    const TRIALS: ranges::Range<u64> = ranges::Range::new("trials", 0, u64::MAX, "trials");
+    let (count, n) = (count.within("count", &TRIALS)?, n.within("n", &TRIALS)?);
+    if count > n {
+        return Err(input_error(format!("count: {count} is more than n, {n}")));
+    }
+    let share = isolo_engine::research::compare::wilson(count, n);
+    Ok((share.rate, share.ci95[0], share.ci95[1]))
 }
 
 /// A match of two built-in engines, as `isolo-ai match` plays it: the summary dict

@@ -3,6 +3,7 @@ at the ply cap, and illegal actions."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import numpy as np
@@ -107,6 +108,23 @@ def test_an_environment_pickles_and_renders():
     assert again.render() == environment.render() == Variant_start("igisoro")
     with pytest.raises(ValueError, match="render mode"):
         raw_env(render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_a_deep_copy_is_the_game_as_it_stands(make):
+    environment = make(variant="igisoro")
+    environment.reset(seed=0)
+    action = int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[0])
+    environment.step(action)
+    copied = copy.deepcopy(environment)
+    assert copied.agent_selection == environment.agent_selection
+    for agent in ("player_0", "player_1"):
+        ours, theirs = environment.observe(agent), copied.observe(agent)
+        assert all(np.array_equal(ours[k], theirs[k]) for k in ours)
+    # The copy plays on alone.
+    mask = copied.observe(copied.agent_selection)["action_mask"]
+    copied.step(int(np.flatnonzero(mask)[0]))
+    assert environment.observe(environment.agent_selection)["action_mask"].tolist() == mask.tolist()
 
 
 def Variant_start(name: str) -> str:

@@ -44,6 +44,45 @@ def test_compare_gives_a_data_frame_with_pandas():
     assert list(frame.columns[:3]) == ["variant", "game", "seed"]
 
 
+def test_compare_gives_its_summary_with_the_command_lines_intervals(cli):
+    names = ["isolo-women", "igisoro"]
+    rows = isolo_ai.compare(names, games=6, engine="ab:depth=2", seed=5, frame=False)
+    theirs = cli("compare", "--variant", names[0], "--variant", names[1], "--games", "6",
+                 "--engine", "ab:depth=2", "--seed", "5")
+    theirs.pop("interrupted", None)
+    assert rows.summary == theirs and rows.resumed == 0
+    first = rows.summary["variants"][0]["first_player_wins"]
+    assert isolo_ai.wilson(first["count"], 6) == (first["rate"], *first["ci95"])
+    assert isolo_ai.wilson(0, 0) == (0.0, 0.0, 1.0)
+    with pytest.raises(InputError, match="count: 3 is more than n, 2"):
+        isolo_ai.wilson(3, 2)
+
+
+def test_compare_resumes_from_its_records_and_keeps_a_cut_runs_games(tmp_path):
+    names = ["isolo-boys", "igisoro"]
+    whole = tmp_path / "whole.jsonl"
+    full = isolo_ai.compare(names, games=6, engine="ab:depth=2", out=whole, frame=False)
+    # A cut run's records: the header and the first 4 games, continued.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(whole.read_text().splitlines(keepends=True)[:5]))
+    resumed = isolo_ai.compare(names, games=6, engine="ab:depth=2", out=cut, resume=True,
+                               frame=False)
+    assert resumed == full and resumed.resumed == 4
+    assert resumed.summary == full.summary
+    assert cut.read_text() == whole.read_text()
+    with pytest.raises(InputError, match="already exists"):
+        isolo_ai.compare(names, games=6, engine="ab:depth=2", out=cut)
+    # Cancelled at once: the exception carries the rows played (none here), recorded.
+    cancel = isolo_ai.Cancel()
+    cancel.cancel()
+    kept = tmp_path / "kept.jsonl"
+    with pytest.raises(isolo_ai.Cancelled) as raised:
+        isolo_ai.compare(names, games=6, engine="ab:depth=2", out=kept, frame=False,
+                         cancel=cancel)
+    assert list(raised.value.rows) == [] and raised.value.summary["variants"] == []
+    assert kept.exists()
+
+
 def test_match_is_the_command_lines_match(cli, tmp_path):
     women = Variant.load("isolo-women")
     out = tmp_path / "ours.jsonl"

@@ -163,8 +163,8 @@ def test_errors_carry_the_engine_messages():
 
 
 # Positions of vast choice trees met in seeded random games: 20,747,365 take/pass
-# sequences (441 distinct positions reached), and 37,148,477 (more than 200,000 distinct,
-# of which the list's bound keeps 8,022).
+# sequences (of whose distinct positions the list's bound keeps 440), and 37,148,477
+# (more than 200,000 distinct, of which the list's bound keeps 8,022).
 VAST = [
     ("igisoro-retreat", "8,1,3,1,1,1,0,2/1,2,1,0,2,0,0,0/1,2,5,3,0,6,0,1/4,1,6,5,2,1,4,0 S"),
     ("igisoro-clockwise", "5,1,1,1,1,1,1,1/0,1,4,1,1,1,1,1/5,0,1,2,4,1,5,1/1,6,3,4,0,2,4,3 S"),

@@ -17,8 +17,15 @@ import pytest
 LONG_SEARCH = "isolo_ai.analyze(isolo_ai.Game('igisoro'), time_ms=20000)"
 
 
+def default_sigint() -> None:
+    """SIGINT as a terminal's foreground job has it (a shell starts background jobs, such
+    as a test run under ``nohup``, with it ignored, and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def started(code: str, **popen) -> subprocess.Popen:
     """A child interpreter running `code`, once it has printed its ``ready`` line."""
+    popen.setdefault("preexec_fn", default_sigint)
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         stdout=subprocess.PIPE,
@@ -149,6 +156,7 @@ def test_ctrl_c_stops_a_pool_evaluation(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=default_sigint,
     )
     assert child.stdout.readline().strip() == "ready", child.stderr.read()
     time.sleep(2.0)

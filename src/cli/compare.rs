@@ -12,13 +12,8 @@ use super::{emit, emit_json, CliError, CliResult};
 use isolo_engine::matches::engine::EngineSpec;
 use isolo_engine::matches::game_loop::DEFAULT_GAME_PLIES;
 use isolo_engine::matches::openings::OpeningsError;
-use isolo_engine::matches::schedule::Shard;
-use isolo_engine::research::compare::summaries::{
-    CompareHeader, CompareWriter, ComparedGame, VariantEntry,
-};
-use isolo_engine::research::compare::{
-    shard_games, CompareReport, Openings, VariantGames, VariantStats, VariantTally,
-};
+use isolo_engine::research::compare::run::{CompareOut, CompareRun};
+use isolo_engine::research::compare::{shard_games, CompareReport, Openings, VariantStats};
 use isolo_rules::Variant;
 
 #[derive(Args, Debug)]
@@ -55,6 +50,9 @@ pub(crate) struct CompareArgs {
     /// Write one JSON line per game here (a header first), for merge
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
+    /// Continue the comparison recorded in --out: its games are kept, the rest played
+    #[arg(long)]
+    pub resume: bool,
     /// Play only shard K of N (game i of each variant is shard i mod N's); combine the
     /// shards' --out files with isolo-ai merge
     #[arg(long, value_name = "K/N")]
@@ -173,17 +171,31 @@ pub(crate) fn run(args: &CompareArgs) -> CliResult {
         );
     }
     let labels = labels(&variants, &args.variants);
-    let mut out = match &args.out {
-        Some(path) => {
-            super::check_output("--out", path)?;
-            let header = header(args, &variants, &labels, &openings, shard);
-            Some(
-                CompareWriter::create(Path::new(path), &header)
-                    .map_err(|e| CliError(format!("--out: {e}")))?,
-            )
-        }
-        None => None,
+    let run = CompareRun {
+        variants: variants.iter().collect(),
+        labels,
+        engine: &engine,
+        engine_spec: &args.engine,
+        games: args.games,
+        openings,
+        openings_spec: &args.openings,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        shard,
     };
+    if let Some(path) = &args.out {
+        if !args.resume {
+            super::check_output("--out", path)?;
+        }
+    } else if args.resume {
+        return Err(CliError(
+            "--resume: it continues the --out file: give one".into(),
+        ));
+    }
+    let out = (args.out.as_deref()).map(|path| CompareOut {
+        path: Path::new(path),
+        resume: args.resume,
+    });
     let per_variant = shard_games(args.games, shard).count() as u64;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(super::ranges::workers(
@@ -195,59 +207,14 @@ pub(crate) fn run(args: &CompareArgs) -> CliResult {
         .build()
         .map_err(|e| CliError(format!("--concurrency: {e}")))?;
     let bar = progress_bar(per_variant * variants.len() as u64, 0);
-    let interrupt = super::interrupt::flag();
-    let mut stats: Vec<VariantStats> = Vec::new();
-    let mut played_last = 0;
-    for (v, (variant, openings)) in variants.iter().zip(&openings).enumerate() {
-        if super::interrupt::requested() {
-            break;
-        }
-        bar.set_message(labels[v].clone());
-        let mut tally = VariantTally::default();
-        let mut failure = None;
-        let games = VariantGames {
-            variant,
-            engine: &engine,
-            openings,
-            seed: args.seed,
-            max_plies: args.max_plies,
-        };
-        games
-            .play(
-                &pool,
-                shard_games(args.games, shard),
-                Some(interrupt),
-                |played| {
-                    bar.inc(1);
-                    tally.add(&played.summary);
-                    let Some(file) = out.as_mut() else {
-                        return true;
-                    };
-                    let game = ComparedGame {
-                        variant: v,
-                        game: played.game,
-                        seed: played.seed,
-                        summary: played.summary,
-                    };
-                    failure = file
-                        .game(&game)
-                        .map_err(|e| CliError(format!("--out: {e}")))
-                        .err();
-                    failure.is_none()
-                },
-            )
-            .map_err(|e| CliError(format!("--engine: {e}")))?;
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        played_last = tally.games();
-        stats.push(tally.stats(&labels[v]));
-    }
+    let compared = run
+        .run(&pool, out, Some(super::interrupt::flag()), &mut |game| {
+            bar.set_message(run.labels[game.variant].clone());
+            bar.inc(1);
+        })
+        .map_err(|e| CliError(format!("--{e}")))?;
     bar.finish_and_clear();
-    let interrupted = super::interrupt::requested();
-    if let Some(file) = out {
-        file.finish().map_err(|e| CliError(format!("--out: {e}")))?;
-    }
+    let interrupted = compared.interrupted;
     let mut lines: Vec<String> = shard
         .map(|s| {
             format!(
@@ -257,12 +224,19 @@ pub(crate) fn run(args: &CompareArgs) -> CliResult {
         })
         .into_iter()
         .collect();
+    if compared.resumed > 0 {
+        lines.push(format!(
+            "continued: {} read back from the records",
+            super::plural(compared.resumed, "game", "games")
+        ));
+    }
+    let stats = &compared.report.variants;
     if interrupted {
         lines.push(format!(
             "stopped at {} of {} variants, the last after {} of its {per_variant} games",
             stats.len(),
             variants.len(),
-            played_last
+            stats.last().map_or(0, |s| s.games)
         ));
     }
     let notes = Notes {
@@ -271,52 +245,17 @@ pub(crate) fn run(args: &CompareArgs) -> CliResult {
         json: shard.map(|s| ("shard", json!(s.to_string()))),
         interrupted,
     };
-    let compared = CompareReport::new(&engine.label, args.games, stats);
-    let shown = report(&compared, &outputs, &notes);
+    let shown = report(&compared.report, &outputs, &notes);
     if interrupted {
         super::interrupt::exit(&match &args.out {
-            Some(path) => format!("the games played are recorded in {path}; a comparison is not resumed: the same command plays it again"),
-            None => "a comparison is not resumed: the same command plays it again".to_string(),
+            Some(path) => format!(
+                "the games played are recorded in {path}: the same command with --resume plays the rest"
+            ),
+            None => "the same command plays it again (with --out FILE, --resume continues it)"
+                .to_string(),
         });
     }
     shown
-}
-
-/// The records header of this comparison.
-fn header(
-    args: &CompareArgs,
-    variants: &[Variant],
-    labels: &[String],
-    openings: &[Openings],
-    shard: Option<Shard>,
-) -> CompareHeader {
-    let entries = variants
-        .iter()
-        .zip(labels)
-        .map(|(v, label)| VariantEntry {
-            label: label.clone(),
-            name: v.name().to_string(),
-            rules: v.rules().to_toml(),
-        })
-        .collect();
-    let suite = variants
-        .iter()
-        .zip(openings)
-        .filter_map(|(v, o)| match o {
-            Openings::Suite(boards) => Some(boards.iter().map(|b| v.format_position(b)).collect()),
-            _ => None,
-        })
-        .collect();
-    CompareHeader::new(
-        entries,
-        &args.engine,
-        args.games,
-        &args.openings,
-        suite,
-        args.max_plies,
-        args.seed,
-        shard,
-    )
 }
 
 /// Percent with its interval.

@@ -2079,3 +2079,70 @@ fn shell_words(text: &str) -> Vec<String> {
     }
     words
 }
+
+/// A comparison cut short continues from its records with --resume: the games kept,
+/// the rest played, the file and the report those of a run never cut; another
+/// comparison's file is refused, and an existing file without --resume.
+#[test]
+fn compare_resumes_from_its_records() {
+    let dir = common::process::scratch("compare-resume");
+    let whole = dir.join("whole.jsonl");
+    let cut = dir.join("cut.jsonl");
+    let compare = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--variant",
+            "isolo-boys",
+            "--variant",
+            "igisoro",
+            "--engine",
+            "ab:depth=2",
+            "--games",
+            "6",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let first = compare(&whole, &[]);
+    assert!(first.status.success());
+    let records = std::fs::read_to_string(&whole).unwrap();
+    // A cut run's file: the header and the first 4 of the 12 games.
+    let kept: Vec<&str> = records.lines().take(5).collect();
+    std::fs::write(&cut, kept.join("\n") + "\n").unwrap();
+    let resumed = compare(&cut, &["--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), records);
+    let report = |out: &std::process::Output| {
+        let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("notes");
+        json
+    };
+    assert_eq!(report(&resumed), report(&first));
+    let refused = compare(&cut, &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("already exists"), "{said}");
+    let other = run(&[
+        "compare",
+        "--variant",
+        "isolo-boys",
+        "--variant",
+        "igisoro",
+        "--engine",
+        "ab:depth=3",
+        "--games",
+        "6",
+        "--out",
+        cut.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        said.contains("holds another comparison: engine: ab:depth=3 here, ab:depth=2 in the file"),
+        "{said}"
+    );
+}

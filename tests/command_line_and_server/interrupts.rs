@@ -247,6 +247,16 @@ fn compare_reports_the_games_played() {
     );
     let rows = std::fs::read_to_string(&csv).expect("the CSV of the games played");
     assert!(rows.lines().count() >= 2, "{rows}");
+    // With --out the games played are kept, for --resume.
+    let records = dir.join("games.jsonl");
+    let out = ["--out", records.to_str().unwrap()];
+    let (_, stderr) = interrupted(&[&args[..args.len() - 2], &out[..]].concat());
+    assert!(
+        stderr.contains("recorded in") && stderr.contains("--resume plays the rest"),
+        "{stderr}"
+    );
+    let kept = std::fs::read_to_string(&records).expect("the records of the games played");
+    assert!(kept.lines().count() >= 2, "a header and a game: {kept}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! statistics with 95% intervals, and a test of whether the first player's advantage
 //! differs between variants.
 
+pub mod run;
 pub mod summaries;
 
 use isolo_rules::Listing;
@@ -345,7 +346,7 @@ pub struct Proportion {
 }
 
 /// The Wilson score interval (Wilson 1927) for `count` successes in `n` trials.
-pub(crate) fn wilson(count: u64, n: u64) -> Proportion {
+pub fn wilson(count: u64, n: u64) -> Proportion {
     if n == 0 {
         return Proportion {
             count,

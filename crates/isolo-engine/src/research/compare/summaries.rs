@@ -257,8 +257,9 @@ impl ComparedGame {
     }
 }
 
-/// Writes a comparison's records, buffered, beside their file (a comparison is not
-/// resumed): `finish` renames them into place, so the file is whole or not there.
+/// Writes a comparison's records, buffered, beside their file: `finish` renames them
+/// into place, so the file is whole or not there (a continued comparison writes its
+/// earlier games again, then the rest).
 pub struct CompareWriter {
     name: String,
     out: WholeFile,
@@ -268,12 +269,19 @@ pub struct CompareWriter {
 impl CompareWriter {
     /// A new file holding `header`; an existing file is refused.
     pub fn create(path: &Path, header: &CompareHeader) -> Result<CompareWriter, RecordsError> {
-        let name = path.display().to_string();
         if path.exists() {
+            let name = path.display();
             return Err(RecordsError::Io(format!(
                 "{name} already exists: choose another file"
             )));
         }
+        CompareWriter::replace(path, header)
+    }
+
+    /// A file holding `header`, written beside `path` and renamed over it by `finish`:
+    /// where a comparison is continued, its earlier games are written again first.
+    pub fn replace(path: &Path, header: &CompareHeader) -> Result<CompareWriter, RecordsError> {
+        let name = path.display().to_string();
         let out = WholeFile::create(path)
             .map_err(|e| RecordsError::Io(format!("cannot create {name}: {e}")))?;
         let mut writer = CompareWriter {
