@@ -1165,6 +1165,39 @@ fn as_pits(key: &str, value: &toml::Value) -> Result<Vec<u8>, RulesError> {
         .collect()
 }
 
+/// How `start` asks for the base's pattern on the file's columns: `"pattern"` (the
+/// base's seeds a pit) or `"pattern:K"` (K seeds a pit).
+const PATTERN: &str = "pattern";
+
+/// The start `text` (`"pattern"` or `"pattern:K"`) asks for: the pattern of `base`'s
+/// family on `columns` columns (`pattern_start`), with K seeds a pit, or the base's own
+/// (the K whose pattern on the base's columns is its start).
+fn pattern_of(text: &str, base: Option<&Rules>, columns: u8) -> Result<[Pits; 2], String> {
+    let base = base.ok_or("\"pattern\" needs a `base` preset, whose pattern it is")?;
+    let family = preset_family(&base.name)
+        .ok_or_else(|| format!("the base \"{}\" has no pattern", base.name))?;
+    let seeds = match text.strip_prefix(PATTERN).unwrap_or_default() {
+        "" => (1..=MAX_PATTERN_SEEDS)
+            .find(|&k| pattern_start(family, base.columns, k) == Some(base.start))
+            .ok_or_else(|| format!("the base \"{}\" does not start on its pattern: give K (\"pattern:K\")", base.name))?,
+        rest => rest
+            .strip_prefix(':')
+            .and_then(|k| k.parse::<u8>().ok())
+            .filter(|k| (1..=MAX_PATTERN_SEEDS).contains(k))
+            .ok_or_else(|| {
+                format!("expected \"pattern\" or \"pattern:K\" (K seeds a pit, 1..={MAX_PATTERN_SEEDS}), found \"{text}\"")
+            })?,
+    };
+    let pits = pattern_start(family, columns, seeds)
+        .ok_or_else(|| format!("\"{family}\" has no pattern"))?;
+    // (Checked as written rows are: at most 255 seeds in all.)
+    parse_rows(&format_rows(&pits, columns), columns).map_err(|e| e.to_string())
+}
+
+/// The most seeds a pit of a pattern start may hold (`"pattern:K"`); the seeds in all
+/// are held to 255 as any start's are.
+const MAX_PATTERN_SEEDS: u8 = 16;
+
 impl RulesFile {
     fn read(table: &toml::Table) -> Result<RulesFile, RulesError> {
         let mut file = RulesFile::default();
@@ -1211,13 +1244,17 @@ impl RulesFile {
             ));
         }
         let start = match (&self.start, b) {
+            (Some(text), base) if text.starts_with(PATTERN) => {
+                pattern_of(text, base, columns).map_err(|e| key_error("start", e))?
+            }
             (Some(text), _) => parse_rows(text, columns).map_err(|e| key_error("start", e))?,
             (None, Some(base)) if base.columns == columns => base.start,
             (None, Some(base)) => {
                 return Err(key_error(
                     "start",
                     format!(
-                        "required because columns ({columns}) differs from the base's ({})",
+                        "required because columns ({columns}) differs from the base's ({}): \
+                         give the rows, or \"pattern\" for the base's pattern on {columns} columns",
                         base.columns
                     ),
                 ))
@@ -1226,6 +1263,14 @@ impl RulesFile {
                 return Err(key_error("start", "missing (give it, or a `base` preset)"))
             }
         };
+        // On another width the base's clockwise pits follow its pattern (RULES.md 5),
+        // unless the file names its own.
+        let narrowed =
+            b.filter(|base| base.columns != columns && self.declared.clockwise_from.is_none());
+        let clockwise = narrowed.map(|base| {
+            let named = base.same_as_preset().unwrap_or(base.name.as_str());
+            pattern_clockwise(named, columns)
+        });
         // A name is written into records, headers and rules files as one line of text.
         let has_control = |name: &str| name.chars().any(char::is_control);
         if self.name.as_deref().is_some_and(has_control) {
@@ -1241,7 +1286,10 @@ impl RulesFile {
             ));
         }
         let name = self.name.unwrap_or_else(|| default_name.to_owned());
-        let rules = self.declared.into_rules(b, (name, columns, start))?;
+        let mut rules = self.declared.into_rules(b, (name, columns, start))?;
+        if let Some(pits) = clockwise {
+            rules.clockwise_from = pits;
+        }
         rules.validate()?;
         Ok(rules)
     }

@@ -306,7 +306,7 @@ fn invalid_rules_files_name_the_key() {
     );
     bad_rules(
         &format!("{women}columns = 6"),
-        "key `start`: required because columns (6) differs from the base's (8)",
+        "key `start`: required because columns (6) differs from the base's (8): give the rows, or \"pattern\"",
     );
     bad_rules(
         &format!("{women}columns = 2\nstart = \"2,2/2,2/2,2\""),
@@ -467,4 +467,61 @@ fn a_moves_answers_are_listed_with_the_move_before_each() {
     assert_eq!(answers("11pr"), [("11p".to_string(), 'r')]);
     let both = [("10xp".to_string(), 's'), ("10xpsxp".to_string(), 'r')];
     assert_eq!(answers("10xpsxpr"), both);
+}
+
+/// A rules file on another width asks for its base's pattern (`start = "pattern"`, or
+/// `"pattern:K"`), as `solve-table` lays it out, and the base's clockwise pits follow
+/// the width unless it names its own.
+#[test]
+fn a_narrower_board_asks_for_its_bases_pattern() {
+    use isolo_rules::{pattern_clockwise, pattern_start};
+    for base in [
+        "isolo-women",
+        "isolo-boys",
+        "igisoro",
+        "kubuguza",
+        "ikibuguzo",
+        "igisoro-clockwise",
+    ] {
+        let family = isolo_rules::preset_family(base).unwrap();
+        let eight = Rules::preset(base).unwrap();
+        let k = (1..=16)
+            .find(|&k| pattern_start(family, 8, k) == Some(eight.start()))
+            .unwrap();
+        for columns in 2..=7 {
+            let text = format!("base = \"{base}\"\ncolumns = {columns}\nstart = \"pattern\"\n");
+            let rules = Rules::from_toml(&text, "narrow").unwrap();
+            assert_eq!(
+                Some(rules.start()),
+                pattern_start(family, columns, k),
+                "{base} {columns}"
+            );
+            assert_eq!(
+                rules.clockwise_from(),
+                pattern_clockwise(base, columns),
+                "{base} {columns}"
+            );
+            Variant::new(rules).unwrap();
+        }
+    }
+    let two = Rules::from_toml(
+        "base = \"igisoro\"\ncolumns = 3\nstart = \"pattern:2\"\n",
+        "x",
+    )
+    .unwrap();
+    assert_eq!(Some(two.start()), pattern_start("igisoro", 3, 2));
+    let own = "base = \"kubuguza\"\ncolumns = 4\nstart = \"pattern\"\nclockwise_from = [2]\n";
+    assert_eq!(Rules::from_toml(own, "x").unwrap().clockwise_from(), [2]);
+    bad_rules(
+        "columns = 4\nstart = \"pattern\"",
+        "\"pattern\" needs a `base` preset",
+    );
+    bad_rules(
+        "base = \"kubuguza\"\ncolumns = 4\nstart = \"pattern:0\"",
+        "expected \"pattern\" or \"pattern:K\" (K seeds a pit, 1..=16), found \"pattern:0\"",
+    );
+    bad_rules(
+        "base = \"isolo-women\"\nstart = \"pattern:16\"",
+        "more than 255 on one side",
+    );
 }
