@@ -41,9 +41,10 @@ def native_playouts(variant: isolo_ai.Variant, games: int) -> float:
     return sum(summary["plies"]) / (time.perf_counter() - started)
 
 
-def openspiel_actions(name: str, games: int) -> tuple[float, float]:
+def openspiel_actions(name: str, games: int, observe: bool = False) -> tuple[float, float]:
     """Actions and plies per second of random games of the OpenSpiel game `name`, played
-    from Python through pyspiel's state (legal_actions, apply_action)."""
+    from Python through pyspiel's state (legal_actions, apply_action; with `observe`,
+    the observation tensor read every step, as a learning loop reads it)."""
     import pyspiel
 
     import isolo_ai.openspiel  # noqa: F401  (registers the games)
@@ -56,6 +57,8 @@ def openspiel_actions(name: str, games: int) -> tuple[float, float]:
         state = game.new_initial_state()
         while not state.is_terminal():
             player = state.current_player()
+            if observe:
+                state.observation_tensor(player)
             state.apply_action(chooser.choice(state.legal_actions()))
             actions += 1
             plies += state.is_terminal() or state.current_player() != player
@@ -76,6 +79,43 @@ def adapter_against_oware(name: str, games: int) -> tuple[float, float, float, f
         actions, plies = openspiel_actions(name, games)
         rounds.append((actions / oware, actions, plies, oware))
     return sorted(rounds)[ROUNDS // 2]
+
+
+def observing_against_oware(name: str, games: int) -> tuple[float, float, float]:
+    """A loop that reads the observation tensor every step, over the same loop on
+    OpenSpiel's C++ oware (each round measuring oware just before): the median round's
+    ratio, its actions/s and oware's."""
+    rounds = []
+    for _ in range(ROUNDS):
+        oware, _ = openspiel_actions("oware", 100, observe=True)
+        actions, _ = openspiel_actions(name, games, observe=True)
+        rounds.append((actions / oware, actions, oware))
+    return sorted(rounds)[ROUNDS // 2]
+
+
+def observation_costs(name: str, calls: int = 20000) -> tuple[float, float, float]:
+    """Microseconds a call: pyspiel's ``observation_tensor()`` on a state ten actions
+    in, an ``isolo_ai.Observer`` reused, and ``ActionGame.observation_planes()``."""
+    import pyspiel
+
+    import isolo_ai.openspiel  # noqa: F401
+
+    state = pyspiel.load_game(name).new_initial_state()
+    chooser = random.Random(1)
+    for _ in range(10):
+        state.apply_action(chooser.choice(state.legal_actions()))
+    player = state.current_player()
+
+    def per_call(call) -> float:
+        started = time.perf_counter()
+        for _ in range(calls):
+            call()
+        return (time.perf_counter() - started) / calls * 1e6
+
+    observer = isolo_ai.Observer(state.actions)
+    return (per_call(lambda: state.observation_tensor(player)),
+            per_call(lambda: observer.observe(state.actions, player)),
+            per_call(lambda: state.actions.observation_planes(player)))
 
 
 #: OpenSpiel's own Python games with a C++ twin, each pair (C++, Python).
@@ -150,6 +190,13 @@ def main() -> None:
             print(f"OpenSpiel adapter {name}: {ratio:.2f} x oware, the median of "
                   f"{ROUNDS} rounds ({actions:,.0f} actions/s = {plies:,.0f} plies/s; "
                   f"oware {oware:,.0f} actions/s)")
+        for name, games in (("isolo_boys", 100), ("igisoro", 5)):
+            ratio, actions, oware = observing_against_oware(name, games)
+            tensor, reused, planes = observation_costs(name)
+            print(f"OpenSpiel adapter {name}, the observation read every step: "
+                  f"{ratio:.2f} x oware in the same loop ({actions:,.0f} actions/s; oware "
+                  f"{oware:,.0f}); observation_tensor() {tensor:.1f} us, a reused "
+                  f"Observer {reused:.1f} us, observation_planes() {planes:.1f} us")
         for python, ratio, actions in python_ceiling(300):
             print(f"OpenSpiel's own {python}: {ratio:.2f} x its C++ twin "
                   f"({actions:,.0f} actions/s)")

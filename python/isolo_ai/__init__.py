@@ -57,6 +57,7 @@ __all__ = [
     "Game",
     "IllegalMove",
     "InputError",
+    "Observer",
     "Records",
     "Variant",
     "analyze",
@@ -262,16 +263,43 @@ def _observation(self: Game) -> np.ndarray:
 def _action_observation(self: ActionGame, player) -> np.ndarray:
     """The state seen by ``player`` (``0`` or ``1``, ``"S"`` or ``"N"``, or PettingZoo's
     ``"player_0"`` or ``"player_1"``), a ``float32`` array of ``observation_size``
-    numbers (see ``observation_list``)."""
-    return np.asarray(self.observation_list(player), dtype=np.float32)
+    numbers (see ``observation_list``), written by the engine into the array's own
+    memory (``observe_into``)."""
+    buffer = bytearray(4 * self.observation_size)
+    self.observe_into(player, buffer, False)
+    return np.frombuffer(buffer, dtype=np.float32)
 
 
 def _observation_planes(self: ActionGame, player) -> np.ndarray:
     """The state seen by ``player`` as planes over the board, a ``float32`` array of
     shape ``planes_shape``, ``(5, 4, columns)``, channel first (the planes are told in
-    ``observation_planes_list``'s documentation)."""
-    planes = np.asarray(self.observation_planes_list(player), dtype=np.float32)
-    return planes.reshape(self.planes_shape)
+    ``observation_planes_list``'s documentation), written as ``observation`` is."""
+    shape = self.planes_shape
+    buffer = bytearray(4 * shape[0] * shape[1] * shape[2])
+    self.observe_into(player, buffer, True)
+    return np.frombuffer(buffer, dtype=np.float32).reshape(shape)
+
+
+class Observer:
+    """An observation buffer written in place, for a loop that reads the state every
+    step: ``observe(game, player)`` has the engine write ``game``'s state seen by
+    ``player`` (an ``ActionGame``) into ``tensor``, a ``float32`` NumPy array it owns
+    (``planes``: of shape ``planes_shape``, else the ``observation_size`` numbers), and
+    returns it; no Python list and no new array on the way. The array is the same
+    object each time: copy it to keep one."""
+
+    def __init__(self, start: ActionGame, planes: bool = True):
+        shape = start.planes_shape if planes else (start.observation_size,)
+        size = 1
+        for n in shape:
+            size *= n
+        self._buffer = bytearray(4 * size)
+        self._planes = planes
+        self.tensor = np.frombuffer(self._buffer, dtype=np.float32).reshape(shape)
+
+    def observe(self, game: ActionGame, player) -> np.ndarray:
+        game.observe_into(player, self._buffer, self._planes)
+        return self.tensor
 
 
 Game.board = property(_board)  # type: ignore[attr-defined]

@@ -12,10 +12,11 @@
 use std::sync::OnceLock;
 
 use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
 
 use crate::args::Whole;
 use crate::game::Game;
-use crate::IllegalMove;
+use crate::{input_error, IllegalMove};
 use isolo_rules::pit_at;
 use isolo_rules::{
     CaptureChoice, Choice, ChoicePoint, Completion, EndReason, LegalMove, Move, MoveGen, MoveStep,
@@ -515,6 +516,38 @@ impl ActionGame {
         let ended = self.pending.as_ref().map(Pending::pit);
         values.extend((1..=self.pits()).map(|pit| if Some(pit) == ended { 1.0 } else { 0.0 }));
         Ok(values)
+    }
+
+    /// Writes the state seen by `player` into `out`, a `bytearray` of 4 bytes a number
+    /// (float32, native byte order): `observation_list`'s numbers, or with `planes`
+    /// `observation_planes_list`'s. For an observer that owns its buffer (a NumPy array
+    /// over the bytearray): no Python list on the way.
+    fn observe_into(
+        &self,
+        player: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyByteArray>,
+        planes: bool,
+    ) -> PyResult<()> {
+        let values = if planes {
+            self.observation_planes(player)?
+        } else {
+            self.observation_list(player)?
+        };
+        let bytes = 4 * values.len();
+        if out.len() != bytes {
+            return Err(input_error(format!(
+                "out: {} bytes, expected {bytes} ({} float32 numbers)",
+                out.len(),
+                values.len()
+            )));
+        }
+        // SAFETY: the GIL is held and no Python code runs while the bytes are written,
+        // so nothing else reads, writes or resizes the bytearray meanwhile.
+        let target = unsafe { out.as_bytes_mut() };
+        for (slot, value) in target.chunks_exact_mut(4).zip(values) {
+            slot.copy_from_slice(&value.to_ne_bytes());
+        }
+        Ok(())
     }
 
     /// The shape of `observation_planes`: `(PLANES, 4, columns)`.

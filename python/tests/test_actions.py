@@ -260,6 +260,23 @@ def test_the_observation_shows_the_move_being_made():
     pytest.fail("no choice was reached")
 
 
+def test_an_observer_writes_in_place_what_the_observations_hold():
+    for planes in (True, False):
+        observer = isolo_ai.Observer(ActionGame(Game("igisoro")), planes=planes)
+        tensor = observer.tensor
+        for game in random_positions("igisoro", seed=5, count=20):
+            actions = ActionGame(game)
+            for player in ("S", "N"):
+                seen = observer.observe(actions, player)
+                assert seen is tensor, "the same array each time"
+                wanted = actions.observation_planes(player) if planes else actions.observation(player)
+                assert np.array_equal(seen, wanted)
+                listed = actions.observation_planes_list(player) if planes else actions.observation_list(player)
+                assert np.array_equal(seen.reshape(-1), np.asarray(listed, dtype=np.float32))
+    with pytest.raises(isolo_ai.InputError, match="out: 4 bytes, expected"):
+        ActionGame(Game("igisoro")).observe_into("S", bytearray(4), True)
+
+
 IGISORO_RETREAT = """name = "igisoro-retreat"
 base = "igisoro"
 retreat = "front-to-back"

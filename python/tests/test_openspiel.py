@@ -269,6 +269,16 @@ def test_returns_observations_and_players():
     flat_state.apply_action(state.history()[0])
     assert np.array_equal(flat_state.observation_tensor(1), flat_state.actions.observation("N"))
     assert state.observation_string(0) == str(state)
+    # The state's own observation_tensor (the engine writing in place) is pyspiel's,
+    # through the game's observer, number for number, for either player and form.
+    for some in (state, flat_state):
+        for player in (0, 1):
+            ours = some.observation_tensor(player)
+            assert ours.dtype == np.float32 and ours.ndim == 1
+            assert np.array_equal(ours, pyspiel.State.observation_tensor(some, player))
+        assert np.array_equal(some.observation_tensor(), some.observation_tensor(1))
+    with pytest.raises(pyspiel.SpielError, match="player 2 observes nothing"):
+        state.observation_tensor(2)
     capped = pyspiel.load_game("isolo_women", {"max_plies": 1}).new_initial_state()
     capped.apply_action(capped.legal_actions()[0])
     assert capped.is_terminal() and capped.returns() == [0.0, 0.0]
