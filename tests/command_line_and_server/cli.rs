@@ -712,7 +712,7 @@ fn play_through_stdin() {
 fn analyze_says_why_its_chances_are_a_draw_beside_a_lead() {
     let text = stdout_of(&["analyze", "--variant", "igisoro", "--depth", "6"]);
     let why = "chances: in the engine's games under these rules a lead like this mostly ends \
-               in a draw (even chances of a win come only at an evaluation of about 93)\n";
+               in a draw (even chances of a win come only at an evaluation of about 159)\n";
     assert!(text.contains(why), "{text}");
     let women = stdout_of(&["analyze", "--variant", "isolo-women", "--depth", "4"]);
     assert!(!women.contains("chances: "), "{women}");

@@ -180,8 +180,8 @@ const SHIPPED: [(&str, WdlModel); 10] = [
     (
         "igisoro",
         WdlModel {
-            offset: 9306.4,
-            scale: 1550.7,
+            offset: 15891.7,
+            scale: 3504.5,
             at_repetition: Wdl::per_mille(0, 1000, 0),
         },
     ),
@@ -228,17 +228,17 @@ const SHIPPED: [(&str, WdlModel); 10] = [
     (
         "igisoro-retreat",
         WdlModel {
-            offset: 12236.3,
-            scale: 2922.4,
-            at_repetition: Wdl::per_mille(15, 970, 15),
+            offset: 9495.8,
+            scale: 1995.8,
+            at_repetition: Wdl::per_mille(0, 1000, 0),
         },
     ),
     (
         "igisoro-clockwise",
         WdlModel {
             offset: 20000.0,
-            scale: 5201.1,
-            at_repetition: Wdl::per_mille(21, 958, 21),
+            scale: 7001.4,
+            at_repetition: Wdl::per_mille(0, 1000, 0),
         },
     ),
 ];
@@ -312,7 +312,7 @@ const DRAWISH_PER_MILLE: u16 = 900;
 /// they do: the model of these rules, fitted to engine games, gives a side even chances
 /// of a win only far ahead, an evaluation that may be more than the seeds in play ("in
 /// the engine's games under these rules a lead like this mostly ends in a draw (even
-/// chances of a win come only at an evaluation of about 93)"). `None` where the chances
+/// chances of a win come only at an evaluation of about 159)"). `None` where the chances
 /// need no reason.
 pub fn chances_reason(variant: &Variant, score: Score) -> Option<String> {
     let Score::Eval(v) = score else {
@@ -366,7 +366,7 @@ mod tests {
         let igisoro = Variant::load("igisoro").unwrap();
         let reason = chances_reason(&igisoro, Score::Eval(770)).unwrap();
         assert!(
-            reason.ends_with("come only at an evaluation of about 93)"),
+            reason.ends_with("come only at an evaluation of about 159)"),
             "{reason}"
         );
         assert_eq!(
