@@ -981,43 +981,22 @@ fn play_at_a_level_hints_at_full_strength() {
 /// the human thinks ends the game then, not at their next move.
 #[test]
 fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
-    use std::io::{Read, Write};
+    use std::io::Read;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
-        .args([
-            "play",
-            "--variant",
-            "isolo-women",
-            "--engine",
-            "ab:depth=2",
-            "--level",
-            "3",
-            "--seed",
-            "5",
-            "--tc",
-            "300+2",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(b"1\n").unwrap();
-    input.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    common::process::ctrl_c(&child);
-    let mut text = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut text)
-        .unwrap();
-    let status = child.wait().unwrap();
-    drop(input);
-    assert_eq!(status.code(), Some(130), "{text}");
+    let args = [
+        "--variant",
+        "isolo-women",
+        "--engine",
+        "ab:depth=2",
+        "--level",
+        "3",
+        "--seed",
+        "5",
+        "--tc",
+        "300+2",
+    ];
+    let (text, status) = play_then_ctrl_c(&args, b"1\n");
+    assert_eq!(status, Some(130), "{text}");
     assert!(
         text.contains("Game interrupted after 2 plies. Moves: 1 "),
         "{text}"
@@ -1034,14 +1013,7 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
             && line.ends_with(" --seed 5 --as S"),
         "{text}"
     );
-    let left: Vec<f64> = line
-        .split(" --left ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .unwrap()
-        .split(',')
-        .map(|t| t.parse().unwrap())
-        .collect();
+    let left = clocks_left(&text);
     // (Each had its 2 s increment after its move; South's then ran about 1.5 s.)
     assert!(
         left[0] < 301.0 && left[0] > 290.0,
@@ -1100,38 +1072,19 @@ fn play_keeps_its_game_on_ctrl_c_and_a_flag_falls_while_thinking() {
 /// command.
 #[test]
 fn play_keeps_the_clock_inside_a_decision() {
-    use std::io::{Read, Write};
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
-        .env("COLUMNS", "1000")
-        .args([
-            "play",
-            "--variant",
-            "igisoro",
-            "--engine",
-            "ab:depth=2",
-            "--moves",
-            "4 3",
-            "--tc",
-            "300+0",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
+    let args = [
+        "--variant",
+        "igisoro",
+        "--engine",
+        "ab:depth=2",
+        "--moves",
+        "4 3",
+        "--tc",
+        "300+0",
+    ];
     // Pit 1 may take or pass: the move stops at that decision.
-    input.write_all(b"1\n").unwrap();
-    input.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    common::process::ctrl_c(&child);
-    let mut text = String::new();
-    (child.stdout.take().unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130), "{text}");
-    drop(input);
+    let (text, status) = play_then_ctrl_c(&args, b"1\n");
+    assert_eq!(status, Some(130), "{text}");
     let asked = text
         .split("Your move so far, 1;")
         .nth(1)
@@ -1140,17 +1093,49 @@ fn play_keeps_the_clock_inside_a_decision() {
         asked.contains("Clocks: South ") && asked.contains("Your move goes on from 1: "),
         "the clock line over the question: {text}"
     );
-    let left: f64 = text
-        .split(" --left ")
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .unwrap()
-        .parse()
-        .unwrap();
+    let left = clocks_left(&text)[0];
     assert!(
         left < 299.0 && left > 290.0,
         "South's clock ran in the decision: {text}"
     );
+}
+
+/// `play ARGS`, `input` typed, Ctrl-C 1.5 s later: what it printed and its exit status.
+fn play_then_ctrl_c(args: &[&str], input: &[u8]) -> (String, Option<i32>) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isolo-ai"))
+        .env("COLUMNS", "1000") // (long lines whole; wrapping has its own test)
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut typed = child.stdin.take().unwrap();
+    typed.write_all(input).unwrap();
+    typed.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    common::process::ctrl_c(&child);
+    let mut text = String::new();
+    (child.stdout.take().unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let status = child.wait().unwrap().code();
+    drop(typed);
+    (text, status)
+}
+
+/// The seconds each clock had left in the continue command `text` prints (`--left S,N`).
+fn clocks_left(text: &str) -> Vec<f64> {
+    text.split(" --left ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no --left in {text}"))
+        .split(',')
+        .map(|t| t.parse().unwrap())
+        .collect()
 }
 
 #[test]

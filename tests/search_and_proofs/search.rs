@@ -829,19 +829,12 @@ fn proofs_under_the_retreat_take_the_answers_as_the_opponents() {
 /// counted for South; with the count far from the limit the search evaluates.
 #[test]
 fn alpha_beta_sees_the_long_game_rule_end_the_game() {
-    use isolo_rules::{DeadPosition, LongGameEnding, Rules};
-    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    use isolo_rules::LongGameEnding;
     for (ending, near) in [
         (LongGameEnding::Draw, Score::Draw),
         (LongGameEnding::Count, Score::Eval(EVAL_LIMIT)),
     ] {
-        let mut rules = Rules::preset("igisoro").unwrap().to_builder();
-        rules
-            .dead_position(DeadPosition::PlayOn)
-            .long_game_plies(6)
-            .long_game_ending(ending);
-        let variant = Variant::new(rules.build().unwrap()).unwrap();
-        let board = variant.parse_position(lone).unwrap();
+        let (variant, board) = lone_seed_under_the_long_game_rule(ending);
         let score = |quiet_plies| {
             let request = SearchRequest {
                 variant: &variant,
@@ -879,15 +872,7 @@ fn alpha_beta_sees_the_long_game_rule_end_the_game() {
 /// captured), so the root is solved a draw; with the count far from the limit it is not.
 #[test]
 fn mcts_sees_the_long_game_rule_end_the_game() {
-    use isolo_rules::{DeadPosition, LongGameEnding, Rules};
-    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
-    let mut rules = Rules::preset("igisoro").unwrap().to_builder();
-    rules
-        .dead_position(DeadPosition::PlayOn)
-        .long_game_plies(6)
-        .long_game_ending(LongGameEnding::Draw);
-    let variant = Variant::new(rules.build().unwrap()).unwrap();
-    let board = variant.parse_position(lone).unwrap();
+    let (variant, board) = lone_seed_under_the_long_game_rule(isolo_rules::LongGameEnding::Draw);
     let score = |quiet_plies| {
         let request = SearchRequest {
             variant: &variant,
@@ -906,4 +891,19 @@ fn mcts_sees_the_long_game_rule_end_the_game() {
     };
     assert_eq!(score(5), Score::Draw);
     assert_ne!(score(0), Score::Draw);
+}
+
+/// Igisoro with a long-game rule of 6 plies ending as `ending` says (dead positions
+/// played on), and a position where North holds one lone seed, South to move.
+fn lone_seed_under_the_long_game_rule(ending: isolo_rules::LongGameEnding) -> (Variant, Board) {
+    use isolo_rules::{DeadPosition, Rules};
+    let lone = "0,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0/7,18,0,10,4,1,2,5/2,2,3,0,3,1,4,1 S";
+    let mut rules = Rules::preset("igisoro").unwrap().to_builder();
+    rules
+        .dead_position(DeadPosition::PlayOn)
+        .long_game_plies(6)
+        .long_game_ending(ending);
+    let variant = Variant::new(rules.build().unwrap()).unwrap();
+    let board = variant.parse_position(lone).unwrap();
+    (variant, board)
 }
