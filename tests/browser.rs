@@ -585,7 +585,9 @@ async fn you_answer_the_engines_pass(client: &Client) -> TestResult {
             );
             asked += 1;
             click(client, "choice-stay").await?;
-        } else if asked > 0 && script(client, "return document.body.dataset.busy").await? == "0" {
+        } else if asked > 0 && played_and_idle(client).await? {
+            // (Idle alone is not enough: between one answer and the next decision the
+            // page may rest a moment with the move not yet played.)
             break;
         }
         if started.elapsed() > IDLE_DEADLINE {
@@ -934,6 +936,17 @@ async fn fits_a_phone_on_its_side(client: &Client, server: &Server) -> TestResul
     );
     client.set_window_size(PHONE.0, PHONE.1).await?;
     Ok(())
+}
+
+/// Whether the page is idle with a move in its list: the engine's move played.
+async fn played_and_idle(client: &Client) -> TestResult<bool> {
+    let done = script(
+        client,
+        "return document.body.dataset.busy === '0'
+                && document.querySelectorAll('#movelist li').length > 0",
+    )
+    .await?;
+    Ok(done == true)
 }
 
 /// Igisoro at phone size, played into a dead position: South takes two of North's

@@ -125,9 +125,12 @@ pub(crate) fn hook_ctrl_c() {
     });
 }
 
-/// Whether the interpreter is exiting (`stop_for_exit` ran): a call ending now does
-/// not take the GIL back.
+/// Whether the interpreter is exiting (`stop_for_exit` ran): a call ending now in
+/// another thread than the exiting one does not take the GIL back.
 static EXITING: AtomicBool = AtomicBool::new(false);
+/// The thread that runs the interpreter's exit (its `atexit` hooks), whose calls (an
+/// `atexit` hook of the program's own may make one) go on as ever.
+static EXIT_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
 /// Calls whose thread may still take the GIL back: the interpreter's exit waits for
 /// them.
 static ACTIVE: AtomicUsize = AtomicUsize::new(0);
@@ -149,7 +152,8 @@ impl Active {
     /// does, but waits here for the process to end (a daemon thread taking the GIL
     /// during finalization would abort the process).
     pub(crate) fn before_python(&self) {
-        if EXITING.load(Ordering::SeqCst) {
+        let exiting_here = EXIT_THREAD.get() == Some(&std::thread::current().id());
+        if EXITING.load(Ordering::SeqCst) && !exiting_here {
             ACTIVE.fetch_sub(1, Ordering::SeqCst);
             loop {
                 std::thread::park();
@@ -169,6 +173,7 @@ impl Drop for Active {
 /// `EXIT_WAIT` with the GIL released; then the interpreter finalizes without them.
 #[pyfunction]
 pub(crate) fn stop_for_exit(py: Python<'_>) {
+    let _ = EXIT_THREAD.set(std::thread::current().id());
     EXITING.store(true, Ordering::SeqCst);
     stop_all();
     py.detach(|| {

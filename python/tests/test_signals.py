@@ -164,3 +164,16 @@ def test_ctrl_c_stops_a_pool_evaluation(tmp_path):
     os.killpg(child.pid, signal.SIGINT)
     status, _, err = finished(child, within=10)
     assert status != 0 and "KeyboardInterrupt" in err, err
+
+
+def test_an_exit_hook_of_the_programs_own_may_still_call_the_engine():
+    # (Registered before the import, so it runs after the package's own exit hook.)
+    code = (
+        "import atexit\n"
+        "atexit.register(lambda: print('counted', __import__('isolo_ai').perft('igisoro', 2), flush=True))\n"
+        "import isolo_ai\n"
+        "print('ready', flush=True)\n"
+    )
+    child = started(code)
+    status, out, err = finished(child, within=15)
+    assert status == 0 and "counted" in out, (status, out, err)
