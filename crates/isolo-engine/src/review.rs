@@ -334,17 +334,23 @@ pub fn review(
         }
     }
     let boards = game.positions();
-    let moves = (0..scored.len().saturating_sub(1))
-        .map(|i| review_move(&model, game, &boards[i], i, &scored[i], &scored[i + 1]))
+    // (Each position's fortresses found once: its chances' reason and its best move's
+    // words read them.)
+    let holders: Vec<Vec<Side>> = (boards.iter().take(scored.len()))
+        .map(|board| isolo_rules::fortress_holders(variant, board))
         .collect();
-    let positions = scored
-        .iter()
-        .zip(boards)
-        .map(|(s, board)| PositionScore {
+    let positions: Vec<PositionScore> = (scored.iter().zip(boards).zip(&holders))
+        .map(|((s, board), holders)| PositionScore {
             side: board.to_move(),
             score: s.score,
             wdl: model.wdl(s.score),
-            chances_why: chances_why(variant, board, s.score),
+            chances_why: chances_why(variant, board, holders, s.score),
+        })
+        .collect();
+    let moves = (0..scored.len().saturating_sub(1))
+        .map(|i| {
+            let before = (&scored[i], &positions[i], !holders[i].is_empty());
+            review_move(&model, game, &boards[i], i, before, &scored[i + 1])
         })
         .collect();
     Review {
@@ -381,12 +387,15 @@ fn end_score(game: &Game) -> Option<Score> {
     Some(Score::at_end(outcome.for_side(game.board().to_move())))
 }
 
+/// The review of move `index`, played from `board`: `before` the position's search,
+/// its score as reviewed and whether a side holds a fortress there; `after` the next
+/// position's search.
 fn review_move(
     model: &WdlModel,
     game: &Game,
     board: &Board,
     index: usize,
-    before: &Searched,
+    (before, position, held): (&Searched, &PositionScore, bool),
     after: &Searched,
 ) -> ReviewedMove {
     let variant = game.variant();
@@ -434,7 +443,6 @@ fn review_move(
     } else {
         MoveClass::of_loss(counted_loss)
     };
-    let held = !isolo_rules::fortress_holders(variant, board).is_empty();
     let best_in_words = format!(
         "{} ({})",
         score_in_plain_words(best_score, board, held),
@@ -456,7 +464,7 @@ fn review_move(
         measure,
         class,
         turning_point,
-        chances_why: chances_why(variant, board, best_score),
+        chances_why: position.chances_why.clone(),
         best_in_words,
     }
 }

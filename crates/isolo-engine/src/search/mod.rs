@@ -163,12 +163,17 @@ pub fn score_in_words(score: Score, fortress_held: bool) -> String {
 }
 
 /// Why the chances of `score` on `board` are what they are, where they disagree with the
-/// seeds, in words: the fortress a side holds there ("North's 2 seeds can never be
+/// seeds, in words: the fortress a side holds there (`holders`, from
+/// `isolo_rules::fortress_holders`) ("North's 2 seeds can never be
 /// captured: South cannot win"), else the model's reason for mostly a draw beside a lead
 /// (`wdl::chances_reason`); `None` where the chances need no reason.
-pub fn chances_why(variant: &Variant, board: &Board, score: Score) -> Option<String> {
-    let holders = isolo_rules::fortress_holders(variant, board);
-    isolo_rules::fortress_in_words(board, &holders).or_else(|| wdl::chances_reason(variant, score))
+pub fn chances_why(
+    variant: &Variant,
+    board: &Board,
+    holders: &[Side],
+    score: Score,
+) -> Option<String> {
+    isolo_rules::fortress_in_words(board, holders).or_else(|| wdl::chances_reason(variant, score))
 }
 
 /// A score in a player's words on `board` ("5.2 seeds ahead", "a win in 7 plies"), a
@@ -247,7 +252,7 @@ impl SearchResult {
             "engine": self.engine,
             "material": material_json(board),
             "fortress": fortress_json(board, &holders),
-            "chances_why": best.and_then(|b| chances_why(variant, board, b.score)),
+            "chances_why": best.and_then(|b| chances_why(variant, board, &holders, b.score)),
         })
     }
 
